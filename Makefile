@@ -1,0 +1,46 @@
+# gpubound - the front door. The real build is CMake; these targets drive it.
+#   make run       install what is missing, build, then show the device and run the bandwidth suite
+#   make test      install what is missing, build, then run every CPU test tier (unit, nvrtc, cli)
+#   make gpu-test  the device tier: every suite in quick mode on a real GPU
+#   make deps      install the Debian packages the build and tests need (apt-get, as root)
+
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CUDA_HOME ?= /usr/local/cuda
+RUN_OUT ?= runs/$(shell date -u +%Y%m%dT%H%M%SZ)
+PKGS = cmake make gcc clang pkg-config libgsl-dev libjansson-dev libcmocka-dev gnuplot-nox
+
+.PHONY: all build run test gpu-test deps clean
+
+all: build
+
+deps:
+	@missing=""; for p in $(PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null \
+	    || { echo "make deps: apt-get could not install$$missing; install them and run make again" >&2; exit 1; }; \
+	fi; \
+	if [ ! -f "$(CUDA_HOME)/include/cuda.h" ]; then \
+	  echo "make deps: no CUDA toolkit at $(CUDA_HOME) (cuda.h not found); install the CUDA toolkit or set CUDA_HOME" >&2; exit 1; \
+	fi
+
+$(BUILD)/Makefile: CMakeLists.txt
+	cmake -S . -B $(BUILD) -DGB_CUDA_HOME=$(CUDA_HOME) >/dev/null
+
+build: deps $(BUILD)/Makefile
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/gpubound info
+	$(BUILD)/gpubound run bandwidth --out $(RUN_OUT)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -LE device -j $(JOBS)
+
+gpu-test: build
+	cd $(BUILD) && ctest --output-on-failure -L device
+
+clean:
+	rm -rf $(BUILD)

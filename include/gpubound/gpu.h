@@ -1,0 +1,166 @@
+/* gpu.h - the GPU runtime: the CUDA driver opened through dlopen, a device
+ * with its primary context and stream, device memory, and kernels compiled
+ * by NVRTC from the sources embedded in the binary.
+ *
+ * libcuda is never linked: the first call that needs it opens
+ * "libcuda.so.1" and fills one table of versioned entry points through
+ * cuGetProcAddress. Without a driver every function here returns
+ * GB_ERR_NO_GPU and the CPU-only parts of gpubound keep working.
+ * None of this is thread-safe; gpubound drives one device from one thread.
+ */
+#ifndef GPUBOUND_GPU_H
+#define GPUBOUND_GPU_H
+
+#include <cuda.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpubound/device.h"
+#include "gpubound/status.h"
+
+/* The driver entry points gpubound uses, filled once by gb_cuda_load.
+ * Members keep the driver's names, so calls read `gb_cu->cuMemAlloc(...)`. */
+#define GB_CUDA_FUNCS(X) \
+    X(cuInit) X(cuDriverGetVersion) X(cuGetErrorString) X(cuGetErrorName) \
+    X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute) \
+    X(cuDeviceTotalMem) X(cuDeviceGetUuid) X(cuDeviceGetPCIBusId) \
+    X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) \
+    X(cuCtxSynchronize) X(cuMemAlloc) X(cuMemFree) X(cuMemGetInfo) \
+    X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) \
+    X(cuMemcpyDtoDAsync) X(cuMemsetD8Async) X(cuMemsetD32Async) \
+    X(cuMemHostAlloc) X(cuMemFreeHost) \
+    X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) \
+    X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuLaunchKernel) \
+    X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) \
+    X(cuStreamBeginCapture) X(cuStreamEndCapture) \
+    X(cuGraphInstantiateWithFlags) X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy) \
+    X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) \
+    X(cuEventElapsedTime) \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags)
+
+struct gb_cuda_api {
+#define GB_CUDA_MEMBER(name) __typeof__(&name) name;
+    GB_CUDA_FUNCS(GB_CUDA_MEMBER)
+#undef GB_CUDA_MEMBER
+};
+
+/* The filled table, or NULL before a successful gb_cuda_load. */
+extern const struct gb_cuda_api *gb_cu;
+
+/* Opens the driver and fills gb_cu (once; later calls return the remembered
+ * result). GB_ERR_NO_GPU with the reason when libcuda.so.1 is missing, too
+ * old, or cuInit fails. */
+enum gb_status gb_cuda_load(void);
+
+/* Converts a failed driver result into a status with the call, file:line
+ * and the driver's error name and string. Out-of-memory becomes
+ * GB_ERR_DEVICE_OOM. Use through GB_CU_CHECK. */
+enum gb_status gb_cuda_fail(CUresult r, const char *call, const char *file, int line);
+
+/* Evaluates a driver call; on failure returns its converted status from the
+ * enclosing function... via `st` and `goto out` (the one cleanup path). */
+#define GB_CU_CHECK(st, call)                                                  \
+    do {                                                                       \
+        CUresult gb__r = (call);                                               \
+        if (gb__r != CUDA_SUCCESS) {                                           \
+            (st) = gb_cuda_fail(gb__r, #call, __FILE__, __LINE__);             \
+            goto out;                                                          \
+        }                                                                      \
+    } while (0)
+
+/* An opened device: its limits, primary context and the stream all
+ * benchmark work runs on. */
+struct gb_gpu {
+    struct gb_device_info info;
+    CUdevice dev;
+    CUcontext ctx;
+    CUstream stream;
+    char arch[16];            /* "sm_90" */
+    CUmodule util;            /* gpubound's own helper kernels (fill, compare, flush) */
+    CUdeviceptr flush_buf;    /* allocated on first L2 flush */
+    size_t flush_bytes;
+    CUdeviceptr scratch;      /* 8 bytes for gpubound's own reductions */
+    struct gb_module_entry *modules; /* loaded modules by cache key */
+    int compiles;             /* NVRTC compilations this process (disk-cache misses) */
+    int disk_hits;            /* modules loaded from the disk cache */
+};
+
+/* Opens device `ordinal`: retains its primary context, creates the stream,
+ * queries its limits. Release with gb_gpu_close. */
+enum gb_status gb_gpu_open(int ordinal, struct gb_gpu *g);
+void gb_gpu_close(struct gb_gpu *g);
+
+/* Device memory. GB_ERR_DEVICE_OOM says how much was asked and how much is
+ * free. gb_gpu_free ignores 0. */
+enum gb_status gb_gpu_alloc(struct gb_gpu *g, size_t bytes, CUdeviceptr *out);
+void gb_gpu_free(struct gb_gpu *g, CUdeviceptr p);
+
+/* Compiles (or loads from the caches) the embedded kernel source `file`
+ * (e.g. "bandwidth.cu") for the device's own architecture with the extra
+ * NVRTC options `opts` (e.g. "-DWIDTH=16", "--maxrregcount=32"), and returns
+ * the loaded module. Modules are cached in memory for the life of `g`
+ * (gb_gpu_close unloads them) and as cubins on disk. A compile error
+ * returns GB_ERR_COMPILE with the kernel's name and NVRTC's log. */
+enum gb_status gb_gpu_module(struct gb_gpu *g, const char *file, const char *const *opts,
+                             int n_opts, CUmodule *out);
+
+/* Looks up an extern "C" entry point in a module. */
+enum gb_status gb_gpu_function(CUmodule m, const char *name, CUfunction *out);
+
+/* Launches on g->stream. `args` as for cuLaunchKernel. */
+enum gb_status gb_gpu_launch(struct gb_gpu *g, CUfunction f, unsigned gx, unsigned gy,
+                             unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                             unsigned smem_bytes, void **args);
+
+/* Waits for all work on g->stream; a kernel fault surfaces here. */
+enum gb_status gb_gpu_sync(struct gb_gpu *g);
+
+/* Fills `n_words` 32-bit words at `p` with a fresh pseudo-random non-zero
+ * pattern: word i = gb_fill_word(seed, i). Asynchronous on g->stream. */
+enum gb_status gb_gpu_fill_random(struct gb_gpu *g, CUdeviceptr p, size_t n_words, uint32_t seed);
+
+/* The word gb_gpu_fill_random writes at index i (for host references). */
+uint32_t gb_fill_word(uint32_t seed, uint64_t i);
+
+/* Fills `n_words` 32-bit words with `value` (use GB_POISON before a
+ * verification run). Asynchronous. */
+#define GB_POISON 0xDEADBEEFu
+enum gb_status gb_gpu_fill_u32(struct gb_gpu *g, CUdeviceptr p, size_t n_words, uint32_t value);
+
+/* Counts the 32-bit words where a and b differ (synchronous). */
+enum gb_status gb_gpu_count_diff(struct gb_gpu *g, CUdeviceptr a, CUdeviceptr b, size_t n_words,
+                                 uint64_t *n_diff);
+
+/* Counts the words of `p` that differ from gb_fill_word(seed, i) (synchronous). */
+enum gb_status gb_gpu_count_diff_fill(struct gb_gpu *g, CUdeviceptr p, size_t n_words,
+                                      uint32_t seed, uint64_t *n_diff);
+
+/* Sum (mod 2^64) of the 32-bit words of `p` (synchronous); a reference for
+ * benchmarks whose output is a checksum of their input. */
+enum gb_status gb_gpu_sum_u32(struct gb_gpu *g, CUdeviceptr p, size_t n_words, uint64_t *sum);
+
+/* Evicts the L2 by writing a buffer twice the L2's size. Asynchronous. */
+enum gb_status gb_gpu_flush_l2(struct gb_gpu *g);
+
+/* Current SM clock in MHz through NVML, or 0 when NVML is not available. */
+int gb_gpu_sm_clock_mhz(const struct gb_gpu *g);
+
+/* The driver's release ("580.159.04") through NVML, or "" when unknown. */
+void gb_gpu_driver_release(char *buf, size_t n);
+
+/* NVRTC's version as "13.0", or GB_ERR_NVRTC when it cannot be loaded. */
+enum gb_status gb_nvrtc_version(char *buf, size_t n);
+
+/* Compiles `source` (named `name` in messages) to a cubin for `arch`
+ * ("sm_90") with `opts`, without touching a GPU or the caches. On success
+ * *cubin (malloc'ed) and *size are set. Used by the nvrtc test tier too. */
+enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char *arch,
+                                const char *const *opts, int n_opts, char **cubin, size_t *size);
+
+/* Embedded kernel sources (the .cu files of kernels/). NULL when `file` is unknown. */
+const char *gb_kernel_source(const char *file);
+/* The i-th embedded file's name, or NULL past the end. */
+const char *gb_kernel_source_name(int i);
+
+#endif

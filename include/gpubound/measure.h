@@ -1,0 +1,85 @@
+/* measure.h - timing one point, the statistics of its samples, and the
+ * plan of points a run measures. The harness knows nothing of the suite it
+ * runs: it calls a benchmark's callbacks and fills a gb_record. */
+#ifndef GPUBOUND_MEASURE_H
+#define GPUBOUND_MEASURE_H
+
+#include "gpubound/results.h"
+#include "gpubound/suite.h"
+
+/* ---- statistics of timed samples ---- */
+
+struct gb_sample_stats {
+    int n;
+    double min, median, mean, stddev;
+    double ci_lo, ci_hi;   /* distribution-free 95% CI of the median (order statistics) */
+    int ci_exact;          /* 0 when n is too small for a 95% interval: [min, max] given */
+};
+
+/* Computes the statistics of `n` samples (not modified). n >= 1. */
+enum gb_status gb_stats_compute(const double *x, int n, struct gb_sample_stats *out);
+
+/* The 1-based ranks (lo, hi) of the order statistics that bound a 95%
+ * confidence interval of the median of n samples (binomial, p = 1/2), or
+ * 0 when n is too small. */
+int gb_stats_median_ci_ranks(int n, int *lo, int *hi);
+
+/* 1 if the relative half-width of the median's CI is at most rel_ci. */
+int gb_stats_converged(const struct gb_sample_stats *s, double rel_ci);
+
+/* ---- the harness ---- */
+
+struct gb_measure_opts {
+    double rel_ci;          /* stopping rule: CI half-width / median (default 0.005) */
+    double max_time_s;      /* time cap per point for sampling (default 2 s; quick 0.5 s) */
+    int min_samples;        /* default 10 */
+    int max_samples;        /* default 5000 */
+    double batch_below_ns;  /* launches shorter than this are batched in a graph (20 us) */
+    double batch_target_ns; /* a batched sample lasts about this long (200 us) */
+    int cache;              /* -1: each bench's own mode; else GB_CACHE_HOT/COLD for all */
+    int quick;
+};
+
+void gb_measure_opts_default(struct gb_measure_opts *o);
+
+/* Set from a signal handler to stop a run between samples. */
+extern volatile int gb_measure_interrupted;
+
+/* Measures one point: compile, setup, poison + launch + verify, warm-up,
+ * timed samples until the stopping rule or the cap, teardown. The record
+ * is filled whatever happens (status ok / failed / skipped / error, with
+ * the reason); the return value is GB_OK unless the run cannot go on
+ * (interrupted, or the device faulted: GB_ERR_INTERRUPTED / GB_ERR_CUDA). */
+enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const struct gb_measure_opts *o,
+                                struct gb_record *rec);
+
+/* ---- the plan: which points a run measures ---- */
+
+struct gb_plan_item {
+    const struct gb_suite *suite;
+    const struct gb_bench *bench;
+    int n_axes;
+    const char *axis_name[GB_MAX_AXES];
+    char *axis_value[GB_MAX_AXES];   /* owned by the plan */
+};
+
+struct gb_plan {
+    struct gb_plan_item *items;
+    size_t n;
+    const char *axes[GB_MAX_AXES * 8]; /* union of axis names, in first-seen order */
+    int n_axes;
+};
+
+/* Expands selectors ("suite" or "suite/bench"; none = every suite) and
+ * overrides ("axis=v1,v2", applied to every selected bench that has the
+ * axis) into points, the cartesian product of each bench's axes (quick
+ * sweeps under `quick`). GB_ERR_USAGE with one clear message for an unknown
+ * suite or bench, an override no selected bench has, or a bad value. */
+enum gb_status gb_plan_build(const char *const *selectors, int n_sel, const char *const *sets,
+                             int n_sets, int quick, struct gb_plan *plan);
+void gb_plan_release(struct gb_plan *plan);
+
+/* Fills a point for a plan item (axis values parsed); p->gpu is set by the caller. */
+void gb_plan_point(const struct gb_plan_item *it, int quick, struct gb_point *p);
+
+#endif

@@ -1,0 +1,181 @@
+/* results.h - run directories: what a measured point leaves, and the
+ * metadata that says where and how it was measured.
+ *
+ * A run directory holds
+ *   run.json      the run's metadata (struct gb_run_info), rewritten
+ *                 atomically when the run ends;
+ *   results.json  a JSON array of records, one record per line, appended and
+ *                 flushed as each point completes;
+ *   results.csv   the same records as a tidy table, one row per point.
+ * A run killed at any moment keeps every completed point: the loader reads a
+ * results.json whose closing bracket or last line is missing and says so in
+ * gb_run.truncated.
+ */
+#ifndef GPUBOUND_RESULTS_H
+#define GPUBOUND_RESULTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gpubound/device.h"
+#include "gpubound/status.h"
+
+#define GB_MAX_AXES 12
+#define GB_MAX_METRICS 12
+
+enum gb_record_status {
+    GB_REC_OK = 0,       /* measured and verified */
+    GB_REC_FAILED,       /* output failed verification: not timed */
+    GB_REC_SKIPPED,      /* not run on this device (reason says why) */
+    GB_REC_ERROR,        /* a driver or compile error stopped the point */
+};
+
+enum gb_cache_mode {
+    GB_CACHE_HOT = 0,    /* back-to-back samples, caches warm */
+    GB_CACHE_COLD,       /* L2 flushed before each sample */
+};
+
+struct gb_kv {
+    char name[32];
+    char value[48];      /* axis values are kept as the user wrote them */
+};
+
+struct gb_metric {
+    char name[32];       /* with its unit in the name: "occupancy", "regs" */
+    double value;
+};
+
+/* What one measured point leaves. Times are per launch of the benchmark's
+ * work, in nanoseconds; bytes and flops are per launch too. */
+struct gb_record {
+    char suite[32];
+    char bench[64];
+    int n_axes;
+    struct gb_kv axes[GB_MAX_AXES];
+    enum gb_record_status status;
+    char reason[256];            /* why failed/skipped/error; "" when ok */
+    enum gb_cache_mode cache;
+    int samples;                 /* timed samples taken */
+    int converged;               /* 1 if the stopping rule held */
+    int batch;                   /* launches per timed sample (graph when > 1) */
+    double min_ns, median_ns, mean_ns, stddev_ns;
+    double ci_lo_ns, ci_hi_ns;   /* 95% confidence interval of the median */
+    double bytes;                /* bytes moved per launch (reads + writes) */
+    double flops;                /* operations per launch */
+    double bw_gbs;               /* bytes / median time, 1e9 bytes per s */
+    double gflops;               /* flops / median time */
+    double sm_mhz_before, sm_mhz_after; /* 0 when not readable */
+    int throttled;               /* 1 if the SM clock dropped during the point */
+    double wall_s;               /* wall time spent on the point, set-up included */
+    double timed_s;              /* time inside timed kernel work */
+    int n_metrics;
+    struct gb_metric metrics[GB_MAX_METRICS]; /* suite-specific extras */
+};
+
+/* Metadata of a run: where, when, with what. */
+struct gb_run_info {
+    char tool_version[32];
+    char git_revision[48];
+    char command_line[1024];
+    char started_utc[32];        /* ISO 8601, "2026-11-21T12:00:00Z" */
+    char finished_utc[32];       /* "" while running or when killed */
+    char host[128];
+    char cuda_driver[32];        /* "13.0" */
+    char cuda_toolkit[32];       /* headers the tool was built with */
+    char nvrtc[32];
+    char driver_release[32];     /* "580.159.04" from NVML, "" if unknown */
+    char mode[16];               /* "full" or "quick" */
+    int complete;                /* 1 when the run ended normally */
+    int points_ok, points_failed;
+    double wall_s;               /* whole run */
+    double timed_s;              /* sum of timed kernel work */
+    int has_device;
+    struct gb_device_info device;
+};
+
+/* A loaded run directory. */
+struct gb_run {
+    char dir[4096];
+    struct gb_run_info info;
+    struct gb_record *records;
+    size_t n_records;
+    int truncated;               /* results.json was cut mid-write */
+};
+
+/* ---- records ---- */
+
+/* Value of axis `name` in `r`, or NULL. */
+const char *gb_record_axis(const struct gb_record *r, const char *name);
+
+/* Numeric value of axis `name`; returns `fallback` when absent or not a number. */
+double gb_record_axis_num(const struct gb_record *r, const char *name, double fallback);
+
+/* Adds or replaces an axis value; returns GB_ERR_USAGE when full or too long. */
+enum gb_status gb_record_set_axis(struct gb_record *r, const char *name, const char *value);
+
+/* Adds or replaces a metric; returns GB_ERR_USAGE when full. */
+enum gb_status gb_record_set_metric(struct gb_record *r, const char *name, double value);
+
+/* Value of metric `name`, or `fallback`. */
+double gb_record_metric(const struct gb_record *r, const char *name, double fallback);
+
+const char *gb_record_status_name(enum gb_record_status st);
+const char *gb_cache_mode_name(enum gb_cache_mode m);
+
+/* ---- writing ---- */
+
+struct gb_run_writer;
+
+/* Checks that `dir` can take a new run: it does not exist (it is created,
+ * parents too) or is an empty directory, and is writable. Nothing is
+ * written but the directory itself. */
+enum gb_status gb_run_dir_prepare(const char *dir);
+
+/* Opens a run directory prepared by gb_run_dir_prepare and writes run.json
+ * (complete = 0), an empty results.json array and the CSV header with one
+ * column per name in `axes` (the union of the planned points' axes).
+ * The writer owns nothing of `info` or `axes` after the call. */
+enum gb_status gb_run_writer_open(const char *dir, const struct gb_run_info *info,
+                                  const char *const *axes, int n_axes,
+                                  struct gb_run_writer **out);
+
+/* Appends one record to results.json and results.csv and flushes both, so
+ * the record survives if the process is killed right after. */
+enum gb_status gb_run_writer_add(struct gb_run_writer *w, const struct gb_record *r);
+
+/* Closes results.json, rewrites results.csv with one column per metric
+ * (while the run lasts, metrics share one "metrics" column), and rewrites
+ * run.json atomically with `info` (which should now carry finished_utc,
+ * complete, counts and times); frees `w`. Safe with w == NULL. */
+enum gb_status gb_run_writer_close(struct gb_run_writer *w, const struct gb_run_info *info);
+
+/* ---- reading ---- */
+
+/* Loads a run directory: run.json and results.json (results.csv is not
+ * read). A results.json cut mid-write loads every complete record and sets
+ * truncated. Returns GB_ERR_IO when the files cannot be read, GB_ERR_FORMAT
+ * with the file and position when they are malformed. Free with gb_run_free. */
+enum gb_status gb_run_load(const char *dir, struct gb_run **out);
+void gb_run_free(struct gb_run *run);
+
+/* ---- JSON/CSV of single items, shared by writers of other outputs ---- */
+
+/* Writes one record as a single-line JSON object (no newline). */
+enum gb_status gb_record_write_json(FILE *f, const struct gb_record *r);
+
+/* Writes run info as a pretty JSON document. */
+enum gb_status gb_run_info_write_json(FILE *f, const struct gb_run_info *info);
+
+/* Writes `n` records as CSV: a header, then one row per record, with one
+ * column per name in `axes` and one per distinct metric. */
+enum gb_status gb_records_write_csv(FILE *f, const struct gb_record *recs, size_t n,
+                                    const char *const *axes, int n_axes);
+
+/* Fills the parts of `info` known without a GPU: tool version, git
+ * revision, host, UTC start time, toolkit and NVRTC versions. */
+void gb_run_info_init(struct gb_run_info *info, const char *command_line);
+
+/* The current UTC time as ISO 8601 ("2026-11-21T12:00:00Z"). */
+void gb_utc_now(char *buf, size_t n);
+
+#endif

@@ -1,0 +1,60 @@
+// util.cu - gpubound's own helper kernels: fresh inputs, poison, checks, L2 flush.
+// gb_fill_word must match the host's gb_fill_word in src/gpu/gpu.c bit for bit.
+
+__device__ __forceinline__ unsigned int gb_fill_word(unsigned int seed, unsigned long long i)
+{
+    unsigned long long z = i + 0x9E3779B97F4A7C15ull * ((unsigned long long)seed + 1ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    unsigned int w = (unsigned int)z;
+    return w ? w : 0x9E3779B9u;
+}
+
+extern "C" __global__ void gb_fill_random(unsigned int *p, unsigned long long n, unsigned int seed)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x)
+        p[i] = gb_fill_word(seed, i);
+}
+
+extern "C" __global__ void gb_count_diff(const unsigned int *a, const unsigned int *b,
+                                         unsigned long long n, unsigned long long *out)
+{
+    unsigned long long bad = 0;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x)
+        bad += a[i] != b[i];
+    if (bad)
+        atomicAdd(out, bad);
+}
+
+extern "C" __global__ void gb_count_diff_fill(const unsigned int *a, unsigned long long n,
+                                              unsigned int seed, unsigned long long *out)
+{
+    unsigned long long bad = 0;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x)
+        bad += a[i] != gb_fill_word(seed, i);
+    if (bad)
+        atomicAdd(out, bad);
+}
+
+extern "C" __global__ void gb_sum_u32(const unsigned int *a, unsigned long long n,
+                                      unsigned long long *out)
+{
+    unsigned long long s = 0;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x)
+        s += a[i];
+    atomicAdd(out, s);
+}
+
+// Writes (not reads) every line of the buffer, so the L2 holds none of the
+// benchmark's data afterwards; the values change each call so nothing is skipped.
+extern "C" __global__ void gb_flush(uint4 *p, unsigned long long n, unsigned int salt)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x)
+        p[i] = make_uint4(salt, (unsigned int)i, salt, (unsigned int)(i >> 32));
+}

@@ -1,0 +1,54 @@
+/* cli.h - the command table and what every subcommand shares. Only this
+ * layer prints to the user and decides exit codes. */
+#ifndef GB_CLI_H
+#define GB_CLI_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "gpubound/report.h"
+#include "gpubound/status.h"
+
+/* Exit codes (docs/cli.md). */
+enum { GB_EXIT_OK = 0, GB_EXIT_FAIL = 1, GB_EXIT_USAGE = 2, GB_EXIT_NO_GPU = 3 };
+
+struct gb_cmd {
+    const char *name;
+    int (*fn)(int argc, char **argv);   /* argv[0] is the command's name */
+    const char *summary;                /* one line for `gpubound help` */
+    const char *usage;                  /* "gpubound run [SUITE[/BENCH] ...] [options]" */
+    const char *help;                   /* options and examples, one per line */
+};
+
+/* The table (main.c), NULL-name terminated. */
+extern const struct gb_cmd gb_commands[];
+const struct gb_cmd *gb_cmd_find(const char *name);
+
+/* Every command. */
+int gb_cmd_info(int argc, char **argv);
+int gb_cmd_list(int argc, char **argv);
+int gb_cmd_run(int argc, char **argv);
+int gb_cmd_help(int argc, char **argv);
+int gb_cmd_report(int argc, char **argv);
+int gb_cmd_occupancy(int argc, char **argv);
+
+/* Prints "gpubound: <what>: <gb_error_message()>[; <todo>]" as one line on
+ * stderr and returns the exit code for `st`. */
+int gb_cli_fail(enum gb_status st, const char *what, const char *todo);
+
+/* Prints "gpubound <cmd>: <message>; see 'gpubound help <cmd>'" on stderr
+ * and returns GB_EXIT_USAGE. */
+int gb_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parses a non-negative integer option value ("--device 1"); prints the usage
+ * error itself and returns -1 on bad input. */
+long gb_cli_parse_long(const char *cmd, const char *opt, const char *s, long min, long max);
+
+/* Resets getopt so that a command can parse its own argv. */
+void gb_cli_getopt_reset(void);
+
+/* The command line as one string (for run.json). */
+const char *gb_cli_command_line(void);
+void gb_cli_set_command_line(int argc, char **argv);
+
+#endif

@@ -1,0 +1,61 @@
+/* cli_util.c - what every subcommand shares: errors, usage, number parsing. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static char gb_cmdline[1024];
+
+int gb_cli_fail(enum gb_status st, const char *what, const char *todo)
+{
+    const char *msg = gb_error_message();
+    fprintf(stderr, "gpubound: %s%s%s%s%s\n", what ? what : "", what && msg[0] ? ": " : "", msg,
+            todo ? "; " : "", todo ? todo : "");
+    return gb_status_exit_code(st);
+}
+
+int gb_cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "gpubound %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "; see 'gpubound help %s'\n", cmd);
+    return GB_EXIT_USAGE;
+}
+
+long gb_cli_parse_long(const char *cmd, const char *opt, const char *s, long min, long max)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < min || v > max) {
+        gb_cli_usage(cmd, "%s needs an integer from %ld to %ld, not '%s'", opt, min, max, s);
+        return -1;
+    }
+    return v;
+}
+
+void gb_cli_getopt_reset(void)
+{
+    optind = 0; /* glibc: 0 also resets its internal state */
+    opterr = 0;
+}
+
+void gb_cli_set_command_line(int argc, char **argv)
+{
+    gb_cmdline[0] = '\0';
+    for (int i = 0; i < argc; i++) {
+        size_t len = strlen(gb_cmdline);
+        snprintf(gb_cmdline + len, sizeof gb_cmdline - len, "%s%s", i ? " " : "", argv[i]);
+    }
+}
+
+const char *gb_cli_command_line(void)
+{
+    return gb_cmdline;
+}

@@ -1,0 +1,158 @@
+/* nvrtc.c - NVRTC, opened at run time so that gpubound starts without it.
+ * Compiles CUDA C to a cubin for one architecture; no GPU is needed. */
+#include <dlfcn.h>
+#include <nvrtc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpubound/gpu.h"
+
+#define GB_NVRTC_FUNCS(X) \
+    X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) \
+    X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) \
+    X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
+
+static struct {
+#define GB_NVRTC_MEMBER(name) __typeof__(&name) name;
+    GB_NVRTC_FUNCS(GB_NVRTC_MEMBER)
+#undef GB_NVRTC_MEMBER
+} nv;
+
+static int nv_tried;
+static enum gb_status nv_state = GB_ERR_NVRTC;
+static char nv_msg[512];
+
+static void *gb_nvrtc_dlopen(void)
+{
+    /* The versioned names first; then the toolkit's own folder, which is
+     * often not in the loader's path. */
+    static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+    char path[1024];
+    const char *homes[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        void *lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (lib)
+            return lib;
+    }
+    for (size_t h = 0; h < sizeof homes / sizeof homes[0]; h++) {
+        if (!homes[h] || !homes[h][0])
+            continue;
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+            snprintf(path, sizeof path, "%s/lib64/%s", homes[h], names[i]);
+            void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+            if (lib)
+                return lib;
+        }
+    }
+    return NULL;
+}
+
+static enum gb_status gb_nvrtc_load(void)
+{
+    if (nv_tried) {
+        if (nv_state != GB_OK)
+            return gb_error_set(nv_state, "%s", nv_msg);
+        return GB_OK;
+    }
+    nv_tried = 1;
+    void *lib = gb_nvrtc_dlopen();
+    if (!lib) {
+        snprintf(nv_msg, sizeof nv_msg,
+                 "NVRTC not found (libnvrtc.so.13 or .12); install the CUDA toolkit or set CUDA_HOME");
+        return gb_error_set(nv_state, "%s", nv_msg);
+    }
+#define GB_NVRTC_LOAD(name)                                                       \
+    if (!(*(void **)&nv.name = dlsym(lib, #name))) {                              \
+        snprintf(nv_msg, sizeof nv_msg, "NVRTC lacks %s; install a CUDA 12 or newer toolkit", #name); \
+        return gb_error_set(nv_state, "%s", nv_msg);                              \
+    }
+    GB_NVRTC_FUNCS(GB_NVRTC_LOAD)
+#undef GB_NVRTC_LOAD
+    nv_state = GB_OK;
+    return GB_OK;
+}
+
+enum gb_status gb_nvrtc_version(char *buf, size_t n)
+{
+    enum gb_status st = gb_nvrtc_load();
+    if (st != GB_OK)
+        return st;
+    int major = 0, minor = 0;
+    nv.nvrtcVersion(&major, &minor);
+    snprintf(buf, n, "%d.%d", major, minor);
+    return GB_OK;
+}
+
+enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char *arch,
+                                const char *const *opts, int n_opts, char **cubin, size_t *size)
+{
+    enum gb_status st = gb_nvrtc_load();
+    nvrtcProgram prog = NULL;
+    const char **all = NULL;
+    char archopt[64];
+    char *log = NULL;
+    *cubin = NULL;
+    *size = 0;
+    if (st != GB_OK)
+        return st;
+    all = calloc((size_t)n_opts + 4, sizeof *all);
+    if (!all)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory compiling %s", name);
+    snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
+    int k = 0;
+    all[k++] = archopt;
+    all[k++] = "--std=c++17";
+    all[k++] = "-lineinfo";
+    for (int i = 0; i < n_opts; i++)
+        all[k++] = opts[i];
+
+    nvrtcResult r = nv.nvrtcCreateProgram(&prog, source, name, 0, NULL, NULL);
+    if (r != NVRTC_SUCCESS) {
+        st = gb_error_set(GB_ERR_NVRTC, "nvrtcCreateProgram failed for %s: %s", name,
+                          nv.nvrtcGetErrorString(r));
+        goto out;
+    }
+    r = nv.nvrtcCompileProgram(prog, k, all);
+    if (r != NVRTC_SUCCESS) {
+        size_t log_size = 0;
+        nv.nvrtcGetProgramLogSize(prog, &log_size);
+        log = malloc(log_size + 1);
+        if (log) {
+            nv.nvrtcGetProgramLog(prog, log);
+            log[log_size] = '\0';
+            for (char *c = log; *c; c++) /* one line: the CLI prints errors on one line */
+                if (*c == '\n')
+                    *c = ' ';
+        }
+        char optline[512] = "";
+        for (int i = 3; i < k; i++) {
+            strncat(optline, " ", sizeof optline - strlen(optline) - 1);
+            strncat(optline, all[i], sizeof optline - strlen(optline) - 1);
+        }
+        st = gb_error_set(GB_ERR_COMPILE, "kernel %s failed to compile for %s with%s: %s", name,
+                          arch, optline[0] ? optline : " no options", log ? log : "(no log)");
+        goto out;
+    }
+    r = nv.nvrtcGetCUBINSize(prog, size);
+    if (r == NVRTC_SUCCESS && *size > 0) {
+        *cubin = malloc(*size);
+        if (!*cubin) {
+            st = gb_error_set(GB_ERR_NOMEM, "out of host memory compiling %s", name);
+            goto out;
+        }
+        r = nv.nvrtcGetCUBIN(prog, *cubin);
+    }
+    if (r != NVRTC_SUCCESS) {
+        st = gb_error_set(GB_ERR_NVRTC, "nvrtcGetCUBIN failed for %s: %s", name, nv.nvrtcGetErrorString(r));
+        free(*cubin);
+        *cubin = NULL;
+        goto out;
+    }
+out:
+    if (prog)
+        nv.nvrtcDestroyProgram(&prog);
+    free(log);
+    free(all);
+    return st;
+}

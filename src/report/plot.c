@@ -1,0 +1,969 @@
+/* plot.c - charts drawn by gnuplot from generated scripts.
+ *
+ * A plot is plain data until gb_plot_draw writes it as one gnuplot script
+ * with its data inline (datablocks), then runs gnuplot on that script in
+ * the output directory. No text reaches a shell: gnuplot is started with
+ * fork/exec and the script's path as its only argument, and every string
+ * from the data is written as a single-quoted gnuplot string or a quoted
+ * datablock field, where gnuplot substitutes nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gpubound/report.h"
+#include "report_internal.h"
+
+#define GB_PLOT_W 1200
+#define GB_PLOT_H 750
+#define GB_N_COLOURS 8
+
+/* Okabe & Ito's palette: distinct for the common colour-vision deficiencies. */
+static const char *const gb_colours[GB_N_COLOURS] = {
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999",
+};
+/* Point types that stay distinct in grey: circle, square, triangle, diamond... */
+static const int gb_point_types[GB_N_COLOURS] = {7, 5, 9, 13, 11, 15, 7, 5};
+
+struct gb_pt {
+    double x, y, lo, hi;
+};
+
+struct gb_series {
+    char *label;
+    struct gb_pt *pts;
+    size_t n, cap;
+};
+
+struct gb_ref {
+    char *label, *unit;
+    double y;
+};
+
+struct gb_cell_v {
+    size_t row, col;
+    double v;
+    int flagged;
+};
+
+struct gb_strs {
+    char **v;
+    size_t n;
+};
+
+struct gb_plot {
+    enum gb_chart_kind kind;
+    char name[128];
+    char *title, *x_label, *y_label;
+    int log_x, log_y;
+    int x_mode;                 /* 0 unset, 1 numeric x, 2 categorical x */
+    struct gb_series *series;
+    size_t n_series;
+    struct gb_strs cats;        /* x categories (line) or groups (bar) */
+    struct gb_ref *refs;
+    size_t n_refs;
+    struct gb_strs rows, cols;  /* heat grid */
+    struct gb_cell_v *cells;
+    size_t n_cells;
+    int higher_better;
+    char *flag_label;
+};
+
+/* ---- results ---- */
+
+enum gb_status gb_result_add(char ***list, size_t *n, const char *s)
+{
+    char **nl = realloc(*list, (*n + 1) * sizeof *nl);
+    if (!nl)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    *list = nl;
+    nl[*n] = strdup(s);
+    if (!nl[*n])
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    (*n)++;
+    return GB_OK;
+}
+
+enum gb_status gb_result_add_file(struct gb_report_result *res, const char *dir,
+                                  const char *file)
+{
+    size_t len = strlen(dir) + strlen(file) + 2;
+    char *p = malloc(len);
+    if (!p)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    snprintf(p, len, "%s/%s", dir, file);
+    enum gb_status st = gb_result_add(&res->files, &res->n_files, p);
+    free(p);
+    return st;
+}
+
+void gb_report_result_init(struct gb_report_result *res)
+{
+    memset(res, 0, sizeof *res);
+}
+
+static void gb_list_free(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+void gb_report_result_release(struct gb_report_result *res)
+{
+    if (!res)
+        return;
+    gb_list_free(res->files, res->n_files);
+    gb_list_free(res->not_drawn, res->n_not_drawn);
+    gb_list_free(res->no_data, res->n_no_data);
+    memset(res, 0, sizeof *res);
+}
+
+/* ---- building ---- */
+
+static int gb_valid_stem(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= 100 || s[0] == '.' || s[0] == '-')
+        return 0;
+    return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
+static char *gb_dup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+struct gb_plot *gb_plot_new(enum gb_chart_kind kind, const char *name, const char *title)
+{
+    struct gb_plot *p;
+    if (!name || !gb_valid_stem(name))
+        return NULL;
+    p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->kind = kind;
+    snprintf(p->name, sizeof p->name, "%s", name);
+    if (title && !(p->title = strdup(title))) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void gb_strs_free(struct gb_strs *s)
+{
+    gb_list_free(s->v, s->n);
+}
+
+void gb_plot_free(struct gb_plot *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->n_series; i++) {
+        free(p->series[i].label);
+        free(p->series[i].pts);
+    }
+    for (size_t i = 0; i < p->n_refs; i++) {
+        free(p->refs[i].label);
+        free(p->refs[i].unit);
+    }
+    free(p->series);
+    free(p->refs);
+    gb_strs_free(&p->cats);
+    gb_strs_free(&p->rows);
+    gb_strs_free(&p->cols);
+    free(p->cells);
+    free(p->title);
+    free(p->x_label);
+    free(p->y_label);
+    free(p->flag_label);
+    free(p);
+}
+
+static enum gb_status gb_replace(char **dst, const char *s)
+{
+    char *c = gb_dup(s);
+    if (s && !c)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    free(*dst);
+    *dst = c;
+    return GB_OK;
+}
+
+enum gb_status gb_plot_labels(struct gb_plot *p, const char *x_label, const char *y_label)
+{
+    enum gb_status st = gb_replace(&p->x_label, x_label);
+    return st != GB_OK ? st : gb_replace(&p->y_label, y_label);
+}
+
+void gb_plot_log(struct gb_plot *p, int log_x, int log_y)
+{
+    p->log_x = log_x;
+    p->log_y = log_y;
+}
+
+enum gb_status gb_plot_series(struct gb_plot *p, const char *label, int *idx)
+{
+    struct gb_series *ns = realloc(p->series, (p->n_series + 1) * sizeof *ns);
+    if (!ns)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    p->series = ns;
+    memset(&ns[p->n_series], 0, sizeof ns[0]);
+    ns[p->n_series].label = strdup(label ? label : "");
+    if (!ns[p->n_series].label)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    *idx = (int)p->n_series++;
+    return GB_OK;
+}
+
+static enum gb_status gb_series_push(struct gb_plot *p, int s, struct gb_pt pt)
+{
+    if (s < 0 || (size_t)s >= p->n_series)
+        return gb_error_set(GB_ERR_USAGE, "plot %s has no series %d", p->name, s);
+    struct gb_series *se = &p->series[s];
+    if (se->n == se->cap) {
+        size_t cap = se->cap ? 2 * se->cap : 16;
+        struct gb_pt *np = realloc(se->pts, cap * sizeof *np);
+        if (!np)
+            return gb_error_set(GB_ERR_NOMEM, "out of memory");
+        se->pts = np;
+        se->cap = cap;
+    }
+    se->pts[se->n++] = pt;
+    return GB_OK;
+}
+
+/* Index of `s` in the list, added at the end when new. */
+static enum gb_status gb_strs_index(struct gb_strs *l, const char *s, size_t *idx)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], s) == 0) {
+            *idx = i;
+            return GB_OK;
+        }
+    *idx = l->n;
+    return gb_result_add(&l->v, &l->n, s);
+}
+
+enum gb_status gb_plot_point(struct gb_plot *p, int s, double x, double y, double ylo, double yhi)
+{
+    if (p->kind != GB_CHART_LINE || p->x_mode == 2)
+        return gb_error_set(GB_ERR_USAGE, "plot %s: numeric points need a line chart "
+                            "without categories", p->name);
+    p->x_mode = 1;
+    return gb_series_push(p, s, (struct gb_pt){x, y, ylo, yhi});
+}
+
+enum gb_status gb_plot_point_cat(struct gb_plot *p, int s, const char *x, double y, double ylo,
+                                 double yhi)
+{
+    size_t i;
+    enum gb_status st;
+    if (p->kind != GB_CHART_LINE || p->x_mode == 1)
+        return gb_error_set(GB_ERR_USAGE, "plot %s: category points need a line chart "
+                            "without numeric points", p->name);
+    p->x_mode = 2;
+    if ((st = gb_strs_index(&p->cats, x ? x : "", &i)) != GB_OK)
+        return st;
+    return gb_series_push(p, s, (struct gb_pt){(double)i, y, ylo, yhi});
+}
+
+enum gb_status gb_plot_bar(struct gb_plot *p, int s, const char *group, double y, double ylo,
+                           double yhi)
+{
+    size_t i;
+    enum gb_status st;
+    if (p->kind != GB_CHART_BAR)
+        return gb_error_set(GB_ERR_USAGE, "plot %s is not a bar chart", p->name);
+    if (s < 0 || (size_t)s >= p->n_series)
+        return gb_error_set(GB_ERR_USAGE, "plot %s has no series %d", p->name, s);
+    if ((st = gb_strs_index(&p->cats, group ? group : "", &i)) != GB_OK)
+        return st;
+    /* One bar per series and group: a second value replaces the first. */
+    struct gb_series *se = &p->series[s];
+    for (size_t k = 0; k < se->n; k++)
+        if (se->pts[k].x == (double)i) {
+            se->pts[k] = (struct gb_pt){(double)i, y, ylo, yhi};
+            return GB_OK;
+        }
+    return gb_series_push(p, s, (struct gb_pt){(double)i, y, ylo, yhi});
+}
+
+enum gb_status gb_plot_ref(struct gb_plot *p, const char *label, double y, const char *unit)
+{
+    if (!isfinite(y))
+        return gb_error_set(GB_ERR_USAGE, "plot %s: reference line %s has no value", p->name,
+                            label ? label : "");
+    struct gb_ref *nr = realloc(p->refs, (p->n_refs + 1) * sizeof *nr);
+    if (!nr)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    p->refs = nr;
+    struct gb_ref *r = &nr[p->n_refs];
+    r->y = y;
+    r->label = strdup(label ? label : "");
+    r->unit = strdup(unit ? unit : "");
+    if (!r->label || !r->unit) {
+        free(r->label);
+        free(r->unit);
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    }
+    p->n_refs++;
+    return GB_OK;
+}
+
+enum gb_status gb_plot_heat_cell(struct gb_plot *p, const char *row, const char *col,
+                                 double value, int flagged)
+{
+    size_t r, c;
+    enum gb_status st;
+    if (p->kind != GB_CHART_HEAT)
+        return gb_error_set(GB_ERR_USAGE, "plot %s is not a heat grid", p->name);
+    if ((st = gb_strs_index(&p->rows, row ? row : "", &r)) != GB_OK ||
+        (st = gb_strs_index(&p->cols, col ? col : "", &c)) != GB_OK)
+        return st;
+    for (size_t i = 0; i < p->n_cells; i++)
+        if (p->cells[i].row == r && p->cells[i].col == c) {
+            p->cells[i].v = value;
+            p->cells[i].flagged = flagged;
+            return GB_OK;
+        }
+    struct gb_cell_v *nc = realloc(p->cells, (p->n_cells + 1) * sizeof *nc);
+    if (!nc)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    p->cells = nc;
+    nc[p->n_cells++] = (struct gb_cell_v){r, c, value, flagged};
+    return GB_OK;
+}
+
+enum gb_status gb_plot_heat_style(struct gb_plot *p, int higher_is_better, const char *flag_label)
+{
+    p->higher_better = higher_is_better;
+    return gb_replace(&p->flag_label, flag_label);
+}
+
+/* ---- gnuplot ---- */
+
+int gb_plot_available(char *buf, size_t n)
+{
+    const char *path = getenv("PATH");
+    char cand[4096];
+    if (!path)
+        path = "/usr/bin:/bin";
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        struct stat sb;
+        /* An empty PATH entry means the current directory. */
+        if (len == 0)
+            snprintf(cand, sizeof cand, "./gnuplot");
+        else
+            snprintf(cand, sizeof cand, "%.*s/gnuplot", (int)len, path);
+        if (stat(cand, &sb) == 0 && S_ISREG(sb.st_mode) && access(cand, X_OK) == 0) {
+            if (buf && n)
+                snprintf(buf, n, "%s", cand);
+            return 1;
+        }
+        path += len;
+        if (*path == ':')
+            path++;
+    }
+    return 0;
+}
+
+/* A gnuplot single-quoted string: nothing inside is substituted; a quote
+ * is doubled; line breaks would end the command, so they become blanks. */
+static void gb_gp_str(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; s && *s; s++) {
+        if (*s == '\'')
+            fputs("''", f);
+        else if ((unsigned char)*s < 0x20)
+            fputc(' ', f);
+        else
+            fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+/* A quoted field of a datablock line (gnuplot has no escape there). */
+static void gb_gp_field(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++)
+        fputc(*s == '"' ? '\'' : (unsigned char)*s < 0x20 ? ' ' : *s, f);
+    fputc('"', f);
+}
+
+static void gb_gp_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.10g", v);
+    else
+        fputc('?', f);
+}
+
+/* The first output, set just before the plot command; the PNG is a replot. */
+static void gb_gp_svg(FILE *f, const struct gb_plot *p)
+{
+    fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'Sans,16' "
+               "background rgb 'white'\n", GB_PLOT_W, GB_PLOT_H);
+    fprintf(f, "set output '%s.svg'\n", p->name);
+}
+
+static void gb_gp_labelled(FILE *f, const char *cmd, const char *s)
+{
+    fprintf(f, "%s ", cmd);
+    gb_gp_str(f, s ? s : "");
+    fputc('\n', f);
+}
+
+/* "4K", "1M", "512" for a power of two. */
+static void gb_pow2_label(char *buf, size_t n, double v)
+{
+    static const char suffix[] = {'\0', 'K', 'M', 'G', 'T'};
+    int k = 0;
+    while (k < 4 && v >= 1024 && fmod(v, 1024) == 0) {
+        v /= 1024;
+        k++;
+    }
+    if (k)
+        snprintf(buf, n, "%.0f%c", v, suffix[k]);
+    else
+        snprintf(buf, n, "%g", v);
+}
+
+static int gb_is_pow2(double v)
+{
+    if (!(v > 0) || !isfinite(v))
+        return 0;
+    int e;
+    double m = frexp(v, &e);
+    return m == 0.5;
+}
+
+static int gb_cmp_pt(const void *a, const void *b)
+{
+    double x = ((const struct gb_pt *)a)->x, y = ((const struct gb_pt *)b)->x;
+    return (x > y) - (x < y);
+}
+
+static int gb_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int gb_series_has_ci(const struct gb_series *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (isfinite(s->pts[i].lo) && isfinite(s->pts[i].hi))
+            return 1;
+    return 0;
+}
+
+static void gb_gp_common(FILE *f, const struct gb_plot *p)
+{
+    fputs("set encoding utf8\n", f);
+    fputs("set datafile missing '?'\n", f);
+    for (int i = 0; i < GB_N_COLOURS; i++)
+        fprintf(f, "set linetype %d lc rgb '%s' lw 2.5 pt %d ps 1.5 dt solid\n", i + 1,
+                gb_colours[i], gb_point_types[i]);
+    fprintf(f, "set linetype cycle %d\n", GB_N_COLOURS);
+    fputs("set border 3 lw 1.5 lc rgb '#404040'\n", f);
+    fputs("set tics nomirror out scale 0.75 textcolor rgb '#202020'\n", f);
+    fputs("set style textbox opaque noborder margins 1,1\n", f);
+    if (p->title)
+        gb_gp_labelled(f, "set title font ',20'; set title", p->title);
+    if (p->x_label)
+        gb_gp_labelled(f, "set xlabel", p->x_label);
+    if (p->y_label)
+        gb_gp_labelled(f, "set ylabel", p->y_label);
+}
+
+/* The y range of line and bar charts: data, error bars and reference lines,
+ * from zero on a linear axis, with headroom for the labels of the lines. */
+static void gb_gp_yrange(FILE *f, const struct gb_plot *p)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t s = 0; s < p->n_series; s++)
+        for (size_t i = 0; i < p->series[s].n; i++) {
+            const struct gb_pt *pt = &p->series[s].pts[i];
+            double v[3] = {pt->y, pt->lo, pt->hi};
+            for (int k = 0; k < 3; k++)
+                if (isfinite(v[k]) && (!p->log_y || v[k] > 0)) {
+                    lo = fmin(lo, v[k]);
+                    hi = fmax(hi, v[k]);
+                }
+        }
+    for (size_t r = 0; r < p->n_refs; r++)
+        if (!p->log_y || p->refs[r].y > 0) {
+            lo = fmin(lo, p->refs[r].y);
+            hi = fmax(hi, p->refs[r].y);
+        }
+    if (!isfinite(lo) || !isfinite(hi))
+        return;
+    if (p->log_y) {
+        fputs("set logscale y 10\nset format y '%g'\n", f);
+        fprintf(f, "set yrange [%.10g:%.10g]\n", lo / 1.6, hi * 1.8);
+        fputs("set grid ytics mytics back lt 1 lc rgb '#dcdcdc' lw 1, lt 1 lc rgb '#f0f0f0' lw 1\n", f);
+        return;
+    }
+    if (lo > 0)
+        lo = 0;
+    if (hi <= lo)
+        hi = lo + 1;
+    fprintf(f, "set yrange [%.10g:%.10g]\n", lo < 0 ? lo * 1.1 : lo, hi + 0.1 * (hi - lo));
+    fputs("set format y '%g'\n", f);
+    fputs("set grid ytics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);
+}
+
+static void gb_gp_refs(FILE *f, const struct gb_plot *p)
+{
+    for (size_t r = 0; r < p->n_refs; r++) {
+        const struct gb_ref *ref = &p->refs[r];
+        char num[64], text[512];
+        gb_format_num(num, sizeof num, ref->y, 4);
+        snprintf(text, sizeof text, "%s (%s%s%s)", ref->label, num, ref->unit[0] ? " " : "",
+                 ref->unit);
+        fprintf(f, "set arrow from graph 0, first %.10g to graph 1, first %.10g nohead front "
+                   "lw 2 dt (10,6) lc rgb '#555555'\n", ref->y, ref->y);
+        /* Labels alternate ends so that two close lines keep readable labels. */
+        fputs("set label ", f);
+        gb_gp_str(f, text);
+        fprintf(f, " at graph %s, first %.10g %s offset 0, char 0.75 front boxed "
+                   "textcolor rgb '#333333'\n", r % 2 ? "0.01" : "0.99", ref->y,
+                r % 2 ? "left" : "right");
+    }
+}
+
+static void gb_gp_key(FILE *f, size_t n_entries)
+{
+    if (n_entries <= 1) {
+        fputs("set key off\n", f);
+        return;
+    }
+    /* Outside the plot area, so that the legend never covers data. */
+    fputs("set key outside right top vertical Left reverse noenhanced samplen 2.5 spacing 1.3 "
+          "width 1 box lc rgb '#bbbbbb'\n", f);
+}
+
+static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
+{
+    enum gb_status st = GB_OK;
+    double *xs = NULL;
+    size_t nx = 0, total = 0;
+
+    for (size_t s = 0; s < p->n_series; s++)
+        total += p->series[s].n;
+    if (total == 0)
+        return gb_error_set(GB_ERR_USAGE, "plot %s has no points", p->name);
+    xs = malloc(total * sizeof *xs);
+    if (!xs)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+
+    for (size_t s = 0; s < p->n_series; s++) {
+        const struct gb_series *se = &p->series[s];
+        /* Lines join points in x order, whatever order they were added in. */
+        struct gb_pt *sorted = malloc((se->n ? se->n : 1) * sizeof *sorted);
+        if (!sorted) {
+            st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        if (se->n)
+            memcpy(sorted, se->pts, se->n * sizeof *sorted);
+        qsort(sorted, se->n, sizeof *sorted, gb_cmp_pt);
+        fprintf(f, "$s%zu << EOD\n", s);
+        for (size_t i = 0; i < se->n; i++) {
+            const struct gb_pt *pt = &sorted[i];
+            int ci = isfinite(pt->lo) && isfinite(pt->hi);
+            gb_gp_num(f, pt->x);
+            fputc(' ', f);
+            gb_gp_num(f, pt->y);
+            fputc(' ', f);
+            gb_gp_num(f, ci ? pt->lo : pt->y);
+            fputc(' ', f);
+            gb_gp_num(f, ci ? pt->hi : pt->y);
+            fputc('\n', f);
+            xs[nx++] = pt->x;
+        }
+        fputs("EOD\n", f);
+        free(sorted);
+    }
+    gb_gp_common(f, p);
+
+    qsort(xs, nx, sizeof *xs, gb_cmp_double);
+    size_t nd = 0;
+    for (size_t i = 0; i < nx; i++)
+        if (nd == 0 || xs[i] != xs[nd - 1])
+            xs[nd++] = xs[i];
+
+    if (p->x_mode == 2) {
+        fprintf(f, "set xrange [-0.5:%zu.5]\nset xtics (", p->cats.n ? p->cats.n - 1 : 0);
+        for (size_t i = 0; i < p->cats.n; i++) {
+            fputs(i ? ", " : "", f);
+            gb_gp_str(f, p->cats.v[i]);
+            fprintf(f, " %zu", i);
+        }
+        fputs(")\n", f);
+        fputs("set grid xtics ytics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);
+    } else if (p->log_x) {
+        int pow2 = 1;
+        for (size_t i = 0; i < nd; i++)
+            pow2 &= gb_is_pow2(xs[i]);
+        if (pow2) {
+            /* A tick at each measured size, thinned to stay legible. */
+            size_t step = nd > 14 ? (nd + 13) / 14 : 1;
+            fputs("set logscale x 2\nset xtics (", f);
+            for (size_t i = 0; i < nd; i += step) {
+                char lab[32];
+                gb_pow2_label(lab, sizeof lab, xs[i]);
+                fputs(i ? ", " : "", f);
+                gb_gp_str(f, lab);
+                fprintf(f, " %.10g", xs[i]);
+            }
+            fputs(")\n", f);
+        } else {
+            fputs("set logscale x 10\nset format x '%g'\nset mxtics 10\n", f);
+        }
+        fprintf(f, "set xrange [%.10g:%.10g]\n", xs[0] / 1.25, xs[nd - 1] * 1.25);
+        fputs("set grid xtics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);
+    } else {
+        double span = nd > 1 ? xs[nd - 1] - xs[0] : fmax(fabs(xs[0]), 1);
+        fprintf(f, "set xrange [%.10g:%.10g]\n", xs[0] - 0.04 * span, xs[nd - 1] + 0.04 * span);
+        if (nd <= 12) {
+            fputs("set xtics (", f);
+            for (size_t i = 0; i < nd; i++)
+                fprintf(f, "%s%.10g", i ? ", " : "", xs[i]);
+            fputs(")\n", f);
+        }
+        fputs("set format x '%g'\nset grid xtics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);
+    }
+    gb_gp_yrange(f, p);
+    gb_gp_refs(f, p);
+    gb_gp_key(f, p->n_series);
+
+    gb_gp_svg(f, p);
+    fputs("plot ", f);
+    int first = 1;
+    for (size_t s = 0; s < p->n_series; s++) {
+        if (p->series[s].n == 0)
+            continue;
+        fprintf(f, "%s$s%zu using 1:2:3:4 with %s lt %zu title ", first ? "" : ", \\\n     ", s,
+                gb_series_has_ci(&p->series[s]) ? "yerrorlines" : "linespoints", s + 1);
+        gb_gp_str(f, p->series[s].label);
+        first = 0;
+    }
+    fputc('\n', f);
+out:
+    free(xs);
+    return st;
+}
+
+static enum gb_status gb_gp_bar(FILE *f, const struct gb_plot *p)
+{
+    size_t total = 0;
+    int any_ci = 0;
+    for (size_t s = 0; s < p->n_series; s++) {
+        total += p->series[s].n;
+        any_ci |= gb_series_has_ci(&p->series[s]);
+    }
+    if (total == 0 || p->cats.n == 0)
+        return gb_error_set(GB_ERR_USAGE, "plot %s has no bars", p->name);
+
+    /* One row per group: the label, then y, ylo, yhi of each series. */
+    fputs("$bars << EOD\n", f);
+    for (size_t g = 0; g < p->cats.n; g++) {
+        gb_gp_field(f, p->cats.v[g]);
+        for (size_t s = 0; s < p->n_series; s++) {
+            const struct gb_pt *pt = NULL;
+            for (size_t i = 0; i < p->series[s].n; i++)
+                if (p->series[s].pts[i].x == (double)g)
+                    pt = &p->series[s].pts[i];
+            int ci = pt && isfinite(pt->lo) && isfinite(pt->hi);
+            fputc(' ', f);
+            gb_gp_num(f, pt ? pt->y : NAN);
+            fputc(' ', f);
+            gb_gp_num(f, pt ? (ci ? pt->lo : pt->y) : NAN);
+            fputc(' ', f);
+            gb_gp_num(f, pt ? (ci ? pt->hi : pt->y) : NAN);
+        }
+        fputc('\n', f);
+    }
+    fputs("EOD\n", f);
+    gb_gp_common(f, p);
+    fputs("set style data histograms\n", f);
+    if (any_ci)
+        fputs("set style histogram errorbars gap 1.5 lw 1.5\n", f);
+    else
+        fputs("set style histogram clustered gap 1.5\n", f);
+    fputs("set style fill solid 0.85 border rgb '#303030'\nset boxwidth 0.92 relative\n", f);
+    fputs("set errorbars 1.2 lc rgb '#202020'\n", f);
+    /* Many groups: slanted labels rather than overlapping ones. */
+    fputs(p->cats.n > 8 ? "set xtics nomirror scale 0 rotate by -30\n" : "set xtics nomirror scale 0\n",
+          f);
+    fprintf(f, "set xrange [-0.6:%zu.6]\n", p->cats.n - 1);
+    gb_gp_yrange(f, p);
+    gb_gp_refs(f, p);
+    gb_gp_key(f, p->n_series);
+
+    gb_gp_svg(f, p);
+    fputs("plot ", f);
+    for (size_t s = 0; s < p->n_series; s++) {
+        size_t c = 2 + 3 * s;
+        if (any_ci)
+            fprintf(f, "%s$bars using %zu:%zu:%zu%s lt %zu title ", s ? ", \\\n     " : "", c, c + 1,
+                    c + 2, s ? "" : ":xtic(1)", s + 1);
+        else
+            fprintf(f, "%s$bars using %zu%s lt %zu title ", s ? ", \\\n     " : "", c,
+                    s ? "" : ":xtic(1)", s + 1);
+        gb_gp_str(f, p->series[s].label);
+    }
+    fputc('\n', f);
+    return GB_OK;
+}
+
+static enum gb_status gb_gp_heat(FILE *f, const struct gb_plot *p)
+{
+    size_t nr = p->rows.n, nc = p->cols.n;
+    double best = NAN;
+    int have[5] = {0};   /* flagged, best, within 5%, within 25%, failed */
+
+    if (p->n_cells == 0)
+        return gb_error_set(GB_ERR_USAGE, "plot %s has no cells", p->name);
+    for (size_t i = 0; i < p->n_cells; i++) {
+        double v = p->cells[i].v;
+        if (!isfinite(v))
+            continue;
+        if (isnan(best) || (p->higher_better ? v > best : v < best))
+            best = v;
+    }
+    /* One datablock per mark, so that each draws with its own style. */
+    static const char *const blocks[5] = {"flag", "best", "w5", "w25", "fail"};
+    for (int k = 0; k < 5; k++) {
+        fprintf(f, "$%s << EOD\n", blocks[k]);
+        for (size_t i = 0; i < p->n_cells; i++) {
+            const struct gb_cell_v *c = &p->cells[i];
+            double v = c->v;
+            int mark;
+            if (!isfinite(v))
+                mark = 4;
+            else if (v == best)
+                mark = 1;
+            else {
+                /* How much worse than the best, as a fraction of the best. */
+                double worse = p->higher_better ? (best - v) / best : (v - best) / best;
+                mark = worse <= 0.05 ? 2 : worse <= 0.25 ? 3 : -1;
+            }
+            if ((k == 0 && c->flagged) || (k != 0 && mark == k)) {
+                fprintf(f, "%zu %zu\n", c->col, c->row);
+                have[k] = 1;
+            }
+        }
+        fputs("EOD\n", f);
+    }
+    gb_gp_common(f, p);
+    /* Square cells: one unit of x is one unit of y on the page. */
+    fputs("set size ratio -1\n", f);
+    fprintf(f, "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n", nc - 1, nr - 1);
+    fputs("set xtics scale 0 (", f);
+    for (size_t i = 0; i < nc; i++) {
+        fputs(i ? ", " : "", f);
+        gb_gp_str(f, p->cols.v[i]);
+        fprintf(f, " %zu", i);
+    }
+    fputs(")\nset ytics scale 0 (", f);
+    for (size_t i = 0; i < nr; i++) {
+        fputs(i ? ", " : "", f);
+        gb_gp_str(f, p->rows.v[i]);
+        fprintf(f, " %zu", i);
+    }
+    fputs(")\n", f);
+    fputs("set border 15 lw 1.5 lc rgb '#404040'\nunset grid\n", f);
+    for (size_t i = 1; i < nc; i++)
+        fprintf(f, "set arrow from %zu.5, graph 0 to %zu.5, graph 1 nohead back lc rgb '#cccccc' "
+                   "lw 1\n", i - 1, i - 1);
+    for (size_t i = 1; i < nr; i++)
+        fprintf(f, "set arrow from graph 0, first %zu.5 to graph 1, first %zu.5 nohead back "
+                   "lc rgb '#cccccc' lw 1\n", i - 1, i - 1);
+    fputs("set key outside right top vertical Left reverse samplen 1 spacing 1.5 width 1 "
+          "box lc rgb '#bbbbbb'\n", f);
+    fputs("set style circle radius 0.3\n", f);
+
+    gb_gp_svg(f, p);
+    const char *sep = "plot ";
+    if (have[0]) {
+        fprintf(f, "%s$flag using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 noborder "
+                   "lc rgb '#cfe3f5' notitle", sep);
+        sep = ", \\\n     ";
+    }
+    if (have[1]) {
+        fprintf(f, "%s$best using 1:2:(0.28):(0.28) with boxxyerror fs solid 1.0 noborder "
+                   "lc rgb '%s' notitle", sep, gb_colours[0]);
+        sep = ", \\\n     ";
+    }
+    if (have[2]) {
+        fprintf(f, "%s$w5 using 1:2 with circles fs solid 1.0 noborder lc rgb '%s' notitle",
+                sep, gb_colours[0]);
+        sep = ", \\\n     ";
+    }
+    if (have[3]) {
+        fprintf(f, "%s$w25 using 1:2 with circles fs empty border lw 2.5 lc rgb '%s' notitle",
+                sep, gb_colours[0]);
+        sep = ", \\\n     ";
+    }
+    if (have[4]) {
+        fprintf(f, "%s$fail using 1:2 with points pt 2 ps 1.2 lw 1.5 lc rgb '#999999' notitle",
+                sep);
+        sep = ", \\\n     ";
+    }
+    /* The legend, drawn with samples that look like the marks. */
+    fprintf(f, "%skeyentry with points pt 5 ps 2.2 lc rgb '%s' title 'best'", sep,
+            gb_colours[0]);
+    sep = ", \\\n     ";
+    fprintf(f, "%skeyentry with points pt 7 ps 2.2 lc rgb '%s' title 'within 5%% of best'", sep,
+            gb_colours[0]);
+    fprintf(f, "%skeyentry with points pt 6 ps 2.2 lw 2.5 lc rgb '%s' title 'within 25%% of best'",
+            sep, gb_colours[0]);
+    if (have[0]) {
+        fprintf(f, "%skeyentry with boxes fs solid 1.0 noborder lc rgb '#cfe3f5' title ", sep);
+        gb_gp_str(f, p->flag_label ? p->flag_label : "flagged");
+    }
+    if (have[4])
+        fprintf(f, "%skeyentry with points pt 2 ps 1.2 lw 1.5 lc rgb '#999999' title 'failed'",
+                sep);
+    fputc('\n', f);
+    return GB_OK;
+}
+
+/* Runs gnuplot on `script` in `dir`, its output going to `log`. */
+static enum gb_status gb_run_gnuplot(const char *gnuplot, const char *dir, const char *script,
+                                     const char *log)
+{
+    enum gb_status st = GB_OK;
+    int logfd = -1, nullfd = -1, wstatus = 0;
+    pid_t pid;
+
+    logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (logfd < 0 || nullfd < 0) {
+        st = gb_error_set(GB_ERR_IO, "cannot open %s: %s", log, strerror(errno));
+        goto out;
+    }
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) {
+        st = gb_error_set(GB_ERR_IO, "cannot start gnuplot: %s", strerror(errno));
+        goto out;
+    }
+    if (pid == 0) {
+        /* Only async-signal-safe calls from here to exec. */
+        if (chdir(dir) != 0 || dup2(nullfd, 0) < 0 || dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0)
+            _exit(126);
+        char *const argv[] = {(char *)"gnuplot", (char *)script, NULL};
+        execv(gnuplot, argv);
+        _exit(127);
+    }
+    while (waitpid(pid, &wstatus, 0) < 0) {
+        if (errno != EINTR) {
+            st = gb_error_set(GB_ERR_IO, "cannot wait for gnuplot: %s", strerror(errno));
+            goto out;
+        }
+    }
+    if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
+        /* gnuplot's last line names the script line and what was wrong. */
+        char line[512] = "", last[512] = "";
+        FILE *lf = fopen(log, "r");
+        while (lf && fgets(line, sizeof line, lf)) {
+            line[strcspn(line, "\n")] = '\0';
+            if (line[strspn(line, " \t^")])
+                snprintf(last, sizeof last, "%s", line);
+        }
+        if (lf)
+            fclose(lf);
+        if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) >= 126)
+            snprintf(last, sizeof last, "cannot run %s", gnuplot);
+        st = gb_error_set(GB_ERR_IO, "gnuplot failed on %s/%s: %s", dir, script,
+                          last[0] ? last : "no message");
+    }
+out:
+    if (logfd >= 0)
+        close(logfd);
+    if (nullfd >= 0)
+        close(nullfd);
+    return st;
+}
+
+enum gb_status gb_plot_draw(const struct gb_plot *p, const char *out_dir,
+                            struct gb_report_result *res)
+{
+    enum gb_status st = GB_OK;
+    char gnuplot[4096], script[160], path[4096], log[4096];
+    FILE *f = NULL;
+
+    snprintf(script, sizeof script, "%s.gp", p->name);
+    snprintf(path, sizeof path, "%s/%s", out_dir, script);
+    f = fopen(path, "w");
+    if (!f) {
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        goto out;
+    }
+    fprintf(f, "# %s - a chart of gpubound, drawn by: gnuplot %s (in this directory)\n",
+            script, script);
+    fputs("reset\n", f);
+    switch (p->kind) {
+    case GB_CHART_LINE: st = gb_gp_line(f, p); break;
+    case GB_CHART_BAR: st = gb_gp_bar(f, p); break;
+    case GB_CHART_HEAT: st = gb_gp_heat(f, p); break;
+    default: st = gb_error_set(GB_ERR_USAGE, "plot %s: unknown kind", p->name); break;
+    }
+    if (st != GB_OK)
+        goto out;
+    fprintf(f, "set terminal pngcairo size %d,%d noenhanced font 'Sans,13' "
+               "background rgb 'white'\n", GB_PLOT_W, GB_PLOT_H);
+    fprintf(f, "set output '%s.png'\nreplot\nunset output\n", p->name);
+    if (fclose(f) != 0) {
+        f = NULL;
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        goto out;
+    }
+    f = NULL;
+    if ((st = gb_result_add_file(res, out_dir, script)) != GB_OK)
+        goto out;
+
+    if (!gb_plot_available(gnuplot, sizeof gnuplot)) {
+        if ((st = gb_result_add(&res->not_drawn, &res->n_not_drawn, p->name)) != GB_OK)
+            goto out;
+        snprintf(res->note, sizeof res->note,
+                 "gnuplot was not found in PATH; install it (apt-get install gnuplot-nox) "
+                 "and run 'gpubound report RUN_DIR' again");
+        goto out;
+    }
+    snprintf(log, sizeof log, "%s/%s.log", out_dir, p->name);
+    if ((st = gb_run_gnuplot(gnuplot, out_dir, script, log)) != GB_OK)
+        goto out;
+    unlink(log);
+    static const char *const exts[2] = {"svg", "png"};
+    for (int i = 0; i < 2; i++) {
+        char file[160];
+        struct stat sb;
+        snprintf(file, sizeof file, "%s.%s", p->name, exts[i]);
+        snprintf(path, sizeof path, "%s/%s", out_dir, file);
+        if (stat(path, &sb) != 0 || sb.st_size == 0) {
+            st = gb_error_set(GB_ERR_IO, "gnuplot did not write %s", path);
+            goto out;
+        }
+        if ((st = gb_result_add_file(res, out_dir, file)) != GB_OK)
+            goto out;
+    }
+out:
+    if (f)
+        fclose(f);
+    return st;
+}

@@ -1,0 +1,20 @@
+/* report_internal.h - helpers shared by the files of src/report/. */
+#ifndef GB_REPORT_INTERNAL_H
+#define GB_REPORT_INTERNAL_H
+
+#include <stddef.h>
+
+#include "gpubound/report.h"
+
+/* Appends a copy of `s` to a list of a gb_report_result. */
+enum gb_status gb_result_add(char ***list, size_t *n, const char *s);
+
+/* Appends "<dir>/<file>" to res->files. */
+enum gb_status gb_result_add_file(struct gb_report_result *res, const char *dir,
+                                  const char *file);
+
+/* Creates `dir` and its parents (mode 0777 before umask); an existing
+ * directory is fine. GB_ERR_IO with the path and reason otherwise. */
+enum gb_status gb_mkdir_p(const char *dir);
+
+#endif

@@ -1,0 +1,24 @@
+/* json.h - JSON forms of records and run metadata (src/results only). */
+#ifndef GB_RESULTS_JSON_H
+#define GB_RESULTS_JSON_H
+
+#include <jansson.h>
+
+#include "gpubound/results.h"
+
+/* Integer fields of struct gb_device_info written under their own names. */
+#define GB_DEVICE_INT_FIELDS(X) \
+    X(sm_count) X(warp_size) X(max_threads_per_block) X(max_threads_per_sm) X(max_blocks_per_sm) \
+    X(regs_per_sm) X(regs_per_block) X(max_regs_per_thread) X(reg_alloc_unit) X(smem_per_sm) \
+    X(smem_per_block) X(smem_per_block_optin) X(smem_reserved_per_block) X(smem_alloc_unit) \
+    X(sm_clock_max_mhz) X(mem_clock_max_mhz) X(mem_bus_width_bits) X(ecc_enabled) X(driver_version)
+
+json_t *gb_record_to_json(const struct gb_record *r);
+/* Returns 0, or -1 with `why` filled. */
+int gb_record_from_json(json_t *o, struct gb_record *r, char *why, size_t n);
+json_t *gb_device_to_json(const struct gb_device_info *d);
+int gb_device_from_json(json_t *o, struct gb_device_info *d);
+json_t *gb_run_info_to_json(const struct gb_run_info *in);
+int gb_run_info_from_json(json_t *o, struct gb_run_info *in, char *why, size_t n);
+
+#endif

@@ -1,0 +1,108 @@
+/* record.c - accessors of struct gb_record and run metadata defaults. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gpubound/gpu.h"
+#include "gpubound/results.h"
+
+const char *gb_record_axis(const struct gb_record *r, const char *name)
+{
+    for (int i = 0; i < r->n_axes; i++)
+        if (strcmp(r->axes[i].name, name) == 0)
+            return r->axes[i].value;
+    return NULL;
+}
+
+double gb_record_axis_num(const struct gb_record *r, const char *name, double fallback)
+{
+    const char *v = gb_record_axis(r, name);
+    char *end;
+    if (!v || !*v)
+        return fallback;
+    double d = strtod(v, &end);
+    return *end ? fallback : d;
+}
+
+enum gb_status gb_record_set_axis(struct gb_record *r, const char *name, const char *value)
+{
+    if (strlen(name) >= sizeof r->axes[0].name || strlen(value) >= sizeof r->axes[0].value)
+        return gb_error_set(GB_ERR_USAGE, "axis %s=%s is too long", name, value);
+    for (int i = 0; i < r->n_axes; i++)
+        if (strcmp(r->axes[i].name, name) == 0) {
+            snprintf(r->axes[i].value, sizeof r->axes[i].value, "%s", value);
+            return GB_OK;
+        }
+    if (r->n_axes >= GB_MAX_AXES)
+        return gb_error_set(GB_ERR_USAGE, "too many axes (at most %d)", GB_MAX_AXES);
+    snprintf(r->axes[r->n_axes].name, sizeof r->axes[0].name, "%s", name);
+    snprintf(r->axes[r->n_axes].value, sizeof r->axes[0].value, "%s", value);
+    r->n_axes++;
+    return GB_OK;
+}
+
+enum gb_status gb_record_set_metric(struct gb_record *r, const char *name, double value)
+{
+    for (int i = 0; i < r->n_metrics; i++)
+        if (strcmp(r->metrics[i].name, name) == 0) {
+            r->metrics[i].value = value;
+            return GB_OK;
+        }
+    if (r->n_metrics >= GB_MAX_METRICS || strlen(name) >= sizeof r->metrics[0].name)
+        return gb_error_set(GB_ERR_USAGE, "cannot record metric %s", name);
+    snprintf(r->metrics[r->n_metrics].name, sizeof r->metrics[0].name, "%s", name);
+    r->metrics[r->n_metrics].value = value;
+    r->n_metrics++;
+    return GB_OK;
+}
+
+double gb_record_metric(const struct gb_record *r, const char *name, double fallback)
+{
+    for (int i = 0; i < r->n_metrics; i++)
+        if (strcmp(r->metrics[i].name, name) == 0)
+            return r->metrics[i].value;
+    return fallback;
+}
+
+const char *gb_record_status_name(enum gb_record_status st)
+{
+    switch (st) {
+    case GB_REC_OK: return "ok";
+    case GB_REC_FAILED: return "failed";
+    case GB_REC_SKIPPED: return "skipped";
+    case GB_REC_ERROR: return "error";
+    }
+    return "unknown";
+}
+
+const char *gb_cache_mode_name(enum gb_cache_mode m)
+{
+    return m == GB_CACHE_COLD ? "cold" : "hot";
+}
+
+void gb_utc_now(char *buf, size_t n)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void gb_run_info_init(struct gb_run_info *info, const char *command_line)
+{
+    memset(info, 0, sizeof *info);
+    snprintf(info->tool_version, sizeof info->tool_version, "%s", GB_VERSION);
+    snprintf(info->git_revision, sizeof info->git_revision, "%s", GB_GIT_REV);
+    snprintf(info->command_line, sizeof info->command_line, "%s", command_line ? command_line : "");
+    gb_utc_now(info->started_utc, sizeof info->started_utc);
+    if (gethostname(info->host, sizeof info->host) != 0)
+        snprintf(info->host, sizeof info->host, "unknown");
+    info->host[sizeof info->host - 1] = '\0';
+    snprintf(info->cuda_toolkit, sizeof info->cuda_toolkit, "%d.%d", CUDA_VERSION / 1000,
+             (CUDA_VERSION % 1000) / 10);
+    if (gb_nvrtc_version(info->nvrtc, sizeof info->nvrtc) != GB_OK)
+        info->nvrtc[0] = '\0';
+    snprintf(info->mode, sizeof info->mode, "full");
+}

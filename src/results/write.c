@@ -1,0 +1,324 @@
+/* write.c - run directories, written point by point. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include "results/json.h"
+
+struct gb_run_writer {
+    char dir[4096];
+    FILE *json;
+    FILE *csv;
+    int n_written;
+    char **axes;
+    int n_axes;
+    struct gb_record *recs;      /* kept to rewrite the CSV with metric columns at the end */
+    size_t n_recs, cap_recs;
+};
+
+static enum gb_status gb_mkdirs(const char *dir)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s", dir) >= (int)sizeof tmp)
+        return gb_error_set(GB_ERR_USAGE, "output path is too long");
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return gb_error_set(GB_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        return gb_error_set(GB_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
+    return GB_OK;
+}
+
+enum gb_status gb_run_dir_prepare(const char *dir)
+{
+    struct stat sb;
+    if (stat(dir, &sb) == 0) {
+        if (!S_ISDIR(sb.st_mode))
+            return gb_error_set(GB_ERR_USAGE, "output %s exists and is not a directory", dir);
+        DIR *d = opendir(dir);
+        if (!d)
+            return gb_error_set(GB_ERR_USAGE, "output %s cannot be read: %s", dir, strerror(errno));
+        struct dirent *e;
+        int empty = 1;
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+                empty = 0;
+        closedir(d);
+        if (!empty)
+            return gb_error_set(GB_ERR_USAGE, "output %s exists and is not empty", dir);
+    } else {
+        enum gb_status st = gb_mkdirs(dir);
+        if (st != GB_OK)
+            return gb_error_set(GB_ERR_USAGE, "%s", gb_error_message());
+    }
+    if (access(dir, W_OK) != 0)
+        return gb_error_set(GB_ERR_USAGE, "output %s is not writable: %s", dir, strerror(errno));
+    return GB_OK;
+}
+
+enum gb_status gb_run_info_write_json(FILE *f, const struct gb_run_info *info)
+{
+    json_t *o = gb_run_info_to_json(info);
+    int r = json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    json_decref(o);
+    if (r != 0 || fputc('\n', f) == EOF)
+        return gb_error_set(GB_ERR_IO, "cannot write run metadata");
+    return GB_OK;
+}
+
+enum gb_status gb_record_write_json(FILE *f, const struct gb_record *r)
+{
+    json_t *o = gb_record_to_json(r);
+    int rc = json_dumpf(o, f, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    json_decref(o);
+    return rc == 0 ? GB_OK : gb_error_set(GB_ERR_IO, "cannot write record %s/%s", r->suite, r->bench);
+}
+
+/* run.json is replaced whole through a temporary file and rename, so a
+ * reader sees the old or the new metadata, never half of either. */
+static enum gb_status gb_write_run_json(const char *dir, const struct gb_run_info *info)
+{
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    snprintf(tmp, sizeof tmp, "%s/.run.json.tmp", dir);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+    enum gb_status st = gb_run_info_write_json(f, info);
+    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+    if (fclose(f) != 0 && st == GB_OK)
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+    if (st == GB_OK && rename(tmp, path) != 0)
+        st = gb_error_set(GB_ERR_IO, "cannot replace %s: %s", path, strerror(errno));
+    if (st != GB_OK)
+        unlink(tmp);
+    return st;
+}
+
+static void gb_csv_field(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\n\r")) {
+        fputc('"', f);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(s, f);
+    }
+}
+
+static void gb_csv_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, ",%.17g", v);
+    else
+        fputc(',', f);
+}
+
+static const char *const gb_csv_fixed[] = {
+    "status", "reason", "cache", "samples", "converged", "batch", "min_ns", "median_ns", "mean_ns",
+    "stddev_ns", "ci_lo_ns", "ci_hi_ns", "bytes", "flops", "bw_gbs", "gflops", "sm_mhz_before",
+    "sm_mhz_after", "throttled", "wall_s", "timed_s"};
+
+/* metrics: NULL = one "metrics" column of name=value pairs. */
+static void gb_csv_header(FILE *f, const char *const *axes, int n_axes, char **metrics, int n_metrics,
+                          int metrics_column)
+{
+    fputs("suite,bench", f);
+    for (int i = 0; i < n_axes; i++) {
+        fputc(',', f);
+        gb_csv_field(f, axes[i]);
+    }
+    for (size_t i = 0; i < sizeof gb_csv_fixed / sizeof gb_csv_fixed[0]; i++)
+        fprintf(f, ",%s", gb_csv_fixed[i]);
+    for (int i = 0; i < n_metrics; i++) {
+        fputc(',', f);
+        gb_csv_field(f, metrics[i]);
+    }
+    if (metrics_column)
+        fputs(",metrics", f);
+    fputc('\n', f);
+}
+
+static void gb_csv_row(FILE *f, const struct gb_record *r, const char *const *axes, int n_axes,
+                       char **metrics, int n_metrics, int metrics_column)
+{
+    gb_csv_field(f, r->suite);
+    fputc(',', f);
+    gb_csv_field(f, r->bench);
+    for (int i = 0; i < n_axes; i++) {
+        const char *v = gb_record_axis(r, axes[i]);
+        fputc(',', f);
+        gb_csv_field(f, v ? v : "");
+    }
+    fprintf(f, ",%s,", gb_record_status_name(r->status));
+    gb_csv_field(f, r->reason);
+    fprintf(f, ",%s,%d,%d,%d", gb_cache_mode_name(r->cache), r->samples, r->converged, r->batch);
+    const double nums[] = {r->min_ns, r->median_ns, r->mean_ns, r->stddev_ns, r->ci_lo_ns, r->ci_hi_ns,
+                           r->bytes, r->flops, r->bw_gbs, r->gflops, r->sm_mhz_before, r->sm_mhz_after};
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+        gb_csv_num(f, nums[i]);
+    fprintf(f, ",%d", r->throttled);
+    gb_csv_num(f, r->wall_s);
+    gb_csv_num(f, r->timed_s);
+    for (int i = 0; i < n_metrics; i++)
+        gb_csv_num(f, gb_record_metric(r, metrics[i], NAN));
+    if (metrics_column) {
+        char buf[1024] = "";
+        for (int i = 0; i < r->n_metrics; i++) {
+            size_t len = strlen(buf);
+            snprintf(buf + len, sizeof buf - len, "%s%s=%.17g", i ? ";" : "", r->metrics[i].name,
+                     r->metrics[i].value);
+        }
+        fputc(',', f);
+        gb_csv_field(f, buf);
+    }
+    fputc('\n', f);
+}
+
+enum gb_status gb_records_write_csv(FILE *f, const struct gb_record *recs, size_t n,
+                                    const char *const *axes, int n_axes)
+{
+    char *metrics[GB_MAX_METRICS * 8];
+    int n_metrics = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < recs[i].n_metrics; k++) {
+            int found = 0;
+            for (int j = 0; j < n_metrics && !found; j++)
+                found = strcmp(metrics[j], recs[i].metrics[k].name) == 0;
+            if (!found && n_metrics < (int)(sizeof metrics / sizeof metrics[0]))
+                metrics[n_metrics++] = (char *)recs[i].metrics[k].name;
+        }
+    gb_csv_header(f, axes, n_axes, metrics, n_metrics, 0);
+    for (size_t i = 0; i < n; i++)
+        gb_csv_row(f, &recs[i], axes, n_axes, metrics, n_metrics, 0);
+    return ferror(f) ? gb_error_set(GB_ERR_IO, "cannot write CSV") : GB_OK;
+}
+
+static void gb_writer_free(struct gb_run_writer *w)
+{
+    if (!w)
+        return;
+    if (w->json)
+        fclose(w->json);
+    if (w->csv)
+        fclose(w->csv);
+    for (int i = 0; i < w->n_axes; i++)
+        free(w->axes[i]);
+    free(w->axes);
+    free(w->recs);
+    free(w);
+}
+
+enum gb_status gb_run_writer_open(const char *dir, const struct gb_run_info *info,
+                                  const char *const *axes, int n_axes, struct gb_run_writer **out)
+{
+    enum gb_status st = GB_OK;
+    char path[4200];
+    struct gb_run_writer *w = calloc(1, sizeof *w);
+    *out = NULL;
+    if (!w)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    snprintf(w->dir, sizeof w->dir, "%s", dir);
+    w->axes = calloc((size_t)n_axes + 1, sizeof *w->axes);
+    if (!w->axes) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
+        goto out;
+    }
+    for (int i = 0; i < n_axes; i++)
+        if (!(w->axes[w->n_axes++] = strdup(axes[i]))) {
+            st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
+            goto out;
+        }
+    st = gb_write_run_json(dir, info);
+    if (st != GB_OK)
+        goto out;
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    if (!(w->json = fopen(path, "w"))) {
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        goto out;
+    }
+    fputs("[\n", w->json);
+    fflush(w->json);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    if (!(w->csv = fopen(path, "w"))) {
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        goto out;
+    }
+    gb_csv_header(w->csv, (const char *const *)w->axes, w->n_axes, NULL, 0, 1);
+    fflush(w->csv);
+out:
+    if (st != GB_OK)
+        gb_writer_free(w);
+    else
+        *out = w;
+    return st;
+}
+
+enum gb_status gb_run_writer_add(struct gb_run_writer *w, const struct gb_record *r)
+{
+    /* One record per line, the separator first, so that every complete line
+     * of a file cut at any byte is a whole record (the loader relies on it). */
+    if (w->n_written > 0)
+        fputs(",\n", w->json);
+    enum gb_status st = gb_record_write_json(w->json, r);
+    if (st != GB_OK)
+        return st;
+    w->n_written++;
+    gb_csv_row(w->csv, r, (const char *const *)w->axes, w->n_axes, NULL, 0, 1);
+    if (fflush(w->json) != 0 || fflush(w->csv) != 0)
+        return gb_error_set(GB_ERR_IO, "cannot write results in %s: %s", w->dir, strerror(errno));
+    if (w->n_recs == w->cap_recs) {
+        size_t cap = w->cap_recs ? w->cap_recs * 2 : 64;
+        struct gb_record *p = realloc(w->recs, cap * sizeof *p);
+        if (!p)
+            return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+        w->recs = p;
+        w->cap_recs = cap;
+    }
+    w->recs[w->n_recs++] = *r;
+    return GB_OK;
+}
+
+enum gb_status gb_run_writer_close(struct gb_run_writer *w, const struct gb_run_info *info)
+{
+    enum gb_status st = GB_OK;
+    char path[4200], tmp[4300];
+    if (!w)
+        return GB_OK;
+    fputs("\n]\n", w->json);
+    if (fclose(w->json) != 0)
+        st = gb_error_set(GB_ERR_IO, "cannot finish %s/results.json: %s", w->dir, strerror(errno));
+    w->json = NULL;
+    fclose(w->csv);
+    w->csv = NULL;
+    /* The final CSV gives each metric a column of its own. */
+    snprintf(path, sizeof path, "%s/results.csv", w->dir);
+    snprintf(tmp, sizeof tmp, "%s/.results.csv.tmp", w->dir);
+    FILE *f = fopen(tmp, "w");
+    if (f) {
+        enum gb_status cst = gb_records_write_csv(f, w->recs, w->n_recs, (const char *const *)w->axes, w->n_axes);
+        if (fclose(f) == 0 && cst == GB_OK)
+            rename(tmp, path);
+        else
+            unlink(tmp);
+    }
+    if (st == GB_OK)
+        st = gb_write_run_json(w->dir, info);
+    gb_writer_free(w);
+    return st;
+}

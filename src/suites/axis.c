@@ -1,0 +1,181 @@
+/* axis.c - axis value lists and the point accessors suites use. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpubound/suite.h"
+
+enum gb_status gb_axis_parse_int(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || errno)
+        return gb_error_set(GB_ERR_USAGE, "'%s' is not an integer", s);
+    long mult = 1;
+    if (*end == 'K' || *end == 'k')
+        mult = 1L << 10;
+    else if (*end == 'M' || *end == 'm')
+        mult = 1L << 20;
+    else if (*end == 'G' || *end == 'g')
+        mult = 1L << 30;
+    if (mult != 1)
+        end++;
+    if (*end)
+        return gb_error_set(GB_ERR_USAGE, "'%s' is not an integer (a K, M or G suffix is allowed)", s);
+    if (v > LONG_MAX / mult || v < LONG_MIN / mult)
+        return gb_error_set(GB_ERR_USAGE, "'%s' is too large", s);
+    *out = v * mult;
+    return GB_OK;
+}
+
+static enum gb_status gb_push(char ***out, int *n, int *cap, const char *s)
+{
+    if (*n == *cap) {
+        int c = *cap ? *cap * 2 : 8;
+        char **p = realloc(*out, (size_t)c * sizeof *p);
+        if (!p)
+            return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+        *out = p;
+        *cap = c;
+    }
+    if (!((*out)[*n] = strdup(s)))
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    (*n)++;
+    return GB_OK;
+}
+
+static int gb_in_choices(const char *choices, const char *v)
+{
+    size_t len = strlen(v);
+    for (const char *c = choices; c && *c;) {
+        const char *e = strchr(c, ',');
+        size_t l = e ? (size_t)(e - c) : strlen(c);
+        if (l == len && strncmp(c, v, l) == 0)
+            return 1;
+        c = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+static enum gb_status gb_check_int(const struct gb_axis_def *a, const char *tok, long v)
+{
+    if (v < a->min || v > a->max)
+        return gb_error_set(GB_ERR_USAGE, "axis %s: value %s is out of range (%ld..%ld)", a->name, tok,
+                            a->min, a->max);
+    return GB_OK;
+}
+
+enum gb_status gb_axis_expand(const struct gb_axis_def *a, const char *list, char ***out, int *n)
+{
+    enum gb_status st = GB_OK;
+    char *copy = strdup(list), *save = NULL;
+    int cap = 0;
+    *out = NULL;
+    *n = 0;
+    if (!copy)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (a->kind == GB_AXIS_STR) {
+            if (a->choices && !gb_in_choices(a->choices, tok)) {
+                st = gb_error_set(GB_ERR_USAGE, "axis %s: '%s' is not one of %s", a->name, tok, a->choices);
+                goto out;
+            }
+            if ((st = gb_push(out, n, &cap, tok)) != GB_OK)
+                goto out;
+            continue;
+        }
+        char *c1 = strchr(tok, ':');
+        if (!c1) {
+            long v;
+            if ((st = gb_axis_parse_int(tok, &v)) != GB_OK) {
+                st = gb_error_set(GB_ERR_USAGE, "axis %s: %s", a->name, gb_error_message());
+                goto out;
+            }
+            if ((st = gb_check_int(a, tok, v)) != GB_OK || (st = gb_push(out, n, &cap, tok)) != GB_OK)
+                goto out;
+            continue;
+        }
+        /* A range lo:hi (step 1) or lo:hi:*f (geometric). */
+        *c1 = '\0';
+        char *hi_s = c1 + 1, *c2 = strchr(hi_s, ':');
+        long lo, hi, step = 1, factor = 0;
+        if (c2) {
+            *c2 = '\0';
+            const char *f = c2 + 1;
+            if (*f == '*') {
+                if (gb_axis_parse_int(f + 1, &factor) != GB_OK || factor < 2) {
+                    st = gb_error_set(GB_ERR_USAGE, "axis %s: bad range factor '%s' (use lo:hi:*2)", a->name, f);
+                    goto out;
+                }
+            } else if (gb_axis_parse_int(f, &step) != GB_OK || step < 1) {
+                st = gb_error_set(GB_ERR_USAGE, "axis %s: bad range step '%s'", a->name, f);
+                goto out;
+            }
+        }
+        if (gb_axis_parse_int(tok, &lo) != GB_OK || gb_axis_parse_int(hi_s, &hi) != GB_OK || lo > hi) {
+            st = gb_error_set(GB_ERR_USAGE, "axis %s: bad range '%s:%s' (use lo:hi, lo:hi:step or lo:hi:*factor)",
+                              a->name, tok, hi_s);
+            goto out;
+        }
+        if ((st = gb_check_int(a, tok, lo)) != GB_OK || (st = gb_check_int(a, hi_s, hi)) != GB_OK)
+            goto out;
+        if (factor && lo < 1) {
+            st = gb_error_set(GB_ERR_USAGE, "axis %s: a geometric range must start at 1 or more", a->name);
+            goto out;
+        }
+        for (long v = lo; v <= hi; v = factor ? v * factor : v + step) {
+            char buf[32];
+            snprintf(buf, sizeof buf, "%ld", v);
+            if ((st = gb_push(out, n, &cap, buf)) != GB_OK)
+                goto out;
+            if (*n > 100000) {
+                st = gb_error_set(GB_ERR_USAGE, "axis %s: range has too many values", a->name);
+                goto out;
+            }
+        }
+    }
+    if (*n == 0)
+        st = gb_error_set(GB_ERR_USAGE, "axis %s: no values given", a->name);
+out:
+    free(copy);
+    if (st != GB_OK) {
+        for (int i = 0; i < *n; i++)
+            free((*out)[i]);
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return st;
+}
+
+long gb_point_int(const struct gb_point *p, const char *axis)
+{
+    for (int i = 0; i < p->n_axes; i++)
+        if (strcmp(p->axis_name[i], axis) == 0)
+            return p->axis_int[i];
+    return 0;
+}
+
+const char *gb_point_str(const struct gb_point *p, const char *axis)
+{
+    for (int i = 0; i < p->n_axes; i++)
+        if (strcmp(p->axis_name[i], axis) == 0)
+            return p->axis_str[i];
+    return "";
+}
+
+void gb_point_metric(struct gb_point *p, const char *name, double value)
+{
+    for (int i = 0; i < p->n_metrics; i++)
+        if (strcmp(p->metrics[i].name, name) == 0) {
+            p->metrics[i].value = value;
+            return;
+        }
+    if (p->n_metrics < GB_MAX_METRICS) {
+        snprintf(p->metrics[p->n_metrics].name, sizeof p->metrics[0].name, "%s", name);
+        p->metrics[p->n_metrics++].value = value;
+    }
+}

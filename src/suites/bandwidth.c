@@ -1,0 +1,261 @@
+/* bandwidth.c - suite `bandwidth`: how fast device memory streams.
+ *
+ * Read, write and copy kernels at 4, 8 and 16 bytes per thread access over
+ * a buffer many times the L2, and the driver's device-to-device copy as the
+ * reference. Bytes are those the kernel must move: the buffer once for read
+ * and write, twice (read + write) for copies, plus the read kernel's
+ * per-thread checksums.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "suites/suites.h"
+
+struct bw_state {
+    CUdeviceptr a, b, sums;
+    size_t bytes;              /* size of one buffer */
+    unsigned grid, block;
+    unsigned seed;
+    CUfunction f, check;
+};
+
+static const struct gb_axis_def bw_axes_width[] = {
+    {"width", GB_AXIS_INT, "4,8,16", NULL, 4, 16, NULL, "bytes each thread moves per access (4, 8, 16)"},
+    {"bytes", GB_AXIS_INT, "2G", "256M", 1 << 20, 1L << 40, NULL, "size of each buffer in bytes (K/M/G suffixes)"},
+};
+static const struct gb_axis_def bw_axes_dtod[] = {
+    {"bytes", GB_AXIS_INT, "2G", "256M", 1 << 20, 1L << 40, NULL, "size of each buffer in bytes (K/M/G suffixes)"},
+};
+
+static int bw_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
+{
+    (void)max;
+    snprintf(opts[0], GB_OPT_LEN, "-DWIDTH=%ld", gb_point_int(p, "width"));
+    return 1;
+}
+
+static void bw_teardown(struct gb_point *p)
+{
+    struct bw_state *s = p->state;
+    if (!s)
+        return;
+    gb_gpu_free(p->gpu, s->a);
+    gb_gpu_free(p->gpu, s->b);
+    gb_gpu_free(p->gpu, s->sums);
+    free(s);
+    p->state = NULL;
+}
+
+/* Common set-up: buffers, fresh input, launch shape. `nbuf` buffers of `bytes`. */
+static enum gb_status bw_setup_common(struct gb_point *p, int nbuf, const char *kernel)
+{
+    enum gb_status st;
+    struct bw_state *s = calloc(1, sizeof *s);
+    struct gb_gpu *g = p->gpu;
+    long width = gb_point_int(p, "width");
+    if (!s)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    p->state = s;
+    s->bytes = (size_t)gb_point_int(p, "bytes");
+    if (width && (width != 4 && width != 8 && width != 16))
+        return gb_error_set(GB_ERR_UNSUPPORTED, "width %ld is not 4, 8 or 16", width);
+    if (s->bytes % 64)
+        return gb_error_set(GB_ERR_UNSUPPORTED, "bytes must be a multiple of 64");
+    s->seed = (unsigned)rand() | 1u;
+    if ((st = gb_gpu_alloc(g, s->bytes, &s->a)) != GB_OK)
+        return st;
+    if (nbuf > 1 && (st = gb_gpu_alloc(g, s->bytes, &s->b)) != GB_OK)
+        return st;
+    if ((st = gb_gpu_fill_random(g, s->a, s->bytes / 4, s->seed)) != GB_OK)
+        return st;
+    s->block = 256;
+    /* As many threads as the device holds at once; grid-stride loops do the rest. */
+    s->grid = (unsigned)(g->info.sm_count * (g->info.max_threads_per_sm / (int)s->block));
+    if (kernel) {
+        if ((st = gb_gpu_function(p->module, kernel, &s->f)) != GB_OK)
+            return st;
+    }
+    return gb_gpu_sync(g);
+}
+
+static unsigned long long bw_elems(const struct gb_point *p)
+{
+    const struct bw_state *s = p->state;
+    return s->bytes / (unsigned long long)gb_point_int(p, "width");
+}
+
+/* ---- read ---- */
+
+static enum gb_status bw_read_setup(struct gb_point *p)
+{
+    enum gb_status st = bw_setup_common(p, 1, "bw_read");
+    struct bw_state *s = p->state;
+    if (st != GB_OK)
+        return st;
+    size_t sums = (size_t)s->grid * s->block * 8;
+    if ((st = gb_gpu_alloc(p->gpu, sums, &s->sums)) != GB_OK)
+        return st;
+    p->bytes = (double)s->bytes + (double)sums;
+    return GB_OK;
+}
+
+static enum gb_status bw_read_poison(struct gb_point *p)
+{
+    struct bw_state *s = p->state;
+    return gb_gpu_fill_u32(p->gpu, s->sums, (size_t)s->grid * s->block * 2, GB_POISON);
+}
+
+static enum gb_status bw_read_launch(struct gb_point *p)
+{
+    struct bw_state *s = p->state;
+    unsigned long long n = bw_elems(p);
+    void *args[] = {&s->a, &n, &s->sums};
+    return gb_gpu_launch(p->gpu, s->f, s->grid, 1, 1, s->block, 1, 1, 0, args);
+}
+
+static enum gb_status bw_read_verify(struct gb_point *p)
+{
+    struct bw_state *s = p->state;
+    size_t n = (size_t)s->grid * s->block;
+    uint64_t *h = malloc(n * sizeof *h), got = 0, want = 0;
+    enum gb_status st = GB_OK;
+    if (!h)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    GB_CU_CHECK(st, gb_cu->cuMemcpyDtoH(h, s->sums, n * sizeof *h));
+    for (size_t i = 0; i < n; i++)
+        got += h[i];
+    if ((st = gb_gpu_sum_u32(p->gpu, s->a, s->bytes / 4, &want)) != GB_OK)
+        goto out;
+    if (got != want)
+        st = gb_error_set(GB_ERR_VERIFY, "read checksum %llu differs from the reference sum %llu",
+                          (unsigned long long)got, (unsigned long long)want);
+out:
+    free(h);
+    return st;
+}
+
+/* ---- write ---- */
+
+static enum gb_status bw_write_setup(struct gb_point *p)
+{
+    enum gb_status st = bw_setup_common(p, 1, "bw_write");
+    struct bw_state *s = p->state;
+    if (st != GB_OK)
+        return st;
+    if ((st = gb_gpu_alloc(p->gpu, 8, &s->sums)) != GB_OK)
+        return st;
+    p->bytes = (double)s->bytes;
+    return gb_gpu_function(p->module, "bw_check_write", &s->check);
+}
+
+static enum gb_status bw_write_poison(struct gb_point *p)
+{
+    struct bw_state *s = p->state;
+    return gb_gpu_fill_u32(p->gpu, s->a, s->bytes / 4, GB_POISON);
+}
+
+static enum gb_status bw_write_launch(struct gb_point *p)
+{
+    struct bw_state *s = p->state;
+    unsigned long long n = bw_elems(p);
+    void *args[] = {&s->a, &n, &s->seed};
+    return gb_gpu_launch(p->gpu, s->f, s->grid, 1, 1, s->block, 1, 1, 0, args);
+}
+
+static enum gb_status bw_write_verify(struct gb_point *p)
+{
+    struct bw_state *s = p->state;
+    unsigned long long n = bw_elems(p), bad = 0;
+    enum gb_status st = GB_OK;
+    void *args[] = {&s->a, &n, &s->seed, &s->sums};
+    GB_CU_CHECK(st, gb_cu->cuMemsetD32Async(s->sums, 0, 2, p->gpu->stream));
+    if ((st = gb_gpu_launch(p->gpu, s->check, s->grid, 1, 1, s->block, 1, 1, 0, args)) != GB_OK ||
+        (st = gb_gpu_sync(p->gpu)) != GB_OK)
+        goto out;
+    GB_CU_CHECK(st, gb_cu->cuMemcpyDtoH(&bad, s->sums, sizeof bad));
+    if (bad)
+        st = gb_error_set(GB_ERR_VERIFY, "%llu of %llu written words are wrong", bad,
+                          (unsigned long long)(s->bytes / 4));
+out:
+    return st;
+}
+
+/* ---- copy (kernel and driver) ---- */
+
+static enum gb_status bw_copy_setup(struct gb_point *p)
+{
+    enum gb_status st = bw_setup_common(p, 2, p->module ? "bw_copy" : NULL);
+    struct bw_state *s = p->state;
+    if (st != GB_OK)
+        return st;
+    p->bytes = 2.0 * (double)s->bytes;
+    return GB_OK;
+}
+
+static enum gb_status bw_copy_poison(struct gb_point *p)
+{
+    struct bw_state *s = p->state;
+    return gb_gpu_fill_u32(p->gpu, s->b, s->bytes / 4, GB_POISON);
+}
+
+static enum gb_status bw_copy_launch(struct gb_point *p)
+{
+    struct bw_state *s = p->state;
+    unsigned long long n = bw_elems(p);
+    void *args[] = {&s->a, &s->b, &n};
+    return gb_gpu_launch(p->gpu, s->f, s->grid, 1, 1, s->block, 1, 1, 0, args);
+}
+
+static enum gb_status bw_dtod_launch(struct gb_point *p)
+{
+    struct bw_state *s = p->state;
+    enum gb_status st = GB_OK;
+    GB_CU_CHECK(st, gb_cu->cuMemcpyDtoDAsync(s->b, s->a, s->bytes, p->gpu->stream));
+out:
+    return st;
+}
+
+static enum gb_status bw_copy_verify(struct gb_point *p)
+{
+    struct bw_state *s = p->state;
+    uint64_t bad = 0;
+    enum gb_status st = gb_gpu_count_diff(p->gpu, s->a, s->b, s->bytes / 4, &bad);
+    if (st == GB_OK && bad)
+        st = gb_error_set(GB_ERR_VERIFY, "%llu of %llu copied words differ from the source",
+                          (unsigned long long)bad, (unsigned long long)(s->bytes / 4));
+    return st;
+}
+
+static const struct gb_bench bw_benches[] = {
+    {"read", "stream a buffer into per-thread checksums", "bandwidth.cu", bw_opts, bw_axes_width, 2,
+     GB_CACHE_HOT, bw_read_setup, bw_read_poison, bw_read_launch, bw_read_verify, bw_teardown},
+    {"write", "stream a pattern into a buffer", "bandwidth.cu", bw_opts, bw_axes_width, 2, GB_CACHE_HOT,
+     bw_write_setup, bw_write_poison, bw_write_launch, bw_write_verify, bw_teardown},
+    {"copy", "copy one buffer into another with a kernel", "bandwidth.cu", bw_opts, bw_axes_width, 2,
+     GB_CACHE_HOT, bw_copy_setup, bw_copy_poison, bw_copy_launch, bw_copy_verify, bw_teardown},
+    {"dtod", "the driver's device-to-device copy (cuMemcpyDtoDAsync), the reference", NULL, NULL,
+     bw_axes_dtod, 1, GB_CACHE_HOT, bw_copy_setup, bw_copy_poison, bw_dtod_launch, bw_copy_verify,
+     bw_teardown},
+};
+
+static const struct gb_chart_spec bw_charts[] = {
+    {.name = "bandwidth",
+     .title = "Device memory bandwidth by kernel and access width",
+     .kind = GB_CHART_BAR,
+     .benches = "read,write,copy",
+     .x = "bench",
+     .series = "width",
+     .series_label = "{} B per thread",
+     .y = "bw_gbs",
+     .x_label = "kernel",
+     .y_label = "bandwidth (GB/s, 1e9 bytes/s)",
+     .refs = "theoretical peak=device:mem_peak_gbs;driver copy=bench:dtod"},
+};
+
+const struct gb_suite gb_suite_bandwidth = {
+    "bandwidth",
+    "streaming read/write/copy bandwidth of device memory against the theoretical peak and the driver's copy",
+    bw_benches, (int)(sizeof bw_benches / sizeof bw_benches[0]),
+    bw_charts, (int)(sizeof bw_charts / sizeof bw_charts[0]),
+};

@@ -1,0 +1,9 @@
+/* suites.h - the suite declarations the registry lists (src/suites only). */
+#ifndef GB_SUITES_H
+#define GB_SUITES_H
+
+#include "gpubound/suite.h"
+
+extern const struct gb_suite gb_suite_bandwidth;
+
+#endif
