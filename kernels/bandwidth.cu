@@ -1,8 +1,13 @@
 // bandwidth.cu - streaming read, write and copy at a per-thread access width.
 // -DWIDTH=4|8|16 picks the type each thread moves per access.
+// -DFLAT=0: a persistent grid of grid-stride loops, four accesses in flight per thread.
+// -DFLAT=1: one access per thread, a grid that covers the buffer once.
 
 #ifndef WIDTH
 #define WIDTH 16
+#endif
+#ifndef FLAT
+#define FLAT 0
 #endif
 
 #if WIDTH == 4
@@ -32,6 +37,41 @@ __device__ __forceinline__ T pat(unsigned long long i, unsigned int seed)
 #error "WIDTH must be 4, 8 or 16"
 #endif
 
+#if FLAT
+// One element per thread. The read's checksums are summed per block (one
+// word per block written), so the output stays a small share of the bytes.
+extern "C" __global__ void bw_read(const T *__restrict__ in, unsigned long long n,
+                                   unsigned long long *__restrict__ out)
+{
+    __shared__ unsigned long long block_sum;
+    unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    unsigned long long acc = i < n ? wsum(__ldcs(in + i)) : 0;
+    if (threadIdx.x == 0)
+        block_sum = 0;
+    for (int o = 16; o > 0; o >>= 1)
+        acc += __shfl_down_sync(0xffffffffu, acc, o);
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0)
+        atomicAdd(&block_sum, acc);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = block_sum;
+}
+
+extern "C" __global__ void bw_write(T *__restrict__ out, unsigned long long n, unsigned int seed)
+{
+    unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    if (i < n)
+        __stcs(out + i, pat(i, seed));
+}
+
+extern "C" __global__ void bw_copy(const T *__restrict__ in, T *__restrict__ out, unsigned long long n)
+{
+    unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    if (i < n)
+        __stcs(out + i, __ldcs(in + i));
+}
+#else
 // Four independent loads in flight per thread per iteration; streaming
 // (evict-first) loads, since no byte is read twice.
 extern "C" __global__ void bw_read(const T *__restrict__ in, unsigned long long n,
@@ -72,6 +112,7 @@ extern "C" __global__ void bw_copy(const T *__restrict__ in, T *__restrict__ out
     for (; i < n; i += stride)
         __stcs(out + i, __ldcs(in + i));
 }
+#endif
 
 // Verification of bw_write: counts elements that differ from the pattern.
 extern "C" __global__ void bw_check_write(const T *__restrict__ out, unsigned long long n,

@@ -22,9 +22,11 @@
 struct gb_nnls_result {
     size_t n_vars;
     double *x;              /* n_vars values, each >= 0 */
-    double *gradient;       /* n_vars values of A^T W (b - A x) at x: ~0 where x_j > 0,
-                             * <= tol where x_j == 0 (the optimality conditions) */
-    double tol;             /* the tolerance the stopping rule used on the gradient */
+    double *gradient;       /* n_vars values of g = A^T W (b - A x) at x: ~0 where x_j > 0,
+                             * <= tol * |a_j| where x_j == 0 (the optimality conditions;
+                             * |a_j| is the weighted norm of column j) */
+    double tol;             /* the stopping rule: no g_j > tol * |a_j| is left on the zero
+                             * set; tol = 10 eps max(m, n) |W^(1/2) b| */
     double residual_norm;   /* sqrt(sum_i w_i (b_i - (A x)_i)^2) */
     double r2;              /* 1 - rss / sum_i w_i (b_i - mean_w(b))^2, the share of the
                              * variation about the (weighted) mean that the fit explains;

@@ -68,8 +68,8 @@ enum gb_status gb_table_row(struct gb_table *t);
 
 /* Fill the next cell of the current row. GB_ERR_USAGE when there is no row
  * yet or the row is full. A NULL text or a NaN number is an empty cell.
- *   text: copied; left-aligned unless every cell of its column starts like
- *         a number ("16", "1K", "-3");
+ *   text: copied; left-aligned unless every cell of its column is a
+ *         number, optionally with a K/M/G/T suffix ("16", "1K", "-3");
  *   num:  shown with `sig` significant digits (gb_format_num), written at
  *         full precision in CSV and JSON;
  *   int:  an integer, shown as is;

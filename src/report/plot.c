@@ -888,7 +888,7 @@ static enum gb_status gb_run_gnuplot(const char *gnuplot, const char *dir, const
         if (lf)
             fclose(lf);
         if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) >= 126)
-            snprintf(last, sizeof last, "cannot run %s", gnuplot);
+            snprintf(last, sizeof last, "cannot run %.400s", gnuplot);
         st = gb_error_set(GB_ERR_IO, "gnuplot failed on %s/%s: %s", dir, script,
                           last[0] ? last : "no message");
     }

@@ -395,13 +395,18 @@ static size_t gb_text_prefix(const char *s, size_t w)
     return i;
 }
 
+/* "16", "-3", "1.5", "256M", "1e9": a number, with an optional K/M/G/T. */
 static int gb_looks_numeric(const char *s)
 {
-    if (*s == '-' || *s == '+')
-        s++;
-    if (*s == '.')
-        s++;
-    return isdigit((unsigned char)*s);
+    char *end;
+    if (!isdigit((unsigned char)s[*s == '-' || *s == '+']))
+        return 0;
+    strtod(s, &end);
+    if (end == s)
+        return 0;
+    if (*end && strchr("KMGTkmgt", *end))
+        end++;
+    return *end == '\0';
 }
 
 /* What a cell shows: the whole text, or for a CI the value and half width
@@ -501,7 +506,8 @@ static enum gb_status gb_layout_make(const struct gb_table *t, struct gb_layout 
     }
     if (width <= 0 || t->n_cols == 0)
         return GB_OK;
-    /* Cut the widest text column until the table fits, then the next. */
+    /* Cut the widest text column until the table fits, then the next; of
+     * two as wide, the one further right (notes come last). */
     for (;;) {
         size_t total = 0;
         for (size_t c = 0; c < t->n_cols; c++)
@@ -511,7 +517,7 @@ static enum gb_status gb_layout_make(const struct gb_table *t, struct gb_layout 
         size_t best = SIZE_MAX;
         for (size_t c = 0; c < t->n_cols; c++)
             if (l->is_text[c] && l->width[c] > GB_MIN_CUT &&
-                (best == SIZE_MAX || l->width[c] > l->width[best]))
+                (best == SIZE_MAX || l->width[c] >= l->width[best]))
                 best = c;
         if (best == SIZE_MAX)
             break;   /* nothing left to cut: the terminal wraps, we do not */

@@ -15,6 +15,7 @@
 struct bw_state {
     CUdeviceptr a, b, sums;
     size_t bytes;              /* size of one buffer */
+    size_t n_sums;             /* read: checksums written */
     unsigned grid, block;
     unsigned seed;
     CUfunction f, check;
@@ -22,6 +23,8 @@ struct bw_state {
 
 static const struct gb_axis_def bw_axes_width[] = {
     {"width", GB_AXIS_INT, "4,8,16", NULL, 4, 16, NULL, "bytes each thread moves per access (4, 8, 16)"},
+    {"grid", GB_AXIS_STR, "stride,flat", NULL, 0, 0, "stride,flat",
+     "stride: persistent grid, grid-stride loop, 4 accesses in flight; flat: one access per thread"},
     {"bytes", GB_AXIS_INT, "2G", "256M", 1 << 20, 1L << 40, NULL, "size of each buffer in bytes (K/M/G suffixes)"},
 };
 static const struct gb_axis_def bw_axes_dtod[] = {
@@ -32,7 +35,8 @@ static int bw_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
 {
     (void)max;
     snprintf(opts[0], GB_OPT_LEN, "-DWIDTH=%ld", gb_point_int(p, "width"));
-    return 1;
+    snprintf(opts[1], GB_OPT_LEN, "-DFLAT=%d", strcmp(gb_point_str(p, "grid"), "flat") == 0);
+    return 2;
 }
 
 static void bw_teardown(struct gb_point *p)
@@ -69,9 +73,18 @@ static enum gb_status bw_setup_common(struct gb_point *p, int nbuf, const char *
         return st;
     if ((st = gb_gpu_fill_random(g, s->a, s->bytes / 4, s->seed)) != GB_OK)
         return st;
-    s->block = 256;
-    /* As many threads as the device holds at once; grid-stride loops do the rest. */
-    s->grid = (unsigned)(g->info.sm_count * (g->info.max_threads_per_sm / (int)s->block));
+    if (strcmp(gb_point_str(p, "grid"), "flat") == 0) {
+        /* One access per thread: blocks of 128 cover the buffer once. */
+        unsigned long long n = s->bytes / (unsigned long long)width;
+        s->block = 128;
+        if ((n + s->block - 1) / s->block > (unsigned long long)g->info.max_grid_dim[0])
+            return gb_error_set(GB_ERR_UNSUPPORTED, "buffer too large for a flat grid");
+        s->grid = (unsigned)((n + s->block - 1) / s->block);
+    } else {
+        /* As many threads as the device holds at once; grid-stride loops do the rest. */
+        s->block = 256;
+        s->grid = (unsigned)(g->info.sm_count * (g->info.max_threads_per_sm / (int)s->block));
+    }
     if (kernel) {
         if ((st = gb_gpu_function(p->module, kernel, &s->f)) != GB_OK)
             return st;
@@ -93,7 +106,9 @@ static enum gb_status bw_read_setup(struct gb_point *p)
     struct bw_state *s = p->state;
     if (st != GB_OK)
         return st;
-    size_t sums = (size_t)s->grid * s->block * 8;
+    /* Checksums: one per thread (stride) or one per block (flat). */
+    s->n_sums = strcmp(gb_point_str(p, "grid"), "flat") == 0 ? s->grid : (size_t)s->grid * s->block;
+    size_t sums = s->n_sums * 8;
     if ((st = gb_gpu_alloc(p->gpu, sums, &s->sums)) != GB_OK)
         return st;
     p->bytes = (double)s->bytes + (double)sums;
@@ -103,7 +118,7 @@ static enum gb_status bw_read_setup(struct gb_point *p)
 static enum gb_status bw_read_poison(struct gb_point *p)
 {
     struct bw_state *s = p->state;
-    return gb_gpu_fill_u32(p->gpu, s->sums, (size_t)s->grid * s->block * 2, GB_POISON);
+    return gb_gpu_fill_u32(p->gpu, s->sums, s->n_sums * 2, GB_POISON);
 }
 
 static enum gb_status bw_read_launch(struct gb_point *p)
@@ -117,7 +132,7 @@ static enum gb_status bw_read_launch(struct gb_point *p)
 static enum gb_status bw_read_verify(struct gb_point *p)
 {
     struct bw_state *s = p->state;
-    size_t n = (size_t)s->grid * s->block;
+    size_t n = s->n_sums;
     uint64_t *h = malloc(n * sizeof *h), got = 0, want = 0;
     enum gb_status st = GB_OK;
     if (!h)
@@ -228,11 +243,11 @@ static enum gb_status bw_copy_verify(struct gb_point *p)
 }
 
 static const struct gb_bench bw_benches[] = {
-    {"read", "stream a buffer into per-thread checksums", "bandwidth.cu", bw_opts, bw_axes_width, 2,
+    {"read", "stream a buffer into per-thread checksums", "bandwidth.cu", bw_opts, bw_axes_width, 3,
      GB_CACHE_HOT, bw_read_setup, bw_read_poison, bw_read_launch, bw_read_verify, bw_teardown},
-    {"write", "stream a pattern into a buffer", "bandwidth.cu", bw_opts, bw_axes_width, 2, GB_CACHE_HOT,
+    {"write", "stream a pattern into a buffer", "bandwidth.cu", bw_opts, bw_axes_width, 3, GB_CACHE_HOT,
      bw_write_setup, bw_write_poison, bw_write_launch, bw_write_verify, bw_teardown},
-    {"copy", "copy one buffer into another with a kernel", "bandwidth.cu", bw_opts, bw_axes_width, 2,
+    {"copy", "copy one buffer into another with a kernel", "bandwidth.cu", bw_opts, bw_axes_width, 3,
      GB_CACHE_HOT, bw_copy_setup, bw_copy_poison, bw_copy_launch, bw_copy_verify, bw_teardown},
     {"dtod", "the driver's device-to-device copy (cuMemcpyDtoDAsync), the reference", NULL, NULL,
      bw_axes_dtod, 1, GB_CACHE_HOT, bw_copy_setup, bw_copy_poison, bw_dtod_launch, bw_copy_verify,
@@ -240,10 +255,23 @@ static const struct gb_bench bw_benches[] = {
 };
 
 static const struct gb_chart_spec bw_charts[] = {
-    {.name = "bandwidth",
-     .title = "Device memory bandwidth by kernel and access width",
+    {.name = "bandwidth-stride",
+     .title = "Device memory bandwidth: persistent grid-stride kernels",
      .kind = GB_CHART_BAR,
      .benches = "read,write,copy",
+     .where = "grid=stride",
+     .x = "bench",
+     .series = "width",
+     .series_label = "{} B per thread",
+     .y = "bw_gbs",
+     .x_label = "kernel",
+     .y_label = "bandwidth (GB/s, 1e9 bytes/s)",
+     .refs = "theoretical peak=device:mem_peak_gbs;driver copy=bench:dtod"},
+    {.name = "bandwidth-flat",
+     .title = "Device memory bandwidth: one access per thread",
+     .kind = GB_CHART_BAR,
+     .benches = "read,write,copy",
+     .where = "grid=flat",
      .x = "bench",
      .series = "width",
      .series_label = "{} B per thread",

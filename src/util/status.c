@@ -8,7 +8,11 @@ static _Thread_local char gb_msg[8192];
 
 enum gb_status gb_error_vset(enum gb_status st, const char *fmt, va_list ap)
 {
-    vsnprintf(gb_msg, sizeof gb_msg, fmt, ap);
+    /* Formatted apart first: callers may pass the current message as an
+     * argument, to add context to it. */
+    char tmp[sizeof gb_msg];
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    memcpy(gb_msg, tmp, sizeof gb_msg);
     return st;
 }
 

@@ -1,0 +1,473 @@
+/* charts.c - the charts a suite declares (struct gb_chart_spec), built from
+ * a run's records and drawn through plot.c. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gpubound/report.h"
+#include "gpubound/suite.h"
+#include "report_internal.h"
+
+enum gb_status gb_mkdir_p(const char *dir)
+{
+    char path[4096];
+    struct stat sb;
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof path)
+        return gb_error_set(GB_ERR_IO, "bad directory name '%s'", dir);
+    memcpy(path, dir, n + 1);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return gb_error_set(GB_ERR_IO, "cannot create directory %s: %s", path,
+                                strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+        return gb_error_set(GB_ERR_IO, "cannot create directory %s: %s", path, strerror(errno));
+    if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return gb_error_set(GB_ERR_IO, "%s exists and is not a directory", path);
+    return GB_OK;
+}
+
+/* Whether `name` is in the comma list `list` (an item ending in '*'
+ * matches every name it starts). A NULL list matches everything. */
+static int gb_in_list(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    while (*list) {
+        size_t len = strcspn(list, ",");
+        const char *item = list;
+        while (len && *item == ' ') {
+            item++;
+            len--;
+        }
+        while (len && item[len - 1] == ' ')
+            len--;
+        if (len && item[len - 1] == '*') {
+            if (strncmp(item, name, len - 1) == 0)
+                return 1;
+        } else if (len == strlen(name) && strncmp(item, name, len) == 0) {
+            return 1;
+        }
+        list += strcspn(list, ",");
+        if (*list == ',')
+            list++;
+    }
+    return 0;
+}
+
+/* Whether the record matches every "axis=value" of the comma list. */
+static int gb_where_ok(const char *where, const struct gb_record *r)
+{
+    if (!where)
+        return 1;
+    while (*where) {
+        size_t len = strcspn(where, ",");
+        const char *eq = memchr(where, '=', len);
+        if (eq) {
+            char axis[64];
+            size_t an = (size_t)(eq - where), vn = len - an - 1;
+            snprintf(axis, sizeof axis, "%.*s", (int)an, where);
+            const char *v = gb_record_axis(r, axis);
+            if (!v || strlen(v) != vn || strncmp(v, eq + 1, vn) != 0)
+                return 0;
+        }
+        where += len;
+        if (*where == ',')
+            where++;
+    }
+    return 1;
+}
+
+enum gb_y { GB_Y_BW, GB_Y_TIME, GB_Y_GFLOPS, GB_Y_METRIC };
+
+struct gb_ysel {
+    enum gb_y kind;
+    const char *metric;
+    const char *unit;
+};
+
+static enum gb_status gb_ysel_parse(const struct gb_chart_spec *c, struct gb_ysel *y)
+{
+    const char *s = c->y ? c->y : "";
+    y->metric = NULL;
+    if (strcmp(s, "bw_gbs") == 0) {
+        y->kind = GB_Y_BW;
+        y->unit = "GB/s";
+    } else if (strcmp(s, "median_ns") == 0) {
+        y->kind = GB_Y_TIME;
+        y->unit = "ns";
+    } else if (strcmp(s, "gflops") == 0) {
+        y->kind = GB_Y_GFLOPS;
+        y->unit = "GFLOP/s";
+    } else if (strncmp(s, "metric:", 7) == 0 && s[7]) {
+        y->kind = GB_Y_METRIC;
+        y->metric = s + 7;
+        y->unit = "";
+    } else {
+        return gb_error_set(GB_ERR_USAGE, "chart %s: unknown y '%s' (use bw_gbs, median_ns, "
+                            "gflops or metric:NAME)", c->name, s);
+    }
+    return GB_OK;
+}
+
+/* The y of a record and its interval in y's unit; 0 when it has none. */
+static int gb_y_of(const struct gb_ysel *ys, const struct gb_record *r, double *y, double *lo,
+                   double *hi)
+{
+    int ci = r->ci_lo_ns > 0 && r->ci_hi_ns >= r->ci_lo_ns;
+    *lo = *hi = NAN;
+    switch (ys->kind) {
+    case GB_Y_BW:
+        if (!(r->bw_gbs > 0))
+            return 0;
+        *y = r->bw_gbs;
+        /* The slow end of the time interval is the low end of bandwidth. */
+        if (ci && r->bytes > 0) {
+            *lo = r->bytes / r->ci_hi_ns;
+            *hi = r->bytes / r->ci_lo_ns;
+        }
+        return 1;
+    case GB_Y_GFLOPS:
+        if (!(r->gflops > 0))
+            return 0;
+        *y = r->gflops;
+        if (ci && r->flops > 0) {
+            *lo = r->flops / r->ci_hi_ns;
+            *hi = r->flops / r->ci_lo_ns;
+        }
+        return 1;
+    case GB_Y_TIME:
+        if (!(r->median_ns > 0))
+            return 0;
+        *y = r->median_ns;
+        if (ci) {
+            *lo = r->ci_lo_ns;
+            *hi = r->ci_hi_ns;
+        }
+        return 1;
+    case GB_Y_METRIC:
+        *y = gb_record_metric(r, ys->metric, NAN);
+        return isfinite(*y);
+    }
+    return 0;
+}
+
+/* An axis value as a number: plain decimal, or with a K/M/G suffix. */
+static int gb_axis_number(const char *s, double *out)
+{
+    char *end;
+    long l;
+    if (!s || !*s)
+        return 0;
+    double d = strtod(s, &end);
+    if (*end == '\0') {
+        *out = d;
+        return 1;
+    }
+    if (gb_axis_parse_int(s, &l) == GB_OK) {
+        *out = (double)l;
+        return 1;
+    }
+    return 0;
+}
+
+static const char *gb_key_of(const struct gb_record *r, const char *axis)
+{
+    const char *v;
+    if (!axis || strcmp(axis, "bench") == 0)
+        return r->bench;
+    v = gb_record_axis(r, axis);
+    return v ? v : r->bench;
+}
+
+/* Legend text of a series: the template with "{}" replaced, or a default. */
+static void gb_series_text(const struct gb_chart_spec *c, const struct gb_record *r, char *buf,
+                           size_t n)
+{
+    const char *v = gb_key_of(r, c->series);
+    const char *tpl = c->series_label;
+    int is_axis = c->series && strcmp(c->series, "bench") != 0 && gb_record_axis(r, c->series);
+    if (!is_axis) {
+        snprintf(buf, n, "%s", v);
+        return;
+    }
+    if (!tpl) {
+        snprintf(buf, n, "%s = %s", c->series, v);
+        return;
+    }
+    const char *hole = strstr(tpl, "{}");
+    if (!hole)
+        snprintf(buf, n, "%s", tpl);
+    else
+        snprintf(buf, n, "%.*s%s%s", (int)(hole - tpl), tpl, v, hole + 2);
+}
+
+static int gb_rec_in_chart(const struct gb_suite *s, const struct gb_chart_spec *c,
+                           const struct gb_record *r)
+{
+    return strcmp(r->suite, s->name) == 0 && gb_in_list(c->benches, r->bench) &&
+           gb_where_ok(c->where, r);
+}
+
+struct gb_key {
+    char *label;
+    int non_numeric;    /* series that are not numbers follow the numbers */
+    double num;         /* the number, or the order of first appearance */
+};
+
+static int gb_cmp_key(const void *a, const void *b)
+{
+    const struct gb_key *x = a, *y = b;
+    if (x->non_numeric != y->non_numeric)
+        return x->non_numeric - y->non_numeric;
+    return (x->num > y->num) - (x->num < y->num);
+}
+
+/* Creates the series of a chart: those whose value is a number in numeric
+ * order, then the others in order of first appearance. Their labels, in
+ * the plot's series order, are returned in *labels (caller frees). */
+static enum gb_status gb_make_series(struct gb_plot *p, const struct gb_run *run,
+                                     const struct gb_suite *s, const struct gb_chart_spec *c,
+                                     const struct gb_ysel *ys, char ***labels, size_t *n_labels)
+{
+    enum gb_status st = GB_OK;
+    struct gb_key *keys = NULL;
+    size_t nk = 0;
+    keys = calloc(run->n_records ? run->n_records : 1, sizeof *keys);
+    if (!keys)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < run->n_records; i++) {
+        const struct gb_record *r = &run->records[i];
+        double y, lo, hi;
+        char text[256];
+        size_t k;
+        if (r->status != GB_REC_OK || !gb_rec_in_chart(s, c, r) || !gb_y_of(ys, r, &y, &lo, &hi))
+            continue;
+        gb_series_text(c, r, text, sizeof text);
+        for (k = 0; k < nk; k++)
+            if (strcmp(keys[k].label, text) == 0)
+                break;
+        if (k < nk)
+            continue;
+        keys[nk].label = strdup(text);
+        if (!keys[nk].label) {
+            st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        int is_axis = c->series && strcmp(c->series, "bench") != 0 && gb_record_axis(r, c->series);
+        keys[nk].non_numeric = !(is_axis && gb_axis_number(gb_record_axis(r, c->series),
+                                                            &keys[nk].num));
+        if (keys[nk].non_numeric)
+            keys[nk].num = (double)nk;
+        nk++;
+    }
+    qsort(keys, nk, sizeof *keys, gb_cmp_key);
+    for (size_t k = 0; k < nk; k++) {
+        int idx;
+        if ((st = gb_plot_series(p, keys[k].label, &idx)) != GB_OK ||
+            (st = gb_result_add(labels, n_labels, keys[k].label)) != GB_OK)
+            goto out;
+    }
+out:
+    for (size_t k = 0; k < nk; k++)
+        free(keys[k].label);
+    free(keys);
+    return st;
+}
+
+/* Index of the plot series labelled `text`, or -1. */
+static int gb_series_index(char *const *labels, size_t n, const char *text)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(labels[i], text) == 0)
+            return (int)i;
+    return -1;
+}
+
+static enum gb_status gb_chart_refs(struct gb_plot *p, const struct gb_run *run,
+                                    const struct gb_suite *s, const struct gb_chart_spec *c,
+                                    const struct gb_ysel *ys)
+{
+    const char *refs = c->refs;
+    enum gb_status st = GB_OK;
+    while (refs && *refs) {
+        size_t len = strcspn(refs, ";");
+        char item[256], *eq;
+        snprintf(item, sizeof item, "%.*s", (int)len, refs);
+        refs += len;
+        if (*refs == ';')
+            refs++;
+        eq = strchr(item, '=');
+        if (!eq)
+            return gb_error_set(GB_ERR_USAGE, "chart %s: reference '%s' is not label=source",
+                                c->name, item);
+        *eq = '\0';
+        const char *src = eq + 1;
+        double y = NAN;
+        if (strcmp(src, "device:mem_peak_gbs") == 0) {
+            if (run->info.has_device && run->info.device.mem_peak_gbs > 0)
+                y = run->info.device.mem_peak_gbs;
+        } else if (strncmp(src, "bench:", 6) == 0) {
+            for (size_t i = 0; i < run->n_records; i++) {
+                const struct gb_record *r = &run->records[i];
+                double v, lo, hi;
+                if (r->status == GB_REC_OK && strcmp(r->suite, s->name) == 0 &&
+                    strcmp(r->bench, src + 6) == 0 && gb_y_of(ys, r, &v, &lo, &hi))
+                    y = isnan(y) ? v : fmax(y, v);
+            }
+        } else if (strncmp(src, "value:", 6) == 0) {
+            char *end;
+            y = strtod(src + 6, &end);
+            if (*end)
+                y = NAN;
+        } else {
+            return gb_error_set(GB_ERR_USAGE, "chart %s: unknown reference source '%s' (use "
+                                "device:mem_peak_gbs, bench:NAME or value:NUMBER)", c->name, src);
+        }
+        /* A line whose source was not measured in this run is left out. */
+        if (isfinite(y) && (st = gb_plot_ref(p, item, y, ys->unit)) != GB_OK)
+            return st;
+    }
+    return st;
+}
+
+static enum gb_status gb_chart_heat(struct gb_plot *p, const struct gb_run *run,
+                                    const struct gb_suite *s, const struct gb_chart_spec *c,
+                                    const struct gb_ysel *ys, int *n_cells)
+{
+    enum gb_status st;
+    const char *flag_metric = c->flag && strncmp(c->flag, "metric:", 7) == 0 ? c->flag + 7 : NULL;
+    if (!c->row || !c->col)
+        return gb_error_set(GB_ERR_USAGE, "chart %s: a heat grid needs row and col axes", c->name);
+    if ((st = gb_plot_heat_style(p, ys->kind == GB_Y_BW || ys->kind == GB_Y_GFLOPS,
+                                 c->flag_label ? c->flag_label : c->flag)) != GB_OK)
+        return st;
+    /* Rows and columns appear in the order of the sweep that measured them. */
+    for (size_t i = 0; i < run->n_records; i++) {
+        const struct gb_record *r = &run->records[i];
+        const char *rv = gb_record_axis(r, c->row), *cv = gb_record_axis(r, c->col);
+        double y, lo, hi;
+        if (!gb_rec_in_chart(s, c, r) || !rv || !cv || r->status == GB_REC_SKIPPED)
+            continue;
+        if (r->status != GB_REC_OK)
+            y = NAN;
+        else if (!gb_y_of(ys, r, &y, &lo, &hi))
+            continue;
+        int flagged = flag_metric && gb_record_metric(r, flag_metric, 0) != 0;
+        if ((st = gb_plot_heat_cell(p, rv, cv, y, flagged)) != GB_OK)
+            return st;
+        (*n_cells)++;
+    }
+    return GB_OK;
+}
+
+/* Draws one declared chart, or lists it in res->no_data when nothing of it was measured. */
+static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_suite *s,
+                                   const struct gb_chart_spec *c, const char *out_dir,
+                                   struct gb_report_result *res)
+{
+    enum gb_status st = GB_OK;
+    struct gb_plot *p = NULL;
+    struct gb_ysel ys;
+    char **labels = NULL;
+    size_t n_labels = 0;
+    int n_points = 0;
+    char title[512];
+
+    if ((st = gb_ysel_parse(c, &ys)) != GB_OK)
+        goto out;
+    if (run->info.has_device && run->info.device.name[0])
+        snprintf(title, sizeof title, "%s \xe2\x80\x94 %s", c->title ? c->title : c->name,
+                 run->info.device.name);
+    else
+        snprintf(title, sizeof title, "%s", c->title ? c->title : c->name);
+    p = gb_plot_new(c->kind, c->name, title);
+    if (!p) {
+        st = gb_error_set(GB_ERR_USAGE, "chart %s: bad chart name (letters, digits, '.', '-', "
+                          "'_') or out of memory", c->name);
+        goto out;
+    }
+    if ((st = gb_plot_labels(p, c->x_label, c->y_label)) != GB_OK)
+        goto out;
+    gb_plot_log(p, c->log_x, c->log_y);
+
+    if (c->kind == GB_CHART_HEAT) {
+        if ((st = gb_chart_heat(p, run, s, c, &ys, &n_points)) != GB_OK)
+            goto out;
+    } else {
+        if ((st = gb_make_series(p, run, s, c, &ys, &labels, &n_labels)) != GB_OK)
+            goto out;
+        /* x is numeric on a line chart when every x value is a number. */
+        int numeric_x = c->kind == GB_CHART_LINE;
+        const char *xaxis = c->x ? c->x : "bench";
+        for (size_t i = 0; numeric_x && i < run->n_records; i++) {
+            const struct gb_record *r = &run->records[i];
+            double v, y, lo, hi;
+            if (r->status == GB_REC_OK && gb_rec_in_chart(s, c, r) && gb_y_of(&ys, r, &y, &lo, &hi) &&
+                (strcmp(xaxis, "bench") == 0 || !gb_axis_number(gb_record_axis(r, xaxis), &v)))
+                numeric_x = 0;
+        }
+        for (size_t i = 0; i < run->n_records; i++) {
+            const struct gb_record *r = &run->records[i];
+            double y, lo, hi, x;
+            char text[256];
+            if (r->status != GB_REC_OK || !gb_rec_in_chart(s, c, r) || !gb_y_of(&ys, r, &y, &lo, &hi))
+                continue;
+            const char *xv = strcmp(xaxis, "bench") == 0 ? r->bench : gb_record_axis(r, xaxis);
+            if (!xv)
+                xv = r->bench;
+            gb_series_text(c, r, text, sizeof text);
+            int si = gb_series_index(labels, n_labels, text);
+            if (si < 0)
+                continue;
+            if (c->kind == GB_CHART_BAR)
+                st = gb_plot_bar(p, si, xv, y, lo, hi);
+            else if (numeric_x && gb_axis_number(xv, &x))
+                st = gb_plot_point(p, si, x, y, lo, hi);
+            else
+                st = gb_plot_point_cat(p, si, xv, y, lo, hi);
+            if (st != GB_OK)
+                goto out;
+            n_points++;
+        }
+        if ((st = gb_chart_refs(p, run, s, c, &ys)) != GB_OK)
+            goto out;
+    }
+    if (n_points == 0) {
+        st = gb_result_add(&res->no_data, &res->n_no_data, c->name);
+        goto out;
+    }
+    st = gb_plot_draw(p, out_dir, res);
+out:
+    for (size_t i = 0; i < n_labels; i++)
+        free(labels[i]);
+    free(labels);
+    gb_plot_free(p);
+    return st;
+}
+
+enum gb_status gb_report_charts(const struct gb_run *run, const struct gb_suite *suite,
+                                const char *out_dir, struct gb_report_result *res)
+{
+    enum gb_status first = GB_OK, st;
+    char first_msg[1024] = "";
+    if ((st = gb_mkdir_p(out_dir)) != GB_OK)
+        return st;
+    for (int i = 0; i < suite->n_charts; i++) {
+        st = gb_chart_one(run, suite, &suite->charts[i], out_dir, res);
+        if (st != GB_OK && first == GB_OK) {
+            first = st;
+            snprintf(first_msg, sizeof first_msg, "%s", gb_error_message());
+        }
+    }
+    if (first != GB_OK)
+        return gb_error_set(first, "%s", first_msg);
+    return GB_OK;
+}

@@ -1,0 +1,298 @@
+/* report.c - the report of a run directory: its charts and report.md. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gpubound/report.h"
+#include "gpubound/suite.h"
+#include "report_internal.h"
+
+static int gb_listed(char *const *list, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(list[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Markdown-safe inline text: characters that would start markup are escaped. */
+static void gb_md_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (strchr("\\`*_[]<>|#", *s))
+            fputc('\\', f);
+        fputc(*s == '\n' ? ' ' : *s, f);
+    }
+}
+
+/* Inline code, with a fence longer than any run of backticks inside. */
+static void gb_md_code(FILE *f, const char *s)
+{
+    int run = 0, longest = 0;
+    for (const char *p = s; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    for (int i = 0; i <= longest; i++)
+        fputc('`', f);
+    fprintf(f, " %s ", s);
+    for (int i = 0; i <= longest; i++)
+        fputc('`', f);
+}
+
+static void gb_md_duration(char *buf, size_t n, double s)
+{
+    if (s >= 3600)
+        snprintf(buf, n, "%.2f h", s / 3600);
+    else if (s >= 120)
+        snprintf(buf, n, "%.1f min", s / 60);
+    else
+        snprintf(buf, n, "%.1f s", s);
+}
+
+static void gb_md_device(FILE *f, const struct gb_run_info *in)
+{
+    const struct gb_device_info *d = &in->device;
+    char num[64];
+    if (!in->has_device) {
+        fputs("| Device | not recorded |\n", f);
+        return;
+    }
+    fputs("| Device | ", f);
+    gb_md_text(f, d->name[0] ? d->name : "unknown");
+    fprintf(f, " (compute capability %d.%d, %d SMs", d->cc_major, d->cc_minor, d->sm_count);
+    if (d->total_mem_bytes > 0)
+        fprintf(f, ", %.1f GiB", (double)d->total_mem_bytes / (1024.0 * 1024 * 1024));
+    fprintf(f, ", ECC %s) |\n", d->ecc_enabled ? "on" : "off");
+    if (d->mem_peak_gbs > 0) {
+        gb_format_num(num, sizeof num, d->mem_peak_gbs, 4);
+        fprintf(f, "| Peak memory bandwidth | %s GB/s (theoretical", num);
+        if (d->mem_clock_max_mhz > 0 && d->mem_bus_width_bits > 0)
+            fprintf(f, ": 2 \xc3\x97 %d MHz \xc3\x97 %d bit / 8", d->mem_clock_max_mhz,
+                    d->mem_bus_width_bits);
+        fputs(") |\n", f);
+    }
+    if (d->sm_clock_max_mhz > 0)
+        fprintf(f, "| Max SM clock | %d MHz |\n", d->sm_clock_max_mhz);
+    if (d->l2_bytes > 0)
+        fprintf(f, "| L2 cache | %.0f MiB |\n", (double)d->l2_bytes / (1024.0 * 1024));
+    if (d->uuid[0]) {
+        fputs("| UUID | ", f);
+        gb_md_text(f, d->uuid);
+        fputs(" |\n", f);
+    }
+}
+
+static void gb_md_row(FILE *f, const char *key, const char *value)
+{
+    if (!value || !value[0])
+        return;
+    fprintf(f, "| %s | ", key);
+    gb_md_text(f, value);
+    fputs(" |\n", f);
+}
+
+static void gb_md_header(FILE *f, const struct gb_run *run, char *const *suites, size_t n_suites)
+{
+    const struct gb_run_info *in = &run->info;
+    char buf[256], wall[64], timed[64];
+
+    fputs("# gpubound report:", f);
+    for (size_t i = 0; i < n_suites; i++) {
+        fputs(i ? ", " : " ", f);
+        gb_md_text(f, suites[i]);
+    }
+    if (in->has_device && in->device.name[0]) {
+        fputs(" on ", f);
+        gb_md_text(f, in->device.name);
+    }
+    fputs("\n\n| | |\n| --- | --- |\n", f);
+    gb_md_device(f, in);
+    if (in->driver_release[0] || in->cuda_driver[0]) {
+        snprintf(buf, sizeof buf, "%s%s%s%s", in->driver_release,
+                 in->driver_release[0] && in->cuda_driver[0] ? " (CUDA " : "",
+                 in->cuda_driver[0] ? in->cuda_driver : "",
+                 in->driver_release[0] && in->cuda_driver[0] ? ")" : "");
+        gb_md_row(f, "Driver", buf);
+    }
+    if (in->cuda_toolkit[0] || in->nvrtc[0]) {
+        snprintf(buf, sizeof buf, "CUDA headers %s, NVRTC %s", in->cuda_toolkit[0] ?
+                 in->cuda_toolkit : "?", in->nvrtc[0] ? in->nvrtc : "?");
+        gb_md_row(f, "Toolkit", buf);
+    }
+    gb_md_row(f, "Started (UTC)", in->started_utc);
+    gb_md_row(f, "Finished (UTC)", in->finished_utc[0] ? in->finished_utc : "did not finish");
+    gb_md_row(f, "Host", in->host);
+    snprintf(buf, sizeof buf, "gpubound %s, revision %s", in->tool_version[0] ? in->tool_version :
+             "?", in->git_revision[0] ? in->git_revision : "?");
+    gb_md_row(f, "Recorded by", buf);
+    if (in->command_line[0]) {
+        fputs("| Command | ", f);
+        gb_md_code(f, in->command_line);
+        fputs(" |\n", f);
+    }
+    gb_md_row(f, "Mode", in->mode);
+
+    /* A run killed before its end has no totals in run.json: add the points up. */
+    double wall_s = in->wall_s, timed_s = in->timed_s;
+    const char *how = "";
+    if (!(wall_s > 0)) {
+        wall_s = timed_s = 0;
+        for (size_t i = 0; i < run->n_records; i++) {
+            wall_s += run->records[i].wall_s;
+            timed_s += run->records[i].timed_s;
+        }
+        how = " (sum over the recorded points)";
+    }
+    if (wall_s > 0) {
+        gb_md_duration(wall, sizeof wall, wall_s);
+        gb_md_duration(timed, sizeof timed, timed_s);
+        fprintf(f, "| Wall time | %s, of which %s (%.0f%%) in timed kernel work%s |\n", wall,
+                timed, 100.0 * timed_s / wall_s, how);
+    }
+    size_t ok = 0, bad = 0, skipped = 0;
+    for (size_t i = 0; i < run->n_records; i++) {
+        if (run->records[i].status == GB_REC_OK)
+            ok++;
+        else if (run->records[i].status == GB_REC_SKIPPED)
+            skipped++;
+        else
+            bad++;
+    }
+    fprintf(f, "| Points | %zu measured, %zu failed, %zu skipped |\n\n", ok, bad, skipped);
+
+    if (!in->complete || run->truncated)
+        fprintf(f, "> **Incomplete run.** %s%s Only the points recorded before it stopped are "
+                   "reported.\n\n",
+                in->complete ? "" : "The run did not end normally (run.json says it is not "
+                "complete).",
+                run->truncated ? " results.json was cut in the middle of a record." : "");
+    if (bad)
+        fprintf(f, "> **%zu point%s failed** (verification or a driver error): %s not timed; "
+                   "the note column says why.\n\n", bad, bad == 1 ? "" : "s",
+                bad == 1 ? "it was" : "they were");
+}
+
+static void gb_md_chart(FILE *f, const struct gb_chart_spec *c, const struct gb_report_result *res,
+                        const char *out_dir, const char *run_dir)
+{
+    char path[4096];
+    struct stat sb;
+    fputs("### ", f);
+    gb_md_text(f, c->title ? c->title : c->name);
+    fputs("\n\n", f);
+    if (gb_listed(res->no_data, res->n_no_data, c->name)) {
+        fputs("_No measured point of this chart in this run._\n\n", f);
+        return;
+    }
+    if (gb_listed(res->not_drawn, res->n_not_drawn, c->name)) {
+        fprintf(f, "_Not drawn: gnuplot was not found. Install it (`apt-get install "
+                   "gnuplot-nox`) and run `gpubound report %s` again; the script `%s.gp` is "
+                   "ready._\n\n", run_dir, c->name);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/%s.png", out_dir, c->name);
+    if (stat(path, &sb) != 0) {
+        fputs("_Not drawn: drawing this chart failed._\n\n", f);
+        return;
+    }
+    /* The PNG shows everywhere markdown is read; a click opens the SVG. */
+    fputs("[![", f);
+    gb_md_text(f, c->title ? c->title : c->name);
+    fprintf(f, "](%s.png)](%s.svg)\n\n", c->name, c->name);
+}
+
+enum gb_status gb_report_write(const struct gb_run *run, const char *out_dir,
+                               struct gb_report_result *res)
+{
+    enum gb_status st = GB_OK, chart_st = GB_OK;
+    char chart_msg[1024] = "", path[4096], tmp[4096];
+    char **suites = NULL;
+    size_t n_suites = 0;
+    struct gb_table *t = NULL;
+    FILE *f = NULL;
+
+    if ((st = gb_mkdir_p(out_dir)) != GB_OK)
+        goto out;
+    for (size_t i = 0; i < run->n_records; i++)
+        if (!gb_listed(suites, n_suites, run->records[i].suite) &&
+            (st = gb_result_add(&suites, &n_suites, run->records[i].suite)) != GB_OK)
+            goto out;
+
+    /* Charts first, so that report.md can say which were drawn. A chart
+     * that fails does not stop the report. */
+    for (size_t i = 0; i < n_suites; i++) {
+        const struct gb_suite *s = gb_suite_find(suites[i]);
+        if (!s)
+            continue;
+        enum gb_status cst = gb_report_charts(run, s, out_dir, res);
+        if (cst != GB_OK && chart_st == GB_OK) {
+            chart_st = cst;
+            snprintf(chart_msg, sizeof chart_msg, "%s", gb_error_message());
+        }
+    }
+
+    /* Written aside and renamed, so that report.md is never half-written. */
+    snprintf(path, sizeof path, "%s/report.md", out_dir);
+    snprintf(tmp, sizeof tmp, "%s/.report.md.tmp", out_dir);
+    f = fopen(tmp, "w");
+    if (!f) {
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+        goto out;
+    }
+    gb_md_header(f, run, suites, n_suites);
+    if (n_suites == 0)
+        fputs("No point was recorded in this run.\n", f);
+    for (size_t i = 0; i < n_suites; i++) {
+        const struct gb_suite *s = gb_suite_find(suites[i]);
+        fputs("## ", f);
+        gb_md_text(f, suites[i]);
+        fputs("\n\n", f);
+        if (s && s->help) {
+            gb_md_text(f, s->help);
+            fputs("\n\n", f);
+        }
+        if ((st = gb_report_summary_table(run, suites[i], &t)) != GB_OK ||
+            (st = gb_table_print_markdown(t, f)) != GB_OK)
+            goto out;
+        gb_table_free(t);
+        t = NULL;
+        fputc('\n', f);
+        if (!s) {
+            fputs("_This build of gpubound does not know this suite, so its charts are not "
+                  "drawn._\n\n", f);
+            continue;
+        }
+        for (int c = 0; c < s->n_charts; c++)
+            gb_md_chart(f, &s->charts[c], res, out_dir, run->dir);
+    }
+    if (res->n_not_drawn)
+        fprintf(f, "---\n\n%s.\n", res->note);
+    if (ferror(f) | (fclose(f) != 0)) {
+        f = NULL;
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+        goto out;
+    }
+    f = NULL;
+    if (rename(tmp, path) != 0) {
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        goto out;
+    }
+    if ((st = gb_result_add_file(res, out_dir, "report.md")) != GB_OK)
+        goto out;
+    if (chart_st != GB_OK)
+        st = gb_error_set(chart_st, "%s", chart_msg);
+out:
+    if (f) {
+        fclose(f);
+        unlink(tmp);
+    }
+    gb_table_free(t);
+    for (size_t i = 0; i < n_suites; i++)
+        free(suites[i]);
+    free(suites);
+    return st;
+}

@@ -1,0 +1,43 @@
+# Shared by the CLI golden tests. GPUBOUND is the binary under test.
+set -u
+: "${GPUBOUND:?GPUBOUND must name the gpubound binary}"
+TMP=$(mktemp -d /tmp/gb-cli-XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+FAILS=0
+PASSES=0
+
+has_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; }
+
+# run_gb ARGS...: runs gpubound, leaving $OUT, $ERR and $RC.
+run_gb() {
+    "$GPUBOUND" "$@" >"$TMP/out" 2>"$TMP/err"
+    RC=$?
+    OUT=$(cat "$TMP/out")
+    ERR=$(cat "$TMP/err")
+}
+
+ok() { PASSES=$((PASSES + 1)); }
+bad() { echo "FAIL: $*" >&2; echo "  stdout: ${OUT:0:400}" >&2; echo "  stderr: ${ERR:0:400}" >&2; FAILS=$((FAILS + 1)); }
+
+# expect CODE PATTERN ARGS...: exit code CODE, stderr is one line matching PATTERN (grep -E)
+# when CODE is not 0.
+expect() {
+    local code=$1 pat=$2
+    shift 2
+    run_gb "$@"
+    if [ "$RC" != "$code" ]; then bad "gpubound $* exited $RC, expected $code"; return; fi
+    if [ "$code" != 0 ]; then
+        local lines
+        lines=$(printf '%s\n' "$ERR" | grep -c .)
+        if [ "$lines" != 1 ]; then bad "gpubound $*: stderr has $lines lines, expected one"; return; fi
+    fi
+    if [ -n "$pat" ] && ! printf '%s\n%s\n' "$ERR" "$OUT" | grep -Eq -- "$pat"; then
+        bad "gpubound $*: output does not match '$pat'"; return
+    fi
+    ok
+}
+
+finish() {
+    echo "$PASSES passed, $FAILS failed"
+    [ "$FAILS" = 0 ]
+}

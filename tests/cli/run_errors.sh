@@ -1,0 +1,32 @@
+# gpubound run: every bad input gets one line and its exit code, before any
+# GPU work and without leaving anything half-written.
+. "$(dirname "$0")/lib.bash"
+
+expect 2 "run: unknown suite 'nosuch' \(suites: .*bandwidth" run nosuch --out "$TMP/r1"
+[ ! -e "$TMP/r1" ] && ok || bad "a refused run must not create its --out"
+expect 2 "suite bandwidth has no benchmark 'nope' \(it has: read, write, copy, dtod\)" run bandwidth/nope --out "$TMP/r2"
+expect 2 "axis width: value 3 is out of range" run bandwidth --set width=3 --out "$TMP/r3"
+expect 2 "axis width: 'x' is not an integer" run bandwidth --set width=4,x --out "$TMP/r3"
+expect 2 "--set zzz: no selected benchmark has an axis of that name" run bandwidth --set zzz=1 --out "$TMP/r3"
+expect 2 "--set 'width' is not AXIS=V1,V2" run bandwidth --set width --out "$TMP/r3"
+expect 2 "--device needs an integer" run bandwidth --device abc
+expect 2 "--ci needs a percentage" run bandwidth --ci -1
+expect 2 "--max-time needs seconds" run bandwidth --max-time 0
+expect 2 "--format: unknown format 'xml'|'xml'" run bandwidth --format xml
+expect 2 "run: unknown option '--bogus'" run --bogus
+expect 2 "run: --out needs a value|--out needs a value" run bandwidth --out
+
+# A non-empty or non-directory --out is refused before any GPU work.
+mkdir -p "$TMP/full" && echo x >"$TMP/full/keep"
+expect 2 "--out refused: output .*full exists and is not empty" run bandwidth --out "$TMP/full"
+[ "$(cat "$TMP/full/keep")" = x ] && ok || bad "a refused --out must be left as it was"
+echo x >"$TMP/afile"
+expect 2 "--out refused: .*is not a directory" run bandwidth --out "$TMP/afile"
+
+if ! has_gpu; then
+    # No GPU: one line, exit 3, and no run directory left behind.
+    expect 3 "(no CUDA driver|no usable GPU|no GPU).*needs an NVIDIA GPU" run bandwidth --quick --out "$TMP/nogpu"
+    [ ! -e "$TMP/nogpu" ] && ok || bad "a run without a GPU must not leave its --out behind"
+    expect 3 "needs an NVIDIA GPU" info
+fi
+finish
