@@ -148,6 +148,10 @@ void gb_plot_free(struct gb_plot *p);
  * Heat grids: x is the column axis, y the row axis. NULL leaves it empty. */
 enum gb_status gb_plot_labels(struct gb_plot *p, const char *x_label, const char *y_label);
 
+/* A second line under the title, e.g. the device measured. NULL = none.
+ * Titles longer than 80 characters are broken at blanks. */
+enum gb_status gb_plot_subtitle(struct gb_plot *p, const char *subtitle);
+
 /* Logarithmic axes (line and bar charts; bars take only log_y). A log x
  * whose values are all powers of two is drawn base 2 with a tick at each
  * value ("4K", "1M"). */
@@ -174,9 +178,10 @@ enum gb_status gb_plot_point_cat(struct gb_plot *p, int s, const char *x, double
 enum gb_status gb_plot_bar(struct gb_plot *p, int s, const char *group, double y, double ylo,
                            double yhi);
 
-/* A horizontal dashed line at y across the whole chart, labelled
- * "<label> (<y>)" at its left end; `unit` (may be NULL) follows the value.
- * The y range always includes it. */
+/* A horizontal dashed line at y across the whole chart (line and bar
+ * charts), named in the legend "<label> (<y> <unit>)", never on the plot,
+ * so that it covers no data; `unit` may be NULL. Lines are told apart by
+ * their dash patterns. The y range always includes them. */
 enum gb_status gb_plot_ref(struct gb_plot *p, const char *label, double y, const char *unit);
 
 /* Sets the cell (row, col) of a heat grid to `value`; rows and columns
@@ -241,10 +246,12 @@ struct gb_chart_spec {
 };
 
 /* Draws every chart `suite` declares from the records of `run` that belong
- * to it (only records with status ok), into `out_dir` (created when
- * missing). For each chart: records are selected by `benches` and `where`,
+ * to it, into `out_dir` (created when missing). Line and bar charts draw
+ * records with status ok; heat grids also mark failed and error points. For each chart: records are selected by `benches` and `where`,
  * grouped into series by `series` (a record without that axis forms a
- * series named by its bench), placed on x by `x`, and y is taken as `y`
+ * series named by its bench), placed on x by `x` (a record without that
+ * axis is grouped under its bench in a bar chart and left out of a line
+ * chart), and y is taken as `y`
  * says, with error bars from the record's confidence interval converted to
  * y's unit (bw_gbs: bytes/ci_hi_ns .. bytes/ci_lo_ns; gflops likewise;
  * median_ns: ci_lo_ns .. ci_hi_ns; metrics have none). A chart with no

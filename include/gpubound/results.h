@@ -89,6 +89,8 @@ struct gb_run_info {
     int points_ok, points_failed;
     double wall_s;               /* whole run */
     double timed_s;              /* sum of timed kernel work */
+    int modules_compiled;        /* NVRTC compilations during the run */
+    int modules_cached;          /* modules loaded from the on-disk cache */
     int has_device;
     struct gb_device_info device;
 };

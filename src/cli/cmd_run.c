@@ -264,6 +264,8 @@ int gb_cmd_run(int argc, char **argv)
     if (tty)
         fputc('\n', stderr);
     info.wall_s = gb_wall() - t_start;
+    info.modules_compiled = gpu.compiles;
+    info.modules_cached = gpu.disk_hits;
     gb_utc_now(info.finished_utc, sizeof info.finished_utc);
     info.complete = st == GB_OK && rc == GB_EXIT_OK;
     enum gb_status cst = gb_run_writer_close(w, &info);

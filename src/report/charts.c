@@ -216,6 +216,28 @@ static int gb_rec_in_chart(const struct gb_suite *s, const struct gb_chart_spec 
            gb_where_ok(c->where, r);
 }
 
+/* The x of a record: its bench, or the value of the x axis. A bar chart
+ * groups a record without that axis under its bench name; a line chart
+ * cannot place it (NULL). */
+static const char *gb_rec_x(const struct gb_chart_spec *c, const struct gb_record *r)
+{
+    const char *axis = c->x ? c->x : "bench";
+    const char *v;
+    if (strcmp(axis, "bench") == 0)
+        return r->bench;
+    v = gb_record_axis(r, axis);
+    return v ? v : c->kind == GB_CHART_BAR ? r->bench : NULL;
+}
+
+/* Whether a record is drawn on a line or bar chart, and its y. */
+static int gb_rec_plotted(const struct gb_suite *s, const struct gb_chart_spec *c,
+                          const struct gb_ysel *ys, const struct gb_record *r, double *y,
+                          double *lo, double *hi)
+{
+    return r->status == GB_REC_OK && gb_rec_in_chart(s, c, r) && gb_rec_x(c, r) &&
+           gb_y_of(ys, r, y, lo, hi);
+}
+
 struct gb_key {
     char *label;
     int non_numeric;    /* series that are not numbers follow the numbers */
@@ -248,7 +270,7 @@ static enum gb_status gb_make_series(struct gb_plot *p, const struct gb_run *run
         double y, lo, hi;
         char text[256];
         size_t k;
-        if (r->status != GB_REC_OK || !gb_rec_in_chart(s, c, r) || !gb_y_of(ys, r, &y, &lo, &hi))
+        if (!gb_rec_plotted(s, c, ys, r, &y, &lo, &hi))
             continue;
         gb_series_text(c, r, text, sizeof text);
         for (k = 0; k < nk; k++)
@@ -379,16 +401,11 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
     char **labels = NULL;
     size_t n_labels = 0;
     int n_points = 0;
-    char title[512];
+    char sub[512];
 
     if ((st = gb_ysel_parse(c, &ys)) != GB_OK)
         goto out;
-    if (run->info.has_device && run->info.device.name[0])
-        snprintf(title, sizeof title, "%s \xe2\x80\x94 %s", c->title ? c->title : c->name,
-                 run->info.device.name);
-    else
-        snprintf(title, sizeof title, "%s", c->title ? c->title : c->name);
-    p = gb_plot_new(c->kind, c->name, title);
+    p = gb_plot_new(c->kind, c->name, c->title ? c->title : c->name);
     if (!p) {
         st = gb_error_set(GB_ERR_USAGE, "chart %s: bad chart name (letters, digits, '.', '-', "
                           "'_') or out of memory", c->name);
@@ -396,6 +413,15 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
     }
     if ((st = gb_plot_labels(p, c->x_label, c->y_label)) != GB_OK)
         goto out;
+    /* The device under the title: a chart is often seen without its report. */
+    if (run->info.has_device && run->info.device.name[0]) {
+        if (run->info.started_utc[0])
+            snprintf(sub, sizeof sub, "%s, %.10s", run->info.device.name, run->info.started_utc);
+        else
+            snprintf(sub, sizeof sub, "%s", run->info.device.name);
+        if ((st = gb_plot_subtitle(p, sub)) != GB_OK)
+            goto out;
+    }
     gb_plot_log(p, c->log_x, c->log_y);
 
     if (c->kind == GB_CHART_HEAT) {
@@ -406,23 +432,19 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
             goto out;
         /* x is numeric on a line chart when every x value is a number. */
         int numeric_x = c->kind == GB_CHART_LINE;
-        const char *xaxis = c->x ? c->x : "bench";
         for (size_t i = 0; numeric_x && i < run->n_records; i++) {
             const struct gb_record *r = &run->records[i];
             double v, y, lo, hi;
-            if (r->status == GB_REC_OK && gb_rec_in_chart(s, c, r) && gb_y_of(&ys, r, &y, &lo, &hi) &&
-                (strcmp(xaxis, "bench") == 0 || !gb_axis_number(gb_record_axis(r, xaxis), &v)))
+            if (gb_rec_plotted(s, c, &ys, r, &y, &lo, &hi) && !gb_axis_number(gb_rec_x(c, r), &v))
                 numeric_x = 0;
         }
         for (size_t i = 0; i < run->n_records; i++) {
             const struct gb_record *r = &run->records[i];
             double y, lo, hi, x;
             char text[256];
-            if (r->status != GB_REC_OK || !gb_rec_in_chart(s, c, r) || !gb_y_of(&ys, r, &y, &lo, &hi))
+            if (!gb_rec_plotted(s, c, &ys, r, &y, &lo, &hi))
                 continue;
-            const char *xv = strcmp(xaxis, "bench") == 0 ? r->bench : gb_record_axis(r, xaxis);
-            if (!xv)
-                xv = r->bench;
+            const char *xv = gb_rec_x(c, r);
             gb_series_text(c, r, text, sizeof text);
             int si = gb_series_index(labels, n_labels, text);
             if (si < 0)

@@ -23,6 +23,14 @@
 #define GB_PLOT_W 1200
 #define GB_PLOT_H 750
 #define GB_N_COLOURS 8
+#define GB_TITLE_COLS 80
+#define GB_N_DASHES 4
+
+/* Reference lines: dark greys, told apart by their dashes. Each has its own
+ * grey too, because gnuplot's SVG output merges consecutive arrows of one
+ * colour into one path and keeps only the first dash pattern. */
+static const char *const gb_ref_dashes[GB_N_DASHES] = {"(10,6)", "(3,4)", "(16,5,3,5)", "(6,3)"};
+static const char *const gb_ref_greys[GB_N_DASHES] = {"#404040", "#1a1a1a", "#5a5a5a", "#2d2d2d"};
 
 /* Okabe & Ito's palette: distinct for the common colour-vision deficiencies. */
 static const char *const gb_colours[GB_N_COLOURS] = {
@@ -60,7 +68,7 @@ struct gb_strs {
 struct gb_plot {
     enum gb_chart_kind kind;
     char name[128];
-    char *title, *x_label, *y_label;
+    char *title, *subtitle, *x_label, *y_label;
     int log_x, log_y;
     int x_mode;                 /* 0 unset, 1 numeric x, 2 categorical x */
     struct gb_series *series;
@@ -181,6 +189,7 @@ void gb_plot_free(struct gb_plot *p)
     gb_strs_free(&p->cols);
     free(p->cells);
     free(p->title);
+    free(p->subtitle);
     free(p->x_label);
     free(p->y_label);
     free(p->flag_label);
@@ -201,6 +210,11 @@ enum gb_status gb_plot_labels(struct gb_plot *p, const char *x_label, const char
 {
     enum gb_status st = gb_replace(&p->x_label, x_label);
     return st != GB_OK ? st : gb_replace(&p->y_label, y_label);
+}
+
+enum gb_status gb_plot_subtitle(struct gb_plot *p, const char *subtitle)
+{
+    return gb_replace(&p->subtitle, subtitle);
 }
 
 void gb_plot_log(struct gb_plot *p, int log_x, int log_y)
@@ -424,6 +438,33 @@ static void gb_gp_labelled(FILE *f, const char *cmd, const char *s)
     fputc('\n', f);
 }
 
+/* Writes `s` as a gnuplot string expression broken into lines of at most
+ * GB_TITLE_COLS characters at blanks: 'one' . "\n" . 'two'. The line breaks
+ * are the only double-quoted strings, and they are ours. `before` lines
+ * were already written. Returns the lines written in all. */
+static int gb_gp_wrapped(FILE *f, const char *s, int before)
+{
+    char line[512];
+    while (s && *s) {
+        size_t len = strlen(s), cut = len;
+        if (len > GB_TITLE_COLS) {
+            cut = GB_TITLE_COLS;
+            while (cut > GB_TITLE_COLS / 2 && s[cut] != ' ')
+                cut--;
+            if (s[cut] != ' ')
+                cut = GB_TITLE_COLS;
+        }
+        snprintf(line, sizeof line, "%.*s", (int)(cut < sizeof line ? cut : sizeof line - 1), s);
+        if (before++)
+            fputs(" . \"\\n\" . ", f);
+        gb_gp_str(f, line);
+        s += cut;
+        while (*s == ' ')
+            s++;
+    }
+    return before;
+}
+
 /* "4K", "1M", "512" for a power of two. */
 static void gb_pow2_label(char *buf, size_t n, double v)
 {
@@ -479,8 +520,12 @@ static void gb_gp_common(FILE *f, const struct gb_plot *p)
     fputs("set border 3 lw 1.5 lc rgb '#404040'\n", f);
     fputs("set tics nomirror out scale 0.75 textcolor rgb '#202020'\n", f);
     fputs("set style textbox opaque noborder margins 1,1\n", f);
-    if (p->title)
-        gb_gp_labelled(f, "set title font ',20'; set title", p->title);
+    if (p->title || p->subtitle) {
+        fputs("set title ", f);
+        int lines = gb_gp_wrapped(f, p->title, 0);
+        gb_gp_wrapped(f, p->subtitle, lines);
+        fputs(" font ',18'\n", f);
+    }
     if (p->x_label)
         gb_gp_labelled(f, "set xlabel", p->x_label);
     if (p->y_label)
@@ -524,7 +569,18 @@ static void gb_gp_yrange(FILE *f, const struct gb_plot *p)
     fputs("set grid ytics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);
 }
 
+/* Reference lines span the plot; they are named in the legend, not on the
+ * plot, so that no label ever covers a bar or a point. */
 static void gb_gp_refs(FILE *f, const struct gb_plot *p)
+{
+    for (size_t r = 0; r < p->n_refs; r++)
+        fprintf(f, "set arrow from graph 0, first %.10g to graph 1, first %.10g nohead front "
+                   "lw 2 dt %s lc rgb '%s'\n", p->refs[r].y, p->refs[r].y,
+                gb_ref_dashes[r % GB_N_DASHES], gb_ref_greys[r % GB_N_DASHES]);
+}
+
+/* The legend entries of the reference lines, appended to a plot command. */
+static void gb_gp_ref_keys(FILE *f, const struct gb_plot *p)
 {
     for (size_t r = 0; r < p->n_refs; r++) {
         const struct gb_ref *ref = &p->refs[r];
@@ -532,14 +588,9 @@ static void gb_gp_refs(FILE *f, const struct gb_plot *p)
         gb_format_num(num, sizeof num, ref->y, 4);
         snprintf(text, sizeof text, "%s (%s%s%s)", ref->label, num, ref->unit[0] ? " " : "",
                  ref->unit);
-        fprintf(f, "set arrow from graph 0, first %.10g to graph 1, first %.10g nohead front "
-                   "lw 2 dt (10,6) lc rgb '#555555'\n", ref->y, ref->y);
-        /* Labels alternate ends so that two close lines keep readable labels. */
-        fputs("set label ", f);
+        fprintf(f, ", \\\n     keyentry with lines lw 2 dt %s lc rgb '%s' title ",
+                gb_ref_dashes[r % GB_N_DASHES], gb_ref_greys[r % GB_N_DASHES]);
         gb_gp_str(f, text);
-        fprintf(f, " at graph %s, first %.10g %s offset 0, char 0.75 front boxed "
-                   "textcolor rgb '#333333'\n", r % 2 ? "0.01" : "0.99", ref->y,
-                r % 2 ? "left" : "right");
     }
 }
 
@@ -647,7 +698,7 @@ static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
     }
     gb_gp_yrange(f, p);
     gb_gp_refs(f, p);
-    gb_gp_key(f, p->n_series);
+    gb_gp_key(f, p->n_series + p->n_refs);
 
     gb_gp_svg(f, p);
     fputs("plot ", f);
@@ -660,6 +711,7 @@ static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
         gb_gp_str(f, p->series[s].label);
         first = 0;
     }
+    gb_gp_ref_keys(f, p);
     fputc('\n', f);
 out:
     free(xs);
@@ -711,7 +763,7 @@ static enum gb_status gb_gp_bar(FILE *f, const struct gb_plot *p)
     fprintf(f, "set xrange [-0.6:%zu.6]\n", p->cats.n - 1);
     gb_gp_yrange(f, p);
     gb_gp_refs(f, p);
-    gb_gp_key(f, p->n_series);
+    gb_gp_key(f, p->n_series + p->n_refs);
 
     gb_gp_svg(f, p);
     fputs("plot ", f);
@@ -725,6 +777,7 @@ static enum gb_status gb_gp_bar(FILE *f, const struct gb_plot *p)
                     s ? "" : ":xtic(1)", s + 1);
         gb_gp_str(f, p->series[s].label);
     }
+    gb_gp_ref_keys(f, p);
     fputc('\n', f);
     return GB_OK;
 }
@@ -856,7 +909,7 @@ static enum gb_status gb_run_gnuplot(const char *gnuplot, const char *dir, const
         st = gb_error_set(GB_ERR_IO, "cannot open %s: %s", log, strerror(errno));
         goto out;
     }
-    fflush(NULL);
+    /* The child execs or _exits, so stdio buffers are neither flushed twice nor lost. */
     pid = fork();
     if (pid < 0) {
         st = gb_error_set(GB_ERR_IO, "cannot start gnuplot: %s", strerror(errno));
@@ -889,8 +942,8 @@ static enum gb_status gb_run_gnuplot(const char *gnuplot, const char *dir, const
             fclose(lf);
         if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) >= 126)
             snprintf(last, sizeof last, "cannot run %.400s", gnuplot);
-        st = gb_error_set(GB_ERR_IO, "gnuplot failed on %s/%s: %s", dir, script,
-                          last[0] ? last : "no message");
+        st = gb_error_set(GB_ERR_IO, "gnuplot failed on %s/%s: %s (its output is in %s)", dir,
+                          script, last[0] ? last : "no message", log);
     }
 out:
     if (logfd >= 0)
@@ -903,15 +956,18 @@ out:
 enum gb_status gb_plot_draw(const struct gb_plot *p, const char *out_dir,
                             struct gb_report_result *res)
 {
+    static const char *const exts[2] = {"svg", "png"};
     enum gb_status st = GB_OK;
-    char gnuplot[4096], script[160], path[4096], log[4096];
+    char gnuplot[4096], script[160], path[4096], tmp[4096], log[4096];
     FILE *f = NULL;
 
     snprintf(script, sizeof script, "%s.gp", p->name);
     snprintf(path, sizeof path, "%s/%s", out_dir, script);
-    f = fopen(path, "w");
+    /* Written aside and renamed, so that no script is ever half-written. */
+    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", out_dir, script);
+    f = fopen(tmp, "w");
     if (!f) {
-        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
         goto out;
     }
     fprintf(f, "# %s - a chart of gpubound, drawn by: gnuplot %s (in this directory)\n",
@@ -928,12 +984,19 @@ enum gb_status gb_plot_draw(const struct gb_plot *p, const char *out_dir,
     fprintf(f, "set terminal pngcairo size %d,%d noenhanced font 'Sans,13' "
                "background rgb 'white'\n", GB_PLOT_W, GB_PLOT_H);
     fprintf(f, "set output '%s.png'\nreplot\nunset output\n", p->name);
-    if (fclose(f) != 0) {
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
         f = NULL;
-        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
         goto out;
     }
     f = NULL;
+    if (rename(tmp, path) != 0) {
+        unlink(tmp);
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        goto out;
+    }
     if ((st = gb_result_add_file(res, out_dir, script)) != GB_OK)
         goto out;
 
@@ -946,10 +1009,15 @@ enum gb_status gb_plot_draw(const struct gb_plot *p, const char *out_dir,
         goto out;
     }
     snprintf(log, sizeof log, "%s/%s.log", out_dir, p->name);
-    if ((st = gb_run_gnuplot(gnuplot, out_dir, script, log)) != GB_OK)
+    if ((st = gb_run_gnuplot(gnuplot, out_dir, script, log)) != GB_OK) {
+        /* No chart rather than a partial one; the log stays for whoever debugs. */
+        for (int i = 0; i < 2; i++) {
+            snprintf(path, sizeof path, "%s/%s.%s", out_dir, p->name, exts[i]);
+            unlink(path);
+        }
         goto out;
+    }
     unlink(log);
-    static const char *const exts[2] = {"svg", "png"};
     for (int i = 0; i < 2; i++) {
         char file[160];
         struct stat sb;
@@ -963,7 +1031,9 @@ enum gb_status gb_plot_draw(const struct gb_plot *p, const char *out_dir,
             goto out;
     }
 out:
-    if (f)
+    if (f) {
         fclose(f);
+        unlink(tmp);
+    }
     return st;
 }

@@ -31,14 +31,17 @@ static void gb_md_text(FILE *f, const char *s)
 static void gb_md_code(FILE *f, const char *s)
 {
     int run = 0, longest = 0;
+    size_t n = strlen(s);
     for (const char *p = s; *p; p++) {
         run = *p == '`' ? run + 1 : 0;
         if (run > longest)
             longest = run;
     }
+    /* Blanks inside the fence only where a backtick would touch it. */
+    const char *pad = n && (s[0] == '`' || s[n - 1] == '`') ? " " : "";
     for (int i = 0; i <= longest; i++)
         fputc('`', f);
-    fprintf(f, " %s ", s);
+    fprintf(f, "%s%s%s", pad, s, pad);
     for (int i = 0; i <= longest; i++)
         fputc('`', f);
 }
@@ -111,13 +114,13 @@ static void gb_md_header(FILE *f, const struct gb_run *run, char *const *suites,
     }
     fputs("\n\n| | |\n| --- | --- |\n", f);
     gb_md_device(f, in);
-    if (in->driver_release[0] || in->cuda_driver[0]) {
-        snprintf(buf, sizeof buf, "%s%s%s%s", in->driver_release,
-                 in->driver_release[0] && in->cuda_driver[0] ? " (CUDA " : "",
-                 in->cuda_driver[0] ? in->cuda_driver : "",
-                 in->driver_release[0] && in->cuda_driver[0] ? ")" : "");
-        gb_md_row(f, "Driver", buf);
-    }
+    if (in->driver_release[0] && in->cuda_driver[0])
+        snprintf(buf, sizeof buf, "%s (CUDA %s)", in->driver_release, in->cuda_driver);
+    else if (in->cuda_driver[0])
+        snprintf(buf, sizeof buf, "CUDA %s", in->cuda_driver);
+    else
+        snprintf(buf, sizeof buf, "%s", in->driver_release);
+    gb_md_row(f, "Driver", buf);
     if (in->cuda_toolkit[0] || in->nvrtc[0]) {
         snprintf(buf, sizeof buf, "CUDA headers %s, NVRTC %s", in->cuda_toolkit[0] ?
                  in->cuda_toolkit : "?", in->nvrtc[0] ? in->nvrtc : "?");

@@ -234,6 +234,8 @@ json_t *gb_run_info_to_json(const struct gb_run_info *in)
     json_object_set_new(o, "wall_s", gb_real(in->wall_s));
     json_object_set_new(o, "timed_s", gb_real(in->timed_s));
     json_object_set_new(o, "timed_share", gb_real(in->wall_s > 0 ? in->timed_s / in->wall_s : NAN));
+    json_object_set_new(o, "modules", json_pack("{s:i, s:i}", "compiled", in->modules_compiled,
+                                                 "from_disk_cache", in->modules_cached));
     if (in->has_device)
         json_object_set_new(o, "device", gb_device_to_json(&in->device));
     return o;
@@ -267,6 +269,10 @@ int gb_run_info_from_json(json_t *o, struct gb_run_info *in, char *why, size_t n
     bad |= gb_get_int(o, "complete", &in->complete) | gb_get_int(o, "points_ok", &in->points_ok) |
            gb_get_int(o, "points_failed", &in->points_failed);
     bad |= gb_get_real(o, "wall_s", &in->wall_s) | gb_get_real(o, "timed_s", &in->timed_s);
+    json_t *mods = json_object_get(o, "modules");
+    if (json_is_object(mods))
+        bad |= gb_get_int(mods, "compiled", &in->modules_compiled) |
+               gb_get_int(mods, "from_disk_cache", &in->modules_cached);
     json_t *dev = json_object_get(o, "device");
     if (dev) {
         if (gb_device_from_json(dev, &in->device)) {
