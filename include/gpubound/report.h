@@ -247,17 +247,17 @@ struct gb_chart_spec {
 
 /* Draws every chart `suite` declares from the records of `run` that belong
  * to it, into `out_dir` (created when missing). Line and bar charts draw
- * records with status ok; heat grids also mark failed and error points. For each chart: records are selected by `benches` and `where`,
- * grouped into series by `series` (a record without that axis forms a
- * series named by its bench), placed on x by `x` (a record without that
- * axis is grouped under its bench in a bar chart and left out of a line
- * chart), and y is taken as `y`
- * says, with error bars from the record's confidence interval converted to
- * y's unit (bw_gbs: bytes/ci_hi_ns .. bytes/ci_lo_ns; gflops likewise;
- * median_ns: ci_lo_ns .. ci_hi_ns; metrics have none). A chart with no
- * record to draw goes to res->no_data; without gnuplot, to res->not_drawn
- * (see gb_plot_draw). A failing chart does not stop the others; the first
- * failure is returned. */
+ * records with status ok; heat grids also mark failed and error points.
+ * For each chart, records are selected by `benches` and `where`, grouped
+ * into series by `series` (a record without that axis forms a series named
+ * by its bench), and placed on x by `x` (a record without that axis is
+ * grouped under its bench in a bar chart and left out of a line chart); y
+ * is taken as `y` says, with error bars from the record's confidence
+ * interval converted to y's unit (bw_gbs: bytes/ci_hi_ns .. bytes/ci_lo_ns;
+ * gflops likewise; median_ns: ci_lo_ns .. ci_hi_ns; metrics have none). A
+ * chart with no record to draw goes to res->no_data; without gnuplot, to
+ * res->not_drawn (see gb_plot_draw). A failing chart does not stop the
+ * others; the first failure is returned. */
 enum gb_status gb_report_charts(const struct gb_run *run, const struct gb_suite *suite,
                                 const char *out_dir, struct gb_report_result *res);
 

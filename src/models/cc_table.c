@@ -10,6 +10,10 @@
  * (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR and
  * ..._PER_BLOCK_OPTIN), which on cc >= 8.0 leave out the 1 KiB the driver
  * reserves per block from the per-block opt-in maximum.
+ * Two entries rest on less certain ground (docs/models.md): 12.0's 24
+ * resident blocks per SM follow cuda_occupancy.h where the Blackwell tuning
+ * guide says 32, and 8.7's 1536 threads per SM follow the guide's table;
+ * neither has been checked against a device yet.
  */
 #include <stdio.h>
 #include <string.h>

@@ -22,7 +22,7 @@ static int min_int(int a, int b)
     return a < b ? a : b;
 }
 
-static int round_up(int x, int unit)
+static long round_up(long x, long unit)
 {
     return (x + unit - 1) / unit * unit;
 }
@@ -173,7 +173,7 @@ enum gb_status gb_occupancy_compute(const struct gb_device_info *dev,
     /* cudaOccMaxBlocksPerSMRegsLimit. */
     int lim_regs;
     {
-        long regs_per_warp = (long)round_up(in->regs_per_thread * warp, reg_unit);
+        long regs_per_warp = round_up((long)in->regs_per_thread * warp, reg_unit);
         long regs_per_block = regs_per_warp * warps_per_block;
         /* The hardware's per-block check assumes every sub-partition gets
          * the same number of warps. */
@@ -206,7 +206,7 @@ enum gb_status gb_occupancy_compute(const struct gb_device_info *dev,
     {
         long max_dyn = in->max_dyn_smem_bytes < 0 ? in->dyn_smem_bytes : in->max_dyn_smem_bytes;
         long static_total = (long)in->static_smem_bytes + dev->smem_reserved_per_block;
-        long alloc = round_up((int)(static_total + in->dyn_smem_bytes), smem_unit);
+        long alloc = round_up(static_total + in->dyn_smem_bytes, smem_unit);
         long max_usage = static_total + max_dyn;
         long limit_per_block = max_usage > dev->smem_per_block ? dev->smem_per_block_optin
                                                                : dev->smem_per_block;

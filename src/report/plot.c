@@ -451,8 +451,12 @@ static int gb_gp_wrapped(FILE *f, const char *s, int before)
             cut = GB_TITLE_COLS;
             while (cut > GB_TITLE_COLS / 2 && s[cut] != ' ')
                 cut--;
-            if (s[cut] != ' ')
+            if (s[cut] != ' ') {
+                /* No blank: cut anyway, but not inside a UTF-8 character. */
                 cut = GB_TITLE_COLS;
+                while (cut > 1 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+                    cut--;
+            }
         }
         snprintf(line, sizeof line, "%.*s", (int)(cut < sizeof line ? cut : sizeof line - 1), s);
         if (before++)
@@ -557,7 +561,8 @@ static void gb_gp_yrange(FILE *f, const struct gb_plot *p)
     if (p->log_y) {
         fputs("set logscale y 10\nset format y '%g'\n", f);
         fprintf(f, "set yrange [%.10g:%.10g]\n", lo / 1.6, hi * 1.8);
-        fputs("set grid ytics mytics back lt 1 lc rgb '#dcdcdc' lw 1, lt 1 lc rgb '#f0f0f0' lw 1\n", f);
+        fputs("set grid ytics mytics back lt 1 lc rgb '#dcdcdc' lw 1, "
+              "lt 1 lc rgb '#f0f0f0' lw 1\n", f);
         return;
     }
     if (lo > 0)
@@ -758,8 +763,8 @@ static enum gb_status gb_gp_bar(FILE *f, const struct gb_plot *p)
     fputs("set style fill solid 0.85 border rgb '#303030'\nset boxwidth 0.92 relative\n", f);
     fputs("set errorbars 1.2 lc rgb '#202020'\n", f);
     /* Many groups: slanted labels rather than overlapping ones. */
-    fputs(p->cats.n > 8 ? "set xtics nomirror scale 0 rotate by -30\n" : "set xtics nomirror scale 0\n",
-          f);
+    fputs(p->cats.n > 8 ? "set xtics nomirror scale 0 rotate by -30\n"
+                        : "set xtics nomirror scale 0\n", f);
     fprintf(f, "set xrange [-0.6:%zu.6]\n", p->cats.n - 1);
     gb_gp_yrange(f, p);
     gb_gp_refs(f, p);
@@ -770,8 +775,8 @@ static enum gb_status gb_gp_bar(FILE *f, const struct gb_plot *p)
     for (size_t s = 0; s < p->n_series; s++) {
         size_t c = 2 + 3 * s;
         if (any_ci)
-            fprintf(f, "%s$bars using %zu:%zu:%zu%s lt %zu title ", s ? ", \\\n     " : "", c, c + 1,
-                    c + 2, s ? "" : ":xtic(1)", s + 1);
+            fprintf(f, "%s$bars using %zu:%zu:%zu%s lt %zu title ", s ? ", \\\n     " : "", c,
+                    c + 1, c + 2, s ? "" : ":xtic(1)", s + 1);
         else
             fprintf(f, "%s$bars using %zu%s lt %zu title ", s ? ", \\\n     " : "", c,
                     s ? "" : ":xtic(1)", s + 1);

@@ -21,7 +21,8 @@ fi
 rows=$(grep -vc '^#' "$dir/truth.csv")
 echo "recorded $((rows - 1)) rows"
 if [ -n "${GB_KEEP_TRUTH:-}" ]; then
-    cp "$dir/truth.csv" "$GB_KEEP_TRUTH" && echo "kept as $GB_KEEP_TRUTH"
+    cp "$dir/truth.csv" "$GB_KEEP_TRUTH" && cp "$dir/truth.csv.run.json" "$GB_KEEP_TRUTH.run.json" &&
+        echo "kept as $GB_KEEP_TRUTH (and its .run.json)"
 fi
 GB_OCCUPANCY_TRUTH="$dir/truth.csv" "$unit" || { echo "FAIL: the calculator disagrees with the driver"; exit 1; }
 echo "1 passed, 0 failed"

@@ -10,6 +10,9 @@
  *    checks it this way).
  * 2. Cases worked by hand from the rules of CUDA's occupancy calculator
  *    (each comment shows the arithmetic).
+ * 3. The port against the reference it was ported from, the CUDA toolkit's
+ *    cuda_occupancy.h, on random configurations of every built-in compute
+ *    capability: the same blocks, limiting factors and allocations.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cuda_occupancy.h>
 
 #include "gpubound/device.h"
 #include "gpubound/occupancy.h"
@@ -525,6 +530,107 @@ static void test_sweeps(void **state)
     assert_null(p);
 }
 
+/* ---- 3. against cuda_occupancy.h ---- */
+
+static uint64_t rng_state;
+
+static uint32_t rng_below(uint32_t n)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)(((rng_state * 2685821657736338717ull) >> 32) % n);
+}
+
+static void test_matches_cuda_occupancy_h(void **state)
+{
+    (void)state;
+    const int known[][2] = {{7, 0}, {7, 2}, {7, 5}, {8, 0}, {8, 6},
+                            {8, 7}, {8, 9}, {9, 0}, {10, 0}, {12, 0}};
+    rng_state = 0x0cc0cc0cc0ull;
+    int compared = 0, zero = 0;
+    for (size_t c = 0; c < sizeof known / sizeof known[0]; c++) {
+        struct gb_device_info d = dev_cc(known[c][0], known[c][1]);
+        cudaOccDeviceProp prop;
+        memset(&prop, 0, sizeof prop);
+        prop.computeMajor = d.cc_major;
+        prop.computeMinor = d.cc_minor;
+        prop.maxThreadsPerBlock = d.max_threads_per_block;
+        prop.maxThreadsPerMultiprocessor = d.max_threads_per_sm;
+        prop.regsPerBlock = d.regs_per_block;
+        prop.regsPerMultiprocessor = d.regs_per_sm;
+        prop.warpSize = d.warp_size;
+        prop.sharedMemPerBlock = (size_t)d.smem_per_block;
+        prop.sharedMemPerMultiprocessor = (size_t)d.smem_per_sm;
+        prop.numSms = 1;
+        prop.sharedMemPerBlockOptin = (size_t)d.smem_per_block_optin;
+        prop.reservedSharedMemPerBlock = (size_t)d.smem_reserved_per_block;
+        for (int k = 0; k < 20000; k++) {
+            struct gb_occupancy_input in;
+            in.threads_per_block = 1 + (int)rng_below(1100);
+            in.regs_per_thread = (int)rng_below(260);
+            in.static_smem_bytes = rng_below(4) == 0 ? 0 : (int)rng_below(49153);
+            int room = d.smem_per_block_optin - in.static_smem_bytes;
+            in.dyn_smem_bytes = rng_below(4) == 0 ? 0 : (int)rng_below((uint32_t)room + 2048);
+            switch (rng_below(3)) {
+            case 0: in.max_dyn_smem_bytes = -1; break;
+            case 1: in.max_dyn_smem_bytes = (int)rng_below((uint32_t)room + 1); break;
+            default: in.max_dyn_smem_bytes = room; break;
+            }
+            const int carve[] = {-1, 0, 25, 50, 100};
+            in.carveout_pct = rng_below(2) ? carve[rng_below(5)] : (int)rng_below(101);
+
+            /* The attributes the CUDA runtime fills for a kernel (the C++
+             * constructor from cudaFuncAttributes): opt-in limit, one block
+             * barrier, no partitioned caching, no virtual resources. */
+            cudaOccFuncAttributes attr;
+            memset(&attr, 0, sizeof attr);
+            attr.maxThreadsPerBlock = INT_MAX;
+            attr.numRegs = in.regs_per_thread;
+            attr.sharedSizeBytes = (size_t)in.static_smem_bytes;
+            attr.partitionedGCConfig = PARTITIONED_GC_OFF;
+            attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+            attr.maxDynamicSharedSizeBytes =
+                (size_t)(in.max_dyn_smem_bytes < 0 ? in.dyn_smem_bytes : in.max_dyn_smem_bytes);
+            attr.numBlockBarriers = 1;
+            cudaOccDeviceState dstate;
+            memset(&dstate, 0, sizeof dstate);
+            dstate.cacheConfig = CACHE_PREFER_NONE;
+            dstate.carveoutConfig = in.carveout_pct;
+            cudaOccResult want;
+            memset(&want, 0, sizeof want);
+            cudaOccError e = cudaOccMaxActiveBlocksPerMultiprocessor(
+                &want, &prop, &attr, &dstate, in.threads_per_block, (size_t)in.dyn_smem_bytes);
+            if (e != CUDA_OCC_SUCCESS)
+                fail_msg("cc %d.%d: cuda_occupancy.h error %d", d.cc_major, d.cc_minor, (int)e);
+            struct gb_occupancy_result got;
+            if (gb_occupancy_compute(&d, &in, &got) != GB_OK)
+                fail_msg("gb_occupancy_compute: %s", gb_error_message());
+            if (got.active_blocks != want.activeBlocksPerMultiprocessor ||
+                got.limits != want.limitingFactors ||
+                got.regs_per_block != want.allocatedRegistersPerBlock ||
+                got.smem_per_block != (int)want.allocatedSharedMemPerBlock ||
+                got.blocks_by_regs != want.blockLimitRegs ||
+                got.blocks_by_smem != want.blockLimitSharedMem ||
+                got.blocks_by_warps != want.blockLimitWarps ||
+                got.blocks_by_blocks != want.blockLimitBlocks)
+                fail_msg("cc %d.%d threads=%d regs=%d static=%d dyn=%d max_dyn=%d carveout=%d: "
+                         "blocks %d/%d, limits %#x/%#x, regs %d/%d, smem %d/%zu "
+                         "(this port / cuda_occupancy.h)",
+                         d.cc_major, d.cc_minor, in.threads_per_block, in.regs_per_thread,
+                         in.static_smem_bytes, in.dyn_smem_bytes, in.max_dyn_smem_bytes,
+                         in.carveout_pct, got.active_blocks, want.activeBlocksPerMultiprocessor,
+                         got.limits, want.limitingFactors, got.regs_per_block,
+                         want.allocatedRegistersPerBlock, got.smem_per_block,
+                         want.allocatedSharedMemPerBlock);
+            compared++;
+            zero += got.active_blocks == 0;
+        }
+    }
+    /* The random inputs reach blocks that cannot run as well as ones that can. */
+    assert_true(zero > 1000 && zero < compared - 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -535,6 +641,7 @@ int main(void)
         cmocka_unit_test(test_input_errors),
         cmocka_unit_test(test_cc_table),
         cmocka_unit_test(test_sweeps),
+        cmocka_unit_test(test_matches_cuda_occupancy_h),
         cmocka_unit_test(test_truth_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

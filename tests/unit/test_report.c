@@ -686,6 +686,11 @@ static void test_no_injection(void **state)
     assert_int_not_equal(stat(marker, &sb), 0);
     const char *texts[] = {"it", "touch", "system("};
     check_svg(path_in(dir, "quoted.svg"), texts, 3);
+    /* A title longer than a line is broken at a blank, with our own "\n". */
+    char *gp = slurp(path_in(dir, "quoted.gp"), NULL);
+    assert_true(strlen(title) > 80);
+    assert_non_null(strstr(gp, "' . \"\\n\" . '"));
+    free(gp);
     gb_plot_free(p);
     gb_report_result_release(&res);
     remove_tree(dir);

@@ -1,0 +1,48 @@
+# bandwidth-stride.gp - a chart of gpubound, drawn by: gnuplot bandwidth-stride.gp (in this directory)
+reset
+$bars << EOD
+"read" 4460.587481 4448.476868 4461.476159 4550.633192 4538.949188 4555.570848 4585.11023 4581.045312 4588.55528
+"write" 3630.842636 3616.948547 3649.005688 4317.209633 4310.415944 4328.487162 4352.630936 4340.244751 4361.967101
+"copy" 3621.095805 3609.652855 3641.975581 3874.366021 3860.825301 3877.780193 3927.250784 3921.170097 3936.927186
+EOD
+set encoding utf8
+set datafile missing '?'
+set linetype 1 lc rgb '#0072B2' lw 2.5 pt 7 ps 1.5 dt solid
+set linetype 2 lc rgb '#D55E00' lw 2.5 pt 5 ps 1.5 dt solid
+set linetype 3 lc rgb '#009E73' lw 2.5 pt 9 ps 1.5 dt solid
+set linetype 4 lc rgb '#CC79A7' lw 2.5 pt 13 ps 1.5 dt solid
+set linetype 5 lc rgb '#E69F00' lw 2.5 pt 11 ps 1.5 dt solid
+set linetype 6 lc rgb '#56B4E9' lw 2.5 pt 15 ps 1.5 dt solid
+set linetype 7 lc rgb '#000000' lw 2.5 pt 7 ps 1.5 dt solid
+set linetype 8 lc rgb '#999999' lw 2.5 pt 5 ps 1.5 dt solid
+set linetype cycle 8
+set border 3 lw 1.5 lc rgb '#404040'
+set tics nomirror out scale 0.75 textcolor rgb '#202020'
+set style textbox opaque noborder margins 1,1
+set title 'Device memory bandwidth: persistent grid-stride kernels' . "\n" . 'NVIDIA H200, 2026-11-21' font ',18'
+set xlabel 'kernel'
+set ylabel 'bandwidth (GB/s, 1e9 bytes/s)'
+set style data histograms
+set style histogram errorbars gap 1.5 lw 1.5
+set style fill solid 0.85 border rgb '#303030'
+set boxwidth 0.92 relative
+set errorbars 1.2 lc rgb '#202020'
+set xtics nomirror scale 0
+set xrange [-0.6:2.6]
+set yrange [0:5295.7344]
+set format y '%g'
+set grid ytics back lt 1 lc rgb '#dcdcdc' lw 1
+set arrow from graph 0, first 4814.304 to graph 1, first 4814.304 nohead front lw 2 dt (10,6) lc rgb '#404040'
+set arrow from graph 0, first 4259.663098 to graph 1, first 4259.663098 nohead front lw 2 dt (3,4) lc rgb '#1a1a1a'
+set key outside right top vertical Left reverse noenhanced samplen 2.5 spacing 1.3 width 1 box lc rgb '#bbbbbb'
+set terminal svg size 1200,750 dynamic noenhanced font 'Sans,16' background rgb 'white'
+set output 'bandwidth-stride.svg'
+plot $bars using 2:3:4:xtic(1) lt 1 title '4 B per thread', \
+     $bars using 5:6:7 lt 2 title '8 B per thread', \
+     $bars using 8:9:10 lt 3 title '16 B per thread', \
+     keyentry with lines lw 2 dt (10,6) lc rgb '#404040' title 'theoretical peak (4814 GB/s)', \
+     keyentry with lines lw 2 dt (3,4) lc rgb '#1a1a1a' title 'driver copy (4260 GB/s)'
+set terminal pngcairo size 1200,750 noenhanced font 'Sans,13' background rgb 'white'
+set output 'bandwidth-stride.png'
+replot
+unset output
