@@ -140,7 +140,13 @@ static void gb_csv_header(FILE *f, const char *const *axes, int n_axes, char **m
 {
     fputs("suite,bench", f);
     for (int i = 0; i < n_axes; i++) {
-        fputc(',', f);
+        /* An axis named like a fixed column ("bytes") is written "axis_bytes",
+         * so that every header of the file is distinct. */
+        int clash = strcmp(axes[i], "suite") == 0 || strcmp(axes[i], "bench") == 0 ||
+                    strcmp(axes[i], "metrics") == 0;
+        for (size_t k = 0; k < sizeof gb_csv_fixed / sizeof gb_csv_fixed[0]; k++)
+            clash |= strcmp(axes[i], gb_csv_fixed[k]) == 0;
+        fputs(clash ? ",axis_" : ",", f);
         gb_csv_field(f, axes[i]);
     }
     for (size_t i = 0; i < sizeof gb_csv_fixed / sizeof gb_csv_fixed[0]; i++)
