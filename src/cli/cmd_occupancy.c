@@ -425,7 +425,10 @@ static int record_truth(const char *path, int ordinal)
         info.modules_cached = g.disk_hits;
         snprintf(meta, sizeof meta, "%s.run.json", path);
         FILE *mf = fopen(meta, "w");
-        if (!mf || gb_run_info_write_json(mf, &info) != GB_OK || fclose(mf) != 0) {
+        int ok = mf && gb_run_info_write_json(mf, &info) == GB_OK;
+        if (mf && fclose(mf) != 0)
+            ok = 0;
+        if (!ok) {
             st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", meta, strerror(errno));
             goto out;
         }
