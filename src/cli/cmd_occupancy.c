@@ -310,11 +310,9 @@ static int record_truth(const char *path, int ordinal)
             int pick = gb_truth_static_pick(ri, pi);
             if (pick < 0)
                 continue;
-            char o1[32], o2[32], o3[32];
-            snprintf(o1, sizeof o1, "-DNACC=%d", gb_truth_regs[ri].nacc);
-            snprintf(o2, sizeof o2, "-DSMEM_BYTES=%d", gb_truth_static[pick]);
-            snprintf(o3, sizeof o3, "--maxrregcount=%d", gb_truth_regs[ri].maxrreg);
-            const char *opts[] = {o1, o2, o3};
+            char o[3][32];
+            gb_truth_variant_opts(ri, pick, o);
+            const char *opts[] = {o[0], o[1], o[2]};
             CUmodule mod;
             CUfunction fn;
             int regs = 0, st_smem = 0, max_threads = 0;
@@ -334,7 +332,7 @@ static int record_truth(const char *path, int ordinal)
                     dyn_ok[n_dyn++] = dyn_values[k];
             modules++;
             fprintf(f, "# variant %d: %s %s %s -> regs=%d static_smem=%d max_threads_per_block=%d\n",
-                    modules, o1, o2, o3, regs, st_smem, max_threads);
+                    modules, o[0], o[1], o[2], regs, st_smem, max_threads);
             for (size_t ti = 0; ti < N_OF(gb_truth_threads); ti++) {
                 for (size_t ci = 0; ci < N_OF(gb_truth_carveout); ci++) {
                     /* Two dynamic sizes per (block, carveout), spread over the

@@ -6,6 +6,7 @@
 #define GB_OCCUPANCY_TRUTH_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define GB_TRUTH_N(a) (sizeof(a) / sizeof(a)[0])
 
@@ -37,6 +38,15 @@ static inline int gb_truth_static_pick(size_t ri, int k)
     if (k == 0)
         return (int)a;
     return b == a ? -1 : (int)b;
+}
+
+/* The NVRTC options of register variant `ri` with static pick `pick`
+ * (an index into gb_truth_static): three strings written into `o`. */
+static inline void gb_truth_variant_opts(size_t ri, int pick, char o[3][32])
+{
+    snprintf(o[0], 32, "-DNACC=%d", gb_truth_regs[ri].nacc);
+    snprintf(o[1], 32, "-DSMEM_BYTES=%d", gb_truth_static[pick]);
+    snprintf(o[2], 32, "--maxrregcount=%d", gb_truth_regs[ri].maxrreg);
 }
 
 #endif

@@ -254,31 +254,24 @@ static const struct gb_bench bw_benches[] = {
      bw_teardown},
 };
 
+/* One bar chart per grid shape: kernels along x, one bar per access width. */
+#define BW_CHART(stem, shape, what)                                                        \
+    {.name = stem,                                                                          \
+     .title = "Device memory bandwidth: " what,                                             \
+     .kind = GB_CHART_BAR,                                                                  \
+     .benches = "read,write,copy",                                                          \
+     .where = "grid=" shape,                                                                \
+     .x = "bench",                                                                          \
+     .series = "width",                                                                     \
+     .series_label = "{} B per thread",                                                     \
+     .y = "bw_gbs",                                                                         \
+     .x_label = "kernel",                                                                   \
+     .y_label = "bandwidth (GB/s, 1e9 bytes/s)",                                            \
+     .refs = "theoretical peak=device:mem_peak_gbs;driver copy=bench:dtod"}
+
 static const struct gb_chart_spec bw_charts[] = {
-    {.name = "bandwidth-stride",
-     .title = "Device memory bandwidth: persistent grid-stride kernels",
-     .kind = GB_CHART_BAR,
-     .benches = "read,write,copy",
-     .where = "grid=stride",
-     .x = "bench",
-     .series = "width",
-     .series_label = "{} B per thread",
-     .y = "bw_gbs",
-     .x_label = "kernel",
-     .y_label = "bandwidth (GB/s, 1e9 bytes/s)",
-     .refs = "theoretical peak=device:mem_peak_gbs;driver copy=bench:dtod"},
-    {.name = "bandwidth-flat",
-     .title = "Device memory bandwidth: one access per thread",
-     .kind = GB_CHART_BAR,
-     .benches = "read,write,copy",
-     .where = "grid=flat",
-     .x = "bench",
-     .series = "width",
-     .series_label = "{} B per thread",
-     .y = "bw_gbs",
-     .x_label = "kernel",
-     .y_label = "bandwidth (GB/s, 1e9 bytes/s)",
-     .refs = "theoretical peak=device:mem_peak_gbs;driver copy=bench:dtod"},
+    BW_CHART("bandwidth-stride", "stride", "persistent grid-stride kernels"),
+    BW_CHART("bandwidth-flat", "flat", "one access per thread"),
 };
 
 const struct gb_suite gb_suite_bandwidth = {

@@ -26,17 +26,15 @@ static void test_every_variant(void **state)
             int pick = gb_truth_static_pick(ri, k);
             if (pick < 0)
                 continue;
-            char o1[32], o2[32], o3[32];
-            snprintf(o1, sizeof o1, "-DNACC=%d", gb_truth_regs[ri].nacc);
-            snprintf(o2, sizeof o2, "-DSMEM_BYTES=%d", gb_truth_static[pick]);
-            snprintf(o3, sizeof o3, "--maxrregcount=%d", gb_truth_regs[ri].maxrreg);
-            const char *opts[] = {o1, o2, o3};
+            char o[3][32];
+            gb_truth_variant_opts(ri, pick, o);
+            const char *opts[] = {o[0], o[1], o[2]};
             for (int a = 0; a < 3; a++) {
                 char *cubin = NULL;
                 size_t size = 0;
                 enum gb_status st = gb_nvrtc_compile("occupancy.cu", src, archs[a], opts, 3, &cubin, &size);
                 if (st != GB_OK)
-                    fail_msg("occupancy.cu %s %s %s for %s: %s", o1, o2, o3, archs[a], gb_error_message());
+                    fail_msg("occupancy.cu %s %s %s for %s: %s", o[0], o[1], o[2], archs[a], gb_error_message());
                 assert_true(size > 0);
                 free(cubin);
                 compiled++;
