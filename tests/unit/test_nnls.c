@@ -21,24 +21,8 @@
 #include <gsl/gsl_vector.h>
 
 #include "gpubound/nnls.h"
+#include "test_rng.h"
 
-static uint64_t rng_state;
-
-static double rng_uniform(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return ((rng_state * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static double rng_normal(void)
-{
-    double u1 = rng_uniform(), u2 = rng_uniform();
-    if (u1 < 1e-300)
-        u1 = 1e-300;
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
 
 /* sqrt(sum w (b - A x)^2), computed here independently of the solver. */
 static double resid_norm(const double *a, size_t m, size_t n, const double *b, const double *w,

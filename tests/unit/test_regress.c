@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "gpubound/regress.h"
+#include "test_rng.h"
 
 #ifndef GB_TEST_DATA
 #error "GB_TEST_DATA must name the tests/data directory"
@@ -339,25 +340,6 @@ static void test_dummies_string_levels(void **state)
     assert_null(d.names);
 }
 
-/* Deterministic generator for the synthetic data (xorshift64*, then
- * Box-Muller for normal deviates). */
-static uint64_t rng_state;
-
-static double rng_uniform(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return ((rng_state * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static double rng_normal(void)
-{
-    double u1 = rng_uniform(), u2 = rng_uniform();
-    if (u1 < 1e-300)
-        u1 = 1e-300;
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
 
 static void test_backward_elimination(void **state)
 {
