@@ -29,8 +29,8 @@
     X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) \
     X(cuMemcpyDtoDAsync) X(cuMemsetD8Async) X(cuMemsetD32Async) \
     X(cuMemHostAlloc) X(cuMemFreeHost) \
-    X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) \
-    X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuLaunchKernel) \
+    X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuModuleGetGlobal) \
+    X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuFuncSetCacheConfig) X(cuLaunchKernel) \
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) \
     X(cuStreamBeginCapture) X(cuStreamEndCapture) \
     X(cuGraphInstantiateWithFlags) X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy) \
