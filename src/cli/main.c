@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_geometry.h"
 #include "cli/cmd_occupancy.h"
 #include "cli/cmd_report.h"
 
@@ -40,6 +41,8 @@ const struct gb_cmd gb_commands[] = {
      GB_REPORT_USAGE, GB_REPORT_HELP},
     {"occupancy", gb_cmd_occupancy, "occupancy calculator: active warps per SM and the limiting factor",
      GB_OCCUPANCY_USAGE, GB_OCCUPANCY_HELP},
+    {"geometry", gb_cmd_geometry, "block shapes to use, from a recorded ubench run (no GPU needed)",
+     GB_GEOMETRY_USAGE, GB_GEOMETRY_HELP},
     {"help", gb_cmd_help, "show the commands, or one command's options", "gpubound help [COMMAND | --markdown]",
      "  --markdown    print the reference of every command as markdown (docs/cli.md)\n"},
     {NULL, NULL, NULL, NULL, NULL},
