@@ -293,7 +293,10 @@ static enum gb_status gb_geo_print_section(const struct gb_geo_result *r, FILE *
         fprintf(f, "; %.3f x each bench's own best (geometric mean), %.3f x at worst\n", best->score,
                 best->worst_ratio);
     else
-        fprintf(f, "; %.4g µs\n", best->time_ns / 1e3); /* 4 significant digits */
+    {
+        gb_format_num(a, sizeof a, best->time_ns / 1e3, 4);
+        fprintf(f, "; %s µs\n", a);
+    }
     fprintf(f, "recommended, within 5%% of the best: %zu shape%s, ", r->n_good, r->n_good == 1 ? "" : "s");
     if (r->good_min_threads == r->good_max_threads)
         fprintf(f, "%d threads, ", r->good_min_threads);

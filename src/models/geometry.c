@@ -416,11 +416,12 @@ static void gb_geo_finish(struct gb_geo_result *r)
     r->occ_known = 1;
     if (!r->n_shapes)
         return;
+    for (size_t i = 0; i < r->n_shapes; i++)
+        r->shapes[i].threads = r->shapes[i].rows * r->shapes[i].cols;
     qsort(r->shapes, r->n_shapes, sizeof *r->shapes, gb_shape_cmp);
     double best = r->shapes[0].score;
     for (size_t i = 0; i < r->n_shapes; i++) {
         struct gb_geo_shape *sh = &r->shapes[i];
-        sh->threads = sh->rows * sh->cols;
         sh->ratio = sh->score / best;
         if (!r->is_class)
             sh->worst_ratio = sh->ratio;

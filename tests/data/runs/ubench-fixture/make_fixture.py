@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes the synthetic ubench run directory of tests/data/runs/ubench-fixture:
 run.json, results.json and results.csv, in the format of docs/results-format.md
-(the run writer's, down to the number formatting), from a made-up model of
-block-shape effects. NO GPU ran anything: these are not measurements.
+(results.json and results.csv as the run writer formats them), from a made-up
+model of block-shape effects. NO GPU ran anything: these are not measurements.
 
 Usage:
     python3 make_fixture.py DIR          write the run directory DIR (created)
