@@ -323,13 +323,15 @@ static enum gb_status gb_geo_print_section(const struct gb_geo_result *r, FILE *
         if (r->max_occ_necessary)
             fprintf(f, "  necessary: yes, every recommended shape reaches it\n");
         else
-            fprintf(f, "  necessary: no, %zu of %zu recommended shapes do not reach it\n",
-                    r->n_good - r->n_good_max_occ, r->n_good);
+            fprintf(f, "  necessary: no, %zu of %zu recommended shapes %s not reach it\n",
+                    r->n_good - r->n_good_max_occ, r->n_good,
+                    r->n_good - r->n_good_max_occ == 1 ? "does" : "do");
         if (r->max_occ_sufficient)
             fprintf(f, "  sufficient: yes, every shape that reaches it is recommended\n");
         else
-            fprintf(f, "  sufficient: no, %zu of the %zu shapes that reach it are not recommended\n",
-                    r->n_max_occ - r->n_good_max_occ, r->n_max_occ);
+            fprintf(f, "  sufficient: no, %zu of the %zu shapes that reach it %s not recommended\n",
+                    r->n_max_occ - r->n_good_max_occ, r->n_max_occ,
+                    r->n_max_occ - r->n_good_max_occ == 1 ? "is" : "are");
     }
     if (r->best_square < 0) {
         fprintf(f, "square blocks: no nearest-square shape was ranked\n");

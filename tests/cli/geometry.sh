@@ -21,7 +21,7 @@ printf '%s\n' "$OUT" | grep -Eq '^ +3 +32x8 +256 +105\.0 +1\.050 +within 5% +1\.
 printf '%s\n' "$OUT" | grep -q '^maximize occupancy: 4 of 6 shapes reach it; the fastest of them, 8x16, is 1.000 x the best, the slowest, 4x64, 1.255 x$' \
     && ok || bad "--bench: maximize occupancy"
 printf '%s\n' "$OUT" | grep -qx '  necessary: yes, every recommended shape reaches it' && ok || bad "--bench: necessary"
-printf '%s\n' "$OUT" | grep -qx '  sufficient: no, 1 of the 4 shapes that reach it are not recommended' && ok || bad "--bench: sufficient"
+printf '%s\n' "$OUT" | grep -qx '  sufficient: no, 1 of the 4 shapes that reach it is not recommended' && ok || bad "--bench: sufficient"
 printf '%s\n' "$OUT" | grep -qx 'square blocks: the fastest nearest-square shape, 8x16 (128 threads), is 1.000 x the best: best, recommended (rank 1)' \
     && ok || bad "--bench: square blocks"
 printf '%s\n' "$OUT" | grep -qx 'marks: 2 best, 1 within 5%, 2 within 25%, 1 other' && ok || bad "--bench: marks"
@@ -85,6 +85,20 @@ expect 0 "" geometry --classes --format csv
 printf '%s\n' "$OUT" | grep -qx 'coalesced-write,"ubench1,ubench2",section 5.2,"one coalesced write of a constant per thread (patterns I, II), low load"' \
     && ok || bad "--classes: coalesced-write row"
 expect 0 "Classes: scheduling coalesced-write" geometry --help
+
+expect 0 "usage: gpubound geometry RUN_DIR" help geometry
+
+# The examples of the README and docs/models.md run as shown.
+line=$(grep -m1 '^gpubound geometry ' "$GB_SRC/README.md" | sed 's/ *#.*//')
+[ -n "$line" ] && ok || bad "README has no geometry example"
+read -r -a words <<<"${line#gpubound }"
+for i in "${!words[@]}"; do [ "${words[$i]}" = runs/ub ] && words[$i]=$FIXTURE; done
+expect 0 "" "${words[@]}"
+sed -n '/^\$ gpubound geometry tests\/data\/runs\/ubench-fixture --bench ubench6$/,/^```$/p' "$GB_SRC/docs/models.md" \
+    | sed '1d;$d' >"$TMP/doc-example"
+(cd "$GB_SRC" && "$GPUBOUND" geometry tests/data/runs/ubench-fixture --bench ubench6) >"$TMP/now" 2>&1
+[ -s "$TMP/doc-example" ] && diff "$TMP/doc-example" "$TMP/now" >/dev/null && ok \
+    || bad "the example output in docs/models.md is not what the command prints"
 
 # Usage errors: exit 2, one line, nothing on stdout.
 expect 2 "geometry: expected a RUN_DIR; see 'gpubound help geometry'" geometry --all; no_stdout
