@@ -13,6 +13,7 @@
 
 #include "cli/cmd_geometry.h"
 #include "gpubound/geometry.h"
+#include "gpubound/report.h"
 
 /* An ok ubench record of `bench` at rows x cols, size and cache, with median
  * `t` ns; occ < 0 leaves out the occupancy metrics. */
@@ -499,6 +500,34 @@ static void test_fixture(void **state)
     gb_run_free(run);
 }
 
+/* The table of good shapes a report can show, from a whole run. */
+static void test_good_shapes_table(void **state)
+{
+    (void)state;
+    struct gb_run *run;
+    struct gb_table *t;
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(gb_run_load(GB_TEST_DATA "/runs/ubench-fixture", &run), GB_OK);
+    assert_int_equal(gb_report_good_shapes(run, &t), GB_OK);
+    assert_int_equal(gb_table_n_rows(t), 8);
+    assert_int_equal(gb_table_n_cols(t), 20);
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    assert_int_equal(gb_table_print(t, f, GB_FORMAT_CSV, 0), GB_OK);
+    fclose(f);
+    assert_non_null(strstr(text, "\nubench6,large,default,6,2,8x16,1e+02,8x16 16x8 32x8,3,128-256,4,8x16,1,4x64,1.255,yes,no,8x16,1,yes\n"));
+    assert_non_null(strstr(text, "\nubench14,large,default,66,0,"));
+    free(text);
+    gb_table_free(t);
+    gb_run_free(run);
+
+    assert_int_equal(gb_run_load(GB_TEST_DATA "/runs/bandwidth-fixture", &run), GB_OK);
+    assert_int_equal(gb_report_good_shapes(run, &t), GB_ERR_USAGE);
+    assert_null(t);
+    gb_run_free(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -510,6 +539,7 @@ int main(void)
         cmocka_unit_test(test_set_order),
         cmocka_unit_test(test_class_table),
         cmocka_unit_test(test_fixture),
+        cmocka_unit_test(test_good_shapes_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
