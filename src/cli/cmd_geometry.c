@@ -1,6 +1,5 @@
 /* cmd_geometry.c - `gpubound geometry RUN_DIR`: the block shapes to use, from
  * a recorded ubench run, per bench or per class of kernels. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* geometry.c - the geometry advisor's results (gpubound/geometry.h) as
  * tables: the table of good shapes, and the ranked shapes of a group. */
-#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
