@@ -1,4 +1,4 @@
-/* geometry.c - the geometry advisor's results (gpubound/geometry.h) as
+/* geometry_tables.c - the geometry advisor's results (gpubound/geometry.h) as
  * tables: the table of good shapes, and the ranked shapes of a group. */
 #include <stdio.h>
 #include <stdlib.h>
