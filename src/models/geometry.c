@@ -616,8 +616,10 @@ enum gb_status gb_geo_analyze_class(const struct gb_geo_set *s, const struct gb_
         goto out;
     }
     out->n_benches = (int)n_cols;
-    if (!n_cols)
+    if (!n_cols) {
+        gb_geo_finish(out);     /* nothing to rank: the comparisons say none */
         goto out;
+    }
     if (!(out->shapes = calloc(cols[0].n, sizeof *out->shapes))) {
         st = gb_error_set(GB_ERR_NOMEM, "out of memory aggregating class %s", cls->name);
         goto out;

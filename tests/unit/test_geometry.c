@@ -370,6 +370,23 @@ static void test_class_aggregation(void **state)
     assert_true(g.shapes[0].score == 1.0);
     gb_geo_result_release(&g);
 
+    /* the class's only bench here failed everywhere: nothing ranked, not an error */
+    {
+        struct gb_record f = rec("ubench5", 8, 8, "large", "default", 1, 1.0, 1);
+        f.status = GB_REC_FAILED;
+        struct gb_geo_set *s5 = set_of(&f, 1);
+        assert_int_equal(gb_geo_analyze_class(s5, gb_geo_class_find("non-coalesced"), "large", "default", &g),
+                         GB_OK);
+        assert_int_equal(g.n_benches, 0);
+        assert_int_equal(g.n_shapes, 0);
+        assert_int_equal(g.n_not_ok, 1);
+        assert_string_equal(g.missing, "ubench5,ubench6");
+        assert_int_equal(g.best_square, -1);
+        assert_int_equal(g.best_max_occ, -1);
+        gb_geo_result_release(&g);
+        gb_geo_set_free(s5);
+    }
+
     /* no bench of the class in the group */
     assert_int_equal(gb_geo_analyze_class(s, gb_geo_class_find("cannon"), "large", "default", &g),
                      GB_ERR_USAGE);
