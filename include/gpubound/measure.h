@@ -36,11 +36,38 @@ struct gb_measure_opts {
     int max_samples;        /* default 5000 */
     double batch_below_ns;  /* launches shorter than this are batched in a graph (20 us) */
     double batch_target_ns; /* a batched sample lasts about this long (200 us) */
+    int warmup_launches;    /* warm-up: at least this many launches (3) */
+    double warmup_s;        /* and at least this long (20 ms) */
+    double chunk_s;         /* samples enqueued per host synchronisation, in time (10 ms) */
     int cache;              /* -1: each bench's own mode; else GB_CACHE_HOT/COLD for all */
     int quick;
+    /* Set when the user gave rel_ci / max_time_s: a bench's own sampling
+     * policy (struct gb_sample_policy) then keeps them. */
+    int user_rel_ci, user_max_time;
+    /* Where benches with share_by keep their shared state between points
+     * (NULL: made and freed for every point). */
+    struct gb_measure_share *share;
 };
 
 void gb_measure_opts_default(struct gb_measure_opts *o);
+
+/* The shared state of the bench measured last (see gb_bench.share_by).
+ * Zero-initialise it, point gb_measure_opts.share at it, and release it
+ * before the GPU is closed. */
+struct gb_measure_share {
+    const struct gb_bench *bench;
+    struct gb_gpu *gpu;
+    char key[256];
+    void *state;
+};
+
+/* Frees the held state (share_teardown) and empties `s`; safe when empty. */
+void gb_measure_share_release(struct gb_measure_share *s);
+
+/* The options a point of `b` is measured with: `o` with the bench's
+ * sampling policy applied (fields the user gave keep the user's value). */
+void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench *b,
+                         struct gb_measure_opts *out);
 
 /* Set from a signal handler to stop a run between samples. */
 extern volatile int gb_measure_interrupted;

@@ -243,6 +243,14 @@ struct gb_chart_spec {
      * ("metric:NAME"), with this legend text. NULL = no shading. */
     const char *flag;
     const char *flag_label;
+    /* One chart per distinct combination of these values among the
+     * selected records: a comma list of axis names, "bench" for the bench.
+     * Each is drawn as <name>-<value>-<value>... (characters other than
+     * letters, digits, '-', '_' and '.' become '_') with the title
+     * "<title> (<bench>, <axis>=<value>, ...)", in order of first
+     * appearance in the run. Records lacking a split axis are left out.
+     * NULL = one chart. */
+    const char *split;
 };
 
 /* Draws every chart `suite` declares from the records of `run` that belong

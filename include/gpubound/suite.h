@@ -27,7 +27,8 @@ struct gb_axis_def {
     const char *values;          /* default sweep, e.g. "4,8,16" */
     const char *quick;           /* sweep under --quick; NULL = same as values */
     long min, max;               /* integer axes: allowed range */
-    const char *choices;         /* string axes: comma list of allowed values */
+    const char *choices;         /* comma list of allowed values (NULL: any); on an integer
+                                  * axis a range keeps the allowed values it spans */
     const char *help;
 };
 
@@ -51,6 +52,10 @@ struct gb_point {
     /* Set by setup or verify: extra values recorded with the point. */
     int n_metrics;
     struct gb_metric metrics[GB_MAX_METRICS];
+    /* The state the bench's share_setup (struct gb_bench_extra) made for
+     * this point's share_by values, reused by consecutive points (NULL for
+     * benches without one). */
+    void *shared;
 };
 
 /* Integer / string value of an axis of the point (0 / "" if absent). */
@@ -60,6 +65,21 @@ const char *gb_point_str(const struct gb_point *p, const char *axis);
 void gb_point_metric(struct gb_point *p, const char *name, double value);
 
 #define GB_OPT_LEN 64
+
+/* How a benchmark's points are sampled where it differs from the harness's
+ * defaults (struct gb_measure_opts); a zero field keeps the default. Meant
+ * for sweeps of many short points. --ci and --max-time given on the
+ * command line still win over rel_ci and max_time_s. */
+struct gb_sample_policy {
+    double rel_ci;           /* stopping rule: CI half-width / median */
+    double max_time_s;       /* time cap per point for sampling */
+    int min_samples;
+    int max_samples;
+    int warmup_launches;     /* at least this many warm-up launches (default 3) */
+    double warmup_s;         /* and at least this long (default 20 ms) */
+    double chunk_s;          /* samples enqueued per host synchronisation, in time (10 ms) */
+    double batch_target_ns;  /* a graph-batched sample lasts about this long */
+};
 
 struct gb_bench {
     const char *name;
@@ -86,6 +106,38 @@ struct gb_bench {
     /* Frees what setup took; must cope with a partial setup. */
     void (*teardown)(struct gb_point *p);
 };
+
+/* What a bench may add to its row, declared apart so that the bench table
+ * keeps its layout: a suite lists its extras in a table ending with a zero
+ * row, and registry.c lists the tables (gb_bench_extra finds them). */
+struct gb_bench_extra {
+    const struct gb_bench *bench;
+    /* Sampling that differs from the harness's defaults (NULL: none). */
+    const struct gb_sample_policy *sampling;
+    /* State shared by consecutive points: share_by is a comma list of axis
+     * names; points of this bench measured one after another whose values
+     * of those axes are equal get the same p->shared, made once by
+     * share_setup (big buffers, inputs, a host reference) and freed by
+     * share_teardown when the values change, another bench comes, or the
+     * caller releases the harness's share (gb_measure_share_release).
+     * share_setup must leave nothing allocated when it fails, and what it
+     * makes must stay valid for every point that reuses it (no point may
+     * change the shared inputs in a way the next point's check would
+     * notice). NULL share_setup: nothing shared. */
+    const char *share_by;
+    enum gb_status (*share_setup)(struct gb_point *p, void **shared);
+    void (*share_teardown)(struct gb_gpu *g, void *shared);
+    /* Which combinations of axis values are points at all (e.g. a block of
+     * rows x cols threads must fit the hardware's limit): returns 1 to keep
+     * the point, 0 to leave it out of the plan with the reason in `why`.
+     * Called without a GPU (p->gpu is NULL). A bench whose every
+     * combination is left out is a usage error carrying the first reason.
+     * NULL: every combination is a point. */
+    int (*admit)(const struct gb_point *p, char *why, size_t n);
+};
+
+/* The extras of bench `b`, or NULL when it has none (registry.c). */
+const struct gb_bench_extra *gb_bench_extra(const struct gb_bench *b);
 
 struct gb_suite {
     const char *name;

@@ -124,6 +124,7 @@ int gb_cmd_run(int argc, char **argv)
     struct gb_measure_opts mo;
     struct gb_plan plan;
     struct gb_gpu gpu;
+    struct gb_measure_share share;
     struct gb_run_writer *w = NULL;
     struct gb_run_info info;
     char default_out[128];
@@ -131,7 +132,9 @@ int gb_cmd_run(int argc, char **argv)
     int gpu_open = 0;
     memset(&plan, 0, sizeof plan);
     memset(&gpu, 0, sizeof gpu);
+    memset(&share, 0, sizeof share);
     gb_measure_opts_default(&mo);
+    mo.share = &share;
     if (!sets)
         return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), NULL, NULL);
     gb_cli_getopt_reset();
@@ -156,6 +159,7 @@ int gb_cmd_run(int argc, char **argv)
                 goto out;
             }
             mo.rel_ci = v / 100.0;
+            mo.user_rel_ci = 1;
             break;
         }
         case 'm': {
@@ -166,6 +170,7 @@ int gb_cmd_run(int argc, char **argv)
                 goto out;
             }
             mo.max_time_s = v;
+            mo.user_max_time = 1;
             break;
         }
         case 'f':
@@ -263,6 +268,7 @@ int gb_cmd_run(int argc, char **argv)
     }
     if (tty)
         fputc('\n', stderr);
+    gb_measure_share_release(&share);
     info.wall_s = gb_wall() - t_start;
     info.modules_compiled = gpu.compiles;
     info.modules_cached = gpu.disk_hits;
@@ -293,6 +299,7 @@ int gb_cmd_run(int argc, char **argv)
 out:
     if (w)
         gb_run_writer_close(w, &info);
+    gb_measure_share_release(&share);
     if (gpu_open)
         gb_gpu_close(&gpu);
     gb_plan_release(&plan);

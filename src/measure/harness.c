@@ -7,6 +7,10 @@
  * shorter than batch_below_ns are captured batch-fold into a CUDA graph and
  * one graph launch is one sample; cold samples flush the L2 outside the
  * timed region before each sample and are never batched.
+ *
+ * A bench may bring its own sampling policy (fewer samples for sweeps of
+ * many short points) and state shared by consecutive points (buffers made
+ * once per problem size rather than once per point).
  */
 #include <math.h>
 #include <stdio.h>
@@ -29,7 +33,102 @@ void gb_measure_opts_default(struct gb_measure_opts *o)
     o->max_samples = 5000;
     o->batch_below_ns = 20000.0;
     o->batch_target_ns = 200000.0;
+    o->warmup_launches = 3;
+    o->warmup_s = 0.02;
+    o->chunk_s = 0.01;
     o->cache = -1;
+}
+
+void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench *b,
+                         struct gb_measure_opts *out)
+{
+    const struct gb_bench_extra *ex = b ? gb_bench_extra(b) : NULL;
+    const struct gb_sample_policy *sp = ex ? ex->sampling : NULL;
+    *out = *o;
+    if (!sp)
+        return;
+    if (sp->rel_ci > 0 && !o->user_rel_ci)
+        out->rel_ci = sp->rel_ci;
+    if (sp->max_time_s > 0 && !o->user_max_time)
+        out->max_time_s = sp->max_time_s;
+    if (sp->min_samples > 0)
+        out->min_samples = sp->min_samples;
+    if (sp->max_samples > 0)
+        out->max_samples = sp->max_samples;
+    if (out->max_samples < out->min_samples)
+        out->max_samples = out->min_samples;
+    if (sp->warmup_launches > 0)
+        out->warmup_launches = sp->warmup_launches;
+    if (sp->warmup_s > 0)
+        out->warmup_s = sp->warmup_s;
+    if (sp->chunk_s > 0)
+        out->chunk_s = sp->chunk_s;
+    if (sp->batch_target_ns > 0)
+        out->batch_target_ns = sp->batch_target_ns;
+}
+
+void gb_measure_share_release(struct gb_measure_share *s)
+{
+    const struct gb_bench_extra *ex = s->bench ? gb_bench_extra(s->bench) : NULL;
+    if (s->state && ex && ex->share_teardown)
+        ex->share_teardown(s->gpu, s->state);
+    memset(s, 0, sizeof *s);
+}
+
+/* The key of a point's shared state: the values of the bench's share_by axes. */
+static void gb_share_key(const struct gb_point *p, const struct gb_bench_extra *ex, char *key, size_t n)
+{
+    const char *list = ex->share_by;
+    size_t len = 0;
+    key[0] = '\0';
+    while (list && *list && len < n) {
+        char axis[64];
+        size_t an = strcspn(list, ",");
+        snprintf(axis, sizeof axis, "%.*s", (int)an, list);
+        int w = snprintf(key + len, n - len, "%s=%s;", axis, gb_point_str(p, axis));
+        len += w > 0 ? (size_t)w : 0;
+        list += an;
+        if (*list == ',')
+            list++;
+    }
+}
+
+/* Gives the point its shared state: the one held when it is the same
+ * bench, device and key, otherwise a new one (the old one freed first). */
+static enum gb_status gb_share_acquire(struct gb_gpu *g, struct gb_point *p,
+                                       struct gb_measure_share *sh, void **own)
+{
+    const struct gb_bench *b = p->bench;
+    const struct gb_bench_extra *ex = gb_bench_extra(b);
+    char key[sizeof sh->key];
+    enum gb_status st;
+    *own = NULL;
+    if (!ex || !ex->share_setup) {
+        /* Another bench's buffers are not kept while this one runs. */
+        if (sh && sh->state)
+            gb_measure_share_release(sh);
+        return GB_OK;
+    }
+    gb_share_key(p, ex, key, sizeof key);
+    if (sh && sh->state && sh->bench == b && sh->gpu == g && strcmp(sh->key, key) == 0) {
+        p->shared = sh->state;
+        return GB_OK;
+    }
+    if (sh)
+        gb_measure_share_release(sh);
+    void *state = NULL;
+    if ((st = ex->share_setup(p, &state)) != GB_OK)
+        return st;
+    p->shared = state;
+    if (sh) {
+        sh->bench = b;
+        sh->gpu = g;
+        snprintf(sh->key, sizeof sh->key, "%s", key);
+        sh->state = state;
+    } else {
+        *own = state;    /* nobody keeps it: freed with the point */
+    }
+    return GB_OK;
 }
 
 static double gb_now_s(void)
@@ -47,7 +146,7 @@ static void gb_rec_reason(struct gb_record *rec, enum gb_record_status st, const
 
 struct gb_timer {
     CUevent ev[2 * GB_CHUNK_MAX];
-    int n_ev;
+    int n_ev;                  /* created so far, on demand */
     CUgraph graph;
     CUgraphExec exec;
 };
@@ -81,6 +180,10 @@ static enum gb_status gb_sample_chunk(struct gb_gpu *g, struct gb_point *p, stru
                                       int cold, int batch, double *out_ns)
 {
     enum gb_status st = GB_OK;
+    while (t->n_ev < 2 * k) {
+        GB_CU_CHECK(st, gb_cu->cuEventCreate(&t->ev[t->n_ev], CU_EVENT_DEFAULT));
+        t->n_ev++;
+    }
     for (int i = 0; i < k; i++) {
         if (cold && (st = gb_gpu_flush_l2(g)) != GB_OK)
             goto out;
@@ -126,7 +229,7 @@ static int gb_device_fault(enum gb_status st)
                                  strstr(gb_error_message(), "launch failed") || strstr(gb_error_message(), "ECC"));
 }
 
-enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const struct gb_measure_opts *o,
+enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const struct gb_measure_opts *given,
                                 struct gb_record *rec)
 {
     enum gb_status st = GB_OK;
@@ -135,7 +238,11 @@ enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const stru
     const struct gb_bench *b = p->bench;
     double t0 = gb_now_s();
     int set_up = 0;
+    void *own_shared = NULL;
+    struct gb_measure_opts eff;
+    const struct gb_measure_opts *o = &eff;
     memset(&t, 0, sizeof t);
+    gb_measure_opts_for(given, b, &eff);
 
     rec->cache = o->cache >= 0 ? (enum gb_cache_mode)o->cache : b->cache;
     rec->min_ns = rec->median_ns = rec->mean_ns = rec->stddev_ns = rec->ci_lo_ns = rec->ci_hi_ns = NAN;
@@ -151,6 +258,8 @@ enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const stru
         if ((st = gb_gpu_module(g, b->kernel_file, optp, n, &p->module)) != GB_OK)
             goto fail;
     }
+    if ((st = gb_share_acquire(g, p, o->share, &own_shared)) != GB_OK)
+        goto fail;
     set_up = 1;
     if ((st = b->setup(p)) != GB_OK)
         goto fail;
@@ -165,12 +274,8 @@ enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const stru
     if ((st = b->verify(p)) != GB_OK)
         goto fail;
 
-    for (int i = 0; i < 2 * GB_CHUNK_MAX; i++) {
-        GB_CU_CHECK(st, gb_cu->cuEventCreate(&t.ev[i], CU_EVENT_DEFAULT));
-        t.n_ev++;
-    }
-
-    /* Warm-up: at least 3 launches and 20 ms, which also tells the launch's length. */
+    /* Warm-up: at least 3 launches and 20 ms (or what the bench's policy
+     * says), which also tells the launch's length. */
     int cold = rec->cache == GB_CACHE_COLD;
     double one[GB_CHUNK_MAX], warm_start = gb_now_s();
     int warm_n = 0;
@@ -180,7 +285,7 @@ enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const stru
             goto fail;
         est_ns = warm_n ? fmin(est_ns, one[0]) : one[0];
         warm_n++;
-    } while ((warm_n < 3 || gb_now_s() - warm_start < 0.02) && warm_n < 1000);
+    } while ((warm_n < o->warmup_launches || gb_now_s() - warm_start < o->warmup_s) && warm_n < 1000);
 
     int batch = 1;
     if (!cold && !p->no_graph && est_ns < o->batch_below_ns) {
@@ -211,7 +316,7 @@ enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const stru
             st = gb_error_set(GB_ERR_INTERRUPTED, "interrupted");
             goto fail;
         }
-        int k = (int)(10e6 / fmax(sample_ns, 1.0)); /* about 10 ms of work per chunk */
+        int k = (int)(o->chunk_s * 1e9 / fmax(sample_ns, 1.0)); /* about chunk_s of work per chunk */
         if (k < 1)
             k = 1;
         if (k > GB_CHUNK_MAX)
@@ -269,6 +374,12 @@ out:
     free(samples);
     if (set_up && b->teardown)
         b->teardown(p);
+    if (own_shared) {
+        const struct gb_bench_extra *ex = gb_bench_extra(b);
+        if (ex && ex->share_teardown)
+            ex->share_teardown(g, own_shared);
+    }
+    p->shared = NULL;
     rec->wall_s = gb_now_s() - t0;
     return st;
 }

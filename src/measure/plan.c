@@ -40,6 +40,9 @@ static enum gb_status gb_plan_bench(struct gb_plan *plan, size_t *cap, const str
     enum gb_status st = GB_OK;
     char **vals[GB_MAX_AXES] = {0};
     int nv[GB_MAX_AXES] = {0}, idx[GB_MAX_AXES] = {0};
+    size_t kept = 0;
+    char why[256] = "";
+    const struct gb_bench_extra *ex = gb_bench_extra(b);
     for (int a = 0; a < b->n_axes; a++) {
         const struct gb_axis_def *ad = &b->axes[a];
         const char *list = gb_override(sets, n_sets, ad->name);
@@ -68,10 +71,24 @@ static enum gb_status gb_plan_bench(struct gb_plan *plan, size_t *cap, const str
                 goto out;
             }
         }
-        if ((st = gb_plan_push(plan, cap, &it)) != GB_OK) {
+        int keep = 1;
+        if (ex && ex->admit) {
+            struct gb_point p;
+            char w[256] = "";
+            gb_plan_point(&it, quick, &p);
+            keep = ex->admit(&p, w, sizeof w);
+            if (!keep && !why[0])
+                snprintf(why, sizeof why, "%s", w[0] ? w : "combination not allowed");
+        }
+        if (!keep) {
+            for (int a = 0; a < b->n_axes; a++)
+                free(it.axis_value[a]);
+        } else if ((st = gb_plan_push(plan, cap, &it)) != GB_OK) {
             for (int a = 0; a < b->n_axes; a++)
                 free(it.axis_value[a]);
             goto out;
+        } else {
+            kept++;
         }
         /* Odometer over the axes, the last axis fastest. */
         int a = b->n_axes - 1;
@@ -80,6 +97,8 @@ static enum gb_status gb_plan_bench(struct gb_plan *plan, size_t *cap, const str
         if (a < 0)
             break;
     }
+    if (kept == 0)
+        st = gb_error_set(GB_ERR_USAGE, "%s/%s: no point to measure: %s", s->name, b->name, why);
 out:
     for (int a = 0; a < b->n_axes; a++) {
         for (int k = 0; k < nv[a]; k++)

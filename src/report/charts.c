@@ -449,6 +449,127 @@ out:
     return st;
 }
 
+/* Appends `s` to buf (of size n) with characters outside a file stem as '_'. */
+static void gb_stem_append(char *buf, size_t n, const char *s)
+{
+    size_t len = strlen(buf);
+    for (; *s && len + 1 < n; s++) {
+        char c = *s;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '-' || c == '_' || c == '.';
+        buf[len++] = ok ? c : '_';
+    }
+    buf[len] = '\0';
+}
+
+/* The value of split item `axis` of a record, or NULL when it has none. */
+static const char *gb_split_value(const struct gb_record *r, const char *axis)
+{
+    return strcmp(axis, "bench") == 0 ? r->bench : gb_record_axis(r, axis);
+}
+
+/* Fills one instance of split spec `c` for the split values of record `r`;
+ * 0 when the record lacks a split axis. */
+static int gb_inst_fill(const struct gb_chart_spec *c, const struct gb_record *r,
+                        struct gb_chart_inst *in)
+{
+    const char *list = c->split;
+    size_t tl;
+    memset(in, 0, sizeof *in);
+    in->spec = *c;
+    in->spec.split = NULL;
+    snprintf(in->name, sizeof in->name, "%s", c->name);
+    snprintf(in->title, sizeof in->title, "%s (", c->title ? c->title : c->name);
+    if (c->where)
+        snprintf(in->where, sizeof in->where, "%s", c->where);
+    int first = 1;
+    while (*list) {
+        char axis[64];
+        size_t an = strcspn(list, ",");
+        snprintf(axis, sizeof axis, "%.*s", (int)an, list);
+        list += an;
+        if (*list == ',')
+            list++;
+        if (!axis[0])
+            continue;
+        const char *v = gb_split_value(r, axis);
+        if (!v)
+            return 0;
+        strncat(in->name, "-", sizeof in->name - strlen(in->name) - 1);
+        gb_stem_append(in->name, sizeof in->name, v);
+        tl = strlen(in->title);
+        if (strcmp(axis, "bench") == 0) {
+            snprintf(in->bench, sizeof in->bench, "%s", v);
+            snprintf(in->title + tl, sizeof in->title - tl, "%s%s", first ? "" : ", ", v);
+        } else {
+            size_t wl = strlen(in->where);
+            snprintf(in->where + wl, sizeof in->where - wl, "%s%s=%s", wl ? "," : "", axis, v);
+            snprintf(in->title + tl, sizeof in->title - tl, "%s%s=%s", first ? "" : ", ", axis, v);
+        }
+        first = 0;
+    }
+    tl = strlen(in->title);
+    snprintf(in->title + tl, sizeof in->title - tl, ")");
+    in->spec.name = in->name;
+    in->spec.title = in->title;
+    in->spec.where = in->where[0] ? in->where : NULL;
+    if (in->bench[0])
+        in->spec.benches = in->bench;
+    return 1;
+}
+
+enum gb_status gb_chart_instances(const struct gb_run *run, const struct gb_suite *s,
+                                  const struct gb_chart_spec *c, struct gb_chart_inst **out,
+                                  size_t *n)
+{
+    struct gb_chart_inst *v = NULL, one;
+    size_t cap = 0;
+    *out = NULL;
+    *n = 0;
+    if (!c->split) {
+        if (!(v = calloc(1, sizeof *v)))
+            return gb_error_set(GB_ERR_NOMEM, "out of memory");
+        v->spec = *c;
+        *out = v;
+        *n = 1;
+        return GB_OK;
+    }
+    for (size_t i = 0; i < run->n_records; i++) {
+        const struct gb_record *r = &run->records[i];
+        size_t k;
+        if (!gb_rec_in_chart(s, c, r) || !gb_inst_fill(c, r, &one))
+            continue;
+        for (k = 0; k < *n; k++)
+            if (strcmp(v[k].name, one.name) == 0 && strcmp(v[k].where, one.where) == 0 &&
+                strcmp(v[k].bench, one.bench) == 0)
+                break;
+        if (k < *n)
+            continue;
+        if (*n == cap) {
+            size_t nc = cap ? 2 * cap : 16;
+            struct gb_chart_inst *nv = realloc(v, nc * sizeof *nv);
+            if (!nv) {
+                free(v);
+                *n = 0;
+                return gb_error_set(GB_ERR_NOMEM, "out of memory");
+            }
+            v = nv;
+            cap = nc;
+        }
+        v[*n] = one;
+        (*n)++;
+    }
+    /* The copies' pointers must point into their own (moved) storage. */
+    for (size_t k = 0; k < *n; k++) {
+        v[k].spec.name = v[k].name;
+        v[k].spec.title = v[k].title;
+        v[k].spec.where = v[k].where[0] ? v[k].where : NULL;
+        v[k].spec.benches = v[k].bench[0] ? v[k].bench : c->benches;
+    }
+    *out = v;
+    return GB_OK;
+}
+
 enum gb_status gb_report_charts(const struct gb_run *run, const struct gb_suite *suite,
                                 const char *out_dir, struct gb_report_result *res)
 {
@@ -457,7 +578,19 @@ enum gb_status gb_report_charts(const struct gb_run *run, const struct gb_suite 
     if ((st = gb_mkdir_p(out_dir)) != GB_OK)
         return st;
     for (int i = 0; i < suite->n_charts; i++) {
-        st = gb_chart_one(run, suite, &suite->charts[i], out_dir, res);
+        struct gb_chart_inst *inst = NULL;
+        size_t n_inst = 0;
+        st = gb_chart_instances(run, suite, &suite->charts[i], &inst, &n_inst);
+        if (st == GB_OK && n_inst == 0)
+            st = gb_result_add(&res->no_data, &res->n_no_data, suite->charts[i].name);
+        for (size_t k = 0; st == GB_OK && k < n_inst; k++) {
+            enum gb_status cst = gb_chart_one(run, suite, &inst[k].spec, out_dir, res);
+            if (cst != GB_OK && first == GB_OK) {
+                first = cst;
+                snprintf(first_msg, sizeof first_msg, "%s", gb_error_message());
+            }
+        }
+        free(inst);
         if (st != GB_OK && first == GB_OK) {
             first = st;
             snprintf(first_msg, sizeof first_msg, "%s", gb_error_message());

@@ -836,7 +836,15 @@ static enum gb_status gb_gp_heat(FILE *f, const struct gb_plot *p)
         gb_gp_str(f, p->cols.v[i]);
         fprintf(f, " %zu", i);
     }
-    fputs(")\nset ytics scale 0 (", f);
+    fputs(")\n", f);
+    /* Labels that would run into each other under their columns stand on end. */
+    size_t widest = 0;
+    for (size_t i = 0; i < nc; i++)
+        if (strlen(p->cols.v[i]) > widest)
+            widest = strlen(p->cols.v[i]);
+    if (nc * (widest + 1) > 60)
+        fputs("set xtics rotate by 90 right\n", f);
+    fputs("set ytics scale 0 (", f);
     for (size_t i = 0; i < nr; i++) {
         fputs(i ? ", " : "", f);
         gb_gp_str(f, p->rows.v[i]);

@@ -293,8 +293,17 @@ enum gb_status gb_report_write(const struct gb_run *run, const char *out_dir,
                   "drawn._\n\n", f);
             continue;
         }
-        for (int c = 0; c < s->n_charts; c++)
-            gb_md_chart(f, &s->charts[c], res, out_dir, run->dir);
+        for (int c = 0; c < s->n_charts; c++) {
+            struct gb_chart_inst *inst = NULL;
+            size_t n_inst = 0;
+            if ((st = gb_chart_instances(run, s, &s->charts[c], &inst, &n_inst)) != GB_OK)
+                goto out;
+            if (n_inst == 0)   /* a split chart with nothing to split */
+                gb_md_chart(f, &s->charts[c], res, out_dir, run->dir);
+            for (size_t k = 0; k < n_inst; k++)
+                gb_md_chart(f, &inst[k].spec, res, out_dir, run->dir);
+            free(inst);
+        }
     }
     if (res->n_not_drawn)
         fprintf(f, "---\n\n%s.\n", res->note);

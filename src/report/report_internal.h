@@ -17,4 +17,23 @@ enum gb_status gb_result_add_file(struct gb_report_result *res, const char *dir,
  * directory is fine. GB_ERR_IO with the path and reason otherwise. */
 enum gb_status gb_mkdir_p(const char *dir);
 
+/* One chart to draw of a declared chart: the spec itself, or, for a spec
+ * with `split`, a copy narrowed to one combination of the split values
+ * (its name, title, where and benches point into the instance). */
+struct gb_chart_inst {
+    struct gb_chart_spec spec;
+    char name[256];
+    char title[512];
+    char where[1024];
+    char bench[64];
+};
+
+/* The charts `c` of suite `s` draws from `run`: one for a spec without
+ * split, else one per combination of split values among the records the
+ * spec selects, in order of first appearance (none when no record has
+ * them). *out is malloc'ed (caller frees). */
+enum gb_status gb_chart_instances(const struct gb_run *run, const struct gb_suite *s,
+                                  const struct gb_chart_spec *c, struct gb_chart_inst **out,
+                                  size_t *n);
+
 #endif

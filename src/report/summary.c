@@ -93,7 +93,12 @@ enum gb_status gb_report_summary_table(const struct gb_run *run, const char *sui
     for (size_t a = 0; a < axes.n; a++)
         if ((st = gb_table_column(t, axes.v[a], NULL)) != GB_OK)
             goto out;
-    if (any_hot && any_cold && (st = gb_table_column(t, "cache", NULL)) != GB_OK)
+    /* The hot/cold column keeps its name unless an axis has taken it. */
+    int cache_axis = 0;
+    for (size_t a = 0; a < axes.n; a++)
+        cache_axis |= strcmp(axes.v[a], "cache") == 0;
+    if (any_hot && any_cold &&
+        (st = gb_table_column(t, cache_axis ? "cache mode" : "cache", NULL)) != GB_OK)
         goto out;
     if ((st = gb_table_column(t, "status", NULL)) != GB_OK ||
         (st = gb_table_column(t, "median", in_ms ? "ms" : "\xc2\xb5s")) != GB_OK ||

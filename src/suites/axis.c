@@ -60,6 +60,25 @@ static int gb_in_choices(const char *choices, const char *v)
     return 0;
 }
 
+/* Whether integer `v` is one of an integer axis's choices (all allowed when it has none). */
+static int gb_int_choice(const struct gb_axis_def *a, long v)
+{
+    if (!a->choices)
+        return 1;
+    for (const char *c = a->choices; *c;) {
+        char item[32];
+        size_t l = strcspn(c, ",");
+        long x;
+        snprintf(item, sizeof item, "%.*s", (int)(l < sizeof item ? l : sizeof item - 1), c);
+        if (gb_axis_parse_int(item, &x) == GB_OK && x == v)
+            return 1;
+        c += l;
+        if (*c == ',')
+            c++;
+    }
+    return 0;
+}
+
 static enum gb_status gb_check_int(const struct gb_axis_def *a, const char *tok, long v)
 {
     if (v < a->min || v > a->max)
@@ -94,7 +113,13 @@ enum gb_status gb_axis_expand(const struct gb_axis_def *a, const char *list, cha
                 st = gb_error_set(GB_ERR_USAGE, "axis %s: %s", a->name, gb_error_message());
                 goto out;
             }
-            if ((st = gb_check_int(a, tok, v)) != GB_OK || (st = gb_push(out, n, &cap, tok)) != GB_OK)
+            if ((st = gb_check_int(a, tok, v)) != GB_OK)
+                goto out;
+            if (!gb_int_choice(a, v)) {
+                st = gb_error_set(GB_ERR_USAGE, "axis %s: %s is not one of %s", a->name, tok, a->choices);
+                goto out;
+            }
+            if ((st = gb_push(out, n, &cap, tok)) != GB_OK)
                 goto out;
             continue;
         }
@@ -126,8 +151,12 @@ enum gb_status gb_axis_expand(const struct gb_axis_def *a, const char *list, cha
             st = gb_error_set(GB_ERR_USAGE, "axis %s: a geometric range must start at 1 or more", a->name);
             goto out;
         }
+        int before = *n;
         for (long v = lo; v <= hi; v = factor ? v * factor : v + step) {
             char buf[32];
+            /* On an axis with a list of allowed values, a range keeps those in it. */
+            if (!gb_int_choice(a, v))
+                continue;
             snprintf(buf, sizeof buf, "%ld", v);
             if ((st = gb_push(out, n, &cap, buf)) != GB_OK)
                 goto out;
@@ -135,6 +164,11 @@ enum gb_status gb_axis_expand(const struct gb_axis_def *a, const char *list, cha
                 st = gb_error_set(GB_ERR_USAGE, "axis %s: range has too many values", a->name);
                 goto out;
             }
+        }
+        if (*n == before) {
+            st = gb_error_set(GB_ERR_USAGE, "axis %s: range %s:%s holds none of %s", a->name, tok, hi_s,
+                              a->choices);
+            goto out;
         }
     }
     if (*n == 0)

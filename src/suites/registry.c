@@ -6,7 +6,22 @@
 
 static const struct gb_suite *const gb_suite_table[] = {
     &gb_suite_bandwidth,
+    &gb_suite_ubench,
 };
+
+/* Tables of bench extras (struct gb_bench_extra), each ending with a zero row. */
+static const struct gb_bench_extra *const gb_extra_tables[] = {
+    gb_ubench_extras,
+};
+
+const struct gb_bench_extra *gb_bench_extra(const struct gb_bench *b)
+{
+    for (size_t t = 0; t < sizeof gb_extra_tables / sizeof gb_extra_tables[0]; t++)
+        for (const struct gb_bench_extra *e = gb_extra_tables[t]; e->bench; e++)
+            if (e->bench == b)
+                return e;
+    return NULL;
+}
 
 const struct gb_suite *const *gb_suites(int *n)
 {

@@ -5,5 +5,7 @@
 #include "gpubound/suite.h"
 
 extern const struct gb_suite gb_suite_bandwidth;
+extern const struct gb_suite gb_suite_ubench;
+extern const struct gb_bench_extra gb_ubench_extras[];
 
 #endif
