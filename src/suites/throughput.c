@@ -414,7 +414,11 @@ static void tp_arith_inputs(struct tp_state *s)
         case 10: case 11: s->x0.f[k] = (float)tp_unif(0.5, 1.5); break;
         case 13: case 14: case 15: case 16: case 18: s->x0.d[k] = tp_unif(1, 2); break;
         case 17: s->x0.d[k] = tp_unif(1, 4); break;
-        case 21: case 22: s->x0.i[k] = 1 + (int)(tp_u32() % 4096u); break;
+        /* idiv: from 2^12 up, x + a/x grows like sqrt(2ak) and never
+         * passes a (where a/x would stay 0); imod: x + a%x + 1 grows by at
+         * least 1 per step. */
+        case 21: s->x0.i[k] = 4096 + (int)(tp_u32() % 4096u); break;
+        case 22: s->x0.i[k] = 1 + (int)(tp_u32() % 4096u); break;
         case 20: s->x0.u[k] = tp_u32() | 1u; break;
         default: s->x0.u[k] = tp_u32(); break;
         }
