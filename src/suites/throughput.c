@@ -53,7 +53,7 @@
  * plus half an ulp for the addition of b. */
 #define EPS_RSQRT (3.0 * 0x1p-23)               /* 2 ulp of a result <= 1, + half ulp of x < 4 */
 #define EPS_SINF (2.0 * 0x1p-23)                /* 2 ulp of |sin| <= 1, + half ulp of x < 4 */
-#define EPS_FSIN (0x1.8p-22 + 0x1p-23)          /* >= 2^-21.41 absolute for |x| <= pi, + half ulp */
+#define EPS_FSIN (0x1.9p-22 + 0x1p-23)          /* >= 2^-21.41 absolute for |x| <= pi, + half ulp */
 #define EPS_EXPF (3.0 * 0x1p-24)                /* 2 ulp of e^-x < 1, + half ulp of x < 2 */
 #define EPS_FEXP (4.0 * 0x1p-24)                /* 2 + floor(1.173 |x|) = 3 ulp for |x| < 1.7, + half ulp */
 #define EPS_FDIVIDEF (2.0 * 0x1p-23)            /* 2 ulp of a/x <= 0.5, + half ulp of x < 4 */

@@ -26,7 +26,7 @@ mnemonics() {
     case "$dis" in
     *cuobjdump) "$dis" -sass "$1" ;;
     *) "$dis" "$1" ;;
-    esac | sed -n 's@^[[:space:]]*/\*[0-9a-f]*\*/[[:space:]]*\(@!\{0,1\}U\{0,1\}P[0-9T][[:space:]]*\)\{0,1\}\([A-Z][A-Z0-9_.]*\).*@\2@p'
+    esac | sed -n 's#^[[:space:]]*/\*[0-9a-f]*\*/[[:space:]]*\(@!\{0,1\}U\{0,1\}P[0-9T][[:space:]]*\)\{0,1\}\([A-Z][A-Z0-9_.]*\).*#\2#p'
 }
 # count NAME FILE: mnemonics equal to NAME or starting with "NAME."
 count() { awk -v n="$1" '$0 == n || index($0, n ".") == 1 { c++ } END { print c + 0 }' "$2"; }
