@@ -158,6 +158,13 @@ enum gb_status gb_nvrtc_version(char *buf, size_t n);
 enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char *arch,
                                 const char *const *opts, int n_opts, char **cubin, size_t *size);
 
+/* Compiles `source` like gb_nvrtc_compile, for the virtual architecture of
+ * `arch` ("sm_90" -> compute_90), and returns the PTX text in *ptx
+ * (malloc'ed, NUL-terminated). For tests that check the instructions a
+ * kernel compiles to. */
+enum gb_status gb_nvrtc_compile_ptx(const char *name, const char *source, const char *arch,
+                                    const char *const *opts, int n_opts, char **ptx);
+
 /* Embedded kernel sources (the .cu files of kernels/). NULL when `file` is unknown. */
 const char *gb_kernel_source(const char *file);
 /* The i-th embedded file's name, or NULL past the end. */

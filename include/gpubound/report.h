@@ -251,6 +251,11 @@ struct gb_chart_spec {
      * appearance in the run. Records lacking a split axis are left out.
      * NULL = one chart. */
     const char *split;
+    /* Line and bar charts: several y values per record, each its own series,
+     * ';'-separated "label=y" (y as for `y`); when set, `y` and `series` are
+     * not used and references take their value from the first y. NULL = one
+     * y. */
+    const char *ys;
 };
 
 /* Draws every chart `suite` declares from the records of `run` that belong

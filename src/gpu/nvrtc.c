@@ -11,7 +11,7 @@
 #define GB_NVRTC_FUNCS(X) \
     X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) \
     X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) \
-    X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
+    X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX)
 
 static struct {
 #define GB_NVRTC_MEMBER(name) __typeof__(&name) name;
@@ -84,18 +84,16 @@ enum gb_status gb_nvrtc_version(char *buf, size_t n)
     return GB_OK;
 }
 
-enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char *arch,
-                                const char *const *opts, int n_opts, char **cubin, size_t *size)
+/* Creates and compiles a program for `arch` ("sm_90" or "compute_90");
+ * on success *prog is left for the caller to read and destroy. */
+static enum gb_status gb_nvrtc_build(const char *name, const char *source, const char *arch,
+                                     const char *const *opts, int n_opts, nvrtcProgram *prog)
 {
-    enum gb_status st = gb_nvrtc_load();
-    nvrtcProgram prog = NULL;
+    enum gb_status st = GB_OK;
     const char **all = NULL;
     char archopt[64];
     char *log = NULL;
-    *cubin = NULL;
-    *size = 0;
-    if (st != GB_OK)
-        return st;
+    *prog = NULL;
     all = calloc((size_t)n_opts + 4, sizeof *all);
     if (!all)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory compiling %s", name);
@@ -107,19 +105,20 @@ enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char
     for (int i = 0; i < n_opts; i++)
         all[k++] = opts[i];
 
-    nvrtcResult r = nv.nvrtcCreateProgram(&prog, source, name, 0, NULL, NULL);
+    nvrtcResult r = nv.nvrtcCreateProgram(prog, source, name, 0, NULL, NULL);
     if (r != NVRTC_SUCCESS) {
+        *prog = NULL;
         st = gb_error_set(GB_ERR_NVRTC, "nvrtcCreateProgram failed for %s: %s", name,
                           nv.nvrtcGetErrorString(r));
         goto out;
     }
-    r = nv.nvrtcCompileProgram(prog, k, all);
+    r = nv.nvrtcCompileProgram(*prog, k, all);
     if (r != NVRTC_SUCCESS) {
         size_t log_size = 0;
-        nv.nvrtcGetProgramLogSize(prog, &log_size);
+        nv.nvrtcGetProgramLogSize(*prog, &log_size);
         log = malloc(log_size + 1);
         if (log) {
-            nv.nvrtcGetProgramLog(prog, log);
+            nv.nvrtcGetProgramLog(*prog, log);
             log[log_size] = '\0';
             for (char *c = log; *c; c++) /* one line: the CLI prints errors on one line */
                 if (*c == '\n')
@@ -132,8 +131,28 @@ enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char
         }
         st = gb_error_set(GB_ERR_COMPILE, "kernel %s failed to compile for %s with%s: %s", name,
                           arch, optline[0] ? optline : " no options", log ? log : "(no log)");
+        nv.nvrtcDestroyProgram(prog);
+        *prog = NULL;
         goto out;
     }
+out:
+    free(log);
+    free(all);
+    return st;
+}
+
+enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char *arch,
+                                const char *const *opts, int n_opts, char **cubin, size_t *size)
+{
+    enum gb_status st = gb_nvrtc_load();
+    nvrtcProgram prog = NULL;
+    nvrtcResult r;
+    *cubin = NULL;
+    *size = 0;
+    if (st != GB_OK)
+        return st;
+    if ((st = gb_nvrtc_build(name, source, arch, opts, n_opts, &prog)) != GB_OK)
+        return st;
     r = nv.nvrtcGetCUBINSize(prog, size);
     if (r == NVRTC_SUCCESS && *size > 0) {
         *cubin = malloc(*size);
@@ -152,7 +171,39 @@ enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char
 out:
     if (prog)
         nv.nvrtcDestroyProgram(&prog);
-    free(log);
-    free(all);
+    return st;
+}
+
+enum gb_status gb_nvrtc_compile_ptx(const char *name, const char *source, const char *arch,
+                                    const char *const *opts, int n_opts, char **ptx)
+{
+    enum gb_status st = gb_nvrtc_load();
+    nvrtcProgram prog = NULL;
+    char virt[32];
+    size_t size = 0;
+    *ptx = NULL;
+    if (st != GB_OK)
+        return st;
+    /* PTX comes from a virtual architecture: sm_90 -> compute_90. */
+    snprintf(virt, sizeof virt, "compute_%s", strncmp(arch, "sm_", 3) == 0 ? arch + 3 : arch);
+    if ((st = gb_nvrtc_build(name, source, virt, opts, n_opts, &prog)) != GB_OK)
+        return st;
+    nvrtcResult r = nv.nvrtcGetPTXSize(prog, &size);
+    if (r == NVRTC_SUCCESS && size > 0) {
+        if (!(*ptx = malloc(size + 1))) {
+            st = gb_error_set(GB_ERR_NOMEM, "out of host memory compiling %s", name);
+            goto out;
+        }
+        r = nv.nvrtcGetPTX(prog, *ptx);
+        (*ptx)[size] = '\0';
+    }
+    if (r != NVRTC_SUCCESS || size == 0) {
+        st = gb_error_set(GB_ERR_NVRTC, "nvrtcGetPTX failed for %s: %s", name,
+                          r != NVRTC_SUCCESS ? nv.nvrtcGetErrorString(r) : "empty PTX");
+        free(*ptx);
+        *ptx = NULL;
+    }
+out:
+    nv.nvrtcDestroyProgram(&prog);
     return st;
 }

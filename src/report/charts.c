@@ -67,9 +67,9 @@ struct gb_ysel {
     const char *unit;
 };
 
-static enum gb_status gb_ysel_parse(const struct gb_chart_spec *c, struct gb_ysel *y)
+/* Parses one y selector `s` of chart `c` (the metric name points into `s`). */
+static enum gb_status gb_ysel_parse_str(const struct gb_chart_spec *c, const char *s, struct gb_ysel *y)
 {
-    const char *s = c->y ? c->y : "";
     y->metric = NULL;
     if (strcmp(s, "bw_gbs") == 0) {
         y->kind = GB_Y_BW;
@@ -88,6 +88,39 @@ static enum gb_status gb_ysel_parse(const struct gb_chart_spec *c, struct gb_yse
         return gb_error_set(GB_ERR_USAGE, "chart %s: unknown y '%s' (use bw_gbs, median_ns, "
                             "gflops or metric:NAME)", c->name, s);
     }
+    return GB_OK;
+}
+
+static enum gb_status gb_ysel_parse(const struct gb_chart_spec *c, struct gb_ysel *y)
+{
+    return gb_ysel_parse_str(c, c->y ? c->y : "", y);
+}
+
+#define GB_MAX_YS 8
+
+/* The "label=y;label=y" list of a chart with several y per record, split in
+ * place in `buf` (which the labels and metric names point into). */
+static enum gb_status gb_ys_parse(const struct gb_chart_spec *c, char *buf, size_t n, const char **labels,
+                                  struct gb_ysel *ys, int *n_ys)
+{
+    enum gb_status st;
+    char *save = NULL;
+    *n_ys = 0;
+    if (strlen(c->ys) >= n)
+        return gb_error_set(GB_ERR_USAGE, "chart %s: ys is too long", c->name);
+    snprintf(buf, n, "%s", c->ys);
+    for (char *item = strtok_r(buf, ";", &save); item; item = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(item, '=');
+        if (!eq || eq == item || *n_ys == GB_MAX_YS)
+            return gb_error_set(GB_ERR_USAGE, "chart %s: ys item '%s' is not label=y (at most %d)", c->name,
+                                item, GB_MAX_YS);
+        *eq = '\0';
+        if ((st = gb_ysel_parse_str(c, eq + 1, &ys[*n_ys])) != GB_OK)
+            return st;
+        labels[(*n_ys)++] = item;
+    }
+    if (*n_ys == 0)
+        return gb_error_set(GB_ERR_USAGE, "chart %s: ys names no y", c->name);
     return GB_OK;
 }
 
@@ -364,6 +397,55 @@ static enum gb_status gb_chart_heat(struct gb_plot *p, const struct gb_run *run,
     return GB_OK;
 }
 
+/* A line or bar chart with one series per y of the `ys` list: every
+ * selected record gives a point to each series whose y it has. Series
+ * that no record has are left out. */
+static enum gb_status gb_chart_multi_y(struct gb_plot *p, const struct gb_run *run, const struct gb_suite *s,
+                                       const struct gb_chart_spec *c, const char *const *labels,
+                                       const struct gb_ysel *ys, int n_ys, int *n_points)
+{
+    enum gb_status st = GB_OK;
+    int idx[GB_MAX_YS];
+    int numeric_x = c->kind == GB_CHART_LINE;
+    for (int k = 0; k < n_ys; k++) {
+        int any = 0;
+        idx[k] = -1;
+        for (size_t i = 0; i < run->n_records && !any; i++) {
+            const struct gb_record *r = &run->records[i];
+            double y, lo, hi;
+            any = gb_rec_plotted(s, c, &ys[k], r, &y, &lo, &hi);
+        }
+        if (any && (st = gb_plot_series(p, labels[k], &idx[k])) != GB_OK)
+            return st;
+    }
+    for (size_t i = 0; numeric_x && i < run->n_records; i++)
+        for (int k = 0; k < n_ys && numeric_x; k++) {
+            const struct gb_record *r = &run->records[i];
+            double v, y, lo, hi;
+            if (gb_rec_plotted(s, c, &ys[k], r, &y, &lo, &hi) && !gb_axis_number(gb_rec_x(c, r), &v))
+                numeric_x = 0;
+        }
+    for (size_t i = 0; i < run->n_records; i++) {
+        const struct gb_record *r = &run->records[i];
+        for (int k = 0; k < n_ys; k++) {
+            double y, lo, hi, x;
+            if (idx[k] < 0 || !gb_rec_plotted(s, c, &ys[k], r, &y, &lo, &hi))
+                continue;
+            const char *xv = gb_rec_x(c, r);
+            if (c->kind == GB_CHART_BAR)
+                st = gb_plot_bar(p, idx[k], xv, y, lo, hi);
+            else if (numeric_x && gb_axis_number(xv, &x))
+                st = gb_plot_point(p, idx[k], x, y, lo, hi);
+            else
+                st = gb_plot_point_cat(p, idx[k], xv, y, lo, hi);
+            if (st != GB_OK)
+                return st;
+            (*n_points)++;
+        }
+    }
+    return GB_OK;
+}
+
 /* Draws one declared chart, or lists it in res->no_data when nothing of it was measured. */
 static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_suite *s,
                                    const struct gb_chart_spec *c, const char *out_dir,
@@ -377,8 +459,17 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
     int n_points = 0;
     char sub[512];
 
-    if ((st = gb_ysel_parse(c, &ys)) != GB_OK)
+    char ys_buf[512];
+    const char *ys_labels[GB_MAX_YS];
+    struct gb_ysel ys_list[GB_MAX_YS];
+    int n_ys = 0;
+    if (c->ys && c->kind != GB_CHART_HEAT) {
+        if ((st = gb_ys_parse(c, ys_buf, sizeof ys_buf, ys_labels, ys_list, &n_ys)) != GB_OK)
+            goto out;
+        ys = ys_list[0];
+    } else if ((st = gb_ysel_parse(c, &ys)) != GB_OK) {
         goto out;
+    }
     p = gb_plot_new(c->kind, c->name, c->title ? c->title : c->name);
     if (!p) {
         st = gb_error_set(GB_ERR_USAGE, "chart %s: bad chart name (letters, digits, '.', '-', "
@@ -400,6 +491,10 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
 
     if (c->kind == GB_CHART_HEAT) {
         if ((st = gb_chart_heat(p, run, s, c, &ys, &n_points)) != GB_OK)
+            goto out;
+    } else if (n_ys) {
+        if ((st = gb_chart_multi_y(p, run, s, c, ys_labels, ys_list, n_ys, &n_points)) != GB_OK ||
+            (st = gb_chart_refs(p, run, s, c, &ys)) != GB_OK)
             goto out;
     } else {
         if ((st = gb_make_series(p, run, s, c, &ys, &labels, &n_labels)) != GB_OK)

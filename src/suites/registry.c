@@ -7,6 +7,7 @@
 static const struct gb_suite *const gb_suite_table[] = {
     &gb_suite_bandwidth,
     &gb_suite_ubench,
+    &gb_suite_throughput,
 };
 
 /* Tables of bench extras (struct gb_bench_extra), each ending with a zero row. */
