@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_camp.h"
 #include "cli/cmd_occupancy.h"
 #include "cli/cmd_report.h"
 
@@ -40,6 +41,8 @@ const struct gb_cmd gb_commands[] = {
      GB_REPORT_USAGE, GB_REPORT_HELP},
     {"occupancy", gb_cmd_occupancy, "occupancy calculator: active warps per SM and the limiting factor",
      GB_OCCUPANCY_USAGE, GB_OCCUPANCY_HELP},
+    {"camp", gb_cmd_camp, "CampProf: fit, predict and validate the partition-camping band model (no GPU needed)",
+     GB_CAMP_USAGE, GB_CAMP_HELP},
     {"help", gb_cmd_help, "show the commands, or one command's options", "gpubound help [COMMAND | --markdown]",
      "  --markdown    print the reference of every command as markdown (docs/cli.md)\n"},
     {NULL, NULL, NULL, NULL, NULL},
