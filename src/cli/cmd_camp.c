@@ -297,8 +297,10 @@ static int parse_counts(const char *s, double *counts)
     if (strlen(s) >= sizeof buf || !*s)
         return -1;
     snprintf(buf, sizeof buf, "%s", s);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *tok = buf; tok;) {
+        char *next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
         char *colon = strchr(tok, ':'), *end;
         if (!colon)
             return -1;
@@ -310,6 +312,7 @@ static int parse_counts(const char *s, double *counts)
         if (c < 0 || parse_double(colon + 1, &n) != 0 || n < 0)
             return -1;
         counts[c] += n;
+        tok = next;
     }
     return 0;
 }
@@ -321,7 +324,10 @@ static void counts_text(const double *v, char *buf, size_t n)
     for (int c = 0; c < GB_CAMP_N_WIDTHS; c++)
         if (v[c] > 0 && len < n) {
             char num[32];
-            gb_format_num(num, sizeof num, v[c], 7);
+            if (v[c] == floor(v[c]) && v[c] < 1e15)
+                snprintf(num, sizeof num, "%.0f", v[c]);
+            else
+                gb_format_num(num, sizeof num, v[c], 7);
             len += (size_t)snprintf(buf + len, n - len, "%s%d B x %s", len ? ", " : "",
                                     gb_camp_class_width(c), num);
         }
@@ -608,8 +614,8 @@ static int camp_predict(int argc, char **argv)
         }
         if (isnan(time_ns) && in.time_ns > 0)
             time_ns = in.time_ns;
-        fprintf(stderr, "from %s, launch %ld (%s): loads %g requests / %g sectors (%s), stores "
-                        "%g requests / %g sectors (%s)\n",
+        fprintf(stderr, "from %s, launch %ld (%s): loads %.0f requests / %.0f sectors (%s), stores "
+                        "%.0f requests / %.0f sectors (%s)\n",
                 ncu_path, l->id, l->kernel, in.ld_requests, in.ld_sectors, in.ld_requests_metric,
                 in.st_requests, in.st_sectors, in.st_requests_metric);
     }

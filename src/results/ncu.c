@@ -79,7 +79,9 @@ static int gb_field_index(const struct gb_fields *f, const char *name)
 }
 
 /* The factor from a printed unit to gpubound's base unit (ns, bytes, plain
- * counts). Unknown units are taken as printed (factor 1). */
+ * counts). A per-something unit ("Kbyte/block") scales by its numerator's
+ * prefix; a rate over time, a percentage and unknown units are taken as
+ * printed (factor 1). */
 static double gb_unit_factor(const char *u)
 {
     static const struct {
@@ -89,13 +91,6 @@ static double gb_unit_factor(const char *u)
         {"nsecond", 1}, {"ns", 1}, {"usecond", 1e3}, {"us", 1e3}, {"msecond", 1e6},
         {"ms", 1e6}, {"second", 1e9}, {"s", 1e9},
     };
-    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
-        if (strcmp(u, times[i].unit) == 0)
-            return times[i].factor;
-    /* A prefix before a unit word: "Kbyte", "Mibyte", "Ksector", "Gcycle".
-     * A rate ("byte/second") or a percentage is left alone. */
-    if (strchr(u, '/') || strchr(u, '%'))
-        return 1;
     static const struct {
         const char *prefix;
         double factor;
@@ -103,6 +98,18 @@ static double gb_unit_factor(const char *u)
         {"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0},
         {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12},
     };
+    const char *slash = strchr(u, '/');
+    if (strchr(u, '%'))
+        return 1;
+    if (!slash) {
+        for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+            if (strcmp(u, times[i].unit) == 0)
+                return times[i].factor;
+    } else {
+        for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+            if (strcmp(slash + 1, times[i].unit) == 0)
+                return 1;
+    }
     for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++) {
         size_t len = strlen(pre[i].prefix);
         if (strncmp(u, pre[i].prefix, len) == 0 && islower((unsigned char)u[len]))
