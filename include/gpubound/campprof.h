@@ -264,10 +264,13 @@ struct gb_camp_obs {
 struct gb_camp_validation {
     size_t n_points;
     /* Geometric means of |predicted - measured| / measured, as fractions:
-     * the best and worst bounds over every (start, point) pair (the bounds
-     * use the start's counts), and the application line over every pair
-     * with point != start (at the start it is exact by construction). An
-     * error of exactly 0 makes the mean 0. NaN where there are no pairs. */
+     * the best and worst bounds over every (start, point) pair, and the
+     * application line (the start's measured time and degree extrapolated)
+     * over every pair with point != start (at the start it is exact by
+     * construction). The band at a point uses that point's own counts,
+     * which are the start's when the application's work does not change
+     * with its launch configuration. An error of exactly 0 makes the mean
+     * 0. NaN where there are no pairs. */
     double gm_best, gm_worst, gm_app;
     size_t n_pairs_bounds, n_pairs_app;
     /* The measured camping degree of each point (its own counts), median. */

@@ -1015,6 +1015,19 @@ static int camp_validate(int argc, char **argv)
             rc = gb_cli_fail(st, what, NULL);
             goto done;
         }
+        double vary = 0;
+        for (size_t i = 1; i < g->n; i++)
+            for (int k = 0; k < GB_CAMP_N_WIDTHS; k++) {
+                double c0[2] = {g->obs[0].counts.ld[k], g->obs[0].counts.st[k]};
+                double ci[2] = {g->obs[i].counts.ld[k], g->obs[i].counts.st[k]};
+                for (int q = 0; q < 2; q++)
+                    if (c0[q] > 0 || ci[q] > 0)
+                        vary = fmax(vary, fabs(c0[q] - ci[q]) / fmax(c0[q], ci[q]));
+            }
+        if (vary > 0.01)
+            fprintf(stderr, "note: %s: the instruction counts differ by up to %.1f%% between "
+                            "configurations; each configuration's band uses its own counts\n",
+                    g->label, 100 * vary);
         if ((st = gb_table_row(t)) || (st = gb_table_cell_text(t, g->label)) ||
             (st = gb_table_cell_int(t, (long long)g->n)) ||
             (st = gb_table_cell_num(t, 100 * v.gm_best, 3)) ||
@@ -1043,8 +1056,17 @@ static int camp_validate(int argc, char **argv)
             w[i] = (int)lround(g->obs[i].warps);
             meas[i] = g->obs[i].time_ns;
         }
-        st = gb_camp_predict(m, &g->obs[s].counts, w, g->n, g->obs[s].warps, g->obs[s].time_ns,
-                             rows, &degree);
+        /* As gb_camp_validate does: each point's band from its own counts,
+         * the line at the start's degree. */
+        double b0, w0;
+        st = gb_camp_bounds(m, &g->obs[s].counts, g->obs[s].warps, &b0, &w0);
+        degree = gb_camp_degree(b0, w0, g->obs[s].time_ns);
+        for (size_t i = 0; i < g->n && st == GB_OK; i++) {
+            rows[i].warps = w[i];
+            st = gb_camp_bounds(m, &g->obs[i].counts, g->obs[i].warps, &rows[i].best_ns,
+                                &rows[i].worst_ns);
+            rows[i].app_ns = gb_camp_extrapolate(rows[i].best_ns, rows[i].worst_ns, degree);
+        }
         if (st == GB_OK) {
             char name[128], title[256], sub[256], star[96];
             const char *pretty = g->bench;

@@ -588,7 +588,7 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
         double d = gb_camp_degree(b0, w0, obs[s].time_ns);
         for (size_t j = 0; j < n; j++) {
             double b, w;
-            if ((st = gb_camp_bounds(m, &obs[s].counts, obs[j].warps, &b, &w)) != GB_OK)
+            if ((st = gb_camp_bounds(m, &obs[j].counts, obs[j].warps, &b, &w)) != GB_OK)
                 goto out;
             const double t = obs[j].time_ns;
             eb[nb] = fabs(b - t) / t;
