@@ -32,7 +32,8 @@
     "  --grid G          blocks in the grid (default: enough to fill every SM)\n"                 \
     "  --warps W         the configurations 1..W active warps per SM, instead of the launch\n"   \
     "  --time-ns T       the kernel's measured time per launch, ns\n"                             \
-    "  --at-warps W      the active warps per SM it was measured at (default: the launch's)\n"    \
+    "  --at-warps W      the active warps per SM it was measured at (default: the launch's,\n"   \
+    "                    or W of --warps)\n"                                                       \
     "  --cc X.Y          the limits of compute capability X.Y instead of the model's device\n"    \
     "  --chart F.svg     draw the band into F.svg and F.png (and its script F.gp)\n"               \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
