@@ -760,6 +760,15 @@ static int camp_predict(int argc, char **argv)
                             "configuration is outside what the benchmarks support\n", rows[i].warps);
             break;
         }
+    {
+        size_t inverted = 0;
+        for (size_t i = 0; i < n; i++)
+            inverted += rows[i].worst_ns < rows[i].best_ns;
+        if (inverted)
+            fprintf(stderr, "note: at %zu of %zu configurations the camped equations predict a "
+                            "shorter time than the spread ones: the band is inverted there (the "
+                            "camped pattern did not slow the benchmarks down)\n", inverted, n);
+    }
     if (isfinite(degree) && (degree < 0 || degree > 1))
         fprintf(stderr, "note: the measured time lies outside the predicted band (degree %.3g)\n",
                 degree);
@@ -1079,8 +1088,8 @@ static int camp_validate(int argc, char **argv)
                     *p = '_';
             snprintf(title, sizeof title, "CampProf validation: %s%s", pretty,
                      strcmp(g->label, g->bench) ? g->label + strlen(g->bench) : "");
-            snprintf(sub, sizeof sub, "application line from %g warps (degree %.3g); its "
-                     "error from every start %.3g%%", g->obs[s].warps, degree, 100 * v.gm_app);
+            snprintf(sub, sizeof sub, "line from %g warps, degree %.3g; error %.3g%% over all "
+                     "starts", g->obs[s].warps, degree, 100 * v.gm_app);
             snprintf(star, sizeof star, "start (%g warps)", g->obs[s].warps);
             st = draw_band(out, name, title, sub, rows, g->n, g->obs[s].warps,
                            g->obs[s].time_ns, meas, g->lo, g->hi, star, &res);
