@@ -95,6 +95,11 @@ struct gb_camp_equation {
      * one record's count from k * w. */
     double instr_per_warp[GB_CAMP_N_WIDTHS];
     double instr_dev[GB_CAMP_N_WIDTHS];
+    /* 32-byte sectors per instruction (metric ld_sectors or st_sectors over
+     * the instruction count), mean by width class; NaN when the records do
+     * not carry the sector count. A coalesced access of W bytes per thread
+     * moves W sectors, what --from-ncu assumes when it reads widths. */
+    double sectors_per_instr[GB_CAMP_N_WIDTHS];
 };
 
 struct gb_camp_model {

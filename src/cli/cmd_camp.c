@@ -179,6 +179,13 @@ static enum gb_status print_fit_table(const struct gb_camp_model *m, const char 
                     gb_format_num(k, sizeof k, eq->instr_per_warp[c], 6);
                     printf(" %d B %s", gb_camp_class_width(c), k);
                 }
+            printf("\n  sectors per instruction:");
+            for (int c = 0; c < GB_CAMP_N_WIDTHS; c++)
+                if (eq->instr_per_warp[c] > 0) {
+                    char k[32];
+                    gb_format_num(k, sizeof k, eq->sectors_per_instr[c], 4);
+                    printf(" %d B %s", gb_camp_class_width(c), isnan(eq->sectors_per_instr[c]) ? "-" : k);
+                }
             printf("\n");
         }
     return st;
@@ -263,6 +270,18 @@ static int camp_fit(int argc, char **argv)
                             gb_camp_op_name((enum gb_camp_op)op),
                             gb_camp_pattern_name((enum gb_camp_pattern)pat),
                             gb_camp_class_width(k), 100 * m->eq[op][pat].instr_dev[k]);
+    for (int op = 0; op < 2; op++)
+        for (int pat = 0; pat < 2; pat++)
+            for (int k = 0; k < GB_CAMP_N_WIDTHS; k++) {
+                double spi = m->eq[op][pat].sectors_per_instr[k], want = gb_camp_class_width(k);
+                if (m->eq[op][pat].instr_per_warp[k] > 0 && isfinite(spi) &&
+                    fabs(spi - want) > 0.05 * want)
+                    fprintf(stderr, "note: %s/%s at %d B moves %.3g sectors per instruction, "
+                                    "not %g: --from-ncu's reading of widths from sectors does "
+                                    "not hold for it\n",
+                            gb_camp_op_name((enum gb_camp_op)op),
+                            gb_camp_pattern_name((enum gb_camp_pattern)pat), (int)want, spi, want);
+            }
     if (!run->info.complete || run->truncated)
         fprintf(stderr, "note: %s did not end normally; the model uses the points it recorded\n",
                 dir);

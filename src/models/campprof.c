@@ -67,7 +67,7 @@ static enum gb_status gb_fit_equation(const struct gb_run *run, enum gb_camp_op 
     const char *bench = gb_camp_op_name(op), *pat = gb_camp_pattern_name(pattern);
     const char *req = op == GB_CAMP_READ ? "ld_req" : "st_req";
     size_t n = 0;
-    double *y = NULL, *w = NULL, *count = NULL;
+    double *y = NULL, *w = NULL, *count = NULL, *sectors = NULL;
     int *wclass = NULL;
     char (*labels)[8] = NULL;
     const char **lp = NULL;
@@ -80,10 +80,11 @@ static enum gb_status gb_fit_equation(const struct gb_run *run, enum gb_camp_op 
     y = malloc((run->n_records + 1) * sizeof *y);
     w = malloc((run->n_records + 1) * sizeof *w);
     count = malloc((run->n_records + 1) * sizeof *count);
+    sectors = malloc((run->n_records + 1) * sizeof *sectors);
     wclass = malloc((run->n_records + 1) * sizeof *wclass);
     labels = malloc((run->n_records + 1) * sizeof *labels);
     lp = malloc((run->n_records + 1) * sizeof *lp);
-    if (!y || !w || !count || !wclass || !labels || !lp) {
+    if (!y || !w || !count || !sectors || !wclass || !labels || !lp) {
         st = gb_error_set(GB_ERR_NOMEM, "out of host memory fitting the CampProf model");
         goto out;
     }
@@ -135,6 +136,7 @@ static enum gb_status gb_fit_equation(const struct gb_run *run, enum gb_camp_op 
         y[n] = r->median_ns;
         w[n] = warps;
         count[n] = k;
+        sectors[n] = gb_record_metric(r, op == GB_CAMP_READ ? "ld_sectors" : "st_sectors", NAN);
         wclass[n] = c;
         snprintf(labels[n], sizeof labels[n], "%d", (int)width);
         lp[n] = labels[n];
@@ -161,13 +163,18 @@ static enum gb_status gb_fit_equation(const struct gb_run *run, enum gb_camp_op 
 
     /* The normalisation: instructions per launch per active warp. */
     for (int c = 0; c < GB_CAMP_N_WIDTHS; c++) {
-        double sum = 0;
-        size_t m = 0;
+        double sum = 0, spr = 0;
+        size_t m = 0, ms = 0;
         for (size_t i = 0; i < n; i++)
             if (wclass[i] == c) {
                 sum += count[i] / w[i];
                 m++;
+                if (isfinite(sectors[i])) {
+                    spr += sectors[i] / count[i];
+                    ms++;
+                }
             }
+        eq->sectors_per_instr[c] = ms == m && m ? spr / (double)ms : NAN;
         if (!m)
             continue;
         double k = sum / (double)m, dev = 0;
@@ -208,6 +215,7 @@ out:
     free(y);
     free(w);
     free(count);
+    free(sectors);
     free(wclass);
     free(labels);
     free(lp);
@@ -715,6 +723,14 @@ static json_t *gb_model_json(const struct gb_camp_model *m)
                 }
             json_object_set_new(o, "instructions_per_warp", k);
             json_object_set_new(o, "instructions_per_warp_max_deviation", dev);
+            json_t *spi = json_object();
+            for (int c = 0; c < GB_CAMP_N_WIDTHS; c++)
+                if (eq->instr_per_warp[c] > 0) {
+                    char key[8];
+                    snprintf(key, sizeof key, "%d", gb_camp_class_width(c));
+                    json_object_set_new(spi, key, gb_jnum(eq->sectors_per_instr[c]));
+                }
+            json_object_set_new(o, "sectors_per_instruction", spi);
             json_array_append_new(eqs, o);
         }
     json_object_set_new(root, "equations", eqs);
@@ -899,6 +915,9 @@ static int gb_eq_from_json(json_t *o, struct gb_camp_equation *eq, char *why, si
         }
     json_t *k = json_object_get(o, "instructions_per_warp");
     json_t *kd = json_object_get(o, "instructions_per_warp_max_deviation");
+    json_t *spi = json_object_get(o, "sectors_per_instruction");
+    for (int c = 0; c < GB_CAMP_N_WIDTHS; c++)
+        eq->sectors_per_instr[c] = NAN;
     for (int w = 0; w < eq->n_widths; w++) {
         char key[8];
         snprintf(key, sizeof key, "%d", eq->widths[w]);
@@ -912,6 +931,8 @@ static int gb_eq_from_json(json_t *o, struct gb_camp_equation *eq, char *why, si
         eq->instr_per_warp[c] = json_number_value(x);
         x = json_is_object(kd) ? json_object_get(kd, key) : NULL;
         eq->instr_dev[c] = json_is_number(x) ? json_number_value(x) : NAN;
+        x = json_is_object(spi) ? json_object_get(spi, key) : NULL;
+        eq->sectors_per_instr[c] = json_is_number(x) ? json_number_value(x) : NAN;
     }
     return 0;
 }

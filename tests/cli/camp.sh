@@ -28,6 +28,8 @@ printf '%s\n' "$OUT" | grep -q "backward elimination dropped b8 (p 0\.[0-9]*); t
 printf '%s\n' "$OUT" | grep -Eq '^w +1499\.[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.e-]+$' && ok ||
     bad "the reads/spread slope is not printed as fitted"
 printf '%s\n' "$OUT" | grep -q 'R^2 .* RMSE .* ns' && ok || bad "fit prints no R^2 and RMSE"
+[ "$(printf '%s\n' "$OUT" | grep -c '^  sectors per instruction: 2 B 2.000 4 B 4.000 8 B 8.000 16 B 16.00$')" = 4 ] && ok ||
+    bad "fit does not report the fixture's sectors per instruction"
 grep -q '"format": "gpubound-campprof/1"' "$MODEL" && grep -q '"name": "Synthetic GPU (test fixture' "$MODEL" &&
     grep -q '"normalisation"' "$MODEL" && ok || bad "the model file lacks its format, device or normalisation"
 # The same run gives the same model, byte for byte.
