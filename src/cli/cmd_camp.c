@@ -1122,6 +1122,25 @@ static int camp_validate(int argc, char **argv)
             goto done;
         }
     }
+    {
+        /* The table beside the charts, so that a recorded validation keeps
+         * its figures: written aside and renamed, never half-written. */
+        char csv[4400], tmp[4500];
+        path_in(csv, sizeof csv, out, "validation.csv");
+        snprintf(tmp, sizeof tmp, "%s.tmp", csv);
+        FILE *f = fopen(tmp, "w");
+        int bad = !f || gb_table_print(t, f, GB_FORMAT_CSV, 0) != GB_OK;
+        if (f && fclose(f) != 0)
+            bad = 1;
+        if (bad || rename(tmp, csv) != 0) {
+            st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", csv, strerror(errno));
+            remove(tmp);
+            report_files(&res);
+            rc = gb_cli_fail(st, "camp validate", NULL);
+            goto done;
+        }
+        fprintf(stderr, "wrote %s\n", csv);
+    }
     if ((st = gb_table_print(t, stdout, fmt, fmt == GB_FORMAT_TABLE ? gb_term_width(stdout) : 0)))
         goto table_fail;
     if (fmt == GB_FORMAT_TABLE)

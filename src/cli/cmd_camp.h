@@ -42,7 +42,8 @@
     "turn and prints the geometric-mean error of the best and worst bounds and of the\n"         \
     "application line against the measured times, and draws one chart per application.\n"        \
     "  --model FILE      a model written by 'camp fit' (required)\n"                              \
-    "  --out DIR         where to draw the charts (default RUN_DIR/campprof-validate)\n"           \
+    "  --out DIR         where to write the charts and validation.csv, the table (default\n"   \
+    "                    RUN_DIR/campprof-validate)\n"                                           \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
     "No camp command needs a GPU. Exit 0 on success; 1 when a run, model or export is\n"         \
     "missing or malformed, a run has no camping records, a fit fails or a file cannot be\n"       \

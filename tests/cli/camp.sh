@@ -148,6 +148,8 @@ for app in gem clique transpose_coalesced transpose_diagonal; do
 done
 printf '%s\n' "$OUT" | grep -q "best bound 11.7% (GEM), application line 9.3% (clique counter)" && ok ||
     bad "validate does not quote the paper's figures"
+[ "$(wc -l <"$RUN/campprof-validate/validation.csv")" = 5 ] && head -1 "$RUN/campprof-validate/validation.csv" | grep -q '^application,configurations,' &&
+    ok || bad "validate did not write validation.csv"
 if [ "$HAVE_GNUPLOT" = 1 ]; then
     for app in gem clique transpose_coalesced transpose_diagonal; do
         [ -s "$RUN/campprof-validate/campprof-$app.svg" ] && [ -s "$RUN/campprof-validate/campprof-$app.png" ] && ok ||
