@@ -48,7 +48,7 @@
 
 /* Width classes: 1, 2, 4, 8 and 16 bytes per thread (index = log2). */
 #define GB_CAMP_N_WIDTHS 5
-#define GB_CAMP_MAX_TERMS 8
+#define GB_CAMP_MAX_TERMS 12
 
 /* The suite whose records the model reads, and the benches it needs. */
 #define GB_CAMP_SUITE "camping"
@@ -64,7 +64,8 @@ enum gb_camp_op { GB_CAMP_READ = 0, GB_CAMP_WRITE = 1 };
 enum gb_camp_pattern { GB_CAMP_SPREAD = 0, GB_CAMP_CAMPED = 1 };
 
 struct gb_camp_term {
-    char name[16];          /* "(intercept)", "w", "b2", "b4", "b8" */
+    char name[16];          /* "(intercept)", "w", "b2", "b4", "b8", and "w:b2" ... with
+                             * interactions */
     double estimate, se, t, p;
 };
 
@@ -105,6 +106,7 @@ struct gb_camp_equation {
 struct gb_camp_model {
     struct gb_camp_equation eq[2][2];  /* [op][pattern] */
     double p_remove;
+    int interactions;                  /* 1: the w:b<width> terms were offered to the fit */
     int has_device;                    /* the device of the run, from its run.json */
     struct gb_device_info device;
     /* Where the data came from (the run's run.json). */
@@ -143,6 +145,15 @@ int gb_camp_class_width(int c);
  * GB_ERR_USAGE for a bad p_remove; GB_ERR_NUMERIC when a fit fails (too
  * few points, one warps value only). */
 enum gb_status gb_camp_fit(const struct gb_run *run, double p_remove, struct gb_camp_model *m);
+
+/* gb_camp_fit, with `interactions` = 1 adding a slope per width: the terms
+ * w:b2, w:b4, w:b8 (w times each dummy), so that
+ *     t = a1*w + a2*b2 + ... + c2*w*b2 + c4*w*b4 + c8*w*b8 + b
+ * An extension of the paper's model, for GPUs on which the time per warp
+ * depends on the width (it does whenever the bytes a warp moves bound the
+ * time). Backward elimination treats every term alike. */
+enum gb_status gb_camp_fit_ext(const struct gb_run *run, double p_remove, int interactions,
+                               struct gb_camp_model *m);
 
 /* The equation's predicted benchmark time (ns) at `warps` and width class
  * `wclass` (a class the equation measured). NaN for a class it did not. */

@@ -139,9 +139,10 @@ static enum gb_status print_fit_table(const struct gb_camp_model *m, const char 
     const int width = gb_term_width(stdout);
     printf("CampProf model of %s from %s (recorded %s)\n", device_name(m), run_dir,
            m->run_started_utc[0] ? m->run_started_utc : "at an unknown time");
-    printf("t = a1*w + a2*b2 + ... + b per equation; w: active warps per SM; b<W>: 1 when the "
-           "width is W bytes\nper thread; backward elimination drops terms with p > %g.\n",
-           m->p_remove);
+    printf("t = a1*w + a2*b2 + ... + b%s per equation; w: active warps per SM; b<W>: 1 when "
+           "the width is W\nbytes per thread%s; backward elimination drops terms with p > %g.\n",
+           m->interactions ? " + c2*w*b2 + ..." : "",
+           m->interactions ? ", w:b<W> its own slope (--interactions)" : "", m->p_remove);
     for (int op = 0; op < 2; op++)
         for (int pat = 0; pat < 2; pat++) {
             const struct gb_camp_equation *eq = &m->eq[op][pat];
@@ -197,10 +198,12 @@ static int camp_fit(int argc, char **argv)
         {"out", required_argument, NULL, 'o'},
         {"p-remove", required_argument, NULL, 'p'},
         {"format", required_argument, NULL, 'f'},
+        {"interactions", no_argument, NULL, 'i'},
         {NULL, 0, NULL, 0}};
     const char *out = NULL, *dir;
     char default_out[4300];
     double p_remove = GB_CAMP_P_REMOVE;
+    int interactions = 0;
     enum gb_format fmt = GB_FORMAT_TABLE;
     struct gb_run *run = NULL;
     struct gb_camp_model *m = NULL;
@@ -211,6 +214,7 @@ static int camp_fit(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
+        case 'i': interactions = 1; break;
         case 'p':
             if (parse_double(optarg, &p_remove) != 0 || !(p_remove > 0 && p_remove < 1))
                 return gb_cli_usage(CMD, "fit: --p-remove needs a p-value between 0 and 1, not '%s'",
@@ -243,7 +247,7 @@ static int camp_fit(int argc, char **argv)
         rc = gb_cli_fail(st, "camp fit", "give the directory of a run recorded by 'gpubound run camping'");
         goto done;
     }
-    if ((st = gb_camp_fit(run, p_remove, m)) != GB_OK) {
+    if ((st = gb_camp_fit_ext(run, p_remove, interactions, m)) != GB_OK) {
         rc = gb_cli_fail(st, "camp fit",
                          st == GB_ERR_FORMAT ? "record the camping suite with 'gpubound run camping'"
                                              : NULL);

@@ -4,7 +4,7 @@
 #define GB_CMD_CAMP_H
 
 #define GB_CAMP_USAGE                                                      \
-    "gpubound camp fit RUN_DIR [--out FILE] [--p-remove P] [--format FMT]\n" \
+    "gpubound camp fit RUN_DIR [--out FILE] [--p-remove P] [--interactions] [--format FMT]\n" \
     "       gpubound camp predict --model FILE (--gld W:N --gst W:N | --from-ncu CSV) (--threads T --regs R\n" \
     "                             [--smem B] [--grid G] | --warps W) [--time-ns T [--at-warps W]] [--chart F.svg]\n" \
     "       gpubound camp validate --model FILE RUN_DIR [--out DIR] [--format FMT]"
@@ -16,6 +16,8 @@
     "p-values, R^2 and RMSE, and writes the model as JSON.\n"                                     \
     "  --out FILE        the model file (default RUN_DIR/campprof-model.json)\n"                  \
     "  --p-remove P      drop terms whose p-value exceeds P (default 0.10)\n"                      \
+    "  --interactions    also fit a slope per width (terms w:b2, w:b4, w:b8), an extension of\n"  \
+    "                    the paper's model for GPUs where bytes per warp bound the time\n"       \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
     "camp predict: a kernel's best (no camping) and worst (all camped) time at every active\n"    \
     "warps per SM it can run at, and, from one measured time, its application line and\n"         \

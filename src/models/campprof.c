@@ -61,7 +61,7 @@ static void gb_copy_stats(const struct gb_regress_fit *f, struct gb_camp_fitstat
 
 static enum gb_status gb_fit_equation(const struct gb_run *run, enum gb_camp_op op,
                                       enum gb_camp_pattern pattern, double p_remove,
-                                      struct gb_camp_equation *eq)
+                                      int interactions, struct gb_camp_equation *eq)
 {
     enum gb_status st = GB_OK;
     const char *bench = gb_camp_op_name(op), *pat = gb_camp_pattern_name(pattern);
@@ -193,6 +193,27 @@ static enum gb_status gb_fit_equation(const struct gb_run *run, enum gb_camp_op 
     if (eq->n_widths > 1 &&
         (st = gb_regress_model_add_categorical(model, "b", lp, ref)) != GB_OK)
         goto out;
+    if (interactions && eq->n_widths > 1) {
+        /* A slope per width: w times each dummy, named w:b<width>. */
+        const size_t n_dummies = model->n_cols;
+        double *x = malloc(n * sizeof *x);
+        if (!x) {
+            st = gb_error_set(GB_ERR_NOMEM, "out of host memory fitting the CampProf model");
+            goto out;
+        }
+        for (size_t j = 0; j < n_dummies && st == GB_OK; j++) {
+            if (model->names[j][0] != 'b')
+                continue;
+            char name[32];
+            snprintf(name, sizeof name, "w:%s", model->names[j]);
+            for (size_t i = 0; i < n; i++)
+                x[i] = w[i] * model->cols[j][i];
+            st = gb_regress_model_add(model, name, x);
+        }
+        free(x);
+        if (st != GB_OK)
+            goto out;
+    }
     if ((st = gb_regress_fit(model, &full)) != GB_OK ||
         (st = gb_regress_backward(model, p_remove, &fin)) != GB_OK) {
         char msg[512];
@@ -224,16 +245,23 @@ out:
 
 enum gb_status gb_camp_fit(const struct gb_run *run, double p_remove, struct gb_camp_model *m)
 {
+    return gb_camp_fit_ext(run, p_remove, 0, m);
+}
+
+enum gb_status gb_camp_fit_ext(const struct gb_run *run, double p_remove, int interactions,
+                               struct gb_camp_model *m)
+{
     enum gb_status st;
     if (!(p_remove > 0 && p_remove < 1))
         return gb_error_set(GB_ERR_USAGE, "the p-value to remove a term must be in (0, 1), not %g",
                             p_remove);
     memset(m, 0, sizeof *m);
     m->p_remove = p_remove;
+    m->interactions = interactions ? 1 : 0;
     for (int op = 0; op < 2; op++)
         for (int pat = 0; pat < 2; pat++)
             if ((st = gb_fit_equation(run, (enum gb_camp_op)op, (enum gb_camp_pattern)pat,
-                                      p_remove, &m->eq[op][pat])) != GB_OK)
+                                      p_remove, m->interactions, &m->eq[op][pat])) != GB_OK)
                 return st;
     m->has_device = run->info.has_device;
     if (m->has_device)
@@ -268,8 +296,9 @@ double gb_camp_eq_time_ns(const struct gb_camp_equation *eq, double warps, int w
 {
     if (wclass < 0 || wclass >= GB_CAMP_N_WIDTHS || !gb_eq_measured(eq, wclass))
         return NAN;
-    char dummy[16];
+    char dummy[16], slope[20];
     snprintf(dummy, sizeof dummy, "b%d", gb_camp_class_width(wclass));
+    snprintf(slope, sizeof slope, "w:b%d", gb_camp_class_width(wclass));
     double t = 0;
     for (size_t i = 0; i < eq->fit.n_terms; i++) {
         const struct gb_camp_term *term = &eq->fit.terms[i];
@@ -277,6 +306,8 @@ double gb_camp_eq_time_ns(const struct gb_camp_equation *eq, double warps, int w
             t += term->estimate * warps;
         else if (term->name[0] == 'b')
             t += strcmp(term->name, dummy) == 0 ? term->estimate : 0;
+        else if (strncmp(term->name, "w:", 2) == 0)
+            t += strcmp(term->name, slope) == 0 ? term->estimate * warps : 0;
         else
             t += term->estimate; /* the intercept */
     }
@@ -672,8 +703,13 @@ static json_t *gb_model_json(const struct gb_camp_model *m)
     json_t *root = json_object(), *eqs = json_array();
     json_object_set_new(root, "format", json_string(GB_CAMP_MODEL_FORMAT));
     json_object_set_new(root, "model",
-                        json_string("CampProf (Aji, Daga and Feng, CF'11): t = a1*w + a2*b2 + "
-                                    "a3*b4 + ... + b per operation and access pattern"));
+                        json_string(m->interactions
+                                        ? "CampProf (Aji, Daga and Feng, CF'11) with a slope per "
+                                          "width: t = a1*w + a2*b2 + ... + c2*w*b2 + ... + b per "
+                                          "operation and access pattern"
+                                        : "CampProf (Aji, Daga and Feng, CF'11): t = a1*w + "
+                                          "a2*b2 + a3*b4 + ... + b per operation and access "
+                                          "pattern"));
     json_object_set_new(root, "fitted_by", json_pack("{s:s, s:s}", "name", "gpubound", "version",
                                                      GB_VERSION));
     json_object_set_new(root, "run",
@@ -693,6 +729,7 @@ static json_t *gb_model_json(const struct gb_camp_model *m)
                   "sum over its loads and stores by width of count * tau of the spread (camped) "
                   "read and write equations"));
     json_object_set_new(root, "p_remove", json_real(m->p_remove));
+    json_object_set_new(root, "interactions", json_boolean(m->interactions));
     for (int op = 0; op < 2; op++)
         for (int pat = 0; pat < 2; pat++) {
             const struct gb_camp_equation *eq = &m->eq[op][pat];
@@ -813,11 +850,16 @@ static int gb_terms_from_json(json_t *o, struct gb_camp_fitstats *s, int need_es
         }
         snprintf(term->name, sizeof term->name, "%s", json_string_value(name));
         const char *nm = term->name;
+        const char *dm = strncmp(nm, "w:", 2) == 0 ? nm + 2 : nm;
+        char rest[16] = "";
+        int wd = -1;
+        if (dm[0] == 'b')
+            sscanf(dm + 1, "%d%15s", &wd, rest);
         int known = strcmp(nm, GB_REGRESS_INTERCEPT) == 0 || strcmp(nm, "w") == 0 ||
-                    (nm[0] == 'b' && gb_camp_width_class(atoi(nm + 1)) >= 0);
+                    (dm[0] == 'b' && gb_camp_width_class(wd) >= 0 && !rest[0]);
         if (!known) {
-            snprintf(why, n, "%s: unknown term '%s' (expected (intercept), w or b<width>)", where,
-                     nm);
+            snprintf(why, n, "%s: unknown term '%s' (expected (intercept), w, b<width> or "
+                     "w:b<width>)", where, nm);
             return -1;
         }
         char w2[160];
@@ -963,6 +1005,7 @@ enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m)
     }
     json_t *p = json_object_get(root, "p_remove");
     m->p_remove = json_is_number(p) ? json_number_value(p) : NAN;
+    m->interactions = json_is_true(json_object_get(root, "interactions"));
     json_t *run = json_object_get(root, "run");
     if (json_is_object(run)) {
         const struct {

@@ -46,6 +46,13 @@ if command -v python3 >/dev/null 2>&1; then
         ok || bad "the model file is not JSON with four equations"
 fi
 
+# --interactions: a slope per width offered; the fixture has none, so they go.
+expect 0 "" camp fit "$RUN" --interactions --out "$TMP/mi.json"
+printf '%s\n' "$OUT" | grep -q 'w:b<W> its own slope' && ok || bad "fit --interactions does not say so"
+[ "$(printf '%s\n' "$OUT" | grep -Ec '^w:b(2|4|8) ')" = 12 ] && ok || bad "fit --interactions should show 3 slope terms per equation"
+grep -q '"interactions": true' "$TMP/mi.json" && ok || bad "the model does not record --interactions"
+expect 0 "" camp predict --model "$TMP/mi.json" --gld 8:1000 --warps 4
+
 # ---- predict ----
 P=(camp predict --model "$MODEL")
 expect 0 "" "${P[@]}" --gld 4:2097152 --gst 4:2097152 --threads 256 --regs 16 --smem 4224 \

@@ -96,7 +96,11 @@ static void add_record(struct gb_run *run, const char *bench, const char *patter
     }
 }
 
-/* A run of the camping suite whose times follow `coef` plus N(0, sigma). */
+/* Extra slope per warp of widths 2, 4 and 8 (ns), per equation; NULL = none. */
+static const double (*extra_slope)[2][3];
+
+/* A run of the camping suite whose times follow `coef` (and extra_slope)
+ * plus N(0, sigma). */
 static struct gb_run *make_run(const struct truth coef[2][2], double sigma, uint64_t seed)
 {
     struct gb_run *run = calloc(1, sizeof *run);
@@ -115,6 +119,8 @@ static struct gb_run *make_run(const struct truth coef[2][2], double sigma, uint
             for (size_t k = 0; k < 4; k++)
                 for (size_t i = 0; i < N_W; i++) {
                     double t = true_time(&coef[op][pat], warps_set[i], widths[k]);
+                    if (extra_slope && k < 3)
+                        t += extra_slope[op][pat][k] * warps_set[i];
                     add_record(run, op ? "write" : "read", pat ? "camped" : "spread", widths[k],
                                warps_set[i], t + sigma * rng_normal(), 1);
                 }
@@ -239,6 +245,66 @@ static void test_backward_elimination(void **state)
                 assert_int_equal(m->eq[op][pat].n_dropped, 0);
     free(m);
     free_run(run);
+}
+
+static void test_interactions(void **state)
+{
+    (void)state;
+    /* Narrow accesses gain less time per warp than wide ones. */
+    static const double slopes[2][2][3] = {
+        {{-1200, -900, -500}, {-3000, -2000, -1000}},
+        {{-1000, -800, -400}, {-2500, -1800, -900}},
+    };
+    extra_slope = slopes;
+    struct gb_run *run = make_run(true_coef, 250.0, 0x5eed0003u);
+    extra_slope = NULL;
+    struct gb_camp_model *plain = calloc(1, sizeof *plain), *m = calloc(1, sizeof *m);
+    assert_int_equal(gb_camp_fit(run, GB_CAMP_P_REMOVE, plain), GB_OK);
+    assert_int_equal(gb_camp_fit_ext(run, GB_CAMP_P_REMOVE, 1, m), GB_OK);
+    assert_int_equal(plain->interactions, 0);
+    assert_int_equal(m->interactions, 1);
+    for (int op = 0; op < 2; op++)
+        for (int pat = 0; pat < 2; pat++) {
+            const struct gb_camp_equation *eq = &m->eq[op][pat];
+            assert_int_equal(eq->full.n_terms, 8);
+            assert_int_equal(eq->n_dropped, 0);
+            for (size_t i = 0; i < eq->fit.n_terms; i++) {
+                const struct gb_camp_term *t = &eq->fit.terms[i];
+                double truth;
+                if (strncmp(t->name, "w:b", 3) == 0) {
+                    int wd = atoi(t->name + 3);
+                    truth = slopes[op][pat][wd == 2 ? 0 : wd == 4 ? 1 : 2];
+                } else {
+                    truth = true_coef_of(&true_coef[op][pat], t->name);
+                }
+                if (fabs(t->estimate - truth) > 3 * t->se)
+                    fail_msg("%s %s = %g, true %g, se %g", gb_camp_op_name(op), t->name,
+                             t->estimate, truth, t->se);
+            }
+            /* The paper's form cannot follow the slopes: its residuals are
+             * far above the noise, the extended form's are not. */
+            assert_true(eq->fit.rmse_ns < 1.3 * 250);
+            assert_true(plain->eq[op][pat].fit.rmse_ns > 3 * 250);
+            /* Prediction uses the slope of the width asked. */
+            double want = true_time(&true_coef[op][pat], 20, 4) + slopes[op][pat][1] * 20;
+            assert_true(fabs(gb_camp_eq_time_ns(eq, 20, 2) - want) < 5 * eq->fit.rmse_ns);
+        }
+    /* The slopes survive the model file. */
+    char dir[] = "/tmp/gb-campprof-XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/m.json", dir);
+    struct gb_camp_model *r = calloc(1, sizeof *r);
+    assert_int_equal(gb_camp_model_write(m, path), GB_OK);
+    assert_int_equal(gb_camp_model_load(path, r), GB_OK);
+    assert_int_equal(r->interactions, 1);
+    for (int c = 1; c < GB_CAMP_N_WIDTHS; c++)
+        assert_true(gb_camp_eq_time_ns(&r->eq[1][1], 33, c) == gb_camp_eq_time_ns(&m->eq[1][1], 33, c));
+    unlink(path);
+    rmdir(dir);
+    free(r);
+    free_run(run);
+    free(plain);
+    free(m);
 }
 
 static void test_fit_errors(void **state)
@@ -833,6 +899,7 @@ int main(void)
         cmocka_unit_test(test_fit_recovers_coefficients),
         cmocka_unit_test(test_fit_without_noise_is_exact),
         cmocka_unit_test(test_backward_elimination),
+        cmocka_unit_test(test_interactions),
         cmocka_unit_test(test_fit_errors),
         cmocka_unit_test(test_normalisation),
         cmocka_unit_test(test_band_degree_and_application_line),
