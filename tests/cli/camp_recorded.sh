@@ -38,7 +38,12 @@ for run in "${RUNS[@]}"; do
     i=$((i + 1))
     model="$run/campprof-model.json"
     [ -s "$model" ] && ok || { bad "$run: a camping run without its campprof-model.json (run 'gpubound camp fit $run')"; continue; }
-    expect 0 "" camp fit "$run" --out "$TMP/model-$i.json"
+    # Refit as the committed model was fitted.
+    opts=()
+    grep -q '"interactions": true' "$model" && opts+=(--interactions)
+    p=$(sed -n 's/^  "p_remove": \([0-9.eE+-]*\),*$/\1/p' "$model")
+    [ -n "$p" ] && opts+=(--p-remove "$p")
+    expect 0 "" camp fit "$run" --out "$TMP/model-$i.json" "${opts[@]}"
     if command -v python3 >/dev/null 2>&1; then
         msg=$(same_numbers "$model" "$TMP/model-$i.json" 2>&1) && ok || bad "$run: the model does not come back: $msg"
     else
