@@ -178,6 +178,11 @@ enum gb_status gb_plot_point_cat(struct gb_plot *p, int s, const char *x, double
 enum gb_status gb_plot_bar(struct gb_plot *p, int s, const char *group, double y, double ylo,
                            double yhi);
 
+/* A single point of a line chart drawn as a large star, joined to nothing,
+ * on top of the series, and named in the legend by `label`: a measured
+ * point among predicted lines. Its x counts as numeric (as gb_plot_point). */
+enum gb_status gb_plot_star(struct gb_plot *p, const char *label, double x, double y);
+
 /* A horizontal dashed line at y across the whole chart (line and bar
  * charts), named in the legend "<label> (<y> <unit>)", never on the plot,
  * so that it covers no data; `unit` may be NULL. Lines are told apart by

@@ -54,6 +54,11 @@ struct gb_ref {
     double y;
 };
 
+struct gb_star {
+    char *label;
+    double x, y;
+};
+
 struct gb_cell_v {
     size_t row, col;
     double v;
@@ -76,6 +81,8 @@ struct gb_plot {
     struct gb_strs cats;        /* x categories (line) or groups (bar) */
     struct gb_ref *refs;
     size_t n_refs;
+    struct gb_star *stars;      /* single marked points (line charts) */
+    size_t n_stars;
     struct gb_strs rows, cols;  /* heat grid */
     struct gb_cell_v *cells;
     size_t n_cells;
@@ -182,6 +189,9 @@ void gb_plot_free(struct gb_plot *p)
         free(p->refs[i].label);
         free(p->refs[i].unit);
     }
+    for (size_t i = 0; i < p->n_stars; i++)
+        free(p->stars[i].label);
+    free(p->stars);
     free(p->series);
     free(p->refs);
     gb_strs_free(&p->cats);
@@ -329,6 +339,26 @@ enum gb_status gb_plot_ref(struct gb_plot *p, const char *label, double y, const
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     }
     p->n_refs++;
+    return GB_OK;
+}
+
+enum gb_status gb_plot_star(struct gb_plot *p, const char *label, double x, double y)
+{
+    if (p->kind != GB_CHART_LINE || p->x_mode == 2)
+        return gb_error_set(GB_ERR_USAGE, "plot %s: a star needs a line chart with numeric x",
+                            p->name);
+    if (!isfinite(x) || !isfinite(y))
+        return gb_error_set(GB_ERR_USAGE, "plot %s: a star needs finite coordinates", p->name);
+    struct gb_star *ns = realloc(p->stars, (p->n_stars + 1) * sizeof *ns);
+    if (!ns)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    p->stars = ns;
+    ns[p->n_stars].x = x;
+    ns[p->n_stars].y = y;
+    if (!(ns[p->n_stars].label = strdup(label ? label : "")))
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    p->n_stars++;
+    p->x_mode = 1;
     return GB_OK;
 }
 
@@ -556,6 +586,11 @@ static void gb_gp_yrange(FILE *f, const struct gb_plot *p)
             lo = fmin(lo, p->refs[r].y);
             hi = fmax(hi, p->refs[r].y);
         }
+    for (size_t i = 0; i < p->n_stars; i++)
+        if (!p->log_y || p->stars[i].y > 0) {
+            lo = fmin(lo, p->stars[i].y);
+            hi = fmax(hi, p->stars[i].y);
+        }
     if (!isfinite(lo) || !isfinite(hi))
         return;
     if (p->log_y) {
@@ -618,6 +653,7 @@ static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
 
     for (size_t s = 0; s < p->n_series; s++)
         total += p->series[s].n;
+    total += p->n_stars;
     if (total == 0)
         return gb_error_set(GB_ERR_USAGE, "plot %s has no points", p->name);
     xs = malloc(total * sizeof *xs);
@@ -651,6 +687,14 @@ static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
         }
         fputs("EOD\n", f);
         free(sorted);
+    }
+    for (size_t i = 0; i < p->n_stars; i++) {
+        fprintf(f, "$star%zu << EOD\n", i);
+        gb_gp_num(f, p->stars[i].x);
+        fputc(' ', f);
+        gb_gp_num(f, p->stars[i].y);
+        fputs("\nEOD\n", f);
+        xs[nx++] = p->stars[i].x;
     }
     gb_gp_common(f, p);
 
@@ -703,7 +747,7 @@ static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
     }
     gb_gp_yrange(f, p);
     gb_gp_refs(f, p);
-    gb_gp_key(f, p->n_series + p->n_refs);
+    gb_gp_key(f, p->n_series + p->n_refs + p->n_stars);
 
     gb_gp_svg(f, p);
     fputs("plot ", f);
@@ -714,6 +758,13 @@ static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
         fprintf(f, "%s$s%zu using 1:2:3:4 with %s lt %zu title ", first ? "" : ", \\\n     ", s,
                 gb_series_has_ci(&p->series[s]) ? "yerrorlines" : "linespoints", s + 1);
         gb_gp_str(f, p->series[s].label);
+        first = 0;
+    }
+    /* Stars last, so that they are drawn over the lines. */
+    for (size_t i = 0; i < p->n_stars; i++) {
+        fprintf(f, "%s$star%zu using 1:2 with points pt 3 ps 4 lw 3 lc rgb '#000000' title ",
+                first ? "" : ", \\\n     ", i);
+        gb_gp_str(f, p->stars[i].label);
         first = 0;
     }
     gb_gp_ref_keys(f, p);

@@ -1,4 +1,5 @@
-/* json.h - JSON forms of records and run metadata (src/results only). */
+/* json.h - JSON forms of records and run metadata (src/results, and the model
+ * files of src/models that record the device they were fitted on). */
 #ifndef GB_RESULTS_JSON_H
 #define GB_RESULTS_JSON_H
 

@@ -1,0 +1,320 @@
+/* campprof.h - CampProf: a performance band that bounds the effect of
+ * partition camping on a memory-bound kernel (Aji, Daga and Feng, "Bounding
+ * the Effect of Partition Camping in GPU Kernels", CF'11).
+ *
+ * The model. Four linear equations are fitted to the camping suite's
+ * micro-benchmarks, one per operation (reads, writes) and access pattern
+ * (spread over every partition, camped on one):
+ *     t = a1*w + a2*b2 + a3*b4 + a4*b8 + b
+ * t is a benchmark's median time per launch in ns, w its active warps per
+ * SM, and b2, b4, b8 the 0/1 dummies of the access width in bytes per
+ * thread, the widest width measured (16) being the reference level, as the
+ * paper's 8-byte word was on its GPU. Dummies exist for the widths the run
+ * measured. Each equation goes through backward elimination.
+ *
+ * Normalisation. A benchmark's launch at w warps per SM executes
+ * n(w, width) warp-level global memory instructions (its records carry the
+ * count: metrics ld_req_<width>, st_req_<width>), and every warp executes
+ * the same number, so n = k(width) * w. The model keeps k per equation and
+ * width, and the time of one instruction at w warps per SM is
+ *     tau(w, width) = t(w, width) / (k(width) * w).
+ * A kernel that executes N_ld(width) loads and N_st(width) stores per
+ * launch is then predicted, at w warps per SM, to take
+ *     best(w)  = sum N_ld * tau_read,spread  + sum N_st * tau_write,spread
+ *     worst(w) = sum N_ld * tau_read,camped  + sum N_st * tau_write,camped
+ * (the paper's sum of predicted read and write times). A width the suite
+ * did not measure is timed as the narrowest measured width not smaller
+ * than it (1-byte accesses as 2-byte ones).
+ *
+ * The application line. Given one measured time T at w0 warps, the kernel's
+ * camping degree is d = (T - best(w0)) / (worst(w0) - best(w0)) (0 at the
+ * best bound, 1 at the worst), and the line best(w) + d*(worst(w) - best(w))
+ * extrapolates T to every other configuration in constant proportion within
+ * the band.
+ *
+ * Everything here is a pure computation except the model's JSON reader and
+ * writer; nothing touches a GPU. Thread-safe on distinct objects (a fit
+ * switches GSL's error handler off while it runs, see regress.h).
+ */
+#ifndef GPUBOUND_CAMPPROF_H
+#define GPUBOUND_CAMPPROF_H
+
+#include <stddef.h>
+
+#include "gpubound/device.h"
+#include "gpubound/ncu.h"
+#include "gpubound/results.h"
+#include "gpubound/status.h"
+
+/* Width classes: 1, 2, 4, 8 and 16 bytes per thread (index = log2). */
+#define GB_CAMP_N_WIDTHS 5
+#define GB_CAMP_MAX_TERMS 12
+
+/* The suite whose records the model reads, and the benches it needs. */
+#define GB_CAMP_SUITE "camping"
+
+/* The format tag of a model file. */
+#define GB_CAMP_MODEL_FORMAT "gpubound-campprof/1"
+
+/* The p-value above which backward elimination drops a term: SAS's default
+ * for PROC REG's backward selection (SLSTAY = 0.10), the paper's tool. */
+#define GB_CAMP_P_REMOVE 0.10
+
+enum gb_camp_op { GB_CAMP_READ = 0, GB_CAMP_WRITE = 1 };
+enum gb_camp_pattern { GB_CAMP_SPREAD = 0, GB_CAMP_CAMPED = 1 };
+
+struct gb_camp_term {
+    char name[16];          /* "(intercept)", "w", "b2", "b4", "b8", and "w:b2" ... with
+                             * interactions */
+    double estimate, se, t, p;
+};
+
+struct gb_camp_fitstats {
+    size_t n_terms;
+    struct gb_camp_term terms[GB_CAMP_MAX_TERMS];
+    double r2, adj_r2;
+    double rmse_ns;         /* residual standard deviation */
+    double f, f_p;          /* overall F test */
+    double df_resid;
+};
+
+struct gb_camp_equation {
+    enum gb_camp_op op;
+    enum gb_camp_pattern pattern;
+    size_t n_obs;
+    int n_widths;
+    int widths[GB_CAMP_N_WIDTHS];     /* the widths measured, ascending */
+    int ref_width;                    /* the reference level: the widest */
+    double warps_min, warps_max;      /* the active warps per SM measured */
+    struct gb_camp_fitstats full;     /* every term */
+    struct gb_camp_fitstats fit;      /* after backward elimination: used to predict */
+    size_t n_dropped;                 /* terms backward elimination removed, in order */
+    char dropped[GB_CAMP_MAX_TERMS][16];
+    double dropped_p[GB_CAMP_MAX_TERMS];
+    /* Warp-level instructions per launch per active warp per SM, by width
+     * class (0 where not measured), and the largest relative deviation of
+     * one record's count from k * w. */
+    double instr_per_warp[GB_CAMP_N_WIDTHS];
+    double instr_dev[GB_CAMP_N_WIDTHS];
+    /* 32-byte sectors per instruction (metric ld_sectors or st_sectors over
+     * the instruction count), mean by width class; NaN when the records do
+     * not carry the sector count. A coalesced access of W bytes per thread
+     * moves W sectors, what --from-ncu assumes when it reads widths. */
+    double sectors_per_instr[GB_CAMP_N_WIDTHS];
+};
+
+struct gb_camp_model {
+    struct gb_camp_equation eq[2][2];  /* [op][pattern] */
+    double p_remove;
+    int interactions;                  /* 1: the w:b<width> terms were offered to the fit */
+    int has_device;                    /* the device of the run, from its run.json */
+    struct gb_device_info device;
+    /* Where the data came from (the run's run.json). */
+    char run_started_utc[32];
+    char run_host[128];
+    char run_tool_version[32];
+    char run_git_revision[48];
+    char run_command_line[1024];
+};
+
+/* A kernel's global memory instructions per launch: warp-level load and
+ * store instructions by width class (GB_CAMP_N_WIDTHS entries each). */
+struct gb_camp_counts {
+    double ld[GB_CAMP_N_WIDTHS];
+    double st[GB_CAMP_N_WIDTHS];
+};
+
+const char *gb_camp_op_name(enum gb_camp_op op);                /* "read", "write" */
+const char *gb_camp_pattern_name(enum gb_camp_pattern pattern); /* "spread", "camped" */
+
+/* The class index of a width in bytes per thread (1 -> 0 ... 16 -> 4), or -1. */
+int gb_camp_width_class(int width_bytes);
+
+/* The width in bytes of class `c`. */
+int gb_camp_class_width(int c);
+
+/* Fits the four equations to the ok records of suite "camping", benches
+ * "read" and "write", axes "width" (bytes per thread), "warps" and
+ * "pattern" ("spread" or "camped"); the response is the median time, w is
+ * the record's metric active_warps (the warps axis when the metric is
+ * absent). Backward elimination drops terms with p > p_remove (in (0, 1)).
+ * Fills *m (its device from the run's run.json, when it has one).
+ * GB_ERR_FORMAT, naming what is missing, when an equation has no records or
+ * a record lacks its width, warps or pattern, or the instruction count
+ * (metric ld_req_<width> or st_req_<width>) the normalisation needs;
+ * GB_ERR_USAGE for a bad p_remove; GB_ERR_NUMERIC when a fit fails (too
+ * few points, one warps value only). */
+enum gb_status gb_camp_fit(const struct gb_run *run, double p_remove, struct gb_camp_model *m);
+
+/* gb_camp_fit, with `interactions` = 1 adding a slope per width: the terms
+ * w:b2, w:b4, w:b8 (w times each dummy), so that
+ *     t = a1*w + a2*b2 + ... + c2*w*b2 + c4*w*b4 + c8*w*b8 + b
+ * An extension of the paper's model, for GPUs on which the time per warp
+ * depends on the width (it does whenever the bytes a warp moves bound the
+ * time). Backward elimination treats every term alike. */
+enum gb_status gb_camp_fit_ext(const struct gb_run *run, double p_remove, int interactions,
+                               struct gb_camp_model *m);
+
+/* The equation's predicted benchmark time (ns) at `warps` and width class
+ * `wclass` (a class the equation measured). NaN for a class it did not. */
+double gb_camp_eq_time_ns(const struct gb_camp_equation *eq, double warps, int wclass);
+
+/* The measured width class that times instructions of class `wclass` in
+ * `eq`: wclass itself when measured, else the narrowest measured class
+ * above it; -1 when there is none. */
+int gb_camp_eq_class_for(const struct gb_camp_equation *eq, int wclass);
+
+/* Predicted best (no camping) and worst (all camped) times, ns, of a
+ * kernel with counts `c` at `warps` active warps per SM (> 0).
+ * GB_ERR_USAGE when a count is negative or not finite, when every count is
+ * zero, or when a width with a non-zero count has no class to time it. */
+enum gb_status gb_camp_bounds(const struct gb_camp_model *m, const struct gb_camp_counts *c,
+                              double warps, double *best_ns, double *worst_ns);
+
+/* The camping degree of a time t within the band [best, worst]: 0 at best,
+ * 1 at worst (outside [0, 1] when t is outside the band). NaN when the
+ * band has no width (|worst - best| <= 1e-12 * |best|). */
+double gb_camp_degree(double best_ns, double worst_ns, double t_ns);
+
+/* The point at `degree` within the band: best + degree * (worst - best). */
+double gb_camp_extrapolate(double best_ns, double worst_ns, double degree);
+
+/* One configuration of a prediction. */
+struct gb_camp_row {
+    int warps;               /* active warps per SM */
+    double best_ns, worst_ns;
+    double app_ns;           /* the application line; NaN without a measured time */
+};
+
+/* Predicts rows[i] for warps[i], i < n. With a measured time (time_ns
+ * finite and > 0, at_warps > 0) the application line and *degree are
+ * filled (the degree at at_warps); otherwise app_ns and *degree are NaN.
+ * GB_ERR_NUMERIC when the band has no width at at_warps. Errors of
+ * gb_camp_bounds. */
+enum gb_status gb_camp_predict(const struct gb_camp_model *m, const struct gb_camp_counts *c,
+                               const int *warps, size_t n, double at_warps, double time_ns,
+                               struct gb_camp_row *rows, double *degree);
+
+/* A kernel's launch as the CUDA Occupancy Calculator takes it. */
+struct gb_camp_config {
+    int threads;      /* threads per block, >= 1 */
+    int regs;         /* registers per thread */
+    int smem;         /* shared memory per block, bytes (static + dynamic) */
+    long grid;        /* blocks in the grid; 0 = enough to fill every SM */
+};
+
+/* The active warps per SM the kernel can run at: for every block size
+ * from one warp to the device's maximum, with the same registers per
+ * thread and shared memory per block and (when grid > 0 and the device's
+ * SM count is known) the same total number of threads, k * warps_per_block
+ * for k = 1 .. the resident blocks the occupancy calculator allows (and
+ * the grid fills). `warps` (max_threads_per_sm / warp_size entries) gets
+ * the values ascending, *n their number, *config_warps the active warps of
+ * the configuration as given (0 when it cannot run). Errors of
+ * gb_occupancy_compute; GB_ERR_USAGE when no configuration can run. */
+enum gb_status gb_camp_allowed_warps(const struct gb_device_info *dev,
+                                     const struct gb_camp_config *cfg, int *warps, size_t *n,
+                                     int *config_warps);
+
+/* Splits `requests` warp-level instructions that moved `sectors` 32-byte
+ * sectors over the width classes the model measured (`eq`'s), keeping
+ * both totals: a warp instruction of w bytes per thread moves w sectors
+ * when coalesced, so an average of s = sectors/requests between two
+ * measured widths wa < s < wb is split between them; below the narrowest
+ * it is all of the narrowest class, above the widest it counts as
+ * sectors/widest instructions of the widest (an uncoalesced access costs
+ * its sectors). Adds to out[GB_CAMP_N_WIDTHS]. GB_ERR_USAGE for negative
+ * or non-finite values, or sectors without requests. */
+enum gb_status gb_camp_split_requests(const struct gb_camp_equation *eq, double requests,
+                                      double sectors, double *out);
+
+/* What an Nsight Compute launch supplies to a prediction. */
+struct gb_camp_ncu_input {
+    struct gb_camp_counts counts;
+    double ld_requests, ld_sectors, st_requests, st_sectors;
+    const char *ld_requests_metric;    /* the metric names that supplied them */
+    const char *st_requests_metric;
+    long threads, grid;                /* -1 when absent */
+    int regs, smem;                    /* -1 when absent */
+    double time_ns;                    /* NaN when absent */
+};
+
+/* The metrics read, in the order tried (requests: the l1tex request count,
+ * then the SASS instruction count). */
+#define GB_NCU_LD_REQUESTS "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+#define GB_NCU_ST_REQUESTS "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
+#define GB_NCU_LD_INST "smsp__sass_inst_executed_op_global_ld.sum"
+#define GB_NCU_ST_INST "smsp__sass_inst_executed_op_global_st.sum"
+#define GB_NCU_LD_SECTORS "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+#define GB_NCU_ST_SECTORS "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+#define GB_NCU_TIME "gpu__time_duration.sum"
+#define GB_NCU_GRID "launch__grid_size"
+#define GB_NCU_BLOCK "launch__block_size"
+#define GB_NCU_REGS "launch__registers_per_thread"
+#define GB_NCU_SMEM_STATIC "launch__shared_mem_per_block_static"
+#define GB_NCU_SMEM_DYNAMIC "launch__shared_mem_per_block_dynamic"
+/* The --metrics list that collects all of them. */
+#define GB_NCU_METRICS_ARG                                                                    \
+    GB_NCU_LD_REQUESTS "," GB_NCU_ST_REQUESTS "," GB_NCU_LD_SECTORS "," GB_NCU_ST_SECTORS "," \
+    GB_NCU_TIME "," GB_NCU_GRID "," GB_NCU_BLOCK "," GB_NCU_REGS "," GB_NCU_SMEM_STATIC ","   \
+    GB_NCU_SMEM_DYNAMIC
+
+/* Maps launch `l` to the model's inputs: load and store requests and
+ * sectors (split over the widths of the read and write equations by
+ * gb_camp_split_requests), and, when present, the launch's block and grid
+ * size, registers, shared memory and duration. GB_ERR_FORMAT naming the
+ * missing metrics when the requests or sectors of loads or stores are not
+ * in the export. */
+enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_ncu_launch *l,
+                                struct gb_camp_ncu_input *out);
+
+/* ---- validation ---- */
+
+/* One measured configuration of an application. */
+struct gb_camp_obs {
+    double warps;               /* active warps per SM */
+    double time_ns;             /* measured (median) time */
+    struct gb_camp_counts counts;   /* its instruction counts */
+};
+
+struct gb_camp_validation {
+    size_t n_points;
+    /* Geometric means of |predicted - measured| / measured, as fractions:
+     * the best and worst bounds over every (start, point) pair, and the
+     * application line (the start's measured time and degree extrapolated)
+     * over every pair with point != start (at the start it is exact by
+     * construction). The band at a point uses that point's own counts,
+     * which are the start's when the application's work does not change
+     * with its launch configuration. An error of exactly 0 makes the mean
+     * 0. NaN where there are no pairs. */
+    double gm_best, gm_worst, gm_app;
+    size_t n_pairs_bounds, n_pairs_app;
+    /* The measured camping degree of each point (its own counts), median. */
+    double degree_median, degree_min, degree_max;
+};
+
+/* Validates the model on n >= 1 measured configurations of one application
+ * (the paper's procedure: every configuration in turn is the starting
+ * point). Errors of gb_camp_bounds and gb_camp_predict; GB_ERR_USAGE for a
+ * non-positive time or warps. */
+enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
+                                size_t n, struct gb_camp_validation *out);
+
+/* Geometric mean of n >= 1 non-negative values (0 when one is 0; NaN for
+ * n == 0 or a negative or non-finite value). */
+double gb_camp_geomean(const double *v, size_t n);
+
+/* ---- the model file ---- */
+
+/* Writes the model as JSON (format GB_CAMP_MODEL_FORMAT) to `path`,
+ * through a temporary file renamed into place, so that no half-written
+ * model is ever left. GB_ERR_IO when it cannot be written. */
+enum gb_status gb_camp_model_write(const struct gb_camp_model *m, const char *path);
+
+/* Reads a model written by gb_camp_model_write. GB_ERR_IO when the file
+ * cannot be read; GB_ERR_FORMAT, saying what is wrong, when it is not JSON,
+ * not a CampProf model, or an equation, coefficient or count is missing or
+ * malformed. */
+enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m);
+
+#endif

@@ -1,0 +1,60 @@
+/* cmd_camp.h - `gpubound camp`: the CampProf model's usage and help,
+ * registered in the command table of main.c. */
+#ifndef GB_CMD_CAMP_H
+#define GB_CMD_CAMP_H
+
+#define GB_CAMP_USAGE                                                      \
+    "gpubound camp fit RUN_DIR [--out FILE] [--p-remove P] [--interactions] [--format FMT]\n" \
+    "       gpubound camp predict --model FILE (--gld W:N --gst W:N | --from-ncu CSV) (--threads T --regs R\n" \
+    "                             [--smem B] [--grid G] | --warps W) [--time-ns T [--at-warps W]] [--chart F.svg]\n" \
+    "       gpubound camp validate --model FILE RUN_DIR [--out DIR] [--format FMT]"
+
+#define GB_CAMP_HELP                                                                              \
+    "camp fit: the model's four equations (reads and writes, spread and camped),\n"               \
+    "t = a1*w + a2*b2 + a3*b4 + a4*b8 + b, fitted to the camping suite's records in RUN_DIR,\n"   \
+    "with backward elimination; prints each equation's coefficients, standard errors and\n"      \
+    "p-values, R^2 and RMSE, and writes the model as JSON.\n"                                     \
+    "  --out FILE        the model file (default RUN_DIR/campprof-model.json)\n"                  \
+    "  --p-remove P      drop terms whose p-value exceeds P (default 0.10)\n"                      \
+    "  --interactions    also fit a slope per width (terms w:b2, w:b4, w:b8), an extension of\n"  \
+    "                    the paper's model for GPUs where bytes per warp bound the time\n"       \
+    "  --format FMT      table, csv or json on stdout (default table)\n"                           \
+    "camp predict: a kernel's best (no camping) and worst (all camped) time at every active\n"    \
+    "warps per SM it can run at, and, from one measured time, its application line and\n"         \
+    "camping degree (0 at best, 1 at worst).\n"                                                   \
+    "  --model FILE      a model written by 'camp fit' (required)\n"                              \
+    "  --gld W:N[,W:N]   N warp-level global load instructions per launch of W bytes per\n"      \
+    "                    thread (W = 1, 2, 4, 8 or 16); repeatable, counts of a width add up\n"    \
+    "  --gst W:N[,W:N]   the same for global stores\n"                                            \
+    "  --from-ncu CSV    counts, launch and duration from an Nsight Compute CSV export\n"         \
+    "                    (ncu --csv --page raw or --page details); see docs/models.md\n"           \
+    "  --ncu-id ID       the launch (ID column) to use when the export holds several\n"           \
+    "  --threads T       threads per block            --regs R    registers per thread\n"         \
+    "  --smem B          shared memory per block, bytes (default 0)\n"                            \
+    "  --grid G          blocks in the grid (default: enough to fill every SM)\n"                 \
+    "  --warps W         the configurations 1..W active warps per SM, instead of the launch\n"   \
+    "  --time-ns T       the kernel's measured time per launch, ns\n"                             \
+    "  --at-warps W      the active warps per SM it was measured at (default: the launch's,\n"   \
+    "                    or W of --warps)\n"                                                       \
+    "  --cc X.Y          the limits of compute capability X.Y instead of the model's device\n"    \
+    "  --chart F.svg     draw the band into F.svg and F.png (and its script F.gp)\n"               \
+    "  --format FMT      table, csv or json on stdout (default table)\n"                           \
+    "camp validate: for each validation application in RUN_DIR (camping/gem, clique,\n"          \
+    "transpose_coalesced, transpose_diagonal), predicts from every measured configuration in\n"   \
+    "turn and prints the geometric-mean error of the best and worst bounds and of the\n"         \
+    "application line against the measured times, and draws one chart per application.\n"        \
+    "  --model FILE      a model written by 'camp fit' (required)\n"                              \
+    "  --out DIR         where to write the charts and validation.csv, the table (default\n"   \
+    "                    RUN_DIR/campprof-validate)\n"                                           \
+    "  --format FMT      table, csv or json on stdout (default table)\n"                           \
+    "No camp command needs a GPU. Exit 0 on success; 1 when a run, model or export is\n"         \
+    "missing or malformed, a run has no camping records, a fit fails or a file cannot be\n"       \
+    "written; 2 on a usage error (a malformed count among them).\n"                               \
+    "Example: gpubound camp fit runs/camping\n"                                                   \
+    "Example: gpubound camp predict --model runs/camping/campprof-model.json --gld 4:2097152 \\\n" \
+    "           --gst 4:2097152 --threads 256 --regs 16 --smem 4224 --grid 65536 \\\n"           \
+    "           --time-ns 61000 --chart transpose.svg\n"                                          \
+    "Example: gpubound camp predict --model M.json --from-ncu transpose.csv --chart t.svg\n"      \
+    "Example: gpubound camp validate --model runs/camping/campprof-model.json runs/camping\n"
+
+#endif

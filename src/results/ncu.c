@@ -1,0 +1,430 @@
+/* ncu.c - the CSV exports of Nsight Compute, read into launches and metrics
+ * (the layouts are described in include/gpubound/ncu.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpubound/ncu.h"
+
+/* One CSV line split into fields, RFC 4180 quoting; the fields point into
+ * `buf`, which the split rewrites. */
+struct gb_fields {
+    char **v;
+    size_t n, cap;
+};
+
+static void gb_fields_release(struct gb_fields *f)
+{
+    free(f->v);
+    memset(f, 0, sizeof *f);
+}
+
+/* Returns 0, or -1 on an unterminated quote (or out of memory, with errno). */
+static int gb_csv_split(char *buf, struct gb_fields *f)
+{
+    char *r = buf, *w = buf;
+    f->n = 0;
+    for (;;) {
+        if (f->n == f->cap) {
+            size_t cap = f->cap ? 2 * f->cap : 32;
+            char **nv = realloc(f->v, cap * sizeof *nv);
+            if (!nv)
+                return -1;
+            f->v = nv;
+            f->cap = cap;
+        }
+        f->v[f->n++] = w;
+        if (*r == '"') {
+            r++;
+            for (;;) {
+                if (*r == '\0')
+                    return -1;
+                if (*r == '"') {
+                    if (r[1] == '"') {
+                        *w++ = '"';
+                        r += 2;
+                        continue;
+                    }
+                    r++;
+                    break;
+                }
+                *w++ = *r++;
+            }
+            /* Anything between the closing quote and the separator is kept. */
+            while (*r && *r != ',')
+                *w++ = *r++;
+        } else {
+            while (*r && *r != ',')
+                *w++ = *r++;
+        }
+        if (*r == ',') {
+            *w++ = '\0';
+            r++;
+            continue;
+        }
+        *w = '\0';
+        return 0;
+    }
+}
+
+static int gb_field_index(const struct gb_fields *f, const char *name)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (strcmp(f->v[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The factor from a printed unit to gpubound's base unit (ns, bytes, plain
+ * counts). A per-something unit ("Kbyte/block") scales by its numerator's
+ * prefix; a rate over time, a percentage and unknown units are taken as
+ * printed (factor 1). */
+static double gb_unit_factor(const char *u)
+{
+    static const struct {
+        const char *unit;
+        double factor;
+    } times[] = {
+        {"nsecond", 1}, {"ns", 1}, {"usecond", 1e3}, {"us", 1e3}, {"msecond", 1e6},
+        {"ms", 1e6}, {"second", 1e9}, {"s", 1e9},
+    };
+    static const struct {
+        const char *prefix;
+        double factor;
+    } pre[] = {
+        {"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0},
+        {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12},
+    };
+    const char *slash = strchr(u, '/');
+    if (strchr(u, '%'))
+        return 1;
+    if (!slash) {
+        for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+            if (strcmp(u, times[i].unit) == 0)
+                return times[i].factor;
+    } else {
+        for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+            if (strcmp(slash + 1, times[i].unit) == 0)
+                return 1;
+    }
+    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++) {
+        size_t len = strlen(pre[i].prefix);
+        if (strncmp(u, pre[i].prefix, len) == 0 && islower((unsigned char)u[len]))
+            return pre[i].factor;
+    }
+    return 1;
+}
+
+/* A number as ncu prints it: commas group thousands; NaN when not one. */
+static double gb_ncu_number(const char *s)
+{
+    char buf[128];
+    size_t n = 0;
+    while (isspace((unsigned char)*s))
+        s++;
+    for (; *s && n + 1 < sizeof buf; s++)
+        if (*s != ',')
+            buf[n++] = *s;
+    while (n > 0 && isspace((unsigned char)buf[n - 1]))
+        n--;
+    buf[n] = '\0';
+    if (n == 0)
+        return NAN;
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (*end || errno || !isfinite(v))
+        return NAN;
+    return v;
+}
+
+/* Labels of the details page stored under the metric they show. */
+static const char *gb_ncu_alias(const char *label)
+{
+    static const char *const map[][2] = {
+        {"Duration", "gpu__time_duration.sum"},
+        {"Block Size", "launch__block_size"},
+        {"Grid Size", "launch__grid_size"},
+        {"Registers Per Thread", "launch__registers_per_thread"},
+        {"Static Shared Memory Per Block", "launch__shared_mem_per_block_static"},
+        {"Dynamic Shared Memory Per Block", "launch__shared_mem_per_block_dynamic"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(label, map[i][0]) == 0)
+            return map[i][1];
+    return label;
+}
+
+static enum gb_status gb_oom(void)
+{
+    return gb_error_set(GB_ERR_NOMEM, "out of host memory reading an Nsight Compute export");
+}
+
+static enum gb_status gb_launch_add_metric(struct gb_ncu_launch *l, const char *name,
+                                           const char *unit, const char *text)
+{
+    /* The first value of a metric stands (a details page may repeat one). */
+    if (gb_ncu_find(l, name))
+        return GB_OK;
+    struct gb_ncu_metric *nm = realloc(l->metrics, (l->n_metrics + 1) * sizeof *nm);
+    if (!nm)
+        return gb_oom();
+    l->metrics = nm;
+    struct gb_ncu_metric *m = &nm[l->n_metrics];
+    m->name = strdup(name);
+    m->unit = strdup(unit ? unit : "");
+    if (!m->name || !m->unit) {
+        free(m->name);
+        free(m->unit);
+        return gb_oom();
+    }
+    double v = gb_ncu_number(text);
+    m->value = isfinite(v) ? v * gb_unit_factor(m->unit) : NAN;
+    l->n_metrics++;
+    return GB_OK;
+}
+
+/* The launch with `id`, appended when new. */
+static enum gb_status gb_report_launch(struct gb_ncu_report *r, long id, const char *kernel,
+                                       const char *block, const char *grid,
+                                       struct gb_ncu_launch **out)
+{
+    for (size_t i = 0; i < r->n_launches; i++)
+        if (r->launches[i].id == id) {
+            *out = &r->launches[i];
+            return GB_OK;
+        }
+    struct gb_ncu_launch *nl = realloc(r->launches, (r->n_launches + 1) * sizeof *nl);
+    if (!nl)
+        return gb_oom();
+    r->launches = nl;
+    struct gb_ncu_launch *l = &nl[r->n_launches];
+    memset(l, 0, sizeof *l);
+    l->id = id;
+    l->kernel = strdup(kernel ? kernel : "");
+    l->block = strdup(block ? block : "");
+    l->grid = strdup(grid ? grid : "");
+    if (!l->kernel || !l->block || !l->grid) {
+        free(l->kernel);
+        free(l->block);
+        free(l->grid);
+        return gb_oom();
+    }
+    r->n_launches++;
+    *out = l;
+    return GB_OK;
+}
+
+static int gb_parse_id(const char *s, long *id)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < 0)
+        return -1;
+    *id = v;
+    return 0;
+}
+
+enum gb_status gb_ncu_load(const char *path, struct gb_ncu_report **out)
+{
+    enum gb_status st = GB_OK;
+    struct gb_ncu_report *r = NULL;
+    struct gb_fields head = {0}, row = {0};
+    char *hbuf = NULL, *line = NULL, **unit_v = NULL;
+    size_t cap = 0, n_units = 0;
+    ssize_t len;
+    long lineno = 0, units_line = 0;
+    int c_id = -1, c_kernel = -1, c_block = -1, c_grid = -1, c_name = -1, c_unit = -1,
+        c_value = -1, have_units = 0;
+    FILE *f;
+
+    *out = NULL;
+    f = fopen(path, "r");
+    if (!f)
+        return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    if (!(r = calloc(1, sizeof *r))) {
+        st = gb_oom();
+        goto out;
+    }
+    while ((len = getline(&line, &cap, f)) != -1) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (len == 0 || strncmp(line, "==", 2) == 0)
+            continue;
+        if (!hbuf) {
+            /* Program output may come before the header: look for it. */
+            if (!strstr(line, "Kernel Name"))
+                continue;
+            if (!(hbuf = strdup(line))) {
+                st = gb_oom();
+                goto out;
+            }
+            if (gb_csv_split(hbuf, &head) != 0 || (c_id = gb_field_index(&head, "ID")) < 0 ||
+                (c_kernel = gb_field_index(&head, "Kernel Name")) < 0) {
+                free(hbuf);
+                hbuf = NULL;
+                continue;
+            }
+            c_block = gb_field_index(&head, "Block Size");
+            c_grid = gb_field_index(&head, "Grid Size");
+            c_name = gb_field_index(&head, "Metric Name");
+            c_unit = gb_field_index(&head, "Metric Unit");
+            c_value = gb_field_index(&head, "Metric Value");
+            r->details = c_name >= 0 && c_value >= 0;
+            continue;
+        }
+        if (gb_csv_split(line, &row) != 0) {
+            st = gb_error_set(GB_ERR_FORMAT, "%s:%ld: a quoted field is not closed", path, lineno);
+            goto out;
+        }
+        if (row.n != head.n) {
+            st = gb_error_set(GB_ERR_FORMAT, "%s:%ld: %zu fields where the header (line with "
+                              "\"Kernel Name\") has %zu", path, lineno, row.n, head.n);
+            goto out;
+        }
+        long id;
+        if (gb_parse_id(row.v[c_id], &id) != 0) {
+            /* The raw page's second row carries the units, its ID empty. */
+            if (!r->details && !have_units && r->n_launches == 0 && row.v[c_id][0] == '\0') {
+                /* The fields point into `line`, which the next read reuses. */
+                if (!(unit_v = calloc(row.n, sizeof *unit_v))) {
+                    st = gb_oom();
+                    goto out;
+                }
+                n_units = row.n;
+                for (size_t i = 0; i < row.n; i++)
+                    if (!(unit_v[i] = strdup(row.v[i]))) {
+                        st = gb_oom();
+                        goto out;
+                    }
+                have_units = 1;
+                units_line = lineno;
+                continue;
+            }
+            st = gb_error_set(GB_ERR_FORMAT, "%s:%ld: the ID field is '%s', not a launch number",
+                              path, lineno, row.v[c_id]);
+            goto out;
+        }
+        struct gb_ncu_launch *l = NULL;
+        if ((st = gb_report_launch(r, id, row.v[c_kernel], c_block >= 0 ? row.v[c_block] : "",
+                                   c_grid >= 0 ? row.v[c_grid] : "", &l)) != GB_OK)
+            goto out;
+        if (r->details) {
+            const char *name = row.v[c_name];
+            if (!name[0])
+                continue;
+            if ((st = gb_launch_add_metric(l, gb_ncu_alias(name), c_unit >= 0 ? row.v[c_unit] : "",
+                                           row.v[c_value])) != GB_OK)
+                goto out;
+        } else {
+            /* Metric columns are the ones whose names look like metrics:
+             * the fixed columns have blanks or capitals in their names. */
+            for (size_t i = 0; i < head.n; i++) {
+                const char *name = head.v[i];
+                if ((int)i == c_id || (int)i == c_kernel || !name[0] || strchr(name, ' ') ||
+                    !strstr(name, "__"))
+                    continue;
+                if ((st = gb_launch_add_metric(l, name, have_units ? unit_v[i] : "",
+                                               row.v[i])) != GB_OK)
+                    goto out;
+            }
+        }
+    }
+    if (ferror(f)) {
+        st = gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+        goto out;
+    }
+    if (!hbuf) {
+        st = gb_error_set(GB_ERR_FORMAT, "%s is not an Nsight Compute CSV export: no header row "
+                          "with \"ID\" and \"Kernel Name\"", path);
+        goto out;
+    }
+    if (r->n_launches == 0) {
+        st = gb_error_set(GB_ERR_FORMAT, "%s holds no kernel launch (only its header%s)", path,
+                          units_line ? " and units" : "");
+        goto out;
+    }
+out:
+    fclose(f);
+    free(line);
+    free(hbuf);
+    for (size_t i = 0; i < n_units; i++)
+        free(unit_v[i]);
+    free(unit_v);
+    gb_fields_release(&head);
+    gb_fields_release(&row);
+    if (st != GB_OK)
+        gb_ncu_free(r);
+    else
+        *out = r;
+    return st;
+}
+
+void gb_ncu_free(struct gb_ncu_report *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n_launches; i++) {
+        struct gb_ncu_launch *l = &r->launches[i];
+        for (size_t k = 0; k < l->n_metrics; k++) {
+            free(l->metrics[k].name);
+            free(l->metrics[k].unit);
+        }
+        free(l->metrics);
+        free(l->kernel);
+        free(l->block);
+        free(l->grid);
+    }
+    free(r->launches);
+    free(r);
+}
+
+const struct gb_ncu_metric *gb_ncu_find(const struct gb_ncu_launch *l, const char *name)
+{
+    for (size_t i = 0; i < l->n_metrics; i++)
+        if (strcmp(l->metrics[i].name, name) == 0)
+            return &l->metrics[i];
+    return NULL;
+}
+
+double gb_ncu_value(const struct gb_ncu_launch *l, const char *name, double fallback)
+{
+    const struct gb_ncu_metric *m = gb_ncu_find(l, name);
+    return m && isfinite(m->value) ? m->value : fallback;
+}
+
+long gb_ncu_dim_product(const char *s)
+{
+    long p = 1;
+    int n = 0;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (*s != '(')
+        return -1;
+    s++;
+    for (;;) {
+        char *end;
+        errno = 0;
+        long v = strtol(s, &end, 10);
+        if (end == s || errno || v < 0)
+            return -1;
+        p *= v;
+        n++;
+        s = end;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (*s == ',') {
+            s++;
+            continue;
+        }
+        if (*s == ')')
+            break;
+        return -1;
+    }
+    return n ? p : -1;
+}

@@ -1,0 +1,209 @@
+# gpubound camp: fit, predict and validate on the synthetic camping fixture
+# (tests/data/runs/camping-fixture) and the Nsight Compute fixtures
+# (tests/data/ncu), and every bad input with its one line and exit code.
+. "$(dirname "$0")/lib.bash"
+: "${GB_SRC:?GB_SRC must name the source directory}"
+FIXTURE="$GB_SRC/tests/data/runs/camping-fixture"
+NCU="$GB_SRC/tests/data/ncu"
+HAVE_GNUPLOT=0
+command -v gnuplot >/dev/null 2>&1 && HAVE_GNUPLOT=1
+
+cp -r "$FIXTURE" "$TMP/run"
+RUN="$TMP/run"
+MODEL="$RUN/campprof-model.json"
+
+# ---- fit ----
+expect 0 "" camp fit "$RUN"
+[ -s "$MODEL" ] && ok || bad "fit did not write RUN_DIR/campprof-model.json"
+printf '%s\n' "$ERR" | grep -qx "wrote $MODEL" && ok || bad "fit does not say what it wrote"
+for eq in "reads, spread over every partition: 36 points" "reads, camped on one: 36 points" \
+    "writes, spread over every partition: 36 points" "writes, camped on one: 36 points"; do
+    printf '%s\n' "$OUT" | grep -qF "$eq" && ok || bad "fit output lacks '$eq'"
+done
+# The fixture's 8-byte stores cost what 16-byte ones do when spread: b8 goes.
+printf '%s\n' "$OUT" | grep -q "backward elimination dropped b8 (p 0\.[0-9]*); the model keeps:" && ok ||
+    bad "fit does not report the elimination of b8"
+[ "$(printf '%s\n' "$OUT" | grep -c 'backward elimination: every term kept')" = 3 ] && ok ||
+    bad "the other three equations should keep every term"
+printf '%s\n' "$OUT" | grep -Eq '^w +1499\.[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.e-]+$' && ok ||
+    bad "the reads/spread slope is not printed as fitted"
+printf '%s\n' "$OUT" | grep -q 'R^2 .* RMSE .* ns' && ok || bad "fit prints no R^2 and RMSE"
+[ "$(printf '%s\n' "$OUT" | grep -c '^  sectors per instruction: 2 B 2.000 4 B 4.000 8 B 8.000 16 B 16.00$')" = 4 ] && ok ||
+    bad "fit does not report the fixture's sectors per instruction"
+grep -q '"format": "gpubound-campprof/1"' "$MODEL" && grep -q '"name": "Synthetic GPU (test fixture' "$MODEL" &&
+    grep -q '"normalisation"' "$MODEL" && ok || bad "the model file lacks its format, device or normalisation"
+# The same run gives the same model, byte for byte.
+expect 0 "" camp fit "$RUN" --out "$TMP/m2.json" --format csv
+cmp -s "$MODEL" "$TMP/m2.json" && ok || bad "two fits of one run differ"
+printf '%s\n' "$OUT" | head -1 | grep -qx 'op,pattern,fit,term,estimate (ns),std_error (ns),t,p,r2,adj_r2,rmse (ns),n_obs' &&
+    ok || bad "fit CSV header"
+[ "$(printf '%s\n' "$OUT" | grep -c '^write,spread,final,')" = 4 ] && ok || bad "fit CSV: final write/spread should have 4 terms"
+expect 0 "" camp fit "$RUN" --out "$TMP/m3.json" --format json
+if command -v python3 >/dev/null 2>&1; then
+    printf '%s\n' "$OUT" | python3 -c 'import json,sys; r=json.load(sys.stdin); assert len(r)==39 and r[0]["term"]=="(intercept)"' &&
+        ok || bad "fit JSON does not parse or has the wrong rows"
+    python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert len(m["equations"])==4' "$MODEL" &&
+        ok || bad "the model file is not JSON with four equations"
+fi
+
+# --interactions: a slope per width offered; the fixture has none, so they go.
+expect 0 "" camp fit "$RUN" --interactions --out "$TMP/mi.json"
+printf '%s\n' "$OUT" | grep -q 'w:b<W> its own slope' && ok || bad "fit --interactions does not say so"
+[ "$(printf '%s\n' "$OUT" | grep -Ec '^w:b(2|4|8) ')" = 12 ] && ok || bad "fit --interactions should show 3 slope terms per equation"
+grep -q '"interactions": true' "$TMP/mi.json" && ok || bad "the model does not record --interactions"
+expect 0 "" camp predict --model "$TMP/mi.json" --gld 8:1000 --warps 4
+
+# ---- predict ----
+P=(camp predict --model "$MODEL")
+expect 0 "" "${P[@]}" --gld 4:2097152 --gst 4:2097152 --threads 256 --regs 16 --smem 4224 \
+    --grid 65536 --time-ns 90000 --at-warps 32
+printf '%s\n' "$OUT" | grep -qF "launch: 256 threads per block, 16 registers per thread, 4224 bytes of shared memory per block, 65536 blocks: 64 active warps per SM" &&
+    ok || bad "predict does not describe the launch"
+printf '%s\n' "$OUT" | grep -qF "configurations: 1-36, 38-40, 42, 44-46, 48-52, 54-58, 60, 62-64 active warps per SM" &&
+    ok || bad "predict lists the wrong configurations"
+printf '%s\n' "$OUT" | grep -Eq '^ +32 +[0-9.]+ +[0-9.]+ +90\.000 +0\.[0-9]+ +\*$' && ok ||
+    bad "the measured row (32 warps, 90 us) is not marked or not reproduced"
+[ "$(printf '%s\n' "$OUT" | grep -Ec '^ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +0\.[0-9]+')" = 57 ] && ok ||
+    bad "predict should print 57 configurations"
+
+# CSV: best < application < worst on every row, one degree, the identity at 32 warps.
+expect 0 "" "${P[@]}" --gld 4:2097152 --gst 4:2097152 --threads 256 --regs 16 --smem 4224 \
+    --grid 65536 --time-ns 90000 --at-warps 32 --format csv
+printf '%s\n' "$OUT" | head -1 | grep -qx 'active warps,best (µs),worst (µs),application (µs),degree,measured' &&
+    ok || bad "predict CSV header"
+printf '%s\n' "$OUT" | awk -F, 'NR > 1 { if (!($2 < $4 && $4 < $3)) bad = 1; d[$5] = 1; if ($1 == 32 && ($4 < 89.9999999 || $4 > 90.0000001 || $6 != "*")) bad = 1 }
+    END { n = 0; for (k in d) n++; exit bad || n != 1 }' && ok || bad "predict CSV: band order, degree or identity"
+expect 0 '"active warps": 1, "best \(µs\)"' "${P[@]}" --gld 4:1e6 --warps 8 --format json
+[ "$(printf '%s\n' "$OUT" | grep -c '"active warps"')" = 8 ] && ok || bad "--warps 8 should give 8 rows"
+printf '%s\n' "$OUT" | grep -q '"application (µs)": null' && ok || bad "without a time the application line is empty"
+
+# --from-ncu equals the same counts given by hand (6 sectors per load: half
+# 4-byte, half 8-byte; 20 per store: 5e6 / 16 sixteen-byte stores).
+expect 0 "" "${P[@]}" --from-ncu "$NCU/transpose-raw.csv" --ncu-id 2 --format csv
+A=$OUT
+printf '%s\n' "$ERR" | grep -qF "launch 2 (gather_rows(double2 *, const double2 *, const int *, int)): loads 1000000 requests / 6000000 sectors" &&
+    ok || bad "--from-ncu does not say what it read"
+expect 0 "" "${P[@]}" --gld 4:500000,8:500000 --gst 16:312500 --threads 128 --regs 40 --smem 8192 \
+    --grid 4096 --time-ns 1250 --format csv
+[ "$A" = "$OUT" ] && ok || bad "--from-ncu and the same counts by hand differ"
+expect 0 "kernel: transposeCoalesced\(float \*, const float \*, int, int\)" "${P[@]}" --from-ncu "$NCU/transpose-details.csv"
+expect 2 "--warps replaces the launch" "${P[@]}" --gld 4:1 --threads 512 --warps 4
+
+if [ "$HAVE_GNUPLOT" = 1 ]; then
+    expect 0 "" "${P[@]}" --from-ncu "$NCU/transpose-raw.csv" --ncu-id 0 --chart "$TMP/charts/t.svg"
+    for ext in svg png gp; do [ -s "$TMP/charts/t.$ext" ] && ok || bad "chart t.$ext missing"; done
+    grep -q '</svg>' "$TMP/charts/t.svg" && ok || bad "t.svg is not a whole SVG"
+    grep -q 'pt 3' "$TMP/charts/t.gp" && grep -qF 'measured (64 warps)' "$TMP/charts/t.gp" && ok ||
+        bad "the chart has no star at the measured point"
+fi
+
+# Bad counts and options: one line, exit 2.
+expect 2 "predict: --gld needs WIDTH:COUNT pairs such as 4:123456 .* not '3:100'" "${P[@]}" --gld 3:100 --warps 4
+expect 2 "predict: --gld needs WIDTH:COUNT .* not '4:-5'" "${P[@]}" --gld 4:-5 --warps 4
+expect 2 "predict: --gst needs WIDTH:COUNT .* not '4'" "${P[@]}" --gst 4 --warps 4
+expect 2 "predict: --gld needs WIDTH:COUNT .* not '4:12x'" "${P[@]}" --gld 4:12x --warps 4
+expect 2 "predict: --gld needs WIDTH:COUNT .* not '4:1,,'" "${P[@]}" --gld 4:1,, --warps 4
+expect 2 "predict: --model is required" camp predict --gld 4:1 --warps 4
+expect 2 "either with --gld/--gst or with --from-ncu, not both" "${P[@]}" --gld 4:1 --from-ncu "$NCU/transpose-raw.csv"
+expect 2 "give the kernel's global load and store counts" "${P[@]}" --warps 4
+expect 2 "predict: give the launch" "${P[@]}" --gld 4:1
+expect 2 "predict: give the launch" "${P[@]}" --gld 4:1 --threads 256
+expect 2 "predict: --at-warps needs --time-ns" "${P[@]}" --gld 4:1 --warps 4 --at-warps 2
+expect 2 "predict: 37 active warps per SM is not among the configurations" "${P[@]}" --gld 4:1 --threads 256 --regs 16 --time-ns 5000 --at-warps 37
+expect 2 "predict: --warps 65 is more than the 64 warps" "${P[@]}" --gld 4:1 --warps 65
+expect 2 "predict: --time-ns needs a time in ns > 0, not '0'" "${P[@]}" --gld 4:1 --warps 4 --time-ns 0
+expect 2 "predict: --chart needs a file name ending in .svg, not 'x.png'" "${P[@]}" --gld 4:1 --warps 4 --chart x.png
+expect 2 "predict: --regs needs an integer from 0 to 255" "${P[@]}" --gld 4:1 --threads 256 --regs 300
+expect 2 "predict: --threads 2048 is more than the 1024 threads" "${P[@]}" --gld 4:1 --threads 2048 --regs 16
+expect 2 "predict: --ncu-id needs --from-ncu" "${P[@]}" --gld 4:1 --warps 4 --ncu-id 1
+expect 2 "transpose-raw.csv holds 3 launches \(IDs 0, 1, 2\); pick one with --ncu-id" "${P[@]}" --from-ncu "$NCU/transpose-raw.csv"
+expect 2 "has no launch with ID 7" "${P[@]}" --from-ncu "$NCU/transpose-raw.csv" --ncu-id 7
+expect 2 "predict: unknown option '--bogus'" "${P[@]}" --bogus
+expect 2 "predict: unexpected argument 'extra'" "${P[@]}" --gld 4:1 --warps 4 extra
+expect 2 "predict: --cc needs a compute capability X.Y" "${P[@]}" --gld 4:1 --warps 4 --cc hopper
+expect 0 "" "${P[@]}" --gld 4:1 --warps 4 --cc 9.0
+
+# Models: missing, malformed, not a model, without a device.
+expect 1 "camp predict: cannot read the model $TMP/none.json: .*; give a model written by 'gpubound camp fit'" \
+    camp predict --model "$TMP/none.json" --gld 4:1 --warps 4
+head -c 500 "$MODEL" >"$TMP/cut.json"
+expect 1 "camp predict: $TMP/cut.json:[0-9]+:[0-9]+: " camp predict --model "$TMP/cut.json" --gld 4:1 --warps 4
+cp "$RUN/run.json" "$TMP/run-as-model.json"
+expect 1 "is not a CampProf model" camp predict --model "$TMP/run-as-model.json" --gld 4:1 --warps 4
+sed 's/"term": "w"/"term": "x"/' "$MODEL" >"$TMP/badterm.json"
+expect 1 "unknown term 'x'" camp predict --model "$TMP/badterm.json" --gld 4:1 --warps 4
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); del m["device"]; json.dump(m, open(sys.argv[2], "w"))' "$MODEL" "$TMP/nodev.json"
+    expect 2 "the model does not record its device's limits; give --cc X.Y" camp predict --model "$TMP/nodev.json" --gld 4:1 --warps 4
+    expect 0 "" camp predict --model "$TMP/nodev.json" --gld 4:1 --threads 256 --regs 16 --cc 9.0
+fi
+
+# Nsight Compute exports: missing, malformed, lacking the counts.
+expect 1 "camp predict --from-ncu: cannot read $TMP/none.csv" "${P[@]}" --from-ncu "$TMP/none.csv"
+printf 'hello\nworld\n' >"$TMP/notncu.csv"
+expect 1 "is not an Nsight Compute CSV export.*export it with 'ncu --csv --page raw'" "${P[@]}" --from-ncu "$TMP/notncu.csv"
+sed '5s/,"7",/,/' "$NCU/transpose-raw.csv" >"$TMP/short.csv"
+expect 1 "short.csv:5: 22 fields where the header" "${P[@]}" --from-ncu "$TMP/short.csv"
+grep -v sectors_pipe_lsu_mem_global_op_ld "$NCU/transpose-details.csv" >"$TMP/nosectors.csv"
+expect 1 "launch 0 .* lacks l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum; profile with ncu --csv --page raw --metrics l1tex__t_requests" \
+    "${P[@]}" --from-ncu "$TMP/nosectors.csv"
+
+# ---- validate ----
+expect 0 "" camp validate --model "$MODEL" "$RUN"
+for app in gem clique transpose_coalesced transpose_diagonal; do
+    printf '%s\n' "$OUT" | grep -Eq "^$app +8 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ " && ok || bad "validate lacks $app"
+done
+printf '%s\n' "$OUT" | grep -q "best bound 11.7% (GEM), application line 9.3% (clique counter)" && ok ||
+    bad "validate does not quote the paper's figures"
+[ "$(wc -l <"$RUN/campprof-validate/validation.csv")" = 5 ] && head -1 "$RUN/campprof-validate/validation.csv" | grep -q '^application,configurations,' &&
+    ok || bad "validate did not write validation.csv"
+if [ "$HAVE_GNUPLOT" = 1 ]; then
+    for app in gem clique transpose_coalesced transpose_diagonal; do
+        [ -s "$RUN/campprof-validate/campprof-$app.svg" ] && [ -s "$RUN/campprof-validate/campprof-$app.png" ] && ok ||
+            bad "validate did not draw $app"
+    done
+fi
+# The fixture's applications were made at degrees 0.05, 0.5, 0.6 and 0.1 with
+# 2% noise: the measured degrees and the line's error say so.
+expect 0 "" camp validate --model "$MODEL" "$RUN" --out "$TMP/v2" --format csv
+printf '%s\n' "$OUT" | head -1 | grep -qx 'application,configurations,best bound error (%),worst bound error (%),application line error (%),degree (median),degree min,degree max' &&
+    ok || bad "validate CSV header"
+printf '%s\n' "$OUT" | awk -F, 'BEGIN { want["gem"] = 0.05; want["clique"] = 0.5; want["transpose_coalesced"] = 0.6; want["transpose_diagonal"] = 0.1 }
+    NR > 1 { n++; d = $6 - want[$1]; if (d < -0.05 || d > 0.05 || $5 > 5) bad = 1 } END { exit bad || n != 4 }' &&
+    ok || bad "validate: degrees or line errors far from how the fixture was made"
+
+cp -r "$FIXTURE" "$TMP/novalid"
+grep -v '"bench":"\(gem\|clique\|transpose_[a-z]*\)"' "$FIXTURE/results.json" >"$TMP/novalid/results.json"
+expect 1 "has no measured validation records .*; record them with 'gpubound run camping'" \
+    camp validate --model "$MODEL" "$TMP/novalid"
+expect 1 "camp validate: .*nope is not a gpubound run directory" camp validate --model "$MODEL" "$TMP/nope"
+expect 2 "validate: --model is required" camp validate "$RUN"
+expect 2 "validate: expected a RUN_DIR" camp validate --model "$MODEL"
+expect 2 "validate: expected one RUN_DIR, not 2 arguments" camp validate --model "$MODEL" "$RUN" "$RUN"
+expect 1 "camp validate: cannot read the model" camp validate --model "$TMP/none.json" "$RUN"
+
+# ---- fit: bad input ----
+expect 1 "camp fit: .* has no measured camping/read records with pattern=spread.*; record the camping suite with 'gpubound run camping'" \
+    camp fit "$GB_SRC/tests/data/runs/bandwidth-fixture" --out "$TMP/bw.json"
+[ ! -e "$TMP/bw.json" ] && ok || bad "a failed fit wrote a model"
+expect 1 "camp fit: .*nope is not a gpubound run directory.*; give the directory of a run recorded by 'gpubound run camping'" \
+    camp fit "$TMP/nope"
+cp -r "$FIXTURE" "$TMP/badrun"
+{ head -3 "$FIXTURE/results.json"; echo '{"suite": "camping", "bench": '; tail -n +4 "$FIXTURE/results.json"; } \
+    >"$TMP/badrun/results.json"
+expect 1 "camp fit: .*results.json: line 4 is not a record" camp fit "$TMP/badrun"
+[ ! -e "$TMP/badrun/campprof-model.json" ] && ok || bad "a malformed run left a model behind"
+expect 1 "camp fit: cannot write /nonexistent/dir/m.json.tmp" camp fit "$RUN" --out /nonexistent/dir/m.json
+expect 2 "camp: fit: expected a RUN_DIR; see 'gpubound help camp'" camp fit
+expect 2 "fit: expected one RUN_DIR, not 2 arguments" camp fit "$RUN" "$RUN"
+expect 2 "fit: --p-remove needs a p-value between 0 and 1, not '2'" camp fit "$RUN" --p-remove 2
+expect 2 "fit: --format: unknown format 'xml'" camp fit "$RUN" --format xml
+expect 2 "fit: unknown option '--bogus'" camp fit "$RUN" --bogus
+expect 2 "fit: --out needs a value" camp fit "$RUN" --out
+
+# ---- the command ----
+expect 2 "camp: expected a subcommand: fit, predict or validate" camp
+expect 2 "camp: unknown subcommand 'bogus'" camp bogus
+expect 0 "usage: gpubound camp fit RUN_DIR" camp --help
+expect 0 "usage: gpubound camp fit RUN_DIR" camp fit --help
+finish

@@ -1,0 +1,60 @@
+# Every committed run of the camping suite (data/<gpu>/<run>/ with camping
+# records) must carry its CampProf model, and the model must come back from
+# the run on a machine without a GPU: `camp fit` reproduces the committed
+# campprof-model.json, and `camp validate` its campprof-validate/validation.csv
+# when one is committed (numbers to 1e-9 relative, so that a different libm
+# in the last bit does not count). Until a camping run is committed there is
+# nothing to check, and the test says so.
+. "$(dirname "$0")/lib.bash"
+: "${GB_SRC:?GB_SRC must name the source directory}"
+OUT="" ERR=""
+
+mapfile -t RUNS < <(grep -l '"suite":"camping","bench":"\(read\|write\)"' \
+    "$GB_SRC"/data/*/*/results.json 2>/dev/null | xargs -r -n1 dirname | sort)
+if [ "${#RUNS[@]}" = 0 ]; then
+    echo "no camping run committed under data/<gpu>/<run>/ yet: nothing to reproduce"
+    exit 0
+fi
+
+# same_numbers A B: the two files hold the same JSON or CSV up to 1e-9 relative.
+same_numbers() {
+    python3 - "$1" "$2" <<'PY'
+import json, re, sys
+a, b = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+num = re.compile(r'-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
+ta, tb = num.split(a), num.split(b)
+na, nb = num.findall(a), num.findall(b)
+if ta != tb or len(na) != len(nb):
+    sys.exit("the files differ in more than numbers")
+for x, y in zip(na, nb):
+    x, y = float(x), float(y)
+    if abs(x - y) > 1e-9 * max(abs(x), abs(y), 1e-300):
+        sys.exit("%r != %r" % (x, y))
+PY
+}
+
+i=0
+for run in "${RUNS[@]}"; do
+    i=$((i + 1))
+    model="$run/campprof-model.json"
+    [ -s "$model" ] && ok || { bad "$run: a camping run without its campprof-model.json (run 'gpubound camp fit $run')"; continue; }
+    # Refit as the committed model was fitted.
+    opts=()
+    grep -q '"interactions": true' "$model" && opts+=(--interactions)
+    p=$(sed -n 's/^  "p_remove": \([0-9.eE+-]*\),*$/\1/p' "$model")
+    [ -n "$p" ] && opts+=(--p-remove "$p")
+    expect 0 "" camp fit "$run" --out "$TMP/model-$i.json" "${opts[@]}"
+    if command -v python3 >/dev/null 2>&1; then
+        msg=$(same_numbers "$model" "$TMP/model-$i.json" 2>&1) && ok || bad "$run: the model does not come back: $msg"
+    else
+        cmp -s "$model" "$TMP/model-$i.json" && ok || bad "$run: the model does not come back"
+    fi
+    if [ -s "$run/campprof-validate/validation.csv" ]; then
+        expect 0 "" camp validate --model "$model" "$run" --out "$TMP/validate-$i"
+        if command -v python3 >/dev/null 2>&1; then
+            msg=$(same_numbers "$run/campprof-validate/validation.csv" "$TMP/validate-$i/validation.csv" 2>&1) &&
+                ok || bad "$run: the validation does not come back: $msg"
+        fi
+    fi
+done
+finish
