@@ -17,4 +17,15 @@ enum gb_status gb_result_add_file(struct gb_report_result *res, const char *dir,
  * directory is fine. GB_ERR_IO with the path and reason otherwise. */
 enum gb_status gb_mkdir_p(const char *dir);
 
+struct gb_suite;
+
+/* Whether chart `c` of suite `s` selects record `r` (its suite, benches and where). */
+int gb_chart_selects(const struct gb_suite *s, const struct gb_chart_spec *c,
+                     const struct gb_record *r);
+
+/* Draws a GB_CHART_SPEEDUP chart as bars (speedup.c); like gb_chart_one. */
+enum gb_status gb_chart_speedup(const struct gb_run *run, const struct gb_suite *s,
+                                const struct gb_chart_spec *c, const char *out_dir,
+                                struct gb_report_result *res);
+
 #endif
