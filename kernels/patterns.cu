@@ -320,12 +320,15 @@ __device__ __forceinline__ u32 ri_smid(void)
     return s;
 }
 
-extern "C" __global__ void __launch_bounds__(RI_BLOCK)
+// No __launch_bounds__ here: with it, --maxrregcount would be ignored.
+extern "C" __global__ void
 register_imbalance(const u32 *__restrict__ seed, const u32 *__restrict__ tab, u32 tab_mask, u32 iters,
                    u32 *__restrict__ out, u64 *__restrict__ probe)
 {
 #if RI_INSH > 0
-    __shared__ u32 sh[RI_INSH * RI_BLOCK];
+    // volatile: without it the compiler keeps these words in registers too.
+    __shared__ u32 sh_words[RI_INSH * RI_BLOCK];
+    volatile u32 *sh = sh_words;
 #endif
     u64 t0 = 0;
     if (threadIdx.x == 0)

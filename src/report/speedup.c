@@ -23,6 +23,7 @@ struct gb_sp_spec {
     int n_values[GB_SP_MAX_REFS];
     char ref_bench[GB_SP_MAX_REFS][GB_SP_MAX_VALUES][64];
     double ref_value[GB_SP_MAX_REFS][GB_SP_MAX_VALUES];
+    int ref_sig[GB_SP_MAX_REFS][GB_SP_MAX_VALUES];   /* significant digits as written */
 };
 
 struct gb_sp_pair {
@@ -102,16 +103,30 @@ static enum gb_status gb_sp_parse(const struct gb_chart_spec *c, struct gb_sp_sp
             int j = sp->n_values[k]++;
             snprintf(sp->ref_bench[k][j], sizeof sp->ref_bench[k][j], "%.*s", (int)(colon - ent), ent);
             sp->ref_value[k][j] = x;
+            /* Shown with the digits it was published with: "2.50" stays "2.50". */
+            int sig = 0, lead = 1;
+            for (const char *d = num; *d && *d != 'e' && *d != 'E'; d++) {
+                if (*d < '0' || *d > '9')
+                    continue;
+                if (*d != '0')
+                    lead = 0;
+                if (!lead)
+                    sig++;
+            }
+            sp->ref_sig[k][j] = sig > 0 ? sig : 1;
         }
     }
     return GB_OK;
 }
 
-static double gb_sp_ref(const struct gb_sp_spec *sp, int k, const char *bench)
+static double gb_sp_ref(const struct gb_sp_spec *sp, int k, const char *bench, int *sig)
 {
     for (int j = 0; j < sp->n_values[k]; j++)
-        if (strcmp(sp->ref_bench[k][j], bench) == 0)
+        if (strcmp(sp->ref_bench[k][j], bench) == 0) {
+            if (sig)
+                *sig = sp->ref_sig[k][j];
             return sp->ref_value[k][j];
+        }
     return NAN;
 }
 
@@ -249,9 +264,12 @@ enum gb_status gb_report_speedup_table(const struct gb_run *run, const struct gb
             (st = gb_table_cell_num(t, ok ? pairs[i].sp.lo : NAN, 3)) != GB_OK ||
             (st = gb_table_cell_num(t, ok ? pairs[i].sp.hi : NAN, 3)) != GB_OK)
             goto out;
-        for (int k = 0; k < sp->n_refs; k++)
-            if ((st = gb_table_cell_num(t, gb_sp_ref(sp, k, rec[0]->bench), 4)) != GB_OK)
+        for (int k = 0; k < sp->n_refs; k++) {
+            int sig = 4;
+            double v = gb_sp_ref(sp, k, rec[0]->bench, &sig);
+            if ((st = gb_table_cell_num(t, v, sig)) != GB_OK)
                 goto out;
+        }
     }
     *out = t;
     t = NULL;
@@ -319,9 +337,8 @@ enum gb_status gb_chart_speedup(const struct gb_run *run, const struct gb_suite 
     }
     gb_plot_log(p, 0, c->log_y);
     int ours, refs[GB_SP_MAX_REFS];
-    snprintf(label, sizeof label, "measured%s%s (95%% CI)", run->info.has_device && run->info.device.name[0] ?
-             ", " : "", run->info.has_device ? run->info.device.name : "");
-    if ((st = gb_plot_series(p, label, &ours)) != GB_OK)
+    /* The device is named under the title; the legend stays short. */
+    if ((st = gb_plot_series(p, "measured (95% CI)", &ours)) != GB_OK)
         goto out;
     for (int k = 0; k < sp->n_refs; k++)
         if ((st = gb_plot_series(p, sp->ref_label[k], &refs[k])) != GB_OK)
@@ -336,7 +353,7 @@ enum gb_status gb_chart_speedup(const struct gb_run *run, const struct gb_suite 
         if ((st = gb_plot_bar(p, ours, label, pairs[i].sp.ratio, pairs[i].sp.lo, pairs[i].sp.hi)) != GB_OK)
             goto out;
         for (int k = 0; k < sp->n_refs; k++) {
-            double v = gb_sp_ref(sp, k, pairs[i].base->bench);
+            double v = gb_sp_ref(sp, k, pairs[i].base->bench, NULL);
             if (isfinite(v) && (st = gb_plot_bar(p, refs[k], label, v, NAN, NAN)) != GB_OK)
                 goto out;
         }

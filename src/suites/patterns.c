@@ -1091,7 +1091,7 @@ static const struct gb_chart_spec pt_charts[] = {
      .log_y = 1,
      .where = "bank_conflict:ways=32,bank_conflict:pad=0,coalescing:width=4",
      .pair = "variant=original/revised",
-     .ref_speedups = "paper, Fermi (GTX 480)=" PT_PAPER_FERMI ";paper, Tesla (T10)=" PT_PAPER_TESLA},
+     .ref_speedups = "paper: Fermi GTX 480=" PT_PAPER_FERMI ";paper: Tesla T10=" PT_PAPER_TESLA},
     {.name = "patterns-speedup-all",
      .title = "Speedup of the revised kernel at every measured point",
      .kind = GB_CHART_SPEEDUP,
