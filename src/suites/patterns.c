@@ -282,7 +282,6 @@ static enum gb_status rs_setup(struct gb_point *p, const char *original, const c
         (st = gb_gpu_fill_random(g, s->in[0], s->n * RS_K / 4, s->seed)) != GB_OK ||
         (st = pt_functions(p, NULL, original, revised)) != GB_OK)
         return st;
-    p->bytes = (double)s->n * (RS_K + RS_NPAR);
     return gb_gpu_sync(g);
 out:
     return st;
