@@ -782,6 +782,16 @@ static enum gb_status register_setup(struct gb_point *p)
     return gb_gpu_sync(g);
 }
 
+/* The output poisoned, the timing probe zeroed (a block that did not write it is caught). */
+static enum gb_status register_poison(struct gb_point *p)
+{
+    struct pt_state *s = p->state;
+    enum gb_status st = pt_poison(p);
+    if (st == GB_OK)
+        st = gb_gpu_fill_u32(p->gpu, s->probe, (size_t)s->grid * 3 * 2, 0);
+    return st;
+}
+
 static enum gb_status register_launch_k(struct gb_point *p, int k)
 {
     struct pt_state *s = p->state;
@@ -820,59 +830,65 @@ static uint32_t ri_reference(uint32_t s0, const uint32_t *tab, unsigned iters, i
     return acc;
 }
 
-static int ri_cmp_u64(const void *a, const void *b)
+/* A block's start (+1) or end (-1) on an SM, for the sweep below. */
+struct ri_event {
+    uint64_t sm, t;
+    int delta;
+};
+
+static int ri_cmp_event(const void *a, const void *b)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
+    const struct ri_event *x = a, *y = b;
+    if (x->sm != y->sm)
+        return (x->sm > y->sm) - (x->sm < y->sm);
+    if (x->t != y->t)
+        return (x->t > y->t) - (x->t < y->t);
+    return x->delta - y->delta;   /* at a tie an end comes first */
 }
 
 /* Achieved occupancy from the blocks' start and end times: the warps that
  * were resident, integrated over time, over what the SMs could hold for the
- * whole kernel; and the most blocks seen resident on one SM at once. */
+ * whole kernel; and the most blocks seen resident on one SM at once. SM ids
+ * (%smid) are only labels: they need not be below the SM count. */
 static enum gb_status ri_occupancy(struct gb_point *p)
 {
     struct pt_state *s = p->state;
     const struct gb_device_info *d = &p->gpu->info;
-    uint64_t *pr = NULL, *ev = NULL;
+    uint64_t *pr = NULL;
+    struct ri_event *ev = NULL;
     enum gb_status st = pt_fetch(s->probe, (size_t)s->grid * 3 * 8, (void **)&pr);
     if (st != GB_OK)
         return st;
-    uint64_t t_lo = UINT64_MAX, t_hi = 0;
-    double busy = 0;
-    for (unsigned b = 0; b < s->grid; b++) {
-        uint64_t t0 = pr[3 * b + 1], t1 = pr[3 * b + 2];
-        if (pr[3 * b] >= (uint64_t)d->sm_count || t1 < t0) {
-            st = gb_error_set(GB_ERR_VERIFY, "block %u left a bad timing probe (SM %llu, %llu..%llu)", b,
-                              (unsigned long long)pr[3 * b], (unsigned long long)t0, (unsigned long long)t1);
-            goto out;
-        }
-        t_lo = t0 < t_lo ? t0 : t_lo;
-        t_hi = t1 > t_hi ? t1 : t_hi;
-        busy += (double)(t1 - t0);
-    }
-    double warps = RI_BLOCK / (double)d->warp_size, max_warps = d->max_threads_per_sm / (double)d->warp_size;
-    if (t_hi > t_lo)
-        gb_point_metric(p, "occ_achieved", busy * warps / ((double)(t_hi - t_lo) * d->sm_count * max_warps));
-    /* Sweep over each SM's start (+1) and end (-1) events; ends sort first at a tie. */
     ev = malloc((size_t)s->grid * 2 * sizeof *ev);
     if (!ev) {
         st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
         goto out;
     }
-    int most = 0;
-    for (int sm = 0; sm < d->sm_count; sm++) {
-        size_t ne = 0;
-        for (unsigned b = 0; b < s->grid; b++)
-            if (pr[3 * b] == (uint64_t)sm) {
-                ev[ne++] = pr[3 * b + 1] << 1 | 1u;
-                ev[ne++] = pr[3 * b + 2] << 1;
-            }
-        qsort(ev, ne, sizeof *ev, ri_cmp_u64);
-        int cur = 0;
-        for (size_t i = 0; i < ne; i++) {
-            cur += (ev[i] & 1u) ? 1 : -1;
-            most = cur > most ? cur : most;
+    uint64_t t_lo = UINT64_MAX, t_hi = 0;
+    double busy = 0;
+    for (unsigned b = 0; b < s->grid; b++) {
+        uint64_t sm = pr[3 * b], t0 = pr[3 * b + 1], t1 = pr[3 * b + 2];
+        if (t1 < t0 || t0 == 0) {
+            st = gb_error_set(GB_ERR_VERIFY, "block %u left a bad timing probe (SM %llu, %llu..%llu ns)", b,
+                              (unsigned long long)sm, (unsigned long long)t0, (unsigned long long)t1);
+            goto out;
         }
+        t_lo = t0 < t_lo ? t0 : t_lo;
+        t_hi = t1 > t_hi ? t1 : t_hi;
+        busy += (double)(t1 - t0);
+        ev[2 * b] = (struct ri_event){sm, t0, 1};
+        ev[2 * b + 1] = (struct ri_event){sm, t1, -1};
+    }
+    double warps = RI_BLOCK / (double)d->warp_size, max_warps = d->max_threads_per_sm / (double)d->warp_size;
+    if (t_hi > t_lo)
+        gb_point_metric(p, "occ_achieved", busy * warps / ((double)(t_hi - t_lo) * d->sm_count * max_warps));
+    qsort(ev, (size_t)s->grid * 2, sizeof *ev, ri_cmp_event);
+    int most = 0, cur = 0;
+    for (size_t i = 0; i < (size_t)s->grid * 2; i++) {
+        if (i > 0 && ev[i].sm != ev[i - 1].sm)
+            cur = 0;
+        cur += ev[i].delta;
+        most = cur > most ? cur : most;
     }
     gb_point_metric(p, "resident_max", most);
 out:
@@ -1062,7 +1078,7 @@ static const struct gb_bench pt_benches[] = {
     {"scattered_copy", "host to device: many small transfers vs one", NULL, NULL, PT_AXES(scattered_axes),
      GB_CACHE_HOT, scattered_setup, pt_poison, scattered_launch, scattered_verify, pt_teardown},
     {"register_imbalance", "registers that cost a block slot per SM vs state partly in shared memory", PT_FILE,
-     register_opts, PT_AXES(register_axes), GB_CACHE_HOT, register_setup, pt_poison, register_launch,
+     register_opts, PT_AXES(register_axes), GB_CACHE_HOT, register_setup, register_poison, register_launch,
      register_verify, pt_teardown},
     {"barrier_wait", "Reed-Solomon table set-up by one thread while the block waits vs shared out", PT_FILE, NULL,
      PT_AXES(barrier_axes), GB_CACHE_HOT, barrier_setup, pt_poison, rs_launch, rs_verify, pt_teardown},
