@@ -3,13 +3,18 @@
 // each as an original kernel that shows the inefficiency and a revised kernel
 // that removes it. The two kernels of a pattern compute the same result.
 //
-// Options (-D), all optional:
+// Options (-D):
 //   RI_STATE, RI_INREG   register imbalance: words of state per thread, and how
-//                        many of them live in registers (the rest in shared memory)
+//                        many of them live in registers (the rest in shared memory).
+//                        With RI_STATE defined the module holds that kernel only
+//                        (it is compiled with its own --maxrregcount); without it,
+//                        every other kernel.
 // Every other parameter is a kernel argument, so that the suite compiles few modules.
 
 typedef unsigned int u32;
 typedef unsigned long long u64;
+
+#ifndef RI_STATE
 
 // ---------------------------------------------------------------------------
 // Reed-Solomon over GF(2^8), primitive polynomial x^8+x^4+x^3+x^2+1 (0x11d),
@@ -288,6 +293,8 @@ CO_KERNEL(4, u32)
 CO_KERNEL(8, uint2)
 CO_KERNEL(16, uint4)
 
+#endif // !RI_STATE
+
 // ---------------------------------------------------------------------------
 // Thread register imbalance: a latency-bound loop over RI_STATE words of
 // per-thread state and one dependent load from a table in global memory per
@@ -297,9 +304,7 @@ CO_KERNEL(16, uint4)
 // with the occupancy calculator and caps them with --maxrregcount.
 // Thread 0 of every block records its SM and the global timer when the block
 // starts and ends, from which the host computes the achieved occupancy.
-#ifndef RI_STATE
-#define RI_STATE 28
-#endif
+#ifdef RI_STATE
 #ifndef RI_INREG
 #define RI_INREG RI_STATE
 #endif
@@ -390,6 +395,9 @@ register_imbalance(const u32 *__restrict__ seed, const u32 *__restrict__ tab, u3
         probe[3u * blockIdx.x + 2] = t1;
     }
 }
+#endif // RI_STATE
+
+#ifndef RI_STATE
 
 // ---------------------------------------------------------------------------
 // Branch diverging: Euclidean distance from each item's vector to the nearest
@@ -481,3 +489,5 @@ diverge_revised(const float *__restrict__ xf, const double *__restrict__ xd, con
     u32 item = ((warp >> 1) << 6) + (lane << 1) + (warp & 1u);
     bd_item(item, half, xf, xd, qf, qd, out);
 }
+
+#endif // !RI_STATE
