@@ -1127,7 +1127,6 @@ static const struct gb_chart_spec pt_charts[] = {
      .x_label = "lanes of a warp on one bank at each store of the original (ways)",
      .y_label = "median time per launch (ns)",
      .log_x = 1,
-     .log_y = 1,
      .where = "variant=original"},
 };
 
