@@ -134,6 +134,8 @@ enum gb_chart_kind {
     GB_CHART_LINE = 0,   /* x numeric axis, one line per series, error bars from the CI */
     GB_CHART_BAR,        /* groups along x, one bar per series in each group */
     GB_CHART_HEAT,       /* rows x cols grid with a mark per cell */
+    GB_CHART_SPEEDUP,    /* chart specs only (drawn as bars): the speedup of pairs of
+                          * records that differ in one axis, see gb_chart_spec.pair */
 };
 
 struct gb_plot;
@@ -242,7 +244,9 @@ struct gb_chart_spec {
      * thread" -> "4 B per thread"); NULL = "<series axis> = <value>", or
      * the value alone when the series is "bench". */
     const char *series_label;
-    /* Only records whose axes match: comma list of "axis=value". NULL = all. */
+    /* Only records whose axes match: comma list of "axis=value" or
+     * "BENCH:axis=value"; an item with a bench applies only to the records of
+     * that bench (the others pass it). NULL = all. */
     const char *where;
     /* Heat grids: cells whose record has metric NAME non-zero are shaded
      * ("metric:NAME"), with this legend text. NULL = no shading. */
@@ -261,6 +265,18 @@ struct gb_chart_spec {
      * not used and references take their value from the first y. NULL = one
      * y. */
     const char *ys;
+    /* Speedup charts (GB_CHART_SPEEDUP): "axis=base/improved", e.g.
+     * "variant=original/revised". Records that agree in their bench and every
+     * other axis form a pair; its speedup is the base record's median time
+     * over the improved one's, with the interval of gb_speedup_ratio. Each
+     * pair is one group of bars, named by its bench and, when a bench has
+     * several pairs, the axes whose values differ between them. `y` and
+     * `series` are not used. */
+    const char *pair;
+    /* Speedup charts: published speedups drawn as bars beside ours and listed
+     * as columns of the table, ';'-separated "label=BENCH:value,BENCH:value,..."
+     * (every pair of a bench gets the bench's value). NULL = none. */
+    const char *ref_speedups;
 };
 
 /* Draws every chart `suite` declares from the records of `run` that belong
@@ -278,6 +294,26 @@ struct gb_chart_spec {
  * others; the first failure is returned. */
 enum gb_status gb_report_charts(const struct gb_run *run, const struct gb_suite *suite,
                                 const char *out_dir, struct gb_report_result *res);
+
+/* The table of a speedup chart (GB_CHART_SPEEDUP) of `suite`: one row per
+ * pair of measured records (status ok) selected by the spec's `benches` and
+ * `where`, in the order their base records were recorded: the bench, the
+ * point (the axes that tell the bench's pairs apart; the column is left out
+ * when no bench has several pairs), the base and improved median times ±
+ * the larger side of their 95% CI (µs, or ms when the longest median reaches
+ * 10 ms), the speedup, the ends of its interval (gb_speedup_ratio), and one
+ * column per reference of ref_speedups. GB_ERR_USAGE for a spec that is not
+ * a speedup chart or whose pair or references cannot be read. Free *out
+ * with gb_table_free; a table with no row when no pair was measured. */
+enum gb_status gb_report_speedup_table(const struct gb_run *run, const struct gb_suite *suite,
+                                       const struct gb_chart_spec *spec, struct gb_table **out);
+
+/* Prints, for every suite of the run that the suite table knows, each of its
+ * speedup charts that has a measured pair as a titled table (title line,
+ * blank line, the table) on `f`, a blank line before each; prints nothing
+ * when there is none. Formats and `width` as gb_table_print. */
+enum gb_status gb_report_print_speedups(const struct gb_run *run, FILE *f, enum gb_format fmt,
+                                        int width);
 
 /* The summary of a run as a table, one row per record (of `suite` only, or
  * of every suite when NULL): suite (when NULL) and bench, one column per

@@ -86,6 +86,12 @@ int gb_cmd_report(int argc, char **argv)
         rc = gb_cli_fail(st, "report: summary", NULL);
         goto out;
     }
+    /* Speedup tables follow the summary on a terminal-format stdout only. */
+    if (fmt == GB_FORMAT_TABLE &&
+        (st = gb_report_print_speedups(run, stdout, fmt, gb_term_width(stdout))) != GB_OK) {
+        rc = gb_cli_fail(st, "report: speedup table", NULL);
+        goto out;
+    }
 out:
     gb_table_free(t);
     gb_run_free(run);

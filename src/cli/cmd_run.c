@@ -87,6 +87,12 @@ static int gb_run_finish(const char *dir, enum gb_format fmt, int report)
         goto out;
     }
     gb_table_print(t, stdout, fmt, fmt == GB_FORMAT_TABLE && isatty(STDOUT_FILENO) ? gb_term_width(stdout) : 0);
+    /* Suites that declare speedup charts: their tables follow the summary (terminal format only). */
+    if (fmt == GB_FORMAT_TABLE &&
+        (st = gb_report_print_speedups(run, stdout, fmt, isatty(STDOUT_FILENO) ? gb_term_width(stdout) : 0)) != GB_OK) {
+        rc = gb_cli_fail(st, "speedup table", NULL);
+        goto out;
+    }
     if (report) {
         char out_dir[4200];
         snprintf(out_dir, sizeof out_dir, "%s/report", dir);

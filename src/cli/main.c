@@ -34,10 +34,13 @@ const struct gb_cmd gb_commands[] = {
      "  --format FMT        summary on stdout as table, csv or json (default table)\n"
      "  --no-report         do not write the report (charts, report.md) at the end\n"
      "With no SUITE every suite runs. Each point is written to DIR as it completes.\n"
+     "The summary table follows on stdout, then (--format table) the table of every speedup\n"
+     "chart a suite declares, e.g. patterns' original against revised times.\n"
      "Exit 0 when every point verified, 1 when a point failed or the run was interrupted,\n"
      "2 on a usage error, 3 when there is no usable GPU.\n"
      "Example: gpubound run bandwidth --out runs/bw\n"
-     "Example: gpubound run bandwidth/read --set width=16 --set bytes=1G,4G --quick\n"},
+     "Example: gpubound run bandwidth/read --set width=16 --set bytes=1G,4G --quick\n"
+     "Example: gpubound run patterns/bank_conflict --set ways=1,32 --set pad=0\n"},
     {"report", gb_cmd_report, "write charts and report.md for a recorded run (no GPU needed)",
      GB_REPORT_USAGE, GB_REPORT_HELP},
     {"occupancy", gb_cmd_occupancy, "occupancy calculator: active warps per SM and the limiting factor",

@@ -36,7 +36,8 @@ static int gb_in_list(const char *list, const char *name)
     return 0;
 }
 
-/* Whether the record matches every "axis=value" of the comma list. */
+/* Whether the record matches every "axis=value" of the comma list; an item
+ * "BENCH:axis=value" holds for the records of other benches. */
 static int gb_where_ok(const char *where, const struct gb_record *r)
 {
     if (!where)
@@ -44,10 +45,18 @@ static int gb_where_ok(const char *where, const struct gb_record *r)
     while (*where) {
         size_t len = strcspn(where, ",");
         const char *eq = memchr(where, '=', len);
+        const char *item = where;
+        const char *colon = eq ? memchr(item, ':', (size_t)(eq - item)) : NULL;
+        if (colon) {
+            size_t bn = (size_t)(colon - item);
+            if (strlen(r->bench) != bn || strncmp(r->bench, item, bn) != 0)
+                eq = NULL;   /* another bench's condition */
+            item = colon + 1;
+        }
         if (eq) {
             char axis[64];
-            size_t an = (size_t)(eq - where), vn = len - an - 1;
-            snprintf(axis, sizeof axis, "%.*s", (int)an, where);
+            size_t an = (size_t)(eq - item), vn = len - (size_t)(eq + 1 - where);
+            snprintf(axis, sizeof axis, "%.*s", (int)an, item);
             const char *v = gb_record_axis(r, axis);
             if (!v || strlen(v) != vn || strncmp(v, eq + 1, vn) != 0)
                 return 0;
@@ -221,6 +230,11 @@ static int gb_rec_in_chart(const struct gb_suite *s, const struct gb_chart_spec 
 {
     return strcmp(r->suite, s->name) == 0 && gb_in_list(c->benches, r->bench) &&
            gb_where_ok(c->where, r);
+}
+
+int gb_chart_selects(const struct gb_suite *s, const struct gb_chart_spec *c, const struct gb_record *r)
+{
+    return gb_rec_in_chart(s, c, r);
 }
 
 /* The x of a record: its bench, or the value of the x axis. A bar chart
@@ -459,6 +473,8 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
     int n_points = 0;
     char sub[512];
 
+    if (c->kind == GB_CHART_SPEEDUP)
+        return gb_chart_speedup(run, s, c, out_dir, res);
     char ys_buf[512];
     const char *ys_labels[GB_MAX_YS];
     struct gb_ysel ys_list[GB_MAX_YS];

@@ -203,14 +203,32 @@ static void gb_md_header(FILE *f, const struct gb_run *run, char *const *suites,
                 bad == 1 ? "it was" : "they were");
 }
 
+/* A speedup chart's table, and how its interval was computed. */
+static enum gb_status gb_md_speedup_table(FILE *f, const struct gb_run *run, const struct gb_suite *s,
+                                          const struct gb_chart_spec *c)
+{
+    struct gb_table *t = NULL;
+    enum gb_status st = gb_report_speedup_table(run, s, c, &t);
+    if (st != GB_OK)
+        return st;
+    if (gb_table_n_rows(t) > 0) {
+        st = gb_table_print_markdown(t, f);
+        fputs("\nMedian times \xc2\xb1 the larger side of their 95% confidence intervals. The speedup "
+              "is the first median over the second; its 95% interval combines the two medians' "
+              "intervals on the log scale (docs/report.md, speedup charts).", f);
+        if (c->ref_speedups)
+            fputs(" The last columns are published speedups, quoted for comparison.", f);
+        fputs("\n\n", f);
+    }
+    gb_table_free(t);
+    return st;
+}
+
 static void gb_md_chart(FILE *f, const struct gb_chart_spec *c, const struct gb_report_result *res,
                         const char *out_dir, const char *run_dir)
 {
     char path[4096];
     struct stat sb;
-    fputs("### ", f);
-    gb_md_text(f, c->title ? c->title : c->name);
-    fputs("\n\n", f);
     if (gb_listed(res->no_data, res->n_no_data, c->name)) {
         fputs("_No measured point of this chart in this run._\n\n", f);
         return;
@@ -230,6 +248,22 @@ static void gb_md_chart(FILE *f, const struct gb_chart_spec *c, const struct gb_
     fputs("[![", f);
     gb_md_text(f, c->title ? c->title : c->name);
     fprintf(f, "](%s.png)](%s.svg)\n\n", c->name, c->name);
+}
+
+/* One chart's section of report.md: its title, the speedup table of a
+ * speedup chart, and the chart. */
+static enum gb_status gb_md_section(FILE *f, const struct gb_run *run, const struct gb_suite *s,
+                                    const struct gb_chart_spec *c,
+                                    const struct gb_report_result *res, const char *out_dir)
+{
+    enum gb_status st;
+    fputs("### ", f);
+    gb_md_text(f, c->title ? c->title : c->name);
+    fputs("\n\n", f);
+    if (c->kind == GB_CHART_SPEEDUP && (st = gb_md_speedup_table(f, run, s, c)) != GB_OK)
+        return st;
+    gb_md_chart(f, c, res, out_dir, run->dir);
+    return GB_OK;
 }
 
 enum gb_status gb_report_write(const struct gb_run *run, const char *out_dir,
@@ -299,10 +333,12 @@ enum gb_status gb_report_write(const struct gb_run *run, const char *out_dir,
             if ((st = gb_chart_instances(run, s, &s->charts[c], &inst, &n_inst)) != GB_OK)
                 goto out;
             if (n_inst == 0)   /* a split chart with nothing to split */
-                gb_md_chart(f, &s->charts[c], res, out_dir, run->dir);
-            for (size_t k = 0; k < n_inst; k++)
-                gb_md_chart(f, &inst[k].spec, res, out_dir, run->dir);
+                st = gb_md_section(f, run, s, &s->charts[c], res, out_dir);
+            for (size_t k = 0; k < n_inst && st == GB_OK; k++)
+                st = gb_md_section(f, run, s, &inst[k].spec, res, out_dir);
             free(inst);
+            if (st != GB_OK)
+                goto out;
         }
     }
     if (res->n_not_drawn)

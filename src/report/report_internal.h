@@ -35,5 +35,15 @@ struct gb_chart_inst {
 enum gb_status gb_chart_instances(const struct gb_run *run, const struct gb_suite *s,
                                   const struct gb_chart_spec *c, struct gb_chart_inst **out,
                                   size_t *n);
+struct gb_suite;
+
+/* Whether chart `c` of suite `s` selects record `r` (its suite, benches and where). */
+int gb_chart_selects(const struct gb_suite *s, const struct gb_chart_spec *c,
+                     const struct gb_record *r);
+
+/* Draws a GB_CHART_SPEEDUP chart as bars (speedup.c); like gb_chart_one. */
+enum gb_status gb_chart_speedup(const struct gb_run *run, const struct gb_suite *s,
+                                const struct gb_chart_spec *c, const char *out_dir,
+                                struct gb_report_result *res);
 
 #endif
