@@ -252,9 +252,19 @@ enum gb_status camp_find(struct gb_gpu *g, CUmodule m, CUdeviceptr base, size_t 
     out->t_same_ns = camp_median(tb, 64);
     used[anchor / 8] |= (unsigned char)(1u << (anchor % 8));
 
+    /* At most PROBE_MAX candidates, and never more than the window holds
+     * besides the anchor (whole batches). */
+    int max_tested = PROBE_MAX;
+    if ((uint64_t)max_tested > (n_lines - 1) / PROBE_BATCH * PROBE_BATCH)
+        max_tested = (int)((n_lines - 1) / PROBE_BATCH * PROBE_BATCH);
+    if (max_tested < 4 * PROBE_BATCH) {
+        st = gb_error_set(GB_ERR_UNSUPPORTED, "camping: the slice probe needs a window of at least %d lines",
+                          4 * PROBE_BATCH + 1);
+        goto out;
+    }
     double med = NAN, thr = INFINITY;
     int usable = 0;
-    while (tested < PROBE_MAX) {
+    while (tested < max_tested) {
         int n = 0;
         while (n < PROBE_BATCH) {
             uint64_t l = camp_rng(&rs) % n_lines;
@@ -300,8 +310,10 @@ enum gb_status camp_find(struct gb_gpu *g, CUmodule m, CUdeviceptr base, size_t 
         }
         qsort(rank, (size_t)n_conf, sizeof *rank, camp_rank_desc);
     }
+    /* Of the want - 1 lines that join the anchor, how many the probe
+     * confirmed in its slice. */
     int same = 0;
-    for (int i = 0; i < n_conf; i++)
+    for (int i = 0; i < n_conf && i < want - 1; i++)
         same += usable && rank[i].t > thr;
     out->camped[0] = (uint32_t)anchor;
     for (int i = 1; i < want; i++)
@@ -522,7 +534,9 @@ static enum gb_status camp_mb_setup(struct gb_point *p, int store)
         /* Fresh data in the window for this point. */
         if (!store && (st = gb_gpu_fill_random(g, s->base, s->buf_bytes / 4, s->seed)) != GB_OK)
             return st;
-        gb_point_metric(p, "set_lines", found->lines);
+        /* How many of the set's other lines the probe confirmed in the
+         * anchor's slice (all of them: set_lines - 1 = 31). */
+        gb_point_metric(p, "same_slice", found->same);
     }
     if (!store) {
         s->n_sums = G * 32;

@@ -48,7 +48,7 @@ struct camp_found {
     uint32_t spread[CAMP_MAX_LINES];  /* as many lines no slower than the median */
     int lines;                        /* lines in each set */
     int tested;                       /* candidate lines probed */
-    int same;                         /* candidates confirmed above the threshold */
+    int same;                         /* lines of the camped set (besides the anchor) confirmed in its slice */
     int usable;                       /* the anchor with itself was >= 10% slower than the median */
     double t_pair_ns;                 /* median probe time of (anchor, candidate) */
     double t_same_ns;                 /* probe time of (anchor, anchor) */
