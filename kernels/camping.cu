@@ -432,14 +432,18 @@ extern "C" __global__ void CAMP_BOUNDS camp_clique(const unsigned int *row, cons
                     if (a0 + lane < dv)
                         a = camp_ld32(col + vb + a0 + lane);
                     for (unsigned int b0 = 0; b0 < du; b0 += 32u) {
+                        // The chunk of N(u) across the lanes, ascending, padded
+                        // with ~0 (above every vertex): each lane looks its a
+                        // up by binary search over the lanes.
                         unsigned int b = 0xffffffffu;
                         if (b0 + lane < du)
                             b = camp_ld32(col + ub + b0 + lane);
-                        unsigned int nb = du - b0 < 32u ? du - b0 : 32u;
-                        for (unsigned int s = 0; s < nb; s++) {
-                            unsigned int bs = __shfl_sync(0xffffffffu, b, s);
-                            cnt += (a0 + lane < dv && a > u && a == bs) ? 1u : 0u;
-                        }
+                        unsigned int pos = 0;
+                        for (unsigned int step = 16u; step > 0u; step >>= 1)
+                            if (__shfl_sync(0xffffffffu, b, pos + step - 1u) < a)
+                                pos += step;
+                        unsigned int found = __shfl_sync(0xffffffffu, b, pos) == a;
+                        cnt += (a0 + lane < dv && a > u && found) ? 1u : 0u;
                     }
                 }
             }
