@@ -457,17 +457,19 @@ extern "C" __global__ void CAMP_BOUNDS camp_clique(const unsigned int *row, cons
 
 // Matrix transpose of the CUDA SDK (32x32 tiles through shared memory), one
 // tile per block at a time in a grid-stride loop; the block's warps share the
-// tile's 32 rows. DIAG = 0: tiles in row order (transposeCoalesced); DIAG = 1:
-// the diagonal block order of transposeDiagonal. n is a multiple of 32.
+// tile's 32 rows. diag = 0: tiles in row order (transposeCoalesced); diag = 1:
+// the diagonal block order of transposeDiagonal. n is a multiple of 32. The
+// whole transpose is done `passes` times per launch (the same output each
+// time), so that a matrix the L2 holds still makes a launch long enough to time.
 __device__ __forceinline__ void camp_transpose(const unsigned int *in, unsigned int *out, unsigned int n,
-                                               int diag, unsigned int *smid)
+                                               unsigned int passes, int diag, unsigned int *smid)
 {
     __shared__ unsigned int tile[32][33];
     camp_note_sm(smid);
     const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
     const unsigned int nt = n / 32u, tiles = nt * nt;
-    for (unsigned int t = blockIdx.x; t < tiles; t += gridDim.x) {
-        unsigned int lx = t % nt, ly = t / nt;
+    for (unsigned int tp = blockIdx.x; tp < tiles * passes; tp += gridDim.x) {
+        unsigned int t = tp % tiles, lx = t % nt, ly = t / nt;
         unsigned int bx = diag ? (lx + ly) % nt : lx, by = diag ? lx : ly;
         for (unsigned int r = warp; r < 32u; r += nw)
             tile[r][lane] = camp_ld32(in + (unsigned long long)(by * 32u + r) * n + bx * 32u + lane);
@@ -479,15 +481,17 @@ __device__ __forceinline__ void camp_transpose(const unsigned int *in, unsigned 
 }
 
 extern "C" __global__ void CAMP_BOUNDS camp_transpose_coalesced(const unsigned int *in, unsigned int *out,
-                                                                unsigned int n, unsigned int *smid)
+                                                                unsigned int n, unsigned int passes,
+                                                                unsigned int *smid)
 {
-    camp_transpose(in, out, n, 0, smid);
+    camp_transpose(in, out, n, passes, 0, smid);
 }
 
 extern "C" __global__ void CAMP_BOUNDS camp_transpose_diagonal(const unsigned int *in, unsigned int *out,
-                                                               unsigned int n, unsigned int *smid)
+                                                               unsigned int n, unsigned int passes,
+                                                               unsigned int *smid)
 {
-    camp_transpose(in, out, n, 1, smid);
+    camp_transpose(in, out, n, passes, 1, smid);
 }
 
 // Counts the elements of out that are not the transpose of in.

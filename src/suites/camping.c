@@ -138,7 +138,7 @@ out:
 /* ---- the slice-conflict probe ---- */
 
 #define PROBE_BATCH 256     /* probe launches per synchronisation */
-#define PROBE_MAX 8192      /* candidate lines tried at most */
+#define PROBE_MAX 16384     /* candidate lines tried at most */
 #define PROBE_ITERS 32      /* requests per warp of one probe launch */
 #define PROBE_WARPS 8       /* warps per SM of the probe */
 
@@ -226,8 +226,8 @@ enum gb_status camp_find(struct gb_gpu *g, CUmodule m, CUdeviceptr base, size_t 
         goto out;
     }
     if (want < 4 || want > CAMP_MAX_LINES || (want & (want - 1)) || anchor >= n_lines ||
-        n_lines < 4 * (uint64_t)want) {
-        st = gb_error_set(GB_ERR_UNSUPPORTED, "camping: the slice probe needs a window of at least %d lines "
+        n_lines < 4 * (uint64_t)want || n_lines > 0xFFFFFFFFULL) {
+        st = gb_error_set(GB_ERR_UNSUPPORTED, "camping: the slice probe needs a window of %d lines to 512 GiB "
                           "and an anchor inside it", 4 * want);
         goto out;
     }
@@ -318,16 +318,11 @@ enum gb_status camp_find(struct gb_gpu *g, CUmodule m, CUdeviceptr base, size_t 
     out->camped[0] = (uint32_t)anchor;
     for (int i = 1; i < want; i++)
         out->camped[i] = (uint32_t)cand[rank[i - 1].i];
-    /* The spread set: candidates no slower than the median, in the random
-     * order they were drawn. */
-    int ns = 0;
-    for (int i = 0; i < tested && ns < want; i++)
-        if (t[i] <= med)
-            out->spread[ns++] = (uint32_t)cand[i];
-    if (ns < want) {
-        st = gb_error_set(GB_ERR_UNSUPPORTED, "camping: the slice probe found too few fast lines");
-        goto out;
-    }
+    /* The spread set: as many consecutive lines, which the address hash
+     * spreads over the slices as evenly as it spreads a stream. */
+    uint64_t first = anchor + 1 + (uint64_t)want <= n_lines ? anchor + 1 : 0;
+    for (int i = 0; i < want; i++)
+        out->spread[i] = (uint32_t)(first + (uint64_t)i);
     out->lines = want;
     out->tested = tested;
     out->same = same;
@@ -388,12 +383,12 @@ static enum gb_status camp_pool_get(struct gb_point *p, CUdeviceptr *buf, const 
 
 static const struct gb_axis_def camp_axes_mb[] = {
     {"pattern", GB_AXIS_STR, "spread,camped", NULL, 0, 0, "spread,camped",
-     "spread: a stream over every partition; camped: every request on one L2 slice (or see camp_pitch)"},
+     "spread: requests over every L2 slice; camped: every request on one slice (camp_pitch picks the class)"},
     {"width", GB_AXIS_STR, "2,4,8,16", "4,16", 0, 0, "2,4,8,16", "bytes each thread accesses per request"},
     {"warps", GB_AXIS_INT, "1:16,18:64:2", "1,8,32,64", 1, 64, NULL,
      "active warps per SM, pinned (1..the GPU's maximum; values no equal blocks realise are skipped)"},
     {"camp_pitch", GB_AXIS_INT, "0", NULL, 0, 1L << 30, NULL,
-     "camped pattern: 0 = lines of one L2 slice found by the slice probe; P = column order, pitch P bytes"},
+     "0: 64 lines of one L2 slice (slice probe) vs 64 consecutive lines; P: DRAM column order, pitch P, vs a stream"},
 };
 
 static const struct gb_axis_def camp_axes_discover[] = {
@@ -405,7 +400,7 @@ static const struct gb_axis_def camp_axes_discover[] = {
     {"pitch", GB_AXIS_INT,
      "0,128,1152,4K,4224,7936,8K,8448,12K,16K,16512,32512,32K,33024,40K,64K,65664,128K", "0,128,4K,4224,64K", 0,
      1L << 30, NULL,
-     "0 = slice probe; 128 = row order; P = column order, concurrent warps P bytes apart (a multiple of 128)"},
+     "0 = slice probe; 32 x width = row order; P = column order, concurrent warps P bytes apart (multiple of 128)"},
 };
 
 int camp_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
@@ -495,7 +490,9 @@ static enum gb_status camp_mb_setup(struct gb_point *p, int store)
     s->seed = (unsigned)rand() | 1u;
     s->geo.total = G * CAMP_ITERS;
 
-    if (!camped || camp_pitch > 0) {
+    if (camp_pitch > 0) {
+        /* The DRAM class: a stream over a buffer of several L2s (spread)
+         * against column order with a pitch of camp_pitch bytes (camped). */
         s->buf_bytes = camp_stream_bytes(g);
         if ((st = gb_gpu_alloc(g, s->buf_bytes, &s->own)) != GB_OK)
             return st;
@@ -520,6 +517,9 @@ static enum gb_status camp_mb_setup(struct gb_point *p, int store)
         if (!store && (st = gb_gpu_fill_random(g, s->base, s->buf_bytes / 4, s->seed)) != GB_OK)
             return st;
     } else {
+        /* The L2-slice class: every request on the lines of one slice
+         * (camped) or on as many consecutive lines (spread), found once per
+         * run by the slice probe. */
         const struct camp_found *found;
         if ((st = camp_pool_get(p, &s->base, &found)) != GB_OK)
             return st;
@@ -528,14 +528,14 @@ static enum gb_status camp_mb_setup(struct gb_point *p, int store)
         s->geo.lines = (uint32_t)found->lines;
         s->geo.nq = 2ULL * found->lines;
         s->n_lines = found->lines;
-        memcpy(s->lines, found->camped, (size_t)found->lines * sizeof *s->lines);
+        memcpy(s->lines, camped ? found->camped : found->spread, (size_t)found->lines * sizeof *s->lines);
         if ((st = camp_set_lines(p->module, s->lines, s->n_lines)) != GB_OK)
             return st;
         /* Fresh data in the window for this point. */
         if (!store && (st = gb_gpu_fill_random(g, s->base, s->buf_bytes / 4, s->seed)) != GB_OK)
             return st;
-        /* How many of the set's other lines the probe confirmed in the
-         * anchor's slice (all of them: set_lines - 1 = 31). */
+        /* How many of the camped set's lines besides the anchor the probe
+         * confirmed in the anchor's slice (all: set size - 1). */
         gb_point_metric(p, "same_slice", found->same);
     }
     if (!store) {

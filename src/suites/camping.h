@@ -73,8 +73,8 @@ void gb_camp_counts_read(struct gb_camp_counts *c, int width, double requests, d
 void gb_camp_counts_write(struct gb_camp_counts *c, int width, double requests);
 /* camp_gem over n_surf points (a multiple of 32) and n_comp components. */
 void gb_camp_counts_gem(struct gb_camp_counts *c, uint64_t n_surf, uint64_t n_comp);
-/* camp_transpose_* of an n x n matrix (n a multiple of 32). */
-void gb_camp_counts_transpose(struct gb_camp_counts *c, uint64_t n);
+/* camp_transpose_* of an n x n matrix (n a multiple of 32), `passes` times. */
+void gb_camp_counts_transpose(struct gb_camp_counts *c, uint64_t n, uint64_t passes);
 /* camp_clique over the CSR graph (row[n + 1], col): follows the kernel's
  * warp-uniform loops over the degrees. `row` and `col` are assumed to start
  * at 32-byte aligned device addresses. */

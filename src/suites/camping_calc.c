@@ -162,9 +162,9 @@ void gb_camp_counts_gem(struct gb_camp_counts *c, uint64_t n_surf, uint64_t n_co
     gb_camp_counts_add(c, 1, 4, groups, groups * 4);
 }
 
-void gb_camp_counts_transpose(struct gb_camp_counts *c, uint64_t n)
+void gb_camp_counts_transpose(struct gb_camp_counts *c, uint64_t n, uint64_t passes)
 {
-    double rows = (double)(n / 32) * (double)(n / 32) * 32.0;  /* 32 row requests per tile */
+    double rows = (double)(n / 32) * (double)(n / 32) * 32.0 * (double)passes;  /* 32 rows a tile */
     gb_camp_counts_add(c, 0, 4, rows, rows * 4);
     gb_camp_counts_add(c, 1, 4, rows, rows * 4);
 }

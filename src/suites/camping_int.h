@@ -9,10 +9,10 @@
 #include "suites/camping.h"
 
 #define CAMP_ITERS 256           /* requests per warp in read and write */
-#define CAMP_SET_LINES 32        /* lines of the camped and the spread sets */
+#define CAMP_SET_LINES 64        /* lines of the camped and the spread sets */
 #define CAMP_MAX_LINES 256       /* entries of the kernels' camp_lines table */
 #define CAMP_LINE_BYTES 128
-#define CAMP_WINDOW (32u << 20)  /* bytes the camped set of read/write is drawn from */
+#define CAMP_WINDOW (32u << 20)  /* bytes the line sets of read/write are drawn from */
 
 enum { CAMP_CLS_ROWS = 0, CAMP_CLS_COLUMNS = 1, CAMP_CLS_LINES = 2 };
 
@@ -45,7 +45,7 @@ struct camp_state {
 /* What the slice probe found (camp_find). */
 struct camp_found {
     uint32_t camped[CAMP_MAX_LINES];  /* the anchor and the lines slowest with it */
-    uint32_t spread[CAMP_MAX_LINES];  /* as many lines no slower than the median */
+    uint32_t spread[CAMP_MAX_LINES];  /* as many consecutive lines (after the anchor) */
     int lines;                        /* lines in each set */
     int tested;                       /* candidate lines probed */
     int same;                         /* lines of the camped set (besides the anchor) confirmed in its slice */

@@ -161,9 +161,9 @@ static void test_counts_closed_forms(void **state)
     assert_true(c.ld_req[3] == 8 && c.ld_sectors == 38);
     assert_true(c.st_req[1] == 2 && c.st_sectors == 8);
     memset(&c, 0, sizeof c);
-    gb_camp_counts_transpose(&c, 64);
-    assert_true(c.ld_req[1] == 128 && c.ld_sectors == 512);
-    assert_true(c.st_req[1] == 128 && c.st_sectors == 512);
+    gb_camp_counts_transpose(&c, 64, 3);
+    assert_true(c.ld_req[1] == 3 * 128 && c.ld_sectors == 3 * 512);
+    assert_true(c.st_req[1] == 3 * 128 && c.st_sectors == 3 * 512);
 }
 
 /* The triangle 0-1-2: worked out by hand from the kernel's loops. */
