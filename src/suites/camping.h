@@ -34,9 +34,12 @@ struct gb_camp_pin {
  * with the occupancy calculator (gb_occupancy_compute, carveout 100%, the
  * maximum dynamic shared memory opted in equal to what is used): only a
  * configuration whose calculated active warps per SM equal `warps` is
- * returned. GB_ERR_UNSUPPORTED with the reason when none exists (e.g. 37
- * warps on a GPU with at most 32 warps per block: a prime above 32 is no
- * product of equal blocks); GB_ERR_USAGE for warps < 1. */
+ * returned. GB_ERR_UNSUPPORTED with the reason when no equal blocks make
+ * `warps` (more than the GPU holds, or e.g. 37 on a GPU with at most 32
+ * warps per block: a prime above 32); GB_ERR_VERIFY with the calculator's
+ * answer and its limit when equal blocks exist but the calculator gives
+ * another number of active warps for every one of them; GB_ERR_USAGE for
+ * warps < 1. */
 enum gb_status gb_camp_pin(const struct gb_device_info *dev, int warps, int regs_per_thread,
                            int static_smem_bytes, struct gb_camp_pin *out);
 

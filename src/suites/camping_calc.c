@@ -18,8 +18,11 @@ static long camp_smem_sm(const struct gb_device_info *d)
     return d->smem_per_sm;
 }
 
+/* The per-block shared memory that lets exactly k blocks share the SM, and
+ * the calculator's answer for it. GB_ERR_UNSUPPORTED when no dynamic size
+ * does (the static part alone is too large). */
 static enum gb_status camp_pin_try(const struct gb_device_info *d, int warps, int k, int regs, int static_smem,
-                                   struct gb_camp_pin *out)
+                                   struct gb_camp_pin *out, struct gb_occupancy_result *r)
 {
     const int unit = d->smem_alloc_unit > 0 ? d->smem_alloc_unit : (d->cc_major <= 7 ? 256 : 128);
     const int wpb = warps / k;
@@ -38,12 +41,9 @@ static enum gb_status camp_pin_try(const struct gb_device_info *d, int warps, in
         .max_dyn_smem_bytes = (int)dyn,
         .carveout_pct = 100,
     };
-    struct gb_occupancy_result r;
-    enum gb_status st = gb_occupancy_compute(d, &in, &r);
+    enum gb_status st = gb_occupancy_compute(d, &in, r);
     if (st != GB_OK)
         return st;
-    if (r.active_warps != warps)
-        return GB_ERR_UNSUPPORTED;
     out->warps = warps;
     out->blocks_per_sm = k;
     out->warps_per_block = wpb;
@@ -65,27 +65,41 @@ enum gb_status gb_camp_pin(const struct gb_device_info *dev, int warps, int regs
     if (warps > max_warps)
         return gb_error_set(GB_ERR_UNSUPPORTED, "warps=%d: this GPU holds at most %d warps per SM", warps,
                             max_warps);
-    int divisible = 0;
+    struct gb_camp_pin first;
+    struct gb_occupancy_result first_r;
+    int tried = 0;
     for (int k = 1; k <= max_blocks && k <= warps; k++) {
+        struct gb_camp_pin pin;
+        struct gb_occupancy_result r;
         if (warps % k || warps / k > max_wpb)
             continue;
-        divisible = 1;
-        enum gb_status st = camp_pin_try(dev, warps, k, regs_per_thread, static_smem_bytes, out);
-        if (st == GB_OK)
-            return GB_OK;
-        if (st != GB_ERR_UNSUPPORTED)
+        enum gb_status st = camp_pin_try(dev, warps, k, regs_per_thread, static_smem_bytes, &pin, &r);
+        if (st == GB_ERR_UNSUPPORTED)
+            continue;
+        if (st != GB_OK)
             return st;
+        if (r.active_warps == warps) {
+            *out = pin;
+            return GB_OK;
+        }
+        if (!tried++) {
+            first = pin;
+            first_r = r;
+        }
     }
-    if (!divisible)
+    if (!tried)
         return gb_error_set(GB_ERR_UNSUPPORTED,
                             "warps=%d cannot be pinned exactly: it is no product of at most %d equal blocks "
                             "of at most %d warps",
                             warps, max_blocks, max_wpb);
-    return gb_error_set(GB_ERR_UNSUPPORTED,
-                        "warps=%d cannot be pinned exactly with %d registers per thread and %d bytes of static "
-                        "shared memory per block: the occupancy calculator gives another number of active warps "
-                        "for every split into equal blocks",
-                        warps, regs_per_thread, static_smem_bytes);
+    /* Equal blocks exist, but the calculator disagrees: a kernel that needs
+     * more than the pinning allows (registers, static shared memory). */
+    return gb_error_set(GB_ERR_VERIFY,
+                        "warps=%d not realised: the occupancy calculator gives %d active warps per SM for %d "
+                        "blocks of %d warps (%d registers per thread, %d B static and %d B dynamic shared "
+                        "memory per block; limited by %s)",
+                        warps, first_r.active_warps, first.blocks_per_sm, first.warps_per_block, regs_per_thread,
+                        static_smem_bytes, first.dyn_smem_bytes, gb_occupancy_limit_name(first_r.limit));
 }
 
 int gb_camp_allowed_warps(const struct gb_device_info *dev, int regs_per_thread, int static_smem_bytes, int *out,
