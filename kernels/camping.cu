@@ -175,37 +175,39 @@ struct camp_geom {
 __constant__ unsigned int camp_lines[CAMP_MAX_LINES];
 
 struct camp_walk {
-    unsigned long long q, step;   // cls 1: current chunk modulo nq, G modulo nq
+    unsigned int q, step;   // cls 1: current chunk modulo nq, G modulo nq
 };
 
-// Byte offset of this lane's element for request r (the r of this warp's
-// walk: r advances by G between calls, starting at g).
+// Byte offset of this lane's element for request r (r = g, g + G, ... in
+// order: the walk of class 1 advances by G per call). Indices are 32-bit
+// (the host keeps total and nq below 2^31); chunk and half-line indices wrap
+// modulo powers of two, which 32-bit wrap-around preserves.
 __device__ __forceinline__ unsigned long long camp_offset(const camp_geom &geo, camp_walk &w,
-                                                         const unsigned int *s_lines,
-                                                         unsigned long long r, unsigned int lane)
+                                                         const unsigned int *s_lines, unsigned int r,
+                                                         unsigned int lane)
 {
     if (geo.cls == 0)
-        return ((geo.q0 + r) & (geo.nq - 1ull)) * REQ + lane * WIDTH;
+        return (unsigned long long)(((unsigned int)geo.q0 + r) & ((unsigned int)geo.nq - 1u)) * REQ + lane * WIDTH;
     if (geo.cls == 1) {
-        unsigned long long q = w.q;
+        unsigned int q = w.q;
         w.q += w.step;
-        if (w.q >= geo.nq)
-            w.q -= geo.nq;
-        unsigned long long row = q & ((1ull << geo.rows_log2) - 1ull), col = q >> geo.rows_log2;
-        return row * geo.pitch + col * REQ + lane * WIDTH;
+        if (w.q >= (unsigned int)geo.nq)
+            w.q -= (unsigned int)geo.nq;
+        unsigned int row = q & ((1u << geo.rows_log2) - 1u), col = q >> geo.rows_log2;
+        return (unsigned long long)row * geo.pitch + (unsigned long long)col * REQ + lane * WIDTH;
     }
-    unsigned long long h = ((geo.q0 + r) * HALVES + (lane * WIDTH) / 64u) & (2ull * geo.lines - 1ull);
-    return (unsigned long long)s_lines[h >> 1] * CAMP_LINE + (h & 1ull) * 64u + ((lane * WIDTH) & 63u);
+    unsigned int h = (((unsigned int)geo.q0 + r) * HALVES + (lane * WIDTH) / 64u) & (2u * geo.lines - 1u);
+    return (unsigned long long)s_lines[h >> 1] * CAMP_LINE + (h & 1u) * 64u + ((lane * WIDTH) & 63u);
 }
 
 // Sets up the walk of global warp g and, for cls 2, the block's copy of the
 // line table in shared memory.
 __device__ __forceinline__ void camp_begin(const camp_geom &geo, camp_walk &w, unsigned int *s_lines,
-                                           unsigned long long g, unsigned long long G)
+                                           unsigned int g, unsigned int G)
 {
     if (geo.cls == 1) {
-        w.q = (geo.q0 + g) % geo.nq;
-        w.step = G % geo.nq;
+        w.q = (unsigned int)((geo.q0 + g) % geo.nq);
+        w.step = (unsigned int)(G % geo.nq);
     }
     if (geo.cls == 2) {
         for (unsigned int i = threadIdx.x; i < geo.lines; i += blockDim.x)
@@ -214,35 +216,77 @@ __device__ __forceinline__ void camp_begin(const camp_geom &geo, camp_walk &w, u
     }
 }
 
+// This warp's requests: r = g, g + G, ... below geo.total.
+__device__ __forceinline__ unsigned int camp_my_requests(const camp_geom &geo, unsigned int g, unsigned int G)
+{
+    unsigned int total = (unsigned int)geo.total;
+    return g < total ? (total - g + G - 1u) / G : 0u;
+}
+
+// One pass over this warp's requests, four at a time with no branch between
+// them (so that four loads are in flight), then the rest one by one. CLS is a
+// literal at each use, so each class gets its own loop.
+#define CAMP_READ_LOOP(CLS)                                                                    \
+    do {                                                                                       \
+        camp_geom gc = geo;                                                                    \
+        gc.cls = CLS;                                                                          \
+        unsigned int r = g, i = 0;                                                       \
+        for (; i + 4u <= n_my; i += 4u) {                                                  \
+            T v0 = camp_ld(base + camp_offset(gc, w, s_lines, r, lane));                       \
+            T v1 = camp_ld(base + camp_offset(gc, w, s_lines, r + G, lane));                   \
+            T v2 = camp_ld(base + camp_offset(gc, w, s_lines, r + 2u * G, lane));            \
+            T v3 = camp_ld(base + camp_offset(gc, w, s_lines, r + 3u * G, lane));            \
+            acc += wsum(v0) + wsum(v1) + wsum(v2) + wsum(v3);                                  \
+            r += 4u * G;                                                                     \
+        }                                                                                      \
+        for (; i < n_my; i++, r += G)                                                          \
+            acc += wsum(camp_ld(base + camp_offset(gc, w, s_lines, r, lane)));                 \
+    } while (0)
+
+#define CAMP_WRITE_LOOP(CLS)                                                                   \
+    do {                                                                                       \
+        camp_geom gc = geo;                                                                    \
+        gc.cls = CLS;                                                                          \
+        unsigned int r = g, i = 0;                                                       \
+        for (; i + 4u <= n_my; i += 4u) {                                                  \
+            unsigned long long o0 = camp_offset(gc, w, s_lines, r, lane);                      \
+            unsigned long long o1 = camp_offset(gc, w, s_lines, r + G, lane);                  \
+            unsigned long long o2 = camp_offset(gc, w, s_lines, r + 2u * G, lane);           \
+            unsigned long long o3 = camp_offset(gc, w, s_lines, r + 3u * G, lane);           \
+            camp_st(base + o0, wpat(seed, o0));                                                \
+            camp_st(base + o1, wpat(seed, o1));                                                \
+            camp_st(base + o2, wpat(seed, o2));                                                \
+            camp_st(base + o3, wpat(seed, o3));                                                \
+            r += 4u * G;                                                                     \
+        }                                                                                      \
+        for (; i < n_my; i++, r += G) {                                                        \
+            unsigned long long o = camp_offset(gc, w, s_lines, r, lane);                       \
+            camp_st(base + o, wpat(seed, o));                                                  \
+        }                                                                                      \
+    } while (0)
+
 // Figures 4/5 of the CampProf paper: every warp issues a fixed number of
 // requests (geo.total / G) and sums what it read into one checksum per
-// thread. The loop is written out once per class so that the class is not
-// tested inside it.
+// thread.
 extern "C" __global__ void CAMP_BOUNDS camp_read(const char *base, camp_geom geo,
                                                  unsigned long long *sums, unsigned int *smid)
 {
     __shared__ unsigned int s_lines[CAMP_MAX_LINES];
     camp_note_sm(smid);
     const unsigned int lane = threadIdx.x & 31u;
-    const unsigned long long G = (unsigned long long)gridDim.x * (blockDim.x >> 5);
-    const unsigned long long g = (unsigned long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    const unsigned int G = gridDim.x * (blockDim.x >> 5);
+    const unsigned int g = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    const unsigned int n_my = camp_my_requests(geo, g, G);
     camp_walk w = {0, 0};
     camp_begin(geo, w, s_lines, g, G);
     unsigned long long acc = 0;
-    if (geo.cls == 0) {
-#pragma unroll 4
-        for (unsigned long long r = g; r < geo.total; r += G)
-            acc += wsum(camp_ld(base + camp_offset(geo, w, s_lines, r, lane)));
-    } else if (geo.cls == 1) {
-#pragma unroll 4
-        for (unsigned long long r = g; r < geo.total; r += G)
-            acc += wsum(camp_ld(base + camp_offset(geo, w, s_lines, r, lane)));
-    } else {
-#pragma unroll 4
-        for (unsigned long long r = g; r < geo.total; r += G)
-            acc += wsum(camp_ld(base + camp_offset(geo, w, s_lines, r, lane)));
-    }
-    camp_st64(sums + g * 32ull + lane, acc);
+    if (geo.cls == 0)
+        CAMP_READ_LOOP(0);
+    else if (geo.cls == 1)
+        CAMP_READ_LOOP(1);
+    else
+        CAMP_READ_LOOP(2);
+    camp_st64(sums + (unsigned long long)g * 32u + lane, acc);
 }
 
 // The write micro-benchmark: the same requests, storing camp_pat of the
@@ -253,29 +297,17 @@ extern "C" __global__ void CAMP_BOUNDS camp_write(char *base, camp_geom geo, uns
     __shared__ unsigned int s_lines[CAMP_MAX_LINES];
     camp_note_sm(smid);
     const unsigned int lane = threadIdx.x & 31u;
-    const unsigned long long G = (unsigned long long)gridDim.x * (blockDim.x >> 5);
-    const unsigned long long g = (unsigned long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    const unsigned int G = gridDim.x * (blockDim.x >> 5);
+    const unsigned int g = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    const unsigned int n_my = camp_my_requests(geo, g, G);
     camp_walk w = {0, 0};
     camp_begin(geo, w, s_lines, g, G);
-    if (geo.cls == 0) {
-#pragma unroll 4
-        for (unsigned long long r = g; r < geo.total; r += G) {
-            unsigned long long off = camp_offset(geo, w, s_lines, r, lane);
-            camp_st(base + off, wpat(seed, off));
-        }
-    } else if (geo.cls == 1) {
-#pragma unroll 4
-        for (unsigned long long r = g; r < geo.total; r += G) {
-            unsigned long long off = camp_offset(geo, w, s_lines, r, lane);
-            camp_st(base + off, wpat(seed, off));
-        }
-    } else {
-#pragma unroll 4
-        for (unsigned long long r = g; r < geo.total; r += G) {
-            unsigned long long off = camp_offset(geo, w, s_lines, r, lane);
-            camp_st(base + off, wpat(seed, off));
-        }
-    }
+    if (geo.cls == 0)
+        CAMP_WRITE_LOOP(0);
+    else if (geo.cls == 1)
+        CAMP_WRITE_LOOP(1);
+    else
+        CAMP_WRITE_LOOP(2);
 }
 
 // ---- references for verification (plain loops, no shared formula with the

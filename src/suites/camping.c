@@ -738,6 +738,9 @@ static enum gb_status camp_discover_setup(struct gb_point *p)
     if (offset % 128)
         return gb_error_set(GB_ERR_UNSUPPORTED, "offset=%llu: an offset must be a multiple of 128 bytes",
                             (unsigned long long)offset);
+    if (footprint / req >= (1ULL << 31))
+        return gb_error_set(GB_ERR_UNSUPPORTED, "footprint=%llu: at most 2^31 requests of %llu bytes",
+                            (unsigned long long)footprint, (unsigned long long)req);
     if (!pitch && offset >= footprint)
         return gb_error_set(GB_ERR_UNSUPPORTED, "offset=%llu: the anchor line must lie inside the footprint",
                             (unsigned long long)offset);
