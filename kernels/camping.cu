@@ -503,8 +503,21 @@ __device__ __forceinline__ void camp_transpose(const unsigned int *in, unsigned 
     for (unsigned int tp = blockIdx.x; tp < tiles * passes; tp += gridDim.x) {
         unsigned int t = tp % tiles, lx = t % nt, ly = t / nt;
         unsigned int bx = diag ? (lx + ly) % nt : lx, by = diag ? lx : ly;
-        for (unsigned int r = warp; r < 32u; r += nw)
-            tile[r][lane] = camp_ld32(in + (unsigned long long)(by * 32u + r) * n + bx * 32u + lane);
+        const unsigned int *src = in + (unsigned long long)(by * 32u) * n + bx * 32u + lane;
+        unsigned int r = warp;
+        // Four rows in flight at a time, then the rest.
+        for (; r + 3u * nw < 32u; r += 4u * nw) {
+            unsigned int v0 = camp_ld32(src + (unsigned long long)r * n);
+            unsigned int v1 = camp_ld32(src + (unsigned long long)(r + nw) * n);
+            unsigned int v2 = camp_ld32(src + (unsigned long long)(r + 2u * nw) * n);
+            unsigned int v3 = camp_ld32(src + (unsigned long long)(r + 3u * nw) * n);
+            tile[r][lane] = v0;
+            tile[r + nw][lane] = v1;
+            tile[r + 2u * nw][lane] = v2;
+            tile[r + 3u * nw][lane] = v3;
+        }
+        for (; r < 32u; r += nw)
+            tile[r][lane] = camp_ld32(src + (unsigned long long)r * n);
         __syncthreads();
         for (unsigned int r = warp; r < 32u; r += nw)
             camp_st32(out + (unsigned long long)(bx * 32u + r) * n + by * 32u + lane, tile[lane][r]);
