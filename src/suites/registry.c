@@ -9,6 +9,7 @@ static const struct gb_suite *const gb_suite_table[] = {
     &gb_suite_ubench,
     &gb_suite_throughput,
     &gb_suite_patterns,
+    &gb_suite_camping,
 };
 
 /* Tables of bench extras (struct gb_bench_extra), each ending with a zero row. */
