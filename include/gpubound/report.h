@@ -237,12 +237,27 @@ struct gb_chart_spec {
      * thread" -> "4 B per thread"); NULL = "<series axis> = <value>", or
      * the value alone when the series is "bench". */
     const char *series_label;
-    /* Only records whose axes match: comma list of "axis=value". NULL = all. */
+    /* Only records whose axes match: comma list of "axis=value". NULL = all.
+     * An item "axis?=value" also lets through records that lack the axis
+     * (benches without it), so one chart can hold benches of different axes. */
     const char *where;
     /* Heat grids: cells whose record has metric NAME non-zero are shaded
      * ("metric:NAME"), with this legend text. NULL = no shading. */
     const char *flag;
     const char *flag_label;
+    /* Line and bar charts: y as a fraction of a reference record's y. "BENCH"
+     * or "BENCH:axis=value,..." (a filter, as `where`, on the reference): a
+     * record is divided by the y of the first ok record of that bench in the
+     * suite that passes the filter and agrees with the record on every axis
+     * both have, the filter's axes aside (so a per-size reference is matched
+     * by size). Records without a reference are left out; there are no error
+     * bars; "bench:" reference lines are relative too and "device:" ones are
+     * left out. NULL = y as measured. */
+    const char *relative_to;
+    /* Line and bar charts: report.md shows the chart's values under it as a
+     * table, one row per series and one column per x value
+     * (gb_report_chart_table). */
+    int table;
 };
 
 /* Draws every chart `suite` declares from the records of `run` that belong
@@ -260,6 +275,15 @@ struct gb_chart_spec {
  * others; the first failure is returned. */
 enum gb_status gb_report_charts(const struct gb_run *run, const struct gb_suite *suite,
                                 const char *out_dir, struct gb_report_result *res);
+
+/* The values a line or bar chart of `suite` draws from `run`, as a table:
+ * a first column "series" with the legend texts, then one column per x
+ * value (numeric x in numeric order, else in order of first appearance),
+ * each cell the y of that series at that x (4 significant digits; empty
+ * where the series has no point). GB_ERR_USAGE for a heat grid or a bad
+ * spec. Free *out with gb_table_free. */
+enum gb_status gb_report_chart_table(const struct gb_run *run, const struct gb_suite *suite,
+                                     const struct gb_chart_spec *c, struct gb_table **out);
 
 /* The summary of a run as a table, one row per record (of `suite` only, or
  * of every suite when NULL): suite (when NULL) and bench, one column per

@@ -6,6 +6,7 @@
 
 static const struct gb_suite *const gb_suite_table[] = {
     &gb_suite_bandwidth,
+    &gb_suite_transpose,
 };
 
 const struct gb_suite *const *gb_suites(int *n)

@@ -5,5 +5,6 @@
 #include "gpubound/suite.h"
 
 extern const struct gb_suite gb_suite_bandwidth;
+extern const struct gb_suite gb_suite_transpose;
 
 #endif
