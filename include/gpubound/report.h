@@ -258,6 +258,10 @@ struct gb_chart_spec {
      * table, one row per series and one column per x value
      * (gb_report_chart_table). */
     int table;
+    /* Line charts with numeric x: the values are placed evenly, one slot per
+     * distinct value in numeric order, each labelled with its value (for
+     * values that cluster, such as sizes 2048, 2049, 2176 next to 16384). */
+    int x_categories;
 };
 
 /* Draws every chart `suite` declares from the records of `run` that belong

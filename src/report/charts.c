@@ -397,7 +397,7 @@ static enum gb_status gb_chart_refs(struct gb_plot *p, const struct gb_run *run,
                                 "device:mem_peak_gbs, bench:NAME or value:NUMBER)", c->name, src);
         }
         /* A line whose source was not measured in this run is left out. */
-        if (isfinite(y) && (st = gb_plot_ref(p, item, y, ys->unit)) != GB_OK)
+        if (isfinite(y) && (st = gb_plot_ref(p, item, y, c->relative_to ? "" : ys->unit)) != GB_OK)
             return st;
     }
     return st;
@@ -433,6 +433,44 @@ static enum gb_status gb_chart_heat(struct gb_plot *p, const struct gb_run *run,
     return GB_OK;
 }
 
+struct gb_by_x {
+    size_t i;
+    double x;
+};
+
+static int gb_cmp_by_x(const void *a, const void *b)
+{
+    const struct gb_by_x *p = a, *q = b;
+    if (p->x != q->x)
+        return (p->x > q->x) - (p->x < q->x);
+    return (p->i > q->i) - (p->i < q->i);
+}
+
+/* Indexes of all records, those with a numeric x in the chart's x order (ties
+ * in run order), the others after them; NULL when out of memory. */
+static size_t *gb_records_by_x(const struct gb_run *run, const struct gb_chart_spec *c)
+{
+    size_t n = run->n_records;
+    struct gb_by_x *k = calloc(n ? n : 1, sizeof *k);
+    size_t *order = calloc(n ? n : 1, sizeof *order);
+    if (!k || !order) {
+        free(k);
+        free(order);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *xv = gb_rec_x(c, &run->records[i]);
+        k[i].i = i;
+        if (!xv || !gb_axis_number(xv, &k[i].x))
+            k[i].x = INFINITY;
+    }
+    qsort(k, n, sizeof *k, gb_cmp_by_x);
+    for (size_t i = 0; i < n; i++)
+        order[i] = k[i].i;
+    free(k);
+    return order;
+}
+
 /* Draws one declared chart, or lists it in res->no_data when nothing of it was measured. */
 static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_suite *s,
                                    const struct gb_chart_spec *c, const char *out_dir,
@@ -445,6 +483,7 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
     size_t n_labels = 0;
     int n_points = 0;
     char sub[512];
+    size_t *order = NULL;
 
     if ((st = gb_ysel_parse(c, &ys)) != GB_OK)
         goto out;
@@ -482,7 +521,17 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
                 !gb_axis_number(gb_rec_x(c, r), &v))
                 numeric_x = 0;
         }
-        for (size_t i = 0; i < run->n_records; i++) {
+        /* Evenly placed numbers: categories, made in numeric order. */
+        int even_x = numeric_x && c->x_categories;
+        if (even_x) {
+            numeric_x = 0;
+            if (!(order = gb_records_by_x(run, c))) {
+                st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+                goto out;
+            }
+        }
+        for (size_t o = 0; o < run->n_records; o++) {
+            size_t i = order ? order[o] : o;
             const struct gb_record *r = &run->records[i];
             double y, lo, hi, x;
             char text[256];
@@ -515,6 +564,7 @@ out:
     for (size_t i = 0; i < n_labels; i++)
         free(labels[i]);
     free(labels);
+    free(order);
     gb_plot_free(p);
     return st;
 }

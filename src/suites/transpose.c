@@ -34,6 +34,7 @@ enum tr_kind {
     TR_COPY_TILE,
     TR_COPY_SMEM,
     TR_COPY_VEC,
+    TR_COPY_FLAT,
     TR_NAIVE,
     TR_COALESCED,
     TR_PADDED,
@@ -75,9 +76,10 @@ struct tr_state {
 
 static const struct gb_axis_def tr_axes_dtod[] = {TR_AX_SHAPE, TR_AX_ELEM, TR_AX_N};
 static const struct gb_axis_def tr_axes_copy[] = {
-    {"kind", GB_AXIS_STR, "tile,smem,vec", NULL, 0, 0, "tile,smem,vec",
+    {"kind", GB_AXIS_STR, "tile,smem,vec,flat", NULL, 0, 0, "tile,smem,vec,flat",
      "tile: the slides' copy (tile blocks, one element per access); smem: through a shared tile; "
-     "vec: the 16-byte accesses and blocks of fast/reg"},
+     "vec: the 16-byte accesses and blocks of fast/reg; flat: one 16-byte access per thread over "
+     "the matrix as one array"},
     TR_AX_TILE("32x8"), TR_AX_SHAPE, TR_AX_ELEM, TR_AX_N};
 static const struct gb_axis_def tr_axes_naive[] = {TR_AX_TILE("32x8"), TR_AX_SHAPE, TR_AX_ELEM, TR_AX_N};
 static const struct gb_axis_def tr_axes_tiled[] = {TR_AX_TILE("16x16,32x8,48x16"), TR_AX_SHAPE,
@@ -223,6 +225,26 @@ static enum gb_status tr_setup_vec(struct gb_point *p, const char *kernel, int t
     return GB_OK;
 }
 
+/* One thread per 16-byte vector of the matrix, and one for the words after the last. */
+static enum gb_status tr_setup_flat(struct gb_point *p)
+{
+    struct tr_state *s = p->state;
+    const struct gb_device_info *d = &p->gpu->info;
+    enum gb_status st;
+    int nb;
+    unsigned long long threads = s->bytes / 16 + 1, blocks = (threads + 255) / 256;
+    if (blocks > (unsigned long long)d->max_grid_dim[0])
+        return gb_error_set(GB_ERR_UNSUPPORTED, "a %d x %d matrix needs %llu blocks, more than a 1-D grid "
+                            "holds", s->rows, s->cols, blocks);
+    s->grid[0] = (unsigned)blocks;
+    s->grid[1] = 1;
+    s->block[0] = 256;
+    s->block[1] = 1;
+    if ((st = gb_gpu_function(p->module, "tr_copy_flat", &s->f)) != GB_OK)
+        return st;
+    return tr_kernel_metrics(p, 256, &nb);
+}
+
 static enum gb_status tr_setup(struct gb_point *p, enum tr_kind kind)
 {
     enum gb_status st;
@@ -261,6 +283,7 @@ static enum gb_status tr_setup(struct gb_point *p, enum tr_kind kind)
     case TR_COPY_TILE: st = tr_setup_tiled(p, "tr_copy_tile", -1); break;
     case TR_COPY_SMEM: st = tr_setup_tiled(p, "tr_copy_smem", 0); break;
     case TR_COPY_VEC: st = tr_setup_vec(p, "tr_copy_vec", 16 * v, 128, 0); break;
+    case TR_COPY_FLAT: st = tr_setup_flat(p); break;
     case TR_NAIVE: st = tr_setup_tiled(p, "tr_naive", -1); break;
     case TR_COALESCED: st = tr_setup_tiled(p, "tr_coalesced", 0); break;
     case TR_PADDED: st = tr_setup_tiled(p, "tr_padded", 1); break;
@@ -291,9 +314,10 @@ static enum gb_status tr_setup_fast(struct gb_point *p) { return tr_setup(p, TR_
 static enum gb_status tr_setup_copy(struct gb_point *p)
 {
     const char *k = gb_point_str(p, "kind");
-    return tr_setup(p, strcmp(k, "smem") == 0  ? TR_COPY_SMEM
-                       : strcmp(k, "vec") == 0 ? TR_COPY_VEC
-                                               : TR_COPY_TILE);
+    return tr_setup(p, strcmp(k, "smem") == 0   ? TR_COPY_SMEM
+                       : strcmp(k, "vec") == 0  ? TR_COPY_VEC
+                       : strcmp(k, "flat") == 0 ? TR_COPY_FLAT
+                                                : TR_COPY_TILE);
 }
 
 /* ---- launch, verify ---- */
@@ -429,6 +453,7 @@ static const struct gb_bench tr_benches[] = {
      .benches = benches_,                                                                   \
      .where = where_,                                                                       \
      .x = "n",                                                                              \
+     .x_categories = 1,                                                                     \
      .series = series_,                                                                     \
      .series_label = "fast {}",                                                             \
      .y = "bw_gbs",                                                                         \
@@ -443,6 +468,7 @@ static const struct gb_bench tr_benches[] = {
      .benches = "copy,naive,coalesced,padded,diagonal,fast",                                \
      .where = TR_FAST_WHERE(shape),                                                         \
      .x = "n",                                                                              \
+     .x_categories = 1,                                                                     \
      .series = "design",                                                                    \
      .series_label = "fast {}",                                                             \
      .y = "bw_gbs",                                                                         \
@@ -465,7 +491,7 @@ static const struct gb_chart_spec tr_charts[] = {
     TR_RATIO_CHART("transpose-of-dtod-wide", "wide", "dtod", "the driver's copy"),
     TR_RATIO_CHART("transpose-of-copy-square", "square", "copy:kind=vec", "the vector copy"),
     {.name = "transpose-tiles",
-     .title = "Matrix transpose: tile and block shapes (8192 x 8192, 4-byte elements)",
+     .title = "Transpose: tile and block shapes, 8192 x 8192",
      .kind = GB_CHART_BAR,
      .benches = "coalesced,padded,diagonal",
      .where = "shape=square,elem=4,n=8192",
