@@ -321,10 +321,20 @@ __device__ __forceinline__ void fast_reg(const T *__restrict__ in, T *__restrict
 // the V vectors to the transposed tile in shared memory; after the barrier
 // each thread reads V vectors along a row of the transposed tile and
 // stores them (two 256-byte output row segments per warp instruction).
-// The 16-byte slot of a vector is XOR-swizzled by its row, so that both
-// the column-wise writes and the row-wise reads of every 8 lanes hit 8
-// distinct slots of 16 bytes: no bank conflict either way.
+// Element (R, C) of the transposed tile lives in row R, 16-byte slot
+// (C / V) ^ ((R / V) & 7), place C % V: the XOR swizzle makes both the
+// column-wise writes and the row-wise reads of every 8 lanes hit 8
+// distinct 16-byte slots, so neither side has bank conflicts.
+// A pitch that is not a multiple of V cannot use vectors on its side; that
+// side then moves single elements with consecutive lanes on consecutive
+// elements of a row (128 bytes per warp instruction for 4-byte elements)
+// through the same tile layout.
 #define SM_T (16 * V)
+
+__device__ __forceinline__ unsigned int *smem_elem(uint4 (*s)[16], int R, int C)
+{
+    return (unsigned int *)&s[R][(C / V) ^ ((R / V) & 7)] + (C % V) * W;
+}
 
 __device__ __forceinline__ void fast_smem(const T *__restrict__ in, T *__restrict__ out, int rows, int cols,
                                           int group, int cs, uint4 (*s)[16])
@@ -333,29 +343,56 @@ __device__ __forceinline__ void fast_smem(const T *__restrict__ in, T *__restric
     int bx, by;
     block_tile(blockIdx.x, nbx, nby, group, &bx, &by);
     int t = threadIdx.x;
-    int lc = t & 15, lr = t >> 4;
-    long long c = (long long)bx * SM_T + lc * V, r = (long long)by * SM_T + lr * V;
-    int full = r + V <= rows && c + V <= cols;
-    unsigned int a[V][4], b[V][4];
+    long long c0 = (long long)bx * SM_T, r0 = (long long)by * SM_T;
+    if (cols % V == 0) {
+        int lc = t & 15, lr = t >> 4;
+        long long c = c0 + lc * V, r = r0 + lr * V;
+        int full = r + V <= rows && c + V <= cols;
+        unsigned int a[V][4], b[V][4];
 #pragma unroll
-    for (int i = 0; i < V; i++)
-        seg_load(in, r + i, c, rows, cols, cols % V == 0 && full, cs, a[i]);
-    unit_transpose(a, b);
-    // Row lc*V + j of the transposed tile, 16-byte slot lr, swizzled.
+        for (int i = 0; i < V; i++)
+            seg_load(in, r + i, c, rows, cols, full, cs, a[i]);
+        unit_transpose(a, b);
+        // Row lc*V + j of the transposed tile, logical slot lr, swizzled.
 #pragma unroll
-    for (int j = 0; j < V; j++)
-        s[lc * V + j][lr ^ (lc & 7)] = make_uint4(b[j][0], b[j][1], b[j][2], b[j][3]);
+        for (int j = 0; j < V; j++)
+            s[lc * V + j][lr ^ (lc & 7)] = make_uint4(b[j][0], b[j][1], b[j][2], b[j][3]);
+    } else {
+#pragma unroll
+        for (int m = 0; m < V * V; m++) {
+            int e = t + 256 * m, ri = e / SM_T, ci = e % SM_T;
+            unsigned int w[W];
+            if (r0 + ri < rows && c0 + ci < cols) {
+                elem_get(in + (r0 + ri) * cols + c0 + ci, cs, w);
+            } else {
+#pragma unroll
+                for (int k = 0; k < W; k++)
+                    w[k] = 0;
+            }
+            unsigned int *d = smem_elem(s, ci, ri);
+#pragma unroll
+            for (int k = 0; k < W; k++)
+                d[k] = w[k];
+        }
+    }
     __syncthreads();
-    int q = t & 15;
-    int vout = rows % V == 0;
+    if (rows % V == 0) {
+        int q = t & 15;
 #pragma unroll
-    for (int k = 0; k < V; k++) {
-        int R = (t >> 4) + 16 * k;
-        uint4 v = s[R][q ^ ((R / V) & 7)];
-        unsigned int w[4] = {v.x, v.y, v.z, v.w};
-        long long orow = (long long)bx * SM_T + R, ocol = (long long)by * SM_T + q * V;
-        int ofull = orow < cols && ocol + V <= rows;
-        seg_store(out, orow, ocol, cols, rows, vout && ofull, cs, w);
+        for (int k = 0; k < V; k++) {
+            int R = (t >> 4) + 16 * k;
+            uint4 v = s[R][q ^ ((R / V) & 7)];
+            unsigned int w[4] = {v.x, v.y, v.z, v.w};
+            long long orow = c0 + R, ocol = r0 + q * V;
+            seg_store(out, orow, ocol, cols, rows, orow < cols && ocol + V <= rows, cs, w);
+        }
+    } else {
+#pragma unroll
+        for (int m = 0; m < V * V; m++) {
+            int e = t + 256 * m, R = e / SM_T, C = e % SM_T;
+            if (c0 + R < cols && r0 + C < rows)
+                elem_put(out + (c0 + R) * rows + r0 + C, cs, smem_elem(s, R, C));
+        }
     }
 }
 
