@@ -466,7 +466,7 @@ static const struct gb_bench tr_benches[] = {
 
 #define TR_RATIO_CHART(stem, shape, ref, what)                                             \
     {.name = stem,                                                                          \
-     .title = "Matrix transpose as a fraction of " what,                                    \
+     .title = "Matrix transpose as a fraction of " what ", " shape " matrices",             \
      .kind = GB_CHART_LINE,                                                                 \
      .benches = "copy,naive,coalesced,padded,diagonal,fast",                                \
      .where = TR_FAST_WHERE(shape),                                                         \
