@@ -246,7 +246,9 @@ struct gb_chart_spec {
     const char *series_label;
     /* Only records whose axes match: comma list of "axis=value" or
      * "BENCH:axis=value"; an item with a bench applies only to the records of
-     * that bench (the others pass it). NULL = all. */
+     * that bench (the others pass it). An item "axis?=value" also lets through
+     * records that lack the axis (benches without it), so one chart can hold
+     * benches of different axes. NULL = all. */
     const char *where;
     /* Heat grids: cells whose record has metric NAME non-zero are shaded
      * ("metric:NAME"), with this legend text. NULL = no shading. */
@@ -277,6 +279,23 @@ struct gb_chart_spec {
      * as columns of the table, ';'-separated "label=BENCH:value,BENCH:value,..."
      * (every pair of a bench gets the bench's value). NULL = none. */
     const char *ref_speedups;
+    /* Line and bar charts: y as a fraction of a reference record's y. "BENCH"
+     * or "BENCH:axis=value,..." (a filter, as `where`, on the reference): a
+     * record is divided by the y of the first ok record of that bench in the
+     * suite that passes the filter and agrees with the record on every axis
+     * both have, the filter's axes aside (so a per-size reference is matched
+     * by size). Records without a reference are left out; there are no error
+     * bars; "bench:" reference lines are relative too and "device:" ones are
+     * left out. NULL = y as measured. */
+    const char *relative_to;
+    /* Line and bar charts: report.md shows the chart's values under it as a
+     * table, one row per series and one column per x value
+     * (gb_report_chart_table). */
+    int table;
+    /* Line charts with numeric x: the values are placed evenly, one slot per
+     * distinct value in numeric order, each labelled with its value (for
+     * values that cluster, such as sizes 2048, 2049, 2176 next to 16384). */
+    int x_categories;
 };
 
 /* Draws every chart `suite` declares from the records of `run` that belong
@@ -314,6 +333,14 @@ enum gb_status gb_report_speedup_table(const struct gb_run *run, const struct gb
  * when there is none. Formats and `width` as gb_table_print. */
 enum gb_status gb_report_print_speedups(const struct gb_run *run, FILE *f, enum gb_format fmt,
                                         int width);
+/* The values a line or bar chart of `suite` draws from `run`, as a table:
+ * a first column "series" with the legend texts, then one column per x
+ * value (numeric x in numeric order, else in order of first appearance),
+ * each cell the y of that series at that x (4 significant digits; empty
+ * where the series has no point). GB_ERR_USAGE for a heat grid or a bad
+ * spec. Free *out with gb_table_free. */
+enum gb_status gb_report_chart_table(const struct gb_run *run, const struct gb_suite *suite,
+                                     const struct gb_chart_spec *c, struct gb_table **out);
 
 /* The summary of a run as a table, one row per record (of `suite` only, or
  * of every suite when NULL): suite (when NULL) and bench, one column per

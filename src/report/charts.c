@@ -37,7 +37,8 @@ static int gb_in_list(const char *list, const char *name)
 }
 
 /* Whether the record matches every "axis=value" of the comma list; an item
- * "BENCH:axis=value" holds for the records of other benches. */
+ * "BENCH:axis=value" holds for the records of other benches; an item
+ * "axis?=value" is also met by a record without the axis. */
 static int gb_where_ok(const char *where, const struct gb_record *r)
 {
     if (!where)
@@ -56,10 +57,14 @@ static int gb_where_ok(const char *where, const struct gb_record *r)
         if (eq) {
             char axis[64];
             size_t an = (size_t)(eq - item), vn = len - (size_t)(eq + 1 - where);
-            snprintf(axis, sizeof axis, "%.*s", (int)an, item);
+            int optional = an > 0 && item[an - 1] == '?';
+            snprintf(axis, sizeof axis, "%.*s", (int)(an - (size_t)optional), item);
             const char *v = gb_record_axis(r, axis);
-            if (!v || strlen(v) != vn || strncmp(v, eq + 1, vn) != 0)
+            if (!v && optional) {
+                /* met */
+            } else if (!v || strlen(v) != vn || strncmp(v, eq + 1, vn) != 0) {
                 return 0;
+            }
         }
         where += len;
         if (*where == ',')
@@ -175,6 +180,68 @@ static int gb_y_of(const struct gb_ysel *ys, const struct gb_record *r, double *
     return 0;
 }
 
+/* Whether the comma list of "axis=value" (or "axis?=value") names `axis`. */
+static int gb_where_names(const char *where, const char *axis)
+{
+    size_t n = strlen(axis);
+    while (where && *where) {
+        size_t len = strcspn(where, ",");
+        const char *eq = memchr(where, '=', len);
+        if (eq) {
+            size_t an = (size_t)(eq - where);
+            if (an > 0 && where[an - 1] == '?')
+                an--;
+            if (an == n && strncmp(where, axis, n) == 0)
+                return 1;
+        }
+        where += len;
+        if (*where == ',')
+            where++;
+    }
+    return 0;
+}
+
+/* The y of record `r` as the chart shows it: as measured, or divided by the
+ * y of its reference record when the chart is relative (see relative_to in
+ * report.h); 0 when it has none. */
+static int gb_y_shown(const struct gb_run *run, const struct gb_suite *s,
+                      const struct gb_chart_spec *c, const struct gb_ysel *ys,
+                      const struct gb_record *r, double *y, double *lo, double *hi)
+{
+    char bench[64];
+    const char *filter;
+    if (!gb_y_of(ys, r, y, lo, hi))
+        return 0;
+    if (!c->relative_to)
+        return 1;
+    filter = strchr(c->relative_to, ':');
+    snprintf(bench, sizeof bench, "%.*s",
+             (int)(filter ? (size_t)(filter - c->relative_to) : strlen(c->relative_to)),
+             c->relative_to);
+    if (filter)
+        filter++;
+    for (size_t i = 0; i < run->n_records; i++) {
+        const struct gb_record *ref = &run->records[i];
+        double ry, rlo, rhi;
+        int agree = 1;
+        if (ref->status != GB_REC_OK || strcmp(ref->suite, s->name) != 0 ||
+            strcmp(ref->bench, bench) != 0 || !gb_where_ok(filter, ref))
+            continue;
+        for (int a = 0; a < ref->n_axes && agree; a++) {
+            const char *v = gb_record_axis(r, ref->axes[a].name);
+            if (v && !gb_where_names(filter, ref->axes[a].name) &&
+                strcmp(v, ref->axes[a].value) != 0)
+                agree = 0;
+        }
+        if (!agree || !gb_y_of(ys, ref, &ry, &rlo, &rhi) || !(ry > 0))
+            continue;
+        *y /= ry;
+        *lo = *hi = NAN;
+        return 1;
+    }
+    return 0;
+}
+
 /* An axis value as a number: plain decimal, or with a K/M/G suffix. */
 static int gb_axis_number(const char *s, double *out)
 {
@@ -251,12 +318,12 @@ static const char *gb_rec_x(const struct gb_chart_spec *c, const struct gb_recor
 }
 
 /* Whether a record is drawn on a line or bar chart, and its y. */
-static int gb_rec_plotted(const struct gb_suite *s, const struct gb_chart_spec *c,
-                          const struct gb_ysel *ys, const struct gb_record *r, double *y,
-                          double *lo, double *hi)
+static int gb_rec_plotted(const struct gb_run *run, const struct gb_suite *s,
+                          const struct gb_chart_spec *c, const struct gb_ysel *ys,
+                          const struct gb_record *r, double *y, double *lo, double *hi)
 {
     return r->status == GB_REC_OK && gb_rec_in_chart(s, c, r) && gb_rec_x(c, r) &&
-           gb_y_of(ys, r, y, lo, hi);
+           gb_y_shown(run, s, c, ys, r, y, lo, hi);
 }
 
 struct gb_key {
@@ -275,7 +342,8 @@ static int gb_cmp_key(const void *a, const void *b)
 
 /* Creates the series of a chart: those whose value is a number in numeric
  * order, then the others in order of first appearance. Their labels, in
- * the plot's series order, are returned in *labels (caller frees). */
+ * the plot's series order, are returned in *labels (caller frees). With
+ * p NULL only the labels are made. */
 static enum gb_status gb_make_series(struct gb_plot *p, const struct gb_run *run,
                                      const struct gb_suite *s, const struct gb_chart_spec *c,
                                      const struct gb_ysel *ys, char ***labels, size_t *n_labels)
@@ -291,7 +359,7 @@ static enum gb_status gb_make_series(struct gb_plot *p, const struct gb_run *run
         double y, lo, hi;
         char text[256];
         size_t k;
-        if (!gb_rec_plotted(s, c, ys, r, &y, &lo, &hi))
+        if (!gb_rec_plotted(run, s, c, ys, r, &y, &lo, &hi))
             continue;
         gb_series_text(c, r, text, sizeof text);
         for (k = 0; k < nk; k++)
@@ -314,7 +382,7 @@ static enum gb_status gb_make_series(struct gb_plot *p, const struct gb_run *run
     qsort(keys, nk, sizeof *keys, gb_cmp_key);
     for (size_t k = 0; k < nk; k++) {
         int idx;
-        if ((st = gb_plot_series(p, keys[k].label, &idx)) != GB_OK ||
+        if ((p && (st = gb_plot_series(p, keys[k].label, &idx)) != GB_OK) ||
             (st = gb_result_add(labels, n_labels, keys[k].label)) != GB_OK)
             goto out;
     }
@@ -355,14 +423,15 @@ static enum gb_status gb_chart_refs(struct gb_plot *p, const struct gb_run *run,
         const char *src = eq + 1;
         double y = NAN;
         if (strcmp(src, "device:mem_peak_gbs") == 0) {
-            if (run->info.has_device && run->info.device.mem_peak_gbs > 0)
+            /* An absolute line has no place on a relative chart. */
+            if (run->info.has_device && run->info.device.mem_peak_gbs > 0 && !c->relative_to)
                 y = run->info.device.mem_peak_gbs;
         } else if (strncmp(src, "bench:", 6) == 0) {
             for (size_t i = 0; i < run->n_records; i++) {
                 const struct gb_record *r = &run->records[i];
                 double v, lo, hi;
                 if (r->status == GB_REC_OK && strcmp(r->suite, s->name) == 0 &&
-                    strcmp(r->bench, src + 6) == 0 && gb_y_of(ys, r, &v, &lo, &hi))
+                    strcmp(r->bench, src + 6) == 0 && gb_y_shown(run, s, c, ys, r, &v, &lo, &hi))
                     y = isnan(y) ? v : fmax(y, v);
             }
         } else if (strncmp(src, "value:", 6) == 0) {
@@ -375,7 +444,7 @@ static enum gb_status gb_chart_refs(struct gb_plot *p, const struct gb_run *run,
                                 "device:mem_peak_gbs, bench:NAME or value:NUMBER)", c->name, src);
         }
         /* A line whose source was not measured in this run is left out. */
-        if (isfinite(y) && (st = gb_plot_ref(p, item, y, ys->unit)) != GB_OK)
+        if (isfinite(y) && (st = gb_plot_ref(p, item, y, c->relative_to ? "" : ys->unit)) != GB_OK)
             return st;
     }
     return st;
@@ -427,7 +496,7 @@ static enum gb_status gb_chart_multi_y(struct gb_plot *p, const struct gb_run *r
         for (size_t i = 0; i < run->n_records && !any; i++) {
             const struct gb_record *r = &run->records[i];
             double y, lo, hi;
-            any = gb_rec_plotted(s, c, &ys[k], r, &y, &lo, &hi);
+            any = gb_rec_plotted(run, s, c, &ys[k], r, &y, &lo, &hi);
         }
         if (any && (st = gb_plot_series(p, labels[k], &idx[k])) != GB_OK)
             return st;
@@ -436,14 +505,14 @@ static enum gb_status gb_chart_multi_y(struct gb_plot *p, const struct gb_run *r
         for (int k = 0; k < n_ys && numeric_x; k++) {
             const struct gb_record *r = &run->records[i];
             double v, y, lo, hi;
-            if (gb_rec_plotted(s, c, &ys[k], r, &y, &lo, &hi) && !gb_axis_number(gb_rec_x(c, r), &v))
+            if (gb_rec_plotted(run, s, c, &ys[k], r, &y, &lo, &hi) && !gb_axis_number(gb_rec_x(c, r), &v))
                 numeric_x = 0;
         }
     for (size_t i = 0; i < run->n_records; i++) {
         const struct gb_record *r = &run->records[i];
         for (int k = 0; k < n_ys; k++) {
             double y, lo, hi, x;
-            if (idx[k] < 0 || !gb_rec_plotted(s, c, &ys[k], r, &y, &lo, &hi))
+            if (idx[k] < 0 || !gb_rec_plotted(run, s, c, &ys[k], r, &y, &lo, &hi))
                 continue;
             const char *xv = gb_rec_x(c, r);
             if (c->kind == GB_CHART_BAR)
@@ -460,6 +529,44 @@ static enum gb_status gb_chart_multi_y(struct gb_plot *p, const struct gb_run *r
     return GB_OK;
 }
 
+struct gb_by_x {
+    size_t i;
+    double x;
+};
+
+static int gb_cmp_by_x(const void *a, const void *b)
+{
+    const struct gb_by_x *p = a, *q = b;
+    if (p->x != q->x)
+        return (p->x > q->x) - (p->x < q->x);
+    return (p->i > q->i) - (p->i < q->i);
+}
+
+/* Indexes of all records, those with a numeric x in the chart's x order (ties
+ * in run order), the others after them; NULL when out of memory. */
+static size_t *gb_records_by_x(const struct gb_run *run, const struct gb_chart_spec *c)
+{
+    size_t n = run->n_records;
+    struct gb_by_x *k = calloc(n ? n : 1, sizeof *k);
+    size_t *order = calloc(n ? n : 1, sizeof *order);
+    if (!k || !order) {
+        free(k);
+        free(order);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *xv = gb_rec_x(c, &run->records[i]);
+        k[i].i = i;
+        if (!xv || !gb_axis_number(xv, &k[i].x))
+            k[i].x = INFINITY;
+    }
+    qsort(k, n, sizeof *k, gb_cmp_by_x);
+    for (size_t i = 0; i < n; i++)
+        order[i] = k[i].i;
+    free(k);
+    return order;
+}
+
 /* Draws one declared chart, or lists it in res->no_data when nothing of it was measured. */
 static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_suite *s,
                                    const struct gb_chart_spec *c, const char *out_dir,
@@ -472,6 +579,7 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
     size_t n_labels = 0;
     int n_points = 0;
     char sub[512];
+    size_t *order = NULL;
 
     if (c->kind == GB_CHART_SPEEDUP)
         return gb_chart_speedup(run, s, c, out_dir, res);
@@ -520,14 +628,25 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
         for (size_t i = 0; numeric_x && i < run->n_records; i++) {
             const struct gb_record *r = &run->records[i];
             double v, y, lo, hi;
-            if (gb_rec_plotted(s, c, &ys, r, &y, &lo, &hi) && !gb_axis_number(gb_rec_x(c, r), &v))
+            if (gb_rec_plotted(run, s, c, &ys, r, &y, &lo, &hi) &&
+                !gb_axis_number(gb_rec_x(c, r), &v))
                 numeric_x = 0;
         }
-        for (size_t i = 0; i < run->n_records; i++) {
+        /* Evenly placed numbers: categories, made in numeric order. */
+        int even_x = numeric_x && c->x_categories;
+        if (even_x) {
+            numeric_x = 0;
+            if (!(order = gb_records_by_x(run, c))) {
+                st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+                goto out;
+            }
+        }
+        for (size_t o = 0; o < run->n_records; o++) {
+            size_t i = order ? order[o] : o;
             const struct gb_record *r = &run->records[i];
             double y, lo, hi, x;
             char text[256];
-            if (!gb_rec_plotted(s, c, &ys, r, &y, &lo, &hi))
+            if (!gb_rec_plotted(run, s, c, &ys, r, &y, &lo, &hi))
                 continue;
             const char *xv = gb_rec_x(c, r);
             gb_series_text(c, r, text, sizeof text);
@@ -556,6 +675,7 @@ out:
     for (size_t i = 0; i < n_labels; i++)
         free(labels[i]);
     free(labels);
+    free(order);
     gb_plot_free(p);
     return st;
 }
@@ -710,4 +830,114 @@ enum gb_status gb_report_charts(const struct gb_run *run, const struct gb_suite 
     if (first != GB_OK)
         return gb_error_set(first, "%s", first_msg);
     return GB_OK;
+}
+
+struct gb_xval {
+    const char *text;   /* points into a record */
+    double num;
+};
+
+static int gb_cmp_xval(const void *a, const void *b)
+{
+    const struct gb_xval *x = a, *y = b;
+    return (x->num > y->num) - (x->num < y->num);
+}
+
+enum gb_status gb_report_chart_table(const struct gb_run *run, const struct gb_suite *suite,
+                                     const struct gb_chart_spec *c, struct gb_table **out)
+{
+    enum gb_status st = GB_OK;
+    struct gb_ysel ys;
+    struct gb_table *t = NULL;
+    struct gb_xval *xs = NULL;
+    double *yv = NULL, *cells = NULL;
+    size_t nx = 0, n_labels = 0, n = run->n_records;
+    char **labels = NULL;
+    int numeric = 1;
+
+    *out = NULL;
+    if (c->kind == GB_CHART_HEAT)
+        return gb_error_set(GB_ERR_USAGE, "chart %s: a heat grid has no table of series", c->name);
+    if ((st = gb_ysel_parse(c, &ys)) != GB_OK)
+        return st;
+    if ((st = gb_make_series(NULL, run, suite, c, &ys, &labels, &n_labels)) != GB_OK)
+        goto out;
+    xs = calloc(n ? n : 1, sizeof *xs);
+    yv = calloc(n ? n : 1, sizeof *yv);
+    if (!xs || !yv) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    /* Each record's y once (NaN: not on the chart), and the x values. */
+    for (size_t i = 0; i < n; i++) {
+        const struct gb_record *r = &run->records[i];
+        double lo, hi;
+        size_t k;
+        if (!gb_rec_plotted(run, suite, c, &ys, r, &yv[i], &lo, &hi)) {
+            yv[i] = NAN;
+            continue;
+        }
+        const char *xv = gb_rec_x(c, r);
+        for (k = 0; k < nx; k++)
+            if (strcmp(xs[k].text, xv) == 0)
+                break;
+        if (k < nx)
+            continue;
+        xs[nx].text = xv;
+        if (!gb_axis_number(xv, &xs[nx].num))
+            numeric = 0;
+        nx++;
+    }
+    /* Numeric x in numeric order, as the line chart draws them. */
+    if (numeric && c->kind == GB_CHART_LINE)
+        qsort(xs, nx, sizeof *xs, gb_cmp_xval);
+    cells = malloc((n_labels * nx > 0 ? n_labels * nx : 1) * sizeof *cells);
+    if (!cells) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t k = 0; k < n_labels * nx; k++)
+        cells[k] = NAN;
+    /* The first record of a series at an x fills the cell. */
+    for (size_t i = 0; i < n; i++) {
+        const struct gb_record *r = &run->records[i];
+        char text[256];
+        size_t k;
+        int si;
+        if (isnan(yv[i]))
+            continue;
+        gb_series_text(c, r, text, sizeof text);
+        si = gb_series_index(labels, n_labels, text);
+        for (k = 0; k < nx && strcmp(xs[k].text, gb_rec_x(c, r)) != 0; k++)
+            ;
+        if (si >= 0 && k < nx && isnan(cells[(size_t)si * nx + k]))
+            cells[(size_t)si * nx + k] = yv[i];
+    }
+    if (!(t = gb_table_new())) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    if ((st = gb_table_column(t, "series", NULL)) != GB_OK)
+        goto out;
+    for (size_t k = 0; k < nx; k++)
+        if ((st = gb_table_column(t, xs[k].text, NULL)) != GB_OK)
+            goto out;
+    for (size_t si = 0; si < n_labels; si++) {
+        if ((st = gb_table_row(t)) != GB_OK || (st = gb_table_cell_text(t, labels[si])) != GB_OK)
+            goto out;
+        for (size_t k = 0; k < nx; k++)
+            if ((st = gb_table_cell_num(t, cells[si * nx + k], 4)) != GB_OK)
+                goto out;
+    }
+    *out = t;
+    t = NULL;
+out:
+    gb_table_free(t);
+    free(xs);
+    free(yv);
+    free(cells);
+    for (size_t i = 0; i < n_labels; i++)
+        free(labels[i]);
+    free(labels);
+    return st;
 }

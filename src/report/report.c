@@ -224,30 +224,49 @@ static enum gb_status gb_md_speedup_table(FILE *f, const struct gb_run *run, con
     return st;
 }
 
-static void gb_md_chart(FILE *f, const struct gb_chart_spec *c, const struct gb_report_result *res,
-                        const char *out_dir, const char *run_dir)
+/* The chart's values as a table under it, for charts that ask for one. */
+static enum gb_status gb_md_chart_table(FILE *f, const struct gb_run *run, const struct gb_suite *s,
+                                        const struct gb_chart_spec *c)
+{
+    struct gb_table *t = NULL;
+    enum gb_status st = gb_report_chart_table(run, s, c, &t);
+    if (st != GB_OK)
+        return st;
+    fputs("Values of the chart (", f);
+    gb_md_text(f, c->y_label ? c->y_label : c->y);
+    fputs("), one row per series, one column per ", f);
+    gb_md_text(f, c->x_label ? c->x_label : c->x);
+    fputs(":\n\n", f);
+    st = gb_table_print_markdown(t, f);
+    fputc('\n', f);
+    gb_table_free(t);
+    return st;
+}
+
+static enum gb_status gb_md_chart(FILE *f, const struct gb_run *run, const struct gb_suite *s,
+                                  const struct gb_chart_spec *c, const struct gb_report_result *res,
+                                  const char *out_dir)
 {
     char path[4096];
     struct stat sb;
     if (gb_listed(res->no_data, res->n_no_data, c->name)) {
         fputs("_No measured point of this chart in this run._\n\n", f);
-        return;
+        return GB_OK;
     }
+    snprintf(path, sizeof path, "%s/%s.png", out_dir, c->name);
     if (gb_listed(res->not_drawn, res->n_not_drawn, c->name)) {
         fprintf(f, "_Not drawn: gnuplot was not found. Install it (`apt-get install "
                    "gnuplot-nox`) and run `gpubound report %s` again; the script `%s.gp` is "
-                   "ready._\n\n", run_dir, c->name);
-        return;
-    }
-    snprintf(path, sizeof path, "%s/%s.png", out_dir, c->name);
-    if (stat(path, &sb) != 0) {
+                   "ready._\n\n", run->dir, c->name);
+    } else if (stat(path, &sb) != 0) {
         fputs("_Not drawn: drawing this chart failed._\n\n", f);
-        return;
+    } else {
+        /* The PNG shows everywhere markdown is read; a click opens the SVG. */
+        fputs("[![", f);
+        gb_md_text(f, c->title ? c->title : c->name);
+        fprintf(f, "](%s.png)](%s.svg)\n\n", c->name, c->name);
     }
-    /* The PNG shows everywhere markdown is read; a click opens the SVG. */
-    fputs("[![", f);
-    gb_md_text(f, c->title ? c->title : c->name);
-    fprintf(f, "](%s.png)](%s.svg)\n\n", c->name, c->name);
+    return c->table ? gb_md_chart_table(f, run, s, c) : GB_OK;
 }
 
 /* One chart's section of report.md: its title, the speedup table of a
@@ -262,8 +281,7 @@ static enum gb_status gb_md_section(FILE *f, const struct gb_run *run, const str
     fputs("\n\n", f);
     if (c->kind == GB_CHART_SPEEDUP && (st = gb_md_speedup_table(f, run, s, c)) != GB_OK)
         return st;
-    gb_md_chart(f, c, res, out_dir, run->dir);
-    return GB_OK;
+    return gb_md_chart(f, run, s, c, res, out_dir);
 }
 
 enum gb_status gb_report_write(const struct gb_run *run, const char *out_dir,

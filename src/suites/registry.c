@@ -10,6 +10,7 @@ static const struct gb_suite *const gb_suite_table[] = {
     &gb_suite_throughput,
     &gb_suite_patterns,
     &gb_suite_camping,
+    &gb_suite_transpose,
 };
 
 /* Tables of bench extras (struct gb_bench_extra), each ending with a zero row. */
