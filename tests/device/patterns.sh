@@ -25,5 +25,8 @@ done
 # The register imbalance records say what the occupancy calculator chose.
 grep '"bench":"register_imbalance"' "$out/run/results.json" | grep -q '"occ_achieved"' \
     || { echo "FAIL: register_imbalance lacks its occupancy metrics"; fail=1; }
-[ -s "$out/run/report/patterns-speedup.png" ] || { echo "FAIL: the speedup chart was not drawn"; fail=1; }
+# The chart needs gnuplot; without it the report says so and the table is still there.
+if command -v gnuplot >/dev/null 2>&1; then
+    [ -s "$out/run/report/patterns-speedup.png" ] || { echo "FAIL: the speedup chart was not drawn"; fail=1; }
+fi
 exit $fail

@@ -28,8 +28,13 @@ mnemonics() {
     *) "$dis" "$1" ;;
     esac | sed -n 's#^[[:space:]]*/\*[0-9a-f]*\*/[[:space:]]*\(@!\{0,1\}U\{0,1\}P[0-9T][[:space:]]*\)\{0,1\}\([A-Z][A-Z0-9_.]*\).*#\2#p'
 }
-# count NAME FILE: mnemonics equal to NAME or starting with "NAME."
-count() { awk -v n="$1" '$0 == n || index($0, n ".") == 1 { c++ } END { print c + 0 }' "$2"; }
+# count NAME FILE: mnemonics equal to NAME or starting with "NAME."; NAME may
+# list alternatives, "A|B" (sm_90 adds integers with IADD3 or VIADD).
+count() {
+    awk -v n="$1" 'BEGIN { k = split(n, alt, "|") }
+        { for (i = 1; i <= k; i++) if ($0 == alt[i] || index($0, alt[i] ".") == 1) { c++; break } }
+        END { print c + 0 }' "$2"
+}
 
 pass=0 fail=0
 while IFS=$'\t' read -r cubin min want never; do
@@ -54,7 +59,10 @@ while IFS=$'\t' read -r cubin min want never; do
         done
     fi
     echo "${cubin%.cubin}:$report"
-    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    if [ $ok = 1 ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1))
+        echo "  its mnemonics: $(sort "$dir/m.txt" | uniq -c | sort -rn | head -n 12 | awk '{printf "%s=%s ", $2, $1}')"
+    fi
 done <"$dir/expect.tsv"
 echo "$pass passed, $fail failed ($arch, $dis)"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]

@@ -45,19 +45,20 @@ static const char *row(const char *name, char *buf, size_t n)
     return buf;
 }
 
-/* Every item of a comma list appears in the row as `item`. */
+/* Every item of a comma list appears in the row as `item`; an item of
+ * alternatives "A|B" as `A` and `B`. */
 static void has_all(const char *name, const char *line, const char *list)
 {
     if (!list)
         return;
     for (const char *p = list; *p;) {
-        size_t len = strcspn(p, ",");
+        size_t len = strcspn(p, ",|");
         char item[96];
         snprintf(item, sizeof item, "`%.*s`", (int)len, p);
         if (!strstr(line, item))
             fail_msg("docs row of %s lacks %s", name, item);
         p += len;
-        if (*p == ',')
+        if (*p == ',' || *p == '|')
             p++;
     }
 }
