@@ -89,7 +89,7 @@ const struct gb_tp_op gb_tp_ops[] = {
      NULL, 8, 2, GB_TP_EXACT, 0, 0},
     {"ddiv", 18, GB_TP_F64, "x = a / x", "div.rn.f64", "div.approx", "MUFU.RCP64H,DFMA", NULL, NULL, 8, 2,
      GB_TP_EXACT, 0, 0},
-    {"iadd", 19, GB_TP_U32, "t = x + y; y = x; x = t", "add.s32", NULL, "IADD3|VIADD", NULL, "iadd", 8, 16, GB_TP_EXACT, 0,
+    {"iadd", 19, GB_TP_U32, "t = x + y; y = x; x = t", "add.s32", NULL, "IADD3|IMAD.IADD|VIADD", NULL, "iadd", 8, 16, GB_TP_EXACT, 0,
      0},
     {"imul", 20, GB_TP_U32, "t = x * y; y = x; x = t", "mul.lo.s32", NULL, "IMAD", NULL, "imul", 8, 16, GB_TP_EXACT,
      0, 0},

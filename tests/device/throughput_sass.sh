@@ -29,7 +29,7 @@ mnemonics() {
     esac | sed -n 's#^[[:space:]]*/\*[0-9a-f]*\*/[[:space:]]*\(@!\{0,1\}U\{0,1\}P[0-9T][[:space:]]*\)\{0,1\}\([A-Z][A-Z0-9_.]*\).*#\2#p'
 }
 # count NAME FILE: mnemonics equal to NAME or starting with "NAME."; NAME may
-# list alternatives, "A|B" (sm_90 adds integers with IADD3 or VIADD).
+# list alternatives, "A|B" (sm_90 spreads integer adds over IADD3 and IMAD.IADD).
 count() {
     awk -v n="$1" 'BEGIN { k = split(n, alt, "|") }
         { for (i = 1; i <= k; i++) if ($0 == alt[i] || index($0, alt[i] ".") == 1) { c++; break } }
