@@ -177,6 +177,70 @@ out:
     return st;
 }
 
+/* ---- two benches' best shapes against each other (--compare A,B) ---- */
+
+/* For every size and cache where both benches were measured: the best shape
+ * and time of each, and the reduction 1 - best(B) / best(A). */
+static enum gb_status gb_geo_compare(const struct gb_geo_set *set, const char *a, const char *b,
+                                     const char *size, const char *cache, struct gb_table **out)
+{
+    enum gb_status st = GB_OK;
+    struct gb_table *t = gb_table_new();
+    struct gb_geo_result ra = {0}, rb = {0};
+    char name[32], col[96];
+    size_t rows = 0;
+    if (!t)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    GB_TRY(gb_table_column(t, "size", NULL));
+    GB_TRY(gb_table_column(t, "cache", NULL));
+    snprintf(col, sizeof col, "best %s", a);
+    GB_TRY(gb_table_column(t, col, NULL));
+    GB_TRY(gb_table_column(t, a, "µs"));
+    snprintf(col, sizeof col, "best %s", b);
+    GB_TRY(gb_table_column(t, col, NULL));
+    GB_TRY(gb_table_column(t, b, "µs"));
+    GB_TRY(gb_table_column(t, "reduction", "%"));
+    for (size_t zi = 0; zi < gb_geo_set_n_sizes(set); zi++) {
+        const char *z = gb_geo_set_size(set, zi);
+        if (size && strcmp(size, z) != 0)
+            continue;
+        for (size_t ci = 0; ci < gb_geo_set_n_caches(set); ci++) {
+            const char *k = gb_geo_set_cache(set, ci);
+            if ((cache && strcmp(cache, k) != 0) || !gb_geo_set_n_records(set, a, z, k) ||
+                !gb_geo_set_n_records(set, b, z, k))
+                continue;
+            GB_TRY(gb_geo_analyze_bench(set, a, z, k, &ra));
+            GB_TRY(gb_geo_analyze_bench(set, b, z, k, &rb));
+            if (ra.n_shapes && rb.n_shapes) {
+                GB_TRY(gb_table_row(t));
+                GB_TRY(gb_table_cell_text(t, z));
+                GB_TRY(gb_table_cell_text(t, k));
+                gb_shape_name(name, sizeof name, &ra.shapes[0]);
+                GB_TRY(gb_table_cell_text(t, name));
+                GB_TRY(gb_table_cell_num(t, ra.shapes[0].time_ns / 1e3, 4));
+                gb_shape_name(name, sizeof name, &rb.shapes[0]);
+                GB_TRY(gb_table_cell_text(t, name));
+                GB_TRY(gb_table_cell_num(t, rb.shapes[0].time_ns / 1e3, 4));
+                GB_TRY(gb_table_cell_num(t, 100.0 * (1.0 - rb.shapes[0].time_ns / ra.shapes[0].time_ns), 3));
+                rows++;
+            }
+            gb_geo_result_release(&ra);
+            gb_geo_result_release(&rb);
+        }
+    }
+    if (!rows)
+        st = gb_error_set(GB_ERR_USAGE, "no size and cache with ok records of both %s and %s", a, b);
+out:
+    gb_geo_result_release(&ra);
+    gb_geo_result_release(&rb);
+    if (st != GB_OK) {
+        gb_table_free(t);
+        t = NULL;
+    }
+    *out = t;
+    return st;
+}
+
 /* ---- the command ---- */
 
 struct gb_geo_results {
@@ -210,8 +274,10 @@ int gb_cmd_geometry(int argc, char **argv)
         {"shapes", no_argument, NULL, 'S'},
         {"format", required_argument, NULL, 'f'},
         {"classes", no_argument, NULL, 'L'},
+        {"compare", required_argument, NULL, 'C'},
         {NULL, 0, NULL, 0}};
-    const char *bench = NULL, *class_name = NULL, *size = NULL, *cache = NULL, *dir;
+    const char *bench = NULL, *class_name = NULL, *size = NULL, *cache = NULL, *dir, *compare = NULL;
+    char cmp_a[64] = "", cmp_b[64] = "";
     int all = 0, shapes = 0, list_classes = 0, c, rc = GB_EXIT_OK;
     enum gb_format fmt = GB_FORMAT_TABLE;
     const struct gb_geo_class *cls = NULL;
@@ -232,6 +298,7 @@ int gb_cmd_geometry(int argc, char **argv)
         case 'c': cache = optarg; break;
         case 'S': shapes = 1; break;
         case 'L': list_classes = 1; break;
+        case 'C': compare = optarg; break;
         case 'f':
             if (gb_format_parse(optarg, &fmt) != GB_OK) {
                 rc = gb_cli_usage("geometry", "--format: %s", gb_error_message());
@@ -243,7 +310,7 @@ int gb_cmd_geometry(int argc, char **argv)
         }
     }
     if (list_classes) {
-        if (argc != optind || bench || class_name || all || size || cache || shapes) {
+        if (argc != optind || bench || class_name || all || size || cache || shapes || compare) {
             rc = gb_cli_usage("geometry", "--classes takes no run directory and no other option but --format");
             goto out;
         }
@@ -262,9 +329,23 @@ int gb_cmd_geometry(int argc, char **argv)
         rc = gb_cli_usage("geometry", "an empty directory name");
         goto out;
     }
-    if ((bench != NULL) + (class_name != NULL) + all != 1) {
-        rc = gb_cli_usage("geometry", "give exactly one of --bench B, --class C and --all");
+    if ((bench != NULL) + (class_name != NULL) + all + (compare != NULL) != 1) {
+        rc = gb_cli_usage("geometry", "give exactly one of --bench B, --class C, --all and --compare A,B");
         goto out;
+    }
+    if (compare) {
+        const char *comma = strchr(compare, ',');
+        if (!comma || comma == compare || !comma[1] || strchr(comma + 1, ',') ||
+            (size_t)(comma - compare) >= sizeof cmp_a || strlen(comma + 1) >= sizeof cmp_b) {
+            rc = gb_cli_usage("geometry", "--compare: '%s' is not two benches A,B", compare);
+            goto out;
+        }
+        snprintf(cmp_a, sizeof cmp_a, "%.*s", (int)(comma - compare), compare);
+        snprintf(cmp_b, sizeof cmp_b, "%s", comma + 1);
+        if (shapes) {
+            rc = gb_cli_usage("geometry", "--shapes does not go with --compare");
+            goto out;
+        }
     }
     if (size && !gb_in_list(gb_geo_sizes, size)) {
         rc = gb_cli_usage("geometry", "--size: '%s' is not small, medium or large", size);
@@ -317,6 +398,20 @@ int gb_cmd_geometry(int argc, char **argv)
     if (cache && !gb_geo_set_n_records(set, NULL, NULL, cache)) {
         gb_set_values(set, 2, avail, sizeof avail);
         rc = gb_cli_usage("geometry", "%s has no record at cache %s; its caches: %s", dir, cache, avail);
+        goto out;
+    }
+    for (int i = 0; compare && i < 2; i++) {
+        const char *b = i ? cmp_b : cmp_a;
+        if (!gb_geo_set_n_records(set, b, NULL, NULL)) {
+            gb_set_values(set, 0, avail, sizeof avail);
+            rc = gb_cli_usage("geometry", "%s has no record of bench %s; its benches: %s", dir, b, avail);
+            goto out;
+        }
+    }
+    if (compare) {
+        if ((st = gb_geo_compare(set, cmp_a, cmp_b, size, cache, &t)) != GB_OK ||
+            (st = gb_table_print(t, stdout, fmt, fmt == GB_FORMAT_TABLE ? gb_term_width(stdout) : 0)) != GB_OK)
+            rc = gb_cli_fail(st, "geometry", NULL);
         goto out;
     }
     if (cls) {

@@ -6,8 +6,8 @@
 #define GB_CMD_GEOMETRY_H
 
 #define GB_GEOMETRY_USAGE                                                                      \
-    "gpubound geometry RUN_DIR (--bench B | --class C | --all) [--size S] [--cache C]\n"        \
-    "                  [--shapes] [--format table|csv|json]\n"                                  \
+    "gpubound geometry RUN_DIR (--bench B | --class C | --all | --compare A,B) [--size S]\n"    \
+    "                  [--cache C] [--shapes] [--format table|csv|json]\n"                      \
     "gpubound geometry --classes [--format table|csv|json]"
 
 #define GB_GEOMETRY_HELP                                                                        \
@@ -15,6 +15,9 @@
     "                  cannon_shifted)\n"                                                        \
     "  --class C       the benches of one class of the paper's kernels, taken together (below)\n" \
     "  --all           the table of good shapes: one row per bench, size and cache\n"           \
+    "  --compare A,B   bench B's best shape against bench A's, per size and cache, and the\n"   \
+    "                  reduction in time 1 - best(B) / best(A) (the Cannon case study:\n"      \
+    "                  --compare cannon_direct,cannon_shifted)\n"                               \
     "  --size S        only data size S: small, medium or large (default: every size in the run)\n" \
     "  --cache C       only L1/shared configuration C: min, default or max (default: every one)\n" \
     "  --shapes        every shape, one row each with its mark, instead of the recommendation\n" \

@@ -107,8 +107,8 @@ expect 2 "geometry: an empty directory name" geometry "" --all; no_stdout
 expect 2 "geometry: unknown option '--bogus'" geometry "$FIXTURE" --all --bogus; no_stdout
 expect 2 "geometry: --bench needs a value" geometry "$FIXTURE" --bench; no_stdout
 expect 2 "geometry: --format: unknown format 'xml'" geometry "$FIXTURE" --all --format xml; no_stdout
-expect 2 "geometry: give exactly one of --bench B, --class C and --all" geometry "$FIXTURE"; no_stdout
-expect 2 "geometry: give exactly one of --bench B, --class C and --all" geometry "$FIXTURE" --all --bench ubench1; no_stdout
+expect 2 "geometry: give exactly one of --bench B, --class C, --all and --compare A,B" geometry "$FIXTURE"; no_stdout
+expect 2 "geometry: give exactly one of --bench B, --class C, --all and --compare A,B" geometry "$FIXTURE" --all --bench ubench1; no_stdout
 expect 2 "geometry: --size: 'huge' is not small, medium or large" geometry "$FIXTURE" --all --size huge; no_stdout
 expect 2 "geometry: --cache: 'L1' is not min, default or max" geometry "$FIXTURE" --all --cache L1; no_stdout
 expect 2 "geometry: unknown class 'fast' \(the classes: scheduling, coalesced-write, .*, ubench\)" \
@@ -144,4 +144,18 @@ cp -r "$FIXTURE" "$TMP/cut"
 head -c -300 "$FIXTURE/results.json" >"$TMP/cut/results.json"
 expect 0 "" geometry "$TMP/cut" --bench ubench2
 printf '%s\n' "$ERR" | grep -q 'did not end normally' && ok || bad "a cut run is not noted on stderr"
+# --compare: one bench's best shape against another's, per size and cache.
+expect 0 "reduction" geometry "$FIXTURE" --compare ubench1,ubench2
+run_gb geometry "$FIXTURE" --compare ubench1,ubench2 --format csv
+cmp_line=$(printf '%s\n' "$OUT" | grep '^large,default,')
+run_gb geometry "$FIXTURE" --bench ubench1 --size large --cache default --format csv
+one=$(printf '%s\n' "$OUT" | sed -n 2p | cut -d, -f6,7)
+[ "$(printf '%s' "$cmp_line" | cut -d, -f3,4)" = "$one" ] && ok || bad "--compare: ubench1's best at large/default ($cmp_line) is not --bench's ($one)"
+red=$(printf '%s' "$cmp_line" | awk -F, '{ printf "%.6f", 100 * (1 - $6 / $4) }')
+[ "$(printf '%s' "$cmp_line" | awk -F, '{ printf "%.6f", $7 }')" = "$red" ] && ok || bad "--compare: reduction is not 1 - B/A"
+expect 2 "is not two benches A,B" geometry "$FIXTURE" --compare ubench1
+expect 2 "is not two benches A,B" geometry "$FIXTURE" --compare ubench1,ubench2,ubench5
+expect 2 "no record of bench nosuch" geometry "$FIXTURE" --compare ubench1,nosuch
+expect 2 "exactly one of" geometry "$FIXTURE" --bench ubench1 --compare ubench1,ubench2
+
 finish
