@@ -384,22 +384,23 @@ extern "C" __global__ void camp_sum_u64(const unsigned long long *p, unsigned lo
 
 // ---- the slice-conflict probe of the discovery ----
 
-// Every warp alternates between two 128-byte lines (`iters` requests of
-// 4 bytes per thread, one line per request). Two lines in the same L2
-// slice queue behind one another; two lines in different slices are
-// served in parallel. The sum only keeps the loads honest.
-extern "C" __global__ void CAMP_BOUNDS camp_probe(const char *base, unsigned long long line_a,
-                                                  unsigned long long line_b, unsigned int iters,
-                                                  unsigned long long *sink)
+// Every warp of the grid loads one 128-byte line per request (4 bytes per
+// lane, cached in L2 only) from a set of k lines: global warp g at request
+// i loads line lines[(g + i) % k]. With k = 2 (the anchor and a candidate)
+// this is the pair test: two lines of one L2 slice queue at that slice, two
+// lines of two slices are served in parallel. With the k lines of a set it
+// times the set itself. The sum only keeps the loads honest.
+extern "C" __global__ void CAMP_BOUNDS camp_probe(const char *base, const unsigned int *lines, unsigned int k,
+                                                  unsigned int iters, unsigned long long *sink)
 {
     const unsigned int lane = threadIdx.x & 31u;
     const unsigned int g = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
-    const char *pa = base + line_a * CAMP_LINE + lane * 4u, *pb = base + line_b * CAMP_LINE + lane * 4u;
-    unsigned int acc = 0;
-#pragma unroll 8
-    for (unsigned int i = 0; i < iters; i++)
-        acc += camp_ld32(((i + g) & 1u) ? pb : pa);
-    if (acc == 0u)
+    unsigned int j = g % k, acc = 0;
+    for (unsigned int i = 0; i < iters; i++) {
+        acc += camp_ld32(base + (unsigned long long)__ldg(lines + j) * CAMP_LINE + lane * 4u);
+        j = j + 1u == k ? 0u : j + 1u;
+    }
+    if (acc == 0x9E3779B9u)
         sink[0] = acc;
 }
 

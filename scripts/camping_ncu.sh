@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # camping_ncu.sh - where the camping suite's address patterns land, per
 # memory partition (FBPA) and per L2 slice, from Nsight Compute's
-# per-instance counter values.
+# counter rollups over those units.
 #
 # For each pattern, profiles the first (verification) launch of camp_read or
 # camp_write in a `gpubound run camping/read|write` point at 64 active warps
-# per SM and 4-byte accesses, collecting per-instance values of
-#   dram__sectors_read.sum, dram__sectors_write.sum    (one instance per FBPA)
-#   lts__t_sectors_op_read.sum, lts__t_sectors_op_write.sum (one per L2 slice)
-# and prints, per metric, the number of instances, the total, and max/avg:
-# 1.00 is a perfectly even spread; a pattern camped on one of N instances
-# shows about N.
+# per SM and 4-byte accesses, collecting the rollups .sum, .avg, .max and
+# .min of
+#   dram__sectors_read, dram__sectors_write        (over the FBPAs)
+#   lts__t_sectors_op_read, lts__t_sectors_op_write (over the L2 slices)
+# and prints, per counter, the number of units (.sum / .avg), the total
+# (.sum) and max/avg (.max / .avg): 1.00 is a perfectly even spread; a
+# pattern camped on one of N units shows about N. Where Nsight Compute also
+# prints the per-unit values of a rollup (some versions do with
+# --print-metric-instances values), max/avg and the unit count come from
+# those values instead, and both are shown.
 #
 # Usage: scripts/camping_ncu.sh [GPUBOUND] [OUTDIR]
 #   GPUBOUND  the gpubound binary (default build/gpubound)
@@ -25,7 +29,10 @@ command -v ncu >/dev/null || { echo "camping_ncu.sh: ncu not found on PATH; inst
 command -v python3 >/dev/null || { echo "camping_ncu.sh: python3 not found" >&2; exit 2; }
 [ -x "$GB" ] || { echo "camping_ncu.sh: $GB is not an executable gpubound" >&2; exit 2; }
 mkdir -p "$OUT"
-METRICS=dram__sectors_read.sum,dram__sectors_write.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum
+METRICS=
+for base in dram__sectors_read dram__sectors_write lts__t_sectors_op_read lts__t_sectors_op_write; do
+    for r in sum avg max min; do METRICS+="${METRICS:+,}$base.$r"; done
+done
 
 # label | bench | --set arguments
 CASES=(
@@ -58,17 +65,24 @@ import csv, io, re, sys
 out, cases = sys.argv[1], sys.argv[2:]
 num = re.compile(r'-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
 def values(cell):
+    """The numbers of a cell: one (the rollup) or, with per-instance
+    printing, possibly the rollup followed by the instances."""
     parts = [p for p in re.split(r'[;\s]+', cell.strip().strip('()[]')) if p]
     vals = []
     for p in parts:
         m = num.fullmatch(p.replace(',', ''))
         if m:
             vals.append(float(m.group(0)))
-    # A leading aggregate equal to the sum of the instances is not an instance.
+    return vals
+def instances(vals):
+    """Per-unit values when the cell lists them (more than one number; a
+    leading aggregate equal to their sum is dropped), else None."""
     if len(vals) > 2 and abs(vals[0] - sum(vals[1:])) <= 1e-6 * max(1.0, vals[0]):
         vals = vals[1:]
-    return vals
-print("%-22s %-28s %5s %14s %8s" % ("pattern", "metric", "inst", "total", "max/avg"))
+    return vals if len(vals) > 1 else None
+def ratio(a, b):
+    return a / b if b > 0 else float('nan')
+print("%-22s %-26s %6s %14s %8s %10s" % ("pattern", "counter", "units", "total", "max/avg", "inst max/avg"))
 for c in cases:
     label = c.split('|')[0]
     try:
@@ -81,14 +95,29 @@ for c in cases:
         print("%-22s no profiled launch (see %s.log)" % (label, label))
         continue
     head, data = rows[0], rows[-1]
+    roll = {}   # base -> {rollup: value}
+    inst = {}   # base -> per-unit values, where printed
     for i, name in enumerate(head):
-        if not (name.startswith("dram__sectors") or name.startswith("lts__t_sectors")):
+        m = re.fullmatch(r'((?:dram__sectors|lts__t_sectors)\w*)\.(sum|avg|max|min)', name)
+        if not m or i >= len(data):
             continue
-        v = values(data[i]) if i < len(data) else []
+        v = values(data[i])
         if not v:
             continue
-        avg = sum(v) / len(v)
-        print("%-22s %-28s %5d %14.0f %8.3f" % (label, name, len(v), sum(v), max(v) / avg if avg > 0 else float('nan')))
+        roll.setdefault(m.group(1), {})[m.group(2)] = v[0]
+        iv = instances(v)
+        if iv and m.group(1) not in inst:
+            inst[m.group(1)] = iv
+    for base in sorted(roll):
+        r = roll[base]
+        total = r.get('sum', float('nan'))
+        units = ratio(r['sum'], r['avg']) if 'sum' in r and 'avg' in r else float('nan')
+        ma = ratio(r['max'], r['avg']) if 'max' in r and 'avg' in r else float('nan')
+        iv = inst.get(base)
+        ima = ratio(max(iv), sum(iv) / len(iv)) if iv else float('nan')
+        if iv:
+            units = len(iv)
+        print("%-22s %-26s %6.0f %14.0f %8.3f %10.3f" % (label, base, units, total, ma, ima))
 PY
 cat "$OUT/summary.txt"
 echo "raw exports and logs: $OUT" >&2

@@ -40,9 +40,10 @@ def main():
         a, m = r["axes"], r["metrics"]
         extra = ""
         if a.get("pitch") == "0":
-            extra = "  [slice probe: pair_ratio %.3f, same_slice %d/%d, %d candidates]" % (
+            extra = ("  [slice probe: pair_ratio %.3f, same_slice %d/%d, %d candidates; spread set %d lines "
+                     "in distinct slices; probe kernel camped/spread %.3f]") % (
                 m.get("pair_ratio", float("nan")), m.get("same_slice", -1), m.get("set_lines", 0) - 1,
-                m.get("candidates", 0))
+                m.get("candidates", 0), m.get("spread_slices", -1), m.get("probe_slowdown", float("nan")))
         print("  %5s %5s %7s: %7.3f  %10.1f us  %10.1f us%s" % (
             a.get("footprint"), a.get("offset"), a.get("pitch"), m["slowdown"], r["time_ns"]["median"] / 1e3,
             m.get("ref_ns", float("nan")) / 1e3, extra))

@@ -137,29 +137,33 @@ out:
 
 /* ---- the slice-conflict probe ---- */
 
-#define PROBE_BATCH 256     /* probe launches per synchronisation */
-#define PROBE_MAX 16384     /* candidate lines tried at most */
-#define PROBE_ITERS 32      /* requests per warp of one probe launch */
-#define PROBE_WARPS 8       /* warps per SM of the probe */
+#define PROBE_BATCH 256      /* probe launches per synchronisation */
+#define PROBE_MAX 16384      /* candidate lines paired with the anchor at most */
+#define PROBE_MIN 1024       /* candidates before the classification may end the search */
+#define PROBE_ITERS 64       /* requests per warp of one probe launch (about 40 us for a fast pair on an H200) */
+#define SPREAD_MAX_PAIRS 16384 /* pair tests the greedy choice of the spread set may spend */
+#define SPREAD_CHUNK 32      /* pair tests per synchronisation of the greedy choice */
 
 struct camp_probe_ctx {
     struct gb_gpu *g;
     CUfunction f;
-    CUdeviceptr base, sink;
-    uint64_t anchor;
+    CUdeviceptr base, sink, table;
     unsigned grid, block, smem;
+    uint32_t *host;          /* PROBE_BATCH * CAMP_MAX_LINES entries */
     CUevent ev[PROBE_BATCH + 1];
 };
 
-/* Times the probe of (anchor, lines[i]) for i < n (n <= PROBE_BATCH), in ns. */
-static enum gb_status camp_probe_batch(struct camp_probe_ctx *c, const uint64_t *lines, int n, double *t)
+/* Times n probe launches (n <= PROBE_BATCH), launch i over the k lines
+ * tab[i*k .. i*k+k-1] (k <= CAMP_MAX_LINES), in ns each. */
+static enum gb_status camp_probe_batch(struct camp_probe_ctx *c, const uint32_t *tab, unsigned k, int n, double *t)
 {
     enum gb_status st = GB_OK;
     unsigned iters = PROBE_ITERS;
+    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(c->table, tab, (size_t)n * k * sizeof *tab));
     GB_CU_CHECK(st, gb_cu->cuEventRecord(c->ev[0], c->g->stream));
     for (int i = 0; i < n; i++) {
-        uint64_t b = lines[i];
-        void *args[] = {&c->base, &c->anchor, &b, &iters, &c->sink};
+        CUdeviceptr lines = c->table + (CUdeviceptr)i * k * sizeof *tab;
+        void *args[] = {&c->base, &lines, &k, &iters, &c->sink};
         if ((st = gb_gpu_launch(c->g, c->f, c->grid, 1, 1, c->block, 1, 1, c->smem, args)) != GB_OK)
             goto out;
         GB_CU_CHECK(st, gb_cu->cuEventRecord(c->ev[i + 1], c->g->stream));
@@ -171,6 +175,21 @@ static enum gb_status camp_probe_batch(struct camp_probe_ctx *c, const uint64_t 
         t[i] = ms * 1e6;
     }
 out:
+    return st;
+}
+
+/* Pair tests (a, b[i]) for i < n (any n), times into t. */
+static enum gb_status camp_probe_pairs(struct camp_probe_ctx *c, uint64_t a, const uint64_t *b, int n, double *t)
+{
+    enum gb_status st = GB_OK;
+    for (int done = 0; done < n && st == GB_OK; done += PROBE_BATCH) {
+        int m = n - done < PROBE_BATCH ? n - done : PROBE_BATCH;
+        for (int i = 0; i < m; i++) {
+            c->host[2 * i] = (uint32_t)a;
+            c->host[2 * i + 1] = (uint32_t)b[done + i];
+        }
+        st = camp_probe_batch(c, c->host, 2, m, t + done);
+    }
     return st;
 }
 
@@ -188,54 +207,54 @@ static double camp_median(const double *x, int n)
     return m;
 }
 
-struct camp_rank {
-    double t;
-    int i;
-};
-
-static int camp_rank_desc(const void *a, const void *b)
+/* The probe kernel over the k lines of `set`: the median of 16 launches. */
+static enum gb_status camp_probe_set(struct camp_probe_ctx *c, const uint32_t *set, int k, double *ns)
 {
-    const struct camp_rank *x = a, *y = b;
-    return (x->t < y->t) - (x->t > y->t);
-}
-
-static uint64_t camp_rng(uint64_t *s)
-{
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 0x2545F4914F6CDD1DULL;
+    enum { N = 16 };
+    double t[N];
+    enum gb_status st;
+    for (int i = 0; i < N; i++)
+        memcpy(c->host + (size_t)i * k, set, (size_t)k * sizeof *set);
+    if ((st = camp_probe_batch(c, c->host, (unsigned)k, N, t)) != GB_OK)
+        return st;
+    *ns = camp_median(t, N);
+    return GB_OK;
 }
 
 enum gb_status camp_find(struct gb_gpu *g, CUmodule m, CUdeviceptr base, size_t window, uint64_t anchor, int want,
-                         uint64_t seed, struct camp_found *out)
+                         struct camp_found *out)
 {
     enum gb_status st = GB_OK;
     struct camp_probe_ctx c;
     struct gb_camp_pin pin;
-    uint64_t n_lines = window / CAMP_LINE_BYTES, rs = seed | 1;
-    uint64_t *cand = malloc(PROBE_MAX * sizeof *cand), same_line[PROBE_BATCH];
+    const uint64_t n_lines = window / CAMP_LINE_BYTES;
+    uint64_t *cand = malloc(PROBE_MAX * sizeof *cand);
     double *t = malloc(PROBE_MAX * sizeof *t), tb[PROBE_BATCH];
-    unsigned char *used = calloc((size_t)(n_lines + 7) / 8, 1);
-    struct camp_rank *rank = malloc(PROBE_MAX * sizeof *rank);
+    int *slow = malloc(PROBE_MAX * sizeof *slow);
+    unsigned char *in_set = calloc((size_t)n_lines, 1);
     int tested = 0, n_ev = 0;
     memset(&c, 0, sizeof c);
     memset(out, 0, sizeof *out);
-    if (!cand || !t || !used || !rank) {
+    c.host = malloc((size_t)PROBE_BATCH * CAMP_MAX_LINES * sizeof *c.host);
+    if (!cand || !t || !slow || !in_set || !c.host) {
         st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
         goto out;
     }
     if (want < 4 || want > CAMP_MAX_LINES || (want & (want - 1)) || anchor >= n_lines ||
-        n_lines < 4 * (uint64_t)want || n_lines > 0xFFFFFFFFULL) {
-        st = gb_error_set(GB_ERR_UNSUPPORTED, "camping: the slice probe needs a window of %d lines to 512 GiB "
-                          "and an anchor inside it", 4 * want);
+        n_lines < (uint64_t)PROBE_MIN + 1 || n_lines > 0xFFFFFFFFULL) {
+        st = gb_error_set(GB_ERR_UNSUPPORTED,
+                          "camping: the slice probe needs a window of %d lines to 512 GiB, an anchor inside it "
+                          "and a set of 4..%d lines (a power of two)",
+                          PROBE_MIN + 1, CAMP_MAX_LINES);
         goto out;
     }
     c.g = g;
     c.base = base;
-    c.anchor = anchor;
-    if ((st = gb_gpu_function(m, "camp_probe", &c.f)) != GB_OK || (st = camp_pin_func(g, c.f, PROBE_WARPS, &pin)) != GB_OK ||
-        (st = gb_gpu_alloc(g, 64, &c.sink)) != GB_OK)
+    /* All warps the SM holds, as the micro-benchmarks' 64 warps. */
+    if ((st = gb_gpu_function(m, "camp_probe", &c.f)) != GB_OK ||
+        (st = camp_pin_func(g, c.f, g->info.max_threads_per_sm / g->info.warp_size, &pin)) != GB_OK ||
+        (st = gb_gpu_alloc(g, 64, &c.sink)) != GB_OK ||
+        (st = gb_gpu_alloc(g, (size_t)PROBE_BATCH * CAMP_MAX_LINES * sizeof *c.host, &c.table)) != GB_OK)
         goto out;
     c.grid = (unsigned)(g->info.sm_count * pin.blocks_per_sm);
     c.block = (unsigned)(pin.warps_per_block * g->info.warp_size);
@@ -243,99 +262,145 @@ enum gb_status camp_find(struct gb_gpu *g, CUmodule m, CUdeviceptr base, size_t 
     for (; n_ev <= PROBE_BATCH; n_ev++)
         GB_CU_CHECK(st, gb_cu->cuEventCreate(&c.ev[n_ev], CU_EVENT_DEFAULT));
 
-    /* Warm up (clocks), then the anchor against itself: one slice for sure. */
-    for (int i = 0; i < PROBE_BATCH; i++)
-        same_line[i] = anchor;
-    if ((st = camp_probe_batch(&c, same_line, PROBE_BATCH, tb)) != GB_OK ||
-        (st = camp_probe_batch(&c, same_line, 64, tb)) != GB_OK)
-        goto out;
-    out->t_same_ns = camp_median(tb, 64);
-    used[anchor / 8] |= (unsigned char)(1u << (anchor % 8));
-
-    /* At most PROBE_MAX candidates, and never more than the window holds
-     * besides the anchor (whole batches). */
-    int max_tested = PROBE_MAX;
-    if ((uint64_t)max_tested > (n_lines - 1) / PROBE_BATCH * PROBE_BATCH)
-        max_tested = (int)((n_lines - 1) / PROBE_BATCH * PROBE_BATCH);
-    if (max_tested < 4 * PROBE_BATCH) {
-        st = gb_error_set(GB_ERR_UNSUPPORTED, "camping: the slice probe needs a window of at least %d lines",
-                          4 * PROBE_BATCH + 1);
-        goto out;
+    /* Warm up (clocks), then the anchor with itself: one slice for sure. */
+    {
+        uint64_t self[64];
+        for (int i = 0; i < 64; i++)
+            self[i] = anchor;
+        if ((st = camp_probe_pairs(&c, anchor, self, 64, tb)) != GB_OK ||
+            (st = camp_probe_pairs(&c, anchor, self, 64, tb)) != GB_OK)
+            goto out;
+        out->t_same_ns = camp_median(tb, 64);
     }
-    double med = NAN, thr = INFINITY;
-    int usable = 0;
+
+    /* The pair test of the anchor with the lines after it (wrapping in the
+     * window), a batch at a time; at least PROBE_MIN, then until want - 1
+     * (and a margin of 8) classify as the anchor's slice, or the times are
+     * not bimodal, or PROBE_MAX lines (or the window) are done. */
+    int max_tested = PROBE_MAX;
+    if ((uint64_t)max_tested > n_lines - 1)
+        max_tested = (int)(n_lines - 1);
+    double med = NAN, slowest = NAN, thr = INFINITY;
+    int usable = 0, n_slow = 0;
     while (tested < max_tested) {
-        int n = 0;
-        while (n < PROBE_BATCH) {
-            uint64_t l = camp_rng(&rs) % n_lines;
-            if (used[l / 8] & (1u << (l % 8)))
-                continue;
-            used[l / 8] |= (unsigned char)(1u << (l % 8));
-            cand[tested + n++] = l;
-        }
-        if ((st = camp_probe_batch(&c, cand + tested, n, t + tested)) != GB_OK)
+        int n = max_tested - tested < PROBE_BATCH ? max_tested - tested : PROBE_BATCH;
+        for (int i = 0; i < n; i++)
+            cand[tested + i] = (anchor + 1 + (uint64_t)(tested + i)) % n_lines;
+        if ((st = camp_probe_pairs(&c, anchor, cand + tested, n, t + tested)) != GB_OK)
             goto out;
         tested += n;
-        if (tested < 4 * PROBE_BATCH)
+        if (tested < PROBE_MIN)
             continue;
-        usable = gb_camp_probe_threshold(t, tested, out->t_same_ns, &med, &thr);
-        int above = 0;
-        for (int i = 0; i < tested; i++)
-            above += t[i] > thr;
-        if (!usable || above >= want - 1 + 8)
+        usable = gb_camp_probe_threshold(t, tested, out->t_same_ns, &med, &slowest, &thr);
+        if (!usable || gb_camp_probe_above(t, tested, thr, slow, 0) >= want - 1 + 8)
             break;
     }
-    usable = gb_camp_probe_threshold(t, tested, out->t_same_ns, &med, &thr);
+    usable = gb_camp_probe_threshold(t, tested, out->t_same_ns, &med, &slowest, &thr);
+    n_slow = gb_camp_probe_above(t, tested, thr, slow, PROBE_MAX);
 
-    /* Confirm the slow ones: three more probes each, their median above the
-     * threshold. Ranked by that median, the slowest first. */
-    int n_rank = 0;
-    for (int i = 0; i < tested; i++) {
-        rank[n_rank].t = t[i];
-        rank[n_rank++].i = i;
-    }
-    qsort(rank, (size_t)n_rank, sizeof *rank, camp_rank_desc);
-    int n_conf = n_rank < want + 16 ? n_rank : want + 16;
-    {
-        double rt[3][PROBE_BATCH];
-        uint64_t lines[PROBE_BATCH];
-        for (int i = 0; i < n_conf; i++)
-            lines[i] = cand[rank[i].i];
-        for (int r = 0; r < 3; r++)
-            if ((st = camp_probe_batch(&c, lines, n_conf, rt[r])) != GB_OK)
-                goto out;
-        for (int i = 0; i < n_conf; i++) {
-            double v[3] = {rt[0][i], rt[1][i], rt[2][i]};
-            rank[i].t = camp_median(v, 3);
-        }
-        qsort(rank, (size_t)n_conf, sizeof *rank, camp_rank_desc);
-    }
-    /* Of the want - 1 lines that join the anchor, how many the probe
-     * confirmed in its slice. */
-    int same = 0;
-    for (int i = 0; i < n_conf && i < want - 1; i++)
-        same += usable && rank[i].t > thr;
+    /* Confirm the slow ones: two more pair tests each; a line joins the
+     * anchor's slice when the median of its three times is above the
+     * threshold. The camped set: the anchor and the first confirmed lines,
+     * then (when too few) the slowest of the rest, which `same` does not
+     * count. */
+    int same = 0, n_camped = 1;
     out->camped[0] = (uint32_t)anchor;
-    for (int i = 1; i < want; i++)
-        out->camped[i] = (uint32_t)cand[rank[i - 1].i];
-    /* The spread set: as many consecutive lines, which the address hash
-     * spreads over the slices as evenly as it spreads a stream. */
-    uint64_t first = anchor + 1 + (uint64_t)want <= n_lines ? anchor + 1 : 0;
-    for (int i = 0; i < want; i++)
-        out->spread[i] = (uint32_t)(first + (uint64_t)i);
+    in_set[anchor] = 1;
+    if (usable && n_slow > 0) {
+        int n_conf = n_slow < PROBE_BATCH ? n_slow : PROBE_BATCH;
+        uint64_t lines[PROBE_BATCH];
+        double rt[2][PROBE_BATCH];
+        for (int i = 0; i < n_conf; i++)
+            lines[i] = cand[slow[i]];
+        for (int r = 0; r < 2; r++)
+            if ((st = camp_probe_pairs(&c, anchor, lines, n_conf, rt[r])) != GB_OK)
+                goto out;
+        for (int i = 0; i < n_conf && n_camped < want; i++) {
+            double v[3] = {t[slow[i]], rt[0][i], rt[1][i]};
+            if (camp_median(v, 3) > thr) {
+                out->camped[n_camped++] = (uint32_t)lines[i];
+                in_set[lines[i]] = 1;
+                same++;
+            }
+        }
+    }
+    while (n_camped < want) {
+        /* Too few: the slowest candidates not yet in the set. */
+        int best = -1;
+        for (int i = 0; i < tested; i++)
+            if (!in_set[cand[i]] && (best < 0 || t[i] > t[best]))
+                best = i;
+        if (best < 0) {
+            st = gb_error_set(GB_ERR_UNSUPPORTED, "camping: the slice probe tested too few lines for a set of %d",
+                              want);
+            goto out;
+        }
+        out->camped[n_camped++] = (uint32_t)cand[best];
+        in_set[cand[best]] = 1;
+    }
+
+    /* The spread set, greedily: the anchor, then the lines after it, each
+     * taken when its pair test with every line taken so far is fast
+     * (different slices). Lines the anchor's test put in its slice are
+     * skipped untested. When the pair-test budget runs out first, the set
+     * is completed with the next lines, which `spread_distinct` does not
+     * count. */
+    memset(in_set, 0, (size_t)n_lines);
+    int n_spread = 1, pairs = 0;
+    out->spread[0] = (uint32_t)anchor;
+    in_set[anchor] = 1;
+    for (uint64_t d = 1; d < n_lines && n_spread < want && usable && pairs < SPREAD_MAX_PAIRS; d++) {
+        uint64_t x = (anchor + d) % n_lines;
+        if (d <= (uint64_t)tested && t[d - 1] > thr)
+            continue;
+        /* Against the lines taken after the anchor (the anchor's own test
+         * is known for the first `tested` lines). */
+        int first = d <= (uint64_t)tested ? 1 : 0, ok = 1;
+        for (int j0 = first; j0 < n_spread && ok; j0 += SPREAD_CHUNK) {
+            int n = n_spread - j0 < SPREAD_CHUNK ? n_spread - j0 : SPREAD_CHUNK;
+            uint64_t other[SPREAD_CHUNK];
+            for (int j = 0; j < n; j++)
+                other[j] = out->spread[j0 + j];
+            if ((st = camp_probe_pairs(&c, x, other, n, tb)) != GB_OK)
+                goto out;
+            pairs += n;
+            for (int j = 0; j < n; j++)
+                ok &= tb[j] <= thr;
+        }
+        if (ok) {
+            out->spread[n_spread++] = (uint32_t)x;
+            in_set[x] = 1;
+        }
+    }
+    out->spread_distinct = n_spread;
+    for (uint64_t d = 1; d < n_lines && n_spread < want; d++) {
+        uint64_t x = (anchor + d) % n_lines;
+        if (!in_set[x]) {
+            out->spread[n_spread++] = (uint32_t)x;
+            in_set[x] = 1;
+        }
+    }
+
+    /* Both sets through the same kernel. */
+    if ((st = camp_probe_set(&c, out->camped, want, &out->t_set_camped_ns)) != GB_OK ||
+        (st = camp_probe_set(&c, out->spread, want, &out->t_set_spread_ns)) != GB_OK)
+        goto out;
     out->lines = want;
     out->tested = tested;
     out->same = same;
     out->usable = usable;
     out->t_pair_ns = med;
+    out->t_slow_ns = slowest;
 out:
     for (int i = 0; i < n_ev; i++)
         gb_cu->cuEventDestroy(c.ev[i]);
     gb_gpu_free(g, c.sink);
+    gb_gpu_free(g, c.table);
+    free(c.host);
     free(cand);
     free(t);
-    free(used);
-    free(rank);
+    free(slow);
+    free(in_set);
     return st;
 }
 
@@ -366,7 +431,7 @@ static enum gb_status camp_pool_get(struct gb_point *p, CUdeviceptr *buf, const 
     camp_pool.tried = 1;
     if ((st = gb_gpu_alloc(g, CAMP_WINDOW, &camp_pool.buf)) == GB_OK &&
         (st = gb_gpu_fill_random(g, camp_pool.buf, CAMP_WINDOW / 4, 0x5eed)) == GB_OK)
-        st = camp_find(g, p->module, camp_pool.buf, CAMP_WINDOW, 0, CAMP_SET_LINES, 0xC0FFEE, &camp_pool.found);
+        st = camp_find(g, p->module, camp_pool.buf, CAMP_WINDOW, 0, CAMP_SET_LINES, &camp_pool.found);
     camp_pool.st = st;
     if (st != GB_OK) {
         snprintf(camp_pool.msg, sizeof camp_pool.msg, "%s", gb_error_message());
@@ -537,6 +602,7 @@ static enum gb_status camp_mb_setup(struct gb_point *p, int store)
         /* How many of the camped set's lines besides the anchor the probe
          * confirmed in the anchor's slice (all: set size - 1). */
         gb_point_metric(p, "same_slice", found->same);
+        gb_point_metric(p, "spread_slices", found->spread_distinct);
     }
     if (!store) {
         s->n_sums = G * 32;
@@ -767,8 +833,7 @@ static enum gb_status camp_discover_setup(struct gb_point *p)
             return st;
         s->base = s->own;
         if ((st = gb_gpu_fill_random(g, s->base, s->buf_bytes / 4, s->seed)) != GB_OK ||
-            (st = camp_find(g, p->module, s->base, s->buf_bytes, offset / CAMP_LINE_BYTES, CAMP_SET_LINES,
-                            (uint64_t)s->seed * 7919u, &found)) != GB_OK)
+            (st = camp_find(g, p->module, s->base, s->buf_bytes, offset / CAMP_LINE_BYTES, CAMP_SET_LINES, &found)) != GB_OK)
             return st;
         s->geo.cls = CAMP_CLS_LINES;
         s->geo.lines = (uint32_t)found.lines;
@@ -784,7 +849,9 @@ static enum gb_status camp_discover_setup(struct gb_point *p)
             return st;
         gb_point_metric(p, "candidates", found.tested);
         gb_point_metric(p, "same_slice", found.same);
-        gb_point_metric(p, "pair_ratio", found.t_same_ns / found.t_pair_ns);
+        gb_point_metric(p, "pair_ratio", found.t_slow_ns / found.t_pair_ns);
+        gb_point_metric(p, "spread_slices", found.spread_distinct);
+        gb_point_metric(p, "probe_slowdown", found.t_set_camped_ns / found.t_set_spread_ns);
         gb_point_metric(p, "set_lines", found.lines);
     } else {
         /* Column order: 2^k rows of `pitch` bytes within the footprint,

@@ -110,13 +110,29 @@ uint32_t gb_camp_pat(uint32_t seed, uint64_t i);
 uint64_t gb_camp_halfline_visits(uint64_t h, uint64_t q0, uint64_t halves, uint64_t lines, uint64_t total);
 
 /* ---- the slice-conflict probe ----
- * Given the probe times of n candidate lines paired with the anchor line,
- * and the time of the anchor paired with itself (t_same, one slice for
- * sure), the threshold above which a candidate counts as sharing the
- * anchor's slice: halfway between the median candidate time (most
- * candidates lie in other slices) and t_same. Returns 0 and sets
- * *threshold to +inf when t_same is not at least 10% above the median:
- * the probe cannot tell slices apart. *median is always set. */
-int gb_camp_probe_threshold(const double *t, int n, double t_same, double *median, double *threshold);
+ * The pair test: every warp of a full grid (all warps the SM holds) loads,
+ * request after request, the anchor line and a candidate line in turn
+ * (one 128-byte line per warp-level request, cached in L2 only). Two lines
+ * of one L2 slice queue at that slice; lines of two slices are served in
+ * parallel, so a same-slice pair takes about twice the time of a pair
+ * spread over two slices, and the times of many candidates are bimodal.
+ *
+ * gb_camp_probe_threshold classifies the pair times t[0..n-1]: *median is
+ * the median (most candidates lie in other slices), *slowest the slowest
+ * candidate time, ignoring times above 1.5 x t_same (the anchor paired with
+ * itself: one slice for sure; nothing should be slower, so such a time is a
+ * disturbed launch) when t_same is finite, and *threshold the midpoint
+ * between the two: a candidate slower than it shares the anchor's slice.
+ * Returns 1 when the times are bimodal enough to classify: the slowest is
+ * at least 25% above the median and (when t_same is finite) the anchor with
+ * itself lies above the threshold. Otherwise returns 0 with *threshold =
+ * +inf (the probe cannot tell slices apart). *median and *slowest are
+ * always set (NAN for n < 1). */
+int gb_camp_probe_threshold(const double *t, int n, double t_same, double *median, double *slowest,
+                            double *threshold);
+
+/* The indices i (ascending) with t[i] > threshold, into out[0..max-1];
+ * returns how many there are (which may exceed max). */
+int gb_camp_probe_above(const double *t, int n, double threshold, int *out, int max);
 
 #endif

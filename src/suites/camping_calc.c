@@ -343,9 +343,11 @@ uint64_t gb_camp_halfline_visits(uint64_t h, uint64_t q0, uint64_t halves, uint6
 
 /* ---- the slice-conflict probe ---- */
 
-int gb_camp_probe_threshold(const double *t, int n, double t_same, double *median, double *threshold)
+int gb_camp_probe_threshold(const double *t, int n, double t_same, double *median, double *slowest,
+                            double *threshold)
 {
     *median = NAN;
+    *slowest = NAN;
     *threshold = INFINITY;
     if (n < 1)
         return 0;
@@ -355,9 +357,32 @@ int gb_camp_probe_threshold(const double *t, int n, double t_same, double *media
     memcpy(s, t, (size_t)n * sizeof *s);
     gsl_sort(s, 1, (size_t)n);
     *median = gsl_stats_median_from_sorted_data(s, 1, (size_t)n);
+    const double cap = isfinite(t_same) ? 1.5 * t_same : INFINITY;
+    double slow = *median;
+    for (int i = n - 1; i >= 0; i--)
+        if (s[i] <= cap) {
+            slow = s[i];
+            break;
+        }
     free(s);
-    if (!(t_same >= 1.10 * *median))
+    *slowest = slow;
+    if (!(*median > 0) || !(slow >= 1.25 * *median))
         return 0;
-    *threshold = 0.5 * (*median + t_same);
+    const double thr = 0.5 * (*median + slow);
+    if (isfinite(t_same) && !(t_same > thr))
+        return 0;
+    *threshold = thr;
     return 1;
+}
+
+int gb_camp_probe_above(const double *t, int n, double threshold, int *out, int max)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (t[i] > threshold) {
+            if (k < max)
+                out[k] = i;
+            k++;
+        }
+    return k;
 }

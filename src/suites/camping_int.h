@@ -44,14 +44,18 @@ struct camp_state {
 
 /* What the slice probe found (camp_find). */
 struct camp_found {
-    uint32_t camped[CAMP_MAX_LINES];  /* the anchor and the lines slowest with it */
-    uint32_t spread[CAMP_MAX_LINES];  /* as many consecutive lines (after the anchor) */
+    uint32_t camped[CAMP_MAX_LINES];  /* the anchor and lines that share its slice */
+    uint32_t spread[CAMP_MAX_LINES];  /* the anchor and lines of pairwise different slices */
     int lines;                        /* lines in each set */
-    int tested;                       /* candidate lines probed */
+    int tested;                       /* candidate lines paired with the anchor */
     int same;                         /* lines of the camped set (besides the anchor) confirmed in its slice */
-    int usable;                       /* the anchor with itself was >= 10% slower than the median */
-    double t_pair_ns;                 /* median probe time of (anchor, candidate) */
-    double t_same_ns;                 /* probe time of (anchor, anchor) */
+    int spread_distinct;              /* lines of the spread set in pairwise different slices (by the pair test) */
+    int usable;                       /* the pair times were bimodal (gb_camp_probe_threshold) */
+    double t_pair_ns;                 /* median pair time (anchor, candidate) */
+    double t_slow_ns;                 /* slowest pair time (anchor, candidate): a same-slice pair */
+    double t_same_ns;                 /* pair time (anchor, anchor) */
+    double t_set_camped_ns;           /* probe kernel over the camped set */
+    double t_set_spread_ns;           /* probe kernel over the spread set */
 };
 
 /* Pins `warps` active warps per SM for f (camping.h's gb_camp_pin), sets
@@ -64,11 +68,14 @@ enum gb_status camp_pin_point(struct gb_point *p, CUfunction f, int warps, struc
 /* Checks that the `grid` blocks whose SM ids are in `smid` ran per_sm to
  * an SM on every SM of the GPU. */
 enum gb_status camp_check_sms(struct gb_gpu *g, CUdeviceptr smid, unsigned grid, int per_sm);
-/* The slice probe: `want` lines (a power of two, 4..CAMP_MAX_LINES) that
- * share the anchor line's L2 slice, by timing, among random lines of the
- * window at `base` (line numbers relative to base). */
+/* The slice probe: pairs the anchor line with the lines that follow it in
+ * the window at `base` (line numbers relative to base) and classifies them
+ * by time (gb_camp_probe_threshold); the camped set is `want` lines (a power
+ * of two, 4..CAMP_MAX_LINES) of the anchor's slice, the spread set `want`
+ * lines chosen greedily so that every pair of them tests fast (different
+ * slices); both sets are then timed with the probe kernel. */
 enum gb_status camp_find(struct gb_gpu *g, CUmodule m, CUdeviceptr base, size_t window, uint64_t anchor, int want,
-                         uint64_t seed, struct camp_found *out);
+                         struct camp_found *out);
 
 int camp_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max);
 void camp_teardown(struct gb_point *p);

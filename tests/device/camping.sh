@@ -35,4 +35,9 @@ grep '"bench":"discover"' "$res" | grep '"status":"ok"' | awk '{
     p = $0; sub(/.*"pitch":"/, "", p); sub(/".*/, "", p)
     s = $0; sub(/.*"slowdown":/, "", s); sub(/[,}].*/, "", s)
     printf "  %s %s %s: %.3f\n", f, o, p, s }'
+echo "slice probe (footprint: pair_ratio same_slice spread_slices probe_slowdown candidates):"
+grep '"bench":"discover"' "$res" | grep '"status":"ok"' | grep '"pitch":"0"' | awk '
+function m(k,   v) { v = $0; if (v !~ "\"" k "\":") return "-"; sub(".*\"" k "\":", "", v); sub(/[,}].*/, "", v); return v }
+{ f = $0; sub(/.*"footprint":"/, "", f); sub(/".*/, "", f)
+  print "  " f ": " m("pair_ratio") " " m("same_slice") " " m("spread_slices") " " m("probe_slowdown") " " m("candidates") }'
 [ "$fails" = 0 ] && echo "1 passed, 0 failed"

@@ -1,6 +1,7 @@
 /* The pure parts of suite camping: pinning active warps per SM, the request
  * counts, the clique graph and its reference, the half-line visits of the
  * line table, and the slice probe's threshold. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -334,22 +335,53 @@ static void test_pattern(void **state)
 static void test_probe_threshold(void **state)
 {
     (void)state;
-    double t[1010], med, thr;
+    double t[1010], med, slow, thr;
+    int idx[16];
+    /* Bimodal: 1000 fast pairs (two slices) near 10, 10 same-slice pairs
+     * near 20 (as the anchor with itself). */
     for (int i = 0; i < 1000; i++)
         t[i] = 10.0 + 0.001 * (i % 17);
     for (int i = 1000; i < 1010; i++)
-        t[i] = 20.0;
-    assert_int_equal(gb_camp_probe_threshold(t, 1010, 20.0, &med, &thr), 1);
+        t[i] = 19.8 + 0.02 * (i - 1000);
+    assert_int_equal(gb_camp_probe_threshold(t, 1010, 20.0, &med, &slow, &thr), 1);
     assert_true(med > 10.0 && med < 10.02);
+    assert_true(fabs(slow - 19.98) < 1e-9);
     assert_true(thr > 14.9 && thr < 15.1);
-    int above = 0;
-    for (int i = 0; i < 1010; i++)
-        above += t[i] > thr;
-    assert_int_equal(above, 10);
-    /* The anchor with itself barely slower: the probe cannot tell slices apart. */
-    assert_int_equal(gb_camp_probe_threshold(t, 1010, 10.5, &med, &thr), 0);
+    assert_int_equal(gb_camp_probe_above(t, 1010, thr, idx, 16), 10);
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(idx[i], 1000 + i);
+    /* More above than out holds: the count, and only max written. */
+    assert_int_equal(gb_camp_probe_above(t, 1010, thr, idx, 3), 10);
+    assert_int_equal(idx[2], 1002);
+    /* Without the anchor's own time: the same classification. */
+    assert_int_equal(gb_camp_probe_threshold(t, 1010, NAN, &med, &slow, &thr), 1);
+    assert_true(thr > 14.9 && thr < 15.1);
+
+    /* A disturbed launch far above the anchor with itself is ignored. */
+    t[500] = 100.0;
+    assert_int_equal(gb_camp_probe_threshold(t, 1010, 20.0, &med, &slow, &thr), 1);
+    assert_true(fabs(slow - 19.98) < 1e-9);
+    assert_int_equal(gb_camp_probe_above(t, 1010, thr, idx, 16), 11);  /* the outlier itself is above */
+    t[500] = 10.0;
+
+    /* Unimodal (nothing at twice the time): not classifiable. */
+    for (int i = 1000; i < 1010; i++)
+        t[i] = 10.5;
+    assert_int_equal(gb_camp_probe_threshold(t, 1010, 10.6, &med, &slow, &thr), 0);
     assert_true(thr > 1e300);
-    assert_int_equal(gb_camp_probe_threshold(t, 0, 10.5, &med, &thr), 0);
+    assert_true(med > 10.0 && med < 10.02);
+    assert_int_equal(gb_camp_probe_above(t, 1010, thr, idx, 16), 0);
+
+    /* Bimodal candidates, but the anchor with itself is fast: inconsistent,
+     * so not classifiable either. */
+    for (int i = 1000; i < 1010; i++)
+        t[i] = 20.0;
+    assert_int_equal(gb_camp_probe_threshold(t, 1010, 10.2, &med, &slow, &thr), 0);
+    assert_true(thr > 1e300);
+
+    /* No times. */
+    assert_int_equal(gb_camp_probe_threshold(t, 0, 10.5, &med, &slow, &thr), 0);
+    assert_true(isnan(med) && isnan(slow) && thr > 1e300);
 }
 
 /* The default sweeps: the warps of the paper (1..16, then even values),
