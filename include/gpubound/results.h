@@ -21,7 +21,7 @@
 #include "gpubound/status.h"
 
 #define GB_MAX_AXES 12
-#define GB_MAX_METRICS 12
+#define GB_MAX_METRICS 24
 
 enum gb_record_status {
     GB_REC_OK = 0,       /* measured and verified */
