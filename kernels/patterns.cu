@@ -411,6 +411,34 @@ register_imbalance(const u32 *__restrict__ seed, const u32 *__restrict__ tab, u3
 #define BD_Q 128
 #define BD_BLOCK 256
 
+__device__ __forceinline__ float bd_min(float a, float b) { return fminf(a, b); }
+__device__ __forceinline__ double bd_min(double a, double b) { return fmin(a, b); }
+__device__ __forceinline__ float bd_sqrt(float v) { return sqrtf(v); }
+__device__ __forceinline__ double bd_sqrt(double v) { return sqrt(v); }
+
+// Distance from vector j of one kind (x[d * half + j]) to the nearest query;
+// `far` is larger than any squared distance.
+template <typename T>
+__device__ __forceinline__ T bd_nearest(const T *__restrict__ xg, u32 half, u32 j, const T *q, T far)
+{
+    T x[BD_D];
+#pragma unroll
+    for (int d = 0; d < BD_D; d++)
+        x[d] = xg[(u64)d * half + j];
+    T best = far;
+#pragma unroll 2
+    for (int k = 0; k < BD_Q; k++) {
+        T acc = T(0);
+#pragma unroll
+        for (int d = 0; d < BD_D; d++) {
+            T t = x[d] - q[k * BD_D + d];
+            acc += t * t;
+        }
+        best = bd_min(best, acc);
+    }
+    return bd_sqrt(best);
+}
+
 __device__ __forceinline__ void bd_item(u32 item, u32 half, const float *__restrict__ xf,
                                         const double *__restrict__ xd, const float *qf,
                                         const double *qd, double *__restrict__ out)
@@ -418,41 +446,10 @@ __device__ __forceinline__ void bd_item(u32 item, u32 half, const float *__restr
     u32 j = item >> 1;
     if (j >= half)
         return;
-    if ((item & 1u) == 0) {
-        float x[BD_D];
-#pragma unroll
-        for (int d = 0; d < BD_D; d++)
-            x[d] = xf[(u64)d * half + j];
-        float best = 3.0e38f;
-#pragma unroll 2
-        for (int q = 0; q < BD_Q; q++) {
-            float acc = 0.0f;
-#pragma unroll
-            for (int d = 0; d < BD_D; d++) {
-                float t = x[d] - qf[q * BD_D + d];
-                acc += t * t;
-            }
-            best = fminf(best, acc);
-        }
-        out[item] = (double)sqrtf(best);
-    } else {
-        double x[BD_D];
-#pragma unroll
-        for (int d = 0; d < BD_D; d++)
-            x[d] = xd[(u64)d * half + j];
-        double best = 1.0e300;
-#pragma unroll 2
-        for (int q = 0; q < BD_Q; q++) {
-            double acc = 0.0;
-#pragma unroll
-            for (int d = 0; d < BD_D; d++) {
-                double t = x[d] - qd[q * BD_D + d];
-                acc += t * t;
-            }
-            best = fmin(best, acc);
-        }
-        out[item] = sqrt(best);
-    }
+    if ((item & 1u) == 0)
+        out[item] = (double)bd_nearest(xf, half, j, qf, 3.0e38f);
+    else
+        out[item] = bd_nearest(xd, half, j, qd, 1.0e300);
 }
 
 __device__ __forceinline__ void bd_load_queries(float *qf, double *qd, const float *__restrict__ gqf,

@@ -567,6 +567,33 @@ static size_t *gb_records_by_x(const struct gb_run *run, const struct gb_chart_s
     return order;
 }
 
+enum gb_status gb_chart_plot_new(const struct gb_run *run, const struct gb_chart_spec *c,
+                                 enum gb_chart_kind kind, struct gb_plot **out)
+{
+    enum gb_status st;
+    char sub[512];
+    struct gb_plot *p = gb_plot_new(kind, c->name, c->title ? c->title : c->name);
+    *out = NULL;
+    if (!p)
+        return gb_error_set(GB_ERR_USAGE, "chart %s: bad chart name (letters, digits, '.', '-', "
+                            "'_') or out of memory", c->name);
+    if ((st = gb_plot_labels(p, c->x_label, c->y_label)) != GB_OK)
+        goto fail;
+    if (run->info.has_device && run->info.device.name[0]) {
+        if (run->info.started_utc[0])
+            snprintf(sub, sizeof sub, "%s, %.10s", run->info.device.name, run->info.started_utc);
+        else
+            snprintf(sub, sizeof sub, "%s", run->info.device.name);
+        if ((st = gb_plot_subtitle(p, sub)) != GB_OK)
+            goto fail;
+    }
+    *out = p;
+    return GB_OK;
+fail:
+    gb_plot_free(p);
+    return st;
+}
+
 /* Draws one declared chart, or lists it in res->no_data when nothing of it was measured. */
 static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_suite *s,
                                    const struct gb_chart_spec *c, const char *out_dir,
@@ -578,7 +605,6 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
     char **labels = NULL;
     size_t n_labels = 0;
     int n_points = 0;
-    char sub[512];
     size_t *order = NULL;
 
     if (c->kind == GB_CHART_SPEEDUP)
@@ -594,23 +620,8 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
     } else if ((st = gb_ysel_parse(c, &ys)) != GB_OK) {
         goto out;
     }
-    p = gb_plot_new(c->kind, c->name, c->title ? c->title : c->name);
-    if (!p) {
-        st = gb_error_set(GB_ERR_USAGE, "chart %s: bad chart name (letters, digits, '.', '-', "
-                          "'_') or out of memory", c->name);
+    if ((st = gb_chart_plot_new(run, c, c->kind, &p)) != GB_OK)
         goto out;
-    }
-    if ((st = gb_plot_labels(p, c->x_label, c->y_label)) != GB_OK)
-        goto out;
-    /* The device under the title: a chart is often seen without its report. */
-    if (run->info.has_device && run->info.device.name[0]) {
-        if (run->info.started_utc[0])
-            snprintf(sub, sizeof sub, "%s, %.10s", run->info.device.name, run->info.started_utc);
-        else
-            snprintf(sub, sizeof sub, "%s", run->info.device.name);
-        if ((st = gb_plot_subtitle(p, sub)) != GB_OK)
-            goto out;
-    }
     gb_plot_log(p, c->log_x, c->log_y);
 
     if (c->kind == GB_CHART_HEAT) {

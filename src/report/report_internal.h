@@ -41,6 +41,12 @@ struct gb_suite;
 int gb_chart_selects(const struct gb_suite *s, const struct gb_chart_spec *c,
                      const struct gb_record *r);
 
+/* A new plot of kind `kind` for chart `c`: its name, title (the name when
+ * it has none) and axis labels, and the device and date of `run` under the
+ * title (a chart is often seen without its report). *out is NULL on error. */
+enum gb_status gb_chart_plot_new(const struct gb_run *run, const struct gb_chart_spec *c,
+                                 enum gb_chart_kind kind, struct gb_plot **out);
+
 /* Draws a GB_CHART_SPEEDUP chart as bars (speedup.c); like gb_chart_one. */
 enum gb_status gb_chart_speedup(const struct gb_run *run, const struct gb_suite *s,
                                 const struct gb_chart_spec *c, const char *out_dir,

@@ -315,26 +315,13 @@ enum gb_status gb_chart_speedup(const struct gb_run *run, const struct gb_suite 
     struct gb_table *t = NULL;
     size_t n = 0;
     int drawn = 0;
-    char label[512], sub[512];
+    char label[512];
     if (!sp)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     if ((st = gb_sp_parse(c, sp)) != GB_OK || (st = gb_sp_pairs(run, s, c, sp, &pairs, &n)) != GB_OK)
         goto out;
-    if (!(p = gb_plot_new(GB_CHART_BAR, c->name, c->title ? c->title : c->name))) {
-        st = gb_error_set(GB_ERR_USAGE, "chart %s: bad chart name (letters, digits, '.', '-', '_') or out of "
-                          "memory", c->name);
+    if ((st = gb_chart_plot_new(run, c, GB_CHART_BAR, &p)) != GB_OK)
         goto out;
-    }
-    if ((st = gb_plot_labels(p, c->x_label, c->y_label)) != GB_OK)
-        goto out;
-    if (run->info.has_device && run->info.device.name[0]) {
-        if (run->info.started_utc[0])
-            snprintf(sub, sizeof sub, "%s, %.10s", run->info.device.name, run->info.started_utc);
-        else
-            snprintf(sub, sizeof sub, "%s", run->info.device.name);
-        if ((st = gb_plot_subtitle(p, sub)) != GB_OK)
-            goto out;
-    }
     gb_plot_log(p, 0, c->log_y);
     int ours, refs[GB_SP_MAX_REFS];
     /* The device is named under the title; the legend stays short. */

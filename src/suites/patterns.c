@@ -37,6 +37,8 @@ struct pt_state {
     unsigned seed;
     int revised;
     CUfunction f[2];           /* [0] the measured variant, [1] the other one */
+    /* Launches variant k (0 the measured, 1 the other) into out[k]. */
+    enum gb_status (*launch_k)(struct gb_point *p, int k);
     CUdeviceptr in[4];
     CUdeviceptr out[2];        /* out[0] for the measured variant, out[1] for the other */
     size_t out_words;          /* 32-bit words of one output */
@@ -89,7 +91,8 @@ static void pt_teardown(struct gb_point *p)
     p->state = NULL;
 }
 
-static enum gb_status pt_new(struct gb_point *p, struct pt_state **out)
+static enum gb_status pt_new(struct gb_point *p, enum gb_status (*launch_k)(struct gb_point *p, int k),
+                             struct pt_state **out)
 {
     struct pt_state *s = calloc(1, sizeof *s);
     if (!s)
@@ -97,6 +100,7 @@ static enum gb_status pt_new(struct gb_point *p, struct pt_state **out)
     p->state = s;
     s->seed = (unsigned)rand() | 1u;
     s->revised = pt_is_revised(p);
+    s->launch_k = launch_k;
     *out = s;
     return GB_OK;
 }
@@ -118,15 +122,50 @@ static enum gb_status pt_poison(struct gb_point *p)
     return gb_gpu_fill_u32(p->gpu, s->out[0], s->out_words, GB_POISON);
 }
 
-/* Runs the other variant into out[1] (poisoned first) through `launch_other`
- * and requires its output to equal the measured variant's, word for word. */
-static enum gb_status pt_cross_check(struct gb_point *p, enum gb_status (*launch_other)(struct gb_point *p))
+/* Allocates out[0] and out[1], of out_words 32-bit words each. */
+static enum gb_status pt_alloc_outputs(struct gb_point *p)
+{
+    struct pt_state *s = p->state;
+    enum gb_status st = gb_gpu_alloc(p->gpu, s->out_words * 4, &s->out[0]);
+    if (st == GB_OK)
+        st = gb_gpu_alloc(p->gpu, s->out_words * 4, &s->out[1]);
+    return st;
+}
+
+/* A new device buffer holding a copy of `bytes` bytes of host memory. */
+static enum gb_status pt_upload(struct gb_gpu *g, const void *h, size_t bytes, CUdeviceptr *d)
+{
+    enum gb_status st = gb_gpu_alloc(g, bytes, d);
+    if (st != GB_OK)
+        return st;
+    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(*d, h, bytes));
+out:
+    return st;
+}
+
+/* Launches variant k on the point's one-dimensional grid. */
+static enum gb_status pt_launch_grid(struct gb_point *p, int k, void **args)
+{
+    struct pt_state *s = p->state;
+    return gb_gpu_launch(p->gpu, s->f[k], s->grid, 1, 1, s->block, 1, 1, 0, args);
+}
+
+/* The timed launch: the measured variant into out[0]. */
+static enum gb_status pt_launch(struct gb_point *p)
+{
+    struct pt_state *s = p->state;
+    return s->launch_k(p, 0);
+}
+
+/* Runs the other variant into out[1] (poisoned first) and requires its output
+ * to equal the measured variant's, word for word. */
+static enum gb_status pt_cross_check(struct gb_point *p)
 {
     struct pt_state *s = p->state;
     uint64_t bad = 0;
     enum gb_status st;
     if ((st = gb_gpu_fill_u32(p->gpu, s->out[1], s->out_words, GB_POISON)) != GB_OK ||
-        (st = launch_other(p)) != GB_OK || (st = gb_gpu_sync(p->gpu)) != GB_OK ||
+        (st = s->launch_k(p, 1)) != GB_OK || (st = gb_gpu_sync(p->gpu)) != GB_OK ||
         (st = gb_gpu_count_diff(p->gpu, s->out[0], s->out[1], s->out_words, &bad)) != GB_OK)
         return st;
     if (bad)
@@ -135,7 +174,21 @@ static enum gb_status pt_cross_check(struct gb_point *p, enum gb_status (*launch
     return GB_OK;
 }
 
-/* Copies `words` 32-bit words of device memory to a new host buffer. */
+/* Requires out[0] to hold the fill words of the point's seed (the input of a
+ * copy), then cross-checks; `what` ends the message of a mismatch. */
+static enum gb_status pt_verify_fill(struct gb_point *p, const char *what)
+{
+    struct pt_state *s = p->state;
+    uint64_t bad = 0;
+    enum gb_status st = gb_gpu_count_diff_fill(p->gpu, s->out[0], s->out_words, s->seed, &bad);
+    if (st != GB_OK)
+        return st;
+    if (bad)
+        return gb_error_set(GB_ERR_VERIFY, "%llu of %zu %s", (unsigned long long)bad, s->out_words, what);
+    return pt_cross_check(p);
+}
+
+/* Copies `bytes` bytes of device memory to a new host buffer. */
 static enum gb_status pt_fetch(CUdeviceptr d, size_t bytes, void **out)
 {
     enum gb_status st = GB_OK;
@@ -253,11 +306,19 @@ static const struct gb_axis_def barrier_axes[] = {
      "original: one thread initialises the table while the block waits; revised: all threads share it"},
 };
 
+static enum gb_status rs_launch_k(struct gb_point *p, int k)
+{
+    struct pt_state *s = p->state;
+    unsigned ncw = (unsigned)s->n;
+    void *args[] = {&s->in[0], &s->out[k], &ncw, &s->ways, &s->pad};
+    return pt_launch_grid(p, k, args);
+}
+
 static enum gb_status rs_setup(struct gb_point *p, const char *original, const char *revised)
 {
     struct pt_state *s;
     struct gb_gpu *g = p->gpu;
-    enum gb_status st = pt_new(p, &s);
+    enum gb_status st = pt_new(p, rs_launch_k, &s);
     struct rs_code code;
     CUdeviceptr cptr;
     size_t csize;
@@ -276,9 +337,7 @@ static enum gb_status rs_setup(struct gb_point *p, const char *original, const c
     if (csize != sizeof code.logp)
         return gb_error_set(GB_ERR_UNSUPPORTED, "c_logp is %zu bytes, expected %zu", csize, sizeof code.logp);
     GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(cptr, code.logp, sizeof code.logp));
-    if ((st = gb_gpu_alloc(g, s->n * RS_K, &s->in[0])) != GB_OK ||
-        (st = gb_gpu_alloc(g, s->out_words * 4, &s->out[0])) != GB_OK ||
-        (st = gb_gpu_alloc(g, s->out_words * 4, &s->out[1])) != GB_OK ||
+    if ((st = gb_gpu_alloc(g, s->n * RS_K, &s->in[0])) != GB_OK || (st = pt_alloc_outputs(p)) != GB_OK ||
         (st = gb_gpu_fill_random(g, s->in[0], s->n * RS_K / 4, s->seed)) != GB_OK ||
         (st = pt_functions(p, NULL, original, revised)) != GB_OK)
         return st;
@@ -295,24 +354,6 @@ static enum gb_status bank_setup(struct gb_point *p)
 static enum gb_status barrier_setup(struct gb_point *p)
 {
     return rs_setup(p, "bank_one_thread", "barrier_all_threads");
-}
-
-static enum gb_status rs_launch_k(struct gb_point *p, int k)
-{
-    struct pt_state *s = p->state;
-    unsigned ncw = (unsigned)s->n;
-    void *args[] = {&s->in[0], &s->out[k], &ncw, &s->ways, &s->pad};
-    return gb_gpu_launch(p->gpu, s->f[k], s->grid, 1, 1, s->block, 1, 1, 0, args);
-}
-
-static enum gb_status rs_launch(struct gb_point *p)
-{
-    return rs_launch_k(p, 0);
-}
-
-static enum gb_status rs_launch_other(struct gb_point *p)
-{
-    return rs_launch_k(p, 1);
 }
 
 static enum gb_status rs_verify(struct gb_point *p)
@@ -341,9 +382,7 @@ static enum gb_status rs_verify(struct gb_point *p)
         }
     }
     free(par);
-    if (st != GB_OK)
-        return st;
-    return pt_cross_check(p, rs_launch_other);
+    return st != GB_OK ? st : pt_cross_check(p);
 }
 
 /* ========================================================================
@@ -364,11 +403,18 @@ static const struct gb_axis_def replication_axes[] = {
      "original: A, B and the sum staged through shared memory; revised: global memory directly"},
 };
 
+static enum gb_status ab_launch_k(struct gb_point *p, int k)
+{
+    struct pt_state *s = p->state;
+    void *args[] = {&s->in[0], &s->in[1], &s->out[k], &s->n};
+    return pt_launch_grid(p, k, args);
+}
+
 static enum gb_status ab_setup(struct gb_point *p, const char *original, const char *revised)
 {
     struct pt_state *s;
     struct gb_gpu *g = p->gpu;
-    enum gb_status st = pt_new(p, &s);
+    enum gb_status st = pt_new(p, ab_launch_k, &s);
     if (st != GB_OK)
         return st;
     s->n = (unsigned long long)gb_point_int(p, "elements");
@@ -385,17 +431,12 @@ static enum gb_status ab_setup(struct gb_point *p, const char *original, const c
         s->ha[i] = pt_unit_float(gb_fill_word(s->seed, i));
         s->hb[i] = pt_unit_float(gb_fill_word(s->seed ^ 0x5bd1e995u, i));
     }
-    for (int k = 0; k < 2; k++)
-        if ((st = gb_gpu_alloc(g, s->n * 4, &s->in[k])) != GB_OK || (st = gb_gpu_alloc(g, s->n * 4, &s->out[k])) != GB_OK)
-            return st;
-    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->in[0], s->ha, s->n * 4));
-    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->in[1], s->hb, s->n * 4));
-    if ((st = pt_functions(p, NULL, original, revised)) != GB_OK)
+    if ((st = pt_upload(g, s->ha, s->n * 4, &s->in[0])) != GB_OK ||
+        (st = pt_upload(g, s->hb, s->n * 4, &s->in[1])) != GB_OK || (st = pt_alloc_outputs(p)) != GB_OK ||
+        (st = pt_functions(p, NULL, original, revised)) != GB_OK)
         return st;
     p->bytes = 12.0 * (double)s->n;   /* A and B read once, the result written once */
     return gb_gpu_sync(g);
-out:
-    return st;
 }
 
 static enum gb_status global_setup(struct gb_point *p)
@@ -410,23 +451,6 @@ static enum gb_status global_setup(struct gb_point *p)
 static enum gb_status replication_setup(struct gb_point *p)
 {
     return ab_setup(p, "replication_original", "replication_revised");
-}
-
-static enum gb_status ab_launch_k(struct gb_point *p, int k)
-{
-    struct pt_state *s = p->state;
-    void *args[] = {&s->in[0], &s->in[1], &s->out[k], &s->n};
-    return gb_gpu_launch(p->gpu, s->f[k], s->grid, 1, 1, s->block, 1, 1, 0, args);
-}
-
-static enum gb_status ab_launch(struct gb_point *p)
-{
-    return ab_launch_k(p, 0);
-}
-
-static enum gb_status ab_launch_other(struct gb_point *p)
-{
-    return ab_launch_k(p, 1);
 }
 
 /* Compares out[0] with the host's f(a, b), bit for bit: both kernels and the
@@ -455,9 +479,7 @@ static enum gb_status ab_verify(struct gb_point *p, int global_expr)
         }
     }
     free(out);
-    if (st != GB_OK)
-        return st;
-    return pt_cross_check(p, ab_launch_other);
+    return st != GB_OK ? st : pt_cross_check(p);
 }
 
 static enum gb_status global_verify(struct gb_point *p)
@@ -483,11 +505,18 @@ static const struct gb_axis_def coalesce_axes[] = {
      "original: narrow copies from global to shared memory; revised: 16-byte copies"},
 };
 
+static enum gb_status coalesce_launch_k(struct gb_point *p, int k)
+{
+    struct pt_state *s = p->state;
+    void *args[] = {&s->in[0], &s->out[k]};
+    return pt_launch_grid(p, k, args);
+}
+
 static enum gb_status coalesce_setup(struct gb_point *p)
 {
     struct pt_state *s;
     struct gb_gpu *g = p->gpu;
-    enum gb_status st = pt_new(p, &s);
+    enum gb_status st = pt_new(p, coalesce_launch_k, &s);
     char o[32];
     long width = gb_point_int(p, "width");
     if (st != GB_OK)
@@ -502,8 +531,7 @@ static enum gb_status coalesce_setup(struct gb_point *p)
     s->block = CO_BLOCK;
     s->grid = (unsigned)(s->bytes / CO_TILE);
     s->out_words = s->bytes / 4;
-    if ((st = gb_gpu_alloc(g, s->bytes, &s->in[0])) != GB_OK || (st = gb_gpu_alloc(g, s->bytes, &s->out[0])) != GB_OK ||
-        (st = gb_gpu_alloc(g, s->bytes, &s->out[1])) != GB_OK ||
+    if ((st = gb_gpu_alloc(g, s->bytes, &s->in[0])) != GB_OK || (st = pt_alloc_outputs(p)) != GB_OK ||
         (st = gb_gpu_fill_random(g, s->in[0], s->bytes / 4, s->seed)) != GB_OK)
         return st;
     snprintf(o, sizeof o, "coalesce_copy%ld", width);
@@ -513,34 +541,9 @@ static enum gb_status coalesce_setup(struct gb_point *p)
     return gb_gpu_sync(g);
 }
 
-static enum gb_status coalesce_launch_k(struct gb_point *p, int k)
-{
-    struct pt_state *s = p->state;
-    void *args[] = {&s->in[0], &s->out[k]};
-    return gb_gpu_launch(p->gpu, s->f[k], s->grid, 1, 1, s->block, 1, 1, 0, args);
-}
-
-static enum gb_status coalesce_launch(struct gb_point *p)
-{
-    return coalesce_launch_k(p, 0);
-}
-
-static enum gb_status coalesce_launch_other(struct gb_point *p)
-{
-    return coalesce_launch_k(p, 1);
-}
-
 static enum gb_status coalesce_verify(struct gb_point *p)
 {
-    struct pt_state *s = p->state;
-    uint64_t bad = 0;
-    enum gb_status st = gb_gpu_count_diff_fill(p->gpu, s->out[0], s->out_words, s->seed, &bad);
-    if (st != GB_OK)
-        return st;
-    if (bad)
-        return gb_error_set(GB_ERR_VERIFY, "%llu of %zu copied words differ from the input",
-                            (unsigned long long)bad, s->out_words);
-    return pt_cross_check(p, coalesce_launch_other);
+    return pt_verify_fill(p, "copied words differ from the input");
 }
 
 /* ========================================================================
@@ -556,11 +559,32 @@ static const struct gb_axis_def scattered_axes[] = {
      "original: one transfer per chunk; revised: one transfer of everything"},
 };
 
+static enum gb_status scattered_copy(struct gb_point *p, int one_transfer, CUdeviceptr dst)
+{
+    struct pt_state *s = p->state;
+    enum gb_status st = GB_OK;
+    if (one_transfer) {
+        GB_CU_CHECK(st, gb_cu->cuMemcpyHtoDAsync(dst, s->host, s->bytes, p->gpu->stream));
+    } else {
+        for (unsigned c = 0; c < s->chunks; c++)
+            GB_CU_CHECK(st, gb_cu->cuMemcpyHtoDAsync(dst + c * s->chunk, (const char *)s->host + c * s->chunk,
+                                                     s->chunk, p->gpu->stream));
+    }
+out:
+    return st;
+}
+
+/* The measured variant (k = 0) copies as its `variant` says, the other the other way. */
+static enum gb_status scattered_launch_k(struct gb_point *p, int k)
+{
+    struct pt_state *s = p->state;
+    return scattered_copy(p, k ? !s->revised : s->revised, s->out[k]);
+}
+
 static enum gb_status scattered_setup(struct gb_point *p)
 {
     struct pt_state *s;
-    struct gb_gpu *g = p->gpu;
-    enum gb_status st = pt_new(p, &s);
+    enum gb_status st = pt_new(p, scattered_launch_k, &s);
     if (st != GB_OK)
         return st;
     s->bytes = (size_t)gb_point_int(p, "bytes");
@@ -581,7 +605,7 @@ static enum gb_status scattered_setup(struct gb_point *p)
     for (size_t i = 0; i < s->bytes / 4; i++)
         ((uint32_t *)s->host)[i] = gb_fill_word(s->seed, i);
     s->out_words = s->bytes / 4;
-    if ((st = gb_gpu_alloc(g, s->bytes, &s->out[0])) != GB_OK || (st = gb_gpu_alloc(g, s->bytes, &s->out[1])) != GB_OK)
+    if ((st = pt_alloc_outputs(p)) != GB_OK)
         return st;
     p->bytes = (double)s->bytes;
     return GB_OK;
@@ -589,44 +613,9 @@ out:
     return st;
 }
 
-static enum gb_status scattered_copy(struct gb_point *p, int one_transfer, CUdeviceptr dst)
-{
-    struct pt_state *s = p->state;
-    enum gb_status st = GB_OK;
-    if (one_transfer) {
-        GB_CU_CHECK(st, gb_cu->cuMemcpyHtoDAsync(dst, s->host, s->bytes, p->gpu->stream));
-    } else {
-        for (unsigned c = 0; c < s->chunks; c++)
-            GB_CU_CHECK(st, gb_cu->cuMemcpyHtoDAsync(dst + c * s->chunk, (const char *)s->host + c * s->chunk,
-                                                     s->chunk, p->gpu->stream));
-    }
-out:
-    return st;
-}
-
-static enum gb_status scattered_launch(struct gb_point *p)
-{
-    struct pt_state *s = p->state;
-    return scattered_copy(p, s->revised, s->out[0]);
-}
-
-static enum gb_status scattered_launch_other(struct gb_point *p)
-{
-    struct pt_state *s = p->state;
-    return scattered_copy(p, !s->revised, s->out[1]);
-}
-
 static enum gb_status scattered_verify(struct gb_point *p)
 {
-    struct pt_state *s = p->state;
-    uint64_t bad = 0;
-    enum gb_status st = gb_gpu_count_diff_fill(p->gpu, s->out[0], s->out_words, s->seed, &bad);
-    if (st != GB_OK)
-        return st;
-    if (bad)
-        return gb_error_set(GB_ERR_VERIFY, "%llu of %zu words on the device differ from the host buffer",
-                            (unsigned long long)bad, s->out_words);
-    return pt_cross_check(p, scattered_launch_other);
+    return pt_verify_fill(p, "words on the device differ from the host buffer");
 }
 
 /* ========================================================================
@@ -735,11 +724,19 @@ static unsigned ri_gcd(unsigned a, unsigned b)
     return a;
 }
 
+static enum gb_status register_launch_k(struct gb_point *p, int k)
+{
+    struct pt_state *s = p->state;
+    unsigned mask = RI_TAB_WORDS - 1;
+    void *args[] = {&s->in[0], &s->in[1], &mask, &s->iters, &s->out[k], &s->probe};
+    return pt_launch_grid(p, k, args);
+}
+
 static enum gb_status register_setup(struct gb_point *p)
 {
     struct pt_state *s;
     struct gb_gpu *g = p->gpu;
-    enum gb_status st = pt_new(p, &s);
+    enum gb_status st = pt_new(p, register_launch_k, &s);
     char opts[4][GB_OPT_LEN];
     const char *optp[4];
     CUmodule other;
@@ -765,8 +762,7 @@ static enum gb_status register_setup(struct gb_point *p)
     s->out_words = s->n;
     if ((st = gb_gpu_alloc(g, s->n * 4, &s->in[0])) != GB_OK ||
         (st = gb_gpu_alloc(g, RI_TAB_WORDS * 4, &s->in[1])) != GB_OK ||
-        (st = gb_gpu_alloc(g, s->n * 4, &s->out[0])) != GB_OK || (st = gb_gpu_alloc(g, s->n * 4, &s->out[1])) != GB_OK ||
-        (st = gb_gpu_alloc(g, (size_t)s->grid * 3 * 8, &s->probe)) != GB_OK ||
+        (st = pt_alloc_outputs(p)) != GB_OK || (st = gb_gpu_alloc(g, (size_t)s->grid * 3 * 8, &s->probe)) != GB_OK ||
         (st = gb_gpu_fill_random(g, s->in[0], s->n, s->seed)) != GB_OK ||
         (st = gb_gpu_fill_random(g, s->in[1], RI_TAB_WORDS, s->seed ^ 0x68e31da4u)) != GB_OK)
         return st;
@@ -790,24 +786,6 @@ static enum gb_status register_poison(struct gb_point *p)
     if (st == GB_OK)
         st = gb_gpu_fill_u32(p->gpu, s->probe, (size_t)s->grid * 3 * 2, 0);
     return st;
-}
-
-static enum gb_status register_launch_k(struct gb_point *p, int k)
-{
-    struct pt_state *s = p->state;
-    unsigned mask = RI_TAB_WORDS - 1;
-    void *args[] = {&s->in[0], &s->in[1], &mask, &s->iters, &s->out[k], &s->probe};
-    return gb_gpu_launch(p->gpu, s->f[k], s->grid, 1, 1, s->block, 1, 1, 0, args);
-}
-
-static enum gb_status register_launch(struct gb_point *p)
-{
-    return register_launch_k(p, 0);
-}
-
-static enum gb_status register_launch_other(struct gb_point *p)
-{
-    return register_launch_k(p, 1);
 }
 
 /* The kernel's arithmetic for one thread, on the host. */
@@ -917,7 +895,7 @@ static enum gb_status register_verify(struct gb_point *p)
     }
     if ((st = ri_occupancy(p)) != GB_OK)
         goto out;
-    st = pt_cross_check(p, register_launch_other);
+    st = pt_cross_check(p);
 out:
     free(out);
     free(tab);
@@ -935,11 +913,33 @@ static const struct gb_axis_def diverge_axes[] = {
      "original: the two kinds alternate between lanes; revised: each warp gets one kind"},
 };
 
+static enum gb_status diverge_launch_k(struct gb_point *p, int k)
+{
+    struct pt_state *s = p->state;
+    unsigned half = (unsigned)(s->n / 2);
+    void *args[] = {&s->in[0], &s->in[1], &s->in[2], &s->in[3], &s->out[k], &half};
+    return pt_launch_grid(p, k, args);
+}
+
+/* A non-zero float and double in [-1, 1) for element i of the fill words of
+ * `seed`, with `zero` standing in for an exact zero. */
+static float pt_random_float(unsigned seed, size_t i, float zero)
+{
+    float v = (float)pt_signed_double(gb_fill_word(seed, 2 * i), gb_fill_word(seed, 2 * i + 1));
+    return v == 0.0f ? zero : v;
+}
+
+static double pt_random_double(unsigned seed, size_t i, double zero)
+{
+    double v = pt_signed_double(gb_fill_word(seed, 2 * i), gb_fill_word(seed, 2 * i + 1));
+    return v == 0.0 ? zero : v;
+}
+
 static enum gb_status diverge_setup(struct gb_point *p)
 {
     struct pt_state *s;
     struct gb_gpu *g = p->gpu;
-    enum gb_status st = pt_new(p, &s);
+    enum gb_status st = pt_new(p, diverge_launch_k, &s);
     if (st != GB_OK)
         return st;
     s->n = (unsigned long long)gb_point_int(p, "items");
@@ -958,53 +958,21 @@ static enum gb_status diverge_setup(struct gb_point *p)
     if (!s->hxf || !s->hxd || !s->hqf || !s->hqd)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory for %llu items", s->n);
     for (size_t i = 0; i < nx; i++) {
-        s->hxf[i] = (float)pt_signed_double(gb_fill_word(s->seed, 2 * i), gb_fill_word(s->seed, 2 * i + 1));
-        s->hxd[i] = pt_signed_double(gb_fill_word(s->seed ^ 0x1234567u, 2 * i), gb_fill_word(s->seed ^ 0x1234567u, 2 * i + 1));
-        if (s->hxf[i] == 0.0f)
-            s->hxf[i] = 0.5f;
-        if (s->hxd[i] == 0.0)
-            s->hxd[i] = 0.5;
+        s->hxf[i] = pt_random_float(s->seed, i, 0.5f);
+        s->hxd[i] = pt_random_double(s->seed ^ 0x1234567u, i, 0.5);
     }
     for (size_t i = 0; i < nq; i++) {
-        s->hqf[i] = (float)pt_signed_double(gb_fill_word(s->seed ^ 0x89abcdu, 2 * i), gb_fill_word(s->seed ^ 0x89abcdu, 2 * i + 1));
-        s->hqd[i] = pt_signed_double(gb_fill_word(s->seed ^ 0xfedcbau, 2 * i), gb_fill_word(s->seed ^ 0xfedcbau, 2 * i + 1));
-        if (s->hqf[i] == 0.0f)
-            s->hqf[i] = 0.25f;
-        if (s->hqd[i] == 0.0)
-            s->hqd[i] = 0.25;
+        s->hqf[i] = pt_random_float(s->seed ^ 0x89abcdu, i, 0.25f);
+        s->hqd[i] = pt_random_double(s->seed ^ 0xfedcbau, i, 0.25);
     }
-    if ((st = gb_gpu_alloc(g, nx * 4, &s->in[0])) != GB_OK || (st = gb_gpu_alloc(g, nx * 8, &s->in[1])) != GB_OK ||
-        (st = gb_gpu_alloc(g, nq * 4, &s->in[2])) != GB_OK || (st = gb_gpu_alloc(g, nq * 8, &s->in[3])) != GB_OK ||
-        (st = gb_gpu_alloc(g, s->n * 8, &s->out[0])) != GB_OK || (st = gb_gpu_alloc(g, s->n * 8, &s->out[1])) != GB_OK)
-        return st;
-    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->in[0], s->hxf, nx * 4));
-    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->in[1], s->hxd, nx * 8));
-    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->in[2], s->hqf, nq * 4));
-    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->in[3], s->hqd, nq * 8));
-    if ((st = pt_functions(p, NULL, "diverge_original", "diverge_revised")) != GB_OK)
+    if ((st = pt_upload(g, s->hxf, nx * 4, &s->in[0])) != GB_OK ||
+        (st = pt_upload(g, s->hxd, nx * 8, &s->in[1])) != GB_OK ||
+        (st = pt_upload(g, s->hqf, nq * 4, &s->in[2])) != GB_OK ||
+        (st = pt_upload(g, s->hqd, nq * 8, &s->in[3])) != GB_OK || (st = pt_alloc_outputs(p)) != GB_OK ||
+        (st = pt_functions(p, NULL, "diverge_original", "diverge_revised")) != GB_OK)
         return st;
     p->flops = 3.0 * BD_D * BD_Q * (double)s->n;
     return gb_gpu_sync(g);
-out:
-    return st;
-}
-
-static enum gb_status diverge_launch_k(struct gb_point *p, int k)
-{
-    struct pt_state *s = p->state;
-    unsigned half = (unsigned)(s->n / 2);
-    void *args[] = {&s->in[0], &s->in[1], &s->in[2], &s->in[3], &s->out[k], &half};
-    return gb_gpu_launch(p->gpu, s->f[k], s->grid, 1, 1, s->block, 1, 1, 0, args);
-}
-
-static enum gb_status diverge_launch(struct gb_point *p)
-{
-    return diverge_launch_k(p, 0);
-}
-
-static enum gb_status diverge_launch_other(struct gb_point *p)
-{
-    return diverge_launch_k(p, 1);
 }
 
 static double bd_reference(const struct pt_state *s, size_t item)
@@ -1054,9 +1022,7 @@ static enum gb_status diverge_verify(struct gb_point *p)
         }
     }
     free(out);
-    if (st != GB_OK)
-        return st;
-    return pt_cross_check(p, diverge_launch_other);
+    return st != GB_OK ? st : pt_cross_check(p);
 }
 
 /* ======================================================================== */
@@ -1065,25 +1031,25 @@ static enum gb_status diverge_verify(struct gb_point *p)
 
 static const struct gb_bench pt_benches[] = {
     {"bank_conflict", "Reed-Solomon table set-up: every thread writes the whole table (n-way bank conflicts) vs one thread",
-     PT_FILE, NULL, PT_AXES(bank_axes), GB_CACHE_HOT, bank_setup, pt_poison, rs_launch, rs_verify, pt_teardown},
+     PT_FILE, NULL, PT_AXES(bank_axes), GB_CACHE_HOT, bank_setup, pt_poison, pt_launch, rs_verify, pt_teardown},
     {"global_memory", "(A+B)*A*B/(A+B): operands read from global memory where used vs staged in shared memory",
-     PT_FILE, NULL, PT_AXES(global_axes), GB_CACHE_HOT, global_setup, pt_poison, ab_launch, global_verify,
+     PT_FILE, NULL, PT_AXES(global_axes), GB_CACHE_HOT, global_setup, pt_poison, pt_launch, global_verify,
      pt_teardown},
     {"replication_copy", "A+B staged through shared memory vs read and written directly", PT_FILE, NULL,
-     PT_AXES(replication_axes), GB_CACHE_HOT, replication_setup, pt_poison, ab_launch, replication_verify,
+     PT_AXES(replication_axes), GB_CACHE_HOT, replication_setup, pt_poison, pt_launch, replication_verify,
      pt_teardown},
     {"coalescing", "global to shared memory copies of 4 or 8 bytes per thread vs 16 bytes", PT_FILE, NULL,
-     PT_AXES(coalesce_axes), GB_CACHE_HOT, coalesce_setup, pt_poison, coalesce_launch, coalesce_verify,
+     PT_AXES(coalesce_axes), GB_CACHE_HOT, coalesce_setup, pt_poison, pt_launch, coalesce_verify,
      pt_teardown},
     {"scattered_copy", "host to device: many small transfers vs one", NULL, NULL, PT_AXES(scattered_axes),
-     GB_CACHE_HOT, scattered_setup, pt_poison, scattered_launch, scattered_verify, pt_teardown},
+     GB_CACHE_HOT, scattered_setup, pt_poison, pt_launch, scattered_verify, pt_teardown},
     {"register_imbalance", "registers that cost a block slot per SM vs state partly in shared memory", PT_FILE,
-     register_opts, PT_AXES(register_axes), GB_CACHE_HOT, register_setup, register_poison, register_launch,
+     register_opts, PT_AXES(register_axes), GB_CACHE_HOT, register_setup, register_poison, pt_launch,
      register_verify, pt_teardown},
     {"barrier_wait", "Reed-Solomon table set-up by one thread while the block waits vs shared out", PT_FILE, NULL,
-     PT_AXES(barrier_axes), GB_CACHE_HOT, barrier_setup, pt_poison, rs_launch, rs_verify, pt_teardown},
+     PT_AXES(barrier_axes), GB_CACHE_HOT, barrier_setup, pt_poison, pt_launch, rs_verify, pt_teardown},
     {"branch_divergence", "distances of two kinds of vectors alternating between lanes vs aligned to warps",
-     PT_FILE, NULL, PT_AXES(diverge_axes), GB_CACHE_HOT, diverge_setup, pt_poison, diverge_launch,
+     PT_FILE, NULL, PT_AXES(diverge_axes), GB_CACHE_HOT, diverge_setup, pt_poison, pt_launch,
      diverge_verify, pt_teardown},
 };
 

@@ -1,21 +1,13 @@
 # Device tier: suite patterns in quick mode on a real GPU. Every point must
 # verify (each variant against the host reference and against the other
 # variant), and the speedup tables must be printed with a row per pattern.
-set -u
-: "${GPUBOUND:?}"
-out=$(mktemp -d /tmp/gb-device-XXXXXX)
-trap 'rm -rf "$out"' EXIT
-"$GPUBOUND" run patterns --quick --out "$out/run" >"$out/stdout" 2>"$out/stderr"
-rc=$?
-cat "$out/stdout"
-tail -n 5 "$out/stderr"
-if [ $rc != 0 ]; then echo "FAIL: gpubound run patterns --quick exited $rc"; exit 1; fi
-bad=$(grep -c '"status":"\(failed\|error\|skipped\)"' "$out/run/results.json")
-ok=$(grep -c '"status":"ok"' "$out/run/results.json")
+. "$(dirname "$0")/lib.bash"
+quick_run patterns patterns
+count_records 'failed\|error\|skipped'
 echo "$ok passed, $bad not ok"
 fail=0
 [ "$bad" = 0 ] && [ "$ok" -gt 0 ] || fail=1
-grep -q '"complete": true' "$out/run/run.json" || { echo "FAIL: run.json not complete"; fail=1; }
+run_complete || { echo "FAIL: run.json not complete"; fail=1; }
 # Every pattern has a row in the headline table.
 for b in bank_conflict global_memory replication_copy coalescing scattered_copy register_imbalance \
          barrier_wait branch_divergence; do

@@ -1,18 +1,10 @@
 # Device tier: suite `throughput` in quick mode; every point verifies, the
 # throughput rows carry measured and documented rates, and the latency,
 # shared- and constant-memory rows their metrics.
-set -u
-: "${GPUBOUND:?}"
-out=$(mktemp -d /tmp/gb-tp-XXXXXX)
-trap 'rm -rf "$out"' EXIT
-"$GPUBOUND" run throughput --quick --out "$out/run" >"$out/stdout" 2>"$out/stderr"
-rc=$?
-cat "$out/stdout"
-tail -n 5 "$out/stderr"
-[ $rc = 0 ] || { echo "FAIL: gpubound run throughput --quick exited $rc"; exit 1; }
+. "$(dirname "$0")/lib.bash"
+quick_run throughput throughput
 res="$out/run/results.json"
-bad=$(grep -c '"status":"\(failed\|error\|skipped\)"' "$res")
-ok=$(grep -c '"status":"ok"' "$res")
+count_records 'failed\|error\|skipped'
 fails=0
 check() { if ! grep "$1" "$res" | grep -q "$2"; then echo "FAIL: $3"; fails=$((fails + 1)); fi; }
 check '"op":"ffma","mode":"tput"' '"doc_ops_per_clk_sm"' "ffma tput has no documented rate"
@@ -28,4 +20,4 @@ done
 [ -s "$out/run/report/throughput-arith.svg" ] || [ -s "$out/run/report/throughput-arith.gp" ] ||
     { echo "FAIL: no arith chart"; fails=$((fails + 1)); }
 echo "$ok passed, $bad failed, $fails missing metrics"
-[ "$bad" = 0 ] && [ "$ok" -gt 0 ] && [ "$fails" = 0 ] && grep -q '"complete": true' "$out/run/run.json"
+[ "$bad" = 0 ] && [ "$ok" -gt 0 ] && [ "$fails" = 0 ] && run_complete

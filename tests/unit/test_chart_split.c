@@ -15,20 +15,12 @@
 #include "gpubound/report.h"
 #include "gpubound/suite.h"
 #include "report/report_internal.h"
+#include "test_runs.h"
 
 static void rec(struct gb_record *r, const char *suite, const char *bench, const char *size,
                 const char *cache, const char *rows, const char *cols, double ns)
 {
-    memset(r, 0, sizeof *r);
-    snprintf(r->suite, sizeof r->suite, "%s", suite);
-    snprintf(r->bench, sizeof r->bench, "%s", bench);
-    r->status = GB_REC_OK;
-    r->samples = 10;
-    r->converged = 1;
-    r->median_ns = ns;
-    r->ci_lo_ns = ns * 0.99;
-    r->ci_hi_ns = ns * 1.01;
-    r->bw_gbs = r->gflops = NAN;
+    test_record(r, suite, bench, ns);
     if (size)
         gb_record_set_axis(r, "size", size);
     if (cache)
@@ -120,21 +112,11 @@ static int exists(const char *dir, const char *name)
     return stat(path, &sb) == 0 && sb.st_size > 0;
 }
 
-static char *slurp(const char *dir, const char *name)
+static char *slurp_in(const char *dir, const char *name)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)len + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)len, f), (size_t)len);
-    s[len] = '\0';
-    fclose(f);
-    return s;
+    return slurp(path, NULL);
 }
 
 static void test_drawn(void **state)
@@ -159,7 +141,7 @@ static void test_drawn(void **state)
     assert_int_equal(res.n_no_data, 1);
     assert_string_equal(res.no_data[0], "empty");
     /* The b1/small grid holds only its own nine cells: the best is 1 x 1. */
-    char *gp = slurp(dir, "grid-b1-small.gp");
+    char *gp = slurp_in(dir, "grid-b1-small.gp");
     assert_non_null(strstr(gp, "$best << EOD\n0 0\nEOD\n"));
     assert_non_null(strstr(gp, "Time (b1, size=small)"));
     free(gp);
@@ -200,7 +182,7 @@ static void test_ubench_report(void **state)
     assert_int_equal(gb_report_write(&run, dir, &res), GB_OK);
     static const char *const stems[] = {"shape-ubench1-large-min", "shape-ubench1-large-max",
                                         "shape-cannon_direct-large-min", "shape-cannon_direct-large-max"};
-    char *md = slurp(dir, "report.md");
+    char *md = slurp_in(dir, "report.md");
     for (int k = 0; k < 4; k++) {
         char name[128];
         snprintf(name, sizeof name, "%s.svg", stems[k]);
@@ -210,7 +192,7 @@ static void test_ubench_report(void **state)
     }
     assert_non_null(strstr(md, "Time by block shape (ubench1, size=large, cache=min)"));
     free(md);
-    char *gp = slurp(dir, "shape-ubench1-large-min.gp");
+    char *gp = slurp_in(dir, "shape-ubench1-large-min.gp");
     assert_non_null(strstr(gp, "maximum occupancy"));
     free(gp);
     gb_report_result_release(&res);

@@ -15,33 +15,12 @@
 
 #include "gpubound/report.h"
 #include "gpubound/suite.h"
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
+#include "test_runs.h"
 
 static void rec(struct gb_record *r, const char *bench, const char *axis, const char *value)
 {
-    memset(r, 0, sizeof *r);
-    snprintf(r->suite, sizeof r->suite, "throughput");
-    snprintf(r->bench, sizeof r->bench, "%s", bench);
-    r->status = GB_REC_OK;
-    r->samples = 10;
-    r->converged = 1;
-    r->median_ns = r->ci_lo_ns = r->ci_hi_ns = 1000;
-    r->bw_gbs = r->gflops = NAN;
+    test_record(r, "throughput", bench, 1000);
+    r->ci_lo_ns = r->ci_hi_ns = 1000;
     if (axis)
         gb_record_set_axis(r, axis, value);
 }
@@ -92,7 +71,7 @@ static void test_throughput_charts(void **state)
 
     char path[256];
     snprintf(path, sizeof path, "%s/throughput-arith.gp", dir);
-    char *gp = slurp(path);
+    char *gp = slurp(path, NULL);
     assert_non_null(gp);
     assert_non_null(strstr(gp, "title 'measured'"));
     assert_non_null(strstr(gp, "title 'CUDA C++ Programming Guide'"));
@@ -104,7 +83,7 @@ static void test_throughput_charts(void **state)
     free(gp);
 
     snprintf(path, sizeof path, "%s/throughput-smem.gp", dir);
-    gp = slurp(path);
+    gp = slurp(path, NULL);
     assert_non_null(gp);
     assert_non_null(strstr(gp, "title 'measured'"));
     assert_non_null(strstr(gp, "32 banks x 4 B / n"));
@@ -112,7 +91,7 @@ static void test_throughput_charts(void **state)
     free(gp);
 
     snprintf(path, sizeof path, "%s/throughput-latency.gp", dir);
-    gp = slurp(path);
+    gp = slurp(path, NULL);
     assert_non_null(gp);
     assert_non_null(strstr(gp, "\"ffma\" 4.25"));
     free(gp);

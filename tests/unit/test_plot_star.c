@@ -15,21 +15,7 @@
 #include <unistd.h>
 
 #include "gpubound/report.h"
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
-    return s;
-}
+#include "test_runs.h"
 
 static void cleanup(const char *dir, const char *stem)
 {
@@ -59,7 +45,7 @@ static void test_star_script(void **state)
     assert_int_equal(gb_plot_star(p, "measured (it's here)", 6, 25), GB_OK);
     assert_int_equal(gb_plot_draw(p, dir, &res), GB_OK);
     snprintf(path, sizeof path, "%s/band.gp", dir);
-    char *gp = slurp(path);
+    char *gp = slurp(path, NULL);
     assert_non_null(strstr(gp, "$star0 << EOD\n6 25\nEOD\n"));
     const char *plot = strstr(gp, "\nplot ");
     assert_non_null(plot);

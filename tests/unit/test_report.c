@@ -18,6 +18,7 @@
 
 #include "gpubound/report.h"
 #include "gpubound/suite.h"
+#include "test_runs.h"
 
 #define FIXTURE GB_TEST_DATA "/runs/bandwidth-fixture"
 
@@ -37,24 +38,6 @@ static void remove_tree(const char *dir)
     /* The directory is ours, from mkdtemp; its name has no quote. */
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return buf;
 }
 
 static char *path_in(const char *dir, const char *name)
@@ -159,33 +142,10 @@ static size_t ref_labels(const char *refs, char out[][128], size_t max)
 static json_t *summary_json(const struct gb_run *run, const char *suite)
 {
     struct gb_table *t = NULL;
-    char *buf = NULL;
-    size_t len = 0;
     assert_int_equal(gb_report_summary_table(run, suite, &t), GB_OK);
-    FILE *f = open_memstream(&buf, &len);
-    assert_int_equal(gb_table_print(t, f, GB_FORMAT_JSON, 0), GB_OK);
-    fclose(f);
-    json_t *doc = json_loads(buf, 0, NULL);
-    assert_non_null(doc);
-    free(buf);
+    json_t *doc = table_json(t);
     gb_table_free(t);
     return doc;
-}
-
-static double num(json_t *row, const char *key)
-{
-    json_t *v = json_object_get(row, key);
-    if (!v)
-        fail_msg("no column '%s'", key);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(json_t *row, const char *key)
-{
-    json_t *v = json_object_get(row, key);
-    if (!v)
-        fail_msg("no column '%s'", key);
-    return json_is_string(v) ? json_string_value(v) : "";
 }
 
 /* ---- the summary table ---- */

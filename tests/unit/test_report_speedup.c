@@ -18,6 +18,7 @@
 #include "gpubound/report.h"
 #include "gpubound/speedup.h"
 #include "gpubound/suite.h"
+#include "test_runs.h"
 
 #define FIXTURE GB_TEST_DATA "/runs/patterns-fixture"
 
@@ -36,38 +37,6 @@ static const struct gb_chart_spec *chart_named(const struct gb_suite *s, const c
             return &s->charts[i];
     fail_msg("suite %s has no chart %s", s->name, name);
     return NULL;
-}
-
-/* A table as parsed JSON (an array of row objects). */
-static json_t *table_json(const struct gb_table *t)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_int_equal(gb_table_print(t, f, GB_FORMAT_JSON, 0), GB_OK);
-    fclose(f);
-    json_error_t err;
-    json_t *doc = json_loads(buf, 0, &err);
-    if (!doc)
-        fail_msg("table JSON does not parse: %s\n%s", err.text, buf);
-    free(buf);
-    return doc;
-}
-
-static double num(json_t *row, const char *key)
-{
-    json_t *v = json_object_get(row, key);
-    if (!v)
-        fail_msg("no column '%s'", key);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(json_t *row, const char *key)
-{
-    json_t *v = json_object_get(row, key);
-    if (!v)
-        fail_msg("no column '%s'", key);
-    return json_is_string(v) ? json_string_value(v) : "";
 }
 
 /* The fixture's record of bench with the given axes ("k=v k=v"). */
@@ -190,17 +159,10 @@ static void test_all_pairs(void **state)
 /* Made-up records for the pairing rules. */
 static void rec(struct gb_record *r, const char *bench, const char *x, const char *v, double ns)
 {
-    memset(r, 0, sizeof *r);
-    snprintf(r->suite, sizeof r->suite, "synth");
-    snprintf(r->bench, sizeof r->bench, "%s", bench);
+    test_record(r, "synth", bench, ns);
+    r->ci_hi_ns = ns * 1.02;
     gb_record_set_axis(r, "x", x);
     gb_record_set_axis(r, "v", v);
-    r->status = GB_REC_OK;
-    r->median_ns = ns;
-    r->ci_lo_ns = ns * 0.99;
-    r->ci_hi_ns = ns * 1.02;
-    r->converged = 1;
-    r->samples = 10;
 }
 
 static void test_pairing_and_where(void **state)
@@ -302,22 +264,6 @@ static void test_bad_specs(void **state)
     gb_table_free(t);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("%s was not written", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static void test_chart_and_printed_tables(void **state)
 {
     (void)state;
@@ -340,7 +286,7 @@ static void test_chart_and_printed_tables(void **state)
         assert_true(sb.st_size > 0);
     }
     snprintf(path, sizeof path, "%s/patterns-speedup.gp", dir);
-    char *gp = slurp(path);
+    char *gp = slurp(path, NULL);
     assert_non_null(strstr(gp, "set logscale y"));
     assert_non_null(strstr(gp, "title 'measured (95% CI)'"));
     assert_non_null(strstr(gp, "title 'paper: Fermi GTX 480'"));
@@ -368,7 +314,7 @@ static void test_chart_and_printed_tables(void **state)
     assert_true(f1 == 2.5 && f2 == 2.5 && f3 == 2.5 && t1 == 18.95 && t3 == 18.95);
     free(gp);
     snprintf(path, sizeof path, "%s/patterns-speedup.csv", dir);
-    char *csv = slurp(path);
+    char *csv = slurp(path, NULL);
     static const char header[] = "bench,point,original (\xc2\xb5s),original \xc2\xb1 (\xc2\xb5s),revised (\xc2\xb5s),"
                                  "revised \xc2\xb1 (\xc2\xb5s),speedup,95% CI low,95% CI high,"
                                  "paper: Fermi GTX 480,paper: Tesla T10\nbank_conflict,,";

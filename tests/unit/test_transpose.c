@@ -15,6 +15,7 @@
 #include "gpubound/measure.h"
 #include "gpubound/report.h"
 #include "gpubound/suite.h"
+#include "test_runs.h"
 
 /* The text of a function from `start` to the first line that is "}". */
 static char *function_text(const char *src, const char *start)
@@ -152,18 +153,10 @@ static void test_bad_axes(void **state)
 
 static void rec(struct gb_record *r, const char *bench, const char *x, double gbs)
 {
-    memset(r, 0, sizeof *r);
-    snprintf(r->suite, sizeof r->suite, "syn");
-    snprintf(r->bench, sizeof r->bench, "%s", bench);
-    r->status = GB_REC_OK;
+    test_record(r, "syn", bench, 1e9 / gbs);
     r->samples = 20;
-    r->converged = 1;
     r->bytes = 1e9;
-    r->median_ns = 1e9 / gbs;
-    r->ci_lo_ns = r->median_ns * 0.99;
-    r->ci_hi_ns = r->median_ns * 1.01;
     r->bw_gbs = gbs;
-    r->gflops = NAN;
     gb_record_set_axis(r, "n", x);
 }
 

@@ -1,0 +1,87 @@
+/* test_runs.h - what the report tests share: made-up records, a written
+ * file read back whole, and a table's rows as parsed JSON. Include after
+ * <cmocka.h>. */
+#ifndef GB_TEST_RUNS_H
+#define GB_TEST_RUNS_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "gpubound/report.h"
+#include "gpubound/results.h"
+
+/* A measured record of `bench` in `suite`: converged after 10 samples, a
+ * median of `ns` with a 95% CI from 0.99 ns to 1.01 ns, no bandwidth or
+ * flop rate, no axes. */
+static inline void test_record(struct gb_record *r, const char *suite, const char *bench, double ns)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->suite, sizeof r->suite, "%s", suite);
+    snprintf(r->bench, sizeof r->bench, "%s", bench);
+    r->status = GB_REC_OK;
+    r->samples = 10;
+    r->converged = 1;
+    r->median_ns = ns;
+    r->ci_lo_ns = ns * 0.99;
+    r->ci_hi_ns = ns * 1.01;
+    r->bw_gbs = r->gflops = NAN;
+}
+
+/* The whole of a file that a test wrote (the test fails when it cannot be
+ * read); its length in *len when len is not NULL. */
+static inline char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("%s was not written", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return buf;
+}
+
+/* A table as parsed JSON (an array of row objects); the table is kept. */
+static inline json_t *table_json(const struct gb_table *t)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(gb_table_print(t, f, GB_FORMAT_JSON, 0), GB_OK);
+    fclose(f);
+    json_error_t err;
+    json_t *doc = json_loads(buf, 0, &err);
+    if (!doc)
+        fail_msg("table JSON does not parse: %s\n%s", err.text, buf);
+    free(buf);
+    return doc;
+}
+
+/* Column `key` of a JSON row: a number (NAN for null) or a string ("" for null). */
+static inline double num(json_t *row, const char *key)
+{
+    json_t *v = json_object_get(row, key);
+    if (!v)
+        fail_msg("no column '%s'", key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static inline const char *str(json_t *row, const char *key)
+{
+    json_t *v = json_object_get(row, key);
+    if (!v)
+        fail_msg("no column '%s'", key);
+    return json_is_string(v) ? json_string_value(v) : "";
+}
+
+#endif
