@@ -110,9 +110,17 @@ enum gb_status gb_report_summary_table(const struct gb_run *run, const char *sui
         goto out;
     if (any_flops && (st = gb_table_column(t, "GFLOP/s", NULL)) != GB_OK)
         goto out;
-    for (size_t m = 0; m < metrics.n; m++)
-        if ((st = gb_table_column(t, metrics.v[m], NULL)) != GB_OK)
+    for (size_t m = 0; m < metrics.n; m++) {
+        /* A metric named like an axis of another suite of the run (ubench's
+         * metric n, transpose's axis n) gets a column of its own name. */
+        char name[96];
+        int clash = 0;
+        for (size_t a = 0; a < axes.n && !clash; a++)
+            clash = strcmp(axes.v[a], metrics.v[m]) == 0;
+        snprintf(name, sizeof name, clash ? "%s (metric)" : "%s", metrics.v[m]);
+        if ((st = gb_table_column(t, name, NULL)) != GB_OK)
             goto out;
+    }
     if (any_note && (st = gb_table_column(t, "note", NULL)) != GB_OK)
         goto out;
 

@@ -316,7 +316,7 @@ static enum gb_status rs_launch_k(struct gb_point *p, int k)
 
 static enum gb_status rs_setup(struct gb_point *p, const char *original, const char *revised)
 {
-    struct pt_state *s;
+    struct pt_state *s = NULL;
     struct gb_gpu *g = p->gpu;
     enum gb_status st = pt_new(p, rs_launch_k, &s);
     struct rs_code code;
@@ -412,7 +412,7 @@ static enum gb_status ab_launch_k(struct gb_point *p, int k)
 
 static enum gb_status ab_setup(struct gb_point *p, const char *original, const char *revised)
 {
-    struct pt_state *s;
+    struct pt_state *s = NULL;
     struct gb_gpu *g = p->gpu;
     enum gb_status st = pt_new(p, ab_launch_k, &s);
     if (st != GB_OK)
@@ -514,7 +514,7 @@ static enum gb_status coalesce_launch_k(struct gb_point *p, int k)
 
 static enum gb_status coalesce_setup(struct gb_point *p)
 {
-    struct pt_state *s;
+    struct pt_state *s = NULL;
     struct gb_gpu *g = p->gpu;
     enum gb_status st = pt_new(p, coalesce_launch_k, &s);
     char o[32];
@@ -583,7 +583,7 @@ static enum gb_status scattered_launch_k(struct gb_point *p, int k)
 
 static enum gb_status scattered_setup(struct gb_point *p)
 {
-    struct pt_state *s;
+    struct pt_state *s = NULL;
     enum gb_status st = pt_new(p, scattered_launch_k, &s);
     if (st != GB_OK)
         return st;
@@ -734,7 +734,7 @@ static enum gb_status register_launch_k(struct gb_point *p, int k)
 
 static enum gb_status register_setup(struct gb_point *p)
 {
-    struct pt_state *s;
+    struct pt_state *s = NULL;
     struct gb_gpu *g = p->gpu;
     enum gb_status st = pt_new(p, register_launch_k, &s);
     char opts[4][GB_OPT_LEN];
@@ -937,7 +937,7 @@ static double pt_random_double(unsigned seed, size_t i, double zero)
 
 static enum gb_status diverge_setup(struct gb_point *p)
 {
-    struct pt_state *s;
+    struct pt_state *s = NULL;
     struct gb_gpu *g = p->gpu;
     enum gb_status st = pt_new(p, diverge_launch_k, &s);
     if (st != GB_OK)
