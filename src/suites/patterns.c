@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gpubound/occupancy.h"
+#include "suites/gf256.h"
 #include "suites/suites.h"
 
 #define PT_FILE "patterns.cu"
@@ -221,23 +222,6 @@ static double pt_signed_double(uint32_t hi, uint32_t lo)
  * Reed-Solomon: bank conflicts and wait at barrier
  * ======================================================================== */
 
-static unsigned gf_xtime_host(unsigned v)
-{
-    v <<= 1;
-    return (v & 0x100u ? v ^ 0x11du : v) & 0xffu;
-}
-
-static unsigned gf_mul_host(unsigned a, unsigned b)
-{
-    unsigned r = 0;
-    for (int i = 0; i < 8; i++) {
-        if (b >> i & 1u)
-            r ^= a;
-        a = gf_xtime_host(a);
-    }
-    return r;
-}
-
 struct rs_code {
     unsigned char alpha[255];            /* alpha^i */
     unsigned char logp[RS_K][RS_NPAR];   /* log of the parity matrix; 255 = zero */
@@ -265,19 +249,19 @@ static void rs_code_init(struct rs_code *c)
     for (int i = 0; i < 255; i++) {
         c->alpha[i] = (unsigned char)v;
         log[v] = (unsigned char)i;
-        v = gf_xtime_host(v);
+        v = gb_gf_xtime(v);
     }
     /* g(x) = prod_{i<NPAR} (x + alpha^i), coefficients g[0..NPAR], g[NPAR] = 1. */
     memset(g, 0, sizeof g);
     g[0] = 1;
     for (int i = 0; i < RS_NPAR; i++) {
         for (int j = i + 1; j > 0; j--)
-            g[j] = (unsigned char)(g[j - 1] ^ gf_mul_host(g[j], c->alpha[i]));
-        g[0] = (unsigned char)gf_mul_host(g[0], c->alpha[i]);
+            g[j] = (unsigned char)(g[j - 1] ^ gb_gf_mul(g[j], c->alpha[i]));
+        g[0] = (unsigned char)gb_gf_mul(g[0], c->alpha[i]);
     }
     for (int j = 0; j < RS_NPAR; j++)
         for (unsigned x = 0; x < 256; x++)
-            c->mulg[j][x] = (unsigned char)gf_mul_host(x, g[j]);
+            c->mulg[j][x] = (unsigned char)gb_gf_mul(x, g[j]);
     /* Row k of the parity matrix is the parity of the unit message e_k. */
     for (int k = 0; k < RS_K; k++) {
         unsigned char m[RS_K], r[RS_NPAR];

@@ -12,31 +12,16 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "suites/gf256.h"
+
 #define RS_N 1024
 #define RS_ROWS (RS_N / 32)
-
-static unsigned xt(unsigned v)
-{
-    v <<= 1;
-    return (v & 0x100u ? v ^ 0x11du : v) & 0xffu;
-}
-
-static unsigned mul(unsigned a, unsigned b)
-{
-    unsigned r = 0;
-    for (int i = 0; i < 8; i++) {
-        if (b >> i & 1u)
-            r ^= a;
-        a = xt(a);
-    }
-    return r;
-}
 
 static unsigned pw(unsigned e)
 {
     unsigned r = 1;
     for (unsigned i = 0; i < e % 255u; i++)
-        r = xt(r);
+        r = gb_gf_xtime(r);
     return r;
 }
 
@@ -67,7 +52,7 @@ static void walk(unsigned ways, unsigned pad)
                 for (unsigned k = 0; k < l; k++)
                     assert_int_not_equal(addr[k], addr[l]);
                 per_bank[addr[l] % 32]++;
-                unsigned next = xt(v[l]);
+                unsigned next = gb_gf_xtime(v[l]);
                 v[l] = col[l] == 31 ? rb[l] : next;
                 col[l] = (col[l] + 1) & 31u;
             }
@@ -77,8 +62,8 @@ static void walk(unsigned ways, unsigned pad)
         for (unsigned l = 0; l < 32; l++) {
             unsigned mu = row[l] == RS_ROWS - 1 ? awrap : a32;
             row[l] = row[l] == RS_ROWS - 1 ? 0 : row[l] + 1;
-            rb[l] = mul(rb[l], mu);
-            v[l] = mul(v[l], mu);
+            rb[l] = gb_gf_mul(rb[l], mu);
+            v[l] = gb_gf_mul(v[l], mu);
         }
     }
     for (unsigned l = 0; l < 32; l++)
