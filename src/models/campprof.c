@@ -666,11 +666,6 @@ out:
 
 /* ---- the model file ---- */
 
-static json_t *gb_jnum(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *gb_terms_json(const struct gb_camp_fitstats *s)
 {
     json_t *a = json_array();
@@ -678,10 +673,10 @@ static json_t *gb_terms_json(const struct gb_camp_fitstats *s)
         const struct gb_camp_term *t = &s->terms[i];
         json_t *o = json_object();
         json_object_set_new(o, "term", json_string(t->name));
-        json_object_set_new(o, "estimate", gb_jnum(t->estimate));
-        json_object_set_new(o, "std_error", gb_jnum(t->se));
-        json_object_set_new(o, "t", gb_jnum(t->t));
-        json_object_set_new(o, "p", gb_jnum(t->p));
+        json_object_set_new(o, "estimate", gb_json_real(t->estimate));
+        json_object_set_new(o, "std_error", gb_json_real(t->se));
+        json_object_set_new(o, "t", gb_json_real(t->t));
+        json_object_set_new(o, "p", gb_json_real(t->p));
         json_array_append_new(a, o);
     }
     return a;
@@ -690,12 +685,12 @@ static json_t *gb_terms_json(const struct gb_camp_fitstats *s)
 static void gb_stats_json(json_t *o, const struct gb_camp_fitstats *s)
 {
     json_object_set_new(o, "terms", gb_terms_json(s));
-    json_object_set_new(o, "r2", gb_jnum(s->r2));
-    json_object_set_new(o, "adj_r2", gb_jnum(s->adj_r2));
-    json_object_set_new(o, "rmse_ns", gb_jnum(s->rmse_ns));
-    json_object_set_new(o, "f", gb_jnum(s->f));
-    json_object_set_new(o, "f_p", gb_jnum(s->f_p));
-    json_object_set_new(o, "df_resid", gb_jnum(s->df_resid));
+    json_object_set_new(o, "r2", gb_json_real(s->r2));
+    json_object_set_new(o, "adj_r2", gb_json_real(s->adj_r2));
+    json_object_set_new(o, "rmse_ns", gb_json_real(s->rmse_ns));
+    json_object_set_new(o, "f", gb_json_real(s->f));
+    json_object_set_new(o, "f_p", gb_json_real(s->f_p));
+    json_object_set_new(o, "df_resid", gb_json_real(s->df_resid));
 }
 
 static json_t *gb_model_json(const struct gb_camp_model *m)
@@ -742,12 +737,12 @@ static json_t *gb_model_json(const struct gb_camp_model *m)
                 json_array_append_new(widths, json_integer(eq->widths[i]));
             json_object_set_new(o, "widths", widths);
             json_object_set_new(o, "reference_width", json_integer(eq->ref_width));
-            json_object_set_new(o, "warps_range", json_pack("[o, o]", gb_jnum(eq->warps_min),
-                                                            gb_jnum(eq->warps_max)));
+            json_object_set_new(o, "warps_range", json_pack("[o, o]", gb_json_real(eq->warps_min),
+                                                            gb_json_real(eq->warps_max)));
             gb_stats_json(o, &eq->fit);
             for (size_t i = 0; i < eq->n_dropped; i++)
                 json_array_append_new(elim, json_pack("{s:s, s:o}", "term", eq->dropped[i], "p",
-                                                      gb_jnum(eq->dropped_p[i])));
+                                                      gb_json_real(eq->dropped_p[i])));
             json_object_set_new(o, "eliminated", elim);
             gb_stats_json(full, &eq->full);
             json_object_set_new(o, "full_fit", full);
@@ -765,7 +760,7 @@ static json_t *gb_model_json(const struct gb_camp_model *m)
                 if (eq->instr_per_warp[c] > 0) {
                     char key[8];
                     snprintf(key, sizeof key, "%d", gb_camp_class_width(c));
-                    json_object_set_new(spi, key, gb_jnum(eq->sectors_per_instr[c]));
+                    json_object_set_new(spi, key, gb_json_real(eq->sectors_per_instr[c]));
                 }
             json_object_set_new(o, "sectors_per_instruction", spi);
             json_array_append_new(eqs, o);

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "gpubound/report.h"
+#include "results/json.h"
 
 #define GB_PM "\xc2\xb1"          /* "±" */
 #define GB_ELLIPSIS "\xe2\x80\xa6" /* "…" */
@@ -752,11 +753,6 @@ static enum gb_status gb_print_csv(const struct gb_table *t, FILE *f)
     return GB_OK;
 }
 
-static json_t *gb_json_num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 static enum gb_status gb_print_json(const struct gb_table *t, FILE *f)
 {
     enum gb_status st = GB_OK;
@@ -788,7 +784,7 @@ static enum gb_status gb_print_json(const struct gb_table *t, FILE *f)
             case GB_CELL_EMPTY: v = json_null(); break;
             case GB_CELL_TEXT: v = json_string(cell->text); break;
             case GB_CELL_NUM:
-            case GB_CELL_CI: v = gb_json_num(cell->v); break;
+            case GB_CELL_CI: v = gb_json_real(cell->v); break;
             case GB_CELL_INT: v = json_integer(cell->i); break;
             }
             /* A text that is not valid UTF-8 is kept as null rather than dropped. */
@@ -799,7 +795,7 @@ static enum gb_status gb_print_json(const struct gb_table *t, FILE *f)
             if (gb_column_has_ci(t, c)) {
                 char hl[256];
                 gb_half_label(&t->cols[c], hl, sizeof hl);
-                json_t *h = cell->kind == GB_CELL_CI ? gb_json_num(cell->half) : json_null();
+                json_t *h = cell->kind == GB_CELL_CI ? gb_json_real(cell->half) : json_null();
                 if (json_object_set_new(obj, hl, h) != 0) {
                     st = gb_error_set(GB_ERR_NOMEM, "out of memory writing JSON");
                     goto out;

@@ -7,7 +7,7 @@
 
 #include "results/json.h"
 
-static json_t *gb_real(double v)
+json_t *gb_json_real(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();
 }
@@ -17,14 +17,14 @@ json_t *gb_record_to_json(const struct gb_record *r)
     json_t *o = json_object(), *axes = json_object(), *t = json_object(), *m = json_object();
     for (int i = 0; i < r->n_axes; i++)
         json_object_set_new(axes, r->axes[i].name, json_string(r->axes[i].value));
-    json_object_set_new(t, "min", gb_real(r->min_ns));
-    json_object_set_new(t, "median", gb_real(r->median_ns));
-    json_object_set_new(t, "mean", gb_real(r->mean_ns));
-    json_object_set_new(t, "stddev", gb_real(r->stddev_ns));
-    json_object_set_new(t, "ci_lo", gb_real(r->ci_lo_ns));
-    json_object_set_new(t, "ci_hi", gb_real(r->ci_hi_ns));
+    json_object_set_new(t, "min", gb_json_real(r->min_ns));
+    json_object_set_new(t, "median", gb_json_real(r->median_ns));
+    json_object_set_new(t, "mean", gb_json_real(r->mean_ns));
+    json_object_set_new(t, "stddev", gb_json_real(r->stddev_ns));
+    json_object_set_new(t, "ci_lo", gb_json_real(r->ci_lo_ns));
+    json_object_set_new(t, "ci_hi", gb_json_real(r->ci_hi_ns));
     for (int i = 0; i < r->n_metrics; i++)
-        json_object_set_new(m, r->metrics[i].name, gb_real(r->metrics[i].value));
+        json_object_set_new(m, r->metrics[i].name, gb_json_real(r->metrics[i].value));
     json_object_set_new(o, "suite", json_string(r->suite));
     json_object_set_new(o, "bench", json_string(r->bench));
     json_object_set_new(o, "axes", axes);
@@ -35,15 +35,15 @@ json_t *gb_record_to_json(const struct gb_record *r)
     json_object_set_new(o, "converged", json_boolean(r->converged));
     json_object_set_new(o, "batch", json_integer(r->batch));
     json_object_set_new(o, "time_ns", t);
-    json_object_set_new(o, "bytes", gb_real(r->bytes));
-    json_object_set_new(o, "flops", gb_real(r->flops));
-    json_object_set_new(o, "bw_gbs", gb_real(r->bw_gbs));
-    json_object_set_new(o, "gflops", gb_real(r->gflops));
-    json_object_set_new(o, "sm_mhz_before", gb_real(r->sm_mhz_before));
-    json_object_set_new(o, "sm_mhz_after", gb_real(r->sm_mhz_after));
+    json_object_set_new(o, "bytes", gb_json_real(r->bytes));
+    json_object_set_new(o, "flops", gb_json_real(r->flops));
+    json_object_set_new(o, "bw_gbs", gb_json_real(r->bw_gbs));
+    json_object_set_new(o, "gflops", gb_json_real(r->gflops));
+    json_object_set_new(o, "sm_mhz_before", gb_json_real(r->sm_mhz_before));
+    json_object_set_new(o, "sm_mhz_after", gb_json_real(r->sm_mhz_after));
     json_object_set_new(o, "throttled", json_boolean(r->throttled));
-    json_object_set_new(o, "wall_s", gb_real(r->wall_s));
-    json_object_set_new(o, "timed_s", gb_real(r->timed_s));
+    json_object_set_new(o, "wall_s", gb_json_real(r->wall_s));
+    json_object_set_new(o, "timed_s", gb_json_real(r->timed_s));
     json_object_set_new(o, "metrics", m);
     return o;
 }
@@ -177,7 +177,7 @@ json_t *gb_device_to_json(const struct gb_device_info *d)
 #undef GB_DEV_INT
     json_object_set_new(o, "max_block_dim", json_pack("[iii]", d->max_block_dim[0], d->max_block_dim[1], d->max_block_dim[2]));
     json_object_set_new(o, "max_grid_dim", json_pack("[iii]", d->max_grid_dim[0], d->max_grid_dim[1], d->max_grid_dim[2]));
-    json_object_set_new(o, "mem_peak_gbs", gb_real(d->mem_peak_gbs));
+    json_object_set_new(o, "mem_peak_gbs", gb_json_real(d->mem_peak_gbs));
     json_object_set_new(o, "l2_bytes", json_integer(d->l2_bytes));
     json_object_set_new(o, "total_mem_bytes", json_integer(d->total_mem_bytes));
     return o;
@@ -231,9 +231,9 @@ json_t *gb_run_info_to_json(const struct gb_run_info *in)
     json_object_set_new(o, "complete", json_boolean(in->complete));
     json_object_set_new(o, "points_ok", json_integer(in->points_ok));
     json_object_set_new(o, "points_failed", json_integer(in->points_failed));
-    json_object_set_new(o, "wall_s", gb_real(in->wall_s));
-    json_object_set_new(o, "timed_s", gb_real(in->timed_s));
-    json_object_set_new(o, "timed_share", gb_real(in->wall_s > 0 ? in->timed_s / in->wall_s : NAN));
+    json_object_set_new(o, "wall_s", gb_json_real(in->wall_s));
+    json_object_set_new(o, "timed_s", gb_json_real(in->timed_s));
+    json_object_set_new(o, "timed_share", gb_json_real(in->wall_s > 0 ? in->timed_s / in->wall_s : NAN));
     json_object_set_new(o, "modules", json_pack("{s:i, s:i}", "compiled", in->modules_compiled,
                                                  "from_disk_cache", in->modules_cached));
     if (in->has_device)

@@ -14,6 +14,10 @@
     X(smem_per_block) X(smem_per_block_optin) X(smem_reserved_per_block) X(smem_alloc_unit) \
     X(sm_clock_max_mhz) X(mem_clock_max_mhz) X(mem_bus_width_bits) X(ecc_enabled) X(driver_version)
 
+/* A number as JSON: a real, or null when it is not finite (NaN, infinities),
+ * which JSON cannot hold. A new reference. */
+json_t *gb_json_real(double v);
+
 json_t *gb_record_to_json(const struct gb_record *r);
 /* Returns 0, or -1 with `why` filled. */
 int gb_record_from_json(json_t *o, struct gb_record *r, char *why, size_t n);
