@@ -14,6 +14,7 @@
 #include "gpubound/ncu.h"
 #include "gpubound/regress.h"
 #include "gpubound/report.h"
+#include "util/fs.h"
 
 #define CMD "camp"
 
@@ -298,21 +299,6 @@ done:
 
 /* ---- predict ---- */
 
-static int mkdir_p(const char *dir)
-{
-    char buf[4400];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-
 /* Parses "W:N[,W:N...]" into counts[class]; -1 on a malformed list. */
 static int parse_counts(const char *s, double *counts)
 {
@@ -581,7 +567,7 @@ static int camp_predict(int argc, char **argv)
     }
     if ((rc = predict_device(m, cc, &dev)) != GB_EXIT_OK)
         goto done;
-    if (chart && mkdir_p(chart_dir) != 0) {
+    if (chart && gb_mkdir_p(chart_dir) != GB_OK) {
         rc = gb_cli_fail(gb_error_set(GB_ERR_IO, "cannot create %s: %s", chart_dir, strerror(errno)),
                          "camp predict --chart", NULL);
         goto done;
@@ -1033,7 +1019,7 @@ static int camp_validate(int argc, char **argv)
         (st = gb_table_column(t, "degree min", NULL)) ||
         (st = gb_table_column(t, "degree max", NULL)))
         goto table_fail;
-    if (mkdir_p(out) != 0) {
+    if (gb_mkdir_p(out) != GB_OK) {
         st = gb_error_set(GB_ERR_IO, "cannot create %s: %s", out, strerror(errno));
         rc = gb_cli_fail(st, "camp validate", NULL);
         goto done;

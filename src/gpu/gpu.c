@@ -9,6 +9,7 @@
 
 #include "gpubound/gpu.h"
 #include "gpu/gpu_internal.h"
+#include "util/fs.h"
 
 struct gb_module_entry {
     char key[40];
@@ -124,20 +125,6 @@ void gb_cache_dir(char *buf, size_t n)
         buf[0] = '\0';
 }
 
-static void gb_mkdir_p(const char *dir)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(tmp, 0755);
-            *p = '/';
-        }
-    }
-    mkdir(tmp, 0755);
-}
-
 static char *gb_read_file(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
@@ -231,7 +218,7 @@ enum gb_status gb_gpu_module(struct gb_gpu *g, const char *file, const char *con
         g->compiles++;
         GB_CU_CHECK(st, gb_cu->cuModuleLoadData(&mod, cubin));
         if (path[0]) {
-            gb_mkdir_p(dir);
+            (void)gb_mkdir_p(dir); /* no cache directory: compile every time */
             gb_write_cache(path, cubin, size);
         }
     }

@@ -9,30 +9,6 @@
 #include "gpubound/suite.h"
 #include "report_internal.h"
 
-enum gb_status gb_mkdir_p(const char *dir)
-{
-    char path[4096];
-    struct stat sb;
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof path)
-        return gb_error_set(GB_ERR_IO, "bad directory name '%s'", dir);
-    memcpy(path, dir, n + 1);
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            return gb_error_set(GB_ERR_IO, "cannot create directory %s: %s", path,
-                                strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
-        return gb_error_set(GB_ERR_IO, "cannot create directory %s: %s", path, strerror(errno));
-    if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return gb_error_set(GB_ERR_IO, "%s exists and is not a directory", path);
-    return GB_OK;
-}
-
 static int gb_listed(char *const *list, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "gpubound/report.h"
+#include "util/fs.h"
 
 /* Appends a copy of `s` to a list of a gb_report_result. */
 enum gb_status gb_result_add(char ***list, size_t *n, const char *s);
@@ -12,10 +13,6 @@ enum gb_status gb_result_add(char ***list, size_t *n, const char *s);
 /* Appends "<dir>/<file>" to res->files. */
 enum gb_status gb_result_add_file(struct gb_report_result *res, const char *dir,
                                   const char *file);
-
-/* Creates `dir` and its parents (mode 0777 before umask); an existing
- * directory is fine. GB_ERR_IO with the path and reason otherwise. */
-enum gb_status gb_mkdir_p(const char *dir);
 
 /* One chart to draw of a declared chart: the spec itself, or, for a spec
  * with `split`, a copy narrowed to one combination of the split values
