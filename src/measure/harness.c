@@ -1,12 +1,14 @@
 /* harness.c - measuring one point.
  *
- * Order of work for a point: compile, setup, poison, one launch, verify
- * (a wrong output is recorded as failed and never timed), warm-up, then
- * timed samples with event pairs, enqueued a chunk at a time so that the
- * host synchronises once per chunk rather than once per sample. Launches
- * shorter than batch_below_ns are captured batch-fold into a CUDA graph and
- * one graph launch is one sample; cold samples flush the L2 outside the
- * timed region before each sample and are never batched.
+ * The steps of a point: prepare (compile, shared state, setup), verify
+ * (poison, one launch, check: a wrong output is recorded as failed and never
+ * timed), warm up (which also tells the launch's length and whether to batch
+ * it), sample until the stopping rule holds or a cap (sampling.c, through
+ * the timer seam of timer.h), record. Samples are enqueued a chunk at a
+ * time so that the host synchronises once per chunk rather than once per
+ * sample. Launches shorter than batch_below_ns are captured batch-fold into
+ * a CUDA graph and one graph launch is one sample; cold samples flush the
+ * L2 outside the timed region before each sample and are never batched.
  *
  * A bench may bring its own sampling policy (fewer samples for sweeps of
  * many short points) and state shared by consecutive points (buffers made
@@ -19,10 +21,58 @@
 #include <time.h>
 
 #include "gpubound/measure.h"
+#include "measure/sampling.h"
+#include "measure/timer.h"
 
-volatile int gb_measure_interrupted;
+/* ---- the bench's callbacks: every call goes through one of these ---- */
 
-#define GB_CHUNK_MAX 32
+static const struct gb_bench_extra *gb_extra(const struct gb_bench *b)
+{
+    return b ? gb_bench_extra(b) : NULL;
+}
+
+static int gb_call_kernel_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
+{
+    return p->bench->kernel_opts ? p->bench->kernel_opts(p, opts, max) : 0;
+}
+
+static enum gb_status gb_call_setup(struct gb_point *p)
+{
+    return p->bench->setup(p);
+}
+
+static enum gb_status gb_call_poison(struct gb_point *p)
+{
+    return p->bench->poison ? p->bench->poison(p) : GB_OK;
+}
+
+static enum gb_status gb_call_launch(struct gb_point *p)
+{
+    return p->bench->launch(p);
+}
+
+static enum gb_status gb_call_verify(struct gb_point *p)
+{
+    return p->bench->verify(p);
+}
+
+static void gb_call_teardown(struct gb_point *p)
+{
+    if (p->bench->teardown)
+        p->bench->teardown(p);
+}
+
+static enum gb_status gb_call_share_setup(const struct gb_bench_extra *ex, struct gb_point *p, void **state)
+{
+    return ex->share_setup(p, state);
+}
+
+static void gb_call_share_teardown(const struct gb_bench *b, struct gb_gpu *g, void *state)
+{
+    const struct gb_bench_extra *ex = gb_extra(b);
+    if (state && ex && ex->share_teardown)
+        ex->share_teardown(g, state);
+}
 
 void gb_measure_opts_default(struct gb_measure_opts *o)
 {
@@ -42,7 +92,7 @@ void gb_measure_opts_default(struct gb_measure_opts *o)
 void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench *b,
                          struct gb_measure_opts *out)
 {
-    const struct gb_bench_extra *ex = b ? gb_bench_extra(b) : NULL;
+    const struct gb_bench_extra *ex = gb_extra(b);
     const struct gb_sample_policy *sp = ex ? ex->sampling : NULL;
     *out = *o;
     if (!sp)
@@ -69,9 +119,7 @@ void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench 
 
 void gb_measure_share_release(struct gb_measure_share *s)
 {
-    const struct gb_bench_extra *ex = s->bench ? gb_bench_extra(s->bench) : NULL;
-    if (s->state && ex && ex->share_teardown)
-        ex->share_teardown(s->gpu, s->state);
+    gb_call_share_teardown(s->bench, s->gpu, s->state);
     memset(s, 0, sizeof *s);
 }
 
@@ -99,7 +147,7 @@ static enum gb_status gb_share_acquire(struct gb_gpu *g, struct gb_point *p,
                                        struct gb_measure_share *sh, void **own)
 {
     const struct gb_bench *b = p->bench;
-    const struct gb_bench_extra *ex = gb_bench_extra(b);
+    const struct gb_bench_extra *ex = gb_extra(b);
     char key[sizeof sh->key];
     enum gb_status st;
     *own = NULL;
@@ -117,7 +165,7 @@ static enum gb_status gb_share_acquire(struct gb_gpu *g, struct gb_point *p,
     if (sh)
         gb_measure_share_release(sh);
     void *state = NULL;
-    if ((st = ex->share_setup(p, &state)) != GB_OK)
+    if ((st = gb_call_share_setup(ex, p, &state)) != GB_OK)
         return st;
     p->shared = state;
     if (sh) {
@@ -131,95 +179,10 @@ static enum gb_status gb_share_acquire(struct gb_gpu *g, struct gb_point *p,
     return GB_OK;
 }
 
-static double gb_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void gb_rec_reason(struct gb_record *rec, enum gb_record_status st, const char *msg)
 {
     rec->status = st;
     snprintf(rec->reason, sizeof rec->reason, "%s", msg);
-}
-
-struct gb_timer {
-    CUevent ev[2 * GB_CHUNK_MAX];
-    int n_ev;                  /* created so far, on demand */
-    CUgraph graph;
-    CUgraphExec exec;
-};
-
-static void gb_timer_release(struct gb_timer *t)
-{
-    for (int i = 0; i < t->n_ev; i++)
-        gb_cu->cuEventDestroy(t->ev[i]);
-    if (t->exec)
-        gb_cu->cuGraphExecDestroy(t->exec);
-    if (t->graph)
-        gb_cu->cuGraphDestroy(t->graph);
-    memset(t, 0, sizeof *t);
-}
-
-/* One unit of timed work: the graph of `batch` launches, or one launch. */
-static enum gb_status gb_work(struct gb_gpu *g, struct gb_point *p, struct gb_timer *t)
-{
-    enum gb_status st = GB_OK;
-    if (t->exec) {
-        GB_CU_CHECK(st, gb_cu->cuGraphLaunch(t->exec, g->stream));
-        return GB_OK;
-    }
-    return p->bench->launch(p);
-out:
-    return st;
-}
-
-/* Enqueues `k` samples and returns their times in ns (per launch). */
-static enum gb_status gb_sample_chunk(struct gb_gpu *g, struct gb_point *p, struct gb_timer *t, int k,
-                                      int cold, int batch, double *out_ns)
-{
-    enum gb_status st = GB_OK;
-    while (t->n_ev < 2 * k) {
-        GB_CU_CHECK(st, gb_cu->cuEventCreate(&t->ev[t->n_ev], CU_EVENT_DEFAULT));
-        t->n_ev++;
-    }
-    for (int i = 0; i < k; i++) {
-        if (cold && (st = gb_gpu_flush_l2(g)) != GB_OK)
-            goto out;
-        GB_CU_CHECK(st, gb_cu->cuEventRecord(t->ev[2 * i], g->stream));
-        if ((st = gb_work(g, p, t)) != GB_OK)
-            goto out;
-        GB_CU_CHECK(st, gb_cu->cuEventRecord(t->ev[2 * i + 1], g->stream));
-    }
-    GB_CU_CHECK(st, gb_cu->cuEventSynchronize(t->ev[2 * k - 1]));
-    for (int i = 0; i < k; i++) {
-        float ms = 0;
-        GB_CU_CHECK(st, gb_cu->cuEventElapsedTime(&ms, t->ev[2 * i], t->ev[2 * i + 1]));
-        out_ns[i] = ms * 1e6 / batch;
-    }
-out:
-    return st;
-}
-
-static enum gb_status gb_capture(struct gb_gpu *g, struct gb_point *p, struct gb_timer *t, int batch)
-{
-    enum gb_status st = GB_OK;
-    GB_CU_CHECK(st, gb_cu->cuStreamBeginCapture(g->stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
-    for (int i = 0; i < batch && st == GB_OK; i++)
-        st = p->bench->launch(p);
-    {
-        CUresult r = gb_cu->cuStreamEndCapture(g->stream, &t->graph);
-        if (st != GB_OK)
-            goto out;
-        if (r != CUDA_SUCCESS) {
-            st = gb_cuda_fail(r, "cuStreamEndCapture", __FILE__, __LINE__);
-            goto out;
-        }
-    }
-    GB_CU_CHECK(st, gb_cu->cuGraphInstantiateWithFlags(&t->exec, t->graph, 0));
-out:
-    return st;
 }
 
 static int gb_device_fault(enum gb_status st)
@@ -229,157 +192,264 @@ static int gb_device_fault(enum gb_status st)
                                  strstr(gb_error_message(), "launch failed") || strstr(gb_error_message(), "ECC"));
 }
 
-enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const struct gb_measure_opts *given,
-                                struct gb_record *rec)
-{
-    enum gb_status st = GB_OK;
-    struct gb_timer t;
-    double *samples = NULL;
-    const struct gb_bench *b = p->bench;
-    double t0 = gb_now_s();
-    int set_up = 0;
-    void *own_shared = NULL;
-    struct gb_measure_opts eff;
-    const struct gb_measure_opts *o = &eff;
-    memset(&t, 0, sizeof t);
-    gb_measure_opts_for(given, b, &eff);
+/* ---- one point, in steps ---- */
 
-    rec->cache = o->cache >= 0 ? (enum gb_cache_mode)o->cache : b->cache;
+/* What the steps of one point share. */
+struct gb_point_run {
+    struct gb_gpu *g;
+    struct gb_point *p;
+    struct gb_record *rec;
+    struct gb_measure_opts o;    /* the caller's options with the bench's policy applied */
+    struct gb_timer timer;
+    CUgraph graph;               /* `batch` launches captured, when batched */
+    CUgraphExec exec;
+    int set_up;                  /* setup was called: teardown must be */
+    void *own_shared;            /* shared state nobody keeps: freed with the point */
+    double est_ns;               /* the shortest warm-up launch */
+    struct gb_sample_set samples;
+};
+
+/* The cold mode's flush, before each sample and outside its timed span. */
+static enum gb_status gb_work_flush(void *ctx)
+{
+    struct gb_point_run *r = ctx;
+    return gb_gpu_flush_l2(r->g);
+}
+
+/* One sample's work: the graph of `batch` launches, or one launch. */
+static enum gb_status gb_work_run(void *ctx)
+{
+    struct gb_point_run *r = ctx;
+    enum gb_status st = GB_OK;
+    if (!r->exec)
+        return gb_call_launch(r->p);
+    GB_CU_CHECK(st, gb_cu->cuGraphLaunch(r->exec, r->g->stream));
+out:
+    return st;
+}
+
+static void gb_point_work(struct gb_point_run *r, struct gb_sample_work *w)
+{
+    w->prepare = r->rec->cache == GB_CACHE_COLD ? gb_work_flush : NULL;
+    w->run = gb_work_run;
+    w->ctx = r;
+    w->batch = r->rec->batch;
+}
+
+static void gb_point_start(struct gb_point_run *r, struct gb_gpu *g, struct gb_point *p,
+                           const struct gb_measure_opts *given, struct gb_record *rec)
+{
+    memset(r, 0, sizeof *r);
+    r->g = g;
+    r->p = p;
+    r->rec = rec;
+    gb_measure_opts_for(given, p->bench, &r->o);
+    rec->cache = r->o.cache >= 0 ? (enum gb_cache_mode)r->o.cache : p->bench->cache;
     rec->min_ns = rec->median_ns = rec->mean_ns = rec->stddev_ns = rec->ci_lo_ns = rec->ci_hi_ns = NAN;
+    rec->batch_min_ns = rec->batch_median_ns = rec->batch_mean_ns = NAN;
+    rec->batch_stddev_ns = rec->batch_ci_lo_ns = rec->batch_ci_hi_ns = NAN;
     rec->bw_gbs = rec->gflops = NAN;
     rec->batch = 1;
+    rec->time_source[0] = '\0';
+}
 
-    if (b->kernel_file) {
-        char opts[16][GB_OPT_LEN];
-        const char *optp[16];
-        int n = b->kernel_opts ? b->kernel_opts(p, opts, 16) : 0;
-        for (int i = 0; i < n; i++)
-            optp[i] = opts[i];
-        if ((st = gb_gpu_module(g, b->kernel_file, optp, n, &p->module)) != GB_OK)
-            goto fail;
-    }
-    if ((st = gb_share_acquire(g, p, o->share, &own_shared)) != GB_OK)
-        goto fail;
-    set_up = 1;
-    if ((st = b->setup(p)) != GB_OK)
-        goto fail;
-    rec->bytes = p->bytes;
-    rec->flops = p->flops;
+/* Compiles the bench's kernel file with the point's options. */
+static enum gb_status gb_point_compile(struct gb_point_run *r)
+{
+    char opts[16][GB_OPT_LEN];
+    const char *optp[16];
+    const struct gb_bench *b = r->p->bench;
+    if (!b->kernel_file)
+        return GB_OK;
+    int n = gb_call_kernel_opts(r->p, opts, 16);
+    for (int i = 0; i < n; i++)
+        optp[i] = opts[i];
+    return gb_gpu_module(r->g, b->kernel_file, optp, n, &r->p->module);
+}
 
-    /* Verification run on poisoned outputs. */
-    if (b->poison && (st = b->poison(p)) != GB_OK)
-        goto fail;
-    if ((st = b->launch(p)) != GB_OK || (st = gb_gpu_sync(g)) != GB_OK)
-        goto fail;
-    if ((st = b->verify(p)) != GB_OK)
-        goto fail;
+/* Step 1: compile, shared state, setup. */
+static enum gb_status gb_point_prepare(struct gb_point_run *r)
+{
+    enum gb_status st;
+    if ((st = gb_point_compile(r)) != GB_OK)
+        return st;
+    if ((st = gb_share_acquire(r->g, r->p, r->o.share, &r->own_shared)) != GB_OK)
+        return st;
+    r->set_up = 1;
+    if ((st = gb_call_setup(r->p)) != GB_OK)
+        return st;
+    r->rec->bytes = r->p->bytes;
+    r->rec->flops = r->p->flops;
+    return GB_OK;
+}
 
-    /* Warm-up: at least 3 launches and 20 ms (or what the bench's policy
-     * says), which also tells the launch's length. */
-    int cold = rec->cache == GB_CACHE_COLD;
-    double one[GB_CHUNK_MAX], warm_start = gb_now_s();
-    int warm_n = 0;
-    double est_ns = 0;
-    do {
-        if ((st = gb_sample_chunk(g, p, &t, 1, cold, 1, one)) != GB_OK)
-            goto fail;
-        est_ns = warm_n ? fmin(est_ns, one[0]) : one[0];
-        warm_n++;
-    } while ((warm_n < o->warmup_launches || gb_now_s() - warm_start < o->warmup_s) && warm_n < 1000);
+/* Step 2: one launch on poisoned outputs, checked. */
+static enum gb_status gb_point_verify(struct gb_point_run *r)
+{
+    enum gb_status st;
+    if ((st = gb_call_poison(r->p)) != GB_OK || (st = gb_call_launch(r->p)) != GB_OK ||
+        (st = gb_gpu_sync(r->g)) != GB_OK)
+        return st;
+    return gb_call_verify(r->p);
+}
 
-    int batch = 1;
-    if (!cold && !p->no_graph && est_ns < o->batch_below_ns) {
-        batch = (int)ceil(o->batch_target_ns / fmax(est_ns, 100.0));
-        if (batch > 1000)
-            batch = 1000;
-        if ((st = gb_capture(g, p, &t, batch)) != GB_OK)
-            goto fail;
-        /* Warm the graph too. */
-        if ((st = gb_sample_chunk(g, p, &t, 2, 0, batch, one)) != GB_OK)
-            goto fail;
-    }
-    rec->batch = batch;
-
-    rec->sm_mhz_before = gb_gpu_sm_clock_mhz(g);
-    samples = malloc((size_t)o->max_samples * sizeof *samples);
-    if (!samples) {
-        st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
-        goto fail;
-    }
-    int n = 0;
-    struct gb_sample_stats s;
-    memset(&s, 0, sizeof s);
-    double sample_ns = est_ns * batch;
-    double start = gb_now_s(), timed_ns = 0;
-    for (;;) {
-        if (gb_measure_interrupted) {
-            st = gb_error_set(GB_ERR_INTERRUPTED, "interrupted");
-            goto fail;
-        }
-        int k = (int)(o->chunk_s * 1e9 / fmax(sample_ns, 1.0)); /* about chunk_s of work per chunk */
-        if (k < 1)
-            k = 1;
-        if (k > GB_CHUNK_MAX)
-            k = GB_CHUNK_MAX;
-        if (k > o->max_samples - n)
-            k = o->max_samples - n;
-        if ((st = gb_sample_chunk(g, p, &t, k, cold, batch, samples + n)) != GB_OK)
-            goto fail;
-        for (int i = 0; i < k; i++)
-            timed_ns += samples[n + i] * batch;
-        n += k;
-        if (n >= o->min_samples) {
-            if ((st = gb_stats_compute(samples, n, &s)) != GB_OK)
-                goto fail;
-            rec->converged = gb_stats_converged(&s, o->rel_ci);
-            if (rec->converged || n >= o->max_samples || gb_now_s() - start > o->max_time_s)
-                break;
+static enum gb_status gb_point_capture(struct gb_point_run *r, int batch)
+{
+    enum gb_status st = GB_OK;
+    GB_CU_CHECK(st, gb_cu->cuStreamBeginCapture(r->g->stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+    for (int i = 0; i < batch && st == GB_OK; i++)
+        st = gb_call_launch(r->p);
+    {
+        CUresult cr = gb_cu->cuStreamEndCapture(r->g->stream, &r->graph);
+        if (st != GB_OK)
+            goto out;
+        if (cr != CUDA_SUCCESS) {
+            st = gb_cuda_fail(cr, "cuStreamEndCapture", __FILE__, __LINE__);
+            goto out;
         }
     }
-    rec->sm_mhz_after = gb_gpu_sm_clock_mhz(g);
+    GB_CU_CHECK(st, gb_cu->cuGraphInstantiateWithFlags(&r->exec, r->graph, 0));
+out:
+    return st;
+}
+
+/* Launches too short for an event pair are batched in a CUDA graph of
+ * about batch_target_ns, itself warmed with two samples. */
+static enum gb_status gb_point_batch(struct gb_point_run *r)
+{
+    enum gb_status st;
+    struct gb_sample_work w;
+    struct gb_sample_set warm;
+    const struct gb_measure_opts *o = &r->o;
+    if (r->rec->cache == GB_CACHE_COLD || r->p->no_graph || r->est_ns >= o->batch_below_ns)
+        return GB_OK;
+    int batch = (int)ceil(o->batch_target_ns / fmax(r->est_ns, 100.0));
+    if (batch > 1000)
+        batch = 1000;
+    if ((st = gb_point_capture(r, batch)) != GB_OK)
+        return st;
+    r->rec->batch = batch;
+    gb_point_work(r, &w);
+    memset(&warm, 0, sizeof warm);
+    st = gb_sample_chunk(&r->timer, &w, 2, &warm);
+    gb_sample_set_release(&warm);
+    return st;
+}
+
+/* Step 3: warm-up, which also tells the launch's length, then the batch. */
+static enum gb_status gb_point_warm_up(struct gb_point_run *r)
+{
+    enum gb_status st;
+    struct gb_sample_work w;
+    /* The one place that picks the clock. */
+    if ((st = gb_timer_events_open(r->g, &r->timer)) != GB_OK)
+        return st;
+    gb_point_work(r, &w);
+    if ((st = gb_sample_warm_up(&r->timer, &w, &r->o, &r->est_ns)) != GB_OK)
+        return st;
+    return gb_point_batch(r);
+}
+
+/* Step 4: samples until the stopping rule holds or a cap, between two
+ * readings of the SM clock. */
+static enum gb_status gb_point_sample(struct gb_point_run *r)
+{
+    enum gb_status st;
+    struct gb_sample_work w;
+    struct gb_record *rec = r->rec;
+    gb_point_work(r, &w);
+    rec->sm_mhz_before = gb_gpu_sm_clock_mhz(r->g);
+    if ((st = gb_sample_until(&r->timer, &w, &r->o, r->est_ns * rec->batch, &r->samples)) != GB_OK)
+        return st;
+    rec->sm_mhz_after = gb_gpu_sm_clock_mhz(r->g);
     if (rec->sm_mhz_before > 0 && rec->sm_mhz_after > 0 &&
         rec->sm_mhz_after < rec->sm_mhz_before - fmax(30.0, 0.03 * rec->sm_mhz_before))
         rec->throttled = 1;
-    rec->samples = n;
-    rec->min_ns = s.min;
-    rec->median_ns = s.median;
-    rec->mean_ns = s.mean;
-    rec->stddev_ns = s.stddev;
-    rec->ci_lo_ns = s.ci_lo;
-    rec->ci_hi_ns = s.ci_hi;
-    rec->timed_s = timed_ns * 1e-9;
-    if (p->bytes > 0)
-        rec->bw_gbs = p->bytes / s.median;
-    if (p->flops > 0)
-        rec->gflops = p->flops / s.median;
-    rec->status = GB_REC_OK;
-    st = GB_OK;
-    goto out;
+    return GB_OK;
+}
 
-fail:
+/* Batched samples are batch time: kept in its own fields as well. */
+static void gb_record_batch_time(struct gb_record *rec, const struct gb_sample_stats *s)
+{
+    rec->batch_min_ns = s->min;
+    rec->batch_median_ns = s->median;
+    rec->batch_mean_ns = s->mean;
+    rec->batch_stddev_ns = s->stddev;
+    rec->batch_ci_lo_ns = s->ci_lo;
+    rec->batch_ci_hi_ns = s->ci_hi;
+}
+
+/* Step 5: the samples' statistics into the record. */
+static enum gb_status gb_point_record(struct gb_point_run *r)
+{
+    struct gb_record *rec = r->rec;
+    const struct gb_sample_stats *s = &r->samples.stats;
+    rec->samples = r->samples.n;
+    rec->converged = r->samples.converged;
+    rec->min_ns = s->min;
+    rec->median_ns = s->median;
+    rec->mean_ns = s->mean;
+    rec->stddev_ns = s->stddev;
+    rec->ci_lo_ns = s->ci_lo;
+    rec->ci_hi_ns = s->ci_hi;
+    rec->timed_s = r->samples.timed_ns * 1e-9;
+    gb_timer_source(&r->timer, rec->batch, rec->time_source, sizeof rec->time_source);
+    if (r->timer.span == GB_TIMER_PER_SAMPLE && rec->batch > 1)
+        gb_record_batch_time(rec, s);
+    if (r->p->bytes > 0)
+        rec->bw_gbs = r->p->bytes / s->median;
+    if (r->p->flops > 0)
+        rec->gflops = r->p->flops / s->median;
+    rec->status = GB_REC_OK;
+    return r->timer.counters ? r->timer.counters(r->timer.self, rec) : GB_OK;
+}
+
+/* A step failed: the record says why; returns what the caller must see
+ * (only an interruption or a faulted device stops the run; any other
+ * failure is recorded with the point and the run goes on). */
+static enum gb_status gb_point_failed(struct gb_record *rec, enum gb_status st)
+{
     if (st == GB_ERR_VERIFY)
         gb_rec_reason(rec, GB_REC_FAILED, gb_error_message());
     else if (st == GB_ERR_UNSUPPORTED)
         gb_rec_reason(rec, GB_REC_SKIPPED, gb_error_message());
     else
         gb_rec_reason(rec, GB_REC_ERROR, gb_error_message());
-    /* Only an interruption or a faulted device stops the run; any other
-     * failure is recorded with the point and the run goes on. */
-    if (st != GB_ERR_INTERRUPTED && !gb_device_fault(st))
-        st = GB_OK;
-out:
+    return st == GB_ERR_INTERRUPTED || gb_device_fault(st) ? st : GB_OK;
+}
+
+/* Frees what the steps took, in the reverse order. */
+static void gb_point_finish(struct gb_point_run *r)
+{
+    struct gb_point *p = r->p;
     for (int i = 0; i < p->n_metrics; i++)
-        gb_record_set_metric(rec, p->metrics[i].name, p->metrics[i].value);
-    gb_timer_release(&t);
-    free(samples);
-    if (set_up && b->teardown)
-        b->teardown(p);
-    if (own_shared) {
-        const struct gb_bench_extra *ex = gb_bench_extra(b);
-        if (ex && ex->share_teardown)
-            ex->share_teardown(g, own_shared);
-    }
+        gb_record_set_metric(r->rec, p->metrics[i].name, p->metrics[i].value);
+    if (r->timer.release)
+        r->timer.release(r->timer.self);
+    if (r->exec)
+        gb_cu->cuGraphExecDestroy(r->exec);
+    if (r->graph)
+        gb_cu->cuGraphDestroy(r->graph);
+    gb_sample_set_release(&r->samples);
+    if (r->set_up)
+        gb_call_teardown(p);
+    gb_call_share_teardown(p->bench, r->g, r->own_shared);
     p->shared = NULL;
-    rec->wall_s = gb_now_s() - t0;
+}
+
+enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const struct gb_measure_opts *given,
+                                struct gb_record *rec)
+{
+    struct gb_point_run r;
+    double t0 = gb_measure_now_s();
+    enum gb_status st;
+    gb_point_start(&r, g, p, given, rec);
+    if ((st = gb_point_prepare(&r)) == GB_OK && (st = gb_point_verify(&r)) == GB_OK &&
+        (st = gb_point_warm_up(&r)) == GB_OK && (st = gb_point_sample(&r)) == GB_OK)
+        st = gb_point_record(&r);
+    if (st != GB_OK)
+        st = gb_point_failed(rec, st);
+    gb_point_finish(&r);
+    rec->wall_s = gb_measure_now_s() - t0;
     return st;
 }

@@ -1,0 +1,149 @@
+/* sampling.c - warm-up and the sampling loop (sampling.h), over any timer. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "measure/sampling.h"
+
+volatile int gb_measure_interrupted;
+
+#define GB_WARMUP_MAX 1000
+
+double gb_measure_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void gb_timer_source(const struct gb_timer *t, int batch, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%s", t->name, t->span == GB_TIMER_PER_SAMPLE && batch > 1 ? "-graph" : "");
+}
+
+void gb_sample_set_release(struct gb_sample_set *s)
+{
+    free(s->ns);
+    memset(s, 0, sizeof *s);
+}
+
+/* Durations one sample yields. */
+static int gb_per_sample(const struct gb_timer *t, const struct gb_sample_work *w)
+{
+    return t->span == GB_TIMER_PER_KERNEL ? w->batch : 1;
+}
+
+static enum gb_status gb_sample_reserve(struct gb_sample_set *s, int more)
+{
+    if (s->n + more <= s->cap)
+        return GB_OK;
+    int cap = s->cap ? s->cap : 64;
+    while (cap < s->n + more)
+        cap *= 2;
+    double *p = realloc(s->ns, (size_t)cap * sizeof *p);
+    if (!p)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    s->ns = p;
+    s->cap = cap;
+    return GB_OK;
+}
+
+/* Enqueues k bracketed samples without waiting for the device. */
+static enum gb_status gb_sample_enqueue(const struct gb_timer *t, const struct gb_sample_work *w, int k)
+{
+    enum gb_status st = GB_OK;
+    for (int i = 0; i < k && st == GB_OK; i++) {
+        if (w->prepare && (st = w->prepare(w->ctx)) != GB_OK)
+            break;
+        if ((st = t->begin(t->self)) != GB_OK || (st = w->run(w->ctx)) != GB_OK)
+            break;
+        st = t->end(t->self);
+    }
+    return st;
+}
+
+enum gb_status gb_sample_chunk(const struct gb_timer *t, const struct gb_sample_work *w, int k,
+                               struct gb_sample_set *s)
+{
+    enum gb_status st;
+    int got = 0, per = gb_per_sample(t, w);
+    if ((st = gb_sample_reserve(s, k * per)) != GB_OK)
+        return st;
+    if ((st = gb_sample_enqueue(t, w, k)) != GB_OK)
+        return st;
+    if ((st = t->collect(t->self, s->ns + s->n, s->cap - s->n, &got)) != GB_OK)
+        return st;
+    if (got < 1)
+        return gb_error_set(GB_ERR_CUDA, "the %s timer returned no duration for %d sample(s)", t->name, k);
+    for (int i = s->n; i < s->n + got; i++) {
+        s->timed_ns += s->ns[i];
+        if (per == 1 && w->batch > 1)
+            s->ns[i] /= w->batch;
+    }
+    s->n += got;
+    return GB_OK;
+}
+
+enum gb_status gb_sample_warm_up(const struct gb_timer *t, const struct gb_sample_work *w,
+                                 const struct gb_measure_opts *o, double *est_ns)
+{
+    enum gb_status st = GB_OK;
+    struct gb_sample_set s;
+    double start = gb_measure_now_s();
+    int launches = 0;
+    memset(&s, 0, sizeof s);
+    *est_ns = 0;
+    do {
+        s.n = 0;
+        if ((st = gb_sample_chunk(t, w, 1, &s)) != GB_OK)
+            goto out;
+        for (int i = 0; i < s.n; i++)
+            *est_ns = launches || i ? fmin(*est_ns, s.ns[i]) : s.ns[i];
+        launches++;
+    } while ((launches < o->warmup_launches || gb_measure_now_s() - start < o->warmup_s) &&
+             launches < GB_WARMUP_MAX);
+out:
+    gb_sample_set_release(&s);
+    return st;
+}
+
+/* Samples for the next chunk: about chunk_s of work, within the timer's
+ * pending limit and what is left under max_samples. */
+static int gb_chunk_size(const struct gb_timer *t, const struct gb_sample_work *w,
+                         const struct gb_measure_opts *o, double sample_ns, int n)
+{
+    int per = gb_per_sample(t, w);
+    int left = (o->max_samples - n + per - 1) / per;
+    int k = (int)(o->chunk_s * 1e9 / fmax(sample_ns, 1.0));
+    if (k < 1)
+        k = 1;
+    if (k > t->max_pending)
+        k = t->max_pending;
+    return k > left ? left : k;
+}
+
+enum gb_status gb_sample_until(const struct gb_timer *t, const struct gb_sample_work *w,
+                               const struct gb_measure_opts *o, double sample_ns,
+                               struct gb_sample_set *s)
+{
+    enum gb_status st = GB_OK;
+    double start = gb_measure_now_s();
+    for (;;) {
+        if (gb_measure_interrupted)
+            return gb_error_set(GB_ERR_INTERRUPTED, "interrupted");
+        int k = gb_chunk_size(t, w, o, sample_ns, s->n);
+        if (k < 1)
+            k = 1; /* max_samples below min_samples: min_samples wins */
+        if ((st = gb_sample_chunk(t, w, k, s)) != GB_OK)
+            return st;
+        if (s->n < o->min_samples)
+            continue;
+        if ((st = gb_stats_compute(s->ns, s->n, &s->stats)) != GB_OK)
+            return st;
+        s->converged = gb_stats_converged(&s->stats, o->rel_ci);
+        if (s->converged || s->n >= o->max_samples || gb_measure_now_s() - start > o->max_time_s)
+            return GB_OK;
+    }
+}

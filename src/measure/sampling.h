@@ -1,0 +1,61 @@
+/* sampling.h - the sampling loop: warm-up, then timed samples until the
+ * stopping rule holds or a cap is reached. It knows nothing of CUDA: it
+ * enqueues a sample's work through struct gb_sample_work and times it only
+ * through a struct gb_timer (timer.h), so a unit test can drive it with a
+ * fake clock and fake work (tests/unit/test_sampling.c).
+ */
+#ifndef GB_MEASURE_SAMPLING_H
+#define GB_MEASURE_SAMPLING_H
+
+#include "gpubound/measure.h"
+#include "measure/timer.h"
+
+/* One sample's work. */
+struct gb_sample_work {
+    /* Before each sample, outside the timed span (the cold mode's L2
+     * flush); NULL: nothing. */
+    enum gb_status (*prepare)(void *ctx);
+    /* Enqueues one sample's work: `batch` launches. */
+    enum gb_status (*run)(void *ctx);
+    void *ctx;
+    int batch;                   /* launches per sample, >= 1 */
+};
+
+/* The samples of a point. Zero-initialise; release with gb_sample_set_release. */
+struct gb_sample_set {
+    double *ns;                  /* per-launch durations in ns, n of them (owned) */
+    int n, cap;
+    double timed_ns;             /* the timed spans (or kernels) summed, in ns */
+    struct gb_sample_stats stats; /* of ns[0..n), once n >= min_samples */
+    int converged;               /* 1 if the stopping rule held */
+};
+
+void gb_sample_set_release(struct gb_sample_set *s);
+
+/* Enqueues `k` samples of `w` (1 <= k <= t->max_pending), each bracketed by
+ * t->begin / t->end with w->prepare before it, collects their durations and
+ * appends them to `s` per launch: a per-sample duration divided by
+ * w->batch, a per-kernel duration as it is. */
+enum gb_status gb_sample_chunk(const struct gb_timer *t, const struct gb_sample_work *w, int k,
+                               struct gb_sample_set *s);
+
+/* Warm-up: samples of `w` one at a time, at least o->warmup_launches of
+ * them and for at least o->warmup_s (at most 1000), none kept; *est_ns is
+ * the shortest per-launch duration seen. */
+enum gb_status gb_sample_warm_up(const struct gb_timer *t, const struct gb_sample_work *w,
+                                 const struct gb_measure_opts *o, double *est_ns);
+
+/* Samples `w` in chunks of about o->chunk_s of work (sample_ns: the
+ * expected length of one sample) until, with at least o->min_samples,
+ * the relative CI half-width of the median is at most o->rel_ci
+ * (s->converged = 1), or o->max_samples were taken, or o->max_time_s has
+ * passed (s->converged = 0). s->stats holds the samples' statistics.
+ * GB_ERR_INTERRUPTED when gb_measure_interrupted is set between chunks. */
+enum gb_status gb_sample_until(const struct gb_timer *t, const struct gb_sample_work *w,
+                               const struct gb_measure_opts *o, double sample_ns,
+                               struct gb_sample_set *s);
+
+/* Seconds on the monotonic clock. */
+double gb_measure_now_s(void);
+
+#endif

@@ -1,0 +1,60 @@
+/* timer.h - the seam between the harness and the clock that times a sample.
+ *
+ * The harness brackets each timed sample with begin() and end(), enqueues a
+ * chunk of samples that way, and then asks collect() for their durations.
+ * A backend is one file that fills a struct gb_timer: CUDA events
+ * (timer_events.c) time the span between begin and end; a backend that
+ * reads the GPU's own kernel timestamps returns one duration per kernel run
+ * inside the span instead (span = GB_TIMER_PER_KERNEL), so a graph of N
+ * launches yields N durations. The sampling loop (sampling.h) drives a timer
+ * only through this struct, which is what lets a unit test drive it with a
+ * fake clock.
+ */
+#ifndef GB_MEASURE_TIMER_H
+#define GB_MEASURE_TIMER_H
+
+#include "gpubound/gpu.h"
+#include "gpubound/results.h"
+#include "gpubound/status.h"
+
+/* What one duration from collect() covers. */
+enum gb_timer_span {
+    GB_TIMER_PER_SAMPLE = 0, /* the whole span from begin to end (all its launches) */
+    GB_TIMER_PER_KERNEL,     /* one kernel run between a begin and its end */
+};
+
+struct gb_timer {
+    /* The clock's name, recorded in gb_record.time_source ("events"); a
+     * per-sample clock around a graph of N launches is recorded as
+     * "<name>-graph" (see gb_timer_source). */
+    const char *name;
+    enum gb_timer_span span;
+    /* How many begin/end pairs may be pending before collect() must be
+     * called (at least 1). */
+    int max_pending;
+    void *self;                /* the backend's state, passed to every call */
+    /* Marks the start / end of one timed sample on the device's stream.
+     * Asynchronous: nothing waits for the device. */
+    enum gb_status (*begin)(void *self);
+    enum gb_status (*end)(void *self);
+    /* Waits for the pending samples and writes their durations in ns, in
+     * order, into ns[0..cap); sets *n to how many were written (for a
+     * per-sample clock, one per begin/end pair) and forgets them. */
+    enum gb_status (*collect)(void *self, double *ns, int cap, int *n);
+    /* Optional (NULL: none): adds the hardware counters read during the
+     * samples to `rec` as metrics. */
+    enum gb_status (*counters)(void *self, struct gb_record *rec);
+    /* Frees what the backend holds; safe after a failed open. */
+    void (*release)(void *self);
+};
+
+/* Opens the CUDA-event timer on `g`'s stream (timer_events.c). Events are
+ * created on first use; release with t->release(t->self). */
+enum gb_status gb_timer_events_open(struct gb_gpu *g, struct gb_timer *t);
+
+/* The time source a record names for samples of `batch` launches timed by
+ * `t`: its name, with "-graph" added when a per-sample clock timed a batch
+ * (the durations are then batch times divided by batch). */
+void gb_timer_source(const struct gb_timer *t, int batch, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,359 @@
+/* The sampling loop of the harness, driven through the timer seam by a fake
+ * clock: it stops when the stopping rule holds, stops at the caps, says
+ * whether the rule was met, and keeps batch and per-kernel durations apart. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "measure/sampling.h"
+
+#define FAKE_PENDING 8
+
+/* A clock that hands out durations from a function of the sample's index,
+ * and logs what it was asked to do: p(repare) b(egin) r(un) e(nd) c(ollect). */
+struct fake {
+    double (*duration)(int i);   /* duration of sample (or kernel) i, in ns */
+    int per_sample;              /* durations per begin/end pair */
+    int next;                    /* index of the next duration */
+    int pending, open;
+    int begins, runs, prepares, collects;
+    char log[4096];
+    int log_n;
+};
+
+static void fake_log(struct fake *f, char c)
+{
+    if (f->log_n < (int)sizeof f->log - 1)
+        f->log[f->log_n++] = c;
+}
+
+static enum gb_status fake_begin(void *self)
+{
+    struct fake *f = self;
+    assert_false(f->open);
+    assert_true(f->pending < FAKE_PENDING);
+    f->open = 1;
+    f->begins++;
+    fake_log(f, 'b');
+    return GB_OK;
+}
+
+static enum gb_status fake_end(void *self)
+{
+    struct fake *f = self;
+    assert_true(f->open);
+    f->open = 0;
+    f->pending++;
+    fake_log(f, 'e');
+    return GB_OK;
+}
+
+static enum gb_status fake_collect(void *self, double *ns, int cap, int *n)
+{
+    struct fake *f = self;
+    int k = f->pending * f->per_sample;
+    assert_true(k <= cap);
+    for (int i = 0; i < k; i++)
+        ns[i] = f->duration(f->next++);
+    *n = k;
+    f->pending = 0;
+    f->collects++;
+    fake_log(f, 'c');
+    return GB_OK;
+}
+
+static enum gb_status fake_prepare(void *ctx)
+{
+    struct fake *f = ctx;
+    f->prepares++;
+    fake_log(f, 'p');
+    return GB_OK;
+}
+
+static enum gb_status fake_run(void *ctx)
+{
+    struct fake *f = ctx;
+    assert_true(f->open); /* the work is inside the timed span */
+    f->runs++;
+    fake_log(f, 'r');
+    return GB_OK;
+}
+
+static void fake_init(struct fake *f, struct gb_timer *t, struct gb_sample_work *w, double (*d)(int),
+                      enum gb_timer_span span, int batch)
+{
+    memset(f, 0, sizeof *f);
+    memset(t, 0, sizeof *t);
+    memset(w, 0, sizeof *w);
+    f->duration = d;
+    f->per_sample = span == GB_TIMER_PER_KERNEL ? batch : 1;
+    t->name = "fake";
+    t->span = span;
+    t->max_pending = FAKE_PENDING;
+    t->self = f;
+    t->begin = fake_begin;
+    t->end = fake_end;
+    t->collect = fake_collect;
+    w->run = fake_run;
+    w->ctx = f;
+    w->batch = batch;
+}
+
+static void opts(struct gb_measure_opts *o, double rel_ci, int min_samples, int max_samples, double max_time_s)
+{
+    gb_measure_opts_default(o);
+    o->rel_ci = rel_ci;
+    o->min_samples = min_samples;
+    o->max_samples = max_samples;
+    o->max_time_s = max_time_s;
+}
+
+static double constant_1000(int i)
+{
+    (void)i;
+    return 1000.0;
+}
+
+/* Far apart forever: the median's CI never gets narrow. */
+static double noisy(int i)
+{
+    return i % 2 ? 1000.0 : 3000.0;
+}
+
+/* Noisy at first, then steady: the rule holds only after some chunks. */
+static double settling(int i)
+{
+    return i < 12 ? (i % 2 ? 1000.0 : 2000.0) : 1500.0 + (i % 3);
+}
+
+static void test_stops_when_rule_holds(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_sample_set s;
+    struct gb_measure_opts o;
+    memset(&s, 0, sizeof s);
+    opts(&o, 0.005, 10, 5000, 100.0);
+    fake_init(&f, &t, &w, constant_1000, GB_TIMER_PER_SAMPLE, 1);
+    assert_int_equal(gb_sample_until(&t, &w, &o, 1000.0, &s), GB_OK);
+    /* Chunks of FAKE_PENDING; the first check is at 16 >= 10 samples. */
+    assert_int_equal(s.n, 16);
+    assert_int_equal(f.runs, 16);
+    assert_int_equal(f.collects, 2);
+    assert_true(s.converged);
+    assert_true(s.stats.median == 1000.0);
+    assert_true(s.timed_ns == 16000.0);
+    gb_sample_set_release(&s);
+}
+
+static void test_stops_at_first_chunk_where_rule_holds(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_sample_set s;
+    struct gb_measure_opts o;
+    double x[4096];
+    int expect = 0;
+    for (int i = 0; i < 4096; i++)
+        x[i] = settling(i);
+    /* Where the rule first holds at a chunk boundary, by the statistics alone. */
+    for (int n = FAKE_PENDING; n <= 4096 && !expect; n += FAKE_PENDING) {
+        struct gb_sample_stats st;
+        if (n < 10)
+            continue;
+        assert_int_equal(gb_stats_compute(x, n, &st), GB_OK);
+        if (gb_stats_converged(&st, 0.005))
+            expect = n;
+    }
+    assert_true(expect > 16); /* not at the first check: the loop must go on */
+    memset(&s, 0, sizeof s);
+    opts(&o, 0.005, 10, 5000, 100.0);
+    fake_init(&f, &t, &w, settling, GB_TIMER_PER_SAMPLE, 1);
+    assert_int_equal(gb_sample_until(&t, &w, &o, 1000.0, &s), GB_OK);
+    assert_int_equal(s.n, expect);
+    assert_true(s.converged);
+    gb_sample_set_release(&s);
+}
+
+static void test_stops_at_sample_cap(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_sample_set s;
+    struct gb_measure_opts o;
+    memset(&s, 0, sizeof s);
+    opts(&o, 1e-9, 10, 43, 100.0);
+    fake_init(&f, &t, &w, noisy, GB_TIMER_PER_SAMPLE, 1);
+    assert_int_equal(gb_sample_until(&t, &w, &o, 1000.0, &s), GB_OK);
+    assert_int_equal(s.n, 43); /* the last chunk is cut to the cap */
+    assert_int_equal(f.runs, 43);
+    assert_false(s.converged);
+    assert_int_equal(s.stats.n, 43);
+    gb_sample_set_release(&s);
+}
+
+static void test_stops_at_time_cap(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_sample_set s;
+    struct gb_measure_opts o;
+    memset(&s, 0, sizeof s);
+    opts(&o, 1e-9, 10, 5000, 0.0);
+    fake_init(&f, &t, &w, noisy, GB_TIMER_PER_SAMPLE, 1);
+    assert_int_equal(gb_sample_until(&t, &w, &o, 1000.0, &s), GB_OK);
+    /* The time cap is checked once min_samples are in. */
+    assert_int_equal(s.n, 16);
+    assert_false(s.converged);
+    gb_sample_set_release(&s);
+}
+
+static void test_chunk_follows_chunk_s(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_sample_set s;
+    struct gb_measure_opts o;
+    memset(&s, 0, sizeof s);
+    opts(&o, 0.005, 10, 5000, 100.0);
+    o.chunk_s = 3.5e-6; /* three samples of 1 us per chunk */
+    fake_init(&f, &t, &w, constant_1000, GB_TIMER_PER_SAMPLE, 1);
+    assert_int_equal(gb_sample_until(&t, &w, &o, 1000.0, &s), GB_OK);
+    assert_int_equal(s.n, 12);
+    assert_int_equal(f.collects, 4);
+    gb_sample_set_release(&s);
+}
+
+/* A per-sample clock around a batch: durations divided per launch, the
+ * time source says "-graph", the timed sum is what the clock measured. */
+static void test_batch_per_sample(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_sample_set s;
+    struct gb_measure_opts o;
+    char src[32];
+    memset(&s, 0, sizeof s);
+    opts(&o, 0.005, 10, 5000, 100.0);
+    fake_init(&f, &t, &w, constant_1000, GB_TIMER_PER_SAMPLE, 4);
+    assert_int_equal(gb_sample_until(&t, &w, &o, 4000.0, &s), GB_OK);
+    assert_int_equal(s.n, 16);
+    assert_true(s.stats.median == 250.0);
+    assert_true(s.timed_ns == 16000.0);
+    gb_timer_source(&t, 4, src, sizeof src);
+    assert_string_equal(src, "fake-graph");
+    gb_timer_source(&t, 1, src, sizeof src);
+    assert_string_equal(src, "fake");
+    gb_sample_set_release(&s);
+}
+
+/* A per-kernel clock: one duration per launch of the batch, kept as it is. */
+static void test_batch_per_kernel(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_sample_set s;
+    struct gb_measure_opts o;
+    char src[32];
+    memset(&s, 0, sizeof s);
+    opts(&o, 1e-9, 10, 30, 100.0);
+    fake_init(&f, &t, &w, noisy, GB_TIMER_PER_KERNEL, 4);
+    assert_int_equal(gb_sample_until(&t, &w, &o, 4000.0, &s), GB_OK);
+    /* 8 samples of 4 kernels = 32 durations >= the cap of 30. */
+    assert_int_equal(f.runs, 8);
+    assert_int_equal(s.n, 32);
+    assert_false(s.converged);
+    assert_true(s.stats.median == 2000.0);
+    gb_timer_source(&t, 4, src, sizeof src);
+    assert_string_equal(src, "fake");
+    gb_sample_set_release(&s);
+}
+
+/* Cold mode: the flush comes before each span, never inside one. */
+static void test_prepare_outside_span(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_sample_set s;
+    memset(&s, 0, sizeof s);
+    fake_init(&f, &t, &w, constant_1000, GB_TIMER_PER_SAMPLE, 1);
+    w.prepare = fake_prepare;
+    assert_int_equal(gb_sample_chunk(&t, &w, 3, &s), GB_OK);
+    f.log[f.log_n] = '\0';
+    assert_string_equal(f.log, "pbrepbrepbrec");
+    assert_int_equal(s.n, 3);
+    gb_sample_set_release(&s);
+}
+
+static void test_warm_up(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_measure_opts o;
+    double est = 0;
+    opts(&o, 0.005, 10, 5000, 100.0);
+    o.warmup_launches = 5;
+    o.warmup_s = 0;
+    fake_init(&f, &t, &w, noisy, GB_TIMER_PER_SAMPLE, 1);
+    assert_int_equal(gb_sample_warm_up(&t, &w, &o, &est), GB_OK);
+    assert_int_equal(f.runs, 5);
+    assert_int_equal(f.collects, 5); /* one at a time */
+    assert_true(est == 1000.0);      /* the shortest */
+}
+
+static void test_interrupted(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_sample_set s;
+    struct gb_measure_opts o;
+    memset(&s, 0, sizeof s);
+    opts(&o, 0.005, 10, 5000, 100.0);
+    fake_init(&f, &t, &w, constant_1000, GB_TIMER_PER_SAMPLE, 1);
+    gb_measure_interrupted = 1;
+    assert_int_equal(gb_sample_until(&t, &w, &o, 1000.0, &s), GB_ERR_INTERRUPTED);
+    gb_measure_interrupted = 0;
+    assert_int_equal(f.runs, 0);
+    gb_sample_set_release(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stops_when_rule_holds),
+        cmocka_unit_test(test_stops_at_first_chunk_where_rule_holds),
+        cmocka_unit_test(test_stops_at_sample_cap),
+        cmocka_unit_test(test_stops_at_time_cap),
+        cmocka_unit_test(test_chunk_follows_chunk_s),
+        cmocka_unit_test(test_batch_per_sample),
+        cmocka_unit_test(test_batch_per_kernel),
+        cmocka_unit_test(test_prepare_outside_span),
+        cmocka_unit_test(test_warm_up),
+        cmocka_unit_test(test_interrupted),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
