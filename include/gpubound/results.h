@@ -58,8 +58,17 @@ struct gb_record {
     int samples;                 /* timed samples taken */
     int converged;               /* 1 if the stopping rule held */
     int batch;                   /* launches per timed sample (graph when > 1) */
+    /* Where the times came from: "events" (a CUDA event pair around one
+     * launch) or "events-graph" (an event pair around a CUDA graph of
+     * `batch` launches, divided by batch); "" when the point was not timed. */
+    char time_source[24];
     double min_ns, median_ns, mean_ns, stddev_ns;
     double ci_lo_ns, ci_hi_ns;   /* 95% confidence interval of the median */
+    /* The batch time per launch (a graph of `batch` back-to-back launches,
+     * divided by batch), apart from the kernel's own time: NAN when the
+     * point was not batched. */
+    double batch_min_ns, batch_median_ns, batch_mean_ns, batch_stddev_ns;
+    double batch_ci_lo_ns, batch_ci_hi_ns;
     double bytes;                /* bytes moved per launch (reads + writes) */
     double flops;                /* operations per launch */
     double bw_gbs;               /* bytes / median time, 1e9 bytes per s */

@@ -12,6 +12,22 @@ json_t *gb_json_real(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* The batch time of a record: an object like time_ns, or null when the
+ * point was not batched. */
+static json_t *gb_batch_time_to_json(const struct gb_record *r)
+{
+    if (r->batch <= 1)
+        return json_null();
+    json_t *b = json_object();
+    json_object_set_new(b, "min", gb_json_real(r->batch_min_ns));
+    json_object_set_new(b, "median", gb_json_real(r->batch_median_ns));
+    json_object_set_new(b, "mean", gb_json_real(r->batch_mean_ns));
+    json_object_set_new(b, "stddev", gb_json_real(r->batch_stddev_ns));
+    json_object_set_new(b, "ci_lo", gb_json_real(r->batch_ci_lo_ns));
+    json_object_set_new(b, "ci_hi", gb_json_real(r->batch_ci_hi_ns));
+    return b;
+}
+
 json_t *gb_record_to_json(const struct gb_record *r)
 {
     json_t *o = json_object(), *axes = json_object(), *t = json_object(), *m = json_object();
@@ -34,7 +50,9 @@ json_t *gb_record_to_json(const struct gb_record *r)
     json_object_set_new(o, "samples", json_integer(r->samples));
     json_object_set_new(o, "converged", json_boolean(r->converged));
     json_object_set_new(o, "batch", json_integer(r->batch));
+    json_object_set_new(o, "time_source", r->time_source[0] ? json_string(r->time_source) : json_null());
     json_object_set_new(o, "time_ns", t);
+    json_object_set_new(o, "batch_time_ns", gb_batch_time_to_json(r));
     json_object_set_new(o, "bytes", gb_json_real(r->bytes));
     json_object_set_new(o, "flops", gb_json_real(r->flops));
     json_object_set_new(o, "bw_gbs", gb_json_real(r->bw_gbs));
@@ -89,6 +107,37 @@ static int gb_get_int(json_t *o, const char *key, int *out)
     else
         return -1;
     return 0;
+}
+
+/* time_source and batch_time_ns. A record written before they existed was
+ * timed by events: around a graph of `batch` launches when batch > 1, and
+ * then its times are the batch times. */
+static int gb_time_source_from_json(json_t *o, struct gb_record *r)
+{
+    json_t *src = json_object_get(o, "time_source"), *b = json_object_get(o, "batch_time_ns");
+    int bad = 0;
+    r->batch_min_ns = r->batch_median_ns = r->batch_mean_ns = NAN;
+    r->batch_stddev_ns = r->batch_ci_lo_ns = r->batch_ci_hi_ns = NAN;
+    if (src && !json_is_null(src))
+        bad |= gb_get_str(o, "time_source", r->time_source, sizeof r->time_source, 0);
+    if (b && json_is_object(b))
+        bad |= gb_get_real(b, "min", &r->batch_min_ns) | gb_get_real(b, "median", &r->batch_median_ns) |
+               gb_get_real(b, "mean", &r->batch_mean_ns) | gb_get_real(b, "stddev", &r->batch_stddev_ns) |
+               gb_get_real(b, "ci_lo", &r->batch_ci_lo_ns) | gb_get_real(b, "ci_hi", &r->batch_ci_hi_ns);
+    else if (b && !json_is_null(b))
+        bad = -1;
+    if (src || r->status != GB_REC_OK)
+        return bad;
+    snprintf(r->time_source, sizeof r->time_source, "%s", r->batch > 1 ? "events-graph" : "events");
+    if (r->batch > 1 && !b) {
+        r->batch_min_ns = r->min_ns;
+        r->batch_median_ns = r->median_ns;
+        r->batch_mean_ns = r->mean_ns;
+        r->batch_stddev_ns = r->stddev_ns;
+        r->batch_ci_lo_ns = r->ci_lo_ns;
+        r->batch_ci_hi_ns = r->ci_hi_ns;
+    }
+    return bad;
 }
 
 int gb_record_from_json(json_t *o, struct gb_record *r, char *why, size_t n)
@@ -146,6 +195,7 @@ int gb_record_from_json(json_t *o, struct gb_record *r, char *why, size_t n)
            gb_get_real(o, "sm_mhz_before", &r->sm_mhz_before) |
            gb_get_real(o, "sm_mhz_after", &r->sm_mhz_after) | gb_get_real(o, "wall_s", &r->wall_s) |
            gb_get_real(o, "timed_s", &r->timed_s);
+    bad |= gb_time_source_from_json(o, r);
     if (m && json_is_object(m)) {
         json_object_foreach(m, key, v) {
             if (!json_is_number(v) && !json_is_null(v)) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "results/json.h"
+#include "util/fs.h"
 
 struct gb_run_writer {
     char dir[4096];
@@ -20,24 +21,6 @@ struct gb_run_writer {
     struct gb_record *recs;      /* kept to rewrite the CSV with metric columns at the end */
     size_t n_recs, cap_recs;
 };
-
-static enum gb_status gb_mkdirs(const char *dir)
-{
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s", dir) >= (int)sizeof tmp)
-        return gb_error_set(GB_ERR_USAGE, "output path is too long");
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-            return gb_error_set(GB_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-        return gb_error_set(GB_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
-    return GB_OK;
-}
 
 enum gb_status gb_run_dir_prepare(const char *dir)
 {
@@ -57,7 +40,7 @@ enum gb_status gb_run_dir_prepare(const char *dir)
         if (!empty)
             return gb_error_set(GB_ERR_USAGE, "output %s exists and is not empty", dir);
     } else {
-        enum gb_status st = gb_mkdirs(dir);
+        enum gb_status st = gb_mkdir_p(dir);
         if (st != GB_OK)
             return gb_error_set(GB_ERR_USAGE, "%s", gb_error_message());
     }
@@ -88,22 +71,19 @@ enum gb_status gb_record_write_json(FILE *f, const struct gb_record *r)
  * reader sees the old or the new metadata, never half of either. */
 static enum gb_status gb_write_run_json(const char *dir, const struct gb_run_info *info)
 {
-    char path[4200], tmp[4300];
+    char path[4200];
+    struct gb_atomic_file a;
     snprintf(path, sizeof path, "%s/run.json", dir);
-    snprintf(tmp, sizeof tmp, "%s/.run.json.tmp", dir);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-    enum gb_status st = gb_run_info_write_json(f, info);
-    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-    if (fclose(f) != 0 && st == GB_OK)
-        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-    if (st == GB_OK && rename(tmp, path) != 0)
-        st = gb_error_set(GB_ERR_IO, "cannot replace %s: %s", path, strerror(errno));
+    enum gb_status st = gb_atomic_open(&a, path, "w");
     if (st != GB_OK)
-        unlink(tmp);
-    return st;
+        return st;
+    if ((st = gb_run_info_write_json(a.f, info)) != GB_OK || fflush(a.f) != 0 || fsync(fileno(a.f)) != 0) {
+        if (st == GB_OK)
+            st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        gb_atomic_abort(&a);
+        return st;
+    }
+    return gb_atomic_commit(&a);
 }
 
 static void gb_csv_field(FILE *f, const char *s)
@@ -134,6 +114,22 @@ static const char *const gb_csv_fixed[] = {
     "stddev_ns", "ci_lo_ns", "ci_hi_ns", "bytes", "flops", "bw_gbs", "gflops", "sm_mhz_before",
     "sm_mhz_after", "throttled", "wall_s", "timed_s"};
 
+/* Columns added after the first format: at the end of each row, after the
+ * metrics, so that the columns before them keep their places. */
+static const char *const gb_csv_tail[] = {"time_source",     "batch_min_ns",    "batch_median_ns",
+                                          "batch_mean_ns",   "batch_stddev_ns", "batch_ci_lo_ns",
+                                          "batch_ci_hi_ns"};
+
+static int gb_csv_is_column(const char *name)
+{
+    int clash = strcmp(name, "suite") == 0 || strcmp(name, "bench") == 0 || strcmp(name, "metrics") == 0;
+    for (size_t k = 0; k < sizeof gb_csv_fixed / sizeof gb_csv_fixed[0]; k++)
+        clash |= strcmp(name, gb_csv_fixed[k]) == 0;
+    for (size_t k = 0; k < sizeof gb_csv_tail / sizeof gb_csv_tail[0]; k++)
+        clash |= strcmp(name, gb_csv_tail[k]) == 0;
+    return clash;
+}
+
 /* metrics: NULL = one "metrics" column of name=value pairs. */
 static void gb_csv_header(FILE *f, const char *const *axes, int n_axes, char **metrics, int n_metrics,
                           int metrics_column)
@@ -142,11 +138,7 @@ static void gb_csv_header(FILE *f, const char *const *axes, int n_axes, char **m
     for (int i = 0; i < n_axes; i++) {
         /* An axis named like a fixed column ("bytes") is written "axis_bytes",
          * so that every header of the file is distinct. */
-        int clash = strcmp(axes[i], "suite") == 0 || strcmp(axes[i], "bench") == 0 ||
-                    strcmp(axes[i], "metrics") == 0;
-        for (size_t k = 0; k < sizeof gb_csv_fixed / sizeof gb_csv_fixed[0]; k++)
-            clash |= strcmp(axes[i], gb_csv_fixed[k]) == 0;
-        fputs(clash ? ",axis_" : ",", f);
+        fputs(gb_csv_is_column(axes[i]) ? ",axis_" : ",", f);
         gb_csv_field(f, axes[i]);
     }
     for (size_t i = 0; i < sizeof gb_csv_fixed / sizeof gb_csv_fixed[0]; i++)
@@ -157,7 +149,22 @@ static void gb_csv_header(FILE *f, const char *const *axes, int n_axes, char **m
     }
     if (metrics_column)
         fputs(",metrics", f);
+    for (size_t i = 0; i < sizeof gb_csv_tail / sizeof gb_csv_tail[0]; i++)
+        fprintf(f, ",%s", gb_csv_tail[i]);
     fputc('\n', f);
+}
+
+/* The tail columns: where the time came from, and the batch time (empty
+ * when the point was not batched). */
+static void gb_csv_time_source(FILE *f, const struct gb_record *r)
+{
+    const int batched = r->batch > 1;
+    const double nums[] = {r->batch_min_ns,    r->batch_median_ns, r->batch_mean_ns,
+                           r->batch_stddev_ns, r->batch_ci_lo_ns,  r->batch_ci_hi_ns};
+    fputc(',', f);
+    gb_csv_field(f, r->time_source);
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+        gb_csv_num(f, batched ? nums[i] : NAN);
 }
 
 static void gb_csv_row(FILE *f, const struct gb_record *r, const char *const *axes, int n_axes,
@@ -193,6 +200,7 @@ static void gb_csv_row(FILE *f, const struct gb_record *r, const char *const *ax
         fputc(',', f);
         gb_csv_field(f, buf);
     }
+    gb_csv_time_source(f, r);
     fputc('\n', f);
 }
 
@@ -303,7 +311,8 @@ enum gb_status gb_run_writer_add(struct gb_run_writer *w, const struct gb_record
 enum gb_status gb_run_writer_close(struct gb_run_writer *w, const struct gb_run_info *info)
 {
     enum gb_status st = GB_OK;
-    char path[4200], tmp[4300];
+    char path[4200];
+    struct gb_atomic_file a;
     if (!w)
         return GB_OK;
     fputs("\n]\n", w->json);
@@ -314,14 +323,11 @@ enum gb_status gb_run_writer_close(struct gb_run_writer *w, const struct gb_run_
     w->csv = NULL;
     /* The final CSV gives each metric a column of its own. */
     snprintf(path, sizeof path, "%s/results.csv", w->dir);
-    snprintf(tmp, sizeof tmp, "%s/.results.csv.tmp", w->dir);
-    FILE *f = fopen(tmp, "w");
-    if (f) {
-        enum gb_status cst = gb_records_write_csv(f, w->recs, w->n_recs, (const char *const *)w->axes, w->n_axes);
-        if (fclose(f) == 0 && cst == GB_OK)
-            rename(tmp, path);
+    if (gb_atomic_open(&a, path, "w") == GB_OK) {
+        if (gb_records_write_csv(a.f, w->recs, w->n_recs, (const char *const *)w->axes, w->n_axes) == GB_OK)
+            (void)gb_atomic_commit(&a);
         else
-            unlink(tmp);
+            gb_atomic_abort(&a);
     }
     if (st == GB_OK)
         st = gb_write_run_json(w->dir, info);
