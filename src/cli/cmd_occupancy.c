@@ -10,13 +10,11 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "gpubound/results.h"
 #include "cli/cmd_occupancy.h"
-#include "cli/occupancy_truth.h"
 #include "gpubound/device.h"
-#include "gpubound/gpu.h"
 #include "gpubound/occupancy.h"
 #include "gpubound/report.h"
+#include "gpubound/session.h"
 
 #define CMD "occupancy"
 
@@ -259,195 +257,25 @@ out:
     return st;
 }
 
-/* ---- the truth-table recorder ---- */
-
-/* Kernel variants and launch inputs: occupancy_truth.h. Each register
- * variant is compiled with two static sizes; launch-time inputs (block size,
- * dynamic shared memory, carveout) are varied on every module. */
-#define N_OF(a) GB_TRUTH_N(a)
+/* ---- the truth-table recorder (the work is the library's: session.h) ---- */
 
 static int record_truth(const char *path, int ordinal)
 {
-    enum gb_status st = GB_OK;
-    struct gb_gpu g;
-    int opened = 0, rows = 0, skipped = 0, modules = 0, readback_noted = 0;
-    FILE *f = NULL;
-    char tmp[4200], name[128], first_err[256] = "";
-
-    memset(&g, 0, sizeof g);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if ((st = gb_gpu_open(ordinal, &g)) != GB_OK)
-        goto out;
-    opened = 1;
-    const struct gb_device_info *d = &g.info;
-    if (!(f = fopen(tmp, "w"))) {
-        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-        goto out;
-    }
-    /* A comma in the name would break the CSV. */
-    snprintf(name, sizeof name, "%s", d->name);
-    for (char *c = name; *c; c++)
-        if (*c == ',' || *c == '\n' || *c == '\r')
-            *c = ' ';
-    char when[32];
-    time_t now = time(NULL);
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    fprintf(f, "# gpubound occupancy truth table: cuOccupancyMaxActiveBlocksPerMultiprocessor "
-               "for compiled variants of kernels/occupancy.cu\n");
-    fprintf(f, "# device: %s (%s), driver %d, recorded %s by gpubound %s (%s)\n", name, d->uuid,
-            d->driver_version, when, GB_VERSION, GB_GIT_REV);
-    fprintf(f, "# limits: cc=%d.%d warp_size=%d max_threads_per_block=%d max_threads_per_sm=%d "
-               "max_blocks_per_sm=%d regs_per_sm=%d regs_per_block=%d smem_per_sm=%d "
-               "smem_per_block=%d smem_per_block_optin=%d smem_reserved_per_block=%d\n",
-            d->cc_major, d->cc_minor, d->warp_size, d->max_threads_per_block,
-            d->max_threads_per_sm, d->max_blocks_per_sm, d->regs_per_sm, d->regs_per_block,
-            d->smem_per_sm, d->smem_per_block, d->smem_per_block_optin,
-            d->smem_reserved_per_block);
-    fprintf(f, "device,cc,threads,regs,static_smem,dyn_smem,max_dyn_smem,carveout,blocks\n");
-
-    for (size_t ri = 0; ri < N_OF(gb_truth_regs); ri++) {
-        for (int pi = 0; pi < 2; pi++) {
-            int pick = gb_truth_static_pick(ri, pi);
-            if (pick < 0)
-                continue;
-            char o[3][32];
-            gb_truth_variant_opts(ri, pick, o);
-            const char *opts[] = {o[0], o[1], o[2]};
-            CUmodule mod;
-            CUfunction fn;
-            int regs = 0, st_smem = 0, max_threads = 0;
-            if ((st = gb_gpu_module(&g, "occupancy.cu", opts, 3, &mod)) != GB_OK ||
-                (st = gb_gpu_function(mod, "gb_occupancy_probe", &fn)) != GB_OK)
-                goto out;
-            GB_CU_CHECK(st, gb_cu->cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
-            GB_CU_CHECK(st, gb_cu->cuFuncGetAttribute(&st_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn));
-            GB_CU_CHECK(st, gb_cu->cuFuncGetAttribute(&max_threads,
-                                                      CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn));
-            const int dyn_max = d->smem_per_block_optin - st_smem;
-            const int dyn_values[] = {0, 1, 1024, 5000, 20480, d->smem_per_block - st_smem,
-                                      65536, 100000, 150000, dyn_max};
-            int dyn_ok[N_OF(dyn_values)], n_dyn = 0;
-            for (size_t k = 0; k < N_OF(dyn_values); k++)
-                if (dyn_values[k] >= 0 && dyn_values[k] <= dyn_max)
-                    dyn_ok[n_dyn++] = dyn_values[k];
-            modules++;
-            fprintf(f, "# variant %d: %s %s %s -> regs=%d static_smem=%d max_threads_per_block=%d\n",
-                    modules, o[0], o[1], o[2], regs, st_smem, max_threads);
-            for (size_t ti = 0; ti < N_OF(gb_truth_threads); ti++) {
-                for (size_t ci = 0; ci < N_OF(gb_truth_carveout); ci++) {
-                    /* Two dynamic sizes per (block, carveout), spread over the
-                     * list; the second with the kernel's maximum opted in to
-                     * the whole remaining opt-in space. */
-                    int k1 = (int)((modules * 7 + ti * 3 + ci) % (size_t)n_dyn);
-                    int k2 = (int)((modules * 5 + ti + ci * 3 + 4) % (size_t)n_dyn);
-                    if (k2 == k1)
-                        k2 = (k1 + 1) % n_dyn;
-                    for (int pass = 0; pass < 2; pass++) {
-                        int dyn = dyn_ok[pass ? k2 : k1];
-                        int want_max = pass ? dyn_max : dyn;
-                        int carve = gb_truth_carveout[ci], got_max = -1, got_carve = -2, blocks = -1;
-                        CUresult r = gb_cu->cuFuncSetAttribute(
-                            fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, carve);
-                        if (r == CUDA_SUCCESS)
-                            r = gb_cu->cuFuncSetAttribute(
-                                fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, want_max);
-                        if (r == CUDA_SUCCESS)
-                            r = gb_cu->cuFuncGetAttribute(
-                                &got_max, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, fn);
-                        if (r == CUDA_SUCCESS)
-                            r = gb_cu->cuFuncGetAttribute(
-                                &got_carve, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, fn);
-                        if (r == CUDA_SUCCESS)
-                            r = gb_cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(
-                                &blocks, fn, gb_truth_threads[ti], (size_t)dyn);
-                        if (r != CUDA_SUCCESS) {
-                            /* A configuration the driver refuses has no
-                             * answer to compare with: counted, not written. */
-                            if (!first_err[0]) {
-                                const char *es = NULL;
-                                gb_cu->cuGetErrorName(r, &es);
-                                snprintf(first_err, sizeof first_err,
-                                         "threads=%d regs=%d static=%d dyn=%d carveout=%d: %s",
-                                         gb_truth_threads[ti], regs, st_smem, dyn, carve,
-                                         es ? es : "error");
-                            }
-                            skipped++;
-                            continue;
-                        }
-                        /* The row holds the attribute values as set; a
-                         * driver that reads them back differently is noted. */
-                        if ((got_max != want_max || got_carve != carve) && !readback_noted) {
-                            fprintf(f, "# note: set max_dyn_smem=%d carveout=%d, the driver "
-                                       "reads back %d and %d\n",
-                                    want_max, carve, got_max, got_carve);
-                            readback_noted = 1;
-                        }
-                        fprintf(f, "%s,%d.%d,%d,%d,%d,%d,%d,%d,%d\n", name, d->cc_major,
-                                d->cc_minor, gb_truth_threads[ti], regs, st_smem, dyn, want_max,
-                                carve, blocks);
-                        rows++;
-                    }
-                }
-            }
-        }
-    }
-    if (fflush(f) != 0 || ferror(f)) {
-        st = gb_error_set(GB_ERR_IO, "writing %s failed: %s", tmp, strerror(errno));
-        goto out;
-    }
-    if (fclose(f) != 0) {
-        f = NULL;
-        st = gb_error_set(GB_ERR_IO, "writing %s failed: %s", tmp, strerror(errno));
-        goto out;
-    }
-    f = NULL;
-    if (rename(tmp, path) != 0) {
-        st = gb_error_set(GB_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        goto out;
-    }
-    {
-        /* The recording's provenance beside it, as for every run: <path>.run.json. */
-        struct gb_run_info info;
-        char meta[4300];
-        gb_run_info_init(&info, gb_cli_command_line());
-        info.has_device = 1;
-        info.device = *d;
-        snprintf(info.cuda_driver, sizeof info.cuda_driver, "%d.%d", d->driver_version / 1000,
-                 (d->driver_version % 1000) / 10);
-        gb_gpu_driver_release(info.driver_release, sizeof info.driver_release);
-        snprintf(info.started_utc, sizeof info.started_utc, "%s", when);
-        gb_utc_now(info.finished_utc, sizeof info.finished_utc);
-        info.complete = 1;
-        info.points_ok = rows;
-        info.modules_compiled = g.compiles;
-        info.modules_cached = g.disk_hits;
-        snprintf(meta, sizeof meta, "%s.run.json", path);
-        FILE *mf = fopen(meta, "w");
-        int ok = mf && gb_run_info_write_json(mf, &info) == GB_OK;
-        if (mf && fclose(mf) != 0)
-            ok = 0;
-        if (!ok) {
-            st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", meta, strerror(errno));
-            goto out;
-        }
-    }
-    fprintf(stderr, "gpubound occupancy: recorded %d configurations of %d compiled variants on %s "
-                    "(cc %d.%d) to %s", rows, modules, name, d->cc_major, d->cc_minor, path);
-    if (skipped)
-        fprintf(stderr, "; %d the driver refused (first: %s)", skipped, first_err);
-    fprintf(stderr, "\n");
-out:
-    if (f) {
-        fclose(f);
-        remove(tmp);
-    } else if (st != GB_OK) {
-        remove(tmp);
-    }
-    if (opened)
-        gb_gpu_close(&g);
+    struct gb_session s;
+    struct gb_truth_summary sum;
+    enum gb_status st = gb_session_open(&s, ordinal, gb_cli_command_line(), 0);
+    if (st == GB_OK)
+        st = gb_session_record_occupancy_truth(&s, path, &sum);
+    gb_session_close(&s);
     if (st != GB_OK)
         return gb_cli_fail(st, "occupancy --record-truth",
                            st == GB_ERR_NO_GPU ? "recording needs an NVIDIA GPU and its driver" : NULL);
+    fprintf(stderr, "gpubound occupancy: recorded %d configurations of %d compiled variants on %s "
+                    "(cc %d.%d) to %s", sum.rows, sum.modules, sum.device_name, s.info.device.cc_major,
+            s.info.device.cc_minor, path);
+    if (sum.skipped)
+        fprintf(stderr, "; %d the driver refused (first: %s)", sum.skipped, sum.first_refusal);
+    fprintf(stderr, "\n");
     return GB_EXIT_OK;
 }
 
@@ -472,7 +300,86 @@ static int parse_cc(const char *s, int *major, int *minor)
     return 0;
 }
 
-int gb_cmd_occupancy(int argc, char **argv)
+/* The command's options as given. */
+struct occ_args {
+    struct gb_occupancy_input in;
+    enum gb_format fmt;
+    const char *cc_arg, *truth;
+    long device;
+    int cc_major, cc_minor, calc_opts;
+};
+
+/* The calculator's inputs; returns -1 when taken, else the exit code. */
+static int parse_input_option(int c, const char *arg, struct occ_args *a)
+{
+    long v;
+    a->calc_opts = 1;
+    switch (c) {
+    case 't':
+        /* The upper bound is the device's, checked once it is known. */
+        if ((v = parse_count(arg, INT_MAX)) < 1)
+            return gb_cli_usage(CMD, "--threads needs a number of threads per block from 1 "
+                                     "to 1024, not '%s'", arg);
+        a->in.threads_per_block = (int)v;
+        return -1;
+    case 'r':
+        if ((v = gb_cli_parse_long(CMD, "--regs", arg, 0, 255)) < 0)
+            return GB_EXIT_USAGE;
+        a->in.regs_per_thread = (int)v;
+        return -1;
+    case 's':
+        if ((v = gb_cli_parse_long(CMD, "--smem", arg, 0, 49152)) < 0)
+            return GB_EXIT_USAGE;
+        a->in.static_smem_bytes = (int)v;
+        return -1;
+    case 'y':
+        if ((v = parse_count(arg, 1 << 30)) < 0)
+            return gb_cli_usage(CMD, "--dyn-smem needs a number of bytes, 0 or more, not '%s'", arg);
+        a->in.dyn_smem_bytes = (int)v;
+        return -1;
+    default: {
+        char *end;
+        errno = 0;
+        v = strtol(arg, &end, 10);
+        if (!*arg || *end || errno || v < -1 || v > 100)
+            return gb_cli_usage(CMD, "--carveout needs a percentage from 0 to 100, or -1 for "
+                                     "the default, not '%s'", arg);
+        a->in.carveout_pct = (int)v;
+        return -1;
+    }
+    }
+}
+
+/* Returns -1 when the option was taken, else the exit code. */
+static int parse_option(int c, char **argv, struct occ_args *a)
+{
+    enum gb_status st;
+    switch (c) {
+    case 't': case 'r': case 's': case 'y': case 'c':
+        return parse_input_option(c, optarg, a);
+    case 'C':
+        if (parse_cc(optarg, &a->cc_major, &a->cc_minor) != 0)
+            return gb_cli_usage(CMD, "--cc needs a compute capability X.Y such as 9.0, not '%s'", optarg);
+        a->cc_arg = optarg;
+        return -1;
+    case 'd':
+        if ((a->device = gb_cli_parse_long(CMD, "--device", optarg, 0, 1024)) < 0)
+            return GB_EXIT_USAGE;
+        return -1;
+    case 'f':
+        if ((st = gb_format_parse(optarg, &a->fmt)) != GB_OK)
+            return gb_cli_usage(CMD, "--format: %s", gb_error_message());
+        return -1;
+    case 'T':
+        a->truth = optarg;
+        return -1;
+    case ':': return gb_cli_usage(CMD, "%s needs a value", argv[optind - 1]);
+    default: return gb_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
+    }
+}
+
+/* Returns -1 when the arguments are whole, else the exit code. */
+static int parse_args(int argc, char **argv, struct occ_args *a)
 {
     static const struct option longopts[] = {
         {"threads", required_argument, NULL, 't'},  {"regs", required_argument, NULL, 'r'},
@@ -482,138 +389,94 @@ int gb_cmd_occupancy(int argc, char **argv)
         {"record-truth", required_argument, NULL, 'T'},
         {NULL, 0, NULL, 0},
     };
-    struct gb_occupancy_input in = {-1, -1, -1, 0, -1, -1};
-    struct gb_occupancy_result res;
-    struct gb_device_info dev;
-    enum gb_format fmt = GB_FORMAT_TABLE;
-    enum gb_status st;
-    const char *cc_arg = NULL, *truth = NULL;
-    long device = -1, v;
-    int c, cc_major = 0, cc_minor = 0, calc_opts = 0;
-
+    const struct gb_occupancy_input unset = {-1, -1, -1, 0, -1, -1};
+    int c, rc;
+    memset(a, 0, sizeof *a);
+    a->in = unset;
+    a->fmt = GB_FORMAT_TABLE;
+    a->device = -1;
     gb_cli_getopt_reset();
-    while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-        switch (c) {
-        case 't':
-            /* The upper bound is the device's, checked once it is known. */
-            if ((v = parse_count(optarg, INT_MAX)) < 1)
-                return gb_cli_usage(CMD, "--threads needs a number of threads per block from 1 "
-                                         "to 1024, not '%s'", optarg);
-            in.threads_per_block = (int)v;
-            calc_opts = 1;
-            break;
-        case 'r':
-            if ((v = gb_cli_parse_long(CMD, "--regs", optarg, 0, 255)) < 0)
-                return GB_EXIT_USAGE;
-            in.regs_per_thread = (int)v;
-            calc_opts = 1;
-            break;
-        case 's':
-            if ((v = gb_cli_parse_long(CMD, "--smem", optarg, 0, 49152)) < 0)
-                return GB_EXIT_USAGE;
-            in.static_smem_bytes = (int)v;
-            calc_opts = 1;
-            break;
-        case 'y':
-            if ((v = parse_count(optarg, 1 << 30)) < 0)
-                return gb_cli_usage(CMD, "--dyn-smem needs a number of bytes, 0 or more, not '%s'",
-                                    optarg);
-            in.dyn_smem_bytes = (int)v;
-            calc_opts = 1;
-            break;
-        case 'c': {
-            char *end;
-            errno = 0;
-            v = strtol(optarg, &end, 10);
-            if (!*optarg || *end || errno || v < -1 || v > 100)
-                return gb_cli_usage(CMD, "--carveout needs a percentage from 0 to 100, or -1 for "
-                                         "the default, not '%s'", optarg);
-            in.carveout_pct = (int)v;
-            calc_opts = 1;
-            break;
-        }
-        case 'C':
-            if (parse_cc(optarg, &cc_major, &cc_minor) != 0)
-                return gb_cli_usage(CMD, "--cc needs a compute capability X.Y such as 9.0, not '%s'",
-                                    optarg);
-            cc_arg = optarg;
-            break;
-        case 'd':
-            if ((device = gb_cli_parse_long(CMD, "--device", optarg, 0, 1024)) < 0)
-                return GB_EXIT_USAGE;
-            break;
-        case 'f':
-            if ((st = gb_format_parse(optarg, &fmt)) != GB_OK)
-                return gb_cli_usage(CMD, "--format: %s", gb_error_message());
-            break;
-        case 'T':
-            truth = optarg;
-            break;
-        case ':': return gb_cli_usage(CMD, "%s needs a value", argv[optind - 1]);
-        default: return gb_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
+        if ((rc = parse_option(c, argv, a)) >= 0)
+            return rc;
     if (optind < argc)
         return gb_cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
-    if (cc_arg && device >= 0)
+    if (a->cc_arg && a->device >= 0)
         return gb_cli_usage(CMD, "--cc and --device cannot be used together");
-
-    if (truth) {
-        if (cc_arg || calc_opts)
-            return gb_cli_usage(CMD, "--record-truth takes only --device (it needs a real GPU)");
-        return record_truth(truth, device < 0 ? 0 : (int)device);
-    }
-
-    if (in.threads_per_block < 0)
+    if (a->truth && (a->cc_arg || a->calc_opts))
+        return gb_cli_usage(CMD, "--record-truth takes only --device (it needs a real GPU)");
+    if (a->truth)
+        return -1;
+    if (a->in.threads_per_block < 0)
         return gb_cli_usage(CMD, "--threads is required");
-    if (in.regs_per_thread < 0)
+    if (a->in.regs_per_thread < 0)
         return gb_cli_usage(CMD, "--regs is required");
-    if (in.static_smem_bytes < 0)
+    if (a->in.static_smem_bytes < 0)
         return gb_cli_usage(CMD, "--smem is required (0 when the kernel has no static shared memory)");
+    return -1;
+}
 
-    if (cc_arg) {
-        if ((st = gb_device_from_cc(cc_major, cc_minor, &dev)) != GB_OK)
-            return gb_cli_usage(CMD, "--cc %s: %s", cc_arg, gb_error_message());
-    } else {
-        if (device < 0)
-            device = 0;
-        if ((st = gb_device_query((int)device, &dev)) != GB_OK) {
-            char what[64];
-            snprintf(what, sizeof what, "occupancy --device %ld", device);
-            return gb_cli_fail(st, what,
-                               st == GB_ERR_NO_GPU ? "use --cc X.Y to compute without a GPU" : NULL);
-        }
+/* The device's limits, from --cc or a GPU; -1 on success, else the exit code. */
+static int resolve_device(const struct occ_args *a, struct gb_device_info *dev)
+{
+    enum gb_status st;
+    if (a->cc_arg) {
+        if ((st = gb_device_from_cc(a->cc_major, a->cc_minor, dev)) != GB_OK)
+            return gb_cli_usage(CMD, "--cc %s: %s", a->cc_arg, gb_error_message());
+        return -1;
     }
+    long device = a->device < 0 ? 0 : a->device;
+    if ((st = gb_device_query((int)device, dev)) != GB_OK) {
+        char what[64];
+        snprintf(what, sizeof what, "occupancy --device %ld", device);
+        return gb_cli_fail(st, what, st == GB_ERR_NO_GPU ? "use --cc X.Y to compute without a GPU" : NULL);
+    }
+    return -1;
+}
 
-    if (in.threads_per_block > dev.max_threads_per_block)
+/* The inputs against the device's limits; -1 when they fit, else the exit code. */
+static int check_input(const struct gb_device_info *dev, const struct gb_occupancy_input *in)
+{
+    int limit = dev->smem_per_block_optin > dev->smem_per_block ? dev->smem_per_block_optin : dev->smem_per_block;
+    if (in->threads_per_block > dev->max_threads_per_block)
         return gb_cli_usage(CMD, "--threads %d is more than the %d threads a block can have on "
                                  "compute capability %d.%d",
-                            in.threads_per_block, dev.max_threads_per_block, dev.cc_major,
-                            dev.cc_minor);
-    if (in.regs_per_thread > dev.max_regs_per_thread)
+                            in->threads_per_block, dev->max_threads_per_block, dev->cc_major, dev->cc_minor);
+    if (in->regs_per_thread > dev->max_regs_per_thread)
         return gb_cli_usage(CMD, "--regs %d is more than the %d registers a thread can have",
-                            in.regs_per_thread, dev.max_regs_per_thread);
-    if (in.static_smem_bytes > dev.smem_per_block)
+                            in->regs_per_thread, dev->max_regs_per_thread);
+    if (in->static_smem_bytes > dev->smem_per_block)
         return gb_cli_usage(CMD, "--smem %d is more than the %d bytes of static shared memory a "
                                  "block can have (use --dyn-smem for more)",
-                            in.static_smem_bytes, dev.smem_per_block);
-    {
-        int limit = dev.smem_per_block_optin > dev.smem_per_block ? dev.smem_per_block_optin
-                                                                  : dev.smem_per_block;
-        if ((long)in.static_smem_bytes + in.dyn_smem_bytes > limit)
-            return gb_cli_usage(CMD, "--smem %d + --dyn-smem %d = %ld bytes is more than the %d bytes "
-                                     "of shared memory a block can have on compute capability %d.%d",
-                                in.static_smem_bytes, in.dyn_smem_bytes,
-                                (long)in.static_smem_bytes + in.dyn_smem_bytes, limit, dev.cc_major,
-                                dev.cc_minor);
-    }
+                            in->static_smem_bytes, dev->smem_per_block);
+    if ((long)in->static_smem_bytes + in->dyn_smem_bytes > limit)
+        return gb_cli_usage(CMD, "--smem %d + --dyn-smem %d = %ld bytes is more than the %d bytes "
+                                 "of shared memory a block can have on compute capability %d.%d",
+                            in->static_smem_bytes, in->dyn_smem_bytes,
+                            (long)in->static_smem_bytes + in->dyn_smem_bytes, limit, dev->cc_major,
+                            dev->cc_minor);
+    return -1;
+}
 
-    if ((st = gb_occupancy_compute(&dev, &in, &res)) != GB_OK)
+int gb_cmd_occupancy(int argc, char **argv)
+{
+    struct occ_args a;
+    struct gb_occupancy_result res;
+    struct gb_device_info dev;
+    enum gb_status st;
+    int rc;
+    if ((rc = parse_args(argc, argv, &a)) >= 0)
+        return rc;
+    if (a.truth)
+        return record_truth(a.truth, a.device < 0 ? 0 : (int)a.device);
+    if ((rc = resolve_device(&a, &dev)) >= 0 || (rc = check_input(&dev, &a.in)) >= 0)
+        return rc;
+    if ((st = gb_occupancy_compute(&dev, &a.in, &res)) != GB_OK)
         return gb_cli_fail(st, "occupancy", NULL);
-    if (fmt == GB_FORMAT_TABLE)
-        st = print_terminal(&dev, &in, &res);
+    if (a.fmt == GB_FORMAT_TABLE)
+        st = print_terminal(&dev, &a.in, &res);
     else
-        st = print_machine(&dev, &in, &res, fmt);
+        st = print_machine(&dev, &a.in, &res, a.fmt);
     if (st != GB_OK)
         return gb_cli_fail(st, "occupancy", NULL);
     return GB_EXIT_OK;

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "gpubound/measure.h"
 #include "gpubound/report.h"
+#include "gpubound/session.h"
 
 static void gb_on_signal(int sig)
 {
@@ -113,7 +114,61 @@ out:
     return rc;
 }
 
-int gb_cmd_run(int argc, char **argv)
+/* The command's options as given. */
+struct run_args {
+    long device;
+    const char *out;
+    const char **sets;
+    int n_sets, quick, report;
+    enum gb_format fmt;
+    struct gb_measure_opts mo;
+};
+
+/* A positive number below `max` ("--ci", "--max-time"); -1 when `s` is not one. */
+static double gb_parse_positive(const char *s, double max, int inclusive)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (*end || !(v > 0 && (v < max || (inclusive && v == max))))
+        return -1;
+    return v;
+}
+
+/* Returns -1 when the option was taken, else the exit code. */
+static int gb_run_option(int c, char **argv, struct run_args *a)
+{
+    double v;
+    switch (c) {
+    case 'd':
+        return (a->device = gb_cli_parse_long("run", "--device", optarg, 0, 1024)) < 0 ? GB_EXIT_USAGE : -1;
+    case 'o': a->out = optarg; return -1;
+    case 'q': a->quick = 1; return -1;
+    case 's': a->sets[a->n_sets++] = optarg; return -1;
+    case 'C': a->mo.cache = GB_CACHE_COLD; return -1;
+    case 'H': a->mo.cache = GB_CACHE_HOT; return -1;
+    case 'c':
+        if ((v = gb_parse_positive(optarg, 100, 0)) < 0)
+            return gb_cli_usage("run", "--ci needs a percentage between 0 and 100, not '%s'", optarg);
+        a->mo.rel_ci = v / 100.0;
+        a->mo.user_rel_ci = 1;
+        return -1;
+    case 'm':
+        if ((v = gb_parse_positive(optarg, 3600, 1)) < 0)
+            return gb_cli_usage("run", "--max-time needs seconds between 0 and 3600, not '%s'", optarg);
+        a->mo.max_time_s = v;
+        a->mo.user_max_time = 1;
+        return -1;
+    case 'f':
+        return gb_format_parse(optarg, &a->fmt) != GB_OK ? gb_cli_usage("run", "%s", gb_error_message()) : -1;
+    case 'R': a->report = 0; return -1;
+    case ':': return gb_cli_usage("run", "%s needs a value", argv[optind - 1]);
+    default: return gb_cli_usage("run", "unknown option '%s'", argv[optind - 1]);
+    }
+}
+
+/* Returns -1 when the options are whole, else the exit code. a->sets is
+ * allocated (freed by the caller, also on error). */
+static int gb_run_args(int argc, char **argv, struct run_args *a)
 {
     static const struct option longopts[] = {
         {"device", required_argument, NULL, 'd'}, {"out", required_argument, NULL, 'o'},
@@ -122,193 +177,130 @@ int gb_cmd_run(int argc, char **argv)
         {"ci", required_argument, NULL, 'c'},     {"max-time", required_argument, NULL, 'm'},
         {"format", required_argument, NULL, 'f'}, {"no-report", no_argument, NULL, 'R'},
         {NULL, 0, NULL, 0}};
-    long device = 0;
-    const char *out = NULL;
-    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
-    int n_sets = 0, quick = 0, report = 1, c, rc = GB_EXIT_OK;
-    enum gb_format fmt = GB_FORMAT_TABLE;
-    struct gb_measure_opts mo;
-    struct gb_plan plan;
-    struct gb_gpu gpu;
-    struct gb_measure_share share;
-    struct gb_run_writer *w = NULL;
-    struct gb_run_info info;
-    char default_out[128];
-    enum gb_status st;
-    int gpu_open = 0;
-    memset(&plan, 0, sizeof plan);
-    memset(&gpu, 0, sizeof gpu);
-    memset(&share, 0, sizeof share);
-    gb_measure_opts_default(&mo);
-    mo.share = &share;
-    if (!sets)
+    int c, rc;
+    memset(a, 0, sizeof *a);
+    a->report = 1;
+    a->fmt = GB_FORMAT_TABLE;
+    gb_measure_opts_default(&a->mo);
+    if (!(a->sets = calloc((size_t)argc + 1, sizeof *a->sets)))
         return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), NULL, NULL);
     gb_cli_getopt_reset();
-    while ((c = getopt_long(argc, argv, ":d:o:qs:CHc:m:f:R", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            if ((device = gb_cli_parse_long("run", "--device", optarg, 0, 1024)) < 0) {
-                rc = GB_EXIT_USAGE;
-                goto out;
-            }
-            break;
-        case 'o': out = optarg; break;
-        case 'q': quick = 1; break;
-        case 's': sets[n_sets++] = optarg; break;
-        case 'C': mo.cache = GB_CACHE_COLD; break;
-        case 'H': mo.cache = GB_CACHE_HOT; break;
-        case 'c': {
-            char *end;
-            double v = strtod(optarg, &end);
-            if (*end || !(v > 0 && v < 100)) {
-                rc = gb_cli_usage("run", "--ci needs a percentage between 0 and 100, not '%s'", optarg);
-                goto out;
-            }
-            mo.rel_ci = v / 100.0;
-            mo.user_rel_ci = 1;
-            break;
-        }
-        case 'm': {
-            char *end;
-            double v = strtod(optarg, &end);
-            if (*end || !(v > 0 && v <= 3600)) {
-                rc = gb_cli_usage("run", "--max-time needs seconds between 0 and 3600, not '%s'", optarg);
-                goto out;
-            }
-            mo.max_time_s = v;
-            mo.user_max_time = 1;
-            break;
-        }
-        case 'f':
-            if (gb_format_parse(optarg, &fmt) != GB_OK) {
-                rc = gb_cli_usage("run", "%s", gb_error_message());
-                goto out;
-            }
-            break;
-        case 'R': report = 0; break;
-        case ':': rc = gb_cli_usage("run", "%s needs a value", argv[optind - 1]); goto out;
-        default: rc = gb_cli_usage("run", "unknown option '%s'", argv[optind - 1]); goto out;
-        }
-    }
-    if (quick && mo.max_time_s == 2.0)
-        mo.max_time_s = 0.5;
-    mo.quick = quick;
+    while ((c = getopt_long(argc, argv, ":d:o:qs:CHc:m:f:R", longopts, NULL)) != -1)
+        if ((rc = gb_run_option(c, argv, a)) >= 0)
+            return rc;
+    if (a->quick && a->mo.max_time_s == 2.0)
+        a->mo.max_time_s = 0.5;
+    a->mo.quick = a->quick;
+    return -1;
+}
 
+/* What the progress hooks need. */
+struct run_progress {
+    int tty, started;
+    double t_start;
+    const char *out;
+};
+
+static void gb_on_started(void *ctx, const struct gb_run_info *info, size_t n_points)
+{
+    struct run_progress *pr = ctx;
+    pr->started = 1;
+    fprintf(stderr, "gpubound: %zu point(s) on %s into %s\n", n_points, info->device.name, pr->out);
+}
+
+static void gb_on_point(void *ctx, size_t done, size_t total, const struct gb_plan_item *it,
+                        const struct gb_record *rec)
+{
+    struct run_progress *pr = ctx;
+    char label[256];
+    if (!rec && !pr->tty)
+        return;
+    gb_point_label(it, label, sizeof label);
+    gb_progress(pr->tty, done, total, gb_wall() - pr->t_start, label, rec);
+}
+
+/* Says why a session stopped; returns the exit code. */
+static int gb_run_stopped(enum gb_status st, const struct gb_session_result *res, const char *out)
+{
+    switch (res->stage) {
+    case GB_SESSION_DEVICE:
+        return gb_cli_fail(st, NULL, st == GB_ERR_NO_GPU ? "gpubound run needs an NVIDIA GPU (compute capability 7.0+) and its driver"
+                                                          : NULL);
+    case GB_SESSION_WRITE: return gb_cli_fail(st, "writing the run", NULL);
+    case GB_SESSION_FINISH: return gb_cli_fail(st, "finishing the run", NULL);
+    case GB_SESSION_MEASURE: break;
+    }
+    if (st != GB_ERR_INTERRUPTED)
+        return gb_cli_fail(st, "the device failed", "the points measured before it are kept in the run directory");
+    fprintf(stderr, "gpubound: interrupted; the %d finished point(s) are kept in %s\n",
+            res->info.points_ok + res->info.points_failed, out);
+    return GB_EXIT_FAIL;
+}
+
+/* Plans the run; -1 when there is something to run, else the exit code. */
+static int gb_run_plan(int argc, char **argv, const struct run_args *a, struct gb_plan *plan)
+{
+    enum gb_status st = gb_plan_build((const char *const *)argv + optind, argc - optind, a->sets, a->n_sets,
+                                      a->quick, plan);
+    if (st != GB_OK)
+        return gb_cli_usage("run", "%s", gb_error_message());
+    if (plan->n == 0)
+        return gb_cli_usage("run", "nothing to run");
+    return -1;
+}
+
+static void gb_default_out(char *buf, size_t n)
+{
+    char ts[32];
+    gb_utc_now(ts, sizeof ts);
+    snprintf(buf, n, "runs/%.4s%.2s%.2sT%.2s%.2s%.2sZ", ts, ts + 5, ts + 8, ts + 11, ts + 14, ts + 17);
+}
+
+/* Measures the plan into a->out and shows the result. */
+static int gb_run_session(const struct run_args *a, const struct gb_plan *plan)
+{
+    struct gb_session_opts so = {.device = (int)a->device, .out_dir = a->out,
+                                 .command_line = gb_cli_command_line(), .quick = a->quick, .measure = a->mo};
+    struct run_progress pr = {.tty = isatty(STDERR_FILENO), .t_start = gb_wall(), .out = a->out};
+    struct gb_session_hooks hooks = {.started = gb_on_started, .point = gb_on_point, .ctx = &pr};
+    struct gb_session_result res;
+    signal(SIGINT, gb_on_signal);
+    signal(SIGTERM, gb_on_signal);
+    enum gb_status st = gb_session_run(plan, &so, &hooks, &res);
+    if (pr.tty && pr.started)
+        fputc('\n', stderr);
+    if (st != GB_OK)
+        return gb_run_stopped(st, &res, a->out);
+    int rc = gb_run_finish(a->out, a->fmt, a->report);
+    if (rc == GB_EXIT_OK && res.info.points_failed) {
+        fprintf(stderr, "gpubound: %d point(s) failed; see the status column and results.json\n",
+                res.info.points_failed);
+        rc = GB_EXIT_FAIL;
+    }
+    return rc;
+}
+
+int gb_cmd_run(int argc, char **argv)
+{
+    struct run_args a;
+    struct gb_plan plan;
+    char default_out[128];
+    int rc;
+    memset(&plan, 0, sizeof plan);
     /* Everything the user can get wrong is checked before any GPU work. */
-    st = gb_plan_build((const char *const *)argv + optind, argc - optind, sets, n_sets, quick, &plan);
-    if (st != GB_OK) {
-        rc = gb_cli_usage("run", "%s", gb_error_message());
+    if ((rc = gb_run_args(argc, argv, &a)) >= 0 || (rc = gb_run_plan(argc, argv, &a, &plan)) >= 0)
         goto out;
+    if (!a.out) {
+        gb_default_out(default_out, sizeof default_out);
+        a.out = default_out;
     }
-    if (plan.n == 0) {
-        rc = gb_cli_usage("run", "nothing to run");
-        goto out;
-    }
-    if (!out) {
-        char ts[32];
-        gb_utc_now(ts, sizeof ts);
-        snprintf(default_out, sizeof default_out, "runs/%.4s%.2s%.2sT%.2s%.2s%.2sZ", ts, ts + 5, ts + 8, ts + 11,
-                 ts + 14, ts + 17);
-        out = default_out;
-    }
-    if ((st = gb_run_dir_prepare(out)) != GB_OK) {
+    if (gb_run_dir_prepare(a.out) != GB_OK) {
         rc = gb_cli_usage("run", "--out refused: %s", gb_error_message());
         goto out;
     }
-
-    double t_start = gb_wall();
-    if ((st = gb_gpu_open((int)device, &gpu)) != GB_OK) {
-        rmdir(out); /* created for this run and still empty */
-        rc = gb_cli_fail(st, NULL, st == GB_ERR_NO_GPU ? "gpubound run needs an NVIDIA GPU (compute capability 7.0+) and its driver"
-                                                        : NULL);
-        goto out;
-    }
-    gpu_open = 1;
-    gb_run_info_init(&info, gb_cli_command_line());
-    info.has_device = 1;
-    info.device = gpu.info;
-    snprintf(info.cuda_driver, sizeof info.cuda_driver, "%d.%d", gpu.info.driver_version / 1000,
-             (gpu.info.driver_version % 1000) / 10);
-    gb_gpu_driver_release(info.driver_release, sizeof info.driver_release);
-    snprintf(info.mode, sizeof info.mode, "%s", quick ? "quick" : "full");
-    if ((st = gb_run_writer_open(out, &info, plan.axes, plan.n_axes, &w)) != GB_OK) {
-        rc = gb_cli_fail(st, "writing the run", NULL);
-        goto out;
-    }
-    fprintf(stderr, "gpubound: %zu point(s) on %s into %s\n", plan.n, gpu.info.name, out);
-
-    srand((unsigned)time(NULL) ^ (unsigned)getpid());
-    signal(SIGINT, gb_on_signal);
-    signal(SIGTERM, gb_on_signal);
-    int tty = isatty(STDERR_FILENO);
-    for (size_t i = 0; i < plan.n; i++) {
-        struct gb_point p;
-        struct gb_record rec;
-        char label[256];
-        gb_plan_point(&plan.items[i], quick, &p);
-        p.gpu = &gpu;
-        memset(&rec, 0, sizeof rec);
-        snprintf(rec.suite, sizeof rec.suite, "%s", plan.items[i].suite->name);
-        snprintf(rec.bench, sizeof rec.bench, "%s", plan.items[i].bench->name);
-        for (int a = 0; a < p.n_axes; a++)
-            gb_record_set_axis(&rec, p.axis_name[a], p.axis_str[a]);
-        gb_point_label(&plan.items[i], label, sizeof label);
-        if (tty)
-            gb_progress(tty, i, plan.n, gb_wall() - t_start, label, NULL);
-        st = gb_measure_point(&gpu, &p, &mo, &rec);
-        if (st == GB_ERR_INTERRUPTED)
-            break;
-        enum gb_status wst = gb_run_writer_add(w, &rec);
-        if (wst != GB_OK) {
-            rc = gb_cli_fail(wst, "writing the run", NULL);
-            break;
-        }
-        info.timed_s += rec.timed_s;
-        if (rec.status == GB_REC_OK)
-            info.points_ok++;
-        else if (rec.status != GB_REC_SKIPPED)
-            info.points_failed++;
-        gb_progress(tty, i + 1, plan.n, gb_wall() - t_start, label, &rec);
-        if (st != GB_OK) /* the device faulted: nothing after this point can be trusted */
-            break;
-    }
-    if (tty)
-        fputc('\n', stderr);
-    gb_measure_share_release(&share);
-    info.wall_s = gb_wall() - t_start;
-    info.modules_compiled = gpu.compiles;
-    info.modules_cached = gpu.disk_hits;
-    gb_utc_now(info.finished_utc, sizeof info.finished_utc);
-    info.complete = st == GB_OK && rc == GB_EXIT_OK;
-    enum gb_status cst = gb_run_writer_close(w, &info);
-    w = NULL;
-    if (cst != GB_OK) {
-        rc = gb_cli_fail(cst, "finishing the run", NULL);
-        goto out;
-    }
-    if (st == GB_ERR_INTERRUPTED) {
-        fprintf(stderr, "gpubound: interrupted; the %d finished point(s) are kept in %s\n",
-                info.points_ok + info.points_failed, out);
-        rc = GB_EXIT_FAIL;
-        goto out;
-    }
-    if (st != GB_OK) {
-        rc = gb_cli_fail(st, "the device failed", "the points measured before it are kept in the run directory");
-        goto out;
-    }
-    if (rc == GB_EXIT_OK)
-        rc = gb_run_finish(out, fmt, report);
-    if (rc == GB_EXIT_OK && info.points_failed) {
-        fprintf(stderr, "gpubound: %d point(s) failed; see the status column and results.json\n", info.points_failed);
-        rc = GB_EXIT_FAIL;
-    }
+    rc = gb_run_session(&a, &plan);
 out:
-    if (w)
-        gb_run_writer_close(w, &info);
-    gb_measure_share_release(&share);
-    if (gpu_open)
-        gb_gpu_close(&gpu);
     gb_plan_release(&plan);
-    free(sets);
+    free(a.sets);
     return rc;
 }

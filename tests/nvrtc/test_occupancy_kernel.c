@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "cli/occupancy_truth.h"
+#include "measure/occupancy_truth.h"
 #include "gpubound/gpu.h"
 
 static void test_every_variant(void **state)

@@ -1,0 +1,100 @@
+/* session.h - a measuring session: one GPU opened, the run's metadata
+ * filled once from it, and the plan -> measure -> write loop as one call.
+ * `gpubound run` and `gpubound occupancy --record-truth` use it, and any
+ * other program (the fleet path) can: nothing here prints or exits; what a
+ * caller wants to show comes to it through hooks.
+ */
+#ifndef GPUBOUND_SESSION_H
+#define GPUBOUND_SESSION_H
+
+#include <stddef.h>
+
+#include "gpubound/gpu.h"
+#include "gpubound/measure.h"
+#include "gpubound/results.h"
+
+/* An open session. Caller-owned storage; one thread. */
+struct gb_session {
+    struct gb_gpu gpu;
+    struct gb_run_info info;     /* the run's metadata, filled by open and finish */
+    double t_start;              /* monotonic seconds when the session began */
+    int gpu_open;
+};
+
+/* Opens GPU `ordinal` and fills s->info: tool, host, start time,
+ * `command_line`, device, driver versions, mode ("quick" or "full").
+ * GB_ERR_NO_GPU (or the driver's error) when the device cannot be used;
+ * then nothing is held, and gb_session_close is still safe. */
+enum gb_status gb_session_open(struct gb_session *s, int ordinal, const char *command_line, int quick);
+
+/* Fills the end of s->info: wall time since open, NVRTC compilations and
+ * disk-cache hits, finish time, and `complete`. */
+void gb_session_finish(struct gb_session *s, int complete);
+
+/* Closes the GPU; safe on a session that failed to open or was closed. */
+void gb_session_close(struct gb_session *s);
+
+/* What a caller of gb_session_run is told while it runs (any may be NULL). */
+struct gb_session_hooks {
+    /* The device is open and the run directory started. */
+    void (*started)(void *ctx, const struct gb_run_info *info, size_t n_points);
+    /* Before point `done` (rec == NULL) and after it (rec: its record,
+     * already written; done counts it). */
+    void (*point)(void *ctx, size_t done, size_t total, const struct gb_plan_item *item,
+                  const struct gb_record *rec);
+    void *ctx;
+};
+
+struct gb_session_opts {
+    int device;                  /* GPU ordinal */
+    const char *out_dir;         /* prepared by gb_run_dir_prepare */
+    const char *command_line;    /* for run.json */
+    int quick;                   /* the plan was built with quick sweeps */
+    /* How points are measured; `share` is ignored (the session keeps the
+     * shared state of consecutive points itself). */
+    struct gb_measure_opts measure;
+};
+
+/* Where a session run stopped when it did not return GB_OK. */
+enum gb_session_stage {
+    GB_SESSION_DEVICE = 0,       /* the GPU could not be opened: nothing written, out_dir removed if empty */
+    GB_SESSION_WRITE,            /* the run directory could not be written */
+    GB_SESSION_MEASURE,          /* interrupted (GB_ERR_INTERRUPTED) or the device faulted */
+    GB_SESSION_FINISH,           /* the run's last files could not be written */
+};
+
+struct gb_session_result {
+    enum gb_session_stage stage; /* meaningful when gb_session_run did not return GB_OK */
+    struct gb_run_info info;     /* the run's metadata as last written */
+};
+
+/* Measures every point of `plan` on GPU o->device into o->out_dir: opens
+ * the device, writes run.json, then each point's record as it completes
+ * (results.json, results.csv), and finally run.json again with the
+ * counts, times and `complete`. Seeds rand() for fresh inputs. Stops early
+ * when gb_measure_interrupted is set or the device faults; points measured
+ * before are kept. Returns GB_OK when every planned point was measured and
+ * written (points that failed verification or were skipped count in
+ * res->info, not here); otherwise the status and res->stage say why. */
+enum gb_status gb_session_run(const struct gb_plan *plan, const struct gb_session_opts *o,
+                              const struct gb_session_hooks *hooks, struct gb_session_result *res);
+
+/* ---- the occupancy truth table ---- */
+
+struct gb_truth_summary {
+    int rows;                    /* configurations recorded */
+    int modules;                 /* compiled kernel variants */
+    int skipped;                 /* configurations the driver refused */
+    char first_refusal[256];     /* the first of them, with the driver's error name */
+    char device_name[128];       /* as written in the table (commas replaced) */
+};
+
+/* Records cuOccupancyMaxActiveBlocksPerMultiprocessor for compiled variants
+ * of kernels/occupancy.cu on the session's GPU into the CSV `path`, with
+ * the session's metadata beside it in `<path>.run.json` (both written
+ * atomically; finishes s->info). The table's format:
+ * tests/data/occupancy/README.md. */
+enum gb_status gb_session_record_occupancy_truth(struct gb_session *s, const char *path,
+                                                 struct gb_truth_summary *sum);
+
+#endif

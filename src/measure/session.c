@@ -1,0 +1,158 @@
+/* session.c - a measuring session and the run loop (session.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gpubound/session.h"
+#include "measure/sampling.h"
+
+enum gb_status gb_session_open(struct gb_session *s, int ordinal, const char *command_line, int quick)
+{
+    enum gb_status st;
+    memset(s, 0, sizeof *s);
+    s->t_start = gb_measure_now_s();
+    if ((st = gb_gpu_open(ordinal, &s->gpu)) != GB_OK)
+        return st;
+    s->gpu_open = 1;
+    gb_run_info_init(&s->info, command_line);
+    s->info.has_device = 1;
+    s->info.device = s->gpu.info;
+    snprintf(s->info.cuda_driver, sizeof s->info.cuda_driver, "%d.%d", s->gpu.info.driver_version / 1000,
+             (s->gpu.info.driver_version % 1000) / 10);
+    gb_gpu_driver_release(s->info.driver_release, sizeof s->info.driver_release);
+    snprintf(s->info.mode, sizeof s->info.mode, "%s", quick ? "quick" : "full");
+    return GB_OK;
+}
+
+void gb_session_finish(struct gb_session *s, int complete)
+{
+    s->info.wall_s = gb_measure_now_s() - s->t_start;
+    s->info.modules_compiled = s->gpu.compiles;
+    s->info.modules_cached = s->gpu.disk_hits;
+    gb_utc_now(s->info.finished_utc, sizeof s->info.finished_utc);
+    s->info.complete = complete;
+}
+
+void gb_session_close(struct gb_session *s)
+{
+    if (s->gpu_open)
+        gb_gpu_close(&s->gpu);
+    s->gpu_open = 0;
+}
+
+/* ---- the run loop ---- */
+
+/* What one session run holds while its points are measured. */
+struct gb_session_run {
+    struct gb_session s;
+    struct gb_run_writer *w;
+    struct gb_measure_opts mo;
+    struct gb_measure_share share;
+    const struct gb_session_hooks *hooks;
+};
+
+static void gb_point_record_init(const struct gb_plan_item *it, const struct gb_point *p, struct gb_record *rec)
+{
+    memset(rec, 0, sizeof *rec);
+    snprintf(rec->suite, sizeof rec->suite, "%s", it->suite->name);
+    snprintf(rec->bench, sizeof rec->bench, "%s", it->bench->name);
+    for (int a = 0; a < p->n_axes; a++)
+        gb_record_set_axis(rec, p->axis_name[a], p->axis_str[a]);
+}
+
+static void gb_hook_point(const struct gb_session_run *r, size_t done, size_t total, const struct gb_plan_item *it,
+                          const struct gb_record *rec)
+{
+    if (r->hooks && r->hooks->point)
+        r->hooks->point(r->hooks->ctx, done, total, it, rec);
+}
+
+static void gb_count_record(struct gb_run_info *info, const struct gb_record *rec)
+{
+    info->timed_s += rec->timed_s;
+    if (rec->status == GB_REC_OK)
+        info->points_ok++;
+    else if (rec->status != GB_REC_SKIPPED)
+        info->points_failed++;
+}
+
+/* Measures and writes every point; stops at an interruption, a faulted
+ * device (*measure_st) or a write error (returned). */
+static enum gb_status gb_session_points(struct gb_session_run *r, const struct gb_plan *plan, int quick,
+                                        enum gb_status *measure_st)
+{
+    enum gb_status st = GB_OK;
+    *measure_st = GB_OK;
+    for (size_t i = 0; i < plan->n; i++) {
+        struct gb_point p;
+        struct gb_record rec;
+        gb_plan_point(&plan->items[i], quick, &p);
+        p.gpu = &r->s.gpu;
+        gb_point_record_init(&plan->items[i], &p, &rec);
+        gb_hook_point(r, i, plan->n, &plan->items[i], NULL);
+        *measure_st = gb_measure_point(&r->s.gpu, &p, &r->mo, &rec);
+        if (*measure_st == GB_ERR_INTERRUPTED)
+            break;
+        if ((st = gb_run_writer_add(r->w, &rec)) != GB_OK)
+            break;
+        gb_count_record(&r->s.info, &rec);
+        gb_hook_point(r, i + 1, plan->n, &plan->items[i], &rec);
+        if (*measure_st != GB_OK) /* the device faulted: nothing after this point can be trusted */
+            break;
+    }
+    return st;
+}
+
+/* Opens the device and the run directory. */
+static enum gb_status gb_session_start(struct gb_session_run *r, const struct gb_plan *plan,
+                                       const struct gb_session_opts *o, enum gb_session_stage *stage)
+{
+    enum gb_status st;
+    *stage = GB_SESSION_DEVICE;
+    if ((st = gb_session_open(&r->s, o->device, o->command_line, o->quick)) != GB_OK) {
+        rmdir(o->out_dir); /* made for this run and still empty */
+        return st;
+    }
+    *stage = GB_SESSION_WRITE;
+    if ((st = gb_run_writer_open(o->out_dir, &r->s.info, plan->axes, plan->n_axes, &r->w)) != GB_OK)
+        return st;
+    if (r->hooks && r->hooks->started)
+        r->hooks->started(r->hooks->ctx, &r->s.info, plan->n);
+    return GB_OK;
+}
+
+enum gb_status gb_session_run(const struct gb_plan *plan, const struct gb_session_opts *o,
+                              const struct gb_session_hooks *hooks, struct gb_session_result *res)
+{
+    struct gb_session_run r;
+    enum gb_status st, measure_st = GB_OK, close_st;
+    memset(&r, 0, sizeof r);
+    memset(res, 0, sizeof *res);
+    r.hooks = hooks;
+    r.mo = o->measure;
+    r.mo.share = &r.share;
+    if ((st = gb_session_start(&r, plan, o, &res->stage)) != GB_OK)
+        goto out;
+    srand((unsigned)time(NULL) ^ (unsigned)getpid());
+    st = gb_session_points(&r, plan, o->quick, &measure_st);
+    gb_measure_share_release(&r.share);
+    gb_session_finish(&r.s, measure_st == GB_OK && st == GB_OK);
+    close_st = gb_run_writer_close(r.w, &r.s.info);
+    r.w = NULL;
+    if (st == GB_OK && close_st != GB_OK) {
+        st = close_st;
+        res->stage = GB_SESSION_FINISH;
+    } else if (st == GB_OK && measure_st != GB_OK) {
+        st = measure_st;
+        res->stage = GB_SESSION_MEASURE;
+    }
+out:
+    if (r.w)
+        gb_run_writer_close(r.w, &r.s.info);
+    gb_measure_share_release(&r.share);
+    res->info = r.s.info;
+    gb_session_close(&r.s);
+    return st;
+}
