@@ -206,6 +206,7 @@ struct gb_point_run {
     int set_up;                  /* setup was called: teardown must be */
     void *own_shared;            /* shared state nobody keeps: freed with the point */
     double est_ns;               /* the shortest warm-up launch */
+    int batch;                   /* launches per sample */
     struct gb_sample_set samples;
 };
 
@@ -233,7 +234,7 @@ static void gb_point_work(struct gb_point_run *r, struct gb_sample_work *w)
     w->prepare = r->rec->cache == GB_CACHE_COLD ? gb_work_flush : NULL;
     w->run = gb_work_run;
     w->ctx = r;
-    w->batch = r->rec->batch;
+    w->batch = r->batch;
 }
 
 static void gb_point_start(struct gb_point_run *r, struct gb_gpu *g, struct gb_point *p,
@@ -243,6 +244,7 @@ static void gb_point_start(struct gb_point_run *r, struct gb_gpu *g, struct gb_p
     r->g = g;
     r->p = p;
     r->rec = rec;
+    r->batch = 1;
     gb_measure_opts_for(given, p->bench, &r->o);
     rec->cache = r->o.cache >= 0 ? (enum gb_cache_mode)r->o.cache : p->bench->cache;
     rec->min_ns = rec->median_ns = rec->mean_ns = rec->stddev_ns = rec->ci_lo_ns = rec->ci_hi_ns = NAN;
@@ -328,7 +330,7 @@ static enum gb_status gb_point_batch(struct gb_point_run *r)
         batch = 1000;
     if ((st = gb_point_capture(r, batch)) != GB_OK)
         return st;
-    r->rec->batch = batch;
+    r->batch = batch;
     gb_point_work(r, &w);
     memset(&warm, 0, sizeof warm);
     st = gb_sample_chunk(&r->timer, &w, 2, &warm);
@@ -345,9 +347,11 @@ static enum gb_status gb_point_warm_up(struct gb_point_run *r)
     if ((st = gb_timer_events_open(r->g, &r->timer)) != GB_OK)
         return st;
     gb_point_work(r, &w);
-    if ((st = gb_sample_warm_up(&r->timer, &w, &r->o, &r->est_ns)) != GB_OK)
+    if ((st = gb_sample_warm_up(&r->timer, &w, &r->o, &r->est_ns)) != GB_OK ||
+        (st = gb_point_batch(r)) != GB_OK)
         return st;
-    return gb_point_batch(r);
+    r->rec->batch = r->batch;
+    return GB_OK;
 }
 
 /* Step 4: samples until the stopping rule holds or a cap, between two
