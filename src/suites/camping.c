@@ -23,6 +23,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "gpubound/report.h"
 #include "suites/camping_int.h"
 #include "suites/suites.h"
 
@@ -56,7 +57,7 @@ enum gb_status camp_pin_point(struct gb_point *p, CUfunction f, int warps, struc
 {
     enum gb_status st = camp_pin_func(p->gpu, f, warps, pin);
     if (st == GB_OK)
-        gb_point_metric(p, "active_warps", warps);
+        st = gb_point_metric(p, "active_warps", warps);
     return st;
 }
 
@@ -98,7 +99,7 @@ out:
 /* Times `launch` on the point's stream: the median over 5 samples of the
  * mean of n back-to-back launches, n chosen so that a sample lasts about
  * 200 us. Used for the references the discovery compares against. */
-static enum gb_status camp_time(struct gb_point *p, enum gb_status (*launch)(struct gb_point *), double *ns)
+static enum gb_status camp_time(struct gb_point *p, enum gb_status (*launch)(struct gb_point *, void *), double *ns)
 {
     enum gb_status st = GB_OK;
     struct gb_gpu *g = p->gpu;
@@ -111,7 +112,7 @@ static enum gb_status camp_time(struct gb_point *p, enum gb_status (*launch)(str
         float ms = 0;
         GB_CU_CHECK(st, gb_cu->cuEventRecord(ev[0], g->stream));
         for (int i = 0; i < n; i++)
-            if ((st = launch(p)) != GB_OK)
+            if ((st = launch(p, p->bench->ctx)) != GB_OK)
                 goto out;
         GB_CU_CHECK(st, gb_cu->cuEventRecord(ev[1], g->stream));
         GB_CU_CHECK(st, gb_cu->cuEventSynchronize(ev[1]));
@@ -468,8 +469,9 @@ static const struct gb_axis_def camp_axes_discover[] = {
      "0 = slice probe; 32 x width = row order; P = column order, concurrent warps P bytes apart (multiple of 128)"},
 };
 
-int camp_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
+int camp_opts(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max)
 {
+    (void)ctx;
     (void)max;
     const char *w = gb_point_str(p, "width");
     snprintf(opts[0], GB_OPT_LEN, "-DWIDTH=%s", *w ? w : "4");
@@ -492,8 +494,9 @@ static unsigned camp_log2(uint64_t x)
     return l;
 }
 
-void camp_teardown(struct gb_point *p)
+void camp_teardown(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_state *s = p->state;
     if (!s)
         return;
@@ -601,8 +604,9 @@ static enum gb_status camp_mb_setup(struct gb_point *p, int store)
             return st;
         /* How many of the camped set's lines besides the anchor the probe
          * confirmed in the anchor's slice (all: set size - 1). */
-        gb_point_metric(p, "same_slice", found->same);
-        gb_point_metric(p, "spread_slices", found->spread_distinct);
+        if ((st = gb_point_metric(p, "same_slice", found->same)) != GB_OK ||
+            (st = gb_point_metric(p, "spread_slices", found->spread_distinct)) != GB_OK)
+            return st;
     }
     if (!store) {
         s->n_sums = G * 32;
@@ -619,31 +623,36 @@ static enum gb_status camp_mb_setup(struct gb_point *p, int store)
         gb_camp_counts_write(&cnt, s->width, (double)s->geo.total);
     else
         gb_camp_counts_read(&cnt, s->width, (double)s->geo.total, (double)G);
-    gb_camp_counts_record(&cnt, p);
+    if ((st = gb_camp_counts_record(&cnt, p)) != GB_OK)
+        return st;
     p->bytes = 32.0 * (cnt.ld_sectors + cnt.st_sectors);
     return gb_gpu_sync(g);
 }
 
-static enum gb_status camp_read_setup(struct gb_point *p)
+static enum gb_status camp_read_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     return camp_mb_setup(p, 0);
 }
 
-static enum gb_status camp_write_setup(struct gb_point *p)
+static enum gb_status camp_write_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     return camp_mb_setup(p, 1);
 }
 
-static enum gb_status camp_mb_poison(struct gb_point *p)
+static enum gb_status camp_mb_poison(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_state *s = p->state;
     if (s->store)
         return gb_gpu_fill_u32(p->gpu, s->base, s->buf_bytes / 4, GB_POISON);
     return gb_gpu_fill_u32(p->gpu, s->sums, s->n_sums * 2, GB_POISON);
 }
 
-static enum gb_status camp_mb_launch(struct gb_point *p)
+static enum gb_status camp_mb_launch(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_state *s = p->state;
     CUdeviceptr smid = s->smid_on ? s->smid : 0;
     void *args_r[] = {&s->base, &s->geo, &s->sums, &smid};
@@ -683,8 +692,9 @@ out:
     return st;
 }
 
-static enum gb_status camp_read_verify(struct gb_point *p)
+static enum gb_status camp_read_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_state *s = p->state;
     struct gb_gpu *g = p->gpu;
     enum gb_status st = GB_OK;
@@ -719,8 +729,9 @@ out:
     return st;
 }
 
-static enum gb_status camp_write_verify(struct gb_point *p)
+static enum gb_status camp_write_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_state *s = p->state;
     struct gb_gpu *g = p->gpu;
     enum gb_status st = GB_OK;
@@ -780,8 +791,9 @@ out:
 
 /* ---- discover ---- */
 
-static enum gb_status camp_discover_setup(struct gb_point *p)
+static enum gb_status camp_discover_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     enum gb_status st;
     struct gb_gpu *g = p->gpu;
     struct camp_state *s = calloc(1, sizeof *s);
@@ -847,12 +859,13 @@ static enum gb_status camp_discover_setup(struct gb_point *p)
         if ((st = camp_set_lines(p->module, s->lines, s->n_lines)) != GB_OK ||
             (st = camp_time(p, camp_mb_launch, &cand_ns)) != GB_OK)
             return st;
-        gb_point_metric(p, "candidates", found.tested);
-        gb_point_metric(p, "same_slice", found.same);
-        gb_point_metric(p, "pair_ratio", found.t_slow_ns / found.t_pair_ns);
-        gb_point_metric(p, "spread_slices", found.spread_distinct);
-        gb_point_metric(p, "probe_slowdown", found.t_set_camped_ns / found.t_set_spread_ns);
-        gb_point_metric(p, "set_lines", found.lines);
+        if ((st = gb_point_metric(p, "candidates", found.tested)) != GB_OK ||
+            (st = gb_point_metric(p, "same_slice", found.same)) != GB_OK ||
+            (st = gb_point_metric(p, "pair_ratio", found.t_slow_ns / found.t_pair_ns)) != GB_OK ||
+            (st = gb_point_metric(p, "spread_slices", found.spread_distinct)) != GB_OK ||
+            (st = gb_point_metric(p, "probe_slowdown", found.t_set_camped_ns / found.t_set_spread_ns)) != GB_OK ||
+            (st = gb_point_metric(p, "set_lines", found.lines)) != GB_OK)
+            return st;
     } else {
         /* Column order: 2^k rows of `pitch` bytes within the footprint,
          * read once, against row order over as many chunks. */
@@ -880,53 +893,111 @@ static enum gb_status camp_discover_setup(struct gb_point *p)
             return st;
     }
     s->smid_on = 1;
-    gb_point_metric(p, "slowdown", cand_ns / ref_ns);
-    gb_point_metric(p, "ref_ns", ref_ns);
+    if ((st = gb_point_metric(p, "slowdown", cand_ns / ref_ns)) != GB_OK ||
+        (st = gb_point_metric(p, "ref_ns", ref_ns)) != GB_OK)
+        return st;
 
     struct gb_camp_counts cnt;
     memset(&cnt, 0, sizeof cnt);
     gb_camp_counts_read(&cnt, s->width, (double)s->geo.total, (double)G);
     int wi = gb_camp_width_index(s->width);
     static const char *const ld[4] = {"ld_req_2", "ld_req_4", "ld_req_8", "ld_req_16"};
-    gb_point_metric(p, ld[wi], cnt.ld_req[wi]);
-    gb_point_metric(p, "ld_sectors", cnt.ld_sectors);
-    gb_point_metric(p, "st_req_8", cnt.st_req[2]);
-    gb_point_metric(p, "st_sectors", cnt.st_sectors);
+    if ((st = gb_point_metric(p, ld[wi], cnt.ld_req[wi])) != GB_OK ||
+        (st = gb_point_metric(p, "ld_sectors", cnt.ld_sectors)) != GB_OK ||
+        (st = gb_point_metric(p, "st_req_8", cnt.st_req[2])) != GB_OK ||
+        (st = gb_point_metric(p, "st_sectors", cnt.st_sectors)) != GB_OK)
+        return st;
     p->bytes = 32.0 * (cnt.ld_sectors + cnt.st_sectors);
     return gb_gpu_sync(g);
 }
 
-static enum gb_status camp_discover_poison(struct gb_point *p)
+static enum gb_status camp_discover_poison(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_state *s = p->state;
     return gb_gpu_fill_u32(p->gpu, s->sums, s->n_sums * 2, GB_POISON);
 }
 
 /* ---- the suite ---- */
 
-#define CAMP_MB(name, help, setup, verify)                                                            \
-    {name, help, "camping.cu", camp_opts, camp_axes_mb, 4, GB_CACHE_HOT, setup, camp_mb_poison, camp_mb_launch, \
-     verify, camp_teardown}
+#define CAMP_MB(name_, help_, setup_, verify_) \
+    {.name = name_,                            \
+     .help = help_,                            \
+     .kernel_file = "camping.cu",              \
+     .kernel_opts = camp_opts,                 \
+     .axes = camp_axes_mb,                     \
+     .n_axes = 4,                              \
+     .cache = GB_CACHE_HOT,                    \
+     .setup = setup_,                          \
+     .poison = camp_mb_poison,                 \
+     .launch = camp_mb_launch,                 \
+     .verify = verify_,                        \
+     .teardown = camp_teardown}
 
 static const struct gb_bench camp_benches[] = {
     CAMP_MB("read", "a fixed number of reads per warp (CampProf Figures 4/5), spread or camped", camp_read_setup,
             camp_read_verify),
     CAMP_MB("write", "a fixed number of writes per warp, spread or camped", camp_write_setup, camp_write_verify),
-    {"discover", "search for the address pattern that camps worst: pitches, offsets, footprints, L2-slice probe",
-     "camping.cu", camp_opts, camp_axes_discover, 4, GB_CACHE_HOT, camp_discover_setup, camp_discover_poison,
-     camp_mb_launch, camp_read_verify, camp_teardown},
-    {"gem", "GEM-like electrostatics: every thread reads every component in the same order (no camping)",
-     "camping.cu", camp_opts, camp_axes_app, 1, GB_CACHE_HOT, camp_gem_setup, camp_gem_poison, camp_gem_launch,
-     camp_gem_verify, camp_app_teardown},
-    {"clique", "clique-counter-like irregular graph kernel: 3-cliques from adjacency lists (partial camping)",
-     "camping.cu", camp_opts, camp_axes_app, 1, GB_CACHE_HOT, camp_clique_setup, camp_clique_poison,
-     camp_clique_launch, camp_clique_verify, camp_app_teardown},
-    {"transpose_coalesced", "SDK transposeCoalesced: 32x32 tiles in row order (camped writes on old GPUs)",
-     "camping.cu", camp_opts, camp_axes_app, 1, GB_CACHE_HOT, camp_transpose_setup, camp_transpose_poison,
-     camp_transpose_launch, camp_transpose_verify, camp_app_teardown},
-    {"transpose_diagonal", "SDK transposeDiagonal: the same tiles in diagonal block order", "camping.cu", camp_opts,
-     camp_axes_app, 1, GB_CACHE_HOT, camp_transpose_setup, camp_transpose_poison, camp_transpose_launch,
-     camp_transpose_verify, camp_app_teardown},
+    {.name = "discover",
+     .help = "search for the address pattern that camps worst: pitches, offsets, footprints, L2-slice probe",
+     .kernel_file = "camping.cu",
+     .kernel_opts = camp_opts,
+     .axes = camp_axes_discover,
+     .n_axes = 4,
+     .cache = GB_CACHE_HOT,
+     .setup = camp_discover_setup,
+     .poison = camp_discover_poison,
+     .launch = camp_mb_launch,
+     .verify = camp_read_verify,
+     .teardown = camp_teardown},
+    {.name = "gem",
+     .help = "GEM-like electrostatics: every thread reads every component in the same order (no camping)",
+     .kernel_file = "camping.cu",
+     .kernel_opts = camp_opts,
+     .axes = camp_axes_app,
+     .n_axes = 1,
+     .cache = GB_CACHE_HOT,
+     .setup = camp_gem_setup,
+     .poison = camp_gem_poison,
+     .launch = camp_gem_launch,
+     .verify = camp_gem_verify,
+     .teardown = camp_app_teardown},
+    {.name = "clique",
+     .help = "clique-counter-like irregular graph kernel: 3-cliques from adjacency lists (partial camping)",
+     .kernel_file = "camping.cu",
+     .kernel_opts = camp_opts,
+     .axes = camp_axes_app,
+     .n_axes = 1,
+     .cache = GB_CACHE_HOT,
+     .setup = camp_clique_setup,
+     .poison = camp_clique_poison,
+     .launch = camp_clique_launch,
+     .verify = camp_clique_verify,
+     .teardown = camp_app_teardown},
+    {.name = "transpose_coalesced",
+     .help = "SDK transposeCoalesced: 32x32 tiles in row order (camped writes on old GPUs)",
+     .kernel_file = "camping.cu",
+     .kernel_opts = camp_opts,
+     .axes = camp_axes_app,
+     .n_axes = 1,
+     .cache = GB_CACHE_HOT,
+     .setup = camp_transpose_setup,
+     .poison = camp_transpose_poison,
+     .launch = camp_transpose_launch,
+     .verify = camp_transpose_verify,
+     .teardown = camp_app_teardown},
+    {.name = "transpose_diagonal",
+     .help = "SDK transposeDiagonal: the same tiles in diagonal block order",
+     .kernel_file = "camping.cu",
+     .kernel_opts = camp_opts,
+     .axes = camp_axes_app,
+     .n_axes = 1,
+     .cache = GB_CACHE_HOT,
+     .setup = camp_transpose_setup,
+     .poison = camp_transpose_poison,
+     .launch = camp_transpose_launch,
+     .verify = camp_transpose_verify,
+     .teardown = camp_app_teardown},
 };
 
 #define CAMP_MB_CHART(stem, bench, pat, what)                                                      \
@@ -971,9 +1042,11 @@ static const struct gb_chart_spec camp_charts[] = {
 };
 
 const struct gb_suite gb_suite_camping = {
-    "camping",
-    "partition camping (CampProf): read/write micro-benchmarks spread and camped over pinned active warps, "
-    "the camping discovery, and the validation applications",
-    camp_benches, (int)(sizeof camp_benches / sizeof camp_benches[0]),
-    camp_charts, (int)(sizeof camp_charts / sizeof camp_charts[0]),
+    .name = "camping",
+    .help = "partition camping (CampProf): read/write micro-benchmarks spread and camped over pinned active warps, "
+            "the camping discovery, and the validation applications",
+    .benches = camp_benches,
+    .n_benches = (int)(sizeof camp_benches / sizeof camp_benches[0]),
+    .charts = camp_charts,
+    .n_charts = (int)(sizeof camp_charts / sizeof camp_charts[0]),
 };
