@@ -404,41 +404,73 @@ static int tp_arith_kopts(const struct gb_point *p, void *ctx, char opts[][GB_OP
     return gb_tp_arith_opts(op, strcmp(gb_point_str(p, "mode"), "lat") == 0, opts, max);
 }
 
+/* A fresh start value for chain k, in the range the op's check assumes. */
+static void tp_arith_start(struct tp_state *s, int k)
+{
+    switch (s->op->id) {
+    case 1: case 2: case 3: case 4: case 6: s->x0.f[k] = (float)tp_unif(1, 2); break;
+    case 5: s->x0.f[k] = (float)tp_unif(1, 4); break;
+    case 7: case 12: s->x0.f[k] = (float)tp_unif(1, 2); break;
+    case 8: case 9: s->x0.f[k] = (float)tp_unif(1.5, 2.5); break;
+    case 10: case 11: s->x0.f[k] = (float)tp_unif(0.5, 1.5); break;
+    case 13: case 14: case 15: case 16: case 18: s->x0.d[k] = tp_unif(1, 2); break;
+    case 17: s->x0.d[k] = tp_unif(1, 4); break;
+    /* idiv: from 2^12 up, x + a/x grows like sqrt(2ak) and never
+     * passes a (where a/x would stay 0); imod: x + a%x + 1 grows by at
+     * least 1 per step. */
+    case 21: s->x0.i[k] = 4096 + (int)(tp_u32() % 4096u); break;
+    case 22: s->x0.i[k] = 1 + (int)(tp_u32() % 4096u); break;
+    case 20: s->x0.u[k] = tp_u32() | 1u; break;
+    default: s->x0.u[k] = tp_u32(); break;
+    }
+}
+
+/* The floating-point parameters a and b of op `id` (left 0 where unused). */
+static void tp_arith_fparams(int id, double *a, double *b)
+{
+    switch (id) {
+    case 1: case 13: *a = tp_unif(0x1p-8, 0x1p-7); break;
+    case 2: case 14: *a = 1 + tp_unif(-0x1p-14, 0x1p-14); break;
+    case 3: case 15: *a = 1 - tp_unif(0x1p-18, 0x1p-17); *b = tp_unif(0x1p-8, 0x1p-7); break;
+    case 5: case 17: *b = tp_unif(0.5, 1); break;
+    case 6: case 18: *a = tp_unif(1, 2); break;
+    case 7: *b = tp_unif(1, 2); break;
+    case 8: case 9: *b = tp_unif(1, 1.5); break;
+    case 10: case 11: *b = tp_unif(0.5, 1); break;
+    case 12: *a = tp_unif(0.25, 0.5); *b = tp_unif(1, 2); break;
+    default: break;
+    }
+}
+
+/* The parameters of the unsigned ops: shf's odd rotation, isetp's bounds. */
+static void tp_arith_uparams(struct tp_state *s)
+{
+    int id = s->op->id;
+    if (id == 20)
+        s->prm_h.u[1] = tp_u32() | 1u;
+    else if (id == 23)
+        s->prm_h.u[0] = 1u + 2u * (tp_u32() % 16u); /* odd: the rotation's period is 32 steps */
+    else
+        s->prm_h.u[1] = tp_u32();
+    if (id == 24) {
+        /* Bounds and offsets spread over the loop's range, so about
+         * half the compares hold and the parity depends on every one. */
+        unsigned range = (unsigned)s->iters * 2u + 2u;
+        for (int u = 0; u < 16; u++)
+            s->prm_h.u[2 + u] = tp_u32() % range;
+        for (int c = 0; c < 8; c++)
+            s->prm_h.u[2 + 16 + c] = tp_u32() % (range / 2u);
+    }
+}
+
 /* Fresh start values and parameters, in the ranges the checks assume. */
 static void tp_arith_inputs(struct tp_state *s)
 {
     const struct gb_tp_op *op = s->op;
-    for (int k = 0; k < TP_SEEDS; k++) {
-        switch (op->id) {
-        case 1: case 2: case 3: case 4: case 6: s->x0.f[k] = (float)tp_unif(1, 2); break;
-        case 5: s->x0.f[k] = (float)tp_unif(1, 4); break;
-        case 7: case 12: s->x0.f[k] = (float)tp_unif(1, 2); break;
-        case 8: case 9: s->x0.f[k] = (float)tp_unif(1.5, 2.5); break;
-        case 10: case 11: s->x0.f[k] = (float)tp_unif(0.5, 1.5); break;
-        case 13: case 14: case 15: case 16: case 18: s->x0.d[k] = tp_unif(1, 2); break;
-        case 17: s->x0.d[k] = tp_unif(1, 4); break;
-        /* idiv: from 2^12 up, x + a/x grows like sqrt(2ak) and never
-         * passes a (where a/x would stay 0); imod: x + a%x + 1 grows by at
-         * least 1 per step. */
-        case 21: s->x0.i[k] = 4096 + (int)(tp_u32() % 4096u); break;
-        case 22: s->x0.i[k] = 1 + (int)(tp_u32() % 4096u); break;
-        case 20: s->x0.u[k] = tp_u32() | 1u; break;
-        default: s->x0.u[k] = tp_u32(); break;
-        }
-    }
+    for (int k = 0; k < TP_SEEDS; k++)
+        tp_arith_start(s, k);
     double a = 0, b = 0;
-    switch (op->id) {
-    case 1: case 13: a = tp_unif(0x1p-8, 0x1p-7); break;
-    case 2: case 14: a = 1 + tp_unif(-0x1p-14, 0x1p-14); break;
-    case 3: case 15: a = 1 - tp_unif(0x1p-18, 0x1p-17); b = tp_unif(0x1p-8, 0x1p-7); break;
-    case 5: case 17: b = tp_unif(0.5, 1); break;
-    case 6: case 18: a = tp_unif(1, 2); break;
-    case 7: b = tp_unif(1, 2); break;
-    case 8: case 9: b = tp_unif(1, 1.5); break;
-    case 10: case 11: b = tp_unif(0.5, 1); break;
-    case 12: a = tp_unif(0.25, 0.5); b = tp_unif(1, 2); break;
-    default: break;
-    }
+    tp_arith_fparams(op->id, &a, &b);
     switch (op->type) {
     case GB_TP_F32: s->prm_h.f[0] = (float)a; s->prm_h.f[1] = (float)b; break;
     case GB_TP_F64: s->prm_h.d[0] = a; s->prm_h.d[1] = b; break;
@@ -449,23 +481,7 @@ static void tp_arith_inputs(struct tp_state *s)
                                      : (int)((1u << 10) + tp_u32() % (1u << 10));
         s->prm_h.i[1] = 0;
         break;
-    case GB_TP_U32:
-        if (op->id == 20)
-            s->prm_h.u[1] = tp_u32() | 1u;
-        else if (op->id == 23)
-            s->prm_h.u[0] = 1u + 2u * (tp_u32() % 16u); /* odd: the rotation's period is 32 steps */
-        else
-            s->prm_h.u[1] = tp_u32();
-        if (op->id == 24) {
-            /* Bounds and offsets spread over the loop's range, so about
-             * half the compares hold and the parity depends on every one. */
-            unsigned range = (unsigned)s->iters * 2u + 2u;
-            for (int u = 0; u < 16; u++)
-                s->prm_h.u[2 + u] = tp_u32() % range;
-            for (int c = 0; c < 8; c++)
-                s->prm_h.u[2 + 16 + c] = tp_u32() % (range / 2u);
-        }
-        break;
+    case GB_TP_U32: tp_arith_uparams(s); break;
     }
 }
 
