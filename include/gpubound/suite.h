@@ -21,7 +21,7 @@
 #include "gpubound/results.h"
 #include "gpubound/status.h"
 
-struct gb_chart_spec; /* report.h */
+struct gb_chart_spec; /* a chart of the suite, defined by the report module */
 
 /* An axis: a named parameter and the values it is swept over. Values are
  * written as a comma list; integer axes take decimal values, optionally
@@ -183,7 +183,7 @@ struct gb_suite {
     const char *help;
     const struct gb_bench *benches;
     int n_benches;
-    const struct gb_chart_spec *charts;   /* report.h */
+    const struct gb_chart_spec *charts;   /* the report module's chart specs */
     int n_charts;
 };
 

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "gpubound/gpu.h"
 #include "gpu/gpu_internal.h"

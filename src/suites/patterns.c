@@ -783,7 +783,6 @@ static enum gb_status register_setup(struct gb_point *p, void *ctx)
 /* The output poisoned, the timing probe zeroed (a block that did not write it is caught). */
 static enum gb_status register_poison(struct gb_point *p, void *ctx)
 {
-    (void)ctx;
     struct pt_state *s = p->state;
     enum gb_status st = pt_poison(p, ctx);
     if (st == GB_OK)

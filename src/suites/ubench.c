@@ -242,7 +242,6 @@ out:
 /* The input and its reference, made once for a bench and a size. */
 static enum gb_status ub_share_setup(struct gb_point *p, void *ctx, void **state)
 {
-    (void)ctx;
     enum gb_status st = GB_OK;
     struct gb_gpu *g = p->gpu;
     const struct ub_kind *kd = ub_kind_of(p);
