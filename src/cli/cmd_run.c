@@ -256,6 +256,7 @@ int gb_cmd_run(int argc, char **argv)
         if (tty)
             gb_progress(tty, i, plan.n, gb_wall() - t_start, label, NULL);
         st = gb_measure_point(&gpu, &p, &mo, &rec);
+        gb_point_release(&p);
         if (st == GB_ERR_INTERRUPTED)
             break;
         enum gb_status wst = gb_run_writer_add(w, &rec);

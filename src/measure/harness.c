@@ -42,8 +42,7 @@ void gb_measure_opts_default(struct gb_measure_opts *o)
 void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench *b,
                          struct gb_measure_opts *out)
 {
-    const struct gb_bench_extra *ex = b ? gb_bench_extra(b) : NULL;
-    const struct gb_sample_policy *sp = ex ? ex->sampling : NULL;
+    const struct gb_sample_policy *sp = b ? &b->sampling : NULL;
     *out = *o;
     if (!sp)
         return;
@@ -69,16 +68,16 @@ void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench 
 
 void gb_measure_share_release(struct gb_measure_share *s)
 {
-    const struct gb_bench_extra *ex = s->bench ? gb_bench_extra(s->bench) : NULL;
-    if (s->state && ex && ex->share_teardown)
-        ex->share_teardown(s->gpu, s->state);
+    const struct gb_bench *b = s->bench;
+    if (s->state && b && b->share_teardown)
+        b->share_teardown(s->gpu, b->ctx, s->state);
     memset(s, 0, sizeof *s);
 }
 
 /* The key of a point's shared state: the values of the bench's share_by axes. */
-static void gb_share_key(const struct gb_point *p, const struct gb_bench_extra *ex, char *key, size_t n)
+static void gb_share_key(const struct gb_point *p, const struct gb_bench *b, char *key, size_t n)
 {
-    const char *list = ex->share_by;
+    const char *list = b->share_by;
     size_t len = 0;
     key[0] = '\0';
     while (list && *list && len < n) {
@@ -99,17 +98,16 @@ static enum gb_status gb_share_acquire(struct gb_gpu *g, struct gb_point *p,
                                        struct gb_measure_share *sh, void **own)
 {
     const struct gb_bench *b = p->bench;
-    const struct gb_bench_extra *ex = gb_bench_extra(b);
     char key[sizeof sh->key];
     enum gb_status st;
     *own = NULL;
-    if (!ex || !ex->share_setup) {
+    if (!b->share_setup) {
         /* Another bench's buffers are not kept while this one runs. */
         if (sh && sh->state)
             gb_measure_share_release(sh);
         return GB_OK;
     }
-    gb_share_key(p, ex, key, sizeof key);
+    gb_share_key(p, b, key, sizeof key);
     if (sh && sh->state && sh->bench == b && sh->gpu == g && strcmp(sh->key, key) == 0) {
         p->shared = sh->state;
         return GB_OK;
@@ -117,7 +115,7 @@ static enum gb_status gb_share_acquire(struct gb_gpu *g, struct gb_point *p,
     if (sh)
         gb_measure_share_release(sh);
     void *state = NULL;
-    if ((st = ex->share_setup(p, &state)) != GB_OK)
+    if ((st = b->share_setup(p, b->ctx, &state)) != GB_OK)
         return st;
     p->shared = state;
     if (sh) {
@@ -170,7 +168,7 @@ static enum gb_status gb_work(struct gb_gpu *g, struct gb_point *p, struct gb_ti
         GB_CU_CHECK(st, gb_cu->cuGraphLaunch(t->exec, g->stream));
         return GB_OK;
     }
-    return p->bench->launch(p);
+    return p->bench->launch(p, p->bench->ctx);
 out:
     return st;
 }
@@ -207,7 +205,7 @@ static enum gb_status gb_capture(struct gb_gpu *g, struct gb_point *p, struct gb
     enum gb_status st = GB_OK;
     GB_CU_CHECK(st, gb_cu->cuStreamBeginCapture(g->stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
     for (int i = 0; i < batch && st == GB_OK; i++)
-        st = p->bench->launch(p);
+        st = p->bench->launch(p, p->bench->ctx);
     {
         CUresult r = gb_cu->cuStreamEndCapture(g->stream, &t->graph);
         if (st != GB_OK)
@@ -249,29 +247,29 @@ enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const stru
     rec->bw_gbs = rec->gflops = NAN;
     rec->batch = 1;
 
-    if (b->kernel_file) {
+    if (b->kernel_file || b->kernel_source) {
         char opts[16][GB_OPT_LEN];
         const char *optp[16];
-        int n = b->kernel_opts ? b->kernel_opts(p, opts, 16) : 0;
+        int n = b->kernel_opts ? b->kernel_opts(p, b->ctx, opts, 16) : 0;
         for (int i = 0; i < n; i++)
             optp[i] = opts[i];
-        if ((st = gb_gpu_module(g, b->kernel_file, optp, n, &p->module)) != GB_OK)
+        if ((st = gb_bench_module(g, b, optp, n, &p->module)) != GB_OK)
             goto fail;
     }
     if ((st = gb_share_acquire(g, p, o->share, &own_shared)) != GB_OK)
         goto fail;
     set_up = 1;
-    if ((st = b->setup(p)) != GB_OK)
+    if ((st = b->setup(p, b->ctx)) != GB_OK)
         goto fail;
     rec->bytes = p->bytes;
     rec->flops = p->flops;
 
     /* Verification run on poisoned outputs. */
-    if (b->poison && (st = b->poison(p)) != GB_OK)
+    if (b->poison && (st = b->poison(p, b->ctx)) != GB_OK)
         goto fail;
-    if ((st = b->launch(p)) != GB_OK || (st = gb_gpu_sync(g)) != GB_OK)
+    if ((st = b->launch(p, b->ctx)) != GB_OK || (st = gb_gpu_sync(g)) != GB_OK)
         goto fail;
-    if ((st = b->verify(p)) != GB_OK)
+    if ((st = b->verify(p, b->ctx)) != GB_OK)
         goto fail;
 
     /* Warm-up: at least 3 launches and 20 ms (or what the bench's policy
@@ -373,12 +371,9 @@ out:
     gb_timer_release(&t);
     free(samples);
     if (set_up && b->teardown)
-        b->teardown(p);
-    if (own_shared) {
-        const struct gb_bench_extra *ex = gb_bench_extra(b);
-        if (ex && ex->share_teardown)
-            ex->share_teardown(g, own_shared);
-    }
+        b->teardown(p, b->ctx);
+    if (own_shared && b->share_teardown)
+        b->share_teardown(g, b->ctx, own_shared);
     p->shared = NULL;
     rec->wall_s = gb_now_s() - t0;
     return st;
