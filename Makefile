@@ -1,5 +1,6 @@
 # gpubound - the front door. The real build is CMake; these targets drive it.
 #   make run       install what is missing, build, then show the device and run the bandwidth suite
+#                  (without a GPU: one line saying so, then a demo on the runs recorded under data/)
 #   make test      install what is missing, build, then run every CPU test tier (unit, nvrtc, cli)
 #   make gpu-test  the device tier: every suite in quick mode on a real GPU
 #   make deps      install the Debian packages the build and tests need (apt-get, as root)
@@ -8,7 +9,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CUDA_HOME ?= /usr/local/cuda
 RUN_OUT ?= runs/$(shell date -u +%Y%m%dT%H%M%SZ)
-PKGS = cmake make gcc clang pkg-config libgsl-dev libjansson-dev libcmocka-dev gnuplot-nox
+PKGS = cmake make gcc clang pkg-config libgsl-dev libjansson-dev libcmocka-dev zlib1g-dev gnuplot-nox pmccabe
 
 .PHONY: all build run test gpu-test deps clean
 
@@ -32,9 +33,13 @@ $(BUILD)/Makefile: CMakeLists.txt
 build: deps $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
 
+# Without a GPU, `gpubound info` says so in one line (exit 3) and the demo
+# shows the same commands on the runs recorded under data/.
 run: build
-	$(BUILD)/gpubound info
-	$(BUILD)/gpubound run bandwidth --out $(RUN_OUT)
+	@$(BUILD)/gpubound info; rc=$$?; \
+	if [ $$rc = 3 ]; then bash scripts/demo.sh $(BUILD)/gpubound runs/demo; \
+	elif [ $$rc = 0 ]; then $(BUILD)/gpubound run bandwidth --out $(RUN_OUT); \
+	else exit $$rc; fi
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -LE device -j $(JOBS)

@@ -58,3 +58,20 @@ extern "C" __global__ void gb_flush(uint4 *p, unsigned long long n, unsigned int
          i += (unsigned long long)gridDim.x * blockDim.x)
         p[i] = make_uint4(salt, (unsigned int)i, salt, (unsigned int)(i >> 32));
 }
+
+// Reads every line of the buffer (written once, at allocation, by gb_flush):
+// the L2 is left holding only clean lines of this buffer, so the next kernel
+// neither finds its own data there nor pays to write back another's dirty
+// lines. The sum goes to out[0] only when it is impossible, so the reads
+// cannot be removed and nothing is written.
+extern "C" __global__ void gb_flush_read(const uint4 *p, unsigned long long n, unsigned int *out)
+{
+    unsigned int acc = 0;
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        uint4 v = __ldcg(p + i);
+        acc ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (acc == 0x9e3779b9u && out)
+        out[0] = acc;
+}

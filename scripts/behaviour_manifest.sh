@@ -7,14 +7,17 @@
 # scripts (.gp), which hold every plotted number; the SVG/PNG bytes depend
 # on the installed gnuplot, not on gpubound.
 set -uo pipefail
-gb=$1 src=$2 out=$3
+gb=$(realpath "$1") src=$2 out=$(realpath -m "$3")
 mkdir -p "$out"
+# Paths are given relative to SRC, as a user in the checkout types them, so
+# that outputs which name their input compare equal across checkouts.
+cd "$src" || exit 2
 step() { # step NAME CMD...: runs CMD, keeps stdout as NAME.out, its exit code as NAME.rc
     local name=$1; shift
     "$@" >"$out/$name.out" 2>/dev/null
     echo $? >"$out/$name.rc"
 }
-for runjson in $(find "$src/data" -mindepth 3 -maxdepth 3 -name run.json | sort); do
+for runjson in $(find data -mindepth 3 -maxdepth 3 -name run.json | sort); do
     run=$(dirname "$runjson"); tag=$(basename "$(dirname "$run")")-$(basename "$run")
     step "report-$tag" "$gb" report "$run" --out "$out/r-$tag" ${GB_REPORT_OPTS:-}
     case $tag in
@@ -32,7 +35,7 @@ for runjson in $(find "$src/data" -mindepth 3 -maxdepth 3 -name run.json | sort)
         step "campvalidate-i-$tag" "$gb" camp validate --model "$run/campprof-model-interactions.json" "$run" --out "$out/cvi-$tag" ;;
     esac
 done
-step geometry-fixture "$gb" geometry "$src/tests/data/runs/ubench-fixture" --bench ubench6
+step geometry-fixture "$gb" geometry tests/data/runs/ubench-fixture --bench ubench6
 step occupancy "$gb" occupancy --threads 256 --regs 64 --smem 16384 --cc 9.0
 cd "$out" && find . -type f \( -name '*.out' -o -name '*.rc' -o -name '*.md' -o -name '*.gp' \
     -o -name '*.json' -o -name '*.csv' -o -name '*.txt' \) | sort | xargs sha256sum

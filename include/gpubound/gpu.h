@@ -1,6 +1,6 @@
 /* gpu.h - the GPU runtime: the CUDA driver opened through dlopen, a device
  * with its primary context and stream, device memory, and kernels compiled
- * by NVRTC from the sources embedded in the binary.
+ * by NVRTC from the sources embedded in the binary or from source text.
  *
  * libcuda is never linked: the first call that needs it opens
  * "libcuda.so.1" and fills one table of versioned entry points through
@@ -96,12 +96,21 @@ void gb_gpu_close(struct gb_gpu *g);
 enum gb_status gb_gpu_alloc(struct gb_gpu *g, size_t bytes, CUdeviceptr *out);
 void gb_gpu_free(struct gb_gpu *g, CUdeviceptr p);
 
-/* Compiles (or loads from the caches) the embedded kernel source `file`
- * (e.g. "bandwidth.cu") for the device's own architecture with the extra
- * NVRTC options `opts` (e.g. "-DWIDTH=16", "--maxrregcount=32"), and returns
- * the loaded module. Modules are cached in memory for the life of `g`
- * (gb_gpu_close unloads them) and as cubins on disk. A compile error
- * returns GB_ERR_COMPILE with the kernel's name and NVRTC's log. */
+/* Compiles (or loads from the caches) the CUDA C text `source`
+ * (NUL-terminated; `name` names it in messages and is part of the cache
+ * key, e.g. "sgemm.cu") for the device's own architecture with the extra
+ * NVRTC options `opts` (e.g. "-DWIDTH=16", "--maxrregcount=32"), and
+ * returns the loaded module. Modules are cached in memory for the life of
+ * `g` (gb_gpu_close unloads them; the module belongs to `g`) and as cubins
+ * on disk (the key hashes name, source, architecture, NVRTC version and
+ * options). A compile error returns GB_ERR_COMPILE with the kernel's name
+ * and NVRTC's log. `source` need not outlive the call. */
+enum gb_status gb_gpu_module_source(struct gb_gpu *g, const char *name, const char *source,
+                                    const char *const *opts, int n_opts, CUmodule *out);
+
+/* gb_gpu_module_source on the embedded kernel source `file` (e.g.
+ * "bandwidth.cu"), named by its file. GB_ERR_USAGE when no embedded
+ * source has that name. */
 enum gb_status gb_gpu_module(struct gb_gpu *g, const char *file, const char *const *opts,
                              int n_opts, CUmodule *out);
 

@@ -106,7 +106,8 @@ enum gb_status gb_plan_build(const char *const *selectors, int n_sel, const char
                              int n_sets, int quick, struct gb_plan *plan);
 void gb_plan_release(struct gb_plan *plan);
 
-/* Fills a point for a plan item (axis values parsed); p->gpu is set by the caller. */
+/* Fills a point for a plan item (axis values parsed); p->gpu is set by the
+ * caller, who releases the point with gb_point_release (its metrics). */
 void gb_plan_point(const struct gb_plan_item *it, int quick, struct gb_point *p);
 
 #endif

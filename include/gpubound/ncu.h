@@ -20,7 +20,8 @@
  * own messages) are skipped. Values are numbers as ncu prints them in an
  * English locale ("1,048,576.50": commas group thousands), converted to
  * base units: times to nanoseconds, sizes to bytes, and counts with an SI
- * prefix ("Ksector") to plain counts. A value that is not a number ("n/a")
+ * prefix ("Ksector") to plain counts, rates to per second ("Gbyte/second"
+ * to bytes per second). A value that is not a number ("n/a")
  * reads as NaN.
  *
  * The reader does file I/O and nothing else; thread-safe on distinct

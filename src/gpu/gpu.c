@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "gpubound/gpu.h"
 #include "gpu/gpu_internal.h"
@@ -146,39 +145,33 @@ static char *gb_read_file(const char *path, size_t *size)
     return buf;
 }
 
-/* Writes through a temporary name and renames, so a reader never sees half
- * a cubin; a failure only costs a recompile next time. */
-static void gb_write_cache(const char *path, const char *data, size_t size)
-{
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return;
-    int ok = fwrite(data, 1, size, f) == size;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0)
-        unlink(tmp);
-}
-
 enum gb_status gb_gpu_module(struct gb_gpu *g, const char *file, const char *const *opts,
                              int n_opts, CUmodule *out)
+{
+    const char *src = gb_kernel_source(file);
+    *out = NULL;
+    if (!src)
+        return gb_error_set(GB_ERR_USAGE, "no embedded kernel source named %s", file);
+    return gb_gpu_module_source(g, file, src, opts, n_opts, out);
+}
+
+enum gb_status gb_gpu_module_source(struct gb_gpu *g, const char *name, const char *src,
+                                    const char *const *opts, int n_opts, CUmodule *out)
 {
     enum gb_status st = GB_OK;
     char *cubin = NULL;
     size_t size = 0;
     char nvrtc_ver[32];
-    const char *src = gb_kernel_source(file);
     struct gb_module_entry *e = NULL;
     *out = NULL;
-    if (!src)
-        return gb_error_set(GB_ERR_USAGE, "no embedded kernel source named %s", file);
+    if (!name || !src)
+        return gb_error_set(GB_ERR_USAGE, "a kernel to compile needs a name and source text");
     st = gb_nvrtc_version(nvrtc_ver, sizeof nvrtc_ver);
     if (st != GB_OK)
         return st;
 
     uint64_t h[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
-    gb_hash_update(h, file, strlen(file));
+    gb_hash_update(h, name, strlen(name));
     gb_hash_update(h, src, strlen(src));
     gb_hash_update(h, g->arch, strlen(g->arch));
     gb_hash_update(h, nvrtc_ver, strlen(nvrtc_ver));
@@ -212,14 +205,16 @@ enum gb_status gb_gpu_module(struct gb_gpu *g, const char *file, const char *con
         }
     }
     if (!mod) {
-        st = gb_nvrtc_compile(file, src, g->arch, opts, n_opts, &cubin, &size);
+        st = gb_nvrtc_compile(name, src, g->arch, opts, n_opts, &cubin, &size);
         if (st != GB_OK)
             goto out;
         g->compiles++;
         GB_CU_CHECK(st, gb_cu->cuModuleLoadData(&mod, cubin));
         if (path[0]) {
-            (void)gb_mkdir_p(dir); /* no cache directory: compile every time */
-            gb_write_cache(path, cubin, size);
+            /* A reader never sees half a cubin; a failed write only costs a
+             * recompile next time (no cache directory: compile every time). */
+            (void)gb_mkdir_p(dir);
+            (void)gb_write_file_atomic(path, cubin, size);
         }
     }
     e = calloc(1, sizeof *e);

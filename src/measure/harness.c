@@ -26,52 +26,47 @@
 
 /* ---- the bench's callbacks: every call goes through one of these ---- */
 
-static const struct gb_bench_extra *gb_extra(const struct gb_bench *b)
-{
-    return b ? gb_bench_extra(b) : NULL;
-}
-
 static int gb_call_kernel_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
 {
-    return p->bench->kernel_opts ? p->bench->kernel_opts(p, opts, max) : 0;
+    const struct gb_bench *b = p->bench;
+    return b->kernel_opts ? b->kernel_opts(p, b->ctx, opts, max) : 0;
 }
 
 static enum gb_status gb_call_setup(struct gb_point *p)
 {
-    return p->bench->setup(p);
+    return p->bench->setup(p, p->bench->ctx);
 }
 
 static enum gb_status gb_call_poison(struct gb_point *p)
 {
-    return p->bench->poison ? p->bench->poison(p) : GB_OK;
+    return p->bench->poison ? p->bench->poison(p, p->bench->ctx) : GB_OK;
 }
 
 static enum gb_status gb_call_launch(struct gb_point *p)
 {
-    return p->bench->launch(p);
+    return p->bench->launch(p, p->bench->ctx);
 }
 
 static enum gb_status gb_call_verify(struct gb_point *p)
 {
-    return p->bench->verify(p);
+    return p->bench->verify(p, p->bench->ctx);
 }
 
 static void gb_call_teardown(struct gb_point *p)
 {
     if (p->bench->teardown)
-        p->bench->teardown(p);
+        p->bench->teardown(p, p->bench->ctx);
 }
 
-static enum gb_status gb_call_share_setup(const struct gb_bench_extra *ex, struct gb_point *p, void **state)
+static enum gb_status gb_call_share_setup(const struct gb_bench *b, struct gb_point *p, void **state)
 {
-    return ex->share_setup(p, state);
+    return b->share_setup(p, b->ctx, state);
 }
 
 static void gb_call_share_teardown(const struct gb_bench *b, struct gb_gpu *g, void *state)
 {
-    const struct gb_bench_extra *ex = gb_extra(b);
-    if (state && ex && ex->share_teardown)
-        ex->share_teardown(g, state);
+    if (state && b && b->share_teardown)
+        b->share_teardown(g, b->ctx, state);
 }
 
 void gb_measure_opts_default(struct gb_measure_opts *o)
@@ -92,8 +87,7 @@ void gb_measure_opts_default(struct gb_measure_opts *o)
 void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench *b,
                          struct gb_measure_opts *out)
 {
-    const struct gb_bench_extra *ex = gb_extra(b);
-    const struct gb_sample_policy *sp = ex ? ex->sampling : NULL;
+    const struct gb_sample_policy *sp = b ? &b->sampling : NULL;
     *out = *o;
     if (!sp)
         return;
@@ -124,9 +118,9 @@ void gb_measure_share_release(struct gb_measure_share *s)
 }
 
 /* The key of a point's shared state: the values of the bench's share_by axes. */
-static void gb_share_key(const struct gb_point *p, const struct gb_bench_extra *ex, char *key, size_t n)
+static void gb_share_key(const struct gb_point *p, const struct gb_bench *b, char *key, size_t n)
 {
-    const char *list = ex->share_by;
+    const char *list = b->share_by;
     size_t len = 0;
     key[0] = '\0';
     while (list && *list && len < n) {
@@ -147,17 +141,16 @@ static enum gb_status gb_share_acquire(struct gb_gpu *g, struct gb_point *p,
                                        struct gb_measure_share *sh, void **own)
 {
     const struct gb_bench *b = p->bench;
-    const struct gb_bench_extra *ex = gb_extra(b);
     char key[sizeof sh->key];
     enum gb_status st;
     *own = NULL;
-    if (!ex || !ex->share_setup) {
+    if (!b->share_setup) {
         /* Another bench's buffers are not kept while this one runs. */
         if (sh && sh->state)
             gb_measure_share_release(sh);
         return GB_OK;
     }
-    gb_share_key(p, ex, key, sizeof key);
+    gb_share_key(p, b, key, sizeof key);
     if (sh && sh->state && sh->bench == b && sh->gpu == g && strcmp(sh->key, key) == 0) {
         p->shared = sh->state;
         return GB_OK;
@@ -165,7 +158,7 @@ static enum gb_status gb_share_acquire(struct gb_gpu *g, struct gb_point *p,
     if (sh)
         gb_measure_share_release(sh);
     void *state = NULL;
-    if ((st = gb_call_share_setup(ex, p, &state)) != GB_OK)
+    if ((st = gb_call_share_setup(b, p, &state)) != GB_OK)
         return st;
     p->shared = state;
     if (sh) {
@@ -261,12 +254,12 @@ static enum gb_status gb_point_compile(struct gb_point_run *r)
     char opts[16][GB_OPT_LEN];
     const char *optp[16];
     const struct gb_bench *b = r->p->bench;
-    if (!b->kernel_file)
+    if (!b->kernel_file && !b->kernel_source)
         return GB_OK;
     int n = gb_call_kernel_opts(r->p, opts, 16);
     for (int i = 0; i < n; i++)
         optp[i] = opts[i];
-    return gb_gpu_module(r->g, b->kernel_file, optp, n, &r->p->module);
+    return gb_bench_module(r->g, b, optp, n, &r->p->module);
 }
 
 /* Step 1: compile, shared state, setup. */

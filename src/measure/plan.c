@@ -42,7 +42,6 @@ static enum gb_status gb_plan_bench(struct gb_plan *plan, size_t *cap, const str
     int nv[GB_MAX_AXES] = {0}, idx[GB_MAX_AXES] = {0};
     size_t kept = 0;
     char why[256] = "";
-    const struct gb_bench_extra *ex = gb_bench_extra(b);
     for (int a = 0; a < b->n_axes; a++) {
         const struct gb_axis_def *ad = &b->axes[a];
         const char *list = gb_override(sets, n_sets, ad->name);
@@ -72,11 +71,12 @@ static enum gb_status gb_plan_bench(struct gb_plan *plan, size_t *cap, const str
             }
         }
         int keep = 1;
-        if (ex && ex->admit) {
+        if (b->admit) {
             struct gb_point p;
             char w[256] = "";
             gb_plan_point(&it, quick, &p);
-            keep = ex->admit(&p, w, sizeof w);
+            keep = b->admit(&p, b->ctx, w, sizeof w);
+            gb_point_release(&p);
             if (!keep && !why[0])
                 snprintf(why, sizeof why, "%s", w[0] ? w : "combination not allowed");
         }

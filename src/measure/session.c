@@ -93,6 +93,7 @@ static enum gb_status gb_session_points(struct gb_session_run *r, const struct g
         gb_point_record_init(&plan->items[i], &p, &rec);
         gb_hook_point(r, i, plan->n, &plan->items[i], NULL);
         *measure_st = gb_measure_point(&r->s.gpu, &p, &r->mo, &rec);
+        gb_point_release(&p);
         if (*measure_st == GB_ERR_INTERRUPTED)
             break;
         if ((st = gb_run_writer_add(r->w, &rec)) != GB_OK)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "results/json.h"
+#include "results/open.h"
 
 static enum gb_status gb_add_record(struct gb_run *run, size_t *cap, const struct gb_record *r)
 {
@@ -23,17 +24,14 @@ static enum gb_status gb_add_record(struct gb_run *run, size_t *cap, const struc
 /* The fallback for a results.json without its closing bracket: every line
  * that holds a whole record is one; the first line that does not parse must
  * be the last (the cut), else the file is malformed. */
-static enum gb_status gb_load_lines(struct gb_run *run, const char *path, size_t *cap)
+static enum gb_status gb_load_lines(struct gb_run *run, FILE *f, const char *path, size_t *cap)
 {
-    FILE *f = fopen(path, "r");
     char *line = NULL;
     size_t n = 0;
     ssize_t len;
     long lineno = 0, bad_line = 0;
     enum gb_status st = GB_OK;
     char why[256];
-    if (!f)
-        return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
     while ((len = getline(&line, &n, f)) != -1) {
         lineno++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ','))
@@ -70,7 +68,6 @@ static enum gb_status gb_load_lines(struct gb_run *run, const char *path, size_t
     run->truncated = 1;
 out:
     free(line);
-    fclose(f);
     return st;
 }
 
@@ -81,6 +78,7 @@ enum gb_status gb_run_load(const char *dir, struct gb_run **out)
     json_error_t err;
     json_t *root = NULL;
     size_t cap = 0;
+    FILE *f = NULL;
     struct gb_run *run = calloc(1, sizeof *run);
     *out = NULL;
     if (!run)
@@ -90,12 +88,12 @@ enum gb_status gb_run_load(const char *dir, struct gb_run **out)
     snprintf(path, sizeof path, "%s/run.json", dir);
     root = json_load_file(path, 0, &err);
     if (!root) {
-        FILE *f = fopen(path, "r");
-        if (!f)
+        FILE *rf = fopen(path, "r");
+        if (!rf)
             st = gb_error_set(GB_ERR_IO, "%s is not a gpubound run directory (cannot read run.json: %s)", dir,
                               strerror(errno));
         else {
-            fclose(f);
+            fclose(rf);
             st = gb_error_set(GB_ERR_FORMAT, "%s:%d:%d: %s", path, err.line, err.column, err.text);
         }
         goto out;
@@ -106,8 +104,11 @@ enum gb_status gb_run_load(const char *dir, struct gb_run **out)
     }
     json_decref(root);
 
-    snprintf(path, sizeof path, "%s/results.json", dir);
-    root = json_load_file(path, 0, &err);
+    root = NULL;
+    st = gb_results_open(dir, path, sizeof path, &f);
+    if (st != GB_OK)
+        goto out;
+    root = json_loadf(f, 0, &err);
     if (root) {
         if (!json_is_array(root)) {
             st = gb_error_set(GB_ERR_FORMAT, "%s: not a JSON array of records", path);
@@ -125,19 +126,20 @@ enum gb_status gb_run_load(const char *dir, struct gb_run **out)
             if (st != GB_OK)
                 goto out;
         }
-    } else {
-        FILE *f = fopen(path, "r");
-        if (!f) {
-            st = gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
-            goto out;
-        }
+    } else if (fseek(f, 0, SEEK_SET) != 0) {
+        /* A compressed stream cannot seek back: read it again. */
         fclose(f);
-        st = gb_load_lines(run, path, &cap);
-        if (st != GB_OK)
-            goto out;
+        f = NULL;
+        st = gb_results_open(dir, path, sizeof path, &f);
+        if (st == GB_OK)
+            st = gb_load_lines(run, f, path, &cap);
+    } else {
+        st = gb_load_lines(run, f, path, &cap);
     }
 out:
     json_decref(root);
+    if (f)
+        fclose(f);
     if (st != GB_OK)
         gb_run_free(run);
     else

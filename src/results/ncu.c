@@ -99,23 +99,21 @@ static double gb_unit_factor(const char *u)
         {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12},
     };
     const char *slash = strchr(u, '/');
+    double per = 1; /* a rate per time unit becomes a rate per second */
     if (strchr(u, '%'))
         return 1;
-    if (!slash) {
-        for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
-            if (strcmp(u, times[i].unit) == 0)
-                return times[i].factor;
-    } else {
-        for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
-            if (strcmp(slash + 1, times[i].unit) == 0)
-                return 1;
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+        if (!slash && strcmp(u, times[i].unit) == 0)
+            return times[i].factor;
+        if (slash && strcmp(slash + 1, times[i].unit) == 0)
+            per = 1e9 / times[i].factor;
     }
     for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++) {
         size_t len = strlen(pre[i].prefix);
         if (strncmp(u, pre[i].prefix, len) == 0 && islower((unsigned char)u[len]))
-            return pre[i].factor;
+            return pre[i].factor * per;
     }
-    return 1;
+    return per;
 }
 
 /* A number as ncu prints it: commas group thousands; NaN when not one. */

@@ -201,15 +201,37 @@ const char *gb_point_str(const struct gb_point *p, const char *axis)
     return "";
 }
 
-void gb_point_metric(struct gb_point *p, const char *name, double value)
+enum gb_status gb_point_metric(struct gb_point *p, const char *name, double value)
 {
+    if (!name || !name[0])
+        return gb_error_set(GB_ERR_USAGE, "%s: a metric needs a name", p->bench ? p->bench->name : "point");
     for (int i = 0; i < p->n_metrics; i++)
         if (strcmp(p->metrics[i].name, name) == 0) {
             p->metrics[i].value = value;
-            return;
+            return GB_OK;
         }
-    if (p->n_metrics < GB_MAX_METRICS) {
-        snprintf(p->metrics[p->n_metrics].name, sizeof p->metrics[0].name, "%s", name);
-        p->metrics[p->n_metrics++].value = value;
+    if (p->n_metrics == p->cap_metrics) {
+        int cap = p->cap_metrics ? 2 * p->cap_metrics : 16;
+        struct gb_point_value *m = realloc(p->metrics, (size_t)cap * sizeof *m);
+        if (!m)
+            return gb_error_set(GB_ERR_NOMEM, "out of host memory recording metric %s", name);
+        p->metrics = m;
+        p->cap_metrics = cap;
     }
+    char *copy = strdup(name);
+    if (!copy)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory recording metric %s", name);
+    p->metrics[p->n_metrics].name = copy;
+    p->metrics[p->n_metrics].value = value;
+    p->n_metrics++;
+    return GB_OK;
+}
+
+void gb_point_release(struct gb_point *p)
+{
+    for (int i = 0; i < p->n_metrics; i++)
+        free(p->metrics[i].name);
+    free(p->metrics);
+    p->metrics = NULL;
+    p->n_metrics = p->cap_metrics = 0;
 }

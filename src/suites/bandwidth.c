@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpubound/report.h"
 #include "suites/suites.h"
 
 struct bw_state {
@@ -31,16 +32,18 @@ static const struct gb_axis_def bw_axes_dtod[] = {
     {"bytes", GB_AXIS_INT, "2G", "256M", 1 << 20, 1L << 40, NULL, "size of each buffer in bytes (K/M/G suffixes)"},
 };
 
-static int bw_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
+static int bw_opts(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max)
 {
+    (void)ctx;
     (void)max;
     snprintf(opts[0], GB_OPT_LEN, "-DWIDTH=%ld", gb_point_int(p, "width"));
     snprintf(opts[1], GB_OPT_LEN, "-DFLAT=%d", strcmp(gb_point_str(p, "grid"), "flat") == 0);
     return 2;
 }
 
-static void bw_teardown(struct gb_point *p)
+static void bw_teardown(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct bw_state *s = p->state;
     if (!s)
         return;
@@ -100,8 +103,9 @@ static unsigned long long bw_elems(const struct gb_point *p)
 
 /* ---- read ---- */
 
-static enum gb_status bw_read_setup(struct gb_point *p)
+static enum gb_status bw_read_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     enum gb_status st = bw_setup_common(p, 1, "bw_read");
     struct bw_state *s = p->state;
     if (st != GB_OK)
@@ -115,22 +119,25 @@ static enum gb_status bw_read_setup(struct gb_point *p)
     return GB_OK;
 }
 
-static enum gb_status bw_read_poison(struct gb_point *p)
+static enum gb_status bw_read_poison(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct bw_state *s = p->state;
     return gb_gpu_fill_u32(p->gpu, s->sums, s->n_sums * 2, GB_POISON);
 }
 
-static enum gb_status bw_read_launch(struct gb_point *p)
+static enum gb_status bw_read_launch(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct bw_state *s = p->state;
     unsigned long long n = bw_elems(p);
     void *args[] = {&s->a, &n, &s->sums};
     return gb_gpu_launch(p->gpu, s->f, s->grid, 1, 1, s->block, 1, 1, 0, args);
 }
 
-static enum gb_status bw_read_verify(struct gb_point *p)
+static enum gb_status bw_read_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct bw_state *s = p->state;
     size_t n = s->n_sums;
     uint64_t *h = malloc(n * sizeof *h), got = 0, want = 0;
@@ -152,8 +159,9 @@ out:
 
 /* ---- write ---- */
 
-static enum gb_status bw_write_setup(struct gb_point *p)
+static enum gb_status bw_write_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     enum gb_status st = bw_setup_common(p, 1, "bw_write");
     struct bw_state *s = p->state;
     if (st != GB_OK)
@@ -164,22 +172,25 @@ static enum gb_status bw_write_setup(struct gb_point *p)
     return gb_gpu_function(p->module, "bw_check_write", &s->check);
 }
 
-static enum gb_status bw_write_poison(struct gb_point *p)
+static enum gb_status bw_write_poison(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct bw_state *s = p->state;
     return gb_gpu_fill_u32(p->gpu, s->a, s->bytes / 4, GB_POISON);
 }
 
-static enum gb_status bw_write_launch(struct gb_point *p)
+static enum gb_status bw_write_launch(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct bw_state *s = p->state;
     unsigned long long n = bw_elems(p);
     void *args[] = {&s->a, &n, &s->seed};
     return gb_gpu_launch(p->gpu, s->f, s->grid, 1, 1, s->block, 1, 1, 0, args);
 }
 
-static enum gb_status bw_write_verify(struct gb_point *p)
+static enum gb_status bw_write_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct bw_state *s = p->state;
     unsigned long long n = bw_elems(p), bad = 0;
     enum gb_status st = GB_OK;
@@ -198,8 +209,9 @@ out:
 
 /* ---- copy (kernel and driver) ---- */
 
-static enum gb_status bw_copy_setup(struct gb_point *p)
+static enum gb_status bw_copy_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     enum gb_status st = bw_setup_common(p, 2, p->module ? "bw_copy" : NULL);
     struct bw_state *s = p->state;
     if (st != GB_OK)
@@ -208,22 +220,25 @@ static enum gb_status bw_copy_setup(struct gb_point *p)
     return GB_OK;
 }
 
-static enum gb_status bw_copy_poison(struct gb_point *p)
+static enum gb_status bw_copy_poison(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct bw_state *s = p->state;
     return gb_gpu_fill_u32(p->gpu, s->b, s->bytes / 4, GB_POISON);
 }
 
-static enum gb_status bw_copy_launch(struct gb_point *p)
+static enum gb_status bw_copy_launch(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct bw_state *s = p->state;
     unsigned long long n = bw_elems(p);
     void *args[] = {&s->a, &s->b, &n};
     return gb_gpu_launch(p->gpu, s->f, s->grid, 1, 1, s->block, 1, 1, 0, args);
 }
 
-static enum gb_status bw_dtod_launch(struct gb_point *p)
+static enum gb_status bw_dtod_launch(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct bw_state *s = p->state;
     enum gb_status st = GB_OK;
     GB_CU_CHECK(st, gb_cu->cuMemcpyDtoDAsync(s->b, s->a, s->bytes, p->gpu->stream));
@@ -231,8 +246,9 @@ out:
     return st;
 }
 
-static enum gb_status bw_copy_verify(struct gb_point *p)
+static enum gb_status bw_copy_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct bw_state *s = p->state;
     uint64_t bad = 0;
     enum gb_status st = gb_gpu_count_diff(p->gpu, s->a, s->b, s->bytes / 4, &bad);
@@ -243,15 +259,52 @@ static enum gb_status bw_copy_verify(struct gb_point *p)
 }
 
 static const struct gb_bench bw_benches[] = {
-    {"read", "stream a buffer into per-thread checksums", "bandwidth.cu", bw_opts, bw_axes_width, 3,
-     GB_CACHE_HOT, bw_read_setup, bw_read_poison, bw_read_launch, bw_read_verify, bw_teardown},
-    {"write", "stream a pattern into a buffer", "bandwidth.cu", bw_opts, bw_axes_width, 3, GB_CACHE_HOT,
-     bw_write_setup, bw_write_poison, bw_write_launch, bw_write_verify, bw_teardown},
-    {"copy", "copy one buffer into another with a kernel", "bandwidth.cu", bw_opts, bw_axes_width, 3,
-     GB_CACHE_HOT, bw_copy_setup, bw_copy_poison, bw_copy_launch, bw_copy_verify, bw_teardown},
-    {"dtod", "the driver's device-to-device copy (cuMemcpyDtoDAsync), the reference", NULL, NULL,
-     bw_axes_dtod, 1, GB_CACHE_HOT, bw_copy_setup, bw_copy_poison, bw_dtod_launch, bw_copy_verify,
-     bw_teardown},
+    {.name = "read",
+     .help = "stream a buffer into per-thread checksums",
+     .kernel_file = "bandwidth.cu",
+     .kernel_opts = bw_opts,
+     .axes = bw_axes_width,
+     .n_axes = 3,
+     .cache = GB_CACHE_HOT,
+     .setup = bw_read_setup,
+     .poison = bw_read_poison,
+     .launch = bw_read_launch,
+     .verify = bw_read_verify,
+     .teardown = bw_teardown},
+    {.name = "write",
+     .help = "stream a pattern into a buffer",
+     .kernel_file = "bandwidth.cu",
+     .kernel_opts = bw_opts,
+     .axes = bw_axes_width,
+     .n_axes = 3,
+     .cache = GB_CACHE_HOT,
+     .setup = bw_write_setup,
+     .poison = bw_write_poison,
+     .launch = bw_write_launch,
+     .verify = bw_write_verify,
+     .teardown = bw_teardown},
+    {.name = "copy",
+     .help = "copy one buffer into another with a kernel",
+     .kernel_file = "bandwidth.cu",
+     .kernel_opts = bw_opts,
+     .axes = bw_axes_width,
+     .n_axes = 3,
+     .cache = GB_CACHE_HOT,
+     .setup = bw_copy_setup,
+     .poison = bw_copy_poison,
+     .launch = bw_copy_launch,
+     .verify = bw_copy_verify,
+     .teardown = bw_teardown},
+    {.name = "dtod",
+     .help = "the driver's device-to-device copy (cuMemcpyDtoDAsync), the reference",
+     .axes = bw_axes_dtod,
+     .n_axes = 1,
+     .cache = GB_CACHE_HOT,
+     .setup = bw_copy_setup,
+     .poison = bw_copy_poison,
+     .launch = bw_dtod_launch,
+     .verify = bw_copy_verify,
+     .teardown = bw_teardown},
 };
 
 /* One bar chart per grid shape: kernels along x, one bar per access width. */
@@ -275,8 +328,10 @@ static const struct gb_chart_spec bw_charts[] = {
 };
 
 const struct gb_suite gb_suite_bandwidth = {
-    "bandwidth",
-    "streaming read/write/copy bandwidth of device memory against the theoretical peak and the driver's copy",
-    bw_benches, (int)(sizeof bw_benches / sizeof bw_benches[0]),
-    bw_charts, (int)(sizeof bw_charts / sizeof bw_charts[0]),
+    .name = "bandwidth",
+    .help = "streaming read/write/copy bandwidth of device memory against the theoretical peak and the driver's copy",
+    .benches = bw_benches,
+    .n_benches = (int)(sizeof bw_benches / sizeof bw_benches[0]),
+    .charts = bw_charts,
+    .n_charts = (int)(sizeof bw_charts / sizeof bw_charts[0]),
 };

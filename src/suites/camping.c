@@ -23,6 +23,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "gpubound/report.h"
 #include "suites/camping_int.h"
 #include "suites/suites.h"
 
@@ -56,7 +57,7 @@ enum gb_status camp_pin_point(struct gb_point *p, CUfunction f, int warps, struc
 {
     enum gb_status st = camp_pin_func(p->gpu, f, warps, pin);
     if (st == GB_OK)
-        gb_point_metric(p, "active_warps", warps);
+        st = gb_point_metric(p, "active_warps", warps);
     return st;
 }
 
@@ -98,7 +99,7 @@ out:
 /* Times `launch` on the point's stream: the median over 5 samples of the
  * mean of n back-to-back launches, n chosen so that a sample lasts about
  * 200 us. Used for the references the discovery compares against. */
-static enum gb_status camp_time(struct gb_point *p, enum gb_status (*launch)(struct gb_point *), double *ns)
+static enum gb_status camp_time(struct gb_point *p, enum gb_status (*launch)(struct gb_point *, void *), double *ns)
 {
     enum gb_status st = GB_OK;
     struct gb_gpu *g = p->gpu;
@@ -111,7 +112,7 @@ static enum gb_status camp_time(struct gb_point *p, enum gb_status (*launch)(str
         float ms = 0;
         GB_CU_CHECK(st, gb_cu->cuEventRecord(ev[0], g->stream));
         for (int i = 0; i < n; i++)
-            if ((st = launch(p)) != GB_OK)
+            if ((st = launch(p, p->bench->ctx)) != GB_OK)
                 goto out;
         GB_CU_CHECK(st, gb_cu->cuEventRecord(ev[1], g->stream));
         GB_CU_CHECK(st, gb_cu->cuEventSynchronize(ev[1]));
@@ -221,186 +222,248 @@ static enum gb_status camp_probe_set(struct camp_probe_ctx *c, const uint32_t *s
     return GB_OK;
 }
 
-enum gb_status camp_find(struct gb_gpu *g, CUmodule m, CUdeviceptr base, size_t window, uint64_t anchor, int want,
-                         struct camp_found *out)
+/* One search of camp_find: the probe, the candidates paired with the
+ * anchor and their times, and the classification of those times. */
+struct camp_search {
+    struct camp_probe_ctx c;
+    int n_ev;                /* events of c created so far */
+    uint64_t anchor, n_lines;
+    int want;
+    uint64_t *cand;          /* candidate lines in test order (PROBE_MAX) */
+    double *t;               /* their pair times with the anchor */
+    int *slow;               /* indices of the candidates above the threshold */
+    unsigned char *in_set;   /* n_lines flags: line taken into the set being built */
+    int tested, usable, n_slow;
+    double med, slowest, thr;
+    int same;                /* lines of the camped set confirmed in the anchor's slice */
+};
+
+static void camp_search_close(struct camp_search *s)
+{
+    for (int i = 0; i < s->n_ev; i++)
+        gb_cu->cuEventDestroy(s->c.ev[i]);
+    gb_gpu_free(s->c.g, s->c.sink);
+    gb_gpu_free(s->c.g, s->c.table);
+    free(s->c.host);
+    free(s->cand);
+    free(s->t);
+    free(s->slow);
+    free(s->in_set);
+    memset(s, 0, sizeof *s);
+}
+
+/* Takes what a search needs: host arrays, the probe kernel pinned to all
+ * the warps an SM holds, its device buffers and events. The caller closes
+ * `s` whatever this returns. */
+static enum gb_status camp_search_open(struct camp_search *s, struct gb_gpu *g, CUmodule m, CUdeviceptr base,
+                                       size_t window, uint64_t anchor, int want)
 {
     enum gb_status st = GB_OK;
-    struct camp_probe_ctx c;
     struct gb_camp_pin pin;
-    const uint64_t n_lines = window / CAMP_LINE_BYTES;
-    uint64_t *cand = malloc(PROBE_MAX * sizeof *cand);
-    double *t = malloc(PROBE_MAX * sizeof *t), tb[PROBE_BATCH];
-    int *slow = malloc(PROBE_MAX * sizeof *slow);
-    unsigned char *in_set = calloc((size_t)n_lines, 1);
-    int tested = 0, n_ev = 0;
-    memset(&c, 0, sizeof c);
-    memset(out, 0, sizeof *out);
-    c.host = malloc((size_t)PROBE_BATCH * CAMP_MAX_LINES * sizeof *c.host);
-    if (!cand || !t || !slow || !in_set || !c.host) {
-        st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
-        goto out;
-    }
-    if (want < 4 || want > CAMP_MAX_LINES || (want & (want - 1)) || anchor >= n_lines ||
-        n_lines < (uint64_t)PROBE_MIN + 1 || n_lines > 0xFFFFFFFFULL) {
-        st = gb_error_set(GB_ERR_UNSUPPORTED,
-                          "camping: the slice probe needs a window of %d lines to 512 GiB, an anchor inside it "
-                          "and a set of 4..%d lines (a power of two)",
-                          PROBE_MIN + 1, CAMP_MAX_LINES);
-        goto out;
-    }
-    c.g = g;
-    c.base = base;
+    memset(s, 0, sizeof *s);
+    s->c.g = g;
+    s->anchor = anchor;
+    s->want = want;
+    s->n_lines = window / CAMP_LINE_BYTES;
+    s->cand = malloc(PROBE_MAX * sizeof *s->cand);
+    s->t = malloc(PROBE_MAX * sizeof *s->t);
+    s->slow = malloc(PROBE_MAX * sizeof *s->slow);
+    s->in_set = calloc((size_t)s->n_lines, 1);
+    s->c.host = malloc((size_t)PROBE_BATCH * CAMP_MAX_LINES * sizeof *s->c.host);
+    if (!s->cand || !s->t || !s->slow || !s->in_set || !s->c.host)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    if (want < 4 || want > CAMP_MAX_LINES || (want & (want - 1)) || anchor >= s->n_lines ||
+        s->n_lines < (uint64_t)PROBE_MIN + 1 || s->n_lines > 0xFFFFFFFFULL)
+        return gb_error_set(GB_ERR_UNSUPPORTED,
+                            "camping: the slice probe needs a window of %d lines to 512 GiB, an anchor inside it "
+                            "and a set of 4..%d lines (a power of two)",
+                            PROBE_MIN + 1, CAMP_MAX_LINES);
+    s->c.base = base;
     /* All warps the SM holds, as the micro-benchmarks' 64 warps. */
-    if ((st = gb_gpu_function(m, "camp_probe", &c.f)) != GB_OK ||
-        (st = camp_pin_func(g, c.f, g->info.max_threads_per_sm / g->info.warp_size, &pin)) != GB_OK ||
-        (st = gb_gpu_alloc(g, 64, &c.sink)) != GB_OK ||
-        (st = gb_gpu_alloc(g, (size_t)PROBE_BATCH * CAMP_MAX_LINES * sizeof *c.host, &c.table)) != GB_OK)
+    if ((st = gb_gpu_function(m, "camp_probe", &s->c.f)) != GB_OK ||
+        (st = camp_pin_func(g, s->c.f, g->info.max_threads_per_sm / g->info.warp_size, &pin)) != GB_OK ||
+        (st = gb_gpu_alloc(g, 64, &s->c.sink)) != GB_OK ||
+        (st = gb_gpu_alloc(g, (size_t)PROBE_BATCH * CAMP_MAX_LINES * sizeof *s->c.host, &s->c.table)) != GB_OK)
         goto out;
-    c.grid = (unsigned)(g->info.sm_count * pin.blocks_per_sm);
-    c.block = (unsigned)(pin.warps_per_block * g->info.warp_size);
-    c.smem = (unsigned)pin.dyn_smem_bytes;
-    for (; n_ev <= PROBE_BATCH; n_ev++)
-        GB_CU_CHECK(st, gb_cu->cuEventCreate(&c.ev[n_ev], CU_EVENT_DEFAULT));
+    s->c.grid = (unsigned)(g->info.sm_count * pin.blocks_per_sm);
+    s->c.block = (unsigned)(pin.warps_per_block * g->info.warp_size);
+    s->c.smem = (unsigned)pin.dyn_smem_bytes;
+    for (; s->n_ev <= PROBE_BATCH; s->n_ev++)
+        GB_CU_CHECK(st, gb_cu->cuEventCreate(&s->c.ev[s->n_ev], CU_EVENT_DEFAULT));
+out:
+    return st;
+}
 
-    /* Warm up (clocks), then the anchor with itself: one slice for sure. */
-    {
-        uint64_t self[64];
-        for (int i = 0; i < 64; i++)
-            self[i] = anchor;
-        if ((st = camp_probe_pairs(&c, anchor, self, 64, tb)) != GB_OK ||
-            (st = camp_probe_pairs(&c, anchor, self, 64, tb)) != GB_OK)
-            goto out;
-        out->t_same_ns = camp_median(tb, 64);
-    }
+/* Warms up (clocks), then times the anchor with itself: one slice for sure. */
+static enum gb_status camp_search_same(struct camp_search *s, struct camp_found *out)
+{
+    enum gb_status st;
+    uint64_t self[64];
+    double tb[64];
+    for (int i = 0; i < 64; i++)
+        self[i] = s->anchor;
+    if ((st = camp_probe_pairs(&s->c, s->anchor, self, 64, tb)) != GB_OK ||
+        (st = camp_probe_pairs(&s->c, s->anchor, self, 64, tb)) != GB_OK)
+        return st;
+    out->t_same_ns = camp_median(tb, 64);
+    return GB_OK;
+}
 
-    /* The pair test of the anchor with the lines after it (wrapping in the
-     * window), a batch at a time; at least PROBE_MIN, then until want - 1
-     * (and a margin of 8) classify as the anchor's slice, or the times are
-     * not bimodal, or PROBE_MAX lines (or the window) are done. */
+/* The pair test of the anchor with the lines after it (wrapping in the
+ * window), a batch at a time; at least PROBE_MIN, then until want - 1 (and a
+ * margin of 8) classify as the anchor's slice, or the times are not bimodal,
+ * or PROBE_MAX lines (or the window) are done. Leaves the classification of
+ * every tested line in `s`. */
+static enum gb_status camp_search_scan(struct camp_search *s, const struct camp_found *out)
+{
+    enum gb_status st;
     int max_tested = PROBE_MAX;
-    if ((uint64_t)max_tested > n_lines - 1)
-        max_tested = (int)(n_lines - 1);
-    double med = NAN, slowest = NAN, thr = INFINITY;
-    int usable = 0, n_slow = 0;
-    while (tested < max_tested) {
-        int n = max_tested - tested < PROBE_BATCH ? max_tested - tested : PROBE_BATCH;
+    if ((uint64_t)max_tested > s->n_lines - 1)
+        max_tested = (int)(s->n_lines - 1);
+    s->med = s->slowest = NAN;
+    s->thr = INFINITY;
+    while (s->tested < max_tested) {
+        int n = max_tested - s->tested < PROBE_BATCH ? max_tested - s->tested : PROBE_BATCH;
         for (int i = 0; i < n; i++)
-            cand[tested + i] = (anchor + 1 + (uint64_t)(tested + i)) % n_lines;
-        if ((st = camp_probe_pairs(&c, anchor, cand + tested, n, t + tested)) != GB_OK)
-            goto out;
-        tested += n;
-        if (tested < PROBE_MIN)
+            s->cand[s->tested + i] = (s->anchor + 1 + (uint64_t)(s->tested + i)) % s->n_lines;
+        if ((st = camp_probe_pairs(&s->c, s->anchor, s->cand + s->tested, n, s->t + s->tested)) != GB_OK)
+            return st;
+        s->tested += n;
+        if (s->tested < PROBE_MIN)
             continue;
-        usable = gb_camp_probe_threshold(t, tested, out->t_same_ns, &med, &slowest, &thr);
-        if (!usable || gb_camp_probe_above(t, tested, thr, slow, 0) >= want - 1 + 8)
+        s->usable = gb_camp_probe_threshold(s->t, s->tested, out->t_same_ns, &s->med, &s->slowest, &s->thr);
+        if (!s->usable || gb_camp_probe_above(s->t, s->tested, s->thr, s->slow, 0) >= s->want - 1 + 8)
             break;
     }
-    usable = gb_camp_probe_threshold(t, tested, out->t_same_ns, &med, &slowest, &thr);
-    n_slow = gb_camp_probe_above(t, tested, thr, slow, PROBE_MAX);
+    s->usable = gb_camp_probe_threshold(s->t, s->tested, out->t_same_ns, &s->med, &s->slowest, &s->thr);
+    s->n_slow = gb_camp_probe_above(s->t, s->tested, s->thr, s->slow, PROBE_MAX);
+    return GB_OK;
+}
 
-    /* Confirm the slow ones: two more pair tests each; a line joins the
-     * anchor's slice when the median of its three times is above the
-     * threshold. The camped set: the anchor and the first confirmed lines,
-     * then (when too few) the slowest of the rest, which `same` does not
-     * count. */
-    int same = 0, n_camped = 1;
-    out->camped[0] = (uint32_t)anchor;
-    in_set[anchor] = 1;
-    if (usable && n_slow > 0) {
-        int n_conf = n_slow < PROBE_BATCH ? n_slow : PROBE_BATCH;
+/* Confirms the slow candidates: two more pair tests each; a line joins the
+ * anchor's slice when the median of its three times is above the threshold.
+ * The camped set: the anchor and the first confirmed lines, then (when too
+ * few) the slowest of the rest, which `same` does not count. */
+static enum gb_status camp_search_camped(struct camp_search *s, struct camp_found *out)
+{
+    enum gb_status st;
+    int n_camped = 1;
+    out->camped[0] = (uint32_t)s->anchor;
+    s->in_set[s->anchor] = 1;
+    if (s->usable && s->n_slow > 0) {
+        int n_conf = s->n_slow < PROBE_BATCH ? s->n_slow : PROBE_BATCH;
         uint64_t lines[PROBE_BATCH];
         double rt[2][PROBE_BATCH];
         for (int i = 0; i < n_conf; i++)
-            lines[i] = cand[slow[i]];
+            lines[i] = s->cand[s->slow[i]];
         for (int r = 0; r < 2; r++)
-            if ((st = camp_probe_pairs(&c, anchor, lines, n_conf, rt[r])) != GB_OK)
-                goto out;
-        for (int i = 0; i < n_conf && n_camped < want; i++) {
-            double v[3] = {t[slow[i]], rt[0][i], rt[1][i]};
-            if (camp_median(v, 3) > thr) {
+            if ((st = camp_probe_pairs(&s->c, s->anchor, lines, n_conf, rt[r])) != GB_OK)
+                return st;
+        for (int i = 0; i < n_conf && n_camped < s->want; i++) {
+            double v[3] = {s->t[s->slow[i]], rt[0][i], rt[1][i]};
+            if (camp_median(v, 3) > s->thr) {
                 out->camped[n_camped++] = (uint32_t)lines[i];
-                in_set[lines[i]] = 1;
-                same++;
+                s->in_set[lines[i]] = 1;
+                s->same++;
             }
         }
     }
-    while (n_camped < want) {
+    while (n_camped < s->want) {
         /* Too few: the slowest candidates not yet in the set. */
         int best = -1;
-        for (int i = 0; i < tested; i++)
-            if (!in_set[cand[i]] && (best < 0 || t[i] > t[best]))
+        for (int i = 0; i < s->tested; i++)
+            if (!s->in_set[s->cand[i]] && (best < 0 || s->t[i] > s->t[best]))
                 best = i;
-        if (best < 0) {
-            st = gb_error_set(GB_ERR_UNSUPPORTED, "camping: the slice probe tested too few lines for a set of %d",
-                              want);
-            goto out;
-        }
-        out->camped[n_camped++] = (uint32_t)cand[best];
-        in_set[cand[best]] = 1;
+        if (best < 0)
+            return gb_error_set(GB_ERR_UNSUPPORTED, "camping: the slice probe tested too few lines for a set of %d",
+                                s->want);
+        out->camped[n_camped++] = (uint32_t)s->cand[best];
+        s->in_set[s->cand[best]] = 1;
     }
+    return GB_OK;
+}
 
-    /* The spread set, greedily: the anchor, then the lines after it, each
-     * taken when its pair test with every line taken so far is fast
-     * (different slices). Lines the anchor's test put in its slice are
-     * skipped untested. When the pair-test budget runs out first, the set
-     * is completed with the next lines, which `spread_distinct` does not
-     * count. */
-    memset(in_set, 0, (size_t)n_lines);
+/* Whether line x's pair test with every line of the spread set taken so
+ * far (from index `first`) is fast: *ok is 1 when all are. */
+static enum gb_status camp_search_apart(struct camp_search *s, const struct camp_found *out, uint64_t x, int first,
+                                        int n_spread, int *pairs, int *ok)
+{
+    enum gb_status st;
+    double tb[SPREAD_CHUNK];
+    *ok = 1;
+    for (int j0 = first; j0 < n_spread && *ok; j0 += SPREAD_CHUNK) {
+        int n = n_spread - j0 < SPREAD_CHUNK ? n_spread - j0 : SPREAD_CHUNK;
+        uint64_t other[SPREAD_CHUNK];
+        for (int j = 0; j < n; j++)
+            other[j] = out->spread[j0 + j];
+        if ((st = camp_probe_pairs(&s->c, x, other, n, tb)) != GB_OK)
+            return st;
+        *pairs += n;
+        for (int j = 0; j < n; j++)
+            *ok &= tb[j] <= s->thr;
+    }
+    return GB_OK;
+}
+
+/* The spread set, greedily: the anchor, then the lines after it, each taken
+ * when its pair test with every line taken so far is fast (different
+ * slices). Lines the anchor's test put in its slice are skipped untested.
+ * When the pair-test budget runs out first, the set is completed with the
+ * next lines, which `spread_distinct` does not count. */
+static enum gb_status camp_search_spread(struct camp_search *s, struct camp_found *out)
+{
+    enum gb_status st;
     int n_spread = 1, pairs = 0;
-    out->spread[0] = (uint32_t)anchor;
-    in_set[anchor] = 1;
-    for (uint64_t d = 1; d < n_lines && n_spread < want && usable && pairs < SPREAD_MAX_PAIRS; d++) {
-        uint64_t x = (anchor + d) % n_lines;
-        if (d <= (uint64_t)tested && t[d - 1] > thr)
+    memset(s->in_set, 0, (size_t)s->n_lines);
+    out->spread[0] = (uint32_t)s->anchor;
+    s->in_set[s->anchor] = 1;
+    for (uint64_t d = 1; d < s->n_lines && n_spread < s->want && s->usable && pairs < SPREAD_MAX_PAIRS; d++) {
+        uint64_t x = (s->anchor + d) % s->n_lines;
+        if (d <= (uint64_t)s->tested && s->t[d - 1] > s->thr)
             continue;
         /* Against the lines taken after the anchor (the anchor's own test
          * is known for the first `tested` lines). */
-        int first = d <= (uint64_t)tested ? 1 : 0, ok = 1;
-        for (int j0 = first; j0 < n_spread && ok; j0 += SPREAD_CHUNK) {
-            int n = n_spread - j0 < SPREAD_CHUNK ? n_spread - j0 : SPREAD_CHUNK;
-            uint64_t other[SPREAD_CHUNK];
-            for (int j = 0; j < n; j++)
-                other[j] = out->spread[j0 + j];
-            if ((st = camp_probe_pairs(&c, x, other, n, tb)) != GB_OK)
-                goto out;
-            pairs += n;
-            for (int j = 0; j < n; j++)
-                ok &= tb[j] <= thr;
-        }
+        int ok;
+        if ((st = camp_search_apart(s, out, x, d <= (uint64_t)s->tested ? 1 : 0, n_spread, &pairs, &ok)) != GB_OK)
+            return st;
         if (ok) {
             out->spread[n_spread++] = (uint32_t)x;
-            in_set[x] = 1;
+            s->in_set[x] = 1;
         }
     }
     out->spread_distinct = n_spread;
-    for (uint64_t d = 1; d < n_lines && n_spread < want; d++) {
-        uint64_t x = (anchor + d) % n_lines;
-        if (!in_set[x]) {
+    for (uint64_t d = 1; d < s->n_lines && n_spread < s->want; d++) {
+        uint64_t x = (s->anchor + d) % s->n_lines;
+        if (!s->in_set[x]) {
             out->spread[n_spread++] = (uint32_t)x;
-            in_set[x] = 1;
+            s->in_set[x] = 1;
         }
     }
+    return GB_OK;
+}
 
+enum gb_status camp_find(struct gb_gpu *g, CUmodule m, CUdeviceptr base, size_t window, uint64_t anchor, int want,
+                         struct camp_found *out)
+{
+    enum gb_status st;
+    struct camp_search s;
+    memset(out, 0, sizeof *out);
+    if ((st = camp_search_open(&s, g, m, base, window, anchor, want)) != GB_OK ||
+        (st = camp_search_same(&s, out)) != GB_OK || (st = camp_search_scan(&s, out)) != GB_OK ||
+        (st = camp_search_camped(&s, out)) != GB_OK || (st = camp_search_spread(&s, out)) != GB_OK)
+        goto out;
     /* Both sets through the same kernel. */
-    if ((st = camp_probe_set(&c, out->camped, want, &out->t_set_camped_ns)) != GB_OK ||
-        (st = camp_probe_set(&c, out->spread, want, &out->t_set_spread_ns)) != GB_OK)
+    if ((st = camp_probe_set(&s.c, out->camped, want, &out->t_set_camped_ns)) != GB_OK ||
+        (st = camp_probe_set(&s.c, out->spread, want, &out->t_set_spread_ns)) != GB_OK)
         goto out;
     out->lines = want;
-    out->tested = tested;
-    out->same = same;
-    out->usable = usable;
-    out->t_pair_ns = med;
-    out->t_slow_ns = slowest;
+    out->tested = s.tested;
+    out->same = s.same;
+    out->usable = s.usable;
+    out->t_pair_ns = s.med;
+    out->t_slow_ns = s.slowest;
 out:
-    for (int i = 0; i < n_ev; i++)
-        gb_cu->cuEventDestroy(c.ev[i]);
-    gb_gpu_free(g, c.sink);
-    gb_gpu_free(g, c.table);
-    free(c.host);
-    free(cand);
-    free(t);
-    free(slow);
-    free(in_set);
+    camp_search_close(&s);
     return st;
 }
 
@@ -468,8 +531,9 @@ static const struct gb_axis_def camp_axes_discover[] = {
      "0 = slice probe; 32 x width = row order; P = column order, concurrent warps P bytes apart (multiple of 128)"},
 };
 
-int camp_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
+int camp_opts(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max)
 {
+    (void)ctx;
     (void)max;
     const char *w = gb_point_str(p, "width");
     snprintf(opts[0], GB_OPT_LEN, "-DWIDTH=%s", *w ? w : "4");
@@ -492,8 +556,9 @@ static unsigned camp_log2(uint64_t x)
     return l;
 }
 
-void camp_teardown(struct gb_point *p)
+void camp_teardown(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_state *s = p->state;
     if (!s)
         return;
@@ -601,8 +666,9 @@ static enum gb_status camp_mb_setup(struct gb_point *p, int store)
             return st;
         /* How many of the camped set's lines besides the anchor the probe
          * confirmed in the anchor's slice (all: set size - 1). */
-        gb_point_metric(p, "same_slice", found->same);
-        gb_point_metric(p, "spread_slices", found->spread_distinct);
+        if ((st = gb_point_metric(p, "same_slice", found->same)) != GB_OK ||
+            (st = gb_point_metric(p, "spread_slices", found->spread_distinct)) != GB_OK)
+            return st;
     }
     if (!store) {
         s->n_sums = G * 32;
@@ -619,31 +685,36 @@ static enum gb_status camp_mb_setup(struct gb_point *p, int store)
         gb_camp_counts_write(&cnt, s->width, (double)s->geo.total);
     else
         gb_camp_counts_read(&cnt, s->width, (double)s->geo.total, (double)G);
-    gb_camp_counts_record(&cnt, p);
+    if ((st = gb_camp_counts_record(&cnt, p)) != GB_OK)
+        return st;
     p->bytes = 32.0 * (cnt.ld_sectors + cnt.st_sectors);
     return gb_gpu_sync(g);
 }
 
-static enum gb_status camp_read_setup(struct gb_point *p)
+static enum gb_status camp_read_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     return camp_mb_setup(p, 0);
 }
 
-static enum gb_status camp_write_setup(struct gb_point *p)
+static enum gb_status camp_write_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     return camp_mb_setup(p, 1);
 }
 
-static enum gb_status camp_mb_poison(struct gb_point *p)
+static enum gb_status camp_mb_poison(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_state *s = p->state;
     if (s->store)
         return gb_gpu_fill_u32(p->gpu, s->base, s->buf_bytes / 4, GB_POISON);
     return gb_gpu_fill_u32(p->gpu, s->sums, s->n_sums * 2, GB_POISON);
 }
 
-static enum gb_status camp_mb_launch(struct gb_point *p)
+static enum gb_status camp_mb_launch(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_state *s = p->state;
     CUdeviceptr smid = s->smid_on ? s->smid : 0;
     void *args_r[] = {&s->base, &s->geo, &s->sums, &smid};
@@ -683,8 +754,9 @@ out:
     return st;
 }
 
-static enum gb_status camp_read_verify(struct gb_point *p)
+static enum gb_status camp_read_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_state *s = p->state;
     struct gb_gpu *g = p->gpu;
     enum gb_status st = GB_OK;
@@ -719,8 +791,9 @@ out:
     return st;
 }
 
-static enum gb_status camp_write_verify(struct gb_point *p)
+static enum gb_status camp_write_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_state *s = p->state;
     struct gb_gpu *g = p->gpu;
     enum gb_status st = GB_OK;
@@ -780,8 +853,42 @@ out:
 
 /* ---- discover ---- */
 
-static enum gb_status camp_discover_setup(struct gb_point *p)
+/* What the slice probe found, as the point's metrics. */
+static enum gb_status camp_found_metrics(struct gb_point *p, const struct camp_found *found)
 {
+    enum gb_status st;
+    if ((st = gb_point_metric(p, "candidates", found->tested)) != GB_OK ||
+        (st = gb_point_metric(p, "same_slice", found->same)) != GB_OK ||
+        (st = gb_point_metric(p, "pair_ratio", found->t_slow_ns / found->t_pair_ns)) != GB_OK ||
+        (st = gb_point_metric(p, "spread_slices", found->spread_distinct)) != GB_OK ||
+        (st = gb_point_metric(p, "probe_slowdown", found->t_set_camped_ns / found->t_set_spread_ns)) != GB_OK)
+        return st;
+    return gb_point_metric(p, "set_lines", found->lines);
+}
+
+/* The requests and sectors of the point's reads (G warps), as its metrics
+ * and its bytes. */
+static enum gb_status camp_discover_counts(struct gb_point *p, double G)
+{
+    struct camp_state *s = p->state;
+    enum gb_status st;
+    struct gb_camp_counts cnt;
+    memset(&cnt, 0, sizeof cnt);
+    gb_camp_counts_read(&cnt, s->width, (double)s->geo.total, G);
+    int wi = gb_camp_width_index(s->width);
+    static const char *const ld[4] = {"ld_req_2", "ld_req_4", "ld_req_8", "ld_req_16"};
+    if ((st = gb_point_metric(p, ld[wi], cnt.ld_req[wi])) != GB_OK ||
+        (st = gb_point_metric(p, "ld_sectors", cnt.ld_sectors)) != GB_OK ||
+        (st = gb_point_metric(p, "st_req_8", cnt.st_req[2])) != GB_OK ||
+        (st = gb_point_metric(p, "st_sectors", cnt.st_sectors)) != GB_OK)
+        return st;
+    p->bytes = 32.0 * (cnt.ld_sectors + cnt.st_sectors);
+    return GB_OK;
+}
+
+static enum gb_status camp_discover_setup(struct gb_point *p, void *ctx)
+{
+    (void)ctx;
     enum gb_status st;
     struct gb_gpu *g = p->gpu;
     struct camp_state *s = calloc(1, sizeof *s);
@@ -847,12 +954,8 @@ static enum gb_status camp_discover_setup(struct gb_point *p)
         if ((st = camp_set_lines(p->module, s->lines, s->n_lines)) != GB_OK ||
             (st = camp_time(p, camp_mb_launch, &cand_ns)) != GB_OK)
             return st;
-        gb_point_metric(p, "candidates", found.tested);
-        gb_point_metric(p, "same_slice", found.same);
-        gb_point_metric(p, "pair_ratio", found.t_slow_ns / found.t_pair_ns);
-        gb_point_metric(p, "spread_slices", found.spread_distinct);
-        gb_point_metric(p, "probe_slowdown", found.t_set_camped_ns / found.t_set_spread_ns);
-        gb_point_metric(p, "set_lines", found.lines);
+        if ((st = camp_found_metrics(p, &found)) != GB_OK)
+            return st;
     } else {
         /* Column order: 2^k rows of `pitch` bytes within the footprint,
          * read once, against row order over as many chunks. */
@@ -880,53 +983,102 @@ static enum gb_status camp_discover_setup(struct gb_point *p)
             return st;
     }
     s->smid_on = 1;
-    gb_point_metric(p, "slowdown", cand_ns / ref_ns);
-    gb_point_metric(p, "ref_ns", ref_ns);
+    if ((st = gb_point_metric(p, "slowdown", cand_ns / ref_ns)) != GB_OK ||
+        (st = gb_point_metric(p, "ref_ns", ref_ns)) != GB_OK)
+        return st;
 
-    struct gb_camp_counts cnt;
-    memset(&cnt, 0, sizeof cnt);
-    gb_camp_counts_read(&cnt, s->width, (double)s->geo.total, (double)G);
-    int wi = gb_camp_width_index(s->width);
-    static const char *const ld[4] = {"ld_req_2", "ld_req_4", "ld_req_8", "ld_req_16"};
-    gb_point_metric(p, ld[wi], cnt.ld_req[wi]);
-    gb_point_metric(p, "ld_sectors", cnt.ld_sectors);
-    gb_point_metric(p, "st_req_8", cnt.st_req[2]);
-    gb_point_metric(p, "st_sectors", cnt.st_sectors);
-    p->bytes = 32.0 * (cnt.ld_sectors + cnt.st_sectors);
+    if ((st = camp_discover_counts(p, (double)G)) != GB_OK)
+        return st;
     return gb_gpu_sync(g);
 }
 
-static enum gb_status camp_discover_poison(struct gb_point *p)
+static enum gb_status camp_discover_poison(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_state *s = p->state;
     return gb_gpu_fill_u32(p->gpu, s->sums, s->n_sums * 2, GB_POISON);
 }
 
 /* ---- the suite ---- */
 
-#define CAMP_MB(name, help, setup, verify)                                                            \
-    {name, help, "camping.cu", camp_opts, camp_axes_mb, 4, GB_CACHE_HOT, setup, camp_mb_poison, camp_mb_launch, \
-     verify, camp_teardown}
+#define CAMP_MB(name_, help_, setup_, verify_) \
+    {.name = name_,                            \
+     .help = help_,                            \
+     .kernel_file = "camping.cu",              \
+     .kernel_opts = camp_opts,                 \
+     .axes = camp_axes_mb,                     \
+     .n_axes = 4,                              \
+     .cache = GB_CACHE_HOT,                    \
+     .setup = setup_,                          \
+     .poison = camp_mb_poison,                 \
+     .launch = camp_mb_launch,                 \
+     .verify = verify_,                        \
+     .teardown = camp_teardown}
 
 static const struct gb_bench camp_benches[] = {
     CAMP_MB("read", "a fixed number of reads per warp (CampProf Figures 4/5), spread or camped", camp_read_setup,
             camp_read_verify),
     CAMP_MB("write", "a fixed number of writes per warp, spread or camped", camp_write_setup, camp_write_verify),
-    {"discover", "search for the address pattern that camps worst: pitches, offsets, footprints, L2-slice probe",
-     "camping.cu", camp_opts, camp_axes_discover, 4, GB_CACHE_HOT, camp_discover_setup, camp_discover_poison,
-     camp_mb_launch, camp_read_verify, camp_teardown},
-    {"gem", "GEM-like electrostatics: every thread reads every component in the same order (no camping)",
-     "camping.cu", camp_opts, camp_axes_app, 1, GB_CACHE_HOT, camp_gem_setup, camp_gem_poison, camp_gem_launch,
-     camp_gem_verify, camp_app_teardown},
-    {"clique", "clique-counter-like irregular graph kernel: 3-cliques from adjacency lists (partial camping)",
-     "camping.cu", camp_opts, camp_axes_app, 1, GB_CACHE_HOT, camp_clique_setup, camp_clique_poison,
-     camp_clique_launch, camp_clique_verify, camp_app_teardown},
-    {"transpose_coalesced", "SDK transposeCoalesced: 32x32 tiles in row order (camped writes on old GPUs)",
-     "camping.cu", camp_opts, camp_axes_app, 1, GB_CACHE_HOT, camp_transpose_setup, camp_transpose_poison,
-     camp_transpose_launch, camp_transpose_verify, camp_app_teardown},
-    {"transpose_diagonal", "SDK transposeDiagonal: the same tiles in diagonal block order", "camping.cu", camp_opts,
-     camp_axes_app, 1, GB_CACHE_HOT, camp_transpose_setup, camp_transpose_poison, camp_transpose_launch,
-     camp_transpose_verify, camp_app_teardown},
+    {.name = "discover",
+     .help = "search for the address pattern that camps worst: pitches, offsets, footprints, L2-slice probe",
+     .kernel_file = "camping.cu",
+     .kernel_opts = camp_opts,
+     .axes = camp_axes_discover,
+     .n_axes = 4,
+     .cache = GB_CACHE_HOT,
+     .setup = camp_discover_setup,
+     .poison = camp_discover_poison,
+     .launch = camp_mb_launch,
+     .verify = camp_read_verify,
+     .teardown = camp_teardown},
+    {.name = "gem",
+     .help = "GEM-like electrostatics: every thread reads every component in the same order (no camping)",
+     .kernel_file = "camping.cu",
+     .kernel_opts = camp_opts,
+     .axes = camp_axes_app,
+     .n_axes = 1,
+     .cache = GB_CACHE_HOT,
+     .setup = camp_gem_setup,
+     .poison = camp_gem_poison,
+     .launch = camp_gem_launch,
+     .verify = camp_gem_verify,
+     .teardown = camp_app_teardown},
+    {.name = "clique",
+     .help = "clique-counter-like irregular graph kernel: 3-cliques from adjacency lists (partial camping)",
+     .kernel_file = "camping.cu",
+     .kernel_opts = camp_opts,
+     .axes = camp_axes_app,
+     .n_axes = 1,
+     .cache = GB_CACHE_HOT,
+     .setup = camp_clique_setup,
+     .poison = camp_clique_poison,
+     .launch = camp_clique_launch,
+     .verify = camp_clique_verify,
+     .teardown = camp_app_teardown},
+    {.name = "transpose_coalesced",
+     .help = "SDK transposeCoalesced: 32x32 tiles in row order (camped writes on old GPUs)",
+     .kernel_file = "camping.cu",
+     .kernel_opts = camp_opts,
+     .axes = camp_axes_app,
+     .n_axes = 1,
+     .cache = GB_CACHE_HOT,
+     .setup = camp_transpose_setup,
+     .poison = camp_transpose_poison,
+     .launch = camp_transpose_launch,
+     .verify = camp_transpose_verify,
+     .teardown = camp_app_teardown},
+    {.name = "transpose_diagonal",
+     .help = "SDK transposeDiagonal: the same tiles in diagonal block order",
+     .kernel_file = "camping.cu",
+     .kernel_opts = camp_opts,
+     .axes = camp_axes_app,
+     .n_axes = 1,
+     .cache = GB_CACHE_HOT,
+     .setup = camp_transpose_setup,
+     .poison = camp_transpose_poison,
+     .launch = camp_transpose_launch,
+     .verify = camp_transpose_verify,
+     .teardown = camp_app_teardown},
 };
 
 #define CAMP_MB_CHART(stem, bench, pat, what)                                                      \
@@ -971,9 +1123,11 @@ static const struct gb_chart_spec camp_charts[] = {
 };
 
 const struct gb_suite gb_suite_camping = {
-    "camping",
-    "partition camping (CampProf): read/write micro-benchmarks spread and camped over pinned active warps, "
-    "the camping discovery, and the validation applications",
-    camp_benches, (int)(sizeof camp_benches / sizeof camp_benches[0]),
-    camp_charts, (int)(sizeof camp_charts / sizeof camp_charts[0]),
+    .name = "camping",
+    .help = "partition camping (CampProf): read/write micro-benchmarks spread and camped over pinned active warps, "
+            "the camping discovery, and the validation applications",
+    .benches = camp_benches,
+    .n_benches = (int)(sizeof camp_benches / sizeof camp_benches[0]),
+    .charts = camp_charts,
+    .n_charts = (int)(sizeof camp_charts / sizeof camp_charts[0]),
 };

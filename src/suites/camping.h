@@ -84,8 +84,8 @@ void gb_camp_counts_transpose(struct gb_camp_counts *c, uint64_t n, uint64_t pas
 void gb_camp_counts_clique(struct gb_camp_counts *c, const uint32_t *row, const uint32_t *col, uint32_t n);
 
 /* Records the counts as the point's metrics ld_req_2 .. st_req_16,
- * ld_sectors, st_sectors (zeros included). */
-void gb_camp_counts_record(const struct gb_camp_counts *c, struct gb_point *p);
+ * ld_sectors, st_sectors (zeros included); gb_point_metric's failure. */
+enum gb_status gb_camp_counts_record(const struct gb_camp_counts *c, struct gb_point *p);
 
 /* ---- the clique graph ---- */
 

@@ -33,8 +33,9 @@ struct camp_app {
     size_t m;
 };
 
-void camp_app_teardown(struct gb_point *p)
+void camp_app_teardown(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_app *s = p->state;
     if (!s)
         return;
@@ -75,10 +76,10 @@ static enum gb_status camp_app_begin(struct gb_point *p, const char *kernel, str
     return GB_OK;
 }
 
-static void camp_app_counts(struct gb_point *p, const struct gb_camp_counts *c)
+static enum gb_status camp_app_counts(struct gb_point *p, const struct gb_camp_counts *c)
 {
-    gb_camp_counts_record(c, p);
     p->bytes = 32.0 * (c->ld_sectors + c->st_sectors);
+    return gb_camp_counts_record(c, p);
 }
 
 static enum gb_status camp_app_sms(struct gb_point *p)
@@ -105,8 +106,9 @@ static float camp_app_unif(uint64_t *x, float lo, float hi)
 
 /* ---- gem ---- */
 
-enum gb_status camp_gem_setup(struct gb_point *p)
+enum gb_status camp_gem_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_app *s;
     enum gb_status st = camp_app_begin(p, "camp_gem", &s);
     struct gb_gpu *g = p->gpu;
@@ -138,28 +140,31 @@ enum gb_status camp_gem_setup(struct gb_point *p)
     struct gb_camp_counts c;
     memset(&c, 0, sizeof c);
     gb_camp_counts_gem(&c, s->n_surf, s->n_comp);
-    camp_app_counts(p, &c);
     p->flops = 10.0 * s->n_surf * (double)s->n_comp;
+    st = camp_app_counts(p, &c);
 out:
     return st;
 }
 
-enum gb_status camp_gem_poison(struct gb_point *p)
+enum gb_status camp_gem_poison(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_app *s = p->state;
     return gb_gpu_fill_u32(p->gpu, s->out, s->n_surf, GB_POISON);
 }
 
-enum gb_status camp_gem_launch(struct gb_point *p)
+enum gb_status camp_gem_launch(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_app *s = p->state;
     CUdeviceptr smid = s->smid_on ? s->smid : 0;
     void *args[] = {&s->in, &s->in2, &s->n_surf, &s->n_comp, &s->out, &smid};
     return gb_gpu_launch(p->gpu, s->f, s->grid, 1, 1, s->block, 1, 1, (unsigned)s->pin.dyn_smem_bytes, args);
 }
 
-enum gb_status camp_gem_verify(struct gb_point *p)
+enum gb_status camp_gem_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_app *s = p->state;
     enum gb_status st;
     float *phi = malloc((size_t)s->n_surf * sizeof *phi);
@@ -199,8 +204,9 @@ out:
 
 /* ---- clique ---- */
 
-enum gb_status camp_clique_setup(struct gb_point *p)
+enum gb_status camp_clique_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_app *s;
     enum gb_status st = camp_app_begin(p, "camp_clique", &s);
     struct gb_gpu *g = p->gpu;
@@ -225,27 +231,30 @@ enum gb_status camp_clique_setup(struct gb_point *p)
     struct gb_camp_counts c;
     memset(&c, 0, sizeof c);
     gb_camp_counts_clique(&c, s->h_row, s->h_col, s->n);
-    camp_app_counts(p, &c);
+    st = camp_app_counts(p, &c);
 out:
     return st;
 }
 
-enum gb_status camp_clique_poison(struct gb_point *p)
+enum gb_status camp_clique_poison(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_app *s = p->state;
     return gb_gpu_fill_u32(p->gpu, s->out, s->n, GB_POISON);
 }
 
-enum gb_status camp_clique_launch(struct gb_point *p)
+enum gb_status camp_clique_launch(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_app *s = p->state;
     CUdeviceptr smid = s->smid_on ? s->smid : 0;
     void *args[] = {&s->in, &s->in2, &s->n, &s->out, &smid};
     return gb_gpu_launch(p->gpu, s->f, s->grid, 1, 1, s->block, 1, 1, (unsigned)s->pin.dyn_smem_bytes, args);
 }
 
-enum gb_status camp_clique_verify(struct gb_point *p)
+enum gb_status camp_clique_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_app *s = p->state;
     enum gb_status st;
     uint32_t *got = malloc((size_t)s->n * sizeof *got);
@@ -267,8 +276,9 @@ out:
 
 /* ---- transpose ---- */
 
-enum gb_status camp_transpose_setup(struct gb_point *p)
+enum gb_status camp_transpose_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_app *s;
     int diag = strcmp(p->bench->name, "transpose_diagonal") == 0;
     enum gb_status st = camp_app_begin(p, diag ? "camp_transpose_diagonal" : "camp_transpose_coalesced", &s);
@@ -286,26 +296,30 @@ enum gb_status camp_transpose_setup(struct gb_point *p)
     struct gb_camp_counts c;
     memset(&c, 0, sizeof c);
     gb_camp_counts_transpose(&c, s->n, s->passes);
-    camp_app_counts(p, &c);
+    if ((st = camp_app_counts(p, &c)) != GB_OK)
+        return st;
     return gb_gpu_sync(g);
 }
 
-enum gb_status camp_transpose_poison(struct gb_point *p)
+enum gb_status camp_transpose_poison(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_app *s = p->state;
     return gb_gpu_fill_u32(p->gpu, s->out, (size_t)s->n * s->n, GB_POISON);
 }
 
-enum gb_status camp_transpose_launch(struct gb_point *p)
+enum gb_status camp_transpose_launch(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_app *s = p->state;
     CUdeviceptr smid = s->smid_on ? s->smid : 0;
     void *args[] = {&s->in, &s->out, &s->n, &s->passes, &smid};
     return gb_gpu_launch(p->gpu, s->f, s->grid, 1, 1, s->block, 1, 1, (unsigned)s->pin.dyn_smem_bytes, args);
 }
 
-enum gb_status camp_transpose_verify(struct gb_point *p)
+enum gb_status camp_transpose_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct camp_app *s = p->state;
     struct gb_gpu *g = p->gpu;
     enum gb_status st;

@@ -216,16 +216,20 @@ void gb_camp_counts_clique(struct gb_camp_counts *c, const uint32_t *row, const 
     }
 }
 
-void gb_camp_counts_record(const struct gb_camp_counts *c, struct gb_point *p)
+enum gb_status gb_camp_counts_record(const struct gb_camp_counts *c, struct gb_point *p)
 {
     static const char *const ld[4] = {"ld_req_2", "ld_req_4", "ld_req_8", "ld_req_16"};
     static const char *const st[4] = {"st_req_2", "st_req_4", "st_req_8", "st_req_16"};
-    for (int i = 0; i < 4; i++)
-        gb_point_metric(p, ld[i], c->ld_req[i]);
-    for (int i = 0; i < 4; i++)
-        gb_point_metric(p, st[i], c->st_req[i]);
-    gb_point_metric(p, "ld_sectors", c->ld_sectors);
-    gb_point_metric(p, "st_sectors", c->st_sectors);
+    enum gb_status rc = GB_OK;
+    for (int i = 0; i < 4 && rc == GB_OK; i++)
+        rc = gb_point_metric(p, ld[i], c->ld_req[i]);
+    for (int i = 0; i < 4 && rc == GB_OK; i++)
+        rc = gb_point_metric(p, st[i], c->st_req[i]);
+    if (rc == GB_OK)
+        rc = gb_point_metric(p, "ld_sectors", c->ld_sectors);
+    if (rc == GB_OK)
+        rc = gb_point_metric(p, "st_sectors", c->st_sectors);
+    return rc;
 }
 
 /* ---- the clique graph ---- */

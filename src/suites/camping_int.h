@@ -77,23 +77,23 @@ enum gb_status camp_check_sms(struct gb_gpu *g, CUdeviceptr smid, unsigned grid,
 enum gb_status camp_find(struct gb_gpu *g, CUmodule m, CUdeviceptr base, size_t window, uint64_t anchor, int want,
                          struct camp_found *out);
 
-int camp_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max);
-void camp_teardown(struct gb_point *p);
+int camp_opts(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max);
+void camp_teardown(struct gb_point *p, void *ctx);
 
 /* The validation applications (camping_apps.c). */
 extern const struct gb_axis_def camp_axes_app[1];
-enum gb_status camp_gem_setup(struct gb_point *p);
-enum gb_status camp_gem_poison(struct gb_point *p);
-enum gb_status camp_gem_launch(struct gb_point *p);
-enum gb_status camp_gem_verify(struct gb_point *p);
-enum gb_status camp_clique_setup(struct gb_point *p);
-enum gb_status camp_clique_poison(struct gb_point *p);
-enum gb_status camp_clique_launch(struct gb_point *p);
-enum gb_status camp_clique_verify(struct gb_point *p);
-enum gb_status camp_transpose_setup(struct gb_point *p);
-enum gb_status camp_transpose_poison(struct gb_point *p);
-enum gb_status camp_transpose_launch(struct gb_point *p);
-enum gb_status camp_transpose_verify(struct gb_point *p);
-void camp_app_teardown(struct gb_point *p);
+enum gb_status camp_gem_setup(struct gb_point *p, void *ctx);
+enum gb_status camp_gem_poison(struct gb_point *p, void *ctx);
+enum gb_status camp_gem_launch(struct gb_point *p, void *ctx);
+enum gb_status camp_gem_verify(struct gb_point *p, void *ctx);
+enum gb_status camp_clique_setup(struct gb_point *p, void *ctx);
+enum gb_status camp_clique_poison(struct gb_point *p, void *ctx);
+enum gb_status camp_clique_launch(struct gb_point *p, void *ctx);
+enum gb_status camp_clique_verify(struct gb_point *p, void *ctx);
+enum gb_status camp_transpose_setup(struct gb_point *p, void *ctx);
+enum gb_status camp_transpose_poison(struct gb_point *p, void *ctx);
+enum gb_status camp_transpose_launch(struct gb_point *p, void *ctx);
+enum gb_status camp_transpose_verify(struct gb_point *p, void *ctx);
+void camp_app_teardown(struct gb_point *p, void *ctx);
 
 #endif

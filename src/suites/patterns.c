@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gpubound/occupancy.h"
+#include "gpubound/report.h"
 #include "suites/gf256.h"
 #include "suites/suites.h"
 
@@ -66,8 +67,9 @@ static int pt_is_revised(const struct gb_point *p)
     return strcmp(gb_point_str(p, "variant"), "revised") == 0;
 }
 
-static void pt_teardown(struct gb_point *p)
+static void pt_teardown(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct pt_state *s = p->state;
     if (!s)
         return;
@@ -117,8 +119,9 @@ static enum gb_status pt_functions(struct gb_point *p, CUmodule other, const cha
     return gb_gpu_function(other ? other : p->module, s->revised ? original : revised, &s->f[1]);
 }
 
-static enum gb_status pt_poison(struct gb_point *p)
+static enum gb_status pt_poison(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct pt_state *s = p->state;
     return gb_gpu_fill_u32(p->gpu, s->out[0], s->out_words, GB_POISON);
 }
@@ -152,8 +155,9 @@ static enum gb_status pt_launch_grid(struct gb_point *p, int k, void **args)
 }
 
 /* The timed launch: the measured variant into out[0]. */
-static enum gb_status pt_launch(struct gb_point *p)
+static enum gb_status pt_launch(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct pt_state *s = p->state;
     return s->launch_k(p, 0);
 }
@@ -330,18 +334,21 @@ out:
     return st;
 }
 
-static enum gb_status bank_setup(struct gb_point *p)
+static enum gb_status bank_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     return rs_setup(p, "bank_every_thread", "bank_one_thread");
 }
 
-static enum gb_status barrier_setup(struct gb_point *p)
+static enum gb_status barrier_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     return rs_setup(p, "bank_one_thread", "barrier_all_threads");
 }
 
-static enum gb_status rs_verify(struct gb_point *p)
+static enum gb_status rs_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct pt_state *s = p->state;
     struct rs_code code;
     uint32_t *par = NULL;
@@ -423,8 +430,9 @@ static enum gb_status ab_setup(struct gb_point *p, const char *original, const c
     return gb_gpu_sync(g);
 }
 
-static enum gb_status global_setup(struct gb_point *p)
+static enum gb_status global_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     char o[64], r[64];
     const char *load = gb_point_str(p, "load");
     snprintf(o, sizeof o, "global_original_%s", load);
@@ -432,8 +440,9 @@ static enum gb_status global_setup(struct gb_point *p)
     return ab_setup(p, o, r);
 }
 
-static enum gb_status replication_setup(struct gb_point *p)
+static enum gb_status replication_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     return ab_setup(p, "replication_original", "replication_revised");
 }
 
@@ -466,13 +475,15 @@ static enum gb_status ab_verify(struct gb_point *p, int global_expr)
     return st != GB_OK ? st : pt_cross_check(p);
 }
 
-static enum gb_status global_verify(struct gb_point *p)
+static enum gb_status global_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     return ab_verify(p, 1);
 }
 
-static enum gb_status replication_verify(struct gb_point *p)
+static enum gb_status replication_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     return ab_verify(p, 0);
 }
 
@@ -496,8 +507,9 @@ static enum gb_status coalesce_launch_k(struct gb_point *p, int k)
     return pt_launch_grid(p, k, args);
 }
 
-static enum gb_status coalesce_setup(struct gb_point *p)
+static enum gb_status coalesce_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct pt_state *s = NULL;
     struct gb_gpu *g = p->gpu;
     enum gb_status st = pt_new(p, coalesce_launch_k, &s);
@@ -525,8 +537,9 @@ static enum gb_status coalesce_setup(struct gb_point *p)
     return gb_gpu_sync(g);
 }
 
-static enum gb_status coalesce_verify(struct gb_point *p)
+static enum gb_status coalesce_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     return pt_verify_fill(p, "copied words differ from the input");
 }
 
@@ -565,8 +578,9 @@ static enum gb_status scattered_launch_k(struct gb_point *p, int k)
     return scattered_copy(p, k ? !s->revised : s->revised, s->out[k]);
 }
 
-static enum gb_status scattered_setup(struct gb_point *p)
+static enum gb_status scattered_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct pt_state *s = NULL;
     enum gb_status st = pt_new(p, scattered_launch_k, &s);
     if (st != GB_OK)
@@ -597,8 +611,9 @@ out:
     return st;
 }
 
-static enum gb_status scattered_verify(struct gb_point *p)
+static enum gb_status scattered_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     return pt_verify_fill(p, "words on the device differ from the host buffer");
 }
 
@@ -668,8 +683,9 @@ static int ri_opts_for(const struct gb_point *p, int revised, char opts[][GB_OPT
     return 3;
 }
 
-static int register_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
+static int register_opts(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max)
 {
+    (void)ctx;
     (void)max;
     return ri_opts_for(p, pt_is_revised(p), opts);
 }
@@ -716,8 +732,9 @@ static enum gb_status register_launch_k(struct gb_point *p, int k)
     return pt_launch_grid(p, k, args);
 }
 
-static enum gb_status register_setup(struct gb_point *p)
+static enum gb_status register_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct pt_state *s = NULL;
     struct gb_gpu *g = p->gpu;
     enum gb_status st = pt_new(p, register_launch_k, &s);
@@ -754,19 +771,20 @@ static enum gb_status register_setup(struct gb_point *p)
         /* RI_STATE from the options, for the host reference. */
         s->ri_state = atoi(opts[0] + strlen("-DRI_STATE="));
     }
-    gb_point_metric(p, "regs", fi[0].regs);
-    gb_point_metric(p, "spill_bytes", fi[0].local);
-    gb_point_metric(p, "blocks_per_sm", fi[0].blocks);
-    gb_point_metric(p, "blocks_per_sm_driver", fi[0].driver_blocks);
-    gb_point_metric(p, "occ_theoretical", fi[0].occupancy);
+    if ((st = gb_point_metric(p, "regs", fi[0].regs)) != GB_OK ||
+        (st = gb_point_metric(p, "spill_bytes", fi[0].local)) != GB_OK ||
+        (st = gb_point_metric(p, "blocks_per_sm", fi[0].blocks)) != GB_OK ||
+        (st = gb_point_metric(p, "blocks_per_sm_driver", fi[0].driver_blocks)) != GB_OK ||
+        (st = gb_point_metric(p, "occ_theoretical", fi[0].occupancy)) != GB_OK)
+        return st;
     return gb_gpu_sync(g);
 }
 
 /* The output poisoned, the timing probe zeroed (a block that did not write it is caught). */
-static enum gb_status register_poison(struct gb_point *p)
+static enum gb_status register_poison(struct gb_point *p, void *ctx)
 {
     struct pt_state *s = p->state;
-    enum gb_status st = pt_poison(p);
+    enum gb_status st = pt_poison(p, ctx);
     if (st == GB_OK)
         st = gb_gpu_fill_u32(p->gpu, s->probe, (size_t)s->grid * 3 * 2, 0);
     return st;
@@ -842,8 +860,10 @@ static enum gb_status ri_occupancy(struct gb_point *p)
         ev[2 * b + 1] = (struct ri_event){sm, t1, -1};
     }
     double warps = RI_BLOCK / (double)d->warp_size, max_warps = d->max_threads_per_sm / (double)d->warp_size;
-    if (t_hi > t_lo)
-        gb_point_metric(p, "occ_achieved", busy * warps / ((double)(t_hi - t_lo) * d->sm_count * max_warps));
+    if (t_hi > t_lo &&
+        (st = gb_point_metric(p, "occ_achieved", busy * warps / ((double)(t_hi - t_lo) * d->sm_count * max_warps))) !=
+            GB_OK)
+        goto out;
     qsort(ev, (size_t)s->grid * 2, sizeof *ev, ri_cmp_event);
     int most = 0, cur = 0;
     for (size_t i = 0; i < (size_t)s->grid * 2; i++) {
@@ -852,15 +872,16 @@ static enum gb_status ri_occupancy(struct gb_point *p)
         cur += ev[i].delta;
         most = cur > most ? cur : most;
     }
-    gb_point_metric(p, "resident_max", most);
+    st = gb_point_metric(p, "resident_max", most);
 out:
     free(ev);
     free(pr);
     return st;
 }
 
-static enum gb_status register_verify(struct gb_point *p)
+static enum gb_status register_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct pt_state *s = p->state;
     uint32_t *out = NULL, *tab = NULL;
     enum gb_status st;
@@ -919,8 +940,9 @@ static double pt_random_double(unsigned seed, size_t i, double zero)
     return v == 0.0 ? zero : v;
 }
 
-static enum gb_status diverge_setup(struct gb_point *p)
+static enum gb_status diverge_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct pt_state *s = NULL;
     struct gb_gpu *g = p->gpu;
     enum gb_status st = pt_new(p, diverge_launch_k, &s);
@@ -986,8 +1008,9 @@ static double bd_reference(const struct pt_state *s, size_t item)
     return sqrt(best);
 }
 
-static enum gb_status diverge_verify(struct gb_point *p)
+static enum gb_status diverge_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct pt_state *s = p->state;
     double *out = NULL;
     enum gb_status st = pt_fetch(s->out[0], s->n * 8, (void **)&out);
@@ -1011,30 +1034,97 @@ static enum gb_status diverge_verify(struct gb_point *p)
 
 /* ======================================================================== */
 
-#define PT_AXES(a) a, (int)(sizeof a / sizeof a[0])
+#define PT_N_AXES(a) (int)(sizeof a / sizeof a[0])
 
 static const struct gb_bench pt_benches[] = {
-    {"bank_conflict", "Reed-Solomon table set-up: every thread writes the whole table (n-way bank conflicts) vs one thread",
-     PT_FILE, NULL, PT_AXES(bank_axes), GB_CACHE_HOT, bank_setup, pt_poison, pt_launch, rs_verify, pt_teardown},
-    {"global_memory", "(A+B)*A*B/(A+B): operands read from global memory where used vs staged in shared memory",
-     PT_FILE, NULL, PT_AXES(global_axes), GB_CACHE_HOT, global_setup, pt_poison, pt_launch, global_verify,
-     pt_teardown},
-    {"replication_copy", "A+B staged through shared memory vs read and written directly", PT_FILE, NULL,
-     PT_AXES(replication_axes), GB_CACHE_HOT, replication_setup, pt_poison, pt_launch, replication_verify,
-     pt_teardown},
-    {"coalescing", "global to shared memory copies of 4 or 8 bytes per thread vs 16 bytes", PT_FILE, NULL,
-     PT_AXES(coalesce_axes), GB_CACHE_HOT, coalesce_setup, pt_poison, pt_launch, coalesce_verify,
-     pt_teardown},
-    {"scattered_copy", "host to device: many small transfers vs one", NULL, NULL, PT_AXES(scattered_axes),
-     GB_CACHE_HOT, scattered_setup, pt_poison, pt_launch, scattered_verify, pt_teardown},
-    {"register_imbalance", "registers that cost a block slot per SM vs state partly in shared memory", PT_FILE,
-     register_opts, PT_AXES(register_axes), GB_CACHE_HOT, register_setup, register_poison, pt_launch,
-     register_verify, pt_teardown},
-    {"barrier_wait", "Reed-Solomon table set-up by one thread while the block waits vs shared out", PT_FILE, NULL,
-     PT_AXES(barrier_axes), GB_CACHE_HOT, barrier_setup, pt_poison, pt_launch, rs_verify, pt_teardown},
-    {"branch_divergence", "distances of two kinds of vectors alternating between lanes vs aligned to warps",
-     PT_FILE, NULL, PT_AXES(diverge_axes), GB_CACHE_HOT, diverge_setup, pt_poison, pt_launch,
-     diverge_verify, pt_teardown},
+    {.name = "bank_conflict",
+     .help = "Reed-Solomon table set-up: every thread writes the whole table (n-way bank conflicts) vs one thread",
+     .kernel_file = PT_FILE,
+     .axes = bank_axes,
+     .n_axes = PT_N_AXES(bank_axes),
+     .cache = GB_CACHE_HOT,
+     .setup = bank_setup,
+     .poison = pt_poison,
+     .launch = pt_launch,
+     .verify = rs_verify,
+     .teardown = pt_teardown},
+    {.name = "global_memory",
+     .help = "(A+B)*A*B/(A+B): operands read from global memory where used vs staged in shared memory",
+     .kernel_file = PT_FILE,
+     .axes = global_axes,
+     .n_axes = PT_N_AXES(global_axes),
+     .cache = GB_CACHE_HOT,
+     .setup = global_setup,
+     .poison = pt_poison,
+     .launch = pt_launch,
+     .verify = global_verify,
+     .teardown = pt_teardown},
+    {.name = "replication_copy",
+     .help = "A+B staged through shared memory vs read and written directly",
+     .kernel_file = PT_FILE,
+     .axes = replication_axes,
+     .n_axes = PT_N_AXES(replication_axes),
+     .cache = GB_CACHE_HOT,
+     .setup = replication_setup,
+     .poison = pt_poison,
+     .launch = pt_launch,
+     .verify = replication_verify,
+     .teardown = pt_teardown},
+    {.name = "coalescing",
+     .help = "global to shared memory copies of 4 or 8 bytes per thread vs 16 bytes",
+     .kernel_file = PT_FILE,
+     .axes = coalesce_axes,
+     .n_axes = PT_N_AXES(coalesce_axes),
+     .cache = GB_CACHE_HOT,
+     .setup = coalesce_setup,
+     .poison = pt_poison,
+     .launch = pt_launch,
+     .verify = coalesce_verify,
+     .teardown = pt_teardown},
+    {.name = "scattered_copy",
+     .help = "host to device: many small transfers vs one",
+     .axes = scattered_axes,
+     .n_axes = PT_N_AXES(scattered_axes),
+     .cache = GB_CACHE_HOT,
+     .setup = scattered_setup,
+     .poison = pt_poison,
+     .launch = pt_launch,
+     .verify = scattered_verify,
+     .teardown = pt_teardown},
+    {.name = "register_imbalance",
+     .help = "registers that cost a block slot per SM vs state partly in shared memory",
+     .kernel_file = PT_FILE,
+     .kernel_opts = register_opts,
+     .axes = register_axes,
+     .n_axes = PT_N_AXES(register_axes),
+     .cache = GB_CACHE_HOT,
+     .setup = register_setup,
+     .poison = register_poison,
+     .launch = pt_launch,
+     .verify = register_verify,
+     .teardown = pt_teardown},
+    {.name = "barrier_wait",
+     .help = "Reed-Solomon table set-up by one thread while the block waits vs shared out",
+     .kernel_file = PT_FILE,
+     .axes = barrier_axes,
+     .n_axes = PT_N_AXES(barrier_axes),
+     .cache = GB_CACHE_HOT,
+     .setup = barrier_setup,
+     .poison = pt_poison,
+     .launch = pt_launch,
+     .verify = rs_verify,
+     .teardown = pt_teardown},
+    {.name = "branch_divergence",
+     .help = "distances of two kinds of vectors alternating between lanes vs aligned to warps",
+     .kernel_file = PT_FILE,
+     .axes = diverge_axes,
+     .n_axes = PT_N_AXES(diverge_axes),
+     .cache = GB_CACHE_HOT,
+     .setup = diverge_setup,
+     .poison = pt_poison,
+     .launch = pt_launch,
+     .verify = diverge_verify,
+     .teardown = pt_teardown},
 };
 
 /* The paper's speedups (its Figure 9), GTX 480 (Fermi) and Tesla T10. */
@@ -1081,9 +1171,11 @@ static const struct gb_chart_spec pt_charts[] = {
 };
 
 const struct gb_suite gb_suite_patterns = {
-    "patterns",
-    "eight patterns of inefficient behaviour, each an original kernel against a revised one "
-    "(Eschweiler, Becker and Wolf), beside the paper's speedups on Fermi and Tesla",
-    pt_benches, (int)(sizeof pt_benches / sizeof pt_benches[0]),
-    pt_charts, (int)(sizeof pt_charts / sizeof pt_charts[0]),
+    .name = "patterns",
+    .help = "eight patterns of inefficient behaviour, each an original kernel against a revised one "
+            "(Eschweiler, Becker and Wolf), beside the paper's speedups on Fermi and Tesla",
+    .benches = pt_benches,
+    .n_benches = (int)(sizeof pt_benches / sizeof pt_benches[0]),
+    .charts = pt_charts,
+    .n_charts = (int)(sizeof pt_charts / sizeof pt_charts[0]),
 };

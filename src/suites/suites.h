@@ -6,7 +6,6 @@
 
 extern const struct gb_suite gb_suite_bandwidth;
 extern const struct gb_suite gb_suite_ubench;
-extern const struct gb_bench_extra gb_ubench_extras[];
 extern const struct gb_suite gb_suite_throughput;
 extern const struct gb_suite gb_suite_patterns;
 extern const struct gb_suite gb_suite_camping;

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpubound/report.h"
 #include "suites/suites.h"
 #include "suites/throughput.h"
 
@@ -206,8 +207,9 @@ static unsigned tp_u32(void)
     return ((unsigned)rand() << 16) ^ (unsigned)rand() ^ ((unsigned)rand() << 30);
 }
 
-static void tp_teardown(struct gb_point *p)
+static void tp_teardown(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct tp_state *s = p->state;
     if (!s)
         return;
@@ -257,8 +259,9 @@ static enum gb_status tp_alloc_common(struct gb_point *p)
     return gb_gpu_alloc(p->gpu, s->n_out * s->elem, &s->out);
 }
 
-static enum gb_status tp_launch(struct gb_point *p)
+static enum gb_status tp_launch(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct tp_state *s = p->state;
     if (s->op) {
         void *args[] = {&s->in, &s->prm, &s->out, &s->st, &s->iters};
@@ -328,7 +331,7 @@ static enum gb_status tp_calibrate(struct gb_point *p, double target)
     double cyc, mhz;
     long max_iters = TP_MAX_STEPS / s->unroll;
     s->iters = 16;
-    if ((st = tp_launch(p)) != GB_OK || (st = gb_gpu_sync(p->gpu)) != GB_OK ||
+    if ((st = tp_launch(p, p->bench->ctx)) != GB_OK || (st = gb_gpu_sync(p->gpu)) != GB_OK ||
         (st = tp_read_stamps(p, &cyc, &mhz)) != GB_OK)
         return st;
     double per_sm = cyc / (s->grid == 1 ? 1.0 : (double)p->gpu->info.sm_count);
@@ -356,7 +359,7 @@ static enum gb_status tp_rate_metrics(struct gb_point *p, double ops, int doc)
     enum gb_status st;
     double rate[TP_REPEATS], mhz[TP_REPEATS], cyc;
     for (int k = 0; k < TP_REPEATS; k++) {
-        if (k && ((st = tp_launch(p)) != GB_OK || (st = gb_gpu_sync(p->gpu)) != GB_OK))
+        if (k && ((st = tp_launch(p, p->bench->ctx)) != GB_OK || (st = gb_gpu_sync(p->gpu)) != GB_OK))
             return st;
         if ((st = tp_read_stamps(p, &cyc, &mhz[k])) != GB_OK)
             return st;
@@ -365,18 +368,17 @@ static enum gb_status tp_rate_metrics(struct gb_point *p, double ops, int doc)
     double r = tp_median(rate, TP_REPEATS), m = tp_median(mhz, TP_REPEATS);
     if (s->lat) {
         /* One warp: cycles per step of its one chain. */
-        gb_point_metric(p, "clk_per_op", 1.0 / (r / 32.0));
+        st = gb_point_metric(p, "clk_per_op", 1.0 / (r / 32.0));
     } else {
-        gb_point_metric(p, "ops_per_clk_sm", r);
-        if (doc > 0) {
-            gb_point_metric(p, "doc_ops_per_clk_sm", doc);
-            gb_point_metric(p, "ratio", r / doc);
-        }
-        gb_point_metric(p, "warps_per_sm", s->blocks_per_sm * (double)s->block / 32.0);
+        st = gb_point_metric(p, "ops_per_clk_sm", r);
+        if (st == GB_OK && doc > 0 && (st = gb_point_metric(p, "doc_ops_per_clk_sm", doc)) == GB_OK)
+            st = gb_point_metric(p, "ratio", r / doc);
+        if (st == GB_OK)
+            st = gb_point_metric(p, "warps_per_sm", s->blocks_per_sm * (double)s->block / 32.0);
     }
-    if (isfinite(m))
-        gb_point_metric(p, "sm_mhz", m);
-    return GB_OK;
+    if (st == GB_OK && isfinite(m))
+        st = gb_point_metric(p, "sm_mhz", m);
+    return st;
 }
 
 /* ---- arith ---- */
@@ -393,49 +395,82 @@ static const struct gb_axis_def tp_axes_arith[] = {
      "tput: independent chains at full occupancy (ops per clock per SM); lat: one chain in one warp (cycles per op)"},
 };
 
-static int tp_arith_kopts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
+static int tp_arith_kopts(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max)
 {
+    (void)ctx;
     const struct gb_tp_op *op = gb_tp_op_find(gb_point_str(p, "op"));
     if (!op)
         return 0;
     return gb_tp_arith_opts(op, strcmp(gb_point_str(p, "mode"), "lat") == 0, opts, max);
 }
 
+/* A fresh start value for chain k, in the range the op's check assumes. */
+static void tp_arith_start(struct tp_state *s, int k)
+{
+    switch (s->op->id) {
+    case 1: case 2: case 3: case 4: case 6: s->x0.f[k] = (float)tp_unif(1, 2); break;
+    case 5: s->x0.f[k] = (float)tp_unif(1, 4); break;
+    case 7: case 12: s->x0.f[k] = (float)tp_unif(1, 2); break;
+    case 8: case 9: s->x0.f[k] = (float)tp_unif(1.5, 2.5); break;
+    case 10: case 11: s->x0.f[k] = (float)tp_unif(0.5, 1.5); break;
+    case 13: case 14: case 15: case 16: case 18: s->x0.d[k] = tp_unif(1, 2); break;
+    case 17: s->x0.d[k] = tp_unif(1, 4); break;
+    /* idiv: from 2^12 up, x + a/x grows like sqrt(2ak) and never
+     * passes a (where a/x would stay 0); imod: x + a%x + 1 grows by at
+     * least 1 per step. */
+    case 21: s->x0.i[k] = 4096 + (int)(tp_u32() % 4096u); break;
+    case 22: s->x0.i[k] = 1 + (int)(tp_u32() % 4096u); break;
+    case 20: s->x0.u[k] = tp_u32() | 1u; break;
+    default: s->x0.u[k] = tp_u32(); break;
+    }
+}
+
+/* The floating-point parameters a and b of op `id` (left 0 where unused). */
+static void tp_arith_fparams(int id, double *a, double *b)
+{
+    switch (id) {
+    case 1: case 13: *a = tp_unif(0x1p-8, 0x1p-7); break;
+    case 2: case 14: *a = 1 + tp_unif(-0x1p-14, 0x1p-14); break;
+    case 3: case 15: *a = 1 - tp_unif(0x1p-18, 0x1p-17); *b = tp_unif(0x1p-8, 0x1p-7); break;
+    case 5: case 17: *b = tp_unif(0.5, 1); break;
+    case 6: case 18: *a = tp_unif(1, 2); break;
+    case 7: *b = tp_unif(1, 2); break;
+    case 8: case 9: *b = tp_unif(1, 1.5); break;
+    case 10: case 11: *b = tp_unif(0.5, 1); break;
+    case 12: *a = tp_unif(0.25, 0.5); *b = tp_unif(1, 2); break;
+    default: break;
+    }
+}
+
+/* The parameters of the unsigned ops: shf's odd rotation, isetp's bounds. */
+static void tp_arith_uparams(struct tp_state *s)
+{
+    int id = s->op->id;
+    if (id == 20)
+        s->prm_h.u[1] = tp_u32() | 1u;
+    else if (id == 23)
+        s->prm_h.u[0] = 1u + 2u * (tp_u32() % 16u); /* odd: the rotation's period is 32 steps */
+    else
+        s->prm_h.u[1] = tp_u32();
+    if (id == 24) {
+        /* Bounds and offsets spread over the loop's range, so about
+         * half the compares hold and the parity depends on every one. */
+        unsigned range = (unsigned)s->iters * 2u + 2u;
+        for (int u = 0; u < 16; u++)
+            s->prm_h.u[2 + u] = tp_u32() % range;
+        for (int c = 0; c < 8; c++)
+            s->prm_h.u[2 + 16 + c] = tp_u32() % (range / 2u);
+    }
+}
+
 /* Fresh start values and parameters, in the ranges the checks assume. */
 static void tp_arith_inputs(struct tp_state *s)
 {
     const struct gb_tp_op *op = s->op;
-    for (int k = 0; k < TP_SEEDS; k++) {
-        switch (op->id) {
-        case 1: case 2: case 3: case 4: case 6: s->x0.f[k] = (float)tp_unif(1, 2); break;
-        case 5: s->x0.f[k] = (float)tp_unif(1, 4); break;
-        case 7: case 12: s->x0.f[k] = (float)tp_unif(1, 2); break;
-        case 8: case 9: s->x0.f[k] = (float)tp_unif(1.5, 2.5); break;
-        case 10: case 11: s->x0.f[k] = (float)tp_unif(0.5, 1.5); break;
-        case 13: case 14: case 15: case 16: case 18: s->x0.d[k] = tp_unif(1, 2); break;
-        case 17: s->x0.d[k] = tp_unif(1, 4); break;
-        /* idiv: from 2^12 up, x + a/x grows like sqrt(2ak) and never
-         * passes a (where a/x would stay 0); imod: x + a%x + 1 grows by at
-         * least 1 per step. */
-        case 21: s->x0.i[k] = 4096 + (int)(tp_u32() % 4096u); break;
-        case 22: s->x0.i[k] = 1 + (int)(tp_u32() % 4096u); break;
-        case 20: s->x0.u[k] = tp_u32() | 1u; break;
-        default: s->x0.u[k] = tp_u32(); break;
-        }
-    }
+    for (int k = 0; k < TP_SEEDS; k++)
+        tp_arith_start(s, k);
     double a = 0, b = 0;
-    switch (op->id) {
-    case 1: case 13: a = tp_unif(0x1p-8, 0x1p-7); break;
-    case 2: case 14: a = 1 + tp_unif(-0x1p-14, 0x1p-14); break;
-    case 3: case 15: a = 1 - tp_unif(0x1p-18, 0x1p-17); b = tp_unif(0x1p-8, 0x1p-7); break;
-    case 5: case 17: b = tp_unif(0.5, 1); break;
-    case 6: case 18: a = tp_unif(1, 2); break;
-    case 7: b = tp_unif(1, 2); break;
-    case 8: case 9: b = tp_unif(1, 1.5); break;
-    case 10: case 11: b = tp_unif(0.5, 1); break;
-    case 12: a = tp_unif(0.25, 0.5); b = tp_unif(1, 2); break;
-    default: break;
-    }
+    tp_arith_fparams(op->id, &a, &b);
     switch (op->type) {
     case GB_TP_F32: s->prm_h.f[0] = (float)a; s->prm_h.f[1] = (float)b; break;
     case GB_TP_F64: s->prm_h.d[0] = a; s->prm_h.d[1] = b; break;
@@ -446,23 +481,7 @@ static void tp_arith_inputs(struct tp_state *s)
                                      : (int)((1u << 10) + tp_u32() % (1u << 10));
         s->prm_h.i[1] = 0;
         break;
-    case GB_TP_U32:
-        if (op->id == 20)
-            s->prm_h.u[1] = tp_u32() | 1u;
-        else if (op->id == 23)
-            s->prm_h.u[0] = 1u + 2u * (tp_u32() % 16u); /* odd: the rotation's period is 32 steps */
-        else
-            s->prm_h.u[1] = tp_u32();
-        if (op->id == 24) {
-            /* Bounds and offsets spread over the loop's range, so about
-             * half the compares hold and the parity depends on every one. */
-            unsigned range = (unsigned)s->iters * 2u + 2u;
-            for (int u = 0; u < 16; u++)
-                s->prm_h.u[2 + u] = tp_u32() % range;
-            for (int c = 0; c < 8; c++)
-                s->prm_h.u[2 + 16 + c] = tp_u32() % (range / 2u);
-        }
-        break;
+    case GB_TP_U32: tp_arith_uparams(s); break;
     }
 }
 
@@ -476,8 +495,9 @@ out:
     return st;
 }
 
-static enum gb_status tp_arith_setup(struct gb_point *p)
+static enum gb_status tp_arith_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     enum gb_status st;
     struct tp_state *s = calloc(1, sizeof *s);
     if (!s)
@@ -512,8 +532,9 @@ static enum gb_status tp_arith_setup(struct gb_point *p)
     return gb_gpu_sync(p->gpu);
 }
 
-static enum gb_status tp_poison_out(struct gb_point *p)
+static enum gb_status tp_poison_out(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct tp_state *s = p->state;
     return gb_gpu_fill_u32(p->gpu, s->out, s->n_out * s->elem / 4, GB_POISON);
 }
@@ -582,8 +603,9 @@ static unsigned tp_ref_int(const struct gb_tp_op *op, unsigned x, unsigned a, un
     return x;
 }
 
-static enum gb_status tp_arith_verify(struct gb_point *p)
+static enum gb_status tp_arith_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct tp_state *s = p->state;
     const struct gb_tp_op *op = s->op;
     enum gb_status st = GB_OK;
@@ -663,8 +685,9 @@ static const struct gb_axis_def tp_axes_smem[] = {
      "n of the n-way bank conflict: lane l reads bank l/n, row l%n (n distinct words per bank)"},
 };
 
-static int tp_smem_kopts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
+static int tp_smem_kopts(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max)
 {
+    (void)ctx;
     (void)p;
     if (max < 2)
         return 0;
@@ -723,14 +746,16 @@ out:
     return st;
 }
 
-static enum gb_status tp_smem_setup(struct gb_point *p)
+static enum gb_status tp_smem_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     return tp_mem_setup(p, 2);
 }
 
 /* Each lane's sum is the same in every warp: 32 references check every thread. */
-static enum gb_status tp_mem_verify(struct gb_point *p)
+static enum gb_status tp_mem_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct tp_state *s = p->state;
     enum gb_status st = GB_OK;
     unsigned ref[32], *h = malloc(s->n_out * sizeof *h);
@@ -765,14 +790,16 @@ static enum gb_status tp_mem_verify(struct gb_point *p)
         for (int m = 0; m < p->n_metrics; m++)
             if (strcmp(p->metrics[m].name, "ops_per_clk_sm") == 0)
                 r = p->metrics[m].value;
-        gb_point_metric(p, "bytes_per_clk_sm", 4.0 * r);
+        if ((st = gb_point_metric(p, "bytes_per_clk_sm", 4.0 * r)) != GB_OK)
+            goto out;
         if (s->divergent < 0) {
             /* The guide's shared memory: 32 banks, each 32 bits per clock,
              * so an n-way conflict serves 32 / n loads per clock. */
             double d = 32.0 / (s->ways ? s->ways : 1);
-            gb_point_metric(p, "doc_ops_per_clk_sm", d);
-            gb_point_metric(p, "doc_bytes_per_clk_sm", 4.0 * d);
-            gb_point_metric(p, "ratio", r / d);
+            if ((st = gb_point_metric(p, "doc_ops_per_clk_sm", d)) != GB_OK ||
+                (st = gb_point_metric(p, "doc_bytes_per_clk_sm", 4.0 * d)) != GB_OK ||
+                (st = gb_point_metric(p, "ratio", r / d)) != GB_OK)
+                goto out;
         }
     }
 out:
@@ -787,8 +814,9 @@ static const struct gb_axis_def tp_axes_const[] = {
      "uniform: all lanes of a warp read one address; divergent: each lane its own (32 per warp)"},
 };
 
-static int tp_const_kopts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
+static int tp_const_kopts(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max)
 {
+    (void)ctx;
     (void)p;
     if (max < 2)
         return 0;
@@ -797,21 +825,60 @@ static int tp_const_kopts(const struct gb_point *p, char opts[][GB_OPT_LEN], int
     return 2;
 }
 
-static enum gb_status tp_const_setup(struct gb_point *p)
+static enum gb_status tp_const_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     return tp_mem_setup(p, 3);
 }
 
 static const struct gb_bench tp_benches[] = {
-    {"arith", "operations per clock per SM (tput) and cycles per dependent op (lat) of one instruction",
-     "throughput.cu", tp_arith_kopts, tp_axes_arith, 2, GB_CACHE_HOT, tp_arith_setup, tp_poison_out, tp_launch,
-     tp_arith_verify, tp_teardown},
-    {"smem", "32-bit shared-memory loads under an n-way bank conflict", "throughput.cu", tp_smem_kopts,
-     tp_axes_smem, 1, GB_CACHE_HOT, tp_smem_setup, tp_poison_out, tp_launch, tp_mem_verify, tp_teardown},
-    {"smem_broadcast", "32-bit shared-memory loads, every lane of a warp reading the same word", "throughput.cu",
-     tp_smem_kopts, NULL, 0, GB_CACHE_HOT, tp_smem_setup, tp_poison_out, tp_launch, tp_mem_verify, tp_teardown},
-    {"const", "32-bit __constant__ loads: one address per warp or one per lane", "throughput.cu", tp_const_kopts,
-     tp_axes_const, 1, GB_CACHE_HOT, tp_const_setup, tp_poison_out, tp_launch, tp_mem_verify, tp_teardown},
+    {.name = "arith",
+     .help = "operations per clock per SM (tput) and cycles per dependent op (lat) of one instruction",
+     .kernel_file = "throughput.cu",
+     .kernel_opts = tp_arith_kopts,
+     .axes = tp_axes_arith,
+     .n_axes = 2,
+     .cache = GB_CACHE_HOT,
+     .setup = tp_arith_setup,
+     .poison = tp_poison_out,
+     .launch = tp_launch,
+     .verify = tp_arith_verify,
+     .teardown = tp_teardown},
+    {.name = "smem",
+     .help = "32-bit shared-memory loads under an n-way bank conflict",
+     .kernel_file = "throughput.cu",
+     .kernel_opts = tp_smem_kopts,
+     .axes = tp_axes_smem,
+     .n_axes = 1,
+     .cache = GB_CACHE_HOT,
+     .setup = tp_smem_setup,
+     .poison = tp_poison_out,
+     .launch = tp_launch,
+     .verify = tp_mem_verify,
+     .teardown = tp_teardown},
+    {.name = "smem_broadcast",
+     .help = "32-bit shared-memory loads, every lane of a warp reading the same word",
+     .kernel_file = "throughput.cu",
+     .kernel_opts = tp_smem_kopts,
+     .n_axes = 0,
+     .cache = GB_CACHE_HOT,
+     .setup = tp_smem_setup,
+     .poison = tp_poison_out,
+     .launch = tp_launch,
+     .verify = tp_mem_verify,
+     .teardown = tp_teardown},
+    {.name = "const",
+     .help = "32-bit __constant__ loads: one address per warp or one per lane",
+     .kernel_file = "throughput.cu",
+     .kernel_opts = tp_const_kopts,
+     .axes = tp_axes_const,
+     .n_axes = 1,
+     .cache = GB_CACHE_HOT,
+     .setup = tp_const_setup,
+     .poison = tp_poison_out,
+     .launch = tp_launch,
+     .verify = tp_mem_verify,
+     .teardown = tp_teardown},
 };
 
 static const struct gb_chart_spec tp_charts[] = {
@@ -849,9 +916,11 @@ static const struct gb_chart_spec tp_charts[] = {
 };
 
 const struct gb_suite gb_suite_throughput = {
-    "throughput",
-    "instruction throughput (ops per clock per SM) and latency against the CUDA C++ Programming Guide, shared "
-    "memory under bank conflicts, constant memory broadcast against divergence",
-    tp_benches, (int)(sizeof tp_benches / sizeof tp_benches[0]),
-    tp_charts, (int)(sizeof tp_charts / sizeof tp_charts[0]),
+    .name = "throughput",
+    .help = "instruction throughput (ops per clock per SM) and latency against the CUDA C++ Programming Guide, shared "
+            "memory under bank conflicts, constant memory broadcast against divergence",
+    .benches = tp_benches,
+    .n_benches = (int)(sizeof tp_benches / sizeof tp_benches[0]),
+    .charts = tp_charts,
+    .n_charts = (int)(sizeof tp_charts / sizeof tp_charts[0]),
 };

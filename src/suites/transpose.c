@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpubound/report.h"
 #include "suites/suites.h"
 
 #define TR_GUARD_WORDS 1024              /* poisoned words after the output */
@@ -114,8 +115,9 @@ static void tr_tile(const struct gb_point *p, int *t, int *r)
 }
 
 /* One module per (element size, tile): every kernel of transpose.cu is in it. */
-static int tr_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
+static int tr_opts(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max)
 {
+    (void)ctx;
     int t, r;
     (void)max;
     tr_tile(p, &t, &r);
@@ -127,8 +129,9 @@ static int tr_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
 
 /* ---- set-up ---- */
 
-static void tr_teardown(struct gb_point *p)
+static void tr_teardown(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct tr_state *s = p->state;
     if (!s)
         return;
@@ -153,9 +156,9 @@ static enum gb_status tr_kernel_metrics(struct gb_point *p, unsigned threads, in
     GB_CU_CHECK(st, gb_cu->cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, s->f));
     GB_CU_CHECK(st, gb_cu->cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, s->f));
     GB_CU_CHECK(st, gb_cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(&nb, s->f, (int)threads, 0));
-    gb_point_metric(p, "regs", regs);
-    gb_point_metric(p, "smem_bytes", smem);
-    gb_point_metric(p, "blocks_per_sm", nb);
+    if ((st = gb_point_metric(p, "regs", regs)) != GB_OK || (st = gb_point_metric(p, "smem_bytes", smem)) != GB_OK ||
+        (st = gb_point_metric(p, "blocks_per_sm", nb)) != GB_OK)
+        goto out;
     *blocks_per_sm = nb;
 out:
     return st;
@@ -222,10 +225,10 @@ static enum gb_status tr_setup_vec(struct gb_point *p, const char *kernel, int t
         long g = lround(sqrt(c * th / tw));
         s->group = (int)(g < 1 ? 1 : g > (long)nbx ? (long)nbx : g);
     }
-    gb_point_metric(p, "group", s->group);
-    gb_point_metric(p, "vec_loads", s->cols % v == 0);
-    gb_point_metric(p, "vec_stores", (s->transposed ? s->rows : s->cols) % v == 0);
-    return GB_OK;
+    if ((st = gb_point_metric(p, "group", s->group)) != GB_OK ||
+        (st = gb_point_metric(p, "vec_loads", s->cols % v == 0)) != GB_OK)
+        return st;
+    return gb_point_metric(p, "vec_stores", (s->transposed ? s->rows : s->cols) % v == 0);
 }
 
 /* One thread per 16-byte vector of the matrix, and one for the words after the last. */
@@ -307,15 +310,16 @@ static enum gb_status tr_setup(struct gb_point *p, enum tr_kind kind)
     return gb_gpu_sync(g);
 }
 
-static enum gb_status tr_setup_dtod(struct gb_point *p) { return tr_setup(p, TR_DTOD); }
-static enum gb_status tr_setup_naive(struct gb_point *p) { return tr_setup(p, TR_NAIVE); }
-static enum gb_status tr_setup_coalesced(struct gb_point *p) { return tr_setup(p, TR_COALESCED); }
-static enum gb_status tr_setup_padded(struct gb_point *p) { return tr_setup(p, TR_PADDED); }
-static enum gb_status tr_setup_diagonal(struct gb_point *p) { return tr_setup(p, TR_DIAGONAL); }
-static enum gb_status tr_setup_fast(struct gb_point *p) { return tr_setup(p, TR_FAST); }
+static enum gb_status tr_setup_dtod(struct gb_point *p, void *ctx) { (void)ctx; return tr_setup(p, TR_DTOD); }
+static enum gb_status tr_setup_naive(struct gb_point *p, void *ctx) { (void)ctx; return tr_setup(p, TR_NAIVE); }
+static enum gb_status tr_setup_coalesced(struct gb_point *p, void *ctx) { (void)ctx; return tr_setup(p, TR_COALESCED); }
+static enum gb_status tr_setup_padded(struct gb_point *p, void *ctx) { (void)ctx; return tr_setup(p, TR_PADDED); }
+static enum gb_status tr_setup_diagonal(struct gb_point *p, void *ctx) { (void)ctx; return tr_setup(p, TR_DIAGONAL); }
+static enum gb_status tr_setup_fast(struct gb_point *p, void *ctx) { (void)ctx; return tr_setup(p, TR_FAST); }
 
-static enum gb_status tr_setup_copy(struct gb_point *p)
+static enum gb_status tr_setup_copy(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     const char *k = gb_point_str(p, "kind");
     return tr_setup(p, strcmp(k, "smem") == 0   ? TR_COPY_SMEM
                        : strcmp(k, "vec") == 0  ? TR_COPY_VEC
@@ -325,14 +329,16 @@ static enum gb_status tr_setup_copy(struct gb_point *p)
 
 /* ---- launch, verify ---- */
 
-static enum gb_status tr_poison(struct gb_point *p)
+static enum gb_status tr_poison(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct tr_state *s = p->state;
     return gb_gpu_fill_u32(p->gpu, s->out, s->bytes / 4 + TR_GUARD_WORDS, GB_POISON);
 }
 
-static enum gb_status tr_launch(struct gb_point *p)
+static enum gb_status tr_launch(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct tr_state *s = p->state;
     enum gb_status st = GB_OK;
     if (s->kind == TR_DTOD) {
@@ -383,8 +389,9 @@ out:
     return st;
 }
 
-static enum gb_status tr_verify(struct gb_point *p)
+static enum gb_status tr_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct tr_state *s = p->state;
     struct gb_gpu *g = p->gpu;
     enum gb_status st = GB_OK;
@@ -424,9 +431,19 @@ out:
 
 /* ---- the suite ---- */
 
-#define TR_BENCH(name, help, axes, setup)                                                   \
-    {name, help, "transpose.cu", tr_opts, axes, TR_N_AXES(axes), GB_CACHE_HOT, setup, tr_poison,  \
-     tr_launch, tr_verify, tr_teardown}
+#define TR_BENCH(name_, help_, axes_, setup_) \
+    {.name = name_,                           \
+     .help = help_,                           \
+     .kernel_file = "transpose.cu",           \
+     .kernel_opts = tr_opts,                  \
+     .axes = axes_,                           \
+     .n_axes = TR_N_AXES(axes_),              \
+     .cache = GB_CACHE_HOT,                   \
+     .setup = setup_,                         \
+     .poison = tr_poison,                     \
+     .launch = tr_launch,                     \
+     .verify = tr_verify,                     \
+     .teardown = tr_teardown}
 
 static const struct gb_bench tr_benches[] = {
     TR_BENCH("copy", "copy the matrix with the transposes' access shapes (the ceiling)", tr_axes_copy,
@@ -507,9 +524,11 @@ static const struct gb_chart_spec tr_charts[] = {
 };
 
 const struct gb_suite gb_suite_transpose = {
-    "transpose",
-    "matrix transpose against a copy: the slides' series (naive, shared tile, padded, diagonal) and "
-    "designs with 16-byte accesses, against the driver's device-to-device copy",
-    tr_benches, (int)(sizeof tr_benches / sizeof tr_benches[0]),
-    tr_charts, (int)(sizeof tr_charts / sizeof tr_charts[0]),
+    .name = "transpose",
+    .help = "matrix transpose against a copy: the slides' series (naive, shared tile, padded, diagonal) and "
+            "designs with 16-byte accesses, against the driver's device-to-device copy",
+    .benches = tr_benches,
+    .n_benches = (int)(sizeof tr_benches / sizeof tr_benches[0]),
+    .charts = tr_charts,
+    .n_charts = (int)(sizeof tr_charts / sizeof tr_charts[0]),
 };

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "gpubound/occupancy.h"
+#include "gpubound/report.h"
 #include "suites/suites.h"
 #include "suites/ubench.h"
 
@@ -192,8 +193,9 @@ static uint32_t ub_rand_word(void)
     }
 }
 
-static void ub_share_teardown(struct gb_gpu *g, void *state)
+static void ub_share_teardown(struct gb_gpu *g, void *ctx, void *state)
 {
+    (void)ctx;
     struct ub_shared *sh = state;
     if (!sh)
         return;
@@ -238,7 +240,7 @@ out:
 }
 
 /* The input and its reference, made once for a bench and a size. */
-static enum gb_status ub_share_setup(struct gb_point *p, void **state)
+static enum gb_status ub_share_setup(struct gb_point *p, void *ctx, void **state)
 {
     enum gb_status st = GB_OK;
     struct gb_gpu *g = p->gpu;
@@ -316,7 +318,7 @@ out:
     free(host);
     free(host_b);
     if (st != GB_OK) {
-        ub_share_teardown(g, sh);
+        ub_share_teardown(g, ctx, sh);
         return st;
     }
     *state = sh;
@@ -348,7 +350,8 @@ static enum gb_status ub_occupancy(struct gb_point *p, CUfunction f, int threads
     in.max_dyn_smem_bytes = -1;
     in.carveout_pct = carveout;
     in.threads_per_block = threads;
-    gb_point_metric(p, "regs", regs);
+    if ((st = gb_point_metric(p, "regs", regs)) != GB_OK)
+        goto out;
     if (gb_occupancy_compute(&p->gpu->info, &in, &r) != GB_OK)
         return GB_OK;   /* a device the calculator does not know: no occupancy metrics */
     double best = 0;
@@ -359,14 +362,15 @@ static enum gb_status ub_occupancy(struct gb_point *p, CUfunction f, int threads
         if (gb_occupancy_compute(&p->gpu->info, &in, &rt) == GB_OK && rt.occupancy > best)
             best = rt.occupancy;
     }
-    gb_point_metric(p, "occupancy", r.occupancy);
-    gb_point_metric(p, "max_occupancy", r.occupancy >= best - 1e-9 && r.occupancy > 0);
+    if ((st = gb_point_metric(p, "occupancy", r.occupancy)) == GB_OK)
+        st = gb_point_metric(p, "max_occupancy", r.occupancy >= best - 1e-9 && r.occupancy > 0);
 out:
     return st;
 }
 
-static enum gb_status ub_setup(struct gb_point *p)
+static enum gb_status ub_setup(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     enum gb_status st = GB_OK;
     const struct ub_kind *kd = ub_kind_of(p);
     struct ub_shared *sh = p->shared;
@@ -443,8 +447,8 @@ static enum gb_status ub_setup(struct gb_point *p)
     }
 
     double threads = (double)s->gx * s->gy * (double)(rows * cols);
-    gb_point_metric(p, "threads", threads);
-    gb_point_metric(p, "n", s->n);
+    if ((st = gb_point_metric(p, "threads", threads)) != GB_OK || (st = gb_point_metric(p, "n", s->n)) != GB_OK)
+        return st;
     if (kd->write_bytes)
         p->bytes = (double)s->n * s->n * 4.0;
     if ((st = ub_occupancy(p, s->f, (int)(rows * cols), carveout)) != GB_OK)
@@ -453,8 +457,9 @@ out:
     return st;
 }
 
-static void ub_teardown(struct gb_point *p)
+static void ub_teardown(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     free(p->state);
     p->state = NULL;
 }
@@ -472,15 +477,17 @@ static enum gb_status ub_run_check(struct gb_point *p, int poison)
     return gb_gpu_launch(g, sh->check, grid < cap ? grid : cap, 1, 1, 256, 1, 1, 0, args);
 }
 
-static enum gb_status ub_poison(struct gb_point *p)
+static enum gb_status ub_poison(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct ub_point *s = p->state;
     s->verify = 1;   /* uBench-0 stores only in the verification launch */
     return ub_run_check(p, 1);
 }
 
-static enum gb_status ub_launch(struct gb_point *p)
+static enum gb_status ub_launch(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     struct ub_point *s = p->state;
     return gb_gpu_launch(p->gpu, s->f, s->gx, s->gy, 1, s->bx, s->by, 1, 0, s->args);
 }
@@ -515,8 +522,9 @@ static uint32_t ub_expect_host(const struct ub_point *s, const struct ub_shared 
     return (got & 0xFFFFu) | (hi << 16);
 }
 
-static enum gb_status ub_verify(struct gb_point *p)
+static enum gb_status ub_verify(struct gb_point *p, void *ctx)
 {
+    (void)ctx;
     enum gb_status st = GB_OK;
     struct ub_point *s = p->state;
     struct ub_shared *sh = p->shared;
@@ -542,8 +550,9 @@ out:
     return st;
 }
 
-static int ub_admit(const struct gb_point *p, char *why, size_t n)
+static int ub_admit(const struct gb_point *p, void *ctx, char *why, size_t n)
 {
+    (void)ctx;
     long rows = gb_point_int(p, "rows"), cols = gb_point_int(p, "cols");
     if (rows * cols <= GB_UBENCH_MAX_BLOCK)
         return 1;
@@ -571,22 +580,34 @@ static const struct gb_axis_def ub_axes_cannon[] = {
     {"cols", GB_AXIS_INT, UB_DIMS, "1,32,256", 1, 1024, UB_DIMS, "block columns (blockDim.x)"},
 };
 
-/* Many short points: a 1% stopping rule, few samples, short warm-up, a
- * host synchronisation every millisecond, graph samples of 100 us. */
-static const struct gb_sample_policy ub_sampling = {
-    .rel_ci = 0.01,
-    .max_time_s = 0.01,
-    .min_samples = 6,
-    .max_samples = 200,
-    .warmup_launches = 1,
-    .warmup_s = 0.0005,
-    .chunk_s = 0.001,
-    .batch_target_ns = 100000.0,
-};
-
-#define UB_BENCH(name, help, axes)                                                                      \
-    {name, help, "ubench.cu", NULL, axes, 4, GB_CACHE_HOT, ub_setup, ub_poison, ub_launch, ub_verify, \
-     ub_teardown}
+/* Every bench: many short points, so a 1% stopping rule, few samples, a
+ * short warm-up, a host synchronisation every millisecond and graph
+ * samples of 100 us; buffers and the host reference made once per size
+ * and shared by the points that follow. */
+#define UB_BENCH(name_, help_, axes_)                \
+    {.name = name_,                                  \
+     .help = help_,                                  \
+     .kernel_file = "ubench.cu",                     \
+     .axes = axes_,                                  \
+     .n_axes = 4,                                    \
+     .cache = GB_CACHE_HOT,                          \
+     .setup = ub_setup,                              \
+     .poison = ub_poison,                            \
+     .launch = ub_launch,                            \
+     .verify = ub_verify,                            \
+     .teardown = ub_teardown,                        \
+     .sampling = {.rel_ci = 0.01,                    \
+                  .max_time_s = 0.01,                \
+                  .min_samples = 6,                  \
+                  .max_samples = 200,                \
+                  .warmup_launches = 1,              \
+                  .warmup_s = 0.0005,                \
+                  .chunk_s = 0.001,                  \
+                  .batch_target_ns = 100000.0},      \
+     .share_by = "size",                             \
+     .share_setup = ub_share_setup,                  \
+     .share_teardown = ub_share_teardown,            \
+     .admit = ub_admit}
 
 static const struct gb_bench ub_benches[UB_N_BENCHES] = {
     UB_BENCH("ubench0", "no computation, no data access: the block scheduler alone", ub_axes),
@@ -612,15 +633,6 @@ static const struct gb_bench ub_benches[UB_N_BENCHES] = {
              ub_axes_cannon),
 };
 
-/* Every bench: the sampling above, buffers and reference made once per size. */
-#define UB_EXTRA(i) {&ub_benches[i], &ub_sampling, "size", ub_share_setup, ub_share_teardown, ub_admit}
-
-const struct gb_bench_extra gb_ubench_extras[] = {
-    UB_EXTRA(0),  UB_EXTRA(1),  UB_EXTRA(2),  UB_EXTRA(3),  UB_EXTRA(4),  UB_EXTRA(5),
-    UB_EXTRA(6),  UB_EXTRA(7),  UB_EXTRA(8),  UB_EXTRA(9),  UB_EXTRA(10), UB_EXTRA(11),
-    UB_EXTRA(12), UB_EXTRA(13), UB_EXTRA(14), UB_EXTRA(15), UB_EXTRA(16), {0},
-};
-
 /* The paper's Figure 1 for every bench, size and carveout. */
 static const struct gb_chart_spec ub_charts[] = {
     {.name = "shape",
@@ -637,12 +649,12 @@ static const struct gb_chart_spec ub_charts[] = {
 };
 
 const struct gb_suite gb_suite_ubench = {
-    "ubench",
-    "uBench: block shape (rows x cols) against time for fifteen access patterns and Cannon's matrix "
-    "multiply, at three data sizes and three L1/shared-memory carveouts",
-    ub_benches, UB_N_BENCHES,
-    ub_charts, (int)(sizeof ub_charts / sizeof ub_charts[0]),
+    .name = "ubench",
+    .help = "uBench: block shape (rows x cols) against time for fifteen access patterns and Cannon's matrix "
+            "multiply, at three data sizes and three L1/shared-memory carveouts",
+    .benches = ub_benches,
+    .n_benches = UB_N_BENCHES,
+    .charts = ub_charts,
+    .n_charts = (int)(sizeof ub_charts / sizeof ub_charts[0]),
 };
 
-_Static_assert(sizeof gb_ubench_extras / sizeof gb_ubench_extras[0] == UB_N_BENCHES + 1,
-               "one extras row per ubench bench");

@@ -14,7 +14,8 @@
 #define MAX_SETS 4096
 
 struct compile_set {
-    const char *file;
+    const char *file;           /* the kernel's name */
+    const char *source;
     char opts[16][GB_OPT_LEN];
     int n;
 };
@@ -24,7 +25,7 @@ static int n_sets;
 
 static int same(const struct compile_set *a, const struct compile_set *b)
 {
-    if (strcmp(a->file, b->file) || a->n != b->n)
+    if (strcmp(a->file, b->file) || strcmp(a->source, b->source) || a->n != b->n)
         return 0;
     for (int i = 0; i < a->n; i++)
         if (strcmp(a->opts[i], b->opts[i]))
@@ -38,14 +39,18 @@ static void collect(int quick)
     assert_int_equal(gb_plan_build(NULL, 0, NULL, 0, quick, &plan), GB_OK);
     for (size_t i = 0; i < plan.n; i++) {
         const struct gb_bench *b = plan.items[i].bench;
-        if (!b->kernel_file)
+        const char *name, *source;
+        assert_int_equal(gb_bench_kernel(b, &name, &source), GB_OK);
+        if (!source)
             continue;
         struct gb_point p;
         struct compile_set cs;
         memset(&cs, 0, sizeof cs);
         gb_plan_point(&plan.items[i], quick, &p);
-        cs.file = b->kernel_file;
-        cs.n = b->kernel_opts ? b->kernel_opts(&p, cs.opts, 16) : 0;
+        cs.file = name;
+        cs.source = source;
+        cs.n = b->kernel_opts ? b->kernel_opts(&p, b->ctx, cs.opts, 16) : 0;
+        gb_point_release(&p);
         int dup = 0;
         for (int k = 0; k < n_sets && !dup; k++)
             dup = same(&sets[k], &cs);
@@ -57,11 +62,10 @@ static void collect(int quick)
     gb_plan_release(&plan);
 }
 
-static void compile(const char *file, const char *const *opts, int n, const char *arch)
+static void compile(const char *file, const char *src, const char *const *opts, int n, const char *arch)
 {
     char *cubin = NULL;
     size_t size = 0;
-    const char *src = gb_kernel_source(file);
     assert_non_null(src);
     enum gb_status st = gb_nvrtc_compile(file, src, arch, opts, n, &cubin, &size);
     if (st != GB_OK)
@@ -82,7 +86,7 @@ static void test_every_kernel(void **state)
             const char *optp[16];
             for (int i = 0; i < sets[k].n; i++)
                 optp[i] = sets[k].opts[i];
-            compile(sets[k].file, optp, sets[k].n, archs[a]);
+            compile(sets[k].file, sets[k].source, optp, sets[k].n, archs[a]);
         }
     /* Every embedded source is compiled at least once. */
     for (int i = 0; gb_kernel_source_name(i); i++) {
@@ -92,7 +96,7 @@ static void test_every_kernel(void **state)
             used = strcmp(sets[k].file, name) == 0;
         if (!used)
             for (int a = 0; a < 3; a++)
-                compile(name, NULL, 0, archs[a]);
+                compile(name, gb_kernel_source(name), NULL, 0, archs[a]);
     }
 }
 

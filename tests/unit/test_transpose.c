@@ -110,7 +110,8 @@ static void test_default_plan(void **state)
         char opts[16][GB_OPT_LEN];
         gb_plan_point(&plan.items[i], 0, &p);
         per_bench[plan.items[i].bench - s->benches]++;
-        assert_int_equal(plan.items[i].bench->kernel_opts(&p, opts, 16), 3);
+        assert_int_equal(plan.items[i].bench->kernel_opts(&p, plan.items[i].bench->ctx, opts, 16), 3);
+        gb_point_release(&p);
         int k;
         for (k = 0; k < n_seen; k++)
             if (!strcmp(seen[k][0], opts[0]) && !strcmp(seen[k][1], opts[1]) && !strcmp(seen[k][2], opts[2]))

@@ -227,18 +227,19 @@ static void test_sampling_policy(void **state)
     assert_non_null(s);
     const struct gb_bench *b = gb_bench_find(s, "ubench3");
     assert_non_null(b);
-    const struct gb_bench_extra *ex = gb_bench_extra(b);
-    assert_non_null(ex);
-    assert_non_null(ex->sampling);
-    assert_string_equal(ex->share_by, "size");
+    const struct gb_sample_policy *sp = &b->sampling;
+    assert_true(sp->rel_ci > 0);
+    assert_string_equal(b->share_by, "size");
+    assert_non_null(b->share_setup);
+    assert_non_null(b->admit);
     struct gb_measure_opts o, eff;
     gb_measure_opts_default(&o);
     gb_measure_opts_for(&o, b, &eff);
-    assert_true(eff.rel_ci == ex->sampling->rel_ci);
-    assert_true(eff.max_time_s == ex->sampling->max_time_s);
-    assert_int_equal(eff.min_samples, ex->sampling->min_samples);
-    assert_int_equal(eff.warmup_launches, ex->sampling->warmup_launches);
-    assert_true(eff.batch_target_ns == ex->sampling->batch_target_ns);
+    assert_true(eff.rel_ci == sp->rel_ci);
+    assert_true(eff.max_time_s == sp->max_time_s);
+    assert_int_equal(eff.min_samples, sp->min_samples);
+    assert_int_equal(eff.warmup_launches, sp->warmup_launches);
+    assert_true(eff.batch_target_ns == sp->batch_target_ns);
     /* What the user gave on the command line wins. */
     o.rel_ci = 0.002;
     o.user_rel_ci = 1;
@@ -249,7 +250,7 @@ static void test_sampling_policy(void **state)
     assert_true(eff.max_time_s == 3);
     /* Benches without a policy keep the options as given. */
     const struct gb_bench *bw = gb_bench_find(gb_suite_find("bandwidth"), "read");
-    assert_null(gb_bench_extra(bw));
+    assert_true(bw->sampling.rel_ci == 0 && !bw->share_by && !bw->share_setup && !bw->admit);
     gb_measure_opts_default(&o);
     gb_measure_opts_for(&o, bw, &eff);
     assert_memory_equal(&o, &eff, sizeof o);

@@ -1,0 +1,30 @@
+/* bench.c - what a bench row names: the kernel source it compiles. */
+#include <stddef.h>
+
+#include "gpubound/suite.h"
+
+enum gb_status gb_bench_kernel(const struct gb_bench *b, const char **name, const char **source)
+{
+    *name = NULL;
+    *source = NULL;
+    if (b->kernel_source) {
+        *name = b->kernel_name ? b->kernel_name : b->name;
+        *source = b->kernel_source;
+    } else if (b->kernel_file) {
+        if (!(*source = gb_kernel_source(b->kernel_file)))
+            return gb_error_set(GB_ERR_USAGE, "%s: no embedded kernel source named %s", b->name, b->kernel_file);
+        *name = b->kernel_file;
+    }
+    return GB_OK;
+}
+
+enum gb_status gb_bench_module(struct gb_gpu *g, const struct gb_bench *b, const char *const *opts, int n_opts,
+                               CUmodule *out)
+{
+    const char *name, *source;
+    enum gb_status st = gb_bench_kernel(b, &name, &source);
+    *out = NULL;
+    if (st == GB_OK && source)
+        st = gb_gpu_module_source(g, name, source, opts, n_opts, out);
+    return st;
+}
