@@ -14,6 +14,7 @@
 #define GB_MEASURE_TIMER_H
 
 #include "gpubound/gpu.h"
+#include "gpubound/measure.h"
 #include "gpubound/results.h"
 #include "gpubound/status.h"
 
@@ -44,6 +45,15 @@ struct gb_timer {
     /* Optional (NULL: none): adds the hardware counters read during the
      * samples to `rec` as metrics. */
     enum gb_status (*counters)(void *self, struct gb_record *rec);
+    /* Optional (NULL: none). Launches per sample from now on: a per-kernel
+     * clock needs it to tell one launch's kernels from the next's. */
+    void (*set_batch)(void *self, int batch);
+    /* Optional (NULL: none). A per-kernel clock that also times each
+     * sample's whole span keeps those spans (divided by the batch: the
+     * back-to-back "batch time" per launch) from the last `mark` on, and
+     * gives their statistics; GB_ERR_UNSUPPORTED when it kept none. */
+    void (*mark)(void *self);
+    enum gb_status (*batch_stats)(void *self, struct gb_sample_stats *out);
     /* Frees what the backend holds; safe after a failed open. */
     void (*release)(void *self);
 };
@@ -51,6 +61,14 @@ struct gb_timer {
 /* Opens the CUDA-event timer on `g`'s stream (timer_events.c). Events are
  * created on first use; release with t->release(t->self). */
 enum gb_status gb_timer_events_open(struct gb_gpu *g, struct gb_timer *t);
+
+/* Opens the CUPTI timer on `g`'s stream (timer_cupti.c): the GPU's own
+ * start and end of every kernel, copy and set each sample runs (one
+ * duration per launch: a launch of several operations is their sum), with
+ * the cold mode's flush kernels ("gb_flush*") left out, and the sample's
+ * span timed by events for the batch time. GB_ERR_UNSUPPORTED with the
+ * reason when CUPTI is missing or refused: the caller falls back to events. */
+enum gb_status gb_timer_cupti_open(struct gb_gpu *g, struct gb_timer *t);
 
 /* The time source a record names for samples of `batch` launches timed by
  * `t`: its name, with "-graph" added when a per-sample clock timed a batch
