@@ -409,7 +409,10 @@ static int record_truth(const char *path, int ordinal)
         /* The recording's provenance beside it, as for every run: <path>.run.json. */
         struct gb_run_info info;
         char meta[4300];
-        gb_run_info_init(&info, gb_cli_command_line());
+        char nvrtc[32] = "";
+        if (gb_nvrtc_version(nvrtc, sizeof nvrtc) != GB_OK)
+            nvrtc[0] = '\0';
+        gb_run_info_init(&info, gb_cli_command_line(), nvrtc);
         info.has_device = 1;
         info.device = *d;
         snprintf(info.cuda_driver, sizeof info.cuda_driver, "%d.%d", d->driver_version / 1000,

@@ -224,7 +224,10 @@ int gb_cmd_run(int argc, char **argv)
         goto out;
     }
     gpu_open = 1;
-    gb_run_info_init(&info, gb_cli_command_line());
+    char nvrtc[32] = "";
+    if (gb_nvrtc_version(nvrtc, sizeof nvrtc) != GB_OK)
+        nvrtc[0] = '\0';
+    gb_run_info_init(&info, gb_cli_command_line(), nvrtc);
     info.has_device = 1;
     info.device = gpu.info;
     snprintf(info.cuda_driver, sizeof info.cuda_driver, "%d.%d", gpu.info.driver_version / 1000,
@@ -241,13 +244,13 @@ int gb_cmd_run(int argc, char **argv)
     signal(SIGINT, gb_on_signal);
     signal(SIGTERM, gb_on_signal);
     int tty = isatty(STDERR_FILENO);
+    struct gb_record rec = {0};
     for (size_t i = 0; i < plan.n; i++) {
         struct gb_point p;
-        struct gb_record rec;
         char label[256];
         gb_plan_point(&plan.items[i], quick, &p);
         p.gpu = &gpu;
-        memset(&rec, 0, sizeof rec);
+        gb_record_release(&rec); /* the previous point's */
         snprintf(rec.suite, sizeof rec.suite, "%s", plan.items[i].suite->name);
         snprintf(rec.bench, sizeof rec.bench, "%s", plan.items[i].bench->name);
         for (int a = 0; a < p.n_axes; a++)
@@ -272,6 +275,7 @@ int gb_cmd_run(int argc, char **argv)
         if (st != GB_OK) /* the device faulted: nothing after this point can be trusted */
             break;
     }
+    gb_record_release(&rec);
     if (tty)
         fputc('\n', stderr);
     gb_measure_share_release(&share);
