@@ -467,14 +467,6 @@ static long parse_count(const char *s, long max)
     return v;
 }
 
-static int parse_cc(const char *s, int *major, int *minor)
-{
-    int used = 0;
-    if (sscanf(s, "%d.%d%n", major, minor, &used) != 2 || s[used] != '\0' || *major < 0 || *minor < 0)
-        return -1;
-    return 0;
-}
-
 int gb_cmd_occupancy(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -536,7 +528,7 @@ int gb_cmd_occupancy(int argc, char **argv)
             break;
         }
         case 'C':
-            if (parse_cc(optarg, &cc_major, &cc_minor) != 0)
+            if (gb_cli_parse_cc(optarg, &cc_major, &cc_minor) != 0)
                 return gb_cli_usage(CMD, "--cc needs a compute capability X.Y such as 9.0, not '%s'",
                                     optarg);
             cc_arg = optarg;
