@@ -192,6 +192,32 @@ static enum gb_status print_fit_table(const struct gb_camp_model *m, const char 
     return st;
 }
 
+/* What the fit's normalisation says about its records, on stderr. */
+static void print_fit_notes(const struct gb_camp_model *m)
+{
+    for (int op = 0; op < 2; op++)
+        for (int pat = 0; pat < 2; pat++)
+            for (int k = 0; k < GB_CAMP_N_WIDTHS; k++)
+                if (m->eq[op][pat].instr_dev[k] > 0.01)
+                    fprintf(stderr, "note: %s/%s at %d B: instructions per active warp vary by "
+                                    "up to %.1f%% across the points; the model uses their mean\n",
+                            gb_camp_op_name((enum gb_camp_op)op),
+                            gb_camp_pattern_name((enum gb_camp_pattern)pat),
+                            gb_camp_class_width(k), 100 * m->eq[op][pat].instr_dev[k]);
+    for (int op = 0; op < 2; op++)
+        for (int pat = 0; pat < 2; pat++)
+            for (int k = 0; k < GB_CAMP_N_WIDTHS; k++) {
+                double spi = m->eq[op][pat].sectors_per_instr[k], want = gb_camp_class_width(k);
+                if (m->eq[op][pat].instr_per_warp[k] > 0 && isfinite(spi) &&
+                    fabs(spi - want) > 0.05 * want)
+                    fprintf(stderr, "note: %s/%s at %d B moves %.3g sectors per instruction, "
+                                    "not %g: --from-ncu's reading of widths from sectors does "
+                                    "not hold for it\n",
+                            gb_camp_op_name((enum gb_camp_op)op),
+                            gb_camp_pattern_name((enum gb_camp_pattern)pat), (int)want, spi, want);
+            }
+}
+
 static int camp_fit(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -265,27 +291,7 @@ static int camp_fit(int argc, char **argv)
         rc = gb_cli_fail(st, "camp fit", NULL);
         goto done;
     }
-    for (int op = 0; op < 2; op++)
-        for (int pat = 0; pat < 2; pat++)
-            for (int k = 0; k < GB_CAMP_N_WIDTHS; k++)
-                if (m->eq[op][pat].instr_dev[k] > 0.01)
-                    fprintf(stderr, "note: %s/%s at %d B: instructions per active warp vary by "
-                                    "up to %.1f%% across the points; the model uses their mean\n",
-                            gb_camp_op_name((enum gb_camp_op)op),
-                            gb_camp_pattern_name((enum gb_camp_pattern)pat),
-                            gb_camp_class_width(k), 100 * m->eq[op][pat].instr_dev[k]);
-    for (int op = 0; op < 2; op++)
-        for (int pat = 0; pat < 2; pat++)
-            for (int k = 0; k < GB_CAMP_N_WIDTHS; k++) {
-                double spi = m->eq[op][pat].sectors_per_instr[k], want = gb_camp_class_width(k);
-                if (m->eq[op][pat].instr_per_warp[k] > 0 && isfinite(spi) &&
-                    fabs(spi - want) > 0.05 * want)
-                    fprintf(stderr, "note: %s/%s at %d B moves %.3g sectors per instruction, "
-                                    "not %g: --from-ncu's reading of widths from sectors does "
-                                    "not hold for it\n",
-                            gb_camp_op_name((enum gb_camp_op)op),
-                            gb_camp_pattern_name((enum gb_camp_pattern)pat), (int)want, spi, want);
-            }
+    print_fit_notes(m);
     if (!run->info.complete || run->truncated)
         fprintf(stderr, "note: %s did not end normally; the model uses the points it recorded\n",
                 dir);
