@@ -210,9 +210,9 @@ static int gb_terms_from_json(json_t *o, struct gb_camp_fitstats *s, int need_es
     return 0;
 }
 
-static int gb_eq_from_json(json_t *o, struct gb_camp_equation *eq, char *why, size_t n)
+/* An equation's op and pattern; zeroes *eq first. */
+static int gb_eq_identity(json_t *o, struct gb_camp_equation *eq, char *why, size_t n)
 {
-    char where[96];
     json_t *op = json_object_get(o, "op"), *pat = json_object_get(o, "pattern");
     if (!json_is_object(o) || !json_is_string(op) || !json_is_string(pat)) {
         snprintf(why, n, "an equation lacks its op or pattern");
@@ -236,7 +236,13 @@ static int gb_eq_from_json(json_t *o, struct gb_camp_equation *eq, char *why, si
                  json_string_value(pat));
         return -1;
     }
-    snprintf(where, sizeof where, "equation %s/%s", json_string_value(op), json_string_value(pat));
+    return 0;
+}
+
+/* The widths the equation measured, ascending. */
+static int gb_eq_widths(json_t *o, struct gb_camp_equation *eq, char *why, size_t n,
+                        const char *where)
+{
     json_t *widths = json_object_get(o, "widths"), *v;
     size_t i;
     if (!json_is_array(widths) || json_array_size(widths) == 0 ||
@@ -253,6 +259,49 @@ static int gb_eq_from_json(json_t *o, struct gb_camp_equation *eq, char *why, si
         }
         eq->widths[eq->n_widths++] = w;
     }
+    return 0;
+}
+
+/* The normalisation of each measured width: instructions per warp
+ * (required), their deviation and sectors per instruction. */
+static int gb_eq_counts(json_t *o, struct gb_camp_equation *eq, char *why, size_t n,
+                        const char *where)
+{
+    json_t *k = json_object_get(o, "instructions_per_warp");
+    json_t *kd = json_object_get(o, "instructions_per_warp_max_deviation");
+    json_t *spi = json_object_get(o, "sectors_per_instruction");
+    for (int c = 0; c < GB_CAMP_N_WIDTHS; c++)
+        eq->sectors_per_instr[c] = NAN;
+    for (int w = 0; w < eq->n_widths; w++) {
+        char key[8];
+        snprintf(key, sizeof key, "%d", eq->widths[w]);
+        json_t *x = json_is_object(k) ? json_object_get(k, key) : NULL;
+        int c = gb_camp_width_class(eq->widths[w]);
+        if (!json_is_number(x) || !(json_number_value(x) > 0)) {
+            snprintf(why, n, "%s: instructions_per_warp lacks a positive count for width %s",
+                     where, key);
+            return -1;
+        }
+        eq->instr_per_warp[c] = json_number_value(x);
+        x = json_is_object(kd) ? json_object_get(kd, key) : NULL;
+        eq->instr_dev[c] = json_is_number(x) ? json_number_value(x) : NAN;
+        x = json_is_object(spi) ? json_object_get(spi, key) : NULL;
+        eq->sectors_per_instr[c] = json_is_number(x) ? json_number_value(x) : NAN;
+    }
+    return 0;
+}
+
+static int gb_eq_from_json(json_t *o, struct gb_camp_equation *eq, char *why, size_t n)
+{
+    char where[96];
+    json_t *v;
+    size_t i;
+    if (gb_eq_identity(o, eq, why, n))
+        return -1;
+    snprintf(where, sizeof where, "equation %s/%s", gb_camp_op_name(eq->op),
+             gb_camp_pattern_name(eq->pattern));
+    if (gb_eq_widths(o, eq, why, n, where))
+        return -1;
     json_t *ref = json_object_get(o, "reference_width");
     eq->ref_width = json_is_integer(ref) ? (int)json_integer_value(ref) : eq->widths[eq->n_widths - 1];
     json_t *nobs = json_object_get(o, "n_obs");
@@ -285,28 +334,7 @@ static int gb_eq_from_json(json_t *o, struct gb_camp_equation *eq, char *why, si
             snprintf(eq->dropped[eq->n_dropped], sizeof eq->dropped[0], "%s", json_string_value(t));
             eq->dropped_p[eq->n_dropped++] = json_is_number(p) ? json_number_value(p) : NAN;
         }
-    json_t *k = json_object_get(o, "instructions_per_warp");
-    json_t *kd = json_object_get(o, "instructions_per_warp_max_deviation");
-    json_t *spi = json_object_get(o, "sectors_per_instruction");
-    for (int c = 0; c < GB_CAMP_N_WIDTHS; c++)
-        eq->sectors_per_instr[c] = NAN;
-    for (int w = 0; w < eq->n_widths; w++) {
-        char key[8];
-        snprintf(key, sizeof key, "%d", eq->widths[w]);
-        json_t *x = json_is_object(k) ? json_object_get(k, key) : NULL;
-        int c = gb_camp_width_class(eq->widths[w]);
-        if (!json_is_number(x) || !(json_number_value(x) > 0)) {
-            snprintf(why, n, "%s: instructions_per_warp lacks a positive count for width %s",
-                     where, key);
-            return -1;
-        }
-        eq->instr_per_warp[c] = json_number_value(x);
-        x = json_is_object(kd) ? json_object_get(kd, key) : NULL;
-        eq->instr_dev[c] = json_is_number(x) ? json_number_value(x) : NAN;
-        x = json_is_object(spi) ? json_object_get(spi, key) : NULL;
-        eq->sectors_per_instr[c] = json_is_number(x) ? json_number_value(x) : NAN;
-    }
-    return 0;
+    return gb_eq_counts(o, eq, why, n, where);
 }
 
 enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m)
