@@ -30,4 +30,9 @@ struct gb_band_chart {
  * errors of gb_plot_draw. */
 enum gb_status gb_band_draw(const struct gb_band_chart *c, struct gb_report_result *res);
 
+/* Splits a chart's file name "dir/stem.svg" into the directory ("." when
+ * none) and the stem gb_band_draw takes. GB_ERR_USAGE when the name does not
+ * end in .svg or has no stem. */
+enum gb_status gb_band_path(const char *path, char *dir, size_t dn, char *stem, size_t sn);
+
 #endif

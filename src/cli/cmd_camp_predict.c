@@ -33,12 +33,10 @@ struct predict_state {
     struct gb_camp_model *m;
     struct gb_device_info dev;
     struct gb_ncu_report *ncu;
-    char kernel[160];
-    int *warps;
+    int *warps, config_warps;          /* the configurations: n active warps values */
     size_t n;
-    int config_warps;
     double at_warps, degree;
-    char launch_text[256];
+    char kernel[160], launch_text[256];
     struct gb_camp_row *rows;
 };
 
@@ -105,22 +103,6 @@ static void warps_text(const int *w, size_t n, char *buf, size_t size)
     }
 }
 
-/* Splits "dir/stem.svg" into a directory and a stem gb_plot accepts. */
-static int chart_path(const char *path, char *dir, size_t dn, char *stem, size_t sn)
-{
-    size_t len = strlen(path);
-    if (len < 5 || strcmp(path + len - 4, ".svg") != 0)
-        return -1;
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    if (slash)
-        snprintf(dir, dn, "%.*s", (int)(slash == path ? 1 : slash - path), path);
-    else
-        snprintf(dir, dn, ".");
-    snprintf(stem, sn, "%.*s", (int)(strlen(base) - 4), base);
-    return stem[0] ? 0 : -1;
-}
-
 /* ---- parsing ---- */
 
 /* A whole-number option: its value, or -1 after printing the usage error. */
@@ -184,8 +166,8 @@ static int predict_check(int argc, char **argv, struct predict_opts *o)
     if (o->warps_max > 0 && (o->threads > 0 || o->regs >= 0 || o->smem >= 0 || o->grid > 0))
         return gb_cli_usage(CMD, "predict: --warps replaces the launch; give either --warps or "
                             "--threads/--regs/--smem/--grid");
-    if (o->chart && chart_path(o->chart, o->chart_dir, sizeof o->chart_dir, o->chart_stem,
-                               sizeof o->chart_stem) != 0)
+    if (o->chart && gb_band_path(o->chart, o->chart_dir, sizeof o->chart_dir, o->chart_stem,
+                                 sizeof o->chart_stem) != GB_OK)
         return gb_cli_usage(CMD, "predict: --chart needs a file name ending in .svg, not '%s'",
                             o->chart);
     return GB_EXIT_OK;
@@ -244,19 +226,14 @@ static int predict_device(const struct gb_camp_model *m, const char *cc, struct 
 static int pick_launch(const struct predict_opts *o, const struct gb_ncu_report *ncu,
                        const struct gb_ncu_launch **l)
 {
-    *l = NULL;
     if (o->ncu_id >= 0) {
-        for (size_t i = 0; i < ncu->n_launches; i++)
-            if (ncu->launches[i].id == o->ncu_id)
-                *l = &ncu->launches[i];
+        *l = gb_ncu_launch_by_id(ncu, o->ncu_id);
         return *l ? GB_EXIT_OK
                   : gb_cli_usage(CMD, "predict: %s has no launch with ID %ld", o->ncu_path,
                                  o->ncu_id);
     }
-    if (ncu->n_launches == 1) {
-        *l = &ncu->launches[0];
+    if ((*l = ncu->n_launches == 1 ? &ncu->launches[0] : NULL))
         return GB_EXIT_OK;
-    }
     char ids[256] = "";
     size_t len = 0;
     for (size_t i = 0; i < ncu->n_launches && len < sizeof ids - 8; i++)
@@ -454,13 +431,13 @@ static int band_print(const struct predict_opts *o, const struct predict_state *
 
 static int band_chart(const struct predict_opts *o, const struct predict_state *ps)
 {
-    char title[256], sub[256], star[128];
+    char title[256], star[128];
     struct gb_report_result res;
     snprintf(title, sizeof title, "CampProf: %s", ps->kernel[0] ? ps->kernel : "kernel");
-    snprintf(sub, sizeof sub, "%s", camp_cli_device_name(ps->m));
     snprintf(star, sizeof star, "measured (%g warps)", ps->at_warps);
     const struct gb_band_chart c = {
-        .dir = o->chart_dir, .stem = o->chart_stem, .title = title, .subtitle = sub,
+        .dir = o->chart_dir, .stem = o->chart_stem, .title = title,
+        .subtitle = camp_cli_device_name(ps->m),
         .rows = ps->rows, .n = ps->n, .at_warps = ps->at_warps, .time_ns = o->time_ns,
         .star_label = star,
     };

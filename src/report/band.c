@@ -1,5 +1,7 @@
 /* band.c - the chart of a CampProf band (include/gpubound/band.h). */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "gpubound/band.h"
 
@@ -64,4 +66,19 @@ enum gb_status gb_band_draw(const struct gb_band_chart *c, struct gb_report_resu
 out:
     gb_plot_free(p);
     return st;
+}
+
+enum gb_status gb_band_path(const char *path, char *dir, size_t dn, char *stem, size_t sn)
+{
+    size_t len = strlen(path);
+    if (len < 5 || strcmp(path + len - 4, ".svg") != 0)
+        return gb_error_set(GB_ERR_USAGE, "a chart's file name must end in .svg, not '%s'", path);
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (slash)
+        snprintf(dir, dn, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    else
+        snprintf(dir, dn, ".");
+    snprintf(stem, sn, "%.*s", (int)(strlen(base) - 4), base);
+    return stem[0] ? GB_OK : gb_error_set(GB_ERR_USAGE, "a chart's file name needs a stem before .svg");
 }

@@ -393,6 +393,15 @@ out:
     return st;
 }
 
+const struct gb_ncu_launch *gb_ncu_launch_by_id(const struct gb_ncu_report *r, long id)
+{
+    const struct gb_ncu_launch *l = NULL;
+    for (size_t i = 0; i < r->n_launches; i++)
+        if (r->launches[i].id == id)
+            l = &r->launches[i];
+    return l;
+}
+
 void gb_ncu_free(struct gb_ncu_report *r)
 {
     if (!r)
