@@ -41,13 +41,12 @@
 
 #include <stddef.h>
 
+#include "gpubound/camp_counts.h"
 #include "gpubound/device.h"
 #include "gpubound/ncu.h"
 #include "gpubound/results.h"
 #include "gpubound/status.h"
 
-/* Width classes: 1, 2, 4, 8 and 16 bytes per thread (index = log2). */
-#define GB_CAMP_N_WIDTHS 5
 #define GB_CAMP_MAX_TERMS 12
 
 /* The suite whose records the model reads, and the benches it needs. */
@@ -117,21 +116,8 @@ struct gb_camp_model {
     char run_command_line[1024];
 };
 
-/* A kernel's global memory instructions per launch: warp-level load and
- * store instructions by width class (GB_CAMP_N_WIDTHS entries each). */
-struct gb_camp_counts {
-    double ld[GB_CAMP_N_WIDTHS];
-    double st[GB_CAMP_N_WIDTHS];
-};
-
 const char *gb_camp_op_name(enum gb_camp_op op);                /* "read", "write" */
 const char *gb_camp_pattern_name(enum gb_camp_pattern pattern); /* "spread", "camped" */
-
-/* The class index of a width in bytes per thread (1 -> 0 ... 16 -> 4), or -1. */
-int gb_camp_width_class(int width_bytes);
-
-/* The width in bytes of class `c`. */
-int gb_camp_class_width(int c);
 
 /* Fits the four equations to the ok records of suite "camping", benches
  * "read" and "write", axes "width" (bytes per thread), "warps" and
@@ -215,6 +201,27 @@ struct gb_camp_config {
 enum gb_status gb_camp_allowed_warps(const struct gb_device_info *dev,
                                      const struct gb_camp_config *cfg, int *warps, size_t *n,
                                      int *config_warps);
+
+/* The most active warps per SM `dev` holds: max_threads_per_sm / warp_size
+ * (a warp of 32 threads when the size is not known). */
+int gb_camp_max_warps(const struct gb_device_info *dev);
+
+/* The configurations of a prediction into warps[] (gb_camp_max_warps(dev)
+ * entries, ascending), *n their number: every value 1 .. warps_max when
+ * warps_max > 0 (*config_warps = warps_max), else those
+ * gb_camp_allowed_warps gives the launch `cfg`. GB_ERR_USAGE when
+ * warps_max exceeds gb_camp_max_warps(dev); errors of
+ * gb_camp_allowed_warps. */
+enum gb_status gb_camp_configurations(const struct gb_device_info *dev,
+                                      const struct gb_camp_config *cfg, int warps_max,
+                                      int *warps, size_t *n, int *config_warps);
+
+/* What the rows of a band say about the range the model holds in. */
+struct gb_camp_band_check {
+    int nonpositive_warps;   /* the first configuration with a best or worst time <= 0; 0 if none */
+    size_t n_inverted;       /* configurations whose worst time is below the best */
+};
+void gb_camp_band_check(const struct gb_camp_row *rows, size_t n, struct gb_camp_band_check *out);
 
 /* Splits `requests` warp-level instructions that moved `sectors` 32-byte
  * sectors over the width classes the model measured (`eq`'s), keeping
@@ -303,6 +310,77 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
 /* Geometric mean of n >= 1 non-negative values (0 when one is 0; NaN for
  * n == 0 or a negative or non-finite value). */
 double gb_camp_geomean(const double *v, size_t n);
+
+/* The paper's name of validation application `bench` ("GEM (n-body
+ * electrostatics)" for "gem"), or NULL when `bench` is not one of the
+ * validation applications (campprof_validate.c holds the list). */
+const char *gb_camp_app_title(const char *bench);
+
+/* The validation applications as "camping/gem, clique, ...", for messages. */
+void gb_camp_app_list(char *buf, size_t n);
+
+/* The largest relative difference between the counts of configuration 0
+ * and those of any other (0 when every configuration has the same work). */
+double gb_camp_counts_vary(const struct gb_camp_obs *obs, size_t n);
+
+/* The chart of one application: the band at each configuration from that
+ * configuration's own counts, and the application line from the middle
+ * configuration (*start = n / 2) at its measured degree (*degree), as
+ * gb_camp_validate computes them. rows[n] and measured_ns[n] are the
+ * caller's. Errors of gb_camp_bounds. */
+enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
+                                size_t n, struct gb_camp_row *rows, double *measured_ns,
+                                size_t *start, double *degree);
+
+/* ---- reading records (campprof_records.c) ----
+ * The one adapter between run records and the model: it names the suite,
+ * benches, axes and metrics (gpubound/camp_counts.h) the model reads. */
+
+/* One micro-benchmark record as an observation of an equation. */
+struct gb_camp_sample {
+    double time_ns;    /* median time per launch */
+    double warps;      /* active warps per SM (metric active_warps, else axis warps) */
+    int wclass;        /* width class of the accesses (axis width) */
+    double instr;      /* warp-level instructions of that width per launch, > 0
+                        * (metric ld_req_<width> for reads, st_req_<width> for writes) */
+    double sectors;    /* 32-byte sectors per launch (ld_sectors, st_sectors); NaN when absent */
+};
+
+/* The samples of equation (op, pattern): the ok records of suite camping,
+ * bench "read" or "write", whose axis pattern is `pattern`, in run order.
+ * *out is malloc'ed (the caller frees it), *n >= 1. GB_ERR_FORMAT naming the
+ * run directory and what is missing when a record of the bench lacks its
+ * pattern, width, warps, instruction count or median time, or when there is
+ * no such record; GB_ERR_NOMEM. */
+enum gb_status gb_camp_records_samples(const struct gb_run *run, enum gb_camp_op op,
+                                       enum gb_camp_pattern pattern,
+                                       struct gb_camp_sample **out, size_t *n);
+
+/* One application record as a validation observation: warps (metric
+ * active_warps, else axis warps), the median time, and the counts of every
+ * width class from metrics ld_req_<width> and st_req_<width> (and the
+ * sectors, NaN when absent). Every count of the classes the suite records
+ * (GB_CAMP_RECORDED_CLASS_MIN and up) is required: a missing one is
+ * GB_ERR_FORMAT naming the record and the metric, never a zero. */
+enum gb_status gb_camp_record_obs(const struct gb_record *r, struct gb_camp_obs *o);
+
+/* The measured configurations of one validation application. */
+struct gb_camp_app {
+    char bench[64];
+    char label[160];             /* bench and its axes other than warps: "gem", "gem n=4096" */
+    const char *title;           /* gb_camp_app_title(bench) */
+    struct gb_camp_obs *obs;     /* n configurations, ascending warps */
+    double *ci_lo_ns, *ci_hi_ns; /* the CI of each one's time */
+    size_t n, cap;
+};
+
+/* Groups the ok records of the validation applications in `run` by label,
+ * each group sorted by warps (stable). *apps is the caller's to free with
+ * gb_camp_apps_free; *n may be 0. Errors of gb_camp_record_obs, prefixed
+ * with the run directory; GB_ERR_NOMEM. */
+enum gb_status gb_camp_records_apps(const struct gb_run *run, struct gb_camp_app **apps,
+                                    size_t *n);
+void gb_camp_apps_free(struct gb_camp_app *apps, size_t n);
 
 /* ---- the model file ---- */
 

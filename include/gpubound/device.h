@@ -1,9 +1,11 @@
 /* device.h - what gpubound knows about a GPU: its identity and every limit
  * an occupancy calculation or a bandwidth ceiling needs.
  *
- * The struct is plain data: it is filled from the driver on a GPU machine,
- * written into run.json, and read back on machines without a GPU, so the
- * models and reports can use the limits of the device that was measured.
+ * The struct is plain data: it is filled from the driver on a GPU machine
+ * (gb_device_query, gpubound/gpu.h), written into run.json, and read back
+ * on machines without a GPU, so the models and reports can use the limits
+ * of the device that was measured. What needs no GPU lives here: the
+ * limits of each compute capability (src/models/cc_table.c).
  */
 #ifndef GPUBOUND_DEVICE_H
 #define GPUBOUND_DEVICE_H
@@ -45,20 +47,9 @@ struct gb_device_info {
     int driver_version;         /* e.g. 13000 */
 };
 
-/* Number of CUDA devices, opening the driver on first use. Returns
- * GB_ERR_NO_GPU (with the reason in gb_error_message) when there is no
- * driver or no device. */
-enum gb_status gb_device_count(int *count);
-
-/* Fills `info` for device `ordinal` from the driver. */
-enum gb_status gb_device_query(int ordinal, struct gb_device_info *info);
-
 /* Fills the limits of a compute capability from the built-in table, for
  * planning without a GPU (name, uuid, clocks and memory are left empty).
  * Returns GB_ERR_USAGE for a compute capability the table does not know. */
 enum gb_status gb_device_from_cc(int cc_major, int cc_minor, struct gb_device_info *info);
-
-/* "sm_90" style architecture name of the device; `buf` of at least 16 bytes. */
-void gb_device_arch(const struct gb_device_info *info, char *buf, size_t n);
 
 #endif

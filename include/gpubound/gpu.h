@@ -18,6 +18,19 @@
 #include "gpubound/device.h"
 #include "gpubound/status.h"
 
+/* ---- devices (src/gpu/device.c) ---- */
+
+/* Number of CUDA devices, opening the driver on first use. Returns
+ * GB_ERR_NO_GPU (with the reason in gb_error_message) when there is no
+ * driver or no device. */
+enum gb_status gb_device_count(int *count);
+
+/* Fills `info` for device `ordinal` from the driver. */
+enum gb_status gb_device_query(int ordinal, struct gb_device_info *info);
+
+/* "sm_90" style architecture name of the device; `buf` of at least 16 bytes. */
+void gb_device_arch(const struct gb_device_info *info, char *buf, size_t n);
+
 /* The driver entry points gpubound uses, filled once by gb_cuda_load.
  * Members keep the driver's names, so calls read `gb_cu->cuMemAlloc(...)`. */
 #define GB_CUDA_FUNCS(X) \

@@ -63,6 +63,9 @@ struct gb_ncu_report {
 enum gb_status gb_ncu_load(const char *path, struct gb_ncu_report **out);
 void gb_ncu_free(struct gb_ncu_report *r);
 
+/* The launch whose ID is `id` (the last one, should the ID repeat), or NULL. */
+const struct gb_ncu_launch *gb_ncu_launch_by_id(const struct gb_ncu_report *r, long id);
+
 /* The metric `name` of launch `l`, or NULL. */
 const struct gb_ncu_metric *gb_ncu_find(const struct gb_ncu_launch *l, const char *name);
 

@@ -20,6 +20,8 @@
 #include "gpubound/device.h"
 #include "gpubound/status.h"
 
+/* Bounds of a point while it is measured (struct gb_point, plans): not of
+ * records, whose axes and metrics grow as needed (struct gb_record). */
 #define GB_MAX_AXES 12
 #define GB_MAX_METRICS 24
 
@@ -46,12 +48,27 @@ struct gb_metric {
 };
 
 /* What one measured point leaves. Times are per launch of the benchmark's
- * work, in nanoseconds; bytes and flops are per launch too. */
+ * work, in nanoseconds; bytes and flops are per launch too.
+ *
+ * Axes and metrics grow as needed: they are heap arrays the record owns, so
+ * a record read from a file or filled by a suite keeps every value, however
+ * many there are (a fixed bound dropped those beyond it, and a generous one
+ * would make every record of a run of thousands several kilobytes). Names
+ * and values keep their fixed sizes above; one too long is an error, never
+ * cut. Ownership:
+ *   - start from a zeroed record (memset, `= {0}`): no axes, no metrics;
+ *   - add values with gb_record_set_axis / gb_record_set_metric only;
+ *   - gb_record_release frees the arrays and leaves the record zeroed;
+ *     gb_record_copy makes an independent copy;
+ *   - a plain struct assignment moves the arrays: release one of the two
+ *     copies only. Lowering n_axes or n_metrics forgets the last values and
+ *     keeps the storage. */
 struct gb_record {
     char suite[32];
     char bench[64];
     int n_axes;
-    struct gb_kv axes[GB_MAX_AXES];
+    int cap_axes;                /* entries allocated in axes */
+    struct gb_kv *axes;          /* n_axes entries; NULL when none */
     enum gb_record_status status;
     char reason[256];            /* why failed/skipped/error; "" when ok */
     enum gb_cache_mode cache;
@@ -78,7 +95,8 @@ struct gb_record {
     double wall_s;               /* wall time spent on the point, set-up included */
     double timed_s;              /* time inside timed kernel work */
     int n_metrics;
-    struct gb_metric metrics[GB_MAX_METRICS]; /* suite-specific extras */
+    int cap_metrics;             /* entries allocated in metrics */
+    struct gb_metric *metrics;   /* n_metrics suite-specific extras; NULL when none */
 };
 
 /* Metadata of a run: where, when, with what. */
@@ -104,7 +122,7 @@ struct gb_run_info {
     struct gb_device_info device;
 };
 
-/* A loaded run directory. */
+/* A loaded run directory. It owns its records (and their axes and metrics). */
 struct gb_run {
     char dir[4096];
     struct gb_run_info info;
@@ -121,11 +139,23 @@ const char *gb_record_axis(const struct gb_record *r, const char *name);
 /* Numeric value of axis `name`; returns `fallback` when absent or not a number. */
 double gb_record_axis_num(const struct gb_record *r, const char *name, double fallback);
 
-/* Adds or replaces an axis value; returns GB_ERR_USAGE when full or too long. */
+/* Adds or replaces an axis value, growing r->axes as needed. GB_ERR_USAGE
+ * when the name or value is too long for struct gb_kv; GB_ERR_NOMEM. On
+ * error the record is unchanged. */
 enum gb_status gb_record_set_axis(struct gb_record *r, const char *name, const char *value);
 
-/* Adds or replaces a metric; returns GB_ERR_USAGE when full. */
+/* Adds or replaces a metric, growing r->metrics as needed. GB_ERR_USAGE when
+ * the name is too long for struct gb_metric; GB_ERR_NOMEM. On error the
+ * record is unchanged. */
 enum gb_status gb_record_set_metric(struct gb_record *r, const char *name, double value);
+
+/* Frees the record's axes and metrics and zeroes the whole record, so that
+ * it can be filled again. Safe on a zeroed record and on NULL. */
+void gb_record_release(struct gb_record *r);
+
+/* Makes `dst` an independent copy of `src` (its own arrays). `dst` is
+ * overwritten, not released first. GB_ERR_NOMEM leaves `dst` zeroed. */
+enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src);
 
 /* Value of metric `name`, or `fallback`. */
 double gb_record_metric(const struct gb_record *r, const char *name, double fallback);
@@ -151,7 +181,9 @@ enum gb_status gb_run_writer_open(const char *dir, const struct gb_run_info *inf
                                   struct gb_run_writer **out);
 
 /* Appends one record to results.json and results.csv and flushes both, so
- * the record survives if the process is killed right after. */
+ * the record survives if the process is killed right after. The writer
+ * keeps its own copy of `r` (for the final CSV): the caller still owns `r`
+ * and releases it. */
 enum gb_status gb_run_writer_add(struct gb_run_writer *w, const struct gb_record *r);
 
 /* Closes results.json, rewrites results.csv with one column per metric
@@ -178,13 +210,17 @@ enum gb_status gb_record_write_json(FILE *f, const struct gb_record *r);
 enum gb_status gb_run_info_write_json(FILE *f, const struct gb_run_info *info);
 
 /* Writes `n` records as CSV: a header, then one row per record, with one
- * column per name in `axes` and one per distinct metric. */
+ * column per name in `axes` and one per distinct metric (every one of them:
+ * there is no bound). GB_ERR_NOMEM, GB_ERR_IO. */
 enum gb_status gb_records_write_csv(FILE *f, const struct gb_record *recs, size_t n,
                                     const char *const *axes, int n_axes);
 
 /* Fills the parts of `info` known without a GPU: tool version, git
- * revision, host, UTC start time, toolkit and NVRTC versions. */
-void gb_run_info_init(struct gb_run_info *info, const char *command_line);
+ * revision, host, UTC start time, the toolkit version the tool was built
+ * with, and `nvrtc_version` as the caller found it (gb_nvrtc_version; NULL
+ * or "" when unknown), so that this module needs no GPU code. */
+void gb_run_info_init(struct gb_run_info *info, const char *command_line,
+                      const char *nvrtc_version);
 
 /* The current UTC time as ISO 8601 ("2026-11-21T12:00:00Z"). */
 void gb_utc_now(char *buf, size_t n);

@@ -46,6 +46,10 @@ int gb_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(pr
  * error itself and returns -1 on bad input. */
 long gb_cli_parse_long(const char *cmd, const char *opt, const char *s, long min, long max);
 
+/* Parses a compute capability "X.Y" (X, Y >= 0) for --cc; returns 0, or -1
+ * on bad input (the caller prints the usage error, in its own words). */
+int gb_cli_parse_cc(const char *s, int *major, int *minor);
+
 /* Resets getopt so that a command can parse its own argv. */
 void gb_cli_getopt_reset(void);
 

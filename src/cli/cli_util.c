@@ -40,6 +40,14 @@ long gb_cli_parse_long(const char *cmd, const char *opt, const char *s, long min
     return v;
 }
 
+int gb_cli_parse_cc(const char *s, int *major, int *minor)
+{
+    int used = 0;
+    if (sscanf(s, "%d.%d%n", major, minor, &used) != 2 || s[used] != '\0' || *major < 0 || *minor < 0)
+        return -1;
+    return 0;
+}
+
 void gb_cli_getopt_reset(void)
 {
     optind = 0; /* glibc: 0 also resets its internal state */

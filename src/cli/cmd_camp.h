@@ -1,7 +1,10 @@
 /* cmd_camp.h - `gpubound camp`: the CampProf model's usage and help,
- * registered in the command table of main.c. */
+ * registered in the command table of main.c, and what its subcommands'
+ * files (cmd_camp.c: fit; cmd_camp_predict.c; cmd_camp_validate.c) share. */
 #ifndef GB_CMD_CAMP_H
 #define GB_CMD_CAMP_H
+
+#include <stddef.h>
 
 #define GB_CAMP_USAGE                                                      \
     "gpubound camp fit RUN_DIR [--out FILE] [--p-remove P] [--interactions] [--format FMT]\n" \
@@ -56,5 +59,24 @@
     "           --time-ns 61000 --chart transpose.svg\n"                                          \
     "Example: gpubound camp predict --model M.json --from-ncu transpose.csv --chart t.svg\n"      \
     "Example: gpubound camp validate --model runs/camping/campprof-model.json runs/camping\n"
+
+struct gb_camp_model;
+struct gb_report_result;
+
+/* `camp predict` and `camp validate`, argv[0] being the subcommand. */
+int camp_cli_predict(int argc, char **argv);
+int camp_cli_validate(int argc, char **argv);
+
+/* A finite number; 0, or -1 on bad input. */
+int camp_cli_parse_double(const char *s, double *v);
+
+/* "dir/name" without doubled slashes. */
+void camp_cli_path_in(char *buf, size_t n, const char *dir, const char *name);
+
+/* The model's device name, or "an unnamed device". */
+const char *camp_cli_device_name(const struct gb_camp_model *m);
+
+/* Lists on stderr the files a chart wrote, and those gnuplot could not draw. */
+void camp_cli_report_files(const struct gb_report_result *res);
 
 #endif

@@ -292,14 +292,6 @@ static long parse_count(const char *s, long max)
     return v;
 }
 
-static int parse_cc(const char *s, int *major, int *minor)
-{
-    int used = 0;
-    if (sscanf(s, "%d.%d%n", major, minor, &used) != 2 || s[used] != '\0' || *major < 0 || *minor < 0)
-        return -1;
-    return 0;
-}
-
 /* The command's options as given. */
 struct occ_args {
     struct gb_occupancy_input in;
@@ -358,7 +350,7 @@ static int parse_option(int c, char **argv, struct occ_args *a)
     case 't': case 'r': case 's': case 'y': case 'c':
         return parse_input_option(c, optarg, a);
     case 'C':
-        if (parse_cc(optarg, &a->cc_major, &a->cc_minor) != 0)
+        if (gb_cli_parse_cc(optarg, &a->cc_major, &a->cc_minor) != 0)
             return gb_cli_usage(CMD, "--cc needs a compute capability X.Y such as 9.0, not '%s'", optarg);
         a->cc_arg = optarg;
         return -1;

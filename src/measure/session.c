@@ -16,7 +16,10 @@ enum gb_status gb_session_open(struct gb_session *s, int ordinal, const char *co
     if ((st = gb_gpu_open(ordinal, &s->gpu)) != GB_OK)
         return st;
     s->gpu_open = 1;
-    gb_run_info_init(&s->info, command_line);
+    char nvrtc[32] = "";
+    if (gb_nvrtc_version(nvrtc, sizeof nvrtc) != GB_OK)
+        nvrtc[0] = '\0';
+    gb_run_info_init(&s->info, command_line, nvrtc);
     s->info.has_device = 1;
     s->info.device = s->gpu.info;
     snprintf(s->info.cuda_driver, sizeof s->info.cuda_driver, "%d.%d", s->gpu.info.driver_version / 1000,
@@ -94,13 +97,17 @@ static enum gb_status gb_session_points(struct gb_session_run *r, const struct g
         gb_hook_point(r, i, plan->n, &plan->items[i], NULL);
         *measure_st = gb_measure_point(&r->s.gpu, &p, &r->mo, &rec);
         gb_point_release(&p);
-        if (*measure_st == GB_ERR_INTERRUPTED)
+        if (*measure_st == GB_ERR_INTERRUPTED) {
+            gb_record_release(&rec);
             break;
-        if ((st = gb_run_writer_add(r->w, &rec)) != GB_OK)
-            break;
-        gb_count_record(&r->s.info, &rec);
-        gb_hook_point(r, i + 1, plan->n, &plan->items[i], &rec);
-        if (*measure_st != GB_OK) /* the device faulted: nothing after this point can be trusted */
+        }
+        st = gb_run_writer_add(r->w, &rec);
+        if (st == GB_OK) {
+            gb_count_record(&r->s.info, &rec);
+            gb_hook_point(r, i + 1, plan->n, &plan->items[i], &rec);
+        }
+        gb_record_release(&rec);
+        if (st != GB_OK || *measure_st != GB_OK) /* a faulted device: nothing after this point can be trusted */
             break;
     }
     return st;

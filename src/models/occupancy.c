@@ -145,17 +145,8 @@ static enum gb_status check_device(const struct gb_device_info *d)
     return GB_OK;
 }
 
-enum gb_status gb_occupancy_compute(const struct gb_device_info *dev,
-                                    const struct gb_occupancy_input *in,
-                                    struct gb_occupancy_result *out)
+static enum gb_status check_input(const struct gb_occupancy_input *in)
 {
-    enum gb_status st;
-    const int major = dev->cc_major, minor = dev->cc_minor;
-    int n_configs = 0;
-
-    *out = (struct gb_occupancy_result){0};
-    if ((st = check_device(dev)) != GB_OK)
-        return st;
     if (in->threads_per_block < 1)
         return gb_error_set(GB_ERR_USAGE, "occupancy: a block needs at least one thread");
     if (in->regs_per_thread < 0 || in->static_smem_bytes < 0 || in->dyn_smem_bytes < 0 ||
@@ -164,83 +155,89 @@ enum gb_status gb_occupancy_compute(const struct gb_device_info *dev,
     if (in->carveout_pct < -1 || in->carveout_pct > 100)
         return gb_error_set(GB_ERR_USAGE,
                             "occupancy: carveout %d%% is not -1 (default) or 0..100", in->carveout_pct);
-    const int *configs = smem_configs(major, minor, &n_configs);
+    return GB_OK;
+}
+
+/* cudaOccMaxBlocksPerSMRegsLimit; sets out->regs_per_block. */
+static int blocks_by_regs(const struct gb_device_info *dev, const struct gb_occupancy_input *in,
+                          int warps_per_block, struct gb_occupancy_result *out)
+{
     const int warp = dev->warp_size;
     const int reg_unit = dev->reg_alloc_unit > 0 ? dev->reg_alloc_unit : 256;
+    long regs_per_warp = round_up((long)in->regs_per_thread * warp, reg_unit);
+    long regs_per_block = regs_per_warp * warps_per_block;
+    /* The hardware's per-block check assumes every sub-partition gets the
+     * same number of warps. */
+    long regs_assumed = regs_per_warp * round_up(warps_per_block, SUB_PARTITIONS);
+    out->regs_per_block = (int)regs_per_block;
+    if (dev->regs_per_block < regs_assumed || dev->regs_per_block < regs_per_block ||
+        in->regs_per_thread > HW_MAX_REGS_PER_THREAD)
+        return 0;
+    if (regs_per_warp > 0) {
+        int warps_per_sub = (int)((dev->regs_per_sm / SUB_PARTITIONS) / regs_per_warp);
+        return warps_per_sub * SUB_PARTITIONS / warps_per_block;
+    }
+    return INT_MAX;
+}
+
+/* cudaOccMaxBlocksPerSMSmemLimit, with the per-kernel opt-in
+ * (FUNC_SHMEM_LIMIT_OPTIN) that the runtime's attributes carry: *lim and
+ * the shared memory per SM of the split used (*smem_sm); sets
+ * out->smem_per_block. GB_ERR_UNSUPPORTED when no split fits. */
+static enum gb_status blocks_by_smem(const struct gb_device_info *dev,
+                                     const struct gb_occupancy_input *in, int *lim, long *smem_sm,
+                                     struct gb_occupancy_result *out)
+{
+    const int major = dev->cc_major, minor = dev->cc_minor;
+    int n_configs = 0;
+    const int *configs = smem_configs(major, minor, &n_configs);
     const int smem_unit = dev->smem_alloc_unit > 0 ? dev->smem_alloc_unit : (major <= 7 ? 256 : 128);
-    const int warps_per_block = (in->threads_per_block + warp - 1) / warp;
-
-    /* cudaOccMaxBlocksPerSMRegsLimit. */
-    int lim_regs;
-    {
-        long regs_per_warp = round_up((long)in->regs_per_thread * warp, reg_unit);
-        long regs_per_block = regs_per_warp * warps_per_block;
-        /* The hardware's per-block check assumes every sub-partition gets
-         * the same number of warps. */
-        long regs_assumed = regs_per_warp * round_up(warps_per_block, SUB_PARTITIONS);
-        out->regs_per_block = (int)regs_per_block;
-        if (dev->regs_per_block < regs_assumed || dev->regs_per_block < regs_per_block ||
-            in->regs_per_thread > HW_MAX_REGS_PER_THREAD) {
-            lim_regs = 0;
-        } else if (regs_per_warp > 0) {
-            int warps_per_sub = (int)((dev->regs_per_sm / SUB_PARTITIONS) / regs_per_warp);
-            lim_regs = warps_per_sub * SUB_PARTITIONS / warps_per_block;
-        } else {
-            lim_regs = INT_MAX;
-        }
+    long max_dyn = in->max_dyn_smem_bytes < 0 ? in->dyn_smem_bytes : in->max_dyn_smem_bytes;
+    long static_total = (long)in->static_smem_bytes + dev->smem_reserved_per_block;
+    long alloc = round_up(static_total + in->dyn_smem_bytes, smem_unit);
+    long max_usage = static_total + max_dyn;
+    long limit_per_block = max_usage > dev->smem_per_block ? dev->smem_per_block_optin
+                                                           : dev->smem_per_block;
+    if (major >= 8)
+        limit_per_block += dev->smem_reserved_per_block;
+    /* cudaOccSMemPreferenceVoltaPlus: the preferred split. */
+    long pref = in->carveout_pct < 0 ? (long)dev->smem_per_sm
+                                     : (long)in->carveout_pct * dev->smem_per_sm / 100;
+    pref = align_up_smem(configs, n_configs, pref);
+    *smem_sm = 0;
+    if (pref < 0)
+        return gb_error_set(GB_ERR_UNSUPPORTED,
+                            "occupancy: %d bytes of shared memory per SM is more than "
+                            "compute capability %d.%d supports",
+                            dev->smem_per_sm, major, minor);
+    out->smem_per_block = (int)alloc;
+    if (in->dyn_smem_bytes > max_dyn || alloc > limit_per_block) {
+        *lim = 0;
+        return GB_OK;
     }
-
-    /* cudaOccMaxBlocksPerSMWarpsLimit. */
-    int lim_warps = in->threads_per_block > dev->max_threads_per_block
-                        ? 0
-                        : (dev->max_threads_per_sm / warp) / warps_per_block;
-
-    /* cudaOccMaxBlocksPerMultiprocessor. */
-    int lim_blocks = dev->max_blocks_per_sm > 0 ? dev->max_blocks_per_sm
-                                                : default_max_blocks(major, minor);
-
-    /* cudaOccMaxBlocksPerSMSmemLimit, with the per-kernel opt-in
-     * (FUNC_SHMEM_LIMIT_OPTIN) that the runtime's attributes carry. */
-    int lim_smem;
-    long smem_sm = 0;
-    {
-        long max_dyn = in->max_dyn_smem_bytes < 0 ? in->dyn_smem_bytes : in->max_dyn_smem_bytes;
-        long static_total = (long)in->static_smem_bytes + dev->smem_reserved_per_block;
-        long alloc = round_up(static_total + in->dyn_smem_bytes, smem_unit);
-        long max_usage = static_total + max_dyn;
-        long limit_per_block = max_usage > dev->smem_per_block ? dev->smem_per_block_optin
-                                                               : dev->smem_per_block;
-        if (major >= 8)
-            limit_per_block += dev->smem_reserved_per_block;
-        /* cudaOccSMemPreferenceVoltaPlus: the preferred split. */
-        long pref = in->carveout_pct < 0 ? (long)dev->smem_per_sm
-                                         : (long)in->carveout_pct * dev->smem_per_sm / 100;
-        pref = align_up_smem(configs, n_configs, pref);
-        if (pref < 0)
+    if (pref >= alloc) {
+        *smem_sm = pref;
+    } else {
+        /* The preference is ignored when one block needs more: the
+         * smallest split that holds one block is used. */
+        *smem_sm = align_up_smem(configs, n_configs, alloc);
+        if (*smem_sm < 0)
             return gb_error_set(GB_ERR_UNSUPPORTED,
-                                "occupancy: %d bytes of shared memory per SM is more than "
-                                "compute capability %d.%d supports",
-                                dev->smem_per_sm, major, minor);
-        out->smem_per_block = (int)alloc;
-        if (in->dyn_smem_bytes > max_dyn || alloc > limit_per_block) {
-            lim_smem = 0;
-        } else {
-            if (pref >= alloc) {
-                smem_sm = pref;
-            } else {
-                /* The preference is ignored when one block needs more:
-                 * the smallest split that holds one block is used. */
-                smem_sm = align_up_smem(configs, n_configs, alloc);
-                if (smem_sm < 0)
-                    return gb_error_set(GB_ERR_UNSUPPORTED,
-                                        "occupancy: a block's %ld bytes of shared memory exceed "
-                                        "every split compute capability %d.%d supports",
-                                        alloc, major, minor);
-            }
-            lim_smem = alloc > 0 ? (int)(smem_sm / alloc) : INT_MAX;
-        }
+                                "occupancy: a block's %ld bytes of shared memory exceed "
+                                "every split compute capability %d.%d supports",
+                                alloc, major, minor);
     }
+    *lim = alloc > 0 ? (int)(*smem_sm / alloc) : INT_MAX;
+    return GB_OK;
+}
 
+/* The resident blocks: the least of the limits, which of them bind, and
+ * (cc >= 9.0) the barriers' limit; fills the rest of `out`. */
+static void combine_limits(const struct gb_device_info *dev, int warps_per_block, long smem_sm,
+                           struct gb_occupancy_result *out)
+{
+    const int lim_warps = out->blocks_by_warps, lim_regs = out->blocks_by_regs,
+              lim_smem = out->blocks_by_smem, lim_blocks = out->blocks_by_blocks;
     int blocks = min_int(lim_regs, min_int(lim_smem, min_int(lim_warps, lim_blocks)));
     unsigned limits = 0;
     if (blocks == lim_warps)
@@ -252,17 +249,16 @@ enum gb_status gb_occupancy_compute(const struct gb_device_info *dev,
     if (blocks == lim_blocks)
         limits |= GB_OCC_LIMIT_BLOCKS;
     int lim_bars = INT_MAX;
-    if (major >= 9) {
-        lim_bars = barrier_limit(major, minor, lim_blocks);
+    if (dev->cc_major >= 9) {
+        lim_bars = barrier_limit(dev->cc_major, dev->cc_minor, lim_blocks);
         blocks = min_int(blocks, lim_bars);
         if (blocks == lim_bars)
             limits |= GB_OCC_LIMIT_BARRIERS;
     }
-
     out->active_blocks = blocks;
     out->warps_per_block = warps_per_block;
     out->active_warps = blocks * warps_per_block;
-    out->max_warps = dev->max_threads_per_sm / warp;
+    out->max_warps = dev->max_threads_per_sm / dev->warp_size;
     out->occupancy = out->max_warps > 0 ? (double)out->active_warps / out->max_warps : 0.0;
     out->limits = limits;
     out->limit = GB_OCC_LIMIT_NONE;
@@ -272,12 +268,38 @@ enum gb_status gb_occupancy_compute(const struct gb_device_info *dev,
             break;
         }
     }
+    out->blocks_by_barriers = lim_bars;
+    out->smem_per_sm = blocks > 0 ? (int)smem_sm : 0;
+}
+
+enum gb_status gb_occupancy_compute(const struct gb_device_info *dev,
+                                    const struct gb_occupancy_input *in,
+                                    struct gb_occupancy_result *out)
+{
+    enum gb_status st;
+    long smem_sm = 0;
+    int lim_smem = 0;
+
+    *out = (struct gb_occupancy_result){0};
+    if ((st = check_device(dev)) != GB_OK || (st = check_input(in)) != GB_OK)
+        return st;
+    const int warp = dev->warp_size;
+    const int warps_per_block = (in->threads_per_block + warp - 1) / warp;
+    const int lim_regs = blocks_by_regs(dev, in, warps_per_block, out);
+    /* cudaOccMaxBlocksPerSMWarpsLimit. */
+    const int lim_warps = in->threads_per_block > dev->max_threads_per_block
+                              ? 0
+                              : (dev->max_threads_per_sm / warp) / warps_per_block;
+    /* cudaOccMaxBlocksPerMultiprocessor. */
+    const int lim_blocks = dev->max_blocks_per_sm > 0 ? dev->max_blocks_per_sm
+                                                      : default_max_blocks(dev->cc_major, dev->cc_minor);
+    if ((st = blocks_by_smem(dev, in, &lim_smem, &smem_sm, out)) != GB_OK)
+        return st;
     out->blocks_by_warps = lim_warps;
     out->blocks_by_regs = lim_regs;
     out->blocks_by_smem = lim_smem;
     out->blocks_by_blocks = lim_blocks;
-    out->blocks_by_barriers = lim_bars;
-    out->smem_per_sm = blocks > 0 ? (int)smem_sm : 0;
+    combine_limits(dev, warps_per_block, smem_sm, out);
     return GB_OK;
 }
 

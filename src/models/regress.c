@@ -314,39 +314,31 @@ int gb_regress_fit_index(const struct gb_regress_fit *f, const char *name)
     return -1;
 }
 
-/* Fits the model on the predictor columns with use[j] != 0. */
-static enum gb_status fit_subset(const struct gb_regress_model *m, const unsigned char *use,
-                                 struct gb_regress_fit **out)
+/* The GSL objects of one least-squares solve. */
+struct ls_work {
+    gsl_matrix *X, *cov;
+    gsl_vector *y, *w, *c;
+    gsl_multifit_linear_workspace *work;
+};
+
+static void ls_work_free(struct ls_work *lw)
 {
-    enum gb_status st = GB_OK;
-    gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
-    struct gb_regress_fit *f = NULL;
-    gsl_matrix *X = NULL, *cov = NULL;
-    gsl_vector *y = NULL, *w = NULL, *c = NULL;
-    gsl_multifit_linear_workspace *work = NULL;
-    const size_t n = m->n_obs;
-    const int icpt = m->intercept ? 1 : 0;
-    size_t k = (size_t)icpt, rank = 0;
-    double chisq = 0;
+    gsl_multifit_linear_free(lw->work);
+    gsl_matrix_free(lw->X);
+    gsl_matrix_free(lw->cov);
+    gsl_vector_free(lw->y);
+    gsl_vector_free(lw->w);
+    gsl_vector_free(lw->c);
+}
 
-    *out = NULL;
-    for (size_t j = 0; j < m->n_cols; j++)
-        k += use[j] ? 1 : 0;
-    if (k == 0) {
-        st = gb_error_set(GB_ERR_NUMERIC, "regression: nothing to fit (no intercept and no predictors)");
-        goto out;
-    }
-    if (n <= k) {
-        st = gb_error_set(GB_ERR_NUMERIC,
-                          "regression: %zu observations cannot estimate %zu coefficients with any "
-                          "residual degree of freedom; need at least %zu",
-                          n, k, k + 1);
-        goto out;
-    }
-
-    f = calloc(1, sizeof *f);
+/* A fit of n observations and k coefficients, with its solver's storage;
+ * NULL when out of memory (*lw is then still safe to free). */
+static struct gb_regress_fit *fit_alloc(size_t n, size_t k, int icpt, struct ls_work *lw)
+{
+    struct gb_regress_fit *f = calloc(1, sizeof *f);
+    memset(lw, 0, sizeof *lw);
     if (!f)
-        goto nomem;
+        return NULL;
     f->n_obs = n;
     f->intercept = icpt;
     f->names = calloc(k, sizeof *f->names);
@@ -356,63 +348,64 @@ static enum gb_status fit_subset(const struct gb_regress_model *m, const unsigne
     f->p = calloc(k, sizeof(double));
     f->fitted = calloc(n, sizeof(double));
     f->residuals = calloc(n, sizeof(double));
-    X = gsl_matrix_alloc(n, k);
-    cov = gsl_matrix_alloc(k, k);
-    y = gsl_vector_alloc(n);
-    w = gsl_vector_alloc(n);
-    c = gsl_vector_alloc(k);
-    work = gsl_multifit_linear_alloc(n, k);
-    if (!f->names || !f->coef || !f->se || !f->t || !f->p || !f->fitted || !f->residuals || !X ||
-        !cov || !y || !w || !c || !work)
-        goto nomem;
+    lw->X = gsl_matrix_alloc(n, k);
+    lw->cov = gsl_matrix_alloc(k, k);
+    lw->y = gsl_vector_alloc(n);
+    lw->w = gsl_vector_alloc(n);
+    lw->c = gsl_vector_alloc(k);
+    lw->work = gsl_multifit_linear_alloc(n, k);
     f->n_coef = k;
+    if (!f->names || !f->coef || !f->se || !f->t || !f->p || !f->fitted || !f->residuals ||
+        !lw->X || !lw->cov || !lw->y || !lw->w || !lw->c || !lw->work) {
+        gb_regress_fit_free(f);
+        return NULL;
+    }
+    return f;
+}
 
-    {
-        size_t col = 0;
-        if (icpt) {
-            if (!(f->names[col] = dup_str(GB_REGRESS_INTERCEPT)))
-                goto nomem;
-            for (size_t i = 0; i < n; i++)
-                gsl_matrix_set(X, i, col, 1.0);
-            col++;
-        }
-        for (size_t j = 0; j < m->n_cols; j++) {
-            if (!use[j])
-                continue;
-            if (!(f->names[col] = dup_str(m->names[j])))
-                goto nomem;
-            for (size_t i = 0; i < n; i++)
-                gsl_matrix_set(X, i, col, m->cols[j][i]);
-            col++;
-        }
+/* The design matrix (the intercept first, then the used columns), the
+ * response and the weights; the coefficients' names into f. 0, or -1 when
+ * out of memory. */
+static int fit_design(const struct gb_regress_model *m, const unsigned char *use,
+                      struct gb_regress_fit *f, struct ls_work *lw)
+{
+    const size_t n = m->n_obs;
+    size_t col = 0;
+    if (f->intercept) {
+        if (!(f->names[col] = dup_str(GB_REGRESS_INTERCEPT)))
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            gsl_matrix_set(lw->X, i, col, 1.0);
+        col++;
+    }
+    for (size_t j = 0; j < m->n_cols; j++) {
+        if (!use[j])
+            continue;
+        if (!(f->names[col] = dup_str(m->names[j])))
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            gsl_matrix_set(lw->X, i, col, m->cols[j][i]);
+        col++;
     }
     for (size_t i = 0; i < n; i++) {
-        gsl_vector_set(y, i, m->y[i]);
-        gsl_vector_set(w, i, m->w ? m->w[i] : 1.0);
+        gsl_vector_set(lw->y, i, m->y[i]);
+        gsl_vector_set(lw->w, i, m->w ? m->w[i] : 1.0);
     }
+    return 0;
+}
 
-    /* The weighted solver serves both cases: its covariance is the unscaled
-     * (X^T W X)^-1, which is scaled below by the residual variance. */
-    if (gsl_multifit_wlinear_tsvd(X, w, y, GB_REGRESS_RANK_TOL, c, cov, &chisq, &rank, work) !=
-        GSL_SUCCESS) {
-        st = gb_error_set(GB_ERR_NUMERIC, "regression: the least-squares solve failed");
-        goto out;
-    }
-    if (rank < k) {
-        st = gb_error_set(GB_ERR_NUMERIC,
-                          "regression: the design is rank deficient (rank %zu of %zu columns): "
-                          "some predictors are linear combinations of others",
-                          rank, k);
-        goto out;
-    }
-
-    /* Sums of squares from the residuals themselves, accumulated in long
-     * double, rather than GSL's chisq from the rotated system. */
+/* Fitted values, residuals and the sums of squares, R^2 and RMSE: from the
+ * residuals themselves, accumulated in long double, rather than GSL's chisq
+ * from the rotated system. */
+static void fit_sums(const struct gb_regress_model *m, const struct ls_work *lw,
+                     struct gb_regress_fit *f)
+{
+    const size_t n = m->n_obs, k = f->n_coef, icpt = (size_t)f->intercept;
     long double sw = 0, swy = 0, sse = 0, sst = 0;
     for (size_t i = 0; i < n; i++) {
         long double fit = 0;
         for (size_t j = 0; j < k; j++)
-            fit += (long double)gsl_matrix_get(X, i, j) * gsl_vector_get(c, j);
+            fit += (long double)gsl_matrix_get(lw->X, i, j) * gsl_vector_get(lw->c, j);
         f->fitted[i] = (double)fit;
         f->residuals[i] = (double)((long double)m->y[i] - fit);
         long double wi = m->w ? m->w[i] : 1.0;
@@ -427,32 +420,34 @@ static enum gb_status fit_subset(const struct gb_regress_model *m, const unsigne
         long double d = (long double)m->y[i] - center;
         sst += wi * d * d;
     }
-
-    f->df_model = (double)(k - (size_t)icpt);
+    f->df_model = (double)(k - icpt);
     f->df_resid = (double)(n - k);
     f->sse = (double)sse;
     f->sst = (double)sst;
-    double s2 = f->sse / f->df_resid;
-    f->rmse = sqrt(s2);
+    f->rmse = sqrt(f->sse / f->df_resid);
     if (f->sst > 0) {
         f->r2 = (double)(1.0L - sse / sst);
-        f->adj_r2 = 1.0 - (1.0 - f->r2) * ((double)(n - (size_t)icpt) / f->df_resid);
+        f->adj_r2 = 1.0 - (1.0 - f->r2) * ((double)(n - icpt) / f->df_resid);
     } else {
         /* A constant response (about the centre): nothing to explain. */
         f->r2 = f->sse == 0 ? 1.0 : 0.0;
         f->adj_r2 = f->r2;
     }
-    for (size_t j = 0; j < k; j++) {
-        double b = gsl_vector_get(c, j);
-        double v = gsl_matrix_get(cov, j, j);
+}
+
+/* Estimates, standard errors, t and p of each coefficient, with residual
+ * variance s2. GB_ERR_NUMERIC for a non-finite estimate. */
+static enum gb_status fit_coefs(struct gb_regress_fit *f, const struct ls_work *lw, double s2)
+{
+    for (size_t j = 0; j < f->n_coef; j++) {
+        double b = gsl_vector_get(lw->c, j);
+        double v = gsl_matrix_get(lw->cov, j, j);
         f->coef[j] = b;
         f->se[j] = sqrt(s2 * v);
-        if (!isfinite(b) || !isfinite(f->se[j])) {
-            st = gb_error_set(GB_ERR_NUMERIC,
-                              "regression: coefficient \"%s\" came out as %g (standard error %g)",
-                              f->names[j], b, f->se[j]);
-            goto out;
-        }
+        if (!isfinite(b) || !isfinite(f->se[j]))
+            return gb_error_set(GB_ERR_NUMERIC,
+                                "regression: coefficient \"%s\" came out as %g (standard error %g)",
+                                f->names[j], b, f->se[j]);
         if (f->se[j] > 0) {
             f->t[j] = b / f->se[j];
             f->p[j] = 2.0 * gsl_cdf_tdist_Q(fabs(f->t[j]), f->df_resid);
@@ -464,35 +459,90 @@ static enum gb_status fit_subset(const struct gb_regress_model *m, const unsigne
         if (f->p[j] > 1.0)
             f->p[j] = 1.0;
     }
-    if (f->df_model > 0) {
-        double ssr = f->sst - f->sse;
-        if (ssr < 0)
-            ssr = 0;
-        if (f->sse > 0) {
-            f->f = (ssr / f->df_model) / s2;
-            f->f_p = gsl_cdf_fdist_Q(f->f, f->df_model, f->df_resid);
-        } else {
-            f->f = ssr > 0 ? INFINITY : 0.0;
-            f->f_p = ssr > 0 ? 0.0 : 1.0;
-        }
-    } else {
+    return GB_OK;
+}
+
+/* The overall F test, with residual variance s2. */
+static void fit_ftest(struct gb_regress_fit *f, double s2)
+{
+    if (!(f->df_model > 0)) {
         f->f = 0.0;
         f->f_p = 1.0;
+        return;
     }
+    double ssr = f->sst - f->sse;
+    if (ssr < 0)
+        ssr = 0;
+    if (f->sse > 0) {
+        f->f = (ssr / f->df_model) / s2;
+        f->f_p = gsl_cdf_fdist_Q(f->f, f->df_model, f->df_resid);
+    } else {
+        f->f = ssr > 0 ? INFINITY : 0.0;
+        f->f_p = ssr > 0 ? 0.0 : 1.0;
+    }
+}
+
+/* The number of coefficients a fit on `use` has, or an error when it
+ * cannot be fitted with a residual degree of freedom. */
+static enum gb_status fit_size(const struct gb_regress_model *m, const unsigned char *use,
+                               size_t *k_out)
+{
+    size_t k = m->intercept ? 1 : 0;
+    for (size_t j = 0; j < m->n_cols; j++)
+        k += use[j] ? 1 : 0;
+    *k_out = k;
+    if (k == 0)
+        return gb_error_set(GB_ERR_NUMERIC, "regression: nothing to fit (no intercept and no predictors)");
+    if (m->n_obs <= k)
+        return gb_error_set(GB_ERR_NUMERIC,
+                            "regression: %zu observations cannot estimate %zu coefficients with any "
+                            "residual degree of freedom; need at least %zu",
+                            m->n_obs, k, k + 1);
+    return GB_OK;
+}
+
+/* Fits the model on the predictor columns with use[j] != 0. */
+static enum gb_status fit_subset(const struct gb_regress_model *m, const unsigned char *use,
+                                 struct gb_regress_fit **out)
+{
+    gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
+    struct gb_regress_fit *f = NULL;
+    struct ls_work lw;
+    size_t k = 0, rank = 0;
+    double chisq = 0;
+    *out = NULL;
+    memset(&lw, 0, sizeof lw);
+    enum gb_status st = fit_size(m, use, &k);
+    if (st != GB_OK)
+        goto out;
+    if (!(f = fit_alloc(m->n_obs, k, m->intercept ? 1 : 0, &lw)) || fit_design(m, use, f, &lw) != 0) {
+        st = gb_error_set(GB_ERR_NOMEM, "regression: out of memory for %zu x %zu design", m->n_obs, k);
+        goto out;
+    }
+    /* The weighted solver serves both cases: its covariance is the unscaled
+     * (X^T W X)^-1, which is scaled below by the residual variance. */
+    if (gsl_multifit_wlinear_tsvd(lw.X, lw.w, lw.y, GB_REGRESS_RANK_TOL, lw.c, lw.cov, &chisq,
+                                  &rank, lw.work) != GSL_SUCCESS) {
+        st = gb_error_set(GB_ERR_NUMERIC, "regression: the least-squares solve failed");
+        goto out;
+    }
+    if (rank < k) {
+        st = gb_error_set(GB_ERR_NUMERIC,
+                          "regression: the design is rank deficient (rank %zu of %zu columns): "
+                          "some predictors are linear combinations of others",
+                          rank, k);
+        goto out;
+    }
+    fit_sums(m, &lw, f);
+    const double s2 = f->sse / f->df_resid;
+    if ((st = fit_coefs(f, &lw, s2)) != GB_OK)
+        goto out;
+    fit_ftest(f, s2);
     *out = f;
     f = NULL;
-    goto out;
-
-nomem:
-    st = gb_error_set(GB_ERR_NOMEM, "regression: out of memory for %zu x %zu design", n, k);
 out:
     gb_regress_fit_free(f);
-    gsl_multifit_linear_free(work);
-    gsl_matrix_free(X);
-    gsl_matrix_free(cov);
-    gsl_vector_free(y);
-    gsl_vector_free(w);
-    gsl_vector_free(c);
+    ls_work_free(&lw);
     gsl_set_error_handler(old_handler);
     return st;
 }

@@ -140,10 +140,9 @@ static int gb_time_source_from_json(json_t *o, struct gb_record *r)
     return bad;
 }
 
-int gb_record_from_json(json_t *o, struct gb_record *r, char *why, size_t n)
+static int gb_record_fill(json_t *o, struct gb_record *r, char *why, size_t n)
 {
     char status[32], cache[16];
-    memset(r, 0, sizeof *r);
     if (!json_is_object(o)) {
         snprintf(why, n, "a record is not a JSON object");
         return -1;
@@ -202,7 +201,10 @@ int gb_record_from_json(json_t *o, struct gb_record *r, char *why, size_t n)
                 bad = 1;
                 break;
             }
-            gb_record_set_metric(r, key, json_is_null(v) ? NAN : json_number_value(v));
+            if (gb_record_set_metric(r, key, json_is_null(v) ? NAN : json_number_value(v)) != GB_OK) {
+                snprintf(why, n, "record %s/%s: %s", r->suite, r->bench, gb_error_message());
+                return -1;
+            }
         }
     }
     if (bad) {
@@ -210,6 +212,15 @@ int gb_record_from_json(json_t *o, struct gb_record *r, char *why, size_t n)
         return -1;
     }
     return 0;
+}
+
+int gb_record_from_json(json_t *o, struct gb_record *r, char *why, size_t n)
+{
+    memset(r, 0, sizeof *r);
+    if (gb_record_fill(o, r, why, n) == 0)
+        return 0;
+    gb_record_release(r);
+    return -1;
 }
 
 json_t *gb_device_to_json(const struct gb_device_info *d)

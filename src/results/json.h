@@ -19,7 +19,8 @@
 json_t *gb_json_real(double v);
 
 json_t *gb_record_to_json(const struct gb_record *r);
-/* Returns 0, or -1 with `why` filled. */
+/* Fills `r` (overwritten, not released first: pass a zeroed or released
+ * record). Returns 0, or -1 with `why` filled and `r` released. */
 int gb_record_from_json(json_t *o, struct gb_record *r, char *why, size_t n);
 json_t *gb_device_to_json(const struct gb_device_info *d);
 int gb_device_from_json(json_t *o, struct gb_device_info *d);

@@ -7,13 +7,16 @@
 #include "results/json.h"
 #include "results/open.h"
 
-static enum gb_status gb_add_record(struct gb_run *run, size_t *cap, const struct gb_record *r)
+/* Moves `r` (its axes and metrics) into the run; releases it on failure. */
+static enum gb_status gb_add_record(struct gb_run *run, size_t *cap, struct gb_record *r)
 {
     if (run->n_records == *cap) {
         size_t c = *cap ? *cap * 2 : 64;
         struct gb_record *p = realloc(run->records, c * sizeof *p);
-        if (!p)
+        if (!p) {
+            gb_record_release(r);
             return gb_error_set(GB_ERR_NOMEM, "out of host memory loading %s", run->dir);
+        }
         run->records = p;
         *cap = c;
     }
@@ -151,6 +154,8 @@ void gb_run_free(struct gb_run *run)
 {
     if (!run)
         return;
+    for (size_t i = 0; i < run->n_records; i++)
+        gb_record_release(&run->records[i]);
     free(run->records);
     free(run);
 }

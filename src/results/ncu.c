@@ -227,140 +227,177 @@ static int gb_parse_id(const char *s, long *id)
     return 0;
 }
 
+/* The state of reading one export. */
+struct ncu_reader {
+    const char *path;
+    struct gb_ncu_report *r;
+    struct gb_fields head, row;
+    char *hbuf;                  /* the header line, which head's fields point into */
+    char **unit_v;               /* the raw page's units, one per column */
+    size_t n_units;
+    long lineno, units_line;
+    int c_id, c_kernel, c_block, c_grid, c_name, c_unit, c_value, have_units;
+};
+
+static void ncu_reader_release(struct ncu_reader *rd)
+{
+    free(rd->hbuf);
+    for (size_t i = 0; i < rd->n_units; i++)
+        free(rd->unit_v[i]);
+    free(rd->unit_v);
+    gb_fields_release(&rd->head);
+    gb_fields_release(&rd->row);
+}
+
+/* A line before the header: the header when it names "ID" and "Kernel
+ * Name" (program output may come first), else skipped. */
+static enum gb_status ncu_header(struct ncu_reader *rd, const char *line)
+{
+    if (!strstr(line, "Kernel Name"))
+        return GB_OK;
+    if (!(rd->hbuf = strdup(line)))
+        return gb_oom();
+    if (gb_csv_split(rd->hbuf, &rd->head) != 0 || (rd->c_id = gb_field_index(&rd->head, "ID")) < 0 ||
+        (rd->c_kernel = gb_field_index(&rd->head, "Kernel Name")) < 0) {
+        free(rd->hbuf);
+        rd->hbuf = NULL;
+        return GB_OK;
+    }
+    rd->c_block = gb_field_index(&rd->head, "Block Size");
+    rd->c_grid = gb_field_index(&rd->head, "Grid Size");
+    rd->c_name = gb_field_index(&rd->head, "Metric Name");
+    rd->c_unit = gb_field_index(&rd->head, "Metric Unit");
+    rd->c_value = gb_field_index(&rd->head, "Metric Value");
+    rd->r->details = rd->c_name >= 0 && rd->c_value >= 0;
+    return GB_OK;
+}
+
+/* Keeps the raw page's row of units (its fields point into the line,
+ * which the next read reuses). */
+static enum gb_status ncu_keep_units(struct ncu_reader *rd)
+{
+    if (!(rd->unit_v = calloc(rd->row.n, sizeof *rd->unit_v)))
+        return gb_oom();
+    rd->n_units = rd->row.n;
+    for (size_t i = 0; i < rd->row.n; i++)
+        if (!(rd->unit_v[i] = strdup(rd->row.v[i])))
+            return gb_oom();
+    rd->have_units = 1;
+    rd->units_line = rd->lineno;
+    return GB_OK;
+}
+
+/* The metrics of the current row into launch `l`. */
+static enum gb_status ncu_row_metrics(struct ncu_reader *rd, struct gb_ncu_launch *l)
+{
+    enum gb_status st = GB_OK;
+    const struct gb_fields *row = &rd->row;
+    if (rd->r->details) {
+        const char *name = row->v[rd->c_name];
+        if (!name[0])
+            return GB_OK;
+        return gb_launch_add_metric(l, gb_ncu_alias(name), rd->c_unit >= 0 ? row->v[rd->c_unit] : "",
+                                    row->v[rd->c_value]);
+    }
+    /* Metric columns are the ones whose names look like metrics: the fixed
+     * columns have blanks or capitals in their names. */
+    for (size_t i = 0; i < rd->head.n && st == GB_OK; i++) {
+        const char *name = rd->head.v[i];
+        if ((int)i == rd->c_id || (int)i == rd->c_kernel || !name[0] || strchr(name, ' ') ||
+            !strstr(name, "__"))
+            continue;
+        st = gb_launch_add_metric(l, name, rd->have_units ? rd->unit_v[i] : "", row->v[i]);
+    }
+    return st;
+}
+
+/* A line after the header: a launch's row (or the raw page's units). */
+static enum gb_status ncu_row(struct ncu_reader *rd, char *line)
+{
+    enum gb_status st;
+    struct gb_fields *row = &rd->row;
+    struct gb_ncu_launch *l = NULL;
+    long id;
+    if (gb_csv_split(line, row) != 0)
+        return gb_error_set(GB_ERR_FORMAT, "%s:%ld: a quoted field is not closed", rd->path,
+                            rd->lineno);
+    if (row->n != rd->head.n)
+        return gb_error_set(GB_ERR_FORMAT, "%s:%ld: %zu fields where the header (line with "
+                            "\"Kernel Name\") has %zu", rd->path, rd->lineno, row->n, rd->head.n);
+    if (gb_parse_id(row->v[rd->c_id], &id) != 0) {
+        /* The raw page's second row carries the units, its ID empty. */
+        if (!rd->r->details && !rd->have_units && rd->r->n_launches == 0 &&
+            row->v[rd->c_id][0] == '\0')
+            return ncu_keep_units(rd);
+        return gb_error_set(GB_ERR_FORMAT, "%s:%ld: the ID field is '%s', not a launch number",
+                            rd->path, rd->lineno, row->v[rd->c_id]);
+    }
+    if ((st = gb_report_launch(rd->r, id, row->v[rd->c_kernel],
+                               rd->c_block >= 0 ? row->v[rd->c_block] : "",
+                               rd->c_grid >= 0 ? row->v[rd->c_grid] : "", &l)) != GB_OK)
+        return st;
+    return ncu_row_metrics(rd, l);
+}
+
+/* What the whole file must have had. */
+static enum gb_status ncu_finish(const struct ncu_reader *rd, FILE *f)
+{
+    if (ferror(f))
+        return gb_error_set(GB_ERR_IO, "cannot read %s: %s", rd->path, strerror(errno));
+    if (!rd->hbuf)
+        return gb_error_set(GB_ERR_FORMAT, "%s is not an Nsight Compute CSV export: no header "
+                            "row with \"ID\" and \"Kernel Name\"", rd->path);
+    if (rd->r->n_launches == 0)
+        return gb_error_set(GB_ERR_FORMAT, "%s holds no kernel launch (only its header%s)",
+                            rd->path, rd->units_line ? " and units" : "");
+    return GB_OK;
+}
+
 enum gb_status gb_ncu_load(const char *path, struct gb_ncu_report **out)
 {
     enum gb_status st = GB_OK;
-    struct gb_ncu_report *r = NULL;
-    struct gb_fields head = {0}, row = {0};
-    char *hbuf = NULL, *line = NULL, **unit_v = NULL;
-    size_t cap = 0, n_units = 0;
+    struct ncu_reader rd = {.path = path, .c_id = -1, .c_kernel = -1, .c_block = -1,
+                            .c_grid = -1, .c_name = -1, .c_unit = -1, .c_value = -1};
+    char *line = NULL;
+    size_t cap = 0;
     ssize_t len;
-    long lineno = 0, units_line = 0;
-    int c_id = -1, c_kernel = -1, c_block = -1, c_grid = -1, c_name = -1, c_unit = -1,
-        c_value = -1, have_units = 0;
-    FILE *f;
 
     *out = NULL;
-    f = fopen(path, "r");
+    FILE *f = fopen(path, "r");
     if (!f)
         return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
-    if (!(r = calloc(1, sizeof *r))) {
+    if (!(rd.r = calloc(1, sizeof *rd.r))) {
         st = gb_oom();
         goto out;
     }
-    while ((len = getline(&line, &cap, f)) != -1) {
-        lineno++;
+    while (st == GB_OK && (len = getline(&line, &cap, f)) != -1) {
+        rd.lineno++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         if (len == 0 || strncmp(line, "==", 2) == 0)
             continue;
-        if (!hbuf) {
-            /* Program output may come before the header: look for it. */
-            if (!strstr(line, "Kernel Name"))
-                continue;
-            if (!(hbuf = strdup(line))) {
-                st = gb_oom();
-                goto out;
-            }
-            if (gb_csv_split(hbuf, &head) != 0 || (c_id = gb_field_index(&head, "ID")) < 0 ||
-                (c_kernel = gb_field_index(&head, "Kernel Name")) < 0) {
-                free(hbuf);
-                hbuf = NULL;
-                continue;
-            }
-            c_block = gb_field_index(&head, "Block Size");
-            c_grid = gb_field_index(&head, "Grid Size");
-            c_name = gb_field_index(&head, "Metric Name");
-            c_unit = gb_field_index(&head, "Metric Unit");
-            c_value = gb_field_index(&head, "Metric Value");
-            r->details = c_name >= 0 && c_value >= 0;
-            continue;
-        }
-        if (gb_csv_split(line, &row) != 0) {
-            st = gb_error_set(GB_ERR_FORMAT, "%s:%ld: a quoted field is not closed", path, lineno);
-            goto out;
-        }
-        if (row.n != head.n) {
-            st = gb_error_set(GB_ERR_FORMAT, "%s:%ld: %zu fields where the header (line with "
-                              "\"Kernel Name\") has %zu", path, lineno, row.n, head.n);
-            goto out;
-        }
-        long id;
-        if (gb_parse_id(row.v[c_id], &id) != 0) {
-            /* The raw page's second row carries the units, its ID empty. */
-            if (!r->details && !have_units && r->n_launches == 0 && row.v[c_id][0] == '\0') {
-                /* The fields point into `line`, which the next read reuses. */
-                if (!(unit_v = calloc(row.n, sizeof *unit_v))) {
-                    st = gb_oom();
-                    goto out;
-                }
-                n_units = row.n;
-                for (size_t i = 0; i < row.n; i++)
-                    if (!(unit_v[i] = strdup(row.v[i]))) {
-                        st = gb_oom();
-                        goto out;
-                    }
-                have_units = 1;
-                units_line = lineno;
-                continue;
-            }
-            st = gb_error_set(GB_ERR_FORMAT, "%s:%ld: the ID field is '%s', not a launch number",
-                              path, lineno, row.v[c_id]);
-            goto out;
-        }
-        struct gb_ncu_launch *l = NULL;
-        if ((st = gb_report_launch(r, id, row.v[c_kernel], c_block >= 0 ? row.v[c_block] : "",
-                                   c_grid >= 0 ? row.v[c_grid] : "", &l)) != GB_OK)
-            goto out;
-        if (r->details) {
-            const char *name = row.v[c_name];
-            if (!name[0])
-                continue;
-            if ((st = gb_launch_add_metric(l, gb_ncu_alias(name), c_unit >= 0 ? row.v[c_unit] : "",
-                                           row.v[c_value])) != GB_OK)
-                goto out;
-        } else {
-            /* Metric columns are the ones whose names look like metrics:
-             * the fixed columns have blanks or capitals in their names. */
-            for (size_t i = 0; i < head.n; i++) {
-                const char *name = head.v[i];
-                if ((int)i == c_id || (int)i == c_kernel || !name[0] || strchr(name, ' ') ||
-                    !strstr(name, "__"))
-                    continue;
-                if ((st = gb_launch_add_metric(l, name, have_units ? unit_v[i] : "",
-                                               row.v[i])) != GB_OK)
-                    goto out;
-            }
-        }
+        st = rd.hbuf ? ncu_row(&rd, line) : ncu_header(&rd, line);
     }
-    if (ferror(f)) {
-        st = gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
-        goto out;
-    }
-    if (!hbuf) {
-        st = gb_error_set(GB_ERR_FORMAT, "%s is not an Nsight Compute CSV export: no header row "
-                          "with \"ID\" and \"Kernel Name\"", path);
-        goto out;
-    }
-    if (r->n_launches == 0) {
-        st = gb_error_set(GB_ERR_FORMAT, "%s holds no kernel launch (only its header%s)", path,
-                          units_line ? " and units" : "");
-        goto out;
-    }
+    if (st == GB_OK)
+        st = ncu_finish(&rd, f);
 out:
     fclose(f);
     free(line);
-    free(hbuf);
-    for (size_t i = 0; i < n_units; i++)
-        free(unit_v[i]);
-    free(unit_v);
-    gb_fields_release(&head);
-    gb_fields_release(&row);
+    ncu_reader_release(&rd);
     if (st != GB_OK)
-        gb_ncu_free(r);
+        gb_ncu_free(rd.r);
     else
-        *out = r;
+        *out = rd.r;
     return st;
+}
+
+const struct gb_ncu_launch *gb_ncu_launch_by_id(const struct gb_ncu_report *r, long id)
+{
+    const struct gb_ncu_launch *l = NULL;
+    for (size_t i = 0; i < r->n_launches; i++)
+        if (r->launches[i].id == id)
+            l = &r->launches[i];
+    return l;
 }
 
 void gb_ncu_free(struct gb_ncu_report *r)

@@ -5,7 +5,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gpubound/gpu.h"
+#include <cuda.h> /* CUDA_VERSION: the toolkit headers the tool was built with */
+
 #include "gpubound/results.h"
 
 const char *gb_record_axis(const struct gb_record *r, const char *name)
@@ -26,6 +27,20 @@ double gb_record_axis_num(const struct gb_record *r, const char *name, double fa
     return *end ? fallback : d;
 }
 
+/* Makes room for one more entry in an array of `size`-byte entries. */
+static enum gb_status gb_grow(void **arr, int *cap, int n, size_t size, const char *what)
+{
+    if (n < *cap)
+        return GB_OK;
+    int c = *cap ? 2 * *cap : 8;
+    void *p = realloc(*arr, (size_t)c * size);
+    if (!p)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory for a record's %s", what);
+    *arr = p;
+    *cap = c;
+    return GB_OK;
+}
+
 enum gb_status gb_record_set_axis(struct gb_record *r, const char *name, const char *value)
 {
     if (strlen(name) >= sizeof r->axes[0].name || strlen(value) >= sizeof r->axes[0].value)
@@ -35,8 +50,11 @@ enum gb_status gb_record_set_axis(struct gb_record *r, const char *name, const c
             snprintf(r->axes[i].value, sizeof r->axes[i].value, "%s", value);
             return GB_OK;
         }
-    if (r->n_axes >= GB_MAX_AXES)
-        return gb_error_set(GB_ERR_USAGE, "too many axes (at most %d)", GB_MAX_AXES);
+    void *arr = r->axes;
+    enum gb_status st = gb_grow(&arr, &r->cap_axes, r->n_axes, sizeof r->axes[0], "axes");
+    r->axes = arr;
+    if (st != GB_OK)
+        return st;
     snprintf(r->axes[r->n_axes].name, sizeof r->axes[0].name, "%s", name);
     snprintf(r->axes[r->n_axes].value, sizeof r->axes[0].value, "%s", value);
     r->n_axes++;
@@ -50,12 +68,51 @@ enum gb_status gb_record_set_metric(struct gb_record *r, const char *name, doubl
             r->metrics[i].value = value;
             return GB_OK;
         }
-    if (r->n_metrics >= GB_MAX_METRICS || strlen(name) >= sizeof r->metrics[0].name)
-        return gb_error_set(GB_ERR_USAGE, "cannot record metric %s", name);
+    if (strlen(name) >= sizeof r->metrics[0].name)
+        return gb_error_set(GB_ERR_USAGE, "metric name %s is too long (at most %zu characters)",
+                            name, sizeof r->metrics[0].name - 1);
+    void *arr = r->metrics;
+    enum gb_status st = gb_grow(&arr, &r->cap_metrics, r->n_metrics, sizeof r->metrics[0], "metrics");
+    r->metrics = arr;
+    if (st != GB_OK)
+        return st;
     snprintf(r->metrics[r->n_metrics].name, sizeof r->metrics[0].name, "%s", name);
     r->metrics[r->n_metrics].value = value;
     r->n_metrics++;
     return GB_OK;
+}
+
+void gb_record_release(struct gb_record *r)
+{
+    if (!r)
+        return;
+    free(r->axes);
+    free(r->metrics);
+    memset(r, 0, sizeof *r);
+}
+
+enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src)
+{
+    *dst = *src;
+    dst->axes = NULL;
+    dst->metrics = NULL;
+    dst->cap_axes = dst->cap_metrics = 0;
+    if (src->n_axes > 0) {
+        if (!(dst->axes = malloc((size_t)src->n_axes * sizeof *dst->axes)))
+            goto oom;
+        memcpy(dst->axes, src->axes, (size_t)src->n_axes * sizeof *dst->axes);
+        dst->cap_axes = src->n_axes;
+    }
+    if (src->n_metrics > 0) {
+        if (!(dst->metrics = malloc((size_t)src->n_metrics * sizeof *dst->metrics)))
+            goto oom;
+        memcpy(dst->metrics, src->metrics, (size_t)src->n_metrics * sizeof *dst->metrics);
+        dst->cap_metrics = src->n_metrics;
+    }
+    return GB_OK;
+oom:
+    gb_record_release(dst);
+    return gb_error_set(GB_ERR_NOMEM, "out of host memory copying a record");
 }
 
 double gb_record_metric(const struct gb_record *r, const char *name, double fallback)
@@ -90,7 +147,8 @@ void gb_utc_now(char *buf, size_t n)
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-void gb_run_info_init(struct gb_run_info *info, const char *command_line)
+void gb_run_info_init(struct gb_run_info *info, const char *command_line,
+                      const char *nvrtc_version)
 {
     memset(info, 0, sizeof *info);
     snprintf(info->tool_version, sizeof info->tool_version, "%s", GB_VERSION);
@@ -102,7 +160,6 @@ void gb_run_info_init(struct gb_run_info *info, const char *command_line)
     info->host[sizeof info->host - 1] = '\0';
     snprintf(info->cuda_toolkit, sizeof info->cuda_toolkit, "%d.%d", CUDA_VERSION / 1000,
              (CUDA_VERSION % 1000) / 10);
-    if (gb_nvrtc_version(info->nvrtc, sizeof info->nvrtc) != GB_OK)
-        info->nvrtc[0] = '\0';
+    snprintf(info->nvrtc, sizeof info->nvrtc, "%s", nvrtc_version ? nvrtc_version : "");
     snprintf(info->mode, sizeof info->mode, "full");
 }

@@ -68,18 +68,20 @@ enum gb_status gb_record_write_json(FILE *f, const struct gb_record *r)
 }
 
 /* run.json is replaced whole through a temporary file and rename, so a
- * reader sees the old or the new metadata, never half of either. */
+ * reader sees the old or the new metadata, never half of either; it is
+ * synced first, since it is what says whether the run completed. */
 static enum gb_status gb_write_run_json(const char *dir, const struct gb_run_info *info)
 {
-    char path[4200];
+    char path[GB_PATH_MAX + 16];
     struct gb_atomic_file a;
     snprintf(path, sizeof path, "%s/run.json", dir);
     enum gb_status st = gb_atomic_open(&a, path, "w");
     if (st != GB_OK)
         return st;
-    if ((st = gb_run_info_write_json(a.f, info)) != GB_OK || fflush(a.f) != 0 || fsync(fileno(a.f)) != 0) {
-        if (st == GB_OK)
-            st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    st = gb_run_info_write_json(a.f, info);
+    if (st == GB_OK && (fflush(a.f) != 0 || fsync(fileno(a.f)) != 0))
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    if (st != GB_OK) {
         gb_atomic_abort(&a);
         return st;
     }
@@ -167,6 +169,26 @@ static void gb_csv_time_source(FILE *f, const struct gb_record *r)
         gb_csv_num(f, batched ? nums[i] : NAN);
 }
 
+/* The one "metrics" column of name=value pairs, however many there are. */
+static void gb_csv_metrics_field(FILE *f, const struct gb_record *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (m) {
+        for (int i = 0; i < r->n_metrics; i++)
+            fprintf(m, "%s%s=%.17g", i ? ";" : "", r->metrics[i].name, r->metrics[i].value);
+        if (fclose(m) != 0) {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    fputc(',', f);
+    if (buf) /* NULL only when out of memory: the field stays empty (the final CSV rewrites it) */
+        gb_csv_field(f, buf);
+    free(buf);
+}
+
 static void gb_csv_row(FILE *f, const struct gb_record *r, const char *const *axes, int n_axes,
                        char **metrics, int n_metrics, int metrics_column)
 {
@@ -190,36 +212,54 @@ static void gb_csv_row(FILE *f, const struct gb_record *r, const char *const *ax
     gb_csv_num(f, r->timed_s);
     for (int i = 0; i < n_metrics; i++)
         gb_csv_num(f, gb_record_metric(r, metrics[i], NAN));
-    if (metrics_column) {
-        char buf[1024] = "";
-        for (int i = 0; i < r->n_metrics; i++) {
-            size_t len = strlen(buf);
-            snprintf(buf + len, sizeof buf - len, "%s%s=%.17g", i ? ";" : "", r->metrics[i].name,
-                     r->metrics[i].value);
-        }
-        fputc(',', f);
-        gb_csv_field(f, buf);
-    }
+    if (metrics_column)
+        gb_csv_metrics_field(f, r);
     gb_csv_time_source(f, r);
     fputc('\n', f);
+}
+
+/* The distinct metric names of `recs`, in order of first appearance. The
+ * names point into the records; *names is malloc'ed. */
+static enum gb_status gb_metric_names(const struct gb_record *recs, size_t n, char ***names,
+                                      int *count)
+{
+    char **v = NULL;
+    int nv = 0, cap = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < recs[i].n_metrics; k++) {
+            int found = 0;
+            for (int j = 0; j < nv && !found; j++)
+                found = strcmp(v[j], recs[i].metrics[k].name) == 0;
+            if (found)
+                continue;
+            if (nv == cap) {
+                cap = cap ? 2 * cap : 32;
+                char **p = realloc(v, (size_t)cap * sizeof *p);
+                if (!p) {
+                    free(v);
+                    return gb_error_set(GB_ERR_NOMEM, "out of host memory for CSV columns");
+                }
+                v = p;
+            }
+            v[nv++] = (char *)recs[i].metrics[k].name;
+        }
+    *names = v;
+    *count = nv;
+    return GB_OK;
 }
 
 enum gb_status gb_records_write_csv(FILE *f, const struct gb_record *recs, size_t n,
                                     const char *const *axes, int n_axes)
 {
-    char *metrics[GB_MAX_METRICS * 8];
+    char **metrics = NULL;
     int n_metrics = 0;
-    for (size_t i = 0; i < n; i++)
-        for (int k = 0; k < recs[i].n_metrics; k++) {
-            int found = 0;
-            for (int j = 0; j < n_metrics && !found; j++)
-                found = strcmp(metrics[j], recs[i].metrics[k].name) == 0;
-            if (!found && n_metrics < (int)(sizeof metrics / sizeof metrics[0]))
-                metrics[n_metrics++] = (char *)recs[i].metrics[k].name;
-        }
+    enum gb_status st = gb_metric_names(recs, n, &metrics, &n_metrics);
+    if (st != GB_OK)
+        return st;
     gb_csv_header(f, axes, n_axes, metrics, n_metrics, 0);
     for (size_t i = 0; i < n; i++)
         gb_csv_row(f, &recs[i], axes, n_axes, metrics, n_metrics, 0);
+    free(metrics);
     return ferror(f) ? gb_error_set(GB_ERR_IO, "cannot write CSV") : GB_OK;
 }
 
@@ -234,6 +274,8 @@ static void gb_writer_free(struct gb_run_writer *w)
     for (int i = 0; i < w->n_axes; i++)
         free(w->axes[i]);
     free(w->axes);
+    for (size_t i = 0; i < w->n_recs; i++)
+        gb_record_release(&w->recs[i]);
     free(w->recs);
     free(w);
 }
@@ -304,14 +346,16 @@ enum gb_status gb_run_writer_add(struct gb_run_writer *w, const struct gb_record
         w->recs = p;
         w->cap_recs = cap;
     }
-    w->recs[w->n_recs++] = *r;
+    if ((st = gb_record_copy(&w->recs[w->n_recs], r)) != GB_OK)
+        return st;
+    w->n_recs++;
     return GB_OK;
 }
 
 enum gb_status gb_run_writer_close(struct gb_run_writer *w, const struct gb_run_info *info)
 {
     enum gb_status st = GB_OK;
-    char path[4200];
+    char path[GB_PATH_MAX + 16];
     struct gb_atomic_file a;
     if (!w)
         return GB_OK;

@@ -57,7 +57,7 @@ enum gb_status camp_pin_point(struct gb_point *p, CUfunction f, int warps, struc
 {
     enum gb_status st = camp_pin_func(p->gpu, f, warps, pin);
     if (st == GB_OK)
-        st = gb_point_metric(p, "active_warps", warps);
+        st = gb_point_metric(p, GB_CAMP_METRIC_ACTIVE_WARPS, warps);
     return st;
 }
 
@@ -609,7 +609,7 @@ static enum gb_status camp_mb_setup(struct gb_point *p, int store)
     int camped = strcmp(gb_point_str(p, "pattern"), "camped") == 0;
     long camp_pitch = gb_point_int(p, "camp_pitch");
     const uint64_t req = 32ULL * (uint64_t)s->width;
-    if (gb_camp_width_index(s->width) < 0)
+    if (gb_camp_width_class(s->width) < GB_CAMP_RECORDED_CLASS_MIN)
         return gb_error_set(GB_ERR_UNSUPPORTED, "width %d is not 2, 4, 8 or 16", s->width);
     if ((st = gb_gpu_function(p->module, store ? "camp_write" : "camp_read", &s->f)) != GB_OK ||
         (st = camp_pin_point(p, s->f, s->warps, &s->pin)) != GB_OK)
@@ -875,12 +875,11 @@ static enum gb_status camp_discover_counts(struct gb_point *p, double G)
     struct gb_camp_counts cnt;
     memset(&cnt, 0, sizeof cnt);
     gb_camp_counts_read(&cnt, s->width, (double)s->geo.total, G);
-    int wi = gb_camp_width_index(s->width);
-    static const char *const ld[4] = {"ld_req_2", "ld_req_4", "ld_req_8", "ld_req_16"};
-    if ((st = gb_point_metric(p, ld[wi], cnt.ld_req[wi])) != GB_OK ||
-        (st = gb_point_metric(p, "ld_sectors", cnt.ld_sectors)) != GB_OK ||
-        (st = gb_point_metric(p, "st_req_8", cnt.st_req[2])) != GB_OK ||
-        (st = gb_point_metric(p, "st_sectors", cnt.st_sectors)) != GB_OK)
+    const int wc = gb_camp_width_class(s->width), c8 = gb_camp_width_class(8);
+    if ((st = gb_point_metric(p, gb_camp_req_metric(0, wc), cnt.ld[wc])) != GB_OK ||
+        (st = gb_point_metric(p, GB_CAMP_METRIC_LD_SECTORS, cnt.ld_sectors)) != GB_OK ||
+        (st = gb_point_metric(p, gb_camp_req_metric(1, c8), cnt.st[c8])) != GB_OK ||
+        (st = gb_point_metric(p, GB_CAMP_METRIC_ST_SECTORS, cnt.st_sectors)) != GB_OK)
         return st;
     p->bytes = 32.0 * (cnt.ld_sectors + cnt.st_sectors);
     return GB_OK;
@@ -901,7 +900,7 @@ static enum gb_status camp_discover_setup(struct gb_point *p, void *ctx)
     const uint64_t footprint = (uint64_t)gb_point_int(p, "footprint");
     const uint64_t offset = (uint64_t)gb_point_int(p, "offset");
     const uint64_t pitch = (uint64_t)gb_point_int(p, "pitch");
-    if (gb_camp_width_index(s->width) < 0)
+    if (gb_camp_width_class(s->width) < GB_CAMP_RECORDED_CLASS_MIN)
         return gb_error_set(GB_ERR_UNSUPPORTED, "width %d is not 2, 4, 8 or 16", s->width);
     if (pitch && (pitch % 128 || pitch < req))
         return gb_error_set(GB_ERR_UNSUPPORTED,

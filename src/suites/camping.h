@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpubound/camp_counts.h"
 #include "gpubound/device.h"
 #include "gpubound/status.h"
 #include "gpubound/suite.h"
@@ -50,18 +51,12 @@ int gb_camping_pinnable_warps(const struct gb_device_info *dev, int regs_per_thr
 
 /* ---- counted requests ----
  * Per launch: warp-level global load and store instructions by the bytes
- * each thread accesses (2, 4, 8, 16), and the 32-byte sectors they touch.
- * A warp-level instruction counts once whatever number of its lanes is
- * active. */
-struct gb_camp_counts {
-    double ld_req[4], st_req[4];   /* index gb_camp_width_index(width) */
-    double ld_sectors, st_sectors;
-};
+ * each thread accesses (2, 4, 8, 16), and the 32-byte sectors they touch,
+ * in struct gb_camp_counts (gpubound/camp_counts.h, indexed by
+ * gb_camp_width_class). */
 
-/* 0..3 for widths 2, 4, 8, 16; -1 otherwise. */
-int gb_camp_width_index(int width);
-
-/* Adds `requests` instructions of `width` bytes per thread, `sectors` in all. */
+/* Adds `requests` instructions of `width` bytes per thread, `sectors` in
+ * all; a width that is no class (not 1, 2, 4, 8 or 16) adds nothing. */
 void gb_camp_counts_add(struct gb_camp_counts *c, int is_store, int width, double requests, double sectors);
 
 /* 32-byte sectors the bytes [lo, hi) touch (0 when hi <= lo). */
@@ -83,8 +78,10 @@ void gb_camp_counts_transpose(struct gb_camp_counts *c, uint64_t n, uint64_t pas
  * at 32-byte aligned device addresses. */
 void gb_camp_counts_clique(struct gb_camp_counts *c, const uint32_t *row, const uint32_t *col, uint32_t n);
 
-/* Records the counts as the point's metrics ld_req_2 .. st_req_16,
- * ld_sectors, st_sectors (zeros included); gb_point_metric's failure. */
+/* Records the counts as the point's metrics ld_req_2 .. ld_req_16,
+ * st_req_2 .. st_req_16, ld_sectors, st_sectors (zeros included; the names
+ * of gpubound/camp_counts.h, classes from GB_CAMP_RECORDED_CLASS_MIN);
+ * gb_point_metric's failure. */
 enum gb_status gb_camp_counts_record(const struct gb_camp_counts *c, struct gb_point *p);
 
 /* ---- the clique graph ---- */

@@ -121,27 +121,16 @@ int gb_camping_pinnable_warps(const struct gb_device_info *dev, int regs_per_thr
 
 /* ---- counts ---- */
 
-int gb_camp_width_index(int width)
-{
-    switch (width) {
-    case 2: return 0;
-    case 4: return 1;
-    case 8: return 2;
-    case 16: return 3;
-    default: return -1;
-    }
-}
-
 void gb_camp_counts_add(struct gb_camp_counts *c, int is_store, int width, double requests, double sectors)
 {
-    int i = gb_camp_width_index(width);
+    int i = gb_camp_width_class(width);
     if (i < 0)
         return;
     if (is_store) {
-        c->st_req[i] += requests;
+        c->st[i] += requests;
         c->st_sectors += sectors;
     } else {
-        c->ld_req[i] += requests;
+        c->ld[i] += requests;
         c->ld_sectors += sectors;
     }
 }
@@ -218,17 +207,15 @@ void gb_camp_counts_clique(struct gb_camp_counts *c, const uint32_t *row, const 
 
 enum gb_status gb_camp_counts_record(const struct gb_camp_counts *c, struct gb_point *p)
 {
-    static const char *const ld[4] = {"ld_req_2", "ld_req_4", "ld_req_8", "ld_req_16"};
-    static const char *const st[4] = {"st_req_2", "st_req_4", "st_req_8", "st_req_16"};
     enum gb_status rc = GB_OK;
-    for (int i = 0; i < 4 && rc == GB_OK; i++)
-        rc = gb_point_metric(p, ld[i], c->ld_req[i]);
-    for (int i = 0; i < 4 && rc == GB_OK; i++)
-        rc = gb_point_metric(p, st[i], c->st_req[i]);
+    for (int i = GB_CAMP_RECORDED_CLASS_MIN; i < GB_CAMP_N_WIDTHS && rc == GB_OK; i++)
+        rc = gb_point_metric(p, gb_camp_req_metric(0, i), c->ld[i]);
+    for (int i = GB_CAMP_RECORDED_CLASS_MIN; i < GB_CAMP_N_WIDTHS && rc == GB_OK; i++)
+        rc = gb_point_metric(p, gb_camp_req_metric(1, i), c->st[i]);
     if (rc == GB_OK)
-        rc = gb_point_metric(p, "ld_sectors", c->ld_sectors);
+        rc = gb_point_metric(p, GB_CAMP_METRIC_LD_SECTORS, c->ld_sectors);
     if (rc == GB_OK)
-        rc = gb_point_metric(p, "st_sectors", c->st_sectors);
+        rc = gb_point_metric(p, GB_CAMP_METRIC_ST_SECTORS, c->st_sectors);
     return rc;
 }
 

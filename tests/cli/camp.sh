@@ -193,7 +193,7 @@ cp -r "$FIXTURE" "$TMP/badrun"
     >"$TMP/badrun/results.json"
 expect 1 "camp fit: .*results.json: line 4 is not a record" camp fit "$TMP/badrun"
 [ ! -e "$TMP/badrun/campprof-model.json" ] && ok || bad "a malformed run left a model behind"
-expect 1 "camp fit: cannot write /nonexistent/dir/m.json.tmp" camp fit "$RUN" --out /nonexistent/dir/m.json
+expect 1 "camp fit: cannot write /nonexistent/dir/m.json: " camp fit "$RUN" --out /nonexistent/dir/m.json
 expect 2 "camp: fit: expected a RUN_DIR; see 'gpubound help camp'" camp fit
 expect 2 "fit: expected one RUN_DIR, not 2 arguments" camp fit "$RUN" "$RUN"
 expect 2 "fit: --p-remove needs a p-value between 0 and 1, not '2'" camp fit "$RUN" --p-remove 2

@@ -142,10 +142,10 @@ static void test_sectors(void **state)
     assert_int_equal(gb_camp_sectors(31, 33), 2);
     assert_int_equal(gb_camp_sectors(0, 0), 0);
     assert_int_equal(gb_camp_sectors(0, 512), 16);
-    assert_int_equal(gb_camp_width_index(2), 0);
-    assert_int_equal(gb_camp_width_index(16), 3);
-    assert_int_equal(gb_camp_width_index(1), -1);
-    assert_int_equal(gb_camp_width_index(32), -1);
+    assert_int_equal(gb_camp_width_class(2), 1);
+    assert_int_equal(gb_camp_width_class(16), 4);
+    assert_int_equal(gb_camp_width_class(1), 0);
+    assert_int_equal(gb_camp_width_class(32), -1);
 }
 
 static void test_counts_closed_forms(void **state)
@@ -154,22 +154,22 @@ static void test_counts_closed_forms(void **state)
     struct gb_camp_counts c;
     memset(&c, 0, sizeof c);
     gb_camp_counts_read(&c, 2, 100, 10);
-    assert_true(c.ld_req[0] == 100 && c.ld_sectors == 200);
-    assert_true(c.st_req[2] == 10 && c.st_sectors == 80);
-    assert_true(c.ld_req[1] == 0 && c.ld_req[2] == 0 && c.ld_req[3] == 0);
+    assert_true(c.ld[1] == 100 && c.ld_sectors == 200);
+    assert_true(c.st[3] == 10 && c.st_sectors == 80);
+    assert_true(c.ld[2] == 0 && c.ld[3] == 0 && c.ld[4] == 0);
     memset(&c, 0, sizeof c);
     gb_camp_counts_write(&c, 16, 7);
-    assert_true(c.st_req[3] == 7 && c.st_sectors == 112 && c.ld_sectors == 0);
+    assert_true(c.st[4] == 7 && c.st_sectors == 112 && c.ld_sectors == 0);
     memset(&c, 0, sizeof c);
     gb_camp_counts_gem(&c, 64, 3);
     /* 2 groups: 2 coordinate loads (16 sectors) + 6 broadcast component
      * loads (1 sector); 2 stores of 4 bytes per lane (4 sectors). */
-    assert_true(c.ld_req[3] == 8 && c.ld_sectors == 38);
-    assert_true(c.st_req[1] == 2 && c.st_sectors == 8);
+    assert_true(c.ld[4] == 8 && c.ld_sectors == 38);
+    assert_true(c.st[2] == 2 && c.st_sectors == 8);
     memset(&c, 0, sizeof c);
     gb_camp_counts_transpose(&c, 64, 3);
-    assert_true(c.ld_req[1] == 3 * 128 && c.ld_sectors == 3 * 512);
-    assert_true(c.st_req[1] == 3 * 128 && c.st_sectors == 3 * 512);
+    assert_true(c.ld[2] == 3 * 128 && c.ld_sectors == 3 * 512);
+    assert_true(c.st[2] == 3 * 128 && c.st_sectors == 3 * 512);
 }
 
 /* The triangle 0-1-2: worked out by hand from the kernel's loops. */
@@ -183,9 +183,9 @@ static void test_counts_clique_triangle(void **state)
     memset(&c, 0, sizeof c);
     gb_camp_counts_clique(&c, row, col, 3);
     /* v=0: 2 + 1 + 2 x (2 + 1 + 1); v=1: 2 + 1 + (2 + 1 + 1); v=2: 2 + 1. */
-    assert_true(c.ld_req[1] == 21);
+    assert_true(c.ld[2] == 21);
     assert_true(c.ld_sectors == 21);
-    assert_true(c.st_req[1] == 3 && c.st_sectors == 3);
+    assert_true(c.st[2] == 3 && c.st_sectors == 3);
     gb_camp_clique_ref(row, col, 3, cnt);
     assert_int_equal(cnt[0], 1);
     assert_int_equal(cnt[1], 0);
@@ -215,9 +215,9 @@ static void test_counts_clique_star(void **state)
      * loads, 2 chunk loads of N(0) (4 + 1 sectors), 2 loads of N(u) (1
      * sector each): 244 requests, 367 sectors. v=1..40: 3 requests and
      * sectors each; v=41..99: 2 each. */
-    assert_true(c.ld_req[1] == 244 + 120 + 118);
+    assert_true(c.ld[2] == 244 + 120 + 118);
     assert_true(c.ld_sectors == 367 + 120 + 118);
-    assert_true(c.st_req[1] == N);
+    assert_true(c.st[2] == N);
     gb_camp_clique_ref(row, col, N, cnt);
     for (int v = 0; v < N; v++)
         assert_int_equal(cnt[v], 0);

@@ -259,13 +259,13 @@ static void test_clique_warp(void **state)
         total += ref[v];
     }
     assert_true(total > 0);
-    for (int i = 0; i < 4; i++) {
-        assert_true(emu.ld_req[i] == calc.ld_req[i]);
-        assert_true(emu.st_req[i] == calc.st_req[i]);
+    for (int i = 0; i < GB_CAMP_N_WIDTHS; i++) {
+        assert_true(emu.ld[i] == calc.ld[i]);
+        assert_true(emu.st[i] == calc.st[i]);
     }
     assert_true(emu.ld_sectors == calc.ld_sectors);
     assert_true(emu.st_sectors == calc.st_sectors);
-    assert_true(calc.ld_req[1] > n * 10);
+    assert_true(calc.ld[2] > n * 10);
     free(row);
     free(col);
     free(ref);

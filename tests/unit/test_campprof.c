@@ -135,8 +135,7 @@ static struct gb_run *make_run(const struct truth coef[2][2], double sigma, uint
 
 static void free_run(struct gb_run *run)
 {
-    free(run->records);
-    free(run);
+    gb_run_free(run); /* the run owns its records and their axes and metrics */
 }
 
 static struct gb_camp_model *fitted_model(double sigma)

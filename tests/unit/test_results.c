@@ -20,7 +20,7 @@ static void make_tmp(char *buf, size_t n)
 
 static void fill_info(struct gb_run_info *info)
 {
-    gb_run_info_init(info, "gpubound run bandwidth --out x");
+    gb_run_info_init(info, "gpubound run bandwidth --out x", "12.9");
     info->has_device = 1;
     snprintf(info->device.name, sizeof info->device.name, "Test GPU");
     info->device.cc_major = 9;
@@ -166,6 +166,8 @@ static void test_round_trip(void **state)
     fclose(f);
     assert_int_equal(rows, 5);
     assert_true(quoted);
+    for (int i = 0; i < 5; i++)
+        gb_record_release(&recs[i]);
 }
 
 /* A run killed at any byte of results.json keeps every complete record. */
@@ -186,6 +188,7 @@ static void test_cut_mid_write(void **state)
     for (int i = 0; i < 3; i++) {
         fill_record(&rec, i);
         assert_int_equal(gb_run_writer_add(w, &rec), GB_OK);
+        gb_record_release(&rec);
         after[i] = file_size(from); /* flushed: what a killed process leaves */
     }
     snprintf(to, sizeof to, "%s/run.json", cut);
@@ -202,6 +205,7 @@ static void test_cut_mid_write(void **state)
         assert_int_equal(run->n_records, n == after[2] ? 3 : 2);
         fill_record(&rec, 1);
         assert_record_equal(&rec, &run->records[1]);
+        gb_record_release(&rec);
         assert_int_equal(run->info.complete, 0);
         gb_run_free(run);
     }
@@ -293,13 +297,94 @@ static void test_record_accessors(void **state)
     memset(longv, 'x', sizeof longv - 1);
     longv[99] = '\0';
     assert_int_equal(gb_record_set_axis(&r, "long", longv), GB_ERR_USAGE);
-    for (int i = 0; i < GB_MAX_METRICS; i++) {
+    /* Records grow: no count of metrics is too many; a name too long is an error. */
+    for (int i = 0; i < 3 * GB_MAX_METRICS; i++) {
         char name[16];
         snprintf(name, sizeof name, "m%d", i);
         assert_int_equal(gb_record_set_metric(&r, name, i), GB_OK);
     }
-    assert_int_equal(gb_record_set_metric(&r, "one-too-many", 1), GB_ERR_USAGE);
+    assert_int_equal(r.n_metrics, 3 * GB_MAX_METRICS);
     assert_true(gb_record_metric(&r, "m3", -1) == 3.0);
+    assert_true(gb_record_metric(&r, "m70", -1) == 70.0);
+    assert_int_equal(gb_record_set_metric(&r, longv, 1), GB_ERR_USAGE);
+    assert_int_equal(r.n_metrics, 3 * GB_MAX_METRICS);
+
+    /* A copy is independent of its source; release leaves a zeroed record. */
+    struct gb_record c;
+    assert_int_equal(gb_record_copy(&c, &r), GB_OK);
+    assert_int_equal(gb_record_set_metric(&c, "m3", -3), GB_OK);
+    assert_int_equal(gb_record_set_axis(&c, "width", "2"), GB_OK);
+    assert_true(gb_record_metric(&r, "m3", -1) == 3.0);
+    assert_string_equal(gb_record_axis(&r, "width"), "8");
+    gb_record_release(&r);
+    assert_int_equal(r.n_axes, 0);
+    assert_int_equal(r.n_metrics, 0);
+    assert_null(r.metrics);
+    assert_true(gb_record_metric(&c, "m3", -1) == -3.0);
+    gb_record_release(&c);
+    gb_record_release(&c); /* twice is safe */
+}
+
+/* More axes and metrics than a point holds (GB_MAX_AXES, GB_MAX_METRICS)
+ * are written and read back equal, in JSON and as CSV columns. */
+static void test_many_axes_metrics(void **state)
+{
+    (void)state;
+    enum { N_AXES = GB_MAX_AXES + 9, N_METRICS = GB_MAX_METRICS * 2 + 5 };
+    char dir[64], path[256], name[32], value[32];
+    struct gb_run_info info;
+    struct gb_run_writer *w;
+    struct gb_record rec = {0};
+    const char *axes[N_AXES];
+    char axis_names[N_AXES][16];
+    make_tmp(dir, sizeof dir);
+    fill_info(&info);
+    snprintf(rec.suite, sizeof rec.suite, "wide");
+    snprintf(rec.bench, sizeof rec.bench, "many");
+    for (int i = 0; i < N_AXES; i++) {
+        snprintf(axis_names[i], sizeof axis_names[i], "axis%02d", i);
+        axes[i] = axis_names[i];
+        snprintf(value, sizeof value, "%d", 1000 + i);
+        assert_int_equal(gb_record_set_axis(&rec, axes[i], value), GB_OK);
+    }
+    for (int i = 0; i < N_METRICS; i++) {
+        snprintf(name, sizeof name, "metric_%02d", i);
+        assert_int_equal(gb_record_set_metric(&rec, name, i / 7.0 + 1e-9 * i), GB_OK);
+    }
+    rec.median_ns = 123.5;
+    assert_int_equal(gb_run_writer_open(dir, &info, axes, N_AXES, &w), GB_OK);
+    assert_int_equal(gb_run_writer_add(w, &rec), GB_OK);
+    assert_int_equal(gb_run_writer_close(w, &info), GB_OK);
+
+    struct gb_run *run;
+    assert_int_equal(gb_run_load(dir, &run), GB_OK);
+    assert_int_equal(run->n_records, 1);
+    const struct gb_record *back = &run->records[0];
+    assert_int_equal(back->n_axes, N_AXES);
+    assert_int_equal(back->n_metrics, N_METRICS);
+    for (int i = 0; i < N_AXES; i++)
+        assert_string_equal(gb_record_axis(back, axes[i]), gb_record_axis(&rec, axes[i]));
+    for (int i = 0; i < N_METRICS; i++) {
+        assert_string_equal(back->metrics[i].name, rec.metrics[i].name);
+        assert_true(back->metrics[i].value == rec.metrics[i].value); /* bit-exact */
+    }
+    gb_run_free(run);
+
+    /* The final CSV: a column for every axis and every metric, and the values. */
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[8192];
+    assert_non_null(fgets(line, sizeof line, f));
+    snprintf(name, sizeof name, ",axis%02d,", N_AXES - 1);
+    assert_non_null(strstr(line, name));
+    snprintf(name, sizeof name, ",metric_%02d,", N_METRICS - 1); /* the time-source columns follow */
+    assert_non_null(strstr(line, name));
+    assert_non_null(fgets(line, sizeof line, f));
+    snprintf(value, sizeof value, ",%d,", 1000 + N_AXES - 1);
+    assert_non_null(strstr(line, value));
+    fclose(f);
+    gb_record_release(&rec);
 }
 
 int main(void)
@@ -307,7 +392,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_cut_mid_write),
         cmocka_unit_test(test_malformed),      cmocka_unit_test(test_dir_prepare),
-        cmocka_unit_test(test_record_accessors),
+        cmocka_unit_test(test_record_accessors), cmocka_unit_test(test_many_axes_metrics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -97,7 +97,7 @@ static void test_round_trip_and_csv(void **state)
     struct gb_record recs[2];
     const char *axes[] = {"width"};
     make_tmp(dir, sizeof dir);
-    gb_run_info_init(&info, "gpubound run bandwidth");
+    gb_run_info_init(&info, "gpubound run bandwidth", "13.0");
     fill(&recs[0], 1);
     fill(&recs[1], 38);
     assert_int_equal(gb_run_writer_open(dir, &info, axes, 1, &w), GB_OK);

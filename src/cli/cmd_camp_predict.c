@@ -1,0 +1,498 @@
+/* cmd_camp_predict.c - `gpubound camp predict`: parses the kernel's counts
+ * and launch, calls the model for its band (src/models/campprof_predict.c)
+ * and prints it, with its chart (src/report/band.c) on request. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_camp.h"
+#include "gpubound/band.h"
+#include "gpubound/campprof.h"
+#include "gpubound/ncu.h"
+#include "util/fs.h"
+
+#define CMD "camp"
+
+/* What the command line asks for. */
+struct predict_opts {
+    const char *model_path, *ncu_path, *chart, *cc;
+    long threads, regs, smem, grid, warps_max, ncu_id, at;
+    double time_ns;
+    int have_counts;
+    enum gb_format fmt;
+    struct gb_camp_counts counts;
+    char chart_dir[4096], chart_stem[128];
+};
+
+/* What the command computes and prints. */
+struct predict_state {
+    struct gb_camp_model *m;
+    struct gb_device_info dev;
+    struct gb_ncu_report *ncu;
+    int *warps, config_warps;          /* the configurations: n active warps values */
+    size_t n;
+    double at_warps, degree;
+    char kernel[160], launch_text[256];
+    struct gb_camp_row *rows;
+};
+
+/* Parses "W:N[,W:N...]" into counts[class]; -1 on a malformed list. */
+static int parse_counts(const char *s, double *counts)
+{
+    char buf[1024];
+    if (strlen(s) >= sizeof buf || !*s)
+        return -1;
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *tok = buf; tok;) {
+        char *next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        char *colon = strchr(tok, ':'), *end;
+        if (!colon)
+            return -1;
+        *colon = '\0';
+        errno = 0;
+        long w = strtol(tok, &end, 10);
+        int c = (*tok && !*end && !errno) ? gb_camp_width_class((int)w) : -1;
+        double n;
+        if (c < 0 || camp_cli_parse_double(colon + 1, &n) != 0 || n < 0)
+            return -1;
+        counts[c] += n;
+        tok = next;
+    }
+    return 0;
+}
+
+static void counts_text(const double *v, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < GB_CAMP_N_WIDTHS; c++)
+        if (v[c] > 0 && len < n) {
+            char num[32];
+            if (v[c] == floor(v[c]) && v[c] < 1e15)
+                snprintf(num, sizeof num, "%.0f", v[c]);
+            else
+                gb_format_num(num, sizeof num, v[c], 7);
+            len += (size_t)snprintf(buf + len, n - len, "%s%d B x %s", len ? ", " : "",
+                                    gb_camp_class_width(c), num);
+        }
+    if (!buf[0])
+        snprintf(buf, n, "none");
+}
+
+/* "1-16, 18, 20" */
+static void warps_text(const int *w, size_t n, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && len < size;) {
+        size_t j = i;
+        while (j + 1 < n && w[j + 1] == w[j] + 1)
+            j++;
+        if (j > i + 1)
+            len += (size_t)snprintf(buf + len, size - len, "%s%d-%d", i ? ", " : "", w[i], w[j]);
+        else
+            for (size_t k = i; k <= j && len < size; k++)
+                len += (size_t)snprintf(buf + len, size - len, "%s%d", k ? ", " : "", w[k]);
+        i = j + 1;
+    }
+}
+
+/* ---- parsing ---- */
+
+/* A whole-number option: its value, or -1 after printing the usage error. */
+static long opt_long(const char *opt, const char *arg, long min, long max)
+{
+    char what[64];
+    snprintf(what, sizeof what, "predict: %s", opt);
+    return gb_cli_parse_long(CMD, what, arg, min, max);
+}
+
+/* One option's value into `o`; GB_EXIT_OK or the usage error's code. */
+static int predict_option(int c, const char *arg, struct predict_opts *o)
+{
+    switch (c) {
+    case 'm': o->model_path = arg; return GB_EXIT_OK;
+    case 'n': o->ncu_path = arg; return GB_EXIT_OK;
+    case 'C': o->cc = arg; return GB_EXIT_OK;
+    case 'c': o->chart = arg; return GB_EXIT_OK;
+    case 'l':
+    case 's':
+        if (parse_counts(arg, c == 'l' ? o->counts.ld : o->counts.st) != 0)
+            return gb_cli_usage(CMD, "predict: %s needs WIDTH:COUNT pairs such as 4:123456 "
+                                "(width 1, 2, 4, 8 or 16 bytes per thread, count >= 0), not '%s'",
+                                c == 'l' ? "--gld" : "--gst", arg);
+        o->have_counts = 1;
+        return GB_EXIT_OK;
+    case 'i': return (o->ncu_id = opt_long("--ncu-id", arg, 0, 1L << 40)) < 0 ? GB_EXIT_USAGE : 0;
+    case 't': return (o->threads = opt_long("--threads", arg, 1, 1 << 20)) < 0 ? GB_EXIT_USAGE : 0;
+    case 'r': return (o->regs = opt_long("--regs", arg, 0, 255)) < 0 ? GB_EXIT_USAGE : 0;
+    case 'S': return (o->smem = opt_long("--smem", arg, 0, 1 << 30)) < 0 ? GB_EXIT_USAGE : 0;
+    case 'g': return (o->grid = opt_long("--grid", arg, 1, 1L << 46)) < 0 ? GB_EXIT_USAGE : 0;
+    case 'w': return (o->warps_max = opt_long("--warps", arg, 1, 4096)) < 0 ? GB_EXIT_USAGE : 0;
+    case 'a': return (o->at = opt_long("--at-warps", arg, 1, 4096)) < 0 ? GB_EXIT_USAGE : 0;
+    case 'T':
+        if (camp_cli_parse_double(arg, &o->time_ns) != 0 || !(o->time_ns > 0))
+            return gb_cli_usage(CMD, "predict: --time-ns needs a time in ns > 0, not '%s'", arg);
+        return GB_EXIT_OK;
+    case 'f':
+        if (gb_format_parse(arg, &o->fmt) != GB_OK)
+            return gb_cli_usage(CMD, "predict: --format: %s", gb_error_message());
+        return GB_EXIT_OK;
+    }
+    return GB_EXIT_USAGE;
+}
+
+/* The options' combinations that make no sense. */
+static int predict_check(int argc, char **argv, struct predict_opts *o)
+{
+    if (optind < argc)
+        return gb_cli_usage(CMD, "predict: unexpected argument '%s'", argv[optind]);
+    if (!o->model_path)
+        return gb_cli_usage(CMD, "predict: --model is required (a model written by 'camp fit')");
+    if (o->ncu_path && o->have_counts)
+        return gb_cli_usage(CMD, "predict: give the counts either with --gld/--gst or with "
+                            "--from-ncu, not both");
+    if (!o->ncu_path && !o->have_counts)
+        return gb_cli_usage(CMD, "predict: give the kernel's global load and store counts with "
+                            "--gld/--gst or --from-ncu");
+    if (o->ncu_id >= 0 && !o->ncu_path)
+        return gb_cli_usage(CMD, "predict: --ncu-id needs --from-ncu");
+    if (o->warps_max > 0 && (o->threads > 0 || o->regs >= 0 || o->smem >= 0 || o->grid > 0))
+        return gb_cli_usage(CMD, "predict: --warps replaces the launch; give either --warps or "
+                            "--threads/--regs/--smem/--grid");
+    if (o->chart && gb_band_path(o->chart, o->chart_dir, sizeof o->chart_dir, o->chart_stem,
+                                 sizeof o->chart_stem) != GB_OK)
+        return gb_cli_usage(CMD, "predict: --chart needs a file name ending in .svg, not '%s'",
+                            o->chart);
+    return GB_EXIT_OK;
+}
+
+static int predict_parse(int argc, char **argv, struct predict_opts *o)
+{
+    static const struct option longopts[] = {
+        {"model", required_argument, NULL, 'm'},    {"gld", required_argument, NULL, 'l'},
+        {"gst", required_argument, NULL, 's'},      {"from-ncu", required_argument, NULL, 'n'},
+        {"ncu-id", required_argument, NULL, 'i'},   {"threads", required_argument, NULL, 't'},
+        {"regs", required_argument, NULL, 'r'},     {"smem", required_argument, NULL, 'S'},
+        {"grid", required_argument, NULL, 'g'},     {"warps", required_argument, NULL, 'w'},
+        {"time-ns", required_argument, NULL, 'T'},  {"at-warps", required_argument, NULL, 'a'},
+        {"cc", required_argument, NULL, 'C'},       {"chart", required_argument, NULL, 'c'},
+        {"format", required_argument, NULL, 'f'},   {NULL, 0, NULL, 0}};
+    int c, rc;
+    memset(o, 0, sizeof *o);
+    o->threads = o->regs = o->smem = o->grid = o->warps_max = o->ncu_id = o->at = -1;
+    o->time_ns = NAN;
+    o->fmt = GB_FORMAT_TABLE;
+    gb_cli_getopt_reset();
+    while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (c == ':')
+            return gb_cli_usage(CMD, "predict: %s needs a value", argv[optind - 1]);
+        if (c == '?')
+            return gb_cli_usage(CMD, "predict: unknown option '%s'", argv[optind - 1]);
+        if ((rc = predict_option(c, optarg, o)) != GB_EXIT_OK)
+            return rc;
+    }
+    return predict_check(argc, argv, o);
+}
+
+/* ---- calling ---- */
+
+/* The device whose limits the occupancy calculator uses. */
+static int predict_device(const struct gb_camp_model *m, const char *cc, struct gb_device_info *dev)
+{
+    if (cc) {
+        int major, minor;
+        if (gb_cli_parse_cc(cc, &major, &minor) != 0)
+            return gb_cli_usage(CMD, "predict: --cc needs a compute capability X.Y such as 9.0, "
+                                "not '%s'", cc);
+        if (gb_device_from_cc(major, minor, dev) != GB_OK)
+            return gb_cli_usage(CMD, "predict: --cc %s: %s", cc, gb_error_message());
+        return GB_EXIT_OK;
+    }
+    if (!m->has_device || m->device.max_threads_per_sm <= 0 || m->device.warp_size <= 0)
+        return gb_cli_usage(CMD, "predict: the model does not record its device's limits; give "
+                            "--cc X.Y");
+    *dev = m->device;
+    return GB_EXIT_OK;
+}
+
+/* The launch of the export to use: --ncu-id's, or its only one. */
+static int pick_launch(const struct predict_opts *o, const struct gb_ncu_report *ncu,
+                       const struct gb_ncu_launch **l)
+{
+    if (o->ncu_id >= 0) {
+        *l = gb_ncu_launch_by_id(ncu, o->ncu_id);
+        return *l ? GB_EXIT_OK
+                  : gb_cli_usage(CMD, "predict: %s has no launch with ID %ld", o->ncu_path,
+                                 o->ncu_id);
+    }
+    if ((*l = ncu->n_launches == 1 ? &ncu->launches[0] : NULL))
+        return GB_EXIT_OK;
+    char ids[256] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < ncu->n_launches && len < sizeof ids - 8; i++)
+        len += (size_t)snprintf(ids + len, sizeof ids - len, "%s%ld", i ? ", " : "",
+                                ncu->launches[i].id);
+    return gb_cli_usage(CMD, "predict: %s holds %zu launches (IDs %s); pick one with --ncu-id",
+                        o->ncu_path, ncu->n_launches, ids);
+}
+
+/* The counts, launch and time of an Nsight Compute export; the options
+ * given explicitly win over the export's values. */
+static int predict_from_ncu(struct predict_opts *o, struct predict_state *ps)
+{
+    struct gb_camp_ncu_input in;
+    const struct gb_ncu_launch *l;
+    enum gb_status st;
+    int rc;
+    if ((st = gb_ncu_load(o->ncu_path, &ps->ncu)) != GB_OK)
+        return gb_cli_fail(st, "camp predict --from-ncu",
+                           "export it with 'ncu --csv --page raw' (see docs/models.md)");
+    if ((rc = pick_launch(o, ps->ncu, &l)) != GB_EXIT_OK)
+        return rc;
+    if ((st = gb_camp_from_ncu(ps->m, l, &in)) != GB_OK)
+        return gb_cli_fail(st, "camp predict --from-ncu",
+                           "profile with ncu --csv --page raw --metrics " GB_NCU_METRICS_ARG);
+    o->counts = in.counts;
+    snprintf(ps->kernel, sizeof ps->kernel, "%s", l->kernel);
+    if (o->warps_max < 0) {
+        o->threads = o->threads < 0 && in.threads > 0 ? in.threads : o->threads;
+        o->regs = o->regs < 0 && in.regs >= 0 ? in.regs : o->regs;
+        o->smem = o->smem < 0 && in.smem >= 0 ? in.smem : o->smem;
+        o->grid = o->grid < 0 && in.grid > 0 ? in.grid : o->grid;
+    }
+    if (isnan(o->time_ns) && in.time_ns > 0)
+        o->time_ns = in.time_ns;
+    fprintf(stderr, "from %s, launch %ld (%s): loads %.0f requests / %.0f sectors (%s), stores "
+                    "%.0f requests / %.0f sectors (%s)\n",
+            o->ncu_path, l->id, l->kernel, in.ld_requests, in.ld_sectors, in.ld_requests_metric,
+            in.st_requests, in.st_sectors, in.st_requests_metric);
+    return GB_EXIT_OK;
+}
+
+/* The launch's limits against the device, before the configurations. */
+static int launch_check(const struct predict_opts *o, const struct gb_device_info *dev)
+{
+    if (o->warps_max > 0) {
+        if (o->warps_max > gb_camp_max_warps(dev))
+            return gb_cli_usage(CMD, "predict: --warps %ld is more than the %d warps an SM of "
+                                "compute capability %d.%d holds", o->warps_max,
+                                gb_camp_max_warps(dev), dev->cc_major, dev->cc_minor);
+        return GB_EXIT_OK;
+    }
+    if (o->threads < 0 || o->regs < 0)
+        return gb_cli_usage(CMD, "predict: give the launch (--threads and --regs, with --smem "
+                            "and --grid when they apply) or --warps W");
+    if (o->threads > dev->max_threads_per_block)
+        return gb_cli_usage(CMD, "predict: --threads %ld is more than the %d threads a block "
+                            "can have", o->threads, dev->max_threads_per_block);
+    return GB_EXIT_OK;
+}
+
+/* The configurations the band is predicted at, and the line saying why. */
+static int predict_configs(const struct predict_opts *o, struct predict_state *ps)
+{
+    const struct gb_device_info *dev = &ps->dev;
+    struct gb_camp_config cfg = {(int)o->threads, (int)o->regs, o->smem < 0 ? 0 : (int)o->smem,
+                                 o->grid < 0 ? 0 : o->grid};
+    enum gb_status st;
+    int rc = launch_check(o, dev);
+    if (rc != GB_EXIT_OK)
+        return rc;
+    if (!(ps->warps = calloc((size_t)gb_camp_max_warps(dev) + 1, sizeof *ps->warps)))
+        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
+    st = gb_camp_configurations(dev, &cfg, o->warps_max > 0 ? (int)o->warps_max : 0, ps->warps,
+                                &ps->n, &ps->config_warps);
+    if (st != GB_OK)
+        return gb_cli_fail(st, "camp predict", NULL);
+    if (o->warps_max > 0) {
+        snprintf(ps->launch_text, sizeof ps->launch_text, "up to %ld active warps per SM (given)",
+                 o->warps_max);
+        return GB_EXIT_OK;
+    }
+    char grid_text[64] = "";
+    if (o->grid > 0)
+        snprintf(grid_text, sizeof grid_text, ", %ld blocks", o->grid);
+    snprintf(ps->launch_text, sizeof ps->launch_text,
+             "%ld threads per block, %ld registers per thread, %d bytes of shared memory per "
+             "block%s: %d active warps per SM",
+             o->threads, o->regs, cfg.smem, grid_text, ps->config_warps);
+    if (o->grid > 0 && dev->sm_count <= 0)
+        fprintf(stderr, "note: the device's SM count is unknown (--cc); the grid does not "
+                        "limit the configurations\n");
+    return GB_EXIT_OK;
+}
+
+/* The measured time's configuration must be one the band has. */
+static int at_warps_check(const struct predict_opts *o, const struct predict_state *ps)
+{
+    if (!isfinite(o->time_ns))
+        return GB_EXIT_OK;
+    for (size_t i = 0; i < ps->n; i++)
+        if (ps->warps[i] == (int)ps->at_warps)
+            return GB_EXIT_OK;
+    char list[512];
+    warps_text(ps->warps, ps->n, list, sizeof list);
+    if (ps->at_warps <= 0)
+        return gb_cli_usage(CMD, "predict: the launch as given cannot run on this device, so the "
+                            "measured time has no configuration; give --at-warps");
+    return gb_cli_usage(CMD, "predict: %g active warps per SM is not among the configurations "
+                        "the occupancy calculator allows (%s)", ps->at_warps, list);
+}
+
+/* ---- printing ---- */
+
+static enum gb_status band_table(const struct predict_opts *o, const struct predict_state *ps,
+                                 struct gb_table *t)
+{
+    enum gb_status st;
+    if ((st = gb_table_column(t, "active warps", NULL)) ||
+        (st = gb_table_column(t, "best", "µs")) || (st = gb_table_column(t, "worst", "µs")) ||
+        (st = gb_table_column(t, "application", "µs")) ||
+        (st = gb_table_column(t, "degree", NULL)) || (st = gb_table_column(t, "measured", NULL)))
+        return st;
+    for (size_t i = 0; i < ps->n; i++) {
+        const struct gb_camp_row *r = &ps->rows[i];
+        int here = isfinite(o->time_ns) && r->warps == (int)ps->at_warps;
+        if ((st = gb_table_row(t)) || (st = gb_table_cell_int(t, r->warps)) ||
+            (st = gb_table_cell_num(t, r->best_ns / 1e3, 5)) ||
+            (st = gb_table_cell_num(t, r->worst_ns / 1e3, 5)) ||
+            (st = gb_table_cell_num(t, r->app_ns / 1e3, 5)) ||
+            (st = gb_table_cell_num(t, ps->degree, 3)) ||
+            (st = gb_table_cell_text(t, here ? "*" : NULL)))
+            return st;
+    }
+    return GB_OK;
+}
+
+static void band_header(const struct predict_opts *o, const struct predict_state *ps)
+{
+    char ld[256], stt[256], list[512];
+    counts_text(o->counts.ld, ld, sizeof ld);
+    counts_text(o->counts.st, stt, sizeof stt);
+    warps_text(ps->warps, ps->n, list, sizeof list);
+    printf("CampProf band on %s (model %s)\n", camp_cli_device_name(ps->m), o->model_path);
+    if (ps->kernel[0])
+        printf("  kernel: %s\n", ps->kernel);
+    printf("  global loads: %s\n  global stores: %s\n", ld, stt);
+    printf("  launch: %s\n  configurations: %s active warps per SM\n", ps->launch_text, list);
+    if (isfinite(o->time_ns)) {
+        char tv[32], dv[32];
+        gb_format_num(tv, sizeof tv, o->time_ns / 1e3, 5);
+        gb_format_num(dv, sizeof dv, ps->degree, 3);
+        printf("  measured: %s µs at %g active warps per SM: camping degree %s (0 = best, "
+               "1 = worst)%s\n\n", tv, ps->at_warps, dv,
+               ps->degree < 0 || ps->degree > 1 ? "; outside the band" : "");
+    } else {
+        printf("  no measured time: give --time-ns for the application line\n\n");
+    }
+}
+
+static void band_notes(const struct predict_state *ps)
+{
+    struct gb_camp_band_check chk;
+    gb_camp_band_check(ps->rows, ps->n, &chk);
+    if (chk.nonpositive_warps)
+        fprintf(stderr, "note: the model predicts a time <= 0 at %d warps per SM: that "
+                        "configuration is outside what the benchmarks support\n",
+                chk.nonpositive_warps);
+    if (chk.n_inverted)
+        fprintf(stderr, "note: at %zu of %zu configurations the camped equations predict a "
+                        "shorter time than the spread ones: the band is inverted there (the "
+                        "camped pattern did not slow the benchmarks down)\n", chk.n_inverted, ps->n);
+    if (isfinite(ps->degree) && (ps->degree < 0 || ps->degree > 1))
+        fprintf(stderr, "note: the measured time lies outside the predicted band (degree %.3g)\n",
+                ps->degree);
+}
+
+static int band_print(const struct predict_opts *o, const struct predict_state *ps)
+{
+    enum gb_status st = GB_OK;
+    struct gb_table *t = gb_table_new();
+    if (!t)
+        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of memory"), "camp predict", NULL);
+    if ((st = band_table(o, ps, t)) == GB_OK) {
+        if (o->fmt == GB_FORMAT_TABLE)
+            band_header(o, ps);
+        st = gb_table_print(t, stdout, o->fmt, o->fmt == GB_FORMAT_TABLE ? gb_term_width(stdout) : 0);
+    }
+    gb_table_free(t);
+    if (st != GB_OK)
+        return gb_cli_fail(st, "camp predict", NULL);
+    band_notes(ps);
+    return GB_EXIT_OK;
+}
+
+static int band_chart(const struct predict_opts *o, const struct predict_state *ps)
+{
+    char title[256], star[128];
+    struct gb_report_result res;
+    snprintf(title, sizeof title, "CampProf: %s", ps->kernel[0] ? ps->kernel : "kernel");
+    snprintf(star, sizeof star, "measured (%g warps)", ps->at_warps);
+    const struct gb_band_chart c = {
+        .dir = o->chart_dir, .stem = o->chart_stem, .title = title,
+        .subtitle = camp_cli_device_name(ps->m),
+        .rows = ps->rows, .n = ps->n, .at_warps = ps->at_warps, .time_ns = o->time_ns,
+        .star_label = star,
+    };
+    gb_report_result_init(&res);
+    enum gb_status st = gb_band_draw(&c, &res);
+    camp_cli_report_files(&res);
+    gb_report_result_release(&res);
+    return st == GB_OK ? GB_EXIT_OK : gb_cli_fail(st, "camp predict --chart", NULL);
+}
+
+/* Loads the model, reads the counts and launch, and predicts the band. */
+static int predict_band(struct predict_opts *o, struct predict_state *ps)
+{
+    enum gb_status st;
+    int rc;
+    if (!(ps->m = calloc(1, sizeof *ps->m)))
+        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
+    if ((st = gb_camp_model_load(o->model_path, ps->m)) != GB_OK)
+        return gb_cli_fail(st, "camp predict", "give a model written by 'gpubound camp fit'");
+    if ((rc = predict_device(ps->m, o->cc, &ps->dev)) != GB_EXIT_OK)
+        return rc;
+    if (o->chart && gb_mkdir_p(o->chart_dir) != GB_OK)
+        return gb_cli_fail(gb_error_set(GB_ERR_IO, "cannot create %s: %s", o->chart_dir,
+                                        strerror(errno)), "camp predict --chart", NULL);
+    if (o->ncu_path && (rc = predict_from_ncu(o, ps)) != GB_EXIT_OK)
+        return rc;
+    if (o->at > 0 && isnan(o->time_ns))
+        return gb_cli_usage(CMD, "predict: --at-warps needs --time-ns (the time measured there)");
+    if ((rc = predict_configs(o, ps)) != GB_EXIT_OK)
+        return rc;
+    ps->at_warps = o->at > 0 ? (double)o->at : (double)ps->config_warps;
+    if ((rc = at_warps_check(o, ps)) != GB_EXIT_OK)
+        return rc;
+    if (!(ps->rows = calloc(ps->n, sizeof *ps->rows)))
+        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
+    ps->degree = NAN;
+    st = gb_camp_predict(ps->m, &o->counts, ps->warps, ps->n, ps->at_warps, o->time_ns, ps->rows,
+                         &ps->degree);
+    return st == GB_OK ? GB_EXIT_OK : gb_cli_fail(st, "camp predict", NULL);
+}
+
+int camp_cli_predict(int argc, char **argv)
+{
+    struct predict_opts o;
+    struct predict_state ps;
+    int rc = predict_parse(argc, argv, &o);
+    if (rc != GB_EXIT_OK)
+        return rc;
+    memset(&ps, 0, sizeof ps);
+    if ((rc = predict_band(&o, &ps)) == GB_EXIT_OK && (rc = band_print(&o, &ps)) == GB_EXIT_OK &&
+        o.chart)
+        rc = band_chart(&o, &ps);
+    free(ps.rows);
+    free(ps.warps);
+    gb_ncu_free(ps.ncu);
+    free(ps.m);
+    return rc;
+}

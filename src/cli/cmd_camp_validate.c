@@ -1,0 +1,266 @@
+/* cmd_camp_validate.c - `gpubound camp validate`: reads the validation
+ * applications of a run (src/models/campprof_records.c), validates the
+ * model on each (src/models/campprof_validate.c), and prints the table,
+ * writes it as validation.csv and draws each application's band. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_camp.h"
+#include "gpubound/band.h"
+#include "gpubound/campprof.h"
+#include "util/fs.h"
+
+#define CMD "camp"
+
+struct validate_opts {
+    const char *model_path, *out, *dir;
+    char default_out[4300];
+    enum gb_format fmt;
+};
+
+static int validate_parse(int argc, char **argv, struct validate_opts *o)
+{
+    static const struct option longopts[] = {
+        {"model", required_argument, NULL, 'm'},
+        {"out", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0}};
+    int c;
+    memset(o, 0, sizeof *o);
+    o->fmt = GB_FORMAT_TABLE;
+    gb_cli_getopt_reset();
+    while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'm': o->model_path = optarg; break;
+        case 'o': o->out = optarg; break;
+        case 'f':
+            if (gb_format_parse(optarg, &o->fmt) != GB_OK)
+                return gb_cli_usage(CMD, "validate: --format: %s", gb_error_message());
+            break;
+        case ':': return gb_cli_usage(CMD, "validate: %s needs a value", argv[optind - 1]);
+        default: return gb_cli_usage(CMD, "validate: unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (!o->model_path)
+        return gb_cli_usage(CMD, "validate: --model is required (a model written by 'camp fit')");
+    if (argc - optind != 1)
+        return argc == optind ? gb_cli_usage(CMD, "validate: expected a RUN_DIR")
+                              : gb_cli_usage(CMD, "validate: expected one RUN_DIR, not %d "
+                                             "arguments", argc - optind);
+    o->dir = argv[optind];
+    if (!o->dir[0] || (o->out && !o->out[0]))
+        return gb_cli_usage(CMD, "validate: an empty directory name");
+    if (!o->out) {
+        camp_cli_path_in(o->default_out, sizeof o->default_out, o->dir, "campprof-validate");
+        o->out = o->default_out;
+    }
+    return GB_EXIT_OK;
+}
+
+static enum gb_status table_columns(struct gb_table *t)
+{
+    static const char *const cols[][2] = {
+        {"application", NULL},         {"configurations", NULL},
+        {"best bound error", "%"},     {"worst bound error", "%"},
+        {"application line error", "%"}, {"degree (median)", NULL},
+        {"degree min", NULL},          {"degree max", NULL},
+    };
+    enum gb_status st = GB_OK;
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0] && st == GB_OK; c++)
+        st = gb_table_column(t, cols[c][0], cols[c][1]);
+    return st;
+}
+
+static enum gb_status table_row(struct gb_table *t, const struct gb_camp_app *g,
+                                const struct gb_camp_validation *v)
+{
+    enum gb_status st;
+    if ((st = gb_table_row(t)) || (st = gb_table_cell_text(t, g->label)) ||
+        (st = gb_table_cell_int(t, (long long)g->n)) ||
+        (st = gb_table_cell_num(t, 100 * v->gm_best, 3)) ||
+        (st = gb_table_cell_num(t, 100 * v->gm_worst, 3)) ||
+        (st = gb_table_cell_num(t, 100 * v->gm_app, 3)) ||
+        (st = gb_table_cell_num(t, v->degree_median, 3)) ||
+        (st = gb_table_cell_num(t, v->degree_min, 3)) ||
+        (st = gb_table_cell_num(t, v->degree_max, 3)))
+        return st;
+    return GB_OK;
+}
+
+/* The chart of one application: the band with the counts of each
+ * configuration, the application line from the middle one, and every
+ * measurement with its CI. */
+static enum gb_status app_chart(const struct gb_camp_model *m, const struct gb_camp_app *g,
+                                const struct gb_camp_validation *v, const char *out,
+                                struct gb_report_result *res)
+{
+    struct gb_camp_row *rows = malloc(g->n * sizeof *rows);
+    double *meas = malloc(g->n * sizeof *meas), degree;
+    size_t s;
+    enum gb_status st;
+    if (!rows || !meas) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    if ((st = gb_camp_app_band(m, g->obs, g->n, rows, meas, &s, &degree)) != GB_OK)
+        goto out;
+    char name[128], title[256], sub[256], star[96];
+    snprintf(name, sizeof name, "campprof-%s", g->label);
+    for (char *p = name; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *p))
+            *p = '_';
+    snprintf(title, sizeof title, "CampProf validation: %s%s", g->title ? g->title : g->bench,
+             strcmp(g->label, g->bench) ? g->label + strlen(g->bench) : "");
+    snprintf(sub, sizeof sub, "line from %g warps, degree %.3g; error %.3g%% over all starts",
+             g->obs[s].warps, degree, 100 * v->gm_app);
+    snprintf(star, sizeof star, "start (%g warps)", g->obs[s].warps);
+    const struct gb_band_chart c = {
+        .dir = out, .stem = name, .title = title, .subtitle = sub, .rows = rows, .n = g->n,
+        .at_warps = g->obs[s].warps, .time_ns = g->obs[s].time_ns, .star_label = star,
+        .measured_ns = meas, .measured_lo_ns = g->ci_lo_ns, .measured_hi_ns = g->ci_hi_ns,
+    };
+    st = gb_band_draw(&c, res);
+out:
+    free(rows);
+    free(meas);
+    return st;
+}
+
+/* Validates, tabulates and charts every application. */
+static int validate_apps(const struct gb_camp_model *m, const struct gb_camp_app *apps, size_t n,
+                         const char *out, struct gb_table *t, struct gb_report_result *res)
+{
+    enum gb_status st;
+    for (size_t a = 0; a < n; a++) {
+        const struct gb_camp_app *g = &apps[a];
+        struct gb_camp_validation v;
+        if ((st = gb_camp_validate(m, g->obs, g->n, &v)) != GB_OK) {
+            char what[200];
+            snprintf(what, sizeof what, "camp validate: %s", g->label);
+            return gb_cli_fail(st, what, NULL);
+        }
+        double vary = gb_camp_counts_vary(g->obs, g->n);
+        if (vary > 0.01)
+            fprintf(stderr, "note: %s: the instruction counts differ by up to %.1f%% between "
+                            "configurations; each configuration's band uses its own counts\n",
+                    g->label, 100 * vary);
+        if ((st = table_row(t, g, &v)) != GB_OK)
+            return gb_cli_fail(st, "camp validate", NULL);
+        if ((st = app_chart(m, g, &v, out, res)) != GB_OK) {
+            camp_cli_report_files(res);
+            return gb_cli_fail(st, "camp validate: chart", NULL);
+        }
+    }
+    return GB_EXIT_OK;
+}
+
+/* The table beside the charts, so that a recorded validation keeps its
+ * figures: written aside and renamed, never half-written. */
+static int write_csv(const char *out, struct gb_table *t, const struct gb_report_result *res)
+{
+    char csv[4400];
+    struct gb_atomic_file a;
+    camp_cli_path_in(csv, sizeof csv, out, "validation.csv");
+    enum gb_status st = gb_atomic_open(&a, csv, "w");
+    if (st == GB_OK) {
+        if (gb_table_print(t, a.f, GB_FORMAT_CSV, 0) == GB_OK) {
+            st = gb_atomic_commit(&a);
+        } else {
+            gb_atomic_abort(&a);
+            st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", csv, strerror(errno ? errno : EIO));
+        }
+    }
+    if (st != GB_OK) {
+        camp_cli_report_files(res);
+        return gb_cli_fail(st, "camp validate", NULL);
+    }
+    fprintf(stderr, "wrote %s\n", csv);
+    return GB_EXIT_OK;
+}
+
+/* Loads the model and the run's applications. */
+static int validate_load(const struct validate_opts *o, struct gb_camp_model *m,
+                         struct gb_run **run, struct gb_camp_app **apps, size_t *n_apps)
+{
+    enum gb_status st;
+    if ((st = gb_camp_model_load(o->model_path, m)) != GB_OK)
+        return gb_cli_fail(st, "camp validate", "give a model written by 'gpubound camp fit'");
+    if ((st = gb_run_load(o->dir, run)) != GB_OK)
+        return gb_cli_fail(st, "camp validate",
+                           "give the directory of a run recorded by 'gpubound run camping'");
+    if ((st = gb_camp_records_apps(*run, apps, n_apps)) != GB_OK)
+        return gb_cli_fail(st, "camp validate", NULL);
+    if (*n_apps == 0) {
+        char list[256];
+        gb_camp_app_list(list, sizeof list);
+        gb_error_set(GB_ERR_FORMAT, "%s has no measured validation records (%s)", o->dir, list);
+        return gb_cli_fail(GB_ERR_FORMAT, "camp validate", "record them with 'gpubound run camping'");
+    }
+    return GB_EXIT_OK;
+}
+
+static int validate_run(const struct validate_opts *o, struct gb_camp_model *m,
+                        struct gb_run **run, struct gb_camp_app **apps, size_t *n_apps,
+                        struct gb_report_result *res)
+{
+    enum gb_status st;
+    struct gb_table *t = NULL;
+    int rc = validate_load(o, m, run, apps, n_apps);
+    if (rc != GB_EXIT_OK)
+        return rc;
+    if (!(t = gb_table_new()))
+        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of memory"), "camp validate", NULL);
+    if ((st = table_columns(t)) != GB_OK) {
+        rc = gb_cli_fail(st, "camp validate", NULL);
+        goto out;
+    }
+    if (gb_mkdir_p(o->out) != GB_OK) {
+        rc = gb_cli_fail(gb_error_set(GB_ERR_IO, "cannot create %s: %s", o->out, strerror(errno)),
+                         "camp validate", NULL);
+        goto out;
+    }
+    if ((rc = validate_apps(m, *apps, *n_apps, o->out, t, res)) != GB_EXIT_OK ||
+        (rc = write_csv(o->out, t, res)) != GB_EXIT_OK)
+        goto out;
+    if ((st = gb_table_print(t, stdout, o->fmt, o->fmt == GB_FORMAT_TABLE ? gb_term_width(stdout) : 0))) {
+        rc = gb_cli_fail(st, "camp validate", NULL);
+        goto out;
+    }
+    if (o->fmt == GB_FORMAT_TABLE)
+        printf("\nErrors are geometric means of |predicted - measured| / measured over every "
+               "starting\nconfiguration (the application line leaves out the start itself). The "
+               "paper's, on a\nGTX 280: best bound 11.7%% (GEM), application line 9.3%% "
+               "(clique counter).\n");
+    camp_cli_report_files(res);
+out:
+    gb_table_free(t);
+    return rc;
+}
+
+int camp_cli_validate(int argc, char **argv)
+{
+    struct validate_opts o;
+    struct gb_camp_model *m = NULL;
+    struct gb_run *run = NULL;
+    struct gb_camp_app *apps = NULL;
+    size_t n_apps = 0;
+    struct gb_report_result res;
+    int rc = validate_parse(argc, argv, &o);
+    if (rc != GB_EXIT_OK)
+        return rc;
+    gb_report_result_init(&res);
+    if (!(m = calloc(1, sizeof *m)))
+        rc = gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp validate", NULL);
+    else
+        rc = validate_run(&o, m, &run, &apps, &n_apps, &res);
+    gb_camp_apps_free(apps, n_apps);
+    gb_run_free(run);
+    free(m);
+    gb_report_result_release(&res);
+    return rc;
+}

@@ -1,0 +1,420 @@
+/* campprof_file.c - the CampProf model file: JSON of format
+ * GB_CAMP_MODEL_FORMAT, written atomically and read back with every field
+ * checked (include/gpubound/campprof.h). */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpubound/campprof.h"
+#include "gpubound/regress.h"
+#include "results/json.h"
+#include "util/fs.h"
+
+static json_t *gb_terms_json(const struct gb_camp_fitstats *s)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < s->n_terms; i++) {
+        const struct gb_camp_term *t = &s->terms[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "term", json_string(t->name));
+        json_object_set_new(o, "estimate", gb_json_real(t->estimate));
+        json_object_set_new(o, "std_error", gb_json_real(t->se));
+        json_object_set_new(o, "t", gb_json_real(t->t));
+        json_object_set_new(o, "p", gb_json_real(t->p));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+static void gb_stats_json(json_t *o, const struct gb_camp_fitstats *s)
+{
+    json_object_set_new(o, "terms", gb_terms_json(s));
+    json_object_set_new(o, "r2", gb_json_real(s->r2));
+    json_object_set_new(o, "adj_r2", gb_json_real(s->adj_r2));
+    json_object_set_new(o, "rmse_ns", gb_json_real(s->rmse_ns));
+    json_object_set_new(o, "f", gb_json_real(s->f));
+    json_object_set_new(o, "f_p", gb_json_real(s->f_p));
+    json_object_set_new(o, "df_resid", gb_json_real(s->df_resid));
+}
+
+static json_t *gb_model_json(const struct gb_camp_model *m)
+{
+    json_t *root = json_object(), *eqs = json_array();
+    json_object_set_new(root, "format", json_string(GB_CAMP_MODEL_FORMAT));
+    json_object_set_new(root, "model",
+                        json_string(m->interactions
+                                        ? "CampProf (Aji, Daga and Feng, CF'11) with a slope per "
+                                          "width: t = a1*w + a2*b2 + ... + c2*w*b2 + ... + b per "
+                                          "operation and access pattern"
+                                        : "CampProf (Aji, Daga and Feng, CF'11): t = a1*w + "
+                                          "a2*b2 + a3*b4 + ... + b per operation and access "
+                                          "pattern"));
+    json_object_set_new(root, "fitted_by", json_pack("{s:s, s:s}", "name", "gpubound", "version",
+                                                     GB_VERSION));
+    json_object_set_new(root, "run",
+                        json_pack("{s:s, s:s, s:s, s:s, s:s}", "started_utc", m->run_started_utc,
+                                  "host", m->run_host, "tool_version", m->run_tool_version,
+                                  "git_revision", m->run_git_revision, "command_line",
+                                  m->run_command_line));
+    if (m->has_device)
+        json_object_set_new(root, "device", gb_device_to_json(&m->device));
+    json_object_set_new(root, "response",
+                        json_string("median time per launch of a camping micro-benchmark, ns"));
+    json_object_set_new(
+        root, "normalisation",
+        json_pack("{s:s, s:s}", "unit", "warp-level global memory instruction", "rule",
+                  "tau(w, width) = t(w, width) / (instructions_per_warp[width] * w): the time of "
+                  "one instruction at w active warps per SM; a kernel's best (worst) time is the "
+                  "sum over its loads and stores by width of count * tau of the spread (camped) "
+                  "read and write equations"));
+    json_object_set_new(root, "p_remove", json_real(m->p_remove));
+    json_object_set_new(root, "interactions", json_boolean(m->interactions));
+    for (int op = 0; op < 2; op++)
+        for (int pat = 0; pat < 2; pat++) {
+            const struct gb_camp_equation *eq = &m->eq[op][pat];
+            json_t *o = json_object(), *widths = json_array(), *elim = json_array(),
+                   *full = json_object(), *k = json_object(), *dev = json_object();
+            json_object_set_new(o, "op", json_string(gb_camp_op_name(eq->op)));
+            json_object_set_new(o, "pattern", json_string(gb_camp_pattern_name(eq->pattern)));
+            json_object_set_new(o, "n_obs", json_integer((json_int_t)eq->n_obs));
+            for (int i = 0; i < eq->n_widths; i++)
+                json_array_append_new(widths, json_integer(eq->widths[i]));
+            json_object_set_new(o, "widths", widths);
+            json_object_set_new(o, "reference_width", json_integer(eq->ref_width));
+            json_object_set_new(o, "warps_range", json_pack("[o, o]", gb_json_real(eq->warps_min),
+                                                            gb_json_real(eq->warps_max)));
+            gb_stats_json(o, &eq->fit);
+            for (size_t i = 0; i < eq->n_dropped; i++)
+                json_array_append_new(elim, json_pack("{s:s, s:o}", "term", eq->dropped[i], "p",
+                                                      gb_json_real(eq->dropped_p[i])));
+            json_object_set_new(o, "eliminated", elim);
+            gb_stats_json(full, &eq->full);
+            json_object_set_new(o, "full_fit", full);
+            for (int c = 0; c < GB_CAMP_N_WIDTHS; c++)
+                if (eq->instr_per_warp[c] > 0) {
+                    char key[8];
+                    snprintf(key, sizeof key, "%d", gb_camp_class_width(c));
+                    json_object_set_new(k, key, json_real(eq->instr_per_warp[c]));
+                    json_object_set_new(dev, key, json_real(eq->instr_dev[c]));
+                }
+            json_object_set_new(o, "instructions_per_warp", k);
+            json_object_set_new(o, "instructions_per_warp_max_deviation", dev);
+            json_t *spi = json_object();
+            for (int c = 0; c < GB_CAMP_N_WIDTHS; c++)
+                if (eq->instr_per_warp[c] > 0) {
+                    char key[8];
+                    snprintf(key, sizeof key, "%d", gb_camp_class_width(c));
+                    json_object_set_new(spi, key, gb_json_real(eq->sectors_per_instr[c]));
+                }
+            json_object_set_new(o, "sectors_per_instruction", spi);
+            json_array_append_new(eqs, o);
+        }
+    json_object_set_new(root, "equations", eqs);
+    return root;
+}
+
+enum gb_status gb_camp_model_write(const struct gb_camp_model *m, const char *path)
+{
+    struct gb_atomic_file a;
+    json_t *root = gb_model_json(m);
+    if (!root)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory writing the model");
+    enum gb_status st = gb_atomic_open(&a, path, "w");
+    if (st == GB_OK) {
+        int bad = json_dumpf(root, a.f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0;
+        bad |= fputc('\n', a.f) == EOF;
+        if (bad) {
+            st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+            gb_atomic_abort(&a);
+        } else {
+            st = gb_atomic_commit(&a);
+        }
+    }
+    json_decref(root);
+    return st;
+}
+
+/* Readers: each returns 0 or -1 with `why` filled. */
+static int gb_jget_num(json_t *o, const char *key, double *v, int required, char *why, size_t n,
+                       const char *where)
+{
+    json_t *x = json_object_get(o, key);
+    if (!x || json_is_null(x)) {
+        *v = NAN;
+        if (required) {
+            snprintf(why, n, "%s lacks the number '%s'", where, key);
+            return -1;
+        }
+        return 0;
+    }
+    if (!json_is_number(x)) {
+        snprintf(why, n, "%s: '%s' is not a number", where, key);
+        return -1;
+    }
+    *v = json_number_value(x);
+    return 0;
+}
+
+static int gb_terms_from_json(json_t *o, struct gb_camp_fitstats *s, int need_estimates,
+                              char *why, size_t n, const char *where)
+{
+    json_t *terms = json_object_get(o, "terms"), *t;
+    size_t i;
+    memset(s, 0, sizeof *s);
+    if (!json_is_array(terms) || json_array_size(terms) == 0 ||
+        json_array_size(terms) > GB_CAMP_MAX_TERMS) {
+        snprintf(why, n, "%s: 'terms' is not an array of 1 to %d coefficients", where,
+                 GB_CAMP_MAX_TERMS);
+        return -1;
+    }
+    json_array_foreach(terms, i, t) {
+        struct gb_camp_term *term = &s->terms[s->n_terms++];
+        json_t *name = json_object_get(t, "term");
+        if (!json_is_object(t) || !json_is_string(name) ||
+            strlen(json_string_value(name)) >= sizeof term->name) {
+            snprintf(why, n, "%s: coefficient %zu has no term name", where, i);
+            return -1;
+        }
+        snprintf(term->name, sizeof term->name, "%s", json_string_value(name));
+        const char *nm = term->name;
+        const char *dm = strncmp(nm, "w:", 2) == 0 ? nm + 2 : nm;
+        char rest[16] = "";
+        int wd = -1;
+        if (dm[0] == 'b')
+            sscanf(dm + 1, "%d%15s", &wd, rest);
+        int known = strcmp(nm, GB_REGRESS_INTERCEPT) == 0 || strcmp(nm, "w") == 0 ||
+                    (dm[0] == 'b' && gb_camp_width_class(wd) >= 0 && !rest[0]);
+        if (!known) {
+            snprintf(why, n, "%s: unknown term '%s' (expected (intercept), w, b<width> or "
+                     "w:b<width>)", where, nm);
+            return -1;
+        }
+        char w2[160];
+        snprintf(w2, sizeof w2, "%s term %s", where, nm);
+        if (gb_jget_num(t, "estimate", &term->estimate, need_estimates, why, n, w2) ||
+            gb_jget_num(t, "std_error", &term->se, 0, why, n, w2) ||
+            gb_jget_num(t, "t", &term->t, 0, why, n, w2) ||
+            gb_jget_num(t, "p", &term->p, 0, why, n, w2))
+            return -1;
+    }
+    if (gb_jget_num(o, "r2", &s->r2, 0, why, n, where) ||
+        gb_jget_num(o, "adj_r2", &s->adj_r2, 0, why, n, where) ||
+        gb_jget_num(o, "rmse_ns", &s->rmse_ns, 0, why, n, where) ||
+        gb_jget_num(o, "f", &s->f, 0, why, n, where) ||
+        gb_jget_num(o, "f_p", &s->f_p, 0, why, n, where) ||
+        gb_jget_num(o, "df_resid", &s->df_resid, 0, why, n, where))
+        return -1;
+    return 0;
+}
+
+/* An equation's op and pattern; zeroes *eq first. */
+static int gb_eq_identity(json_t *o, struct gb_camp_equation *eq, char *why, size_t n)
+{
+    json_t *op = json_object_get(o, "op"), *pat = json_object_get(o, "pattern");
+    if (!json_is_object(o) || !json_is_string(op) || !json_is_string(pat)) {
+        snprintf(why, n, "an equation lacks its op or pattern");
+        return -1;
+    }
+    memset(eq, 0, sizeof *eq);
+    if (strcmp(json_string_value(op), "read") == 0)
+        eq->op = GB_CAMP_READ;
+    else if (strcmp(json_string_value(op), "write") == 0)
+        eq->op = GB_CAMP_WRITE;
+    else {
+        snprintf(why, n, "an equation's op is '%s', not read or write", json_string_value(op));
+        return -1;
+    }
+    if (strcmp(json_string_value(pat), "spread") == 0)
+        eq->pattern = GB_CAMP_SPREAD;
+    else if (strcmp(json_string_value(pat), "camped") == 0)
+        eq->pattern = GB_CAMP_CAMPED;
+    else {
+        snprintf(why, n, "an equation's pattern is '%s', not spread or camped",
+                 json_string_value(pat));
+        return -1;
+    }
+    return 0;
+}
+
+/* The widths the equation measured, ascending. */
+static int gb_eq_widths(json_t *o, struct gb_camp_equation *eq, char *why, size_t n,
+                        const char *where)
+{
+    json_t *widths = json_object_get(o, "widths"), *v;
+    size_t i;
+    if (!json_is_array(widths) || json_array_size(widths) == 0 ||
+        json_array_size(widths) > GB_CAMP_N_WIDTHS) {
+        snprintf(why, n, "%s: 'widths' is not an array of 1 to %d widths", where, GB_CAMP_N_WIDTHS);
+        return -1;
+    }
+    json_array_foreach(widths, i, v) {
+        int w = json_is_integer(v) ? (int)json_integer_value(v) : -1;
+        if (gb_camp_width_class(w) < 0 || (i > 0 && w <= eq->widths[i - 1])) {
+            snprintf(why, n, "%s: 'widths' must be ascending widths of 1, 2, 4, 8 or 16 bytes",
+                     where);
+            return -1;
+        }
+        eq->widths[eq->n_widths++] = w;
+    }
+    return 0;
+}
+
+/* The normalisation of each measured width: instructions per warp
+ * (required), their deviation and sectors per instruction. */
+static int gb_eq_counts(json_t *o, struct gb_camp_equation *eq, char *why, size_t n,
+                        const char *where)
+{
+    json_t *k = json_object_get(o, "instructions_per_warp");
+    json_t *kd = json_object_get(o, "instructions_per_warp_max_deviation");
+    json_t *spi = json_object_get(o, "sectors_per_instruction");
+    for (int c = 0; c < GB_CAMP_N_WIDTHS; c++)
+        eq->sectors_per_instr[c] = NAN;
+    for (int w = 0; w < eq->n_widths; w++) {
+        char key[8];
+        snprintf(key, sizeof key, "%d", eq->widths[w]);
+        json_t *x = json_is_object(k) ? json_object_get(k, key) : NULL;
+        int c = gb_camp_width_class(eq->widths[w]);
+        if (!json_is_number(x) || !(json_number_value(x) > 0)) {
+            snprintf(why, n, "%s: instructions_per_warp lacks a positive count for width %s",
+                     where, key);
+            return -1;
+        }
+        eq->instr_per_warp[c] = json_number_value(x);
+        x = json_is_object(kd) ? json_object_get(kd, key) : NULL;
+        eq->instr_dev[c] = json_is_number(x) ? json_number_value(x) : NAN;
+        x = json_is_object(spi) ? json_object_get(spi, key) : NULL;
+        eq->sectors_per_instr[c] = json_is_number(x) ? json_number_value(x) : NAN;
+    }
+    return 0;
+}
+
+static int gb_eq_from_json(json_t *o, struct gb_camp_equation *eq, char *why, size_t n)
+{
+    char where[96];
+    json_t *v;
+    size_t i;
+    if (gb_eq_identity(o, eq, why, n))
+        return -1;
+    snprintf(where, sizeof where, "equation %s/%s", gb_camp_op_name(eq->op),
+             gb_camp_pattern_name(eq->pattern));
+    if (gb_eq_widths(o, eq, why, n, where))
+        return -1;
+    json_t *ref = json_object_get(o, "reference_width");
+    eq->ref_width = json_is_integer(ref) ? (int)json_integer_value(ref) : eq->widths[eq->n_widths - 1];
+    json_t *nobs = json_object_get(o, "n_obs");
+    eq->n_obs = json_is_integer(nobs) && json_integer_value(nobs) > 0 ? (size_t)json_integer_value(nobs) : 0;
+    json_t *range = json_object_get(o, "warps_range");
+    eq->warps_min = eq->warps_max = NAN;
+    if (json_is_array(range) && json_array_size(range) == 2) {
+        if (json_is_number(json_array_get(range, 0)))
+            eq->warps_min = json_number_value(json_array_get(range, 0));
+        if (json_is_number(json_array_get(range, 1)))
+            eq->warps_max = json_number_value(json_array_get(range, 1));
+    }
+    if (gb_terms_from_json(o, &eq->fit, 1, why, n, where))
+        return -1;
+    json_t *full = json_object_get(o, "full_fit");
+    if (json_is_object(full)) {
+        char w2[128];
+        snprintf(w2, sizeof w2, "%s full_fit", where);
+        if (gb_terms_from_json(full, &eq->full, 0, why, n, w2))
+            return -1;
+    } else {
+        eq->full = eq->fit;
+    }
+    json_t *elim = json_object_get(o, "eliminated");
+    if (json_is_array(elim))
+        json_array_foreach(elim, i, v) {
+            json_t *t = json_object_get(v, "term"), *p = json_object_get(v, "p");
+            if (!json_is_string(t) || eq->n_dropped >= GB_CAMP_MAX_TERMS)
+                continue;
+            snprintf(eq->dropped[eq->n_dropped], sizeof eq->dropped[0], "%s", json_string_value(t));
+            eq->dropped_p[eq->n_dropped++] = json_is_number(p) ? json_number_value(p) : NAN;
+        }
+    return gb_eq_counts(o, eq, why, n, where);
+}
+
+enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m)
+{
+    enum gb_status st = GB_OK;
+    json_error_t err;
+    json_t *root;
+    char why[256];
+    int have[2][2] = {{0, 0}, {0, 0}};
+
+    memset(m, 0, sizeof *m);
+    root = json_load_file(path, 0, &err);
+    if (!root) {
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return gb_error_set(GB_ERR_IO, "cannot read the model %s: %s", path, strerror(errno));
+        fclose(f);
+        return gb_error_set(GB_ERR_FORMAT, "%s:%d:%d: %s", path, err.line, err.column, err.text);
+    }
+    json_t *fmt = json_object_get(root, "format");
+    if (!json_is_object(root) || !json_is_string(fmt) ||
+        strcmp(json_string_value(fmt), GB_CAMP_MODEL_FORMAT) != 0) {
+        st = gb_error_set(GB_ERR_FORMAT, "%s is not a CampProf model (its \"format\" is not \"%s\")",
+                          path, GB_CAMP_MODEL_FORMAT);
+        goto out;
+    }
+    json_t *p = json_object_get(root, "p_remove");
+    m->p_remove = json_is_number(p) ? json_number_value(p) : NAN;
+    m->interactions = json_is_true(json_object_get(root, "interactions"));
+    json_t *run = json_object_get(root, "run");
+    if (json_is_object(run)) {
+        const struct {
+            const char *key;
+            char *buf;
+            size_t n;
+        } fields[] = {
+            {"started_utc", m->run_started_utc, sizeof m->run_started_utc},
+            {"host", m->run_host, sizeof m->run_host},
+            {"tool_version", m->run_tool_version, sizeof m->run_tool_version},
+            {"git_revision", m->run_git_revision, sizeof m->run_git_revision},
+            {"command_line", m->run_command_line, sizeof m->run_command_line},
+        };
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+            json_t *s = json_object_get(run, fields[i].key);
+            if (json_is_string(s))
+                snprintf(fields[i].buf, fields[i].n, "%s", json_string_value(s));
+        }
+    }
+    json_t *dev = json_object_get(root, "device");
+    if (dev) {
+        if (gb_device_from_json(dev, &m->device) != 0) {
+            st = gb_error_set(GB_ERR_FORMAT, "%s: the device section is malformed", path);
+            goto out;
+        }
+        m->has_device = 1;
+    }
+    json_t *eqs = json_object_get(root, "equations"), *v;
+    size_t i;
+    if (!json_is_array(eqs)) {
+        st = gb_error_set(GB_ERR_FORMAT, "%s: no \"equations\" array", path);
+        goto out;
+    }
+    json_array_foreach(eqs, i, v) {
+        struct gb_camp_equation eq;
+        if (gb_eq_from_json(v, &eq, why, sizeof why)) {
+            st = gb_error_set(GB_ERR_FORMAT, "%s: %s", path, why);
+            goto out;
+        }
+        m->eq[eq.op][eq.pattern] = eq;
+        have[eq.op][eq.pattern] = 1;
+    }
+    for (int op = 0; op < 2; op++)
+        for (int pat = 0; pat < 2; pat++)
+            if (!have[op][pat]) {
+                st = gb_error_set(GB_ERR_FORMAT, "%s: the %s/%s equation is missing", path,
+                                  gb_camp_op_name((enum gb_camp_op)op),
+                                  gb_camp_pattern_name((enum gb_camp_pattern)pat));
+                goto out;
+            }
+out:
+    json_decref(root);
+    return st;
+}

@@ -1,0 +1,340 @@
+/* campprof_predict.c - CampProf's predictions: the time of an equation, the
+ * band of a kernel's counts, the camping degree and application line, the
+ * configurations the occupancy calculator allows, and the counts read from
+ * Nsight Compute (include/gpubound/campprof.h says what each computes). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpubound/campprof.h"
+#include "gpubound/occupancy.h"
+
+/* ---- prediction ---- */
+
+static int gb_eq_measured(const struct gb_camp_equation *eq, int wclass)
+{
+    for (int i = 0; i < eq->n_widths; i++)
+        if (eq->widths[i] == gb_camp_class_width(wclass))
+            return 1;
+    return 0;
+}
+
+int gb_camp_eq_class_for(const struct gb_camp_equation *eq, int wclass)
+{
+    for (int c = wclass < 0 ? 0 : wclass; c < GB_CAMP_N_WIDTHS; c++)
+        if (gb_eq_measured(eq, c))
+            return c;
+    return -1;
+}
+
+double gb_camp_eq_time_ns(const struct gb_camp_equation *eq, double warps, int wclass)
+{
+    if (wclass < 0 || wclass >= GB_CAMP_N_WIDTHS || !gb_eq_measured(eq, wclass))
+        return NAN;
+    char dummy[16], slope[20];
+    snprintf(dummy, sizeof dummy, "b%d", gb_camp_class_width(wclass));
+    snprintf(slope, sizeof slope, "w:b%d", gb_camp_class_width(wclass));
+    double t = 0;
+    for (size_t i = 0; i < eq->fit.n_terms; i++) {
+        const struct gb_camp_term *term = &eq->fit.terms[i];
+        if (strcmp(term->name, "w") == 0)
+            t += term->estimate * warps;
+        else if (term->name[0] == 'b')
+            t += strcmp(term->name, dummy) == 0 ? term->estimate : 0;
+        else if (strncmp(term->name, "w:", 2) == 0)
+            t += strcmp(term->name, slope) == 0 ? term->estimate * warps : 0;
+        else
+            t += term->estimate; /* the intercept */
+    }
+    return t;
+}
+
+/* The time of `count` instructions of class `wclass` at `warps`, by `eq`. */
+static enum gb_status gb_instr_time(const struct gb_camp_equation *eq, int wclass, double count,
+                                    double warps, double *out)
+{
+    int c = gb_camp_eq_class_for(eq, wclass);
+    if (c < 0) {
+        char have[64] = "";
+        size_t len = 0;
+        for (int i = 0; i < eq->n_widths; i++)
+            len += (size_t)snprintf(have + len, sizeof have - len, "%s%d", i ? ", " : "",
+                                    eq->widths[i]);
+        return gb_error_set(GB_ERR_USAGE, "the model cannot time %d-byte %ss: its %s "
+                            "benchmarks measured widths %s bytes", gb_camp_class_width(wclass),
+                            eq->op == GB_CAMP_READ ? "load" : "store", gb_camp_op_name(eq->op),
+                            have);
+    }
+    double k = eq->instr_per_warp[c];
+    *out = count * gb_camp_eq_time_ns(eq, warps, c) / (k * warps);
+    return GB_OK;
+}
+
+enum gb_status gb_camp_bounds(const struct gb_camp_model *m, const struct gb_camp_counts *c,
+                              double warps, double *best_ns, double *worst_ns)
+{
+    enum gb_status st;
+    double best = 0, worst = 0;
+    int any = 0;
+    if (!(warps > 0) || !isfinite(warps))
+        return gb_error_set(GB_ERR_USAGE, "active warps per SM must be > 0, not %g", warps);
+    for (int op = 0; op < 2; op++)
+        for (int k = 0; k < GB_CAMP_N_WIDTHS; k++) {
+            double n = op == GB_CAMP_READ ? c->ld[k] : c->st[k];
+            if (!(n >= 0) || !isfinite(n))
+                return gb_error_set(GB_ERR_USAGE, "the %d-byte %s count must be a number >= 0, "
+                                    "not %g", gb_camp_class_width(k),
+                                    op == GB_CAMP_READ ? "load" : "store", n);
+            if (n == 0)
+                continue;
+            any = 1;
+            double b, wv;
+            if ((st = gb_instr_time(&m->eq[op][GB_CAMP_SPREAD], k, n, warps, &b)) != GB_OK ||
+                (st = gb_instr_time(&m->eq[op][GB_CAMP_CAMPED], k, n, warps, &wv)) != GB_OK)
+                return st;
+            best += b;
+            worst += wv;
+        }
+    if (!any)
+        return gb_error_set(GB_ERR_USAGE, "every load and store count is zero: the band of a "
+                            "kernel without global memory instructions is empty");
+    *best_ns = best;
+    *worst_ns = worst;
+    return GB_OK;
+}
+
+double gb_camp_degree(double best_ns, double worst_ns, double t_ns)
+{
+    double width = worst_ns - best_ns;
+    if (!isfinite(width) || fabs(width) <= 1e-12 * fabs(best_ns) || width == 0)
+        return NAN;
+    return (t_ns - best_ns) / width;
+}
+
+double gb_camp_extrapolate(double best_ns, double worst_ns, double degree)
+{
+    return best_ns + degree * (worst_ns - best_ns);
+}
+
+enum gb_status gb_camp_predict(const struct gb_camp_model *m, const struct gb_camp_counts *c,
+                               const int *warps, size_t n, double at_warps, double time_ns,
+                               struct gb_camp_row *rows, double *degree)
+{
+    enum gb_status st;
+    double d = NAN;
+    if (isfinite(time_ns)) {
+        double b0, w0;
+        if (!(time_ns > 0))
+            return gb_error_set(GB_ERR_USAGE, "the measured time must be > 0 ns, not %g", time_ns);
+        if ((st = gb_camp_bounds(m, c, at_warps, &b0, &w0)) != GB_OK)
+            return st;
+        d = gb_camp_degree(b0, w0, time_ns);
+        if (isnan(d))
+            return gb_error_set(GB_ERR_NUMERIC, "the band has no width at %g warps per SM (best "
+                                "and worst are both %.6g ns): the camping degree is undefined",
+                                at_warps, b0);
+    }
+    for (size_t i = 0; i < n; i++) {
+        rows[i].warps = warps[i];
+        if ((st = gb_camp_bounds(m, c, warps[i], &rows[i].best_ns, &rows[i].worst_ns)) != GB_OK)
+            return st;
+        rows[i].app_ns = isnan(d) ? NAN : gb_camp_extrapolate(rows[i].best_ns, rows[i].worst_ns, d);
+    }
+    *degree = d;
+    return GB_OK;
+}
+
+/* ---- configurations ---- */
+
+static int gb_blocks_at(const struct gb_device_info *dev, const struct gb_camp_config *cfg,
+                        int threads, long grid_blocks, enum gb_status *st)
+{
+    struct gb_occupancy_input in = {threads, cfg->regs, 0, cfg->smem, -1, -1};
+    struct gb_occupancy_result r;
+    if ((*st = gb_occupancy_compute(dev, &in, &r)) != GB_OK)
+        return -1;
+    long a = r.active_blocks;
+    if (grid_blocks > 0 && dev->sm_count > 0) {
+        long per_sm = (grid_blocks + dev->sm_count - 1) / dev->sm_count;
+        if (per_sm < a)
+            a = per_sm;
+    }
+    return (int)a;
+}
+
+enum gb_status gb_camp_allowed_warps(const struct gb_device_info *dev,
+                                     const struct gb_camp_config *cfg, int *warps, size_t *n,
+                                     int *config_warps)
+{
+    enum gb_status st = GB_OK;
+    const int ws = dev->warp_size > 0 ? dev->warp_size : 32;
+    const int max_warps = dev->max_threads_per_sm / ws;
+    int *ok = NULL;
+
+    *n = 0;
+    *config_warps = 0;
+    if (cfg->threads < 1 || cfg->regs < 0 || cfg->smem < 0 || cfg->grid < 0)
+        return gb_error_set(GB_ERR_USAGE, "a configuration needs threads >= 1 and registers, "
+                            "shared memory and grid >= 0");
+    if (max_warps < 1 || dev->max_threads_per_block < 1)
+        return gb_error_set(GB_ERR_USAGE, "the device's thread limits are not known");
+    if (!(ok = calloc((size_t)max_warps + 1, sizeof *ok)))
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    const double total = (double)cfg->grid * cfg->threads;
+    for (int wpb = 1; wpb * ws <= dev->max_threads_per_block; wpb++) {
+        long g = cfg->grid > 0 ? (long)ceil(total / (wpb * ws)) : 0;
+        int a = gb_blocks_at(dev, cfg, wpb * ws, g, &st);
+        if (a < 0)
+            goto out;
+        for (int k = 1; k <= a && k * wpb <= max_warps; k++)
+            ok[k * wpb] = 1;
+    }
+    {
+        int wpb = (cfg->threads + ws - 1) / ws;
+        int a = gb_blocks_at(dev, cfg, cfg->threads, cfg->grid, &st);
+        if (a < 0)
+            goto out;
+        for (int k = 1; k <= a && k * wpb <= max_warps; k++)
+            ok[k * wpb] = 1;
+        *config_warps = a * wpb;
+    }
+    for (int v = 1; v <= max_warps; v++)
+        if (ok[v])
+            warps[(*n)++] = v;
+    if (*n == 0)
+        st = gb_error_set(GB_ERR_USAGE, "no block size can run with %d registers per thread and "
+                          "%d bytes of shared memory per block", cfg->regs, cfg->smem);
+out:
+    free(ok);
+    return st;
+}
+
+int gb_camp_max_warps(const struct gb_device_info *dev)
+{
+    return dev->max_threads_per_sm / (dev->warp_size > 0 ? dev->warp_size : 32);
+}
+
+enum gb_status gb_camp_configurations(const struct gb_device_info *dev,
+                                      const struct gb_camp_config *cfg, int warps_max,
+                                      int *warps, size_t *n, int *config_warps)
+{
+    if (warps_max <= 0)
+        return gb_camp_allowed_warps(dev, cfg, warps, n, config_warps);
+    if (warps_max > gb_camp_max_warps(dev))
+        return gb_error_set(GB_ERR_USAGE, "%d active warps per SM is more than the %d an SM "
+                            "holds", warps_max, gb_camp_max_warps(dev));
+    *n = 0;
+    for (int w = 1; w <= warps_max; w++)
+        warps[(*n)++] = w;
+    *config_warps = warps_max;
+    return GB_OK;
+}
+
+void gb_camp_band_check(const struct gb_camp_row *rows, size_t n, struct gb_camp_band_check *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < n; i++) {
+        if (!out->nonpositive_warps && (!(rows[i].best_ns > 0) || !(rows[i].worst_ns > 0)))
+            out->nonpositive_warps = rows[i].warps;
+        out->n_inverted += rows[i].worst_ns < rows[i].best_ns;
+    }
+}
+
+/* ---- counts from sectors and requests ---- */
+
+enum gb_status gb_camp_split_requests(const struct gb_camp_equation *eq, double requests,
+                                      double sectors, double *out)
+{
+    if (!(requests >= 0) || !(sectors >= 0) || !isfinite(requests) || !isfinite(sectors))
+        return gb_error_set(GB_ERR_USAGE, "requests and sectors must be numbers >= 0, not %g and %g",
+                            requests, sectors);
+    if (requests == 0) {
+        if (sectors > 0)
+            return gb_error_set(GB_ERR_USAGE, "%g sectors without a request", sectors);
+        return GB_OK;
+    }
+    if (eq->n_widths < 1)
+        return gb_error_set(GB_ERR_USAGE, "the model has no width classes");
+    const double s = sectors / requests;
+    const int lo = eq->widths[0], hi = eq->widths[eq->n_widths - 1];
+    if (s <= lo) {
+        out[gb_camp_width_class(lo)] += requests;
+        return GB_OK;
+    }
+    if (s >= hi) {
+        out[gb_camp_width_class(hi)] += sectors / hi;
+        return GB_OK;
+    }
+    for (int i = 0; i + 1 < eq->n_widths; i++) {
+        const double a = eq->widths[i], b = eq->widths[i + 1];
+        if (s >= a && s <= b) {
+            /* r_a + r_b = requests and a r_a + b r_b = sectors. */
+            double rb = (sectors - a * requests) / (b - a);
+            out[gb_camp_width_class((int)a)] += requests - rb;
+            out[gb_camp_width_class((int)b)] += rb;
+            return GB_OK;
+        }
+    }
+    return gb_error_set(GB_ERR_NUMERIC, "no width class brackets %g sectors per request", s);
+}
+
+enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_ncu_launch *l,
+                                struct gb_camp_ncu_input *out)
+{
+    enum gb_status st;
+    char missing[512] = "";
+    size_t len = 0;
+
+    memset(out, 0, sizeof *out);
+    out->threads = out->grid = -1;
+    out->regs = out->smem = -1;
+    out->time_ns = NAN;
+
+    const char *ldr = GB_NCU_LD_REQUESTS, *str = GB_NCU_ST_REQUESTS;
+    out->ld_requests = gb_ncu_value(l, ldr, NAN);
+    if (isnan(out->ld_requests)) {
+        ldr = GB_NCU_LD_INST;
+        out->ld_requests = gb_ncu_value(l, ldr, NAN);
+    }
+    out->st_requests = gb_ncu_value(l, str, NAN);
+    if (isnan(out->st_requests)) {
+        str = GB_NCU_ST_INST;
+        out->st_requests = gb_ncu_value(l, str, NAN);
+    }
+    out->ld_requests_metric = ldr;
+    out->st_requests_metric = str;
+    out->ld_sectors = gb_ncu_value(l, GB_NCU_LD_SECTORS, NAN);
+    out->st_sectors = gb_ncu_value(l, GB_NCU_ST_SECTORS, NAN);
+    const struct {
+        double v;
+        const char *name;
+    } need[] = {
+        {out->ld_requests, GB_NCU_LD_REQUESTS}, {out->ld_sectors, GB_NCU_LD_SECTORS},
+        {out->st_requests, GB_NCU_ST_REQUESTS}, {out->st_sectors, GB_NCU_ST_SECTORS},
+    };
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (isnan(need[i].v))
+            len += (size_t)snprintf(missing + len, sizeof missing - len, "%s%s", len ? ", " : "",
+                                    need[i].name);
+    if (len)
+        return gb_error_set(GB_ERR_FORMAT, "launch %ld (%s) lacks %s", l->id, l->kernel, missing);
+    if ((st = gb_camp_split_requests(&m->eq[GB_CAMP_READ][GB_CAMP_SPREAD], out->ld_requests,
+                                     out->ld_sectors, out->counts.ld)) != GB_OK ||
+        (st = gb_camp_split_requests(&m->eq[GB_CAMP_WRITE][GB_CAMP_SPREAD], out->st_requests,
+                                     out->st_sectors, out->counts.st)) != GB_OK)
+        return gb_error_set(st, "launch %ld: %s", l->id, gb_error_message());
+
+    double v = gb_ncu_value(l, GB_NCU_BLOCK, NAN);
+    out->threads = isfinite(v) ? (long)llround(v) : gb_ncu_dim_product(l->block);
+    v = gb_ncu_value(l, GB_NCU_GRID, NAN);
+    out->grid = isfinite(v) ? (long)llround(v) : gb_ncu_dim_product(l->grid);
+    v = gb_ncu_value(l, GB_NCU_REGS, NAN);
+    out->regs = isfinite(v) ? (int)llround(v) : -1;
+    double s1 = gb_ncu_value(l, GB_NCU_SMEM_STATIC, NAN), s2 = gb_ncu_value(l, GB_NCU_SMEM_DYNAMIC, NAN);
+    if (isfinite(s1) || isfinite(s2))
+        out->smem = (int)llround((isfinite(s1) ? s1 : 0) + (isfinite(s2) ? s2 : 0));
+    out->time_ns = gb_ncu_value(l, GB_NCU_TIME, NAN);
+    return GB_OK;
+}
+

@@ -1,0 +1,281 @@
+/* campprof_records.c - the one adapter between run records and CampProf:
+ * which records of suite "camping" the model reads, and how their axes and
+ * metrics (names from gpubound/camp_counts.h) become the observations of
+ * the fit (struct gb_camp_sample) and of the validation (struct
+ * gb_camp_obs). Nothing else in the model knows a metric's name. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpubound/campprof.h"
+
+/* The axes of the micro-benchmark records. */
+#define GB_CAMP_AXIS_WIDTH "width"
+#define GB_CAMP_AXIS_WARPS "warps"
+#define GB_CAMP_AXIS_PATTERN "pattern"
+
+/* Active warps per SM: the metric the suite recorded, else the warps axis. */
+static double gb_record_warps(const struct gb_record *r)
+{
+    double warps = gb_record_metric(r, GB_CAMP_METRIC_ACTIVE_WARPS, NAN);
+    if (!(warps > 0))
+        warps = gb_record_axis_num(r, GB_CAMP_AXIS_WARPS, NAN);
+    return warps;
+}
+
+/* ---- the fit's samples ---- */
+
+/* The width class of a micro-benchmark record, or an error naming it. */
+static enum gb_status gb_sample_class(const struct gb_run *run, const struct gb_record *r,
+                                      int *wclass, double *width)
+{
+    *width = gb_record_axis_num(r, GB_CAMP_AXIS_WIDTH, NAN);
+    *wclass = isfinite(*width) && *width == floor(*width) ? gb_camp_width_class((int)*width) : -1;
+    if (*wclass >= 0)
+        return GB_OK;
+    const char *given = gb_record_axis(r, GB_CAMP_AXIS_WIDTH);
+    return gb_error_set(GB_ERR_FORMAT, "%s: a %s/%s record has width '%s', not 1, 2, 4, 8 "
+                        "or 16 bytes per thread", run->dir, GB_CAMP_SUITE, r->bench,
+                        given ? given : "(none)");
+}
+
+/* One record of the equation's bench and pattern as a sample. */
+static enum gb_status gb_sample_from(const struct gb_run *run, const struct gb_record *r,
+                                     enum gb_camp_op op, struct gb_camp_sample *s)
+{
+    const char *bench = r->bench;
+    double width;
+    enum gb_status st = gb_sample_class(run, r, &s->wclass, &width);
+    if (st != GB_OK)
+        return st;
+    double warps = gb_record_warps(r);
+    if (!(warps > 0) || !isfinite(warps))
+        return gb_error_set(GB_ERR_FORMAT, "%s: a %s/%s record (width %d) has neither an "
+                            "%s metric nor a %s axis", run->dir, GB_CAMP_SUITE, bench,
+                            (int)width, GB_CAMP_METRIC_ACTIVE_WARPS, GB_CAMP_AXIS_WARPS);
+    const char *mname = gb_camp_req_metric(op == GB_CAMP_WRITE, s->wclass);
+    double k = gb_record_metric(r, mname, NAN);
+    if (!(k > 0) || !isfinite(k))
+        return gb_error_set(GB_ERR_FORMAT, "%s: the %s/%s record at width %d, %g warps lacks "
+                            "the metric %s (warp-level instructions per launch) that the "
+                            "normalisation needs", run->dir, GB_CAMP_SUITE, bench, (int)width,
+                            warps, mname);
+    if (!(r->median_ns > 0) || !isfinite(r->median_ns))
+        return gb_error_set(GB_ERR_FORMAT, "%s: the %s/%s record at width %d, %g warps has no "
+                            "median time", run->dir, GB_CAMP_SUITE, bench, (int)width, warps);
+    s->time_ns = r->median_ns;
+    s->warps = warps;
+    s->instr = k;
+    s->sectors = gb_record_metric(r, gb_camp_sectors_metric(op == GB_CAMP_WRITE), NAN);
+    return GB_OK;
+}
+
+enum gb_status gb_camp_records_samples(const struct gb_run *run, enum gb_camp_op op,
+                                       enum gb_camp_pattern pattern,
+                                       struct gb_camp_sample **out, size_t *n_out)
+{
+    enum gb_status st = GB_OK;
+    const char *bench = gb_camp_op_name(op), *pat = gb_camp_pattern_name(pattern);
+    struct gb_camp_sample *s = malloc((run->n_records + 1) * sizeof *s);
+    size_t n = 0;
+    *out = NULL;
+    *n_out = 0;
+    if (!s)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory fitting the CampProf model");
+    for (size_t i = 0; i < run->n_records && st == GB_OK; i++) {
+        const struct gb_record *r = &run->records[i];
+        if (strcmp(r->suite, GB_CAMP_SUITE) != 0 || strcmp(r->bench, bench) != 0 ||
+            r->status != GB_REC_OK)
+            continue;
+        const char *p = gb_record_axis(r, GB_CAMP_AXIS_PATTERN);
+        if (!p)
+            st = gb_error_set(GB_ERR_FORMAT, "%s: a %s/%s record has no %s axis", run->dir,
+                              GB_CAMP_SUITE, bench, GB_CAMP_AXIS_PATTERN);
+        else if (strcmp(p, pat) == 0 && (st = gb_sample_from(run, r, op, &s[n])) == GB_OK)
+            n++;
+    }
+    if (st == GB_OK && n == 0)
+        st = gb_error_set(GB_ERR_FORMAT, "%s has no measured %s/%s records with pattern=%s; "
+                          "the model needs reads and writes, spread and camped", run->dir,
+                          GB_CAMP_SUITE, bench, pat);
+    if (st != GB_OK) {
+        free(s);
+        return st;
+    }
+    *out = s;
+    *n_out = n;
+    return GB_OK;
+}
+
+/* ---- the validation's observations ---- */
+
+/* Reads the count metric of one op and class: required for the classes the
+ * suite records, zero when absent below them. */
+static enum gb_status gb_obs_count(const struct gb_record *r, int is_store, int c, double *v)
+{
+    const char *name = gb_camp_req_metric(is_store, c);
+    double x = gb_record_metric(r, name, NAN);
+    if (isnan(x) && c < GB_CAMP_RECORDED_CLASS_MIN)
+        x = 0;
+    if (!(x >= 0) || !isfinite(x))
+        return gb_error_set(GB_ERR_FORMAT, "the %s/%s record at %g warps %s the metric %s "
+                            "(warp-level %s instructions of %d bytes per thread per launch)",
+                            r->suite, r->bench, gb_record_warps(r),
+                            isnan(x) ? "lacks" : "has a negative or infinite value of", name,
+                            is_store ? "store" : "load", gb_camp_class_width(c));
+    *v = x;
+    return GB_OK;
+}
+
+enum gb_status gb_camp_record_obs(const struct gb_record *r, struct gb_camp_obs *o)
+{
+    enum gb_status st = GB_OK;
+    int any = 0;
+    memset(o, 0, sizeof *o);
+    for (int c = 0; c < GB_CAMP_N_WIDTHS; c++)
+        for (int is_store = 0; is_store < 2; is_store++)
+            any |= !isnan(gb_record_metric(r, gb_camp_req_metric(is_store, c), NAN));
+    if (!any)
+        return gb_error_set(GB_ERR_FORMAT, "the %s/%s record lacks the ld_req_<width> and "
+                            "st_req_<width> metrics", r->suite, r->bench);
+    o->warps = gb_record_warps(r);
+    o->time_ns = r->median_ns;
+    if (!(o->warps > 0) || !(o->time_ns > 0))
+        return gb_error_set(GB_ERR_FORMAT, "the %s/%s record lacks its active warps or its time",
+                            r->suite, r->bench);
+    for (int c = 0; c < GB_CAMP_N_WIDTHS && st == GB_OK; c++)
+        if ((st = gb_obs_count(r, 0, c, &o->counts.ld[c])) == GB_OK)
+            st = gb_obs_count(r, 1, c, &o->counts.st[c]);
+    o->counts.ld_sectors = gb_record_metric(r, GB_CAMP_METRIC_LD_SECTORS, NAN);
+    o->counts.st_sectors = gb_record_metric(r, GB_CAMP_METRIC_ST_SECTORS, NAN);
+    return st;
+}
+
+/* ---- applications ---- */
+
+void gb_camp_apps_free(struct gb_camp_app *apps, size_t n)
+{
+    for (size_t k = 0; k < n && apps; k++) {
+        free(apps[k].obs);
+        free(apps[k].ci_lo_ns);
+        free(apps[k].ci_hi_ns);
+    }
+    free(apps);
+}
+
+/* "bench axis=value ..." of every axis but warps: one application's
+ * configurations share it. */
+static void gb_app_label(const struct gb_record *r, char *label, size_t size)
+{
+    size_t len = (size_t)snprintf(label, size, "%s", r->bench);
+    for (int k = 0; k < r->n_axes && len < size; k++)
+        if (strcmp(r->axes[k].name, GB_CAMP_AXIS_WARPS) != 0)
+            len += (size_t)snprintf(label + len, size - len, " %s=%s", r->axes[k].name,
+                                    r->axes[k].value);
+}
+
+/* The group labelled `label`, added when new; NULL when out of memory. */
+static struct gb_camp_app *gb_app_group(struct gb_camp_app **apps, size_t *n,
+                                        const struct gb_record *r, const char *label)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*apps)[i].label, label) == 0)
+            return &(*apps)[i];
+    struct gb_camp_app *g = realloc(*apps, (*n + 1) * sizeof *g);
+    if (!g)
+        return NULL;
+    *apps = g;
+    g = &g[(*n)++];
+    memset(g, 0, sizeof *g);
+    snprintf(g->bench, sizeof g->bench, "%s", r->bench);
+    snprintf(g->label, sizeof g->label, "%s", label);
+    g->title = gb_camp_app_title(r->bench);
+    return g;
+}
+
+/* Room for one more configuration in `g`. */
+static enum gb_status gb_app_reserve(struct gb_camp_app *g)
+{
+    if (g->n < g->cap)
+        return GB_OK;
+    size_t cap = g->cap ? 2 * g->cap : 16;
+    struct gb_camp_obs *o = realloc(g->obs, cap * sizeof *o);
+    if (o)
+        g->obs = o;
+    double *lo = o ? realloc(g->ci_lo_ns, cap * sizeof *lo) : NULL;
+    if (lo)
+        g->ci_lo_ns = lo;
+    double *hi = lo ? realloc(g->ci_hi_ns, cap * sizeof *hi) : NULL;
+    if (hi)
+        g->ci_hi_ns = hi;
+    if (!hi)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    g->cap = cap;
+    return GB_OK;
+}
+
+/* Sorts a group by warps (stable: an insertion sort), keeping the CIs
+ * beside their points. */
+static void gb_app_sort(struct gb_camp_app *g)
+{
+    for (size_t i = 1; i < g->n; i++)
+        for (size_t j = i; j > 0 && g->obs[j - 1].warps > g->obs[j].warps; j--) {
+            struct gb_camp_obs to = g->obs[j];
+            g->obs[j] = g->obs[j - 1];
+            g->obs[j - 1] = to;
+            double tl = g->ci_lo_ns[j], th = g->ci_hi_ns[j];
+            g->ci_lo_ns[j] = g->ci_lo_ns[j - 1];
+            g->ci_hi_ns[j] = g->ci_hi_ns[j - 1];
+            g->ci_lo_ns[j - 1] = tl;
+            g->ci_hi_ns[j - 1] = th;
+        }
+}
+
+/* Adds record `r` of an application to its group. */
+static enum gb_status gb_app_add(const struct gb_run *run, const struct gb_record *r,
+                                 struct gb_camp_app **apps, size_t *n)
+{
+    char label[sizeof((*apps)->label)];
+    gb_app_label(r, label, sizeof label);
+    struct gb_camp_app *g = gb_app_group(apps, n, r, label);
+    if (!g)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    enum gb_status st = gb_app_reserve(g);
+    if (st != GB_OK)
+        return st;
+    if ((st = gb_camp_record_obs(r, &g->obs[g->n])) != GB_OK) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", gb_error_message());
+        return gb_error_set(st, "%s: %s", run->dir, msg);
+    }
+    g->ci_lo_ns[g->n] = r->ci_lo_ns;
+    g->ci_hi_ns[g->n] = r->ci_hi_ns;
+    g->n++;
+    return GB_OK;
+}
+
+enum gb_status gb_camp_records_apps(const struct gb_run *run, struct gb_camp_app **out,
+                                    size_t *n_out)
+{
+    enum gb_status st = GB_OK;
+    struct gb_camp_app *apps = NULL;
+    size_t n = 0;
+    *out = NULL;
+    *n_out = 0;
+    for (size_t i = 0; i < run->n_records && st == GB_OK; i++) {
+        const struct gb_record *r = &run->records[i];
+        if (strcmp(r->suite, GB_CAMP_SUITE) == 0 && r->status == GB_REC_OK &&
+            gb_camp_app_title(r->bench))
+            st = gb_app_add(run, r, &apps, &n);
+    }
+    if (st != GB_OK) {
+        gb_camp_apps_free(apps, n);
+        return st;
+    }
+    for (size_t g = 0; g < n; g++)
+        gb_app_sort(&apps[g]);
+    *out = apps;
+    *n_out = n;
+    return GB_OK;
+}

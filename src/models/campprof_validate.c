@@ -1,0 +1,163 @@
+/* campprof_validate.c - validating CampProf on applications it was not
+ * fitted to (the paper's procedure), the list of those applications, and
+ * the band each one's chart shows (include/gpubound/campprof.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpubound/campprof.h"
+
+/* The benches of the validation applications, with the paper's names. */
+static const struct {
+    const char *bench, *title;
+} gb_camp_apps[] = {
+    {"gem", "GEM (n-body electrostatics)"},
+    {"clique", "clique counter (graph)"},
+    {"transpose_coalesced", "transpose, coalesced"},
+    {"transpose_diagonal", "transpose, diagonal"},
+};
+#define GB_CAMP_N_APPS (sizeof gb_camp_apps / sizeof gb_camp_apps[0])
+
+const char *gb_camp_app_title(const char *bench)
+{
+    for (size_t k = 0; k < GB_CAMP_N_APPS; k++)
+        if (strcmp(bench, gb_camp_apps[k].bench) == 0)
+            return gb_camp_apps[k].title;
+    return NULL;
+}
+
+void gb_camp_app_list(char *buf, size_t n)
+{
+    size_t len = (size_t)snprintf(buf, n, "%s/", GB_CAMP_SUITE);
+    for (size_t k = 0; k < GB_CAMP_N_APPS && len < n; k++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", k ? ", " : "", gb_camp_apps[k].bench);
+}
+
+static int gb_cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double gb_camp_geomean(const double *v, size_t n)
+{
+    double s = 0;
+    int zero = 0;
+    if (n == 0)
+        return NAN;
+    for (size_t i = 0; i < n; i++) {
+        if (!(v[i] >= 0) || !isfinite(v[i]))
+            return NAN;
+        if (v[i] == 0)
+            zero = 1;
+        else
+            s += log(v[i]);
+    }
+    return zero ? 0 : exp(s / (double)n);
+}
+
+enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
+                                size_t n, struct gb_camp_validation *out)
+{
+    enum gb_status st = GB_OK;
+    double *eb = NULL, *ew = NULL, *ea = NULL, *deg = NULL;
+    size_t nb = 0, na = 0, nd = 0;
+
+    memset(out, 0, sizeof *out);
+    out->gm_best = out->gm_worst = out->gm_app = NAN;
+    out->degree_median = out->degree_min = out->degree_max = NAN;
+    if (n == 0)
+        return gb_error_set(GB_ERR_USAGE, "no measured configuration to validate against");
+    for (size_t i = 0; i < n; i++)
+        if (!(obs[i].warps > 0) || !(obs[i].time_ns > 0) || !isfinite(obs[i].time_ns))
+            return gb_error_set(GB_ERR_USAGE, "a measured configuration needs warps > 0 and a "
+                                "time > 0 (got %g warps, %g ns)", obs[i].warps, obs[i].time_ns);
+    eb = malloc(n * n * sizeof *eb);
+    ew = malloc(n * n * sizeof *ew);
+    ea = malloc(n * n * sizeof *ea);
+    deg = malloc(n * sizeof *deg);
+    if (!eb || !ew || !ea || !deg) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
+        goto out;
+    }
+    for (size_t s = 0; s < n; s++) {
+        double b0, w0;
+        if ((st = gb_camp_bounds(m, &obs[s].counts, obs[s].warps, &b0, &w0)) != GB_OK)
+            goto out;
+        double d = gb_camp_degree(b0, w0, obs[s].time_ns);
+        for (size_t j = 0; j < n; j++) {
+            double b, w;
+            if ((st = gb_camp_bounds(m, &obs[j].counts, obs[j].warps, &b, &w)) != GB_OK)
+                goto out;
+            const double t = obs[j].time_ns;
+            eb[nb] = fabs(b - t) / t;
+            ew[nb++] = fabs(w - t) / t;
+            if (j != s && !isnan(d))
+                ea[na++] = fabs(gb_camp_extrapolate(b, w, d) - t) / t;
+        }
+    }
+    for (size_t j = 0; j < n; j++) {
+        double b, w;
+        if ((st = gb_camp_bounds(m, &obs[j].counts, obs[j].warps, &b, &w)) != GB_OK)
+            goto out;
+        double d = gb_camp_degree(b, w, obs[j].time_ns);
+        if (!isnan(d))
+            deg[nd++] = d;
+    }
+    out->n_points = n;
+    out->n_pairs_bounds = nb;
+    out->n_pairs_app = na;
+    out->gm_best = gb_camp_geomean(eb, nb);
+    out->gm_worst = gb_camp_geomean(ew, nb);
+    out->gm_app = gb_camp_geomean(ea, na);
+    if (nd) {
+        qsort(deg, nd, sizeof *deg, gb_cmp_d);
+        out->degree_min = deg[0];
+        out->degree_max = deg[nd - 1];
+        out->degree_median = nd % 2 ? deg[nd / 2] : 0.5 * (deg[nd / 2 - 1] + deg[nd / 2]);
+    }
+out:
+    free(eb);
+    free(ew);
+    free(ea);
+    free(deg);
+    return st;
+}
+
+double gb_camp_counts_vary(const struct gb_camp_obs *obs, size_t n)
+{
+    double vary = 0;
+    for (size_t i = 1; i < n; i++)
+        for (int k = 0; k < GB_CAMP_N_WIDTHS; k++) {
+            double c0[2] = {obs[0].counts.ld[k], obs[0].counts.st[k]};
+            double ci[2] = {obs[i].counts.ld[k], obs[i].counts.st[k]};
+            for (int q = 0; q < 2; q++)
+                if (c0[q] > 0 || ci[q] > 0)
+                    vary = fmax(vary, fabs(c0[q] - ci[q]) / fmax(c0[q], ci[q]));
+        }
+    return vary;
+}
+
+enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
+                                size_t n, struct gb_camp_row *rows, double *measured_ns,
+                                size_t *start, double *degree)
+{
+    const size_t s = n / 2;
+    double b0, w0;
+    *start = s;
+    *degree = NAN;
+    if (n == 0)
+        return gb_error_set(GB_ERR_USAGE, "no measured configuration to chart");
+    /* As gb_camp_validate does: each point's band from its own counts, the
+     * line at the start's degree. */
+    enum gb_status st = gb_camp_bounds(m, &obs[s].counts, obs[s].warps, &b0, &w0);
+    *degree = gb_camp_degree(b0, w0, obs[s].time_ns);
+    for (size_t i = 0; i < n && st == GB_OK; i++) {
+        rows[i].warps = (int)lround(obs[i].warps);
+        measured_ns[i] = obs[i].time_ns;
+        st = gb_camp_bounds(m, &obs[i].counts, obs[i].warps, &rows[i].best_ns, &rows[i].worst_ns);
+        rows[i].app_ns = gb_camp_extrapolate(rows[i].best_ns, rows[i].worst_ns, *degree);
+    }
+    return st;
+}
