@@ -7,7 +7,8 @@
 #include "cli/cli.h"
 #include "cli/cmd_geometry.h"
 #include "gpubound/geometry.h"
-#include "gpubound/report.h"
+#include "gpubound/geometry_tables.h"
+#include "gpubound/table.h"
 
 static const char *const gb_geo_sizes[] = {"small", "medium", "large", NULL};
 static const char *const gb_geo_caches[] = {"min", "default", "max", NULL};

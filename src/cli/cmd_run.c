@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/run_charts.h"
 #include "gpubound/measure.h"
 #include "gpubound/report.h"
 
@@ -231,7 +232,8 @@ int gb_cmd_run(int argc, char **argv)
              (gpu.info.driver_version % 1000) / 10);
     gb_gpu_driver_release(info.driver_release, sizeof info.driver_release);
     snprintf(info.mode, sizeof info.mode, "%s", quick ? "quick" : "full");
-    if ((st = gb_run_writer_open(out, &info, plan.axes, plan.n_axes, &w)) != GB_OK) {
+    if ((st = gb_run_writer_open(out, &info, plan.axes, plan.n_axes, &w)) != GB_OK ||
+        (st = gb_cli_save_charts(out, &plan)) != GB_OK) {
         rc = gb_cli_fail(st, "writing the run", NULL);
         goto out;
     }

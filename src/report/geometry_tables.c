@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "gpubound/geometry.h"
-#include "gpubound/report.h"
+#include "gpubound/geometry_tables.h"
+#include "gpubound/table.h"
 
 static void gb_shape_name(char *buf, size_t n, const struct gb_geo_shape *sh)
 {

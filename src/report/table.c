@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "gpubound/report.h"
+#include "gpubound/table.h"
 #include "results/json.h"
 
 #define GB_PM "\xc2\xb1"          /* "±" */
