@@ -195,4 +195,33 @@ enum gb_status gb_geo_analyze_class(const struct gb_geo_set *s, const struct gb_
 /* Frees the shapes; safe on a zeroed or released result. */
 void gb_geo_result_release(struct gb_geo_result *r);
 
+/* ---- a question about a set: one bench, one class, or every bench ---- */
+
+struct gb_geo_query {
+    const char *bench;               /* one bench, or NULL */
+    const struct gb_geo_class *cls;  /* one class, or NULL */
+    int all;                         /* every bench of the set */
+    const char *size, *cache;        /* only this size / cache; NULL = every one */
+    const char *compare[2];          /* two benches to compare, or NULLs */
+};
+
+/* GB_ERR_USAGE, with a message that names what the set (read from the run
+ * directory `dir`, named in the message) lacks and what it has, when the
+ * set has no ubench record, or no record of the query's bench, size,
+ * cache, compared benches or of any bench of its class; GB_OK otherwise. */
+enum gb_status gb_geo_query_check(const struct gb_geo_set *s, const struct gb_geo_query *q,
+                                  const char *dir);
+
+/* The results the query asks for, in set order (bench, size, cache): one
+ * per bench (or for the class) and size and cache with records; none
+ * (*n == 0, GB_OK) when no group has a record. *out is malloc'ed (NULL when
+ * none); release each result and free the array. Errors of the analysis
+ * (gb_geo_analyze_bench, gb_geo_analyze_class) leave nothing in *out. */
+enum gb_status gb_geo_query_run(const struct gb_geo_set *s, const struct gb_geo_query *q,
+                                struct gb_geo_result **out, size_t *n);
+
+/* GB_ERR_USAGE saying that the run directory `dir` has no record of what
+ * the query asks for (when gb_geo_query_run finds none). */
+enum gb_status gb_geo_query_none(const struct gb_geo_query *q, const char *dir);
+
 #endif

@@ -36,8 +36,10 @@ void gb_session_close(struct gb_session *s);
 
 /* What a caller of gb_session_run is told while it runs (any may be NULL). */
 struct gb_session_hooks {
-    /* The device is open and the run directory started. */
-    void (*started)(void *ctx, const struct gb_run_info *info, size_t n_points);
+    /* The device is open and the run directory started: the caller may add
+     * files of its own to it (the run's chart specs). A failure stops the
+     * run before any point is measured. */
+    enum gb_status (*started)(void *ctx, const struct gb_run_info *info, size_t n_points);
     /* Before point `done` (rec == NULL) and after it (rec: its record,
      * already written; done counts it). */
     void (*point)(void *ctx, size_t done, size_t total, const struct gb_plan_item *item,

@@ -5,95 +5,187 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_report.h"
+#include "cli/run_charts.h"
 #include "gpubound/report.h"
 
-int gb_cmd_report(int argc, char **argv)
+#define GB_MAX_PATTERNS 64
+
+struct gb_report_args {
+    const char *dir, *out;
+    char default_out[4200];
+    enum gb_format fmt;
+    struct gb_report_opts opts;
+    const char *patterns[GB_MAX_PATTERNS];
+    char *pattern_buf;     /* the --charts values, split at commas */
+};
+
+/* Adds the comma list `s` of --charts to the patterns. */
+static int gb_add_patterns(struct gb_report_args *a, const char *s)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < a->opts.n_patterns; i++)
+        used += strlen(a->patterns[i]) + 1;
+    char *buf = realloc(a->pattern_buf, used + strlen(s) + 1);
+    if (!buf)
+        return gb_cli_usage("report", "--charts: out of memory");
+    /* The earlier patterns point into the buffer: repoint them. */
+    for (size_t i = 0, off = 0; i < a->opts.n_patterns; i++) {
+        a->patterns[i] = buf + off;
+        off += strlen(buf + off) + 1;
+    }
+    a->pattern_buf = buf;
+    char *p = buf + used;
+    memcpy(p, s, strlen(s) + 1);
+    for (char *tok = strtok(p, ","); tok; tok = strtok(NULL, ",")) {
+        if (a->opts.n_patterns == GB_MAX_PATTERNS)
+            return gb_cli_usage("report", "--charts: at most %d patterns", GB_MAX_PATTERNS);
+        a->patterns[a->opts.n_patterns++] = tok;
+    }
+    if (!*s || s[strlen(s) - 1] == ',' || s[0] == ',' || strstr(s, ",,"))
+        return gb_cli_usage("report", "--charts: '%s' has an empty pattern", s);
+    return GB_EXIT_OK;
+}
+
+static int gb_parse_chart_format(struct gb_report_args *a, const char *s)
+{
+    if (strcmp(s, "png") == 0)
+        a->opts.formats = GB_PLOT_PNG;
+    else if (strcmp(s, "svg") == 0)
+        a->opts.formats = GB_PLOT_SVG;
+    else if (strcmp(s, "both") == 0)
+        a->opts.formats = 0;
+    else
+        return gb_cli_usage("report", "--chart-format: '%s' is not png, svg or both", s);
+    return GB_EXIT_OK;
+}
+
+/* Options and the run directory; the exit code of a usage error, else 0. */
+static int gb_report_parse(int argc, char **argv, struct gb_report_args *a)
 {
     static const struct option longopts[] = {
         {"out", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
+        {"charts", required_argument, NULL, 'c'},
+        {"all-charts", no_argument, NULL, 'A'},
+        {"chart-format", required_argument, NULL, 'F'},
         {NULL, 0, NULL, 0}};
-    const char *out = NULL, *dir;
-    char default_out[4200];
-    enum gb_format fmt = GB_FORMAT_TABLE;
-    struct gb_run *run = NULL;
-    struct gb_table *t = NULL;
-    struct gb_report_result res;
-    enum gb_status st;
     int c, rc = GB_EXIT_OK;
-
-    gb_report_result_init(&res);
     gb_cli_getopt_reset();
-    while ((c = getopt_long(argc, argv, ":o:f:", longopts, NULL)) != -1) {
+    while (rc == GB_EXIT_OK && (c = getopt_long(argc, argv, ":o:f:", longopts, NULL)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
+        case 'o': a->out = optarg; break;
         case 'f':
-            if (gb_format_parse(optarg, &fmt) != GB_OK) {
+            if (gb_format_parse(optarg, &a->fmt) != GB_OK)
                 rc = gb_cli_usage("report", "--format: %s", gb_error_message());
-                goto out;
-            }
             break;
-        case ':': rc = gb_cli_usage("report", "%s needs a value", argv[optind - 1]); goto out;
-        default: rc = gb_cli_usage("report", "unknown option '%s'", argv[optind - 1]); goto out;
+        case 'c': rc = gb_add_patterns(a, optarg); break;
+        case 'A': a->opts.all_charts = 1; break;
+        case 'F': rc = gb_parse_chart_format(a, optarg); break;
+        case ':': return gb_cli_usage("report", "%s needs a value", argv[optind - 1]);
+        default: return gb_cli_usage("report", "unknown option '%s'", argv[optind - 1]);
         }
     }
+    if (rc != GB_EXIT_OK)
+        return rc;
     if (argc - optind != 1) {
         if (argc == optind)
-            rc = gb_cli_usage("report", "expected a RUN_DIR");
-        else
-            rc = gb_cli_usage("report", "expected one RUN_DIR, not %d arguments", argc - optind);
-        goto out;
+            return gb_cli_usage("report", "expected a RUN_DIR");
+        return gb_cli_usage("report", "expected one RUN_DIR, not %d arguments", argc - optind);
     }
-    dir = argv[optind];
-    if (!dir[0] || (out && !out[0])) {
-        rc = gb_cli_usage("report", "an empty directory name");
-        goto out;
-    }
-    if (!out) {
-        size_t len = strlen(dir);
-        while (len > 1 && dir[len - 1] == '/')
+    a->dir = argv[optind];
+    if (!a->dir[0] || (a->out && !a->out[0]))
+        return gb_cli_usage("report", "an empty directory name");
+    if (!a->out) {
+        size_t len = strlen(a->dir);
+        while (len > 1 && a->dir[len - 1] == '/')
             len--;
-        snprintf(default_out, sizeof default_out, "%.*s/report", (int)len, dir);
-        out = default_out;
+        snprintf(a->default_out, sizeof a->default_out, "%.*s/report", (int)len, a->dir);
+        a->out = a->default_out;
     }
+    a->opts.patterns = a->patterns;
+    return GB_EXIT_OK;
+}
 
-    if ((st = gb_run_load(dir, &run)) != GB_OK) {
+/* What was written and what was not, on stderr. */
+static void gb_report_print_result(const struct gb_report_result *res)
+{
+    for (size_t i = 0; i < res->n_files; i++)
+        fprintf(stderr, "wrote %s\n", res->files[i]);
+    for (size_t i = 0; i < res->n_no_data; i++)
+        fprintf(stderr, "chart %s: no measured point in this run\n", res->no_data[i]);
+    if (res->n_not_drawn) {
+        fprintf(stderr, "not drawn:");
+        for (size_t i = 0; i < res->n_not_drawn; i++)
+            fprintf(stderr, " %s", res->not_drawn[i]);
+        fprintf(stderr, " (%s)\n", res->note);
+    }
+    if (res->n_left_out)
+        fprintf(stderr, "note: %zu chart%s not drawn (--all-charts draws every one, --charts PATTERN "
+                        "those named)\n", res->n_left_out, res->n_left_out == 1 ? "" : "s");
+}
+
+/* The summary on stdout: every point, or one row per bench for a large run
+ * on a terminal-format stdout; then the speedup tables (table format only). */
+static int gb_report_print_summary(const struct gb_run *run, const struct gb_chart_book *book,
+                                   const struct gb_report_args *a)
+{
+    struct gb_table *t = NULL;
+    int width = a->fmt == GB_FORMAT_TABLE ? gb_term_width(stdout) : 0;
+    int by_bench = a->fmt == GB_FORMAT_TABLE && gb_report_is_large(run, book);
+    enum gb_status st = by_bench ? gb_report_bench_table(run, NULL, &t)
+                                 : gb_report_summary_table(run, NULL, &t);
+    if (st == GB_OK)
+        st = gb_table_print(t, stdout, a->fmt, width);
+    gb_table_free(t);
+    if (st != GB_OK)
+        return gb_cli_fail(st, "report: summary", NULL);
+    if (by_bench)
+        fprintf(stderr, "note: %zu points, one row per bench above; the table of every point is "
+                        "%s/summary.csv (or use --format csv)\n", run->n_records, a->out);
+    if (a->fmt == GB_FORMAT_TABLE &&
+        (st = gb_report_print_speedups_book(run, book, stdout, a->fmt, width)) != GB_OK)
+        return gb_cli_fail(st, "report: speedup table", NULL);
+    return GB_EXIT_OK;
+}
+
+int gb_cmd_report(int argc, char **argv)
+{
+    struct gb_report_args a = {.fmt = GB_FORMAT_TABLE};
+    struct gb_run *run = NULL;
+    struct gb_chart_book book;
+    struct gb_report_result res;
+    enum gb_status st;
+    int rc;
+
+    gb_report_result_init(&res);
+    gb_chart_book_init(&book);
+    if ((rc = gb_report_parse(argc, argv, &a)) != GB_EXIT_OK)
+        goto out;
+    if ((st = gb_run_load(a.dir, &run)) != GB_OK) {
         rc = gb_cli_fail(st, "report", "give the directory of a run recorded by 'gpubound run'");
         goto out;
     }
-    st = gb_report_write(run, out, &res);
-    for (size_t i = 0; i < res.n_files; i++)
-        fprintf(stderr, "wrote %s\n", res.files[i]);
-    for (size_t i = 0; i < res.n_no_data; i++)
-        fprintf(stderr, "chart %s: no measured point in this run\n", res.no_data[i]);
-    if (res.n_not_drawn) {
-        fprintf(stderr, "not drawn:");
-        for (size_t i = 0; i < res.n_not_drawn; i++)
-            fprintf(stderr, " %s", res.not_drawn[i]);
-        fprintf(stderr, " (%s)\n", res.note);
+    if ((st = gb_cli_run_charts(run, &book)) != GB_OK) {
+        rc = gb_cli_fail(st, "report", NULL);
+        goto out;
     }
+    if (gb_report_check_patterns(run, &book, &a.opts) != GB_OK) {
+        rc = gb_cli_usage("report", "%s", gb_error_message());
+        goto out;
+    }
+    st = gb_report_write_book(run, &book, &a.opts, a.out, &res);
+    gb_report_print_result(&res);
     if (st != GB_OK) {
         rc = gb_cli_fail(st, "report", NULL);
         goto out;
     }
     if (!run->info.complete || run->truncated)
         fprintf(stderr, "note: %s did not end normally; the report shows the points it recorded\n",
-                dir);
-
-    if ((st = gb_report_summary_table(run, NULL, &t)) != GB_OK ||
-        (st = gb_table_print(t, stdout, fmt, fmt == GB_FORMAT_TABLE ? gb_term_width(stdout) : 0))
-            != GB_OK) {
-        rc = gb_cli_fail(st, "report: summary", NULL);
-        goto out;
-    }
-    /* Speedup tables follow the summary on a terminal-format stdout only. */
-    if (fmt == GB_FORMAT_TABLE &&
-        (st = gb_report_print_speedups(run, stdout, fmt, gb_term_width(stdout))) != GB_OK) {
-        rc = gb_cli_fail(st, "report: speedup table", NULL);
-        goto out;
-    }
+                a.dir);
+    rc = gb_report_print_summary(run, &book, &a);
 out:
-    gb_table_free(t);
+    free(a.pattern_buf);
+    gb_chart_book_release(&book);
     gb_run_free(run);
     gb_report_result_release(&res);
     return rc;

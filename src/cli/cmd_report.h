@@ -3,21 +3,36 @@
 #ifndef GB_CMD_REPORT_H
 #define GB_CMD_REPORT_H
 
-#define GB_REPORT_USAGE "gpubound report RUN_DIR [--out DIR] [--format table|csv|json]"
+#define GB_REPORT_USAGE                                                                        \
+    "gpubound report RUN_DIR [--out DIR] [--format table|csv|json] [--charts PATTERN ...]\n"   \
+    "                [--all-charts] [--chart-format png|svg|both]"
 
 #define GB_REPORT_HELP                                                                          \
     "  --out DIR        where to write the report (default RUN_DIR/report); created if missing\n" \
     "  --format FMT     summary on stdout as table, csv or json (default table)\n"                \
+    "  --charts PAT     draw only the charts whose names match the shell pattern PAT (a chart\n" \
+    "                   file stem such as 'shape-ubench1-*', or the name of the declared chart\n" \
+    "                   such as 'shape'); repeatable, or a comma list; a pattern that matches\n" \
+    "                   no chart of the run is a usage error\n"                                   \
+    "  --all-charts     draw every chart, also of a large run\n"                                  \
+    "  --chart-format F png, svg or both (default both): the images each chart is drawn as;\n"  \
+    "                   the gnuplot script <chart>.gp is written in every case\n"                \
     "Reads a run directory written by 'gpubound run' (no GPU needed) and writes report.md\n"     \
     "and the charts of every suite in it: <chart>.svg and <chart>.png, drawn by gnuplot,\n"       \
     "and <chart>.gp, the script that draws them; speedup charts also write <chart>.csv,\n"       \
-    "their table. The summary table goes to stdout, followed (--format table only) by the\n"     \
-    "table of every speedup chart; the files written are listed on stderr. Without gnuplot\n"   \
-    "the report is still written and says which charts are missing; install gnuplot-nox\n"      \
-    "and run the command again.\n"                                                                \
+    "their table. The charts are those the run's charts.json declares, or, for a run\n"          \
+    "recorded without one, those its suites declare in this build. A large run (over 1000\n"    \
+    "points, or over 24 charts) draws only the charts a reader looks at first (docs/report.md)\n" \
+    "unless --all-charts or --charts is given; its report.md and terminal summary have one\n"    \
+    "row per bench, and the table of every point goes to summary.csv in the report directory\n" \
+    "(and to stdout with --format csv or json). The summary table goes to stdout, followed\n"    \
+    "(--format table only) by the table of every speedup chart; the files written are listed\n" \
+    "on stderr. Without gnuplot the report is still written and says which charts are\n"        \
+    "missing; install gnuplot-nox and run the command again.\n"                                   \
     "Exit 0 when the report is written, 1 when the run directory is missing or malformed\n"     \
     "or a file cannot be written, 2 on a usage error.\n"                                          \
     "Example: gpubound report runs/20261121T120000Z\n"                                            \
-    "Example: gpubound report data/h100/bandwidth --out /tmp/bw-report --format csv\n"
+    "Example: gpubound report data/h100/bandwidth --out /tmp/bw-report --format csv\n"           \
+    "Example: gpubound report data/h200/ubench-2026-11-21 --charts 'shape-ubench1-*' --chart-format svg\n"
 
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/run_charts.h"
 #include "gpubound/measure.h"
 #include "gpubound/report.h"
 #include "gpubound/session.h"
@@ -199,13 +200,19 @@ struct run_progress {
     int tty, started;
     double t_start;
     const char *out;
+    const struct gb_plan *plan;
 };
 
-static void gb_on_started(void *ctx, const struct gb_run_info *info, size_t n_points)
+/* The run's chart specs go with it (charts.json), then the progress starts. */
+static enum gb_status gb_on_started(void *ctx, const struct gb_run_info *info, size_t n_points)
 {
     struct run_progress *pr = ctx;
+    enum gb_status st = gb_cli_save_charts(pr->out, pr->plan);
+    if (st != GB_OK)
+        return st;
     pr->started = 1;
     fprintf(stderr, "gpubound: %zu point(s) on %s into %s\n", n_points, info->device.name, pr->out);
+    return GB_OK;
 }
 
 static void gb_on_point(void *ctx, size_t done, size_t total, const struct gb_plan_item *it,
@@ -261,7 +268,7 @@ static int gb_run_session(const struct run_args *a, const struct gb_plan *plan)
 {
     struct gb_session_opts so = {.device = (int)a->device, .out_dir = a->out,
                                  .command_line = gb_cli_command_line(), .quick = a->quick, .measure = a->mo};
-    struct run_progress pr = {.tty = isatty(STDERR_FILENO), .t_start = gb_wall(), .out = a->out};
+    struct run_progress pr = {.tty = isatty(STDERR_FILENO), .t_start = gb_wall(), .out = a->out, .plan = plan};
     struct gb_session_hooks hooks = {.started = gb_on_started, .point = gb_on_point, .ctx = &pr};
     struct gb_session_result res;
     signal(SIGINT, gb_on_signal);

@@ -127,7 +127,7 @@ static enum gb_status gb_session_start(struct gb_session_run *r, const struct gb
     if ((st = gb_run_writer_open(o->out_dir, &r->s.info, plan->axes, plan->n_axes, &r->w)) != GB_OK)
         return st;
     if (r->hooks && r->hooks->started)
-        r->hooks->started(r->hooks->ctx, &r->s.info, plan->n);
+        return r->hooks->started(r->hooks->ctx, &r->s.info, plan->n);
     return GB_OK;
 }
 

@@ -3,6 +3,7 @@
  * 'maximize occupancy' and 'square blocks' rules, per bench or per class of
  * the paper's kernels. */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -680,4 +681,145 @@ void gb_geo_result_release(struct gb_geo_result *r)
     free(r->shapes);
     r->shapes = NULL;
     r->n_shapes = 0;
+}
+
+/* ---- queries ---- */
+
+/* "a, b, c" of the set's benches (0), sizes (1) or caches (2). */
+static void gb_geo_values(const struct gb_geo_set *s, int which, char *buf, size_t n)
+{
+    size_t k = which == 0 ? gb_geo_set_n_benches(s) : which == 1 ? gb_geo_set_n_sizes(s)
+                                                                 : gb_geo_set_n_caches(s);
+    buf[0] = '\0';
+    for (size_t i = 0; i < k; i++) {
+        const char *v = which == 0 ? gb_geo_set_bench(s, i) : which == 1 ? gb_geo_set_size(s, i)
+                                                                         : gb_geo_set_cache(s, i);
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, "%s%s", i ? ", " : "", v);
+    }
+}
+
+static enum gb_status gb_geo_check_bench(const struct gb_geo_set *s, const char *bench, const char *dir,
+                                         int known_check)
+{
+    char avail[2048];
+    if (gb_geo_set_n_records(s, bench, NULL, NULL))
+        return GB_OK;
+    gb_geo_values(s, 0, avail, sizeof avail);
+    if (known_check && !gb_geo_known_bench(bench))
+        return gb_error_set(GB_ERR_USAGE, "unknown bench '%s'; the benches of %s: %s", bench, dir, avail);
+    return gb_error_set(GB_ERR_USAGE, "%s has no record of bench %s; its benches: %s", dir, bench, avail);
+}
+
+static enum gb_status gb_geo_check_class(const struct gb_geo_set *s, const struct gb_geo_class *c,
+                                         const char *dir)
+{
+    char avail[2048];
+    for (size_t i = 0; i < gb_geo_set_n_benches(s); i++)
+        if (gb_geo_class_has(c, gb_geo_set_bench(s, i)))
+            return GB_OK;
+    gb_geo_values(s, 0, avail, sizeof avail);
+    return gb_error_set(GB_ERR_USAGE, "%s has no bench of class %s (%s); it has %s", dir, c->name,
+                        c->benches, avail);
+}
+
+enum gb_status gb_geo_query_check(const struct gb_geo_set *s, const struct gb_geo_query *q,
+                                  const char *dir)
+{
+    struct gb_geo_counts counts;
+    char avail[2048];
+    enum gb_status st;
+    gb_geo_set_counts(s, &counts);
+    if (!counts.records)
+        return gb_error_set(GB_ERR_USAGE, "%s has no record of the ubench suite (%zu records of other "
+                            "suites); record one with 'gpubound run ubench'", dir, counts.other_suites);
+    if (q->bench && (st = gb_geo_check_bench(s, q->bench, dir, 1)) != GB_OK)
+        return st;
+    if (q->size && !gb_geo_set_n_records(s, NULL, q->size, NULL)) {
+        gb_geo_values(s, 1, avail, sizeof avail);
+        return gb_error_set(GB_ERR_USAGE, "%s has no record at size %s; its sizes: %s", dir, q->size, avail);
+    }
+    if (q->cache && !gb_geo_set_n_records(s, NULL, NULL, q->cache)) {
+        gb_geo_values(s, 2, avail, sizeof avail);
+        return gb_error_set(GB_ERR_USAGE, "%s has no record at cache %s; its caches: %s", dir, q->cache,
+                            avail);
+    }
+    for (int i = 0; i < 2 && q->compare[0]; i++)
+        if ((st = gb_geo_check_bench(s, q->compare[i], dir, 0)) != GB_OK)
+            return st;
+    return q->cls && !q->compare[0] ? gb_geo_check_class(s, q->cls, dir) : GB_OK;
+}
+
+/* Whether the query has records at (bench b, size z, cache k). */
+static int gb_geo_query_has(const struct gb_geo_set *s, const struct gb_geo_query *q, const char *b,
+                            const char *z, const char *k)
+{
+    size_t n_rec = 0;
+    if (!q->cls)
+        return gb_geo_set_n_records(s, b, z, k) > 0;
+    for (size_t i = 0; i < gb_geo_set_n_benches(s); i++)
+        if (gb_geo_class_has(q->cls, gb_geo_set_bench(s, i)))
+            n_rec += gb_geo_set_n_records(s, gb_geo_set_bench(s, i), z, k);
+    return n_rec > 0;
+}
+
+/* Analyzes one group into the next slot of *v (grown as needed). */
+static enum gb_status gb_geo_query_one(const struct gb_geo_set *s, const struct gb_geo_query *q,
+                                       const char *b, const char *z, const char *k,
+                                       struct gb_geo_result **v, size_t *n, size_t *cap)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 16;
+        struct gb_geo_result *nv = realloc(*v, c * sizeof *nv);
+        if (!nv)
+            return gb_error_set(GB_ERR_NOMEM, "out of memory");
+        *v = nv;
+        *cap = c;
+    }
+    struct gb_geo_result *r = &(*v)[*n];
+    memset(r, 0, sizeof *r);
+    enum gb_status st = q->cls ? gb_geo_analyze_class(s, q->cls, z, k, r)
+                               : gb_geo_analyze_bench(s, b, z, k, r);
+    if (st == GB_OK)
+        (*n)++;
+    return st;
+}
+
+enum gb_status gb_geo_query_none(const struct gb_geo_query *q, const char *dir)
+{
+    return gb_error_set(GB_ERR_USAGE, "%s has no record of %s%s%s%s%s", dir,
+                        q->cls ? q->cls->name : q->bench ? q->bench : "ubench", q->size ? " at size " : "",
+                        q->size ? q->size : "", q->cache ? " and cache " : "", q->cache ? q->cache : "");
+}
+
+enum gb_status gb_geo_query_run(const struct gb_geo_set *s, const struct gb_geo_query *q,
+                                struct gb_geo_result **out, size_t *n_out)
+{
+    enum gb_status st = GB_OK;
+    struct gb_geo_result *v = NULL;
+    size_t n = 0, cap = 0;
+    size_t nb = q->all ? gb_geo_set_n_benches(s) : 1;
+    for (size_t bi = 0; bi < nb && st == GB_OK; bi++) {
+        const char *b = q->all ? gb_geo_set_bench(s, bi) : q->bench;
+        for (size_t zi = 0; zi < gb_geo_set_n_sizes(s) && st == GB_OK; zi++) {
+            const char *z = gb_geo_set_size(s, zi);
+            for (size_t ci = 0; ci < gb_geo_set_n_caches(s) && st == GB_OK; ci++) {
+                const char *k = gb_geo_set_cache(s, ci);
+                if ((q->size && strcmp(q->size, z) != 0) || (q->cache && strcmp(q->cache, k) != 0) ||
+                    !gb_geo_query_has(s, q, b, z, k))
+                    continue;
+                st = gb_geo_query_one(s, q, b, z, k, &v, &n, &cap);
+            }
+        }
+    }
+    if (st != GB_OK) {
+        for (size_t i = 0; i < n; i++)
+            gb_geo_result_release(&v[i]);
+        free(v);
+        v = NULL;
+        n = 0;
+    }
+    *out = v;
+    *n_out = n;
+    return st;
 }

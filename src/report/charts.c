@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "gpubound/report.h"
-#include "gpubound/suite.h"
 #include "report_internal.h"
 
 /* Whether `name` is in the comma list `list` (an item ending in '*'
@@ -204,7 +203,7 @@ static int gb_where_names(const char *where, const char *axis)
 /* The y of record `r` as the chart shows it: as measured, or divided by the
  * y of its reference record when the chart is relative (see relative_to in
  * report.h); 0 when it has none. */
-static int gb_y_shown(const struct gb_run *run, const struct gb_suite *s,
+static int gb_y_shown(const struct gb_run *run, const struct gb_chart_set *s,
                       const struct gb_chart_spec *c, const struct gb_ysel *ys,
                       const struct gb_record *r, double *y, double *lo, double *hi)
 {
@@ -254,11 +253,12 @@ static int gb_axis_number(const char *s, double *out)
         *out = d;
         return 1;
     }
-    if (gb_axis_parse_int(s, &l) == GB_OK) {
-        *out = (double)l;
-        return 1;
-    }
-    return 0;
+    /* An integer with a K, M or G suffix (powers of 1024), as axes are written. */
+    l = strtol(s, &end, 10);
+    if (end == s || !*end || end[1] || !strchr("KkMmGg", *end))
+        return 0;
+    *out = (double)l * (double)(1L << (*end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 : 30));
+    return 1;
 }
 
 static const char *gb_key_of(const struct gb_record *r, const char *axis)
@@ -292,14 +292,14 @@ static void gb_series_text(const struct gb_chart_spec *c, const struct gb_record
         snprintf(buf, n, "%.*s%s%s", (int)(hole - tpl), tpl, v, hole + 2);
 }
 
-static int gb_rec_in_chart(const struct gb_suite *s, const struct gb_chart_spec *c,
+static int gb_rec_in_chart(const struct gb_chart_set *s, const struct gb_chart_spec *c,
                            const struct gb_record *r)
 {
     return strcmp(r->suite, s->name) == 0 && gb_in_list(c->benches, r->bench) &&
            gb_where_ok(c->where, r);
 }
 
-int gb_chart_selects(const struct gb_suite *s, const struct gb_chart_spec *c, const struct gb_record *r)
+int gb_chart_selects(const struct gb_chart_set *s, const struct gb_chart_spec *c, const struct gb_record *r)
 {
     return gb_rec_in_chart(s, c, r);
 }
@@ -318,7 +318,7 @@ static const char *gb_rec_x(const struct gb_chart_spec *c, const struct gb_recor
 }
 
 /* Whether a record is drawn on a line or bar chart, and its y. */
-static int gb_rec_plotted(const struct gb_run *run, const struct gb_suite *s,
+static int gb_rec_plotted(const struct gb_run *run, const struct gb_chart_set *s,
                           const struct gb_chart_spec *c, const struct gb_ysel *ys,
                           const struct gb_record *r, double *y, double *lo, double *hi)
 {
@@ -345,7 +345,7 @@ static int gb_cmp_key(const void *a, const void *b)
  * the plot's series order, are returned in *labels (caller frees). With
  * p NULL only the labels are made. */
 static enum gb_status gb_make_series(struct gb_plot *p, const struct gb_run *run,
-                                     const struct gb_suite *s, const struct gb_chart_spec *c,
+                                     const struct gb_chart_set *s, const struct gb_chart_spec *c,
                                      const struct gb_ysel *ys, char ***labels, size_t *n_labels)
 {
     enum gb_status st = GB_OK;
@@ -403,7 +403,7 @@ static int gb_series_index(char *const *labels, size_t n, const char *text)
 }
 
 static enum gb_status gb_chart_refs(struct gb_plot *p, const struct gb_run *run,
-                                    const struct gb_suite *s, const struct gb_chart_spec *c,
+                                    const struct gb_chart_set *s, const struct gb_chart_spec *c,
                                     const struct gb_ysel *ys)
 {
     const char *refs = c->refs;
@@ -451,7 +451,7 @@ static enum gb_status gb_chart_refs(struct gb_plot *p, const struct gb_run *run,
 }
 
 static enum gb_status gb_chart_heat(struct gb_plot *p, const struct gb_run *run,
-                                    const struct gb_suite *s, const struct gb_chart_spec *c,
+                                    const struct gb_chart_set *s, const struct gb_chart_spec *c,
                                     const struct gb_ysel *ys, int *n_cells)
 {
     enum gb_status st;
@@ -483,7 +483,7 @@ static enum gb_status gb_chart_heat(struct gb_plot *p, const struct gb_run *run,
 /* A line or bar chart with one series per y of the `ys` list: every
  * selected record gives a point to each series whose y it has. Series
  * that no record has are left out. */
-static enum gb_status gb_chart_multi_y(struct gb_plot *p, const struct gb_run *run, const struct gb_suite *s,
+static enum gb_status gb_chart_multi_y(struct gb_plot *p, const struct gb_run *run, const struct gb_chart_set *s,
                                        const struct gb_chart_spec *c, const char *const *labels,
                                        const struct gb_ysel *ys, int n_ys, int *n_points)
 {
@@ -595,8 +595,8 @@ fail:
 }
 
 /* Draws one declared chart, or lists it in res->no_data when nothing of it was measured. */
-static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_suite *s,
-                                   const struct gb_chart_spec *c, const char *out_dir,
+static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_chart_set *s,
+                                   const struct gb_chart_spec *c, const char *out_dir, int formats,
                                    struct gb_report_result *res)
 {
     enum gb_status st = GB_OK;
@@ -608,7 +608,7 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
     size_t *order = NULL;
 
     if (c->kind == GB_CHART_SPEEDUP)
-        return gb_chart_speedup(run, s, c, out_dir, res);
+        return gb_chart_speedup(run, s, c, out_dir, formats, res);
     char ys_buf[512];
     const char *ys_labels[GB_MAX_YS];
     struct gb_ysel ys_list[GB_MAX_YS];
@@ -623,6 +623,7 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_sui
     if ((st = gb_chart_plot_new(run, c, c->kind, &p)) != GB_OK)
         goto out;
     gb_plot_log(p, c->log_x, c->log_y);
+    gb_plot_formats(p, formats);
 
     if (c->kind == GB_CHART_HEAT) {
         if ((st = gb_chart_heat(p, run, s, c, &ys, &n_points)) != GB_OK)
@@ -760,7 +761,7 @@ static int gb_inst_fill(const struct gb_chart_spec *c, const struct gb_record *r
     return 1;
 }
 
-enum gb_status gb_chart_instances(const struct gb_run *run, const struct gb_suite *s,
+enum gb_status gb_chart_instances(const struct gb_run *run, const struct gb_chart_set *s,
                                   const struct gb_chart_spec *c, struct gb_chart_inst **out,
                                   size_t *n)
 {
@@ -812,21 +813,32 @@ enum gb_status gb_chart_instances(const struct gb_run *run, const struct gb_suit
     return GB_OK;
 }
 
-enum gb_status gb_report_charts(const struct gb_run *run, const struct gb_suite *suite,
-                                const char *out_dir, struct gb_report_result *res)
+enum gb_status gb_charts_draw(const struct gb_run *run, const struct gb_chart_set *set,
+                              const struct gb_report_opts *opts, int large, const char *out_dir,
+                              struct gb_report_result *res)
 {
     enum gb_status first = GB_OK, st;
     char first_msg[1024] = "";
+    int formats = opts ? opts->formats : 0;
     if ((st = gb_mkdir_p(out_dir)) != GB_OK)
         return st;
-    for (int i = 0; i < suite->n_charts; i++) {
+    for (int i = 0; i < set->n_charts; i++) {
+        const struct gb_chart_spec *c = &set->charts[i];
         struct gb_chart_inst *inst = NULL;
         size_t n_inst = 0;
-        st = gb_chart_instances(run, suite, &suite->charts[i], &inst, &n_inst);
-        if (st == GB_OK && n_inst == 0)
-            st = gb_result_add(&res->no_data, &res->n_no_data, suite->charts[i].name);
+        st = gb_chart_instances(run, set, c, &inst, &n_inst);
+        if (st == GB_OK && n_inst == 0) {
+            if (gb_chart_wanted(opts, large, set, c, NULL, 0))
+                st = gb_result_add(&res->no_data, &res->n_no_data, c->name);
+            else
+                res->n_left_out++;
+        }
         for (size_t k = 0; st == GB_OK && k < n_inst; k++) {
-            enum gb_status cst = gb_chart_one(run, suite, &inst[k].spec, out_dir, res);
+            if (!gb_chart_wanted(opts, large, set, c, &inst[k], k)) {
+                res->n_left_out++;
+                continue;
+            }
+            enum gb_status cst = gb_chart_one(run, set, &inst[k].spec, out_dir, formats, res);
             if (cst != GB_OK && first == GB_OK) {
                 first = cst;
                 snprintf(first_msg, sizeof first_msg, "%s", gb_error_message());
@@ -843,6 +855,13 @@ enum gb_status gb_report_charts(const struct gb_run *run, const struct gb_suite 
     return GB_OK;
 }
 
+enum gb_status gb_report_charts(const struct gb_run *run, const struct gb_chart_set *set,
+                                const struct gb_report_opts *opts, const char *out_dir,
+                                struct gb_report_result *res)
+{
+    return gb_charts_draw(run, set, opts, 0, out_dir, res);
+}
+
 struct gb_xval {
     const char *text;   /* points into a record */
     double num;
@@ -854,7 +873,7 @@ static int gb_cmp_xval(const void *a, const void *b)
     return (x->num > y->num) - (x->num < y->num);
 }
 
-enum gb_status gb_report_chart_table(const struct gb_run *run, const struct gb_suite *suite,
+enum gb_status gb_report_chart_table(const struct gb_run *run, const struct gb_chart_set *suite,
                                      const struct gb_chart_spec *c, struct gb_table **out)
 {
     enum gb_status st = GB_OK;

@@ -1,11 +1,13 @@
 /* geometry_tables.c - the geometry advisor's results (gpubound/geometry.h) as
- * tables: the table of good shapes, and the ranked shapes of a group. */
+ * tables and text: the table of good shapes, the ranked shapes of a group,
+ * the advice for one group, the classes, and two benches compared. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpubound/geometry.h"
-#include "gpubound/report.h"
+#include "gpubound/geometry_tables.h"
+#include "gpubound/table.h"
 
 static void gb_shape_name(char *buf, size_t n, const struct gb_geo_shape *sh)
 {
@@ -227,5 +229,221 @@ out:
         gb_geo_result_release(&res[i]);
     free(res);
     gb_geo_set_free(set);
+    return st;
+}
+
+/* ---- the advice for one result, as text ---- */
+
+/* What the result is about and what was ranked. */
+static void gb_geo_text_head(const struct gb_geo_result *r, FILE *f)
+{
+    if (r->is_class)
+        fprintf(f, "class %s (%s), size %s, cache %s:", r->name, r->n_benches ? r->benches : "no bench measured",
+                r->size, r->cache);
+    else
+        fprintf(f, "%s, size %s, cache %s:", r->name, r->size, r->cache);
+    fprintf(f, " %zu shapes ranked", r->n_shapes);
+    if (r->is_class && r->n_benches > 1)
+        fprintf(f, " (measured ok in every bench)");
+    if (r->n_not_ok)
+        fprintf(f, "; %zu point%s not ok, ignored", r->n_not_ok, r->n_not_ok == 1 ? "" : "s");
+    if (r->n_dropped)
+        fprintf(f, "; %zu shape%s left out, not ok in some bench", r->n_dropped, r->n_dropped == 1 ? "" : "s");
+    fputc('\n', f);
+    if (r->is_class && r->missing[0])
+        fprintf(f, "not in this group (no ok record): %s\n", r->missing);
+}
+
+/* The best shapes and the recommended range. */
+static void gb_geo_text_best(const struct gb_geo_result *r, FILE *f)
+{
+    char a[32];
+    const struct gb_geo_shape *best = &r->shapes[0];
+    fprintf(f, "best: ");
+    for (size_t k = 0; k < r->n_best; k++) {
+        gb_shape_name(a, sizeof a, &r->shapes[k]);
+        fprintf(f, "%s%s (%d threads)", k ? ", " : "", a, r->shapes[k].threads);
+    }
+    if (r->n_best > 1)
+        fprintf(f, ", tied");
+    if (r->is_class)
+        fprintf(f, "; %.3f x each bench's own best (geometric mean), %.3f x at worst\n", best->score,
+                best->worst_ratio);
+    else
+    {
+        gb_format_num(a, sizeof a, best->time_ns / 1e3, 4);
+        fprintf(f, "; %s µs\n", a);
+    }
+    fprintf(f, "recommended, within 5%% of the best: %zu shape%s, ", r->n_good, r->n_good == 1 ? "" : "s");
+    if (r->good_min_threads == r->good_max_threads)
+        fprintf(f, "%d threads, ", r->good_min_threads);
+    else
+        fprintf(f, "%d to %d threads, ", r->good_min_threads, r->good_max_threads);
+    if (r->good_min_cols == r->good_max_cols)
+        fprintf(f, "%d columns\n", r->good_min_cols);
+    else
+        fprintf(f, "%d to %d columns\n", r->good_min_cols, r->good_max_cols);
+}
+
+/* 'maximize occupancy' beside the recommendation. */
+static void gb_geo_text_occupancy(const struct gb_geo_result *r, FILE *f)
+{
+    char a[32], b[32];
+    if (!r->occ_known) {
+        fprintf(f, "maximize occupancy: unknown, the records carry no max_occupancy metric\n");
+    } else if (!r->n_max_occ) {
+        fprintf(f, "maximize occupancy: no ranked shape reaches it; necessary: no\n");
+    } else {
+        gb_shape_name(a, sizeof a, &r->shapes[r->best_max_occ]);
+        gb_shape_name(b, sizeof b, &r->shapes[r->worst_max_occ]);
+        fprintf(f, "maximize occupancy: %zu of %zu shapes reach it; the fastest of them, %s, is %.3f x the best, "
+                   "the slowest, %s, %.3f x\n",
+                r->n_max_occ, r->n_shapes, a, r->shapes[r->best_max_occ].ratio, b,
+                r->shapes[r->worst_max_occ].ratio);
+        if (r->max_occ_necessary)
+            fprintf(f, "  necessary: yes, every recommended shape reaches it\n");
+        else
+            fprintf(f, "  necessary: no, %zu of %zu recommended shapes %s not reach it\n",
+                    r->n_good - r->n_good_max_occ, r->n_good,
+                    r->n_good - r->n_good_max_occ == 1 ? "does" : "do");
+        if (r->max_occ_sufficient)
+            fprintf(f, "  sufficient: yes, every shape that reaches it is recommended\n");
+        else
+            fprintf(f, "  sufficient: no, %zu of the %zu shapes that reach it %s not recommended\n",
+                    r->n_max_occ - r->n_good_max_occ, r->n_max_occ,
+                    r->n_max_occ - r->n_good_max_occ == 1 ? "is" : "are");
+    }
+}
+
+/* 'square blocks' beside the recommendation. */
+static void gb_geo_text_square(const struct gb_geo_result *r, FILE *f)
+{
+    char a[32];
+    if (r->best_square < 0) {
+        fprintf(f, "square blocks: no nearest-square shape was ranked\n");
+    } else {
+        const struct gb_geo_shape *sq = &r->shapes[r->best_square];
+        gb_shape_name(a, sizeof a, sq);
+        fprintf(f, "square blocks: the fastest nearest-square shape, %s (%d threads), is %.3f x the best: %s",
+                a, sq->threads, sq->ratio, gb_geo_mark_name(sq->mark));
+        if (sq->mark <= GB_GEO_WITHIN_5)
+            fprintf(f, ", recommended (rank %d)\n", sq->rank);
+        else
+            fprintf(f, ", not recommended\n");
+    }
+}
+
+enum gb_status gb_report_geometry_text(const struct gb_geo_result *r, FILE *f, int width)
+{
+    enum gb_status st = GB_OK;
+    struct gb_table *t = NULL;
+    gb_geo_text_head(r, f);
+    if (!r->n_shapes) {
+        fprintf(f, "no shape to rank\n");
+        return ferror(f) ? gb_error_set(GB_ERR_IO, "cannot write to stdout") : GB_OK;
+    }
+    gb_geo_text_best(r, f);
+    GB_TRY(gb_report_geometry_shapes(r, 1, 0, 0, &t));
+    GB_TRY(gb_table_print(t, f, GB_FORMAT_TABLE, width));
+
+    gb_geo_text_occupancy(r, f);
+    gb_geo_text_square(r, f);
+    fprintf(f, "marks: %zu best, %zu within 5%%, %zu within 25%%, %zu other\n", r->n_best,
+            r->n_good - r->n_best, r->n_fair - r->n_good, r->n_shapes - r->n_fair);
+    if (ferror(f))
+        st = gb_error_set(GB_ERR_IO, "cannot write to stdout");
+out:
+    gb_table_free(t);
+    return st;
+}
+
+enum gb_status gb_report_geometry_classes(struct gb_table **out)
+{
+    size_t n;
+    const struct gb_geo_class *c = gb_geo_classes(&n);
+    struct gb_table *t = gb_table_new();
+    enum gb_status st;
+    *out = NULL;
+    if (!t)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    GB_TRY(gb_table_column(t, "class", NULL));
+    GB_TRY(gb_table_column(t, "benches", NULL));
+    GB_TRY(gb_table_column(t, "paper", NULL));
+    GB_TRY(gb_table_column(t, "what", NULL));
+    for (size_t i = 0; i < n; i++) {
+        GB_TRY(gb_table_row(t));
+        GB_TRY(gb_table_cell_text(t, c[i].name));
+        GB_TRY(gb_table_cell_text(t, c[i].benches));
+        GB_TRY(gb_table_cell_text(t, c[i].source));
+        GB_TRY(gb_table_cell_text(t, c[i].what));
+    }
+    *out = t;
+    t = NULL;
+out:
+    gb_table_free(t);
+    return st;
+}
+
+/* ---- two benches' best shapes against each other ---- */
+
+/* For every size and cache where both benches were measured: the best shape
+ * and time of each, and the reduction 1 - best(B) / best(A). */
+enum gb_status gb_report_geometry_compare(const struct gb_geo_set *set, const char *a, const char *b,
+                                          const char *size, const char *cache, struct gb_table **out)
+{
+    enum gb_status st = GB_OK;
+    struct gb_table *t = gb_table_new();
+    struct gb_geo_result ra = {0}, rb = {0};
+    char name[32], col[96];
+    size_t rows = 0;
+    if (!t)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    GB_TRY(gb_table_column(t, "size", NULL));
+    GB_TRY(gb_table_column(t, "cache", NULL));
+    snprintf(col, sizeof col, "best %s", a);
+    GB_TRY(gb_table_column(t, col, NULL));
+    GB_TRY(gb_table_column(t, a, "µs"));
+    snprintf(col, sizeof col, "best %s", b);
+    GB_TRY(gb_table_column(t, col, NULL));
+    GB_TRY(gb_table_column(t, b, "µs"));
+    GB_TRY(gb_table_column(t, "reduction", "%"));
+    for (size_t zi = 0; zi < gb_geo_set_n_sizes(set); zi++) {
+        const char *z = gb_geo_set_size(set, zi);
+        if (size && strcmp(size, z) != 0)
+            continue;
+        for (size_t ci = 0; ci < gb_geo_set_n_caches(set); ci++) {
+            const char *k = gb_geo_set_cache(set, ci);
+            if ((cache && strcmp(cache, k) != 0) || !gb_geo_set_n_records(set, a, z, k) ||
+                !gb_geo_set_n_records(set, b, z, k))
+                continue;
+            GB_TRY(gb_geo_analyze_bench(set, a, z, k, &ra));
+            GB_TRY(gb_geo_analyze_bench(set, b, z, k, &rb));
+            if (ra.n_shapes && rb.n_shapes) {
+                GB_TRY(gb_table_row(t));
+                GB_TRY(gb_table_cell_text(t, z));
+                GB_TRY(gb_table_cell_text(t, k));
+                gb_shape_name(name, sizeof name, &ra.shapes[0]);
+                GB_TRY(gb_table_cell_text(t, name));
+                GB_TRY(gb_table_cell_num(t, ra.shapes[0].time_ns / 1e3, 4));
+                gb_shape_name(name, sizeof name, &rb.shapes[0]);
+                GB_TRY(gb_table_cell_text(t, name));
+                GB_TRY(gb_table_cell_num(t, rb.shapes[0].time_ns / 1e3, 4));
+                GB_TRY(gb_table_cell_num(t, 100.0 * (1.0 - rb.shapes[0].time_ns / ra.shapes[0].time_ns), 3));
+                rows++;
+            }
+            gb_geo_result_release(&ra);
+            gb_geo_result_release(&rb);
+        }
+    }
+    if (!rows)
+        st = gb_error_set(GB_ERR_USAGE, "no size and cache with ok records of both %s and %s", a, b);
+out:
+    gb_geo_result_release(&ra);
+    gb_geo_result_release(&rb);
+    if (st != GB_OK) {
+        gb_table_free(t);
+        t = NULL;
+    }
+    *out = t;
     return st;
 }

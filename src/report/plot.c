@@ -17,7 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gpubound/report.h"
+#include "gpubound/plot.h"
+#include "gpubound/table.h"
 #include "report_internal.h"
 
 #define GB_PLOT_W 1200
@@ -88,6 +89,7 @@ struct gb_plot {
     size_t n_cells;
     int higher_better;
     char *flag_label;
+    int formats;                /* GB_PLOT_SVG | GB_PLOT_PNG; 0 = both */
 };
 
 /* ---- results ---- */
@@ -225,6 +227,11 @@ enum gb_status gb_plot_labels(struct gb_plot *p, const char *x_label, const char
 enum gb_status gb_plot_subtitle(struct gb_plot *p, const char *subtitle)
 {
     return gb_replace(&p->subtitle, subtitle);
+}
+
+void gb_plot_formats(struct gb_plot *p, int formats)
+{
+    p->formats = formats & (GB_PLOT_SVG | GB_PLOT_PNG);
 }
 
 void gb_plot_log(struct gb_plot *p, int log_x, int log_y)
@@ -453,12 +460,40 @@ static void gb_gp_num(FILE *f, double v)
         fputc('?', f);
 }
 
-/* The first output, set just before the plot command; the PNG is a replot. */
+static int gb_wants(const struct gb_plot *p, int format)
+{
+    return !p->formats || (p->formats & format);
+}
+
+static void gb_gp_png(FILE *f, const struct gb_plot *p)
+{
+    fprintf(f, "set terminal pngcairo size %d,%d noenhanced font 'Sans,13' "
+               "background rgb 'white'\n", GB_PLOT_W, GB_PLOT_H);
+    fprintf(f, "set output '%s.png'\n", p->name);
+}
+
+/* The first output, set just before the plot command: the SVG, with the PNG
+ * as a replot after it (gb_gp_finish), or the PNG alone. */
 static void gb_gp_svg(FILE *f, const struct gb_plot *p)
 {
+    if (!gb_wants(p, GB_PLOT_SVG)) {
+        gb_gp_png(f, p);
+        return;
+    }
     fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'Sans,16' "
                "background rgb 'white'\n", GB_PLOT_W, GB_PLOT_H);
     fprintf(f, "set output '%s.svg'\n", p->name);
+}
+
+/* After the plot command: the PNG as a replot of the SVG, when both are wanted. */
+static void gb_gp_finish(FILE *f, const struct gb_plot *p)
+{
+    if (gb_wants(p, GB_PLOT_SVG) && gb_wants(p, GB_PLOT_PNG)) {
+        gb_gp_png(f, p);
+        fputs("replot\nunset output\n", f);
+    } else {
+        fputs("unset output\n", f);
+    }
 }
 
 static void gb_gp_labelled(FILE *f, const char *cmd, const char *s)
@@ -645,29 +680,16 @@ static void gb_gp_key(FILE *f, size_t n_entries)
           "width 1 box lc rgb '#bbbbbb'\n", f);
 }
 
-static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
+/* The datablocks of a line chart, one per series (points in x order) and
+ * one per star; every x written goes to xs (room for all points). */
+static enum gb_status gb_gp_line_data(FILE *f, const struct gb_plot *p, double *xs, size_t *nx)
 {
-    enum gb_status st = GB_OK;
-    double *xs = NULL;
-    size_t nx = 0, total = 0;
-
-    for (size_t s = 0; s < p->n_series; s++)
-        total += p->series[s].n;
-    total += p->n_stars;
-    if (total == 0)
-        return gb_error_set(GB_ERR_USAGE, "plot %s has no points", p->name);
-    xs = malloc(total * sizeof *xs);
-    if (!xs)
-        return gb_error_set(GB_ERR_NOMEM, "out of memory");
-
     for (size_t s = 0; s < p->n_series; s++) {
         const struct gb_series *se = &p->series[s];
         /* Lines join points in x order, whatever order they were added in. */
         struct gb_pt *sorted = malloc((se->n ? se->n : 1) * sizeof *sorted);
-        if (!sorted) {
-            st = gb_error_set(GB_ERR_NOMEM, "out of memory");
-            goto out;
-        }
+        if (!sorted)
+            return gb_error_set(GB_ERR_NOMEM, "out of memory");
         if (se->n)
             memcpy(sorted, se->pts, se->n * sizeof *sorted);
         qsort(sorted, se->n, sizeof *sorted, gb_cmp_pt);
@@ -683,7 +705,7 @@ static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
             fputc(' ', f);
             gb_gp_num(f, ci ? pt->hi : pt->y);
             fputc('\n', f);
-            xs[nx++] = pt->x;
+            xs[(*nx)++] = pt->x;
         }
         fputs("EOD\n", f);
         free(sorted);
@@ -694,10 +716,40 @@ static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
         fputc(' ', f);
         gb_gp_num(f, p->stars[i].y);
         fputs("\nEOD\n", f);
-        xs[nx++] = p->stars[i].x;
+        xs[(*nx)++] = p->stars[i].x;
     }
-    gb_gp_common(f, p);
+    return GB_OK;
+}
 
+/* A logarithmic x axis over the distinct values xs[0..nd) (sorted). */
+static void gb_gp_line_logx(FILE *f, const double *xs, size_t nd)
+{
+    int pow2 = 1;
+    for (size_t i = 0; i < nd; i++)
+        pow2 &= gb_is_pow2(xs[i]);
+    if (pow2) {
+        /* A tick at each measured size, thinned to stay legible. */
+        size_t step = nd > 14 ? (nd + 13) / 14 : 1;
+        fputs("set logscale x 2\nset xtics (", f);
+        for (size_t i = 0; i < nd; i += step) {
+            char lab[32];
+            gb_pow2_label(lab, sizeof lab, xs[i]);
+            fputs(i ? ", " : "", f);
+            gb_gp_str(f, lab);
+            fprintf(f, " %.10g", xs[i]);
+        }
+        fputs(")\n", f);
+    } else {
+        fputs("set logscale x 10\nset format x '%g'\nset mxtics 10\n", f);
+    }
+    fprintf(f, "set xrange [%.10g:%.10g]\n", xs[0] / 1.25, xs[nd - 1] * 1.25);
+    fputs("set grid xtics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);
+}
+
+/* The x axis of a line chart: categories, logarithmic or linear over the
+ * nx values of xs (sorted and made distinct here). */
+static void gb_gp_line_xaxis(FILE *f, const struct gb_plot *p, double *xs, size_t nx)
+{
     qsort(xs, nx, sizeof *xs, gb_cmp_double);
     size_t nd = 0;
     for (size_t i = 0; i < nx; i++)
@@ -714,26 +766,7 @@ static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
         fputs(")\n", f);
         fputs("set grid xtics ytics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);
     } else if (p->log_x) {
-        int pow2 = 1;
-        for (size_t i = 0; i < nd; i++)
-            pow2 &= gb_is_pow2(xs[i]);
-        if (pow2) {
-            /* A tick at each measured size, thinned to stay legible. */
-            size_t step = nd > 14 ? (nd + 13) / 14 : 1;
-            fputs("set logscale x 2\nset xtics (", f);
-            for (size_t i = 0; i < nd; i += step) {
-                char lab[32];
-                gb_pow2_label(lab, sizeof lab, xs[i]);
-                fputs(i ? ", " : "", f);
-                gb_gp_str(f, lab);
-                fprintf(f, " %.10g", xs[i]);
-            }
-            fputs(")\n", f);
-        } else {
-            fputs("set logscale x 10\nset format x '%g'\nset mxtics 10\n", f);
-        }
-        fprintf(f, "set xrange [%.10g:%.10g]\n", xs[0] / 1.25, xs[nd - 1] * 1.25);
-        fputs("set grid xtics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);
+        gb_gp_line_logx(f, xs, nd);
     } else {
         double span = nd > 1 ? xs[nd - 1] - xs[0] : fmax(fabs(xs[0]), 1);
         fprintf(f, "set xrange [%.10g:%.10g]\n", xs[0] - 0.04 * span, xs[nd - 1] + 0.04 * span);
@@ -745,11 +778,12 @@ static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
         }
         fputs("set format x '%g'\nset grid xtics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);
     }
-    gb_gp_yrange(f, p);
-    gb_gp_refs(f, p);
-    gb_gp_key(f, p->n_series + p->n_refs + p->n_stars);
+}
 
-    gb_gp_svg(f, p);
+/* The plot command of a line chart: series, then stars over them, then the
+ * legend entries of the reference lines. */
+static void gb_gp_line_plot(FILE *f, const struct gb_plot *p)
+{
     fputs("plot ", f);
     int first = 1;
     for (size_t s = 0; s < p->n_series; s++) {
@@ -769,7 +803,29 @@ static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
     }
     gb_gp_ref_keys(f, p);
     fputc('\n', f);
-out:
+}
+
+static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
+{
+    enum gb_status st;
+    double *xs;
+    size_t nx = 0, total = p->n_stars;
+
+    for (size_t s = 0; s < p->n_series; s++)
+        total += p->series[s].n;
+    if (total == 0)
+        return gb_error_set(GB_ERR_USAGE, "plot %s has no points", p->name);
+    if (!(xs = malloc(total * sizeof *xs)))
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    if ((st = gb_gp_line_data(f, p, xs, &nx)) == GB_OK) {
+        gb_gp_common(f, p);
+        gb_gp_line_xaxis(f, p, xs, nx);
+        gb_gp_yrange(f, p);
+        gb_gp_refs(f, p);
+        gb_gp_key(f, p->n_series + p->n_refs + p->n_stars);
+        gb_gp_svg(f, p);
+        gb_gp_line_plot(f, p);
+    }
     free(xs);
     return st;
 }
@@ -1017,87 +1073,83 @@ out:
     return st;
 }
 
-enum gb_status gb_plot_draw(const struct gb_plot *p, const char *out_dir,
-                            struct gb_report_result *res)
+/* Writes <out_dir>/<name>.gp atomically and lists it in res->files. */
+static enum gb_status gb_plot_script(const struct gb_plot *p, const char *out_dir, const char *script,
+                                     struct gb_report_result *res)
 {
-    static const char *const exts[2] = {"svg", "png"};
-    enum gb_status st = GB_OK;
-    char gnuplot[4096], script[160], path[4096], tmp[4096], log[4096];
-    FILE *f = NULL;
+    struct gb_atomic_file a;
+    char path[GB_PATH_MAX];
+    enum gb_status st;
 
-    snprintf(script, sizeof script, "%s.gp", p->name);
     snprintf(path, sizeof path, "%s/%s", out_dir, script);
-    /* Written aside and renamed, so that no script is ever half-written. */
-    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", out_dir, script);
-    f = fopen(tmp, "w");
-    if (!f) {
-        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-        goto out;
-    }
-    fprintf(f, "# %s - a chart of gpubound, drawn by: gnuplot %s (in this directory)\n",
+    if ((st = gb_atomic_open(&a, path, "w")) != GB_OK)
+        return st;
+    fprintf(a.f, "# %s - a chart of gpubound, drawn by: gnuplot %s (in this directory)\n",
             script, script);
-    fputs("reset\n", f);
+    fputs("reset\n", a.f);
     switch (p->kind) {
-    case GB_CHART_LINE: st = gb_gp_line(f, p); break;
-    case GB_CHART_BAR: st = gb_gp_bar(f, p); break;
-    case GB_CHART_HEAT: st = gb_gp_heat(f, p); break;
+    case GB_CHART_LINE: st = gb_gp_line(a.f, p); break;
+    case GB_CHART_BAR: st = gb_gp_bar(a.f, p); break;
+    case GB_CHART_HEAT: st = gb_gp_heat(a.f, p); break;
     default: st = gb_error_set(GB_ERR_USAGE, "plot %s: unknown kind", p->name); break;
     }
-    if (st != GB_OK)
-        goto out;
-    fprintf(f, "set terminal pngcairo size %d,%d noenhanced font 'Sans,13' "
-               "background rgb 'white'\n", GB_PLOT_W, GB_PLOT_H);
-    fprintf(f, "set output '%s.png'\nreplot\nunset output\n", p->name);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        f = NULL;
-        unlink(tmp);
-        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-        goto out;
+    if (st != GB_OK) {
+        gb_atomic_abort(&a);
+        return st;
     }
-    f = NULL;
-    if (rename(tmp, path) != 0) {
-        unlink(tmp);
-        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-        goto out;
-    }
-    if ((st = gb_result_add_file(res, out_dir, script)) != GB_OK)
-        goto out;
+    gb_gp_finish(a.f, p);
+    if ((st = gb_atomic_commit(&a)) != GB_OK)
+        return st;
+    return gb_result_add_file(res, out_dir, script);
+}
 
-    if (!gb_plot_available(gnuplot, sizeof gnuplot)) {
-        if ((st = gb_result_add(&res->not_drawn, &res->n_not_drawn, p->name)) != GB_OK)
-            goto out;
-        snprintf(res->note, sizeof res->note,
-                 "gnuplot was not found in PATH; install it (apt-get install gnuplot-nox) "
-                 "and run 'gpubound report RUN_DIR' again");
-        goto out;
-    }
+/* Runs gnuplot on the script and checks the images it was to write; on
+ * failure no image is left (the log stays for whoever debugs). */
+static enum gb_status gb_plot_images(const struct gb_plot *p, const char *gnuplot, const char *out_dir,
+                                     const char *script, struct gb_report_result *res)
+{
+    static const char *const exts[2] = {"svg", "png"};
+    static const int formats[2] = {GB_PLOT_SVG, GB_PLOT_PNG};
+    char path[GB_PATH_MAX + 32], log[GB_PATH_MAX + 32], file[160];
+    enum gb_status st;
+
     snprintf(log, sizeof log, "%s/%s.log", out_dir, p->name);
     if ((st = gb_run_gnuplot(gnuplot, out_dir, script, log)) != GB_OK) {
-        /* No chart rather than a partial one; the log stays for whoever debugs. */
         for (int i = 0; i < 2; i++) {
             snprintf(path, sizeof path, "%s/%s.%s", out_dir, p->name, exts[i]);
             unlink(path);
         }
-        goto out;
+        return st;
     }
     unlink(log);
     for (int i = 0; i < 2; i++) {
-        char file[160];
         struct stat sb;
+        if (!gb_wants(p, formats[i]))
+            continue;
         snprintf(file, sizeof file, "%s.%s", p->name, exts[i]);
         snprintf(path, sizeof path, "%s/%s", out_dir, file);
-        if (stat(path, &sb) != 0 || sb.st_size == 0) {
-            st = gb_error_set(GB_ERR_IO, "gnuplot did not write %s", path);
-            goto out;
-        }
+        if (stat(path, &sb) != 0 || sb.st_size == 0)
+            return gb_error_set(GB_ERR_IO, "gnuplot did not write %s", path);
         if ((st = gb_result_add_file(res, out_dir, file)) != GB_OK)
-            goto out;
+            return st;
     }
-out:
-    if (f) {
-        fclose(f);
-        unlink(tmp);
+    return GB_OK;
+}
+
+enum gb_status gb_plot_draw(const struct gb_plot *p, const char *out_dir,
+                            struct gb_report_result *res)
+{
+    enum gb_status st;
+    char gnuplot[4096], script[160];
+
+    snprintf(script, sizeof script, "%s.gp", p->name);
+    if ((st = gb_plot_script(p, out_dir, script, res)) != GB_OK)
+        return st;
+    if (!gb_plot_available(gnuplot, sizeof gnuplot)) {
+        snprintf(res->note, sizeof res->note,
+                 "gnuplot was not found in PATH; install it (apt-get install gnuplot-nox) "
+                 "and run 'gpubound report RUN_DIR' again");
+        return gb_result_add(&res->not_drawn, &res->n_not_drawn, p->name);
     }
-    return st;
+    return gb_plot_images(p, gnuplot, out_dir, script, res);
 }

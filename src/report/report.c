@@ -1,12 +1,9 @@
 /* report.c - the report of a run directory: its charts and report.md. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "gpubound/report.h"
-#include "gpubound/suite.h"
 #include "report_internal.h"
 
 static int gb_listed(char *const *list, size_t n, const char *name)
@@ -180,7 +177,7 @@ static void gb_md_header(FILE *f, const struct gb_run *run, char *const *suites,
 }
 
 /* A speedup chart's table, and how its interval was computed. */
-static enum gb_status gb_md_speedup_table(FILE *f, const struct gb_run *run, const struct gb_suite *s,
+static enum gb_status gb_md_speedup_table(FILE *f, const struct gb_run *run, const struct gb_chart_set *s,
                                           const struct gb_chart_spec *c)
 {
     struct gb_table *t = NULL;
@@ -201,7 +198,7 @@ static enum gb_status gb_md_speedup_table(FILE *f, const struct gb_run *run, con
 }
 
 /* The chart's values as a table under it, for charts that ask for one. */
-static enum gb_status gb_md_chart_table(FILE *f, const struct gb_run *run, const struct gb_suite *s,
+static enum gb_status gb_md_chart_table(FILE *f, const struct gb_run *run, const struct gb_chart_set *s,
                                         const struct gb_chart_spec *c)
 {
     struct gb_table *t = NULL;
@@ -219,9 +216,22 @@ static enum gb_status gb_md_chart_table(FILE *f, const struct gb_run *run, const
     return st;
 }
 
-static enum gb_status gb_md_chart(FILE *f, const struct gb_run *run, const struct gb_suite *s,
+/* The image of a drawn chart: the PNG shows everywhere markdown is read, and
+ * a click on it opens the SVG; with one format only, that image alone. */
+static void gb_md_image(FILE *f, const struct gb_chart_spec *c, int formats)
+{
+    const char *only = formats == GB_PLOT_PNG ? "png" : formats == GB_PLOT_SVG ? "svg" : NULL;
+    fputs(only ? "![" : "[![", f);
+    gb_md_text(f, c->title ? c->title : c->name);
+    if (only)
+        fprintf(f, "](%s.%s)\n\n", c->name, only);
+    else
+        fprintf(f, "](%s.png)](%s.svg)\n\n", c->name, c->name);
+}
+
+static enum gb_status gb_md_chart(FILE *f, const struct gb_run *run, const struct gb_chart_set *s,
                                   const struct gb_chart_spec *c, const struct gb_report_result *res,
-                                  const char *out_dir)
+                                  const char *out_dir, int formats)
 {
     char path[4096];
     struct stat sb;
@@ -229,7 +239,7 @@ static enum gb_status gb_md_chart(FILE *f, const struct gb_run *run, const struc
         fputs("_No measured point of this chart in this run._\n\n", f);
         return GB_OK;
     }
-    snprintf(path, sizeof path, "%s/%s.png", out_dir, c->name);
+    snprintf(path, sizeof path, "%s/%s.%s", out_dir, c->name, formats == GB_PLOT_SVG ? "svg" : "png");
     if (gb_listed(res->not_drawn, res->n_not_drawn, c->name)) {
         fprintf(f, "_Not drawn: gnuplot was not found. Install it (`apt-get install "
                    "gnuplot-nox`) and run `gpubound report %s` again; the script `%s.gp` is "
@@ -237,19 +247,17 @@ static enum gb_status gb_md_chart(FILE *f, const struct gb_run *run, const struc
     } else if (stat(path, &sb) != 0) {
         fputs("_Not drawn: drawing this chart failed._\n\n", f);
     } else {
-        /* The PNG shows everywhere markdown is read; a click opens the SVG. */
-        fputs("[![", f);
-        gb_md_text(f, c->title ? c->title : c->name);
-        fprintf(f, "](%s.png)](%s.svg)\n\n", c->name, c->name);
+        gb_md_image(f, c, formats);
     }
     return c->table ? gb_md_chart_table(f, run, s, c) : GB_OK;
 }
 
 /* One chart's section of report.md: its title, the speedup table of a
  * speedup chart, and the chart. */
-static enum gb_status gb_md_section(FILE *f, const struct gb_run *run, const struct gb_suite *s,
+static enum gb_status gb_md_section(FILE *f, const struct gb_run *run, const struct gb_chart_set *s,
                                     const struct gb_chart_spec *c,
-                                    const struct gb_report_result *res, const char *out_dir)
+                                    const struct gb_report_result *res, const char *out_dir,
+                                    int formats)
 {
     enum gb_status st;
     fputs("### ", f);
@@ -257,108 +265,201 @@ static enum gb_status gb_md_section(FILE *f, const struct gb_run *run, const str
     fputs("\n\n", f);
     if (c->kind == GB_CHART_SPEEDUP && (st = gb_md_speedup_table(f, run, s, c)) != GB_OK)
         return st;
-    return gb_md_chart(f, run, s, c, res, out_dir);
+    return gb_md_chart(f, run, s, c, res, out_dir, formats);
+}
+
+/* The names of the suites of the run, in order of first appearance. */
+static enum gb_status gb_run_suites(const struct gb_run *run, char ***suites, size_t *n)
+{
+    enum gb_status st = GB_OK;
+    for (size_t i = 0; i < run->n_records && st == GB_OK; i++)
+        if (!gb_listed(*suites, *n, run->records[i].suite))
+            st = gb_result_add(suites, n, run->records[i].suite);
+    return st;
+}
+
+/* Draws the charts of every suite of the run that the book has; a chart
+ * that fails does not stop the others (the first failure is returned). */
+static enum gb_status gb_draw_all(const struct gb_run *run, const struct gb_chart_book *book,
+                                  const struct gb_report_opts *opts, int large, char *const *suites,
+                                  size_t n_suites, const char *out_dir, struct gb_report_result *res)
+{
+    enum gb_status first = GB_OK;
+    char msg[1024] = "";
+    for (size_t i = 0; i < n_suites; i++) {
+        const struct gb_chart_set *s = gb_chart_book_find(book, suites[i]);
+        if (!s)
+            continue;
+        enum gb_status cst = gb_charts_draw(run, s, opts, large, out_dir, res);
+        if (cst != GB_OK && first == GB_OK) {
+            first = cst;
+            snprintf(msg, sizeof msg, "%s", gb_error_message());
+        }
+    }
+    return first == GB_OK ? GB_OK : gb_error_set(first, "%s", msg);
+}
+
+/* The sections of the drawn charts of one suite, and a line on those left out. */
+static enum gb_status gb_md_charts(FILE *f, const struct gb_run *run, const struct gb_chart_set *s,
+                                   const struct gb_report_opts *opts, int large,
+                                   const struct gb_report_result *res, const char *out_dir)
+{
+    enum gb_status st = GB_OK;
+    size_t left_out = 0;
+    int formats = opts ? opts->formats : 0;
+    for (int c = 0; c < s->n_charts && st == GB_OK; c++) {
+        const struct gb_chart_spec *spec = &s->charts[c];
+        struct gb_chart_inst *inst = NULL;
+        size_t n_inst = 0;
+        if ((st = gb_chart_instances(run, s, spec, &inst, &n_inst)) != GB_OK)
+            return st;
+        if (n_inst == 0) {   /* a split chart with nothing to split */
+            if (gb_chart_wanted(opts, large, s, spec, NULL, 0))
+                st = gb_md_section(f, run, s, spec, res, out_dir, formats);
+            else
+                left_out++;
+        }
+        for (size_t k = 0; k < n_inst && st == GB_OK; k++) {
+            if (gb_chart_wanted(opts, large, s, spec, &inst[k], k))
+                st = gb_md_section(f, run, s, &inst[k].spec, res, out_dir, formats);
+            else
+                left_out++;
+        }
+        free(inst);
+    }
+    if (left_out)
+        fprintf(f, "_%zu more chart%s of this suite %s not drawn in this report: `gpubound report "
+                   "RUN_DIR --all-charts` draws every one, `--charts PATTERN` those whose names "
+                   "match._\n\n", left_out, left_out == 1 ? "" : "s", left_out == 1 ? "is" : "are");
+    return st;
+}
+
+/* The summary of one suite: every point, or for a large run one row per
+ * bench and where the table of every point is. */
+static enum gb_status gb_md_summary(FILE *f, const struct gb_run *run, const char *suite, int large)
+{
+    struct gb_table *t = NULL;
+    enum gb_status st = large ? gb_report_bench_table(run, suite, &t)
+                              : gb_report_summary_table(run, suite, &t);
+    if (st == GB_OK && large)
+        fputs("One row per bench; the table of every point is `summary.csv` beside this file "
+              "(`gpubound report RUN_DIR --format csv` prints it).\n\n", f);
+    if (st == GB_OK)
+        st = gb_table_print_markdown(t, f);
+    gb_table_free(t);
+    return st;
+}
+
+/* One suite's part of report.md: its name, help, summary and charts. */
+static enum gb_status gb_md_suite(FILE *f, const struct gb_run *run, const char *suite,
+                                  const struct gb_chart_set *s, const struct gb_report_opts *opts,
+                                  int large, const struct gb_report_result *res, const char *out_dir)
+{
+    enum gb_status st;
+    fputs("## ", f);
+    gb_md_text(f, suite);
+    fputs("\n\n", f);
+    if (s && s->help) {
+        gb_md_text(f, s->help);
+        fputs("\n\n", f);
+    }
+    if ((st = gb_md_summary(f, run, suite, large)) != GB_OK)
+        return st;
+    fputc('\n', f);
+    if (!s) {
+        fputs("_This build of gpubound does not know this suite, so its charts are not "
+              "drawn._\n\n", f);
+        return GB_OK;
+    }
+    return gb_md_charts(f, run, s, opts, large, res, out_dir);
+}
+
+/* summary.csv: the table of every point of a large run. */
+static enum gb_status gb_write_summary_csv(const struct gb_run *run, const char *out_dir,
+                                           struct gb_report_result *res)
+{
+    struct gb_atomic_file a;
+    struct gb_table *t = NULL;
+    char path[GB_PATH_MAX];
+    enum gb_status st;
+    snprintf(path, sizeof path, "%s/summary.csv", out_dir);
+    if ((st = gb_report_summary_table(run, NULL, &t)) != GB_OK)
+        return st;
+    if ((st = gb_atomic_open(&a, path, "w")) == GB_OK) {
+        if ((st = gb_table_print(t, a.f, GB_FORMAT_CSV, 0)) != GB_OK)
+            gb_atomic_abort(&a);
+        else
+            st = gb_atomic_commit(&a);
+    }
+    gb_table_free(t);
+    return st == GB_OK ? gb_result_add_file(res, out_dir, "summary.csv") : st;
+}
+
+/* report.md, written aside and renamed so that it is never half-written. */
+static enum gb_status gb_write_md(const struct gb_run *run, const struct gb_chart_book *book,
+                                  const struct gb_report_opts *opts, int large, char *const *suites,
+                                  size_t n_suites, const char *out_dir, struct gb_report_result *res)
+{
+    struct gb_atomic_file a;
+    char path[GB_PATH_MAX];
+    enum gb_status st;
+    snprintf(path, sizeof path, "%s/report.md", out_dir);
+    if ((st = gb_atomic_open(&a, path, "w")) != GB_OK)
+        return st;
+    gb_md_header(a.f, run, suites, n_suites);
+    if (n_suites == 0)
+        fputs("No point was recorded in this run.\n", a.f);
+    for (size_t i = 0; i < n_suites && st == GB_OK; i++)
+        st = gb_md_suite(a.f, run, suites[i], gb_chart_book_find(book, suites[i]), opts, large, res,
+                         out_dir);
+    if (st != GB_OK) {
+        gb_atomic_abort(&a);
+        return st;
+    }
+    if (res->n_not_drawn)
+        fprintf(a.f, "---\n\n%s.\n", res->note);
+    if ((st = gb_atomic_commit(&a)) != GB_OK)
+        return st;
+    return gb_result_add_file(res, out_dir, "report.md");
+}
+
+enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_chart_book *book,
+                                    const struct gb_report_opts *opts, const char *out_dir,
+                                    struct gb_report_result *res)
+{
+    enum gb_status st, chart_st;
+    char chart_msg[1024] = "";
+    char **suites = NULL;
+    size_t n_suites = 0;
+    int large = gb_report_is_large(run, book);
+
+    if ((st = gb_report_check_patterns(run, book, opts)) != GB_OK ||
+        (st = gb_mkdir_p(out_dir)) != GB_OK || (st = gb_run_suites(run, &suites, &n_suites)) != GB_OK)
+        goto out;
+    /* Charts first, so that report.md can say which were drawn. */
+    chart_st = gb_draw_all(run, book, opts, large, suites, n_suites, out_dir, res);
+    if (chart_st != GB_OK)
+        snprintf(chart_msg, sizeof chart_msg, "%s", gb_error_message());
+    if ((large && (st = gb_write_summary_csv(run, out_dir, res)) != GB_OK) ||
+        (st = gb_write_md(run, book, opts, large, suites, n_suites, out_dir, res)) != GB_OK)
+        goto out;
+    if (chart_st != GB_OK)
+        st = gb_error_set(chart_st, "%s", chart_msg);
+out:
+    for (size_t i = 0; i < n_suites; i++)
+        free(suites[i]);
+    free(suites);
+    return st;
 }
 
 enum gb_status gb_report_write(const struct gb_run *run, const char *out_dir,
                                struct gb_report_result *res)
 {
-    enum gb_status st = GB_OK, chart_st = GB_OK;
-    char chart_msg[1024] = "", path[4096], tmp[4096];
-    char **suites = NULL;
-    size_t n_suites = 0;
-    struct gb_table *t = NULL;
-    FILE *f = NULL;
-
-    if ((st = gb_mkdir_p(out_dir)) != GB_OK)
-        goto out;
-    for (size_t i = 0; i < run->n_records; i++)
-        if (!gb_listed(suites, n_suites, run->records[i].suite) &&
-            (st = gb_result_add(&suites, &n_suites, run->records[i].suite)) != GB_OK)
-            goto out;
-
-    /* Charts first, so that report.md can say which were drawn. A chart
-     * that fails does not stop the report. */
-    for (size_t i = 0; i < n_suites; i++) {
-        const struct gb_suite *s = gb_suite_find(suites[i]);
-        if (!s)
-            continue;
-        enum gb_status cst = gb_report_charts(run, s, out_dir, res);
-        if (cst != GB_OK && chart_st == GB_OK) {
-            chart_st = cst;
-            snprintf(chart_msg, sizeof chart_msg, "%s", gb_error_message());
-        }
-    }
-
-    /* Written aside and renamed, so that report.md is never half-written. */
-    snprintf(path, sizeof path, "%s/report.md", out_dir);
-    snprintf(tmp, sizeof tmp, "%s/.report.md.tmp", out_dir);
-    f = fopen(tmp, "w");
-    if (!f) {
-        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-        goto out;
-    }
-    gb_md_header(f, run, suites, n_suites);
-    if (n_suites == 0)
-        fputs("No point was recorded in this run.\n", f);
-    for (size_t i = 0; i < n_suites; i++) {
-        const struct gb_suite *s = gb_suite_find(suites[i]);
-        fputs("## ", f);
-        gb_md_text(f, suites[i]);
-        fputs("\n\n", f);
-        if (s && s->help) {
-            gb_md_text(f, s->help);
-            fputs("\n\n", f);
-        }
-        if ((st = gb_report_summary_table(run, suites[i], &t)) != GB_OK ||
-            (st = gb_table_print_markdown(t, f)) != GB_OK)
-            goto out;
-        gb_table_free(t);
-        t = NULL;
-        fputc('\n', f);
-        if (!s) {
-            fputs("_This build of gpubound does not know this suite, so its charts are not "
-                  "drawn._\n\n", f);
-            continue;
-        }
-        for (int c = 0; c < s->n_charts; c++) {
-            struct gb_chart_inst *inst = NULL;
-            size_t n_inst = 0;
-            if ((st = gb_chart_instances(run, s, &s->charts[c], &inst, &n_inst)) != GB_OK)
-                goto out;
-            if (n_inst == 0)   /* a split chart with nothing to split */
-                st = gb_md_section(f, run, s, &s->charts[c], res, out_dir);
-            for (size_t k = 0; k < n_inst && st == GB_OK; k++)
-                st = gb_md_section(f, run, s, &inst[k].spec, res, out_dir);
-            free(inst);
-            if (st != GB_OK)
-                goto out;
-        }
-    }
-    if (res->n_not_drawn)
-        fprintf(f, "---\n\n%s.\n", res->note);
-    if (ferror(f) | (fclose(f) != 0)) {
-        f = NULL;
-        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-        goto out;
-    }
-    f = NULL;
-    if (rename(tmp, path) != 0) {
-        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-        goto out;
-    }
-    if ((st = gb_result_add_file(res, out_dir, "report.md")) != GB_OK)
-        goto out;
-    if (chart_st != GB_OK)
-        st = gb_error_set(chart_st, "%s", chart_msg);
-out:
-    if (f) {
-        fclose(f);
-        unlink(tmp);
-    }
-    gb_table_free(t);
-    for (size_t i = 0; i < n_suites; i++)
-        free(suites[i]);
-    free(suites);
+    struct gb_chart_book book;
+    int found;
+    enum gb_status st = gb_chart_book_load(run->dir, &book, &found);
+    if (st == GB_OK)
+        st = gb_report_write_book(run, &book, NULL, out_dir, res);
+    gb_chart_book_release(&book);
     return st;
 }

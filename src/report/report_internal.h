@@ -25,17 +25,16 @@ struct gb_chart_inst {
     char bench[64];
 };
 
-/* The charts `c` of suite `s` draws from `run`: one for a spec without
+/* The charts `c` of chart set `s` draws from `run`: one for a spec without
  * split, else one per combination of split values among the records the
  * spec selects, in order of first appearance (none when no record has
  * them). *out is malloc'ed (caller frees). */
-enum gb_status gb_chart_instances(const struct gb_run *run, const struct gb_suite *s,
+enum gb_status gb_chart_instances(const struct gb_run *run, const struct gb_chart_set *s,
                                   const struct gb_chart_spec *c, struct gb_chart_inst **out,
                                   size_t *n);
-struct gb_suite;
 
-/* Whether chart `c` of suite `s` selects record `r` (its suite, benches and where). */
-int gb_chart_selects(const struct gb_suite *s, const struct gb_chart_spec *c,
+/* Whether chart `c` of set `s` selects record `r` (its suite, benches and where). */
+int gb_chart_selects(const struct gb_chart_set *s, const struct gb_chart_spec *c,
                      const struct gb_record *r);
 
 /* A new plot of kind `kind` for chart `c`: its name, title (the name when
@@ -44,9 +43,24 @@ int gb_chart_selects(const struct gb_suite *s, const struct gb_chart_spec *c,
 enum gb_status gb_chart_plot_new(const struct gb_run *run, const struct gb_chart_spec *c,
                                  enum gb_chart_kind kind, struct gb_plot **out);
 
-/* Draws a GB_CHART_SPEEDUP chart as bars (speedup.c); like gb_chart_one. */
-enum gb_status gb_chart_speedup(const struct gb_run *run, const struct gb_suite *s,
-                                const struct gb_chart_spec *c, const char *out_dir,
+/* Draws a GB_CHART_SPEEDUP chart as bars (speedup.c) as `formats` say
+ * (gb_plot_formats); like gb_chart_one. */
+enum gb_status gb_chart_speedup(const struct gb_run *run, const struct gb_chart_set *s,
+                                const struct gb_chart_spec *c, const char *out_dir, int formats,
                                 struct gb_report_result *res);
+
+/* ---- which charts a report draws (select.c) ---- */
+
+/* Whether instance `k` of spec `c` of `set` (its instance `in`, NULL for a
+ * spec with no instance) is drawn under `opts` (NULL: the default) in a run
+ * that is `large` or not (gb_report_is_large). */
+int gb_chart_wanted(const struct gb_report_opts *opts, int large, const struct gb_chart_set *set,
+                    const struct gb_chart_spec *c, const struct gb_chart_inst *in, size_t k);
+
+/* Draws the charts of `set` that gb_chart_wanted picks; gb_report_charts
+ * is this with large = 0. Charts left out are counted in res->n_left_out. */
+enum gb_status gb_charts_draw(const struct gb_run *run, const struct gb_chart_set *set,
+                              const struct gb_report_opts *opts, int large, const char *out_dir,
+                              struct gb_report_result *res);
 
 #endif

@@ -1,16 +1,13 @@
 /* speedup.c - speedup charts and their tables: pairs of records that differ
  * in one axis (gb_chart_spec.pair), the ratio of their median times with its
  * interval (models: gb_speedup_ratio), and published speedups beside them. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gpubound/report.h"
 #include "gpubound/speedup.h"
-#include "gpubound/suite.h"
 #include "report_internal.h"
 
 #define GB_SP_MAX_REFS 8
@@ -145,7 +142,7 @@ static int gb_sp_partners(const struct gb_record *a, const struct gb_record *b, 
     return 1;
 }
 
-static int gb_sp_usable(const struct gb_suite *s, const struct gb_chart_spec *c, const struct gb_record *r,
+static int gb_sp_usable(const struct gb_chart_set *s, const struct gb_chart_spec *c, const struct gb_record *r,
                         const char *axis, const char *value)
 {
     const char *v = gb_record_axis(r, axis);
@@ -154,7 +151,7 @@ static int gb_sp_usable(const struct gb_suite *s, const struct gb_chart_spec *c,
 }
 
 /* The pairs of the chart, in the order their base records were recorded. */
-static enum gb_status gb_sp_pairs(const struct gb_run *run, const struct gb_suite *s,
+static enum gb_status gb_sp_pairs(const struct gb_run *run, const struct gb_chart_set *s,
                                   const struct gb_chart_spec *c, const struct gb_sp_spec *sp,
                                   struct gb_sp_pair **out, size_t *n_out)
 {
@@ -208,7 +205,7 @@ static enum gb_status gb_sp_pairs(const struct gb_run *run, const struct gb_suit
     return GB_OK;
 }
 
-enum gb_status gb_report_speedup_table(const struct gb_run *run, const struct gb_suite *suite,
+enum gb_status gb_report_speedup_table(const struct gb_run *run, const struct gb_chart_set *suite,
                                        const struct gb_chart_spec *spec, struct gb_table **out)
 {
     enum gb_status st;
@@ -280,32 +277,28 @@ out:
     return st;
 }
 
-/* Writes the table as <out_dir>/<name>.csv (aside, then renamed). */
+/* Writes the table as <out_dir>/<name>.csv, atomically. */
 static enum gb_status gb_sp_write_csv(const struct gb_table *t, const char *out_dir, const char *name,
                                       struct gb_report_result *res)
 {
-    char path[4096], tmp[4096], file[256];
+    char path[GB_PATH_MAX], file[256];
+    struct gb_atomic_file a;
     enum gb_status st;
     snprintf(file, sizeof file, "%s.csv", name);
     snprintf(path, sizeof path, "%s/%s", out_dir, file);
-    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", out_dir, file);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-    st = gb_table_print(t, f, GB_FORMAT_CSV, 0);
-    if ((fclose(f) != 0 || st != GB_OK)) {
-        unlink(tmp);
-        return st != GB_OK ? st : gb_error_set(GB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+    if ((st = gb_atomic_open(&a, path, "w")) != GB_OK)
+        return st;
+    if ((st = gb_table_print(t, a.f, GB_FORMAT_CSV, 0)) != GB_OK) {
+        gb_atomic_abort(&a);
+        return st;
     }
-    if (rename(tmp, path) != 0) {
-        unlink(tmp);
-        return gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    }
+    if ((st = gb_atomic_commit(&a)) != GB_OK)
+        return st;
     return gb_result_add_file(res, out_dir, file);
 }
 
-enum gb_status gb_chart_speedup(const struct gb_run *run, const struct gb_suite *s,
-                                const struct gb_chart_spec *c, const char *out_dir,
+enum gb_status gb_chart_speedup(const struct gb_run *run, const struct gb_chart_set *s,
+                                const struct gb_chart_spec *c, const char *out_dir, int formats,
                                 struct gb_report_result *res)
 {
     enum gb_status st;
@@ -323,6 +316,7 @@ enum gb_status gb_chart_speedup(const struct gb_run *run, const struct gb_suite 
     if ((st = gb_chart_plot_new(run, c, GB_CHART_BAR, &p)) != GB_OK)
         goto out;
     gb_plot_log(p, 0, c->log_y);
+    gb_plot_formats(p, formats);
     int ours, refs[GB_SP_MAX_REFS];
     /* The device is named under the title; the legend stays short. */
     if ((st = gb_plot_series(p, "measured (95% CI)", &ours)) != GB_OK)
@@ -365,7 +359,9 @@ out:
     return st;
 }
 
-enum gb_status gb_report_print_speedups(const struct gb_run *run, FILE *f, enum gb_format fmt, int width)
+enum gb_status gb_report_print_speedups_book(const struct gb_run *run,
+                                             const struct gb_chart_book *book, FILE *f,
+                                             enum gb_format fmt, int width)
 {
     enum gb_status st = GB_OK;
     const char **seen = calloc(run->n_records ? run->n_records : 1, sizeof *seen);
@@ -381,7 +377,7 @@ enum gb_status gb_report_print_speedups(const struct gb_run *run, FILE *f, enum 
         if (k < n_seen)
             continue;
         seen[n_seen++] = name;
-        const struct gb_suite *s = gb_suite_find(name);
+        const struct gb_chart_set *s = gb_chart_book_find(book, name);
         for (int c = 0; s && c < s->n_charts && st == GB_OK; c++) {
             struct gb_table *t = NULL;
             if (s->charts[c].kind != GB_CHART_SPEEDUP)
@@ -395,5 +391,16 @@ enum gb_status gb_report_print_speedups(const struct gb_run *run, FILE *f, enum 
         }
     }
     free(seen);
+    return st;
+}
+
+enum gb_status gb_report_print_speedups(const struct gb_run *run, FILE *f, enum gb_format fmt, int width)
+{
+    struct gb_chart_book book;
+    int found;
+    enum gb_status st = gb_chart_book_load(run->dir, &book, &found);
+    if (st == GB_OK)
+        st = gb_report_print_speedups_book(run, &book, f, fmt, width);
+    gb_chart_book_release(&book);
     return st;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpubound/report.h"
+#include "gpubound/table.h"
 
 /* Names in order of first appearance, without repeats. */
 struct gb_names {
@@ -41,154 +42,274 @@ static void gb_note_add(char *buf, size_t n, const char *what)
     snprintf(buf + len, n - len, "%s%s", len ? "; " : "", what);
 }
 
-enum gb_status gb_report_summary_table(const struct gb_run *run, const char *suite,
-                                       struct gb_table **out)
-{
-    enum gb_status st = GB_OK;
-    struct gb_table *t = NULL;
-    struct gb_names axes = {0}, metrics = {0};
-    int any_bytes = 0, any_flops = 0, any_note = 0, any_hot = 0, any_cold = 0;
-    double max_median = 0;
+/* What the columns of a summary are, from a first pass over the records. */
+struct gb_sum {
+    const char *suite;          /* NULL: every suite, with a suite column */
+    struct gb_names axes, metrics;
+    int any_bytes, any_flops, any_note, any_hot, any_cold, show_peak, in_ms;
+    double peak, ns_per_unit;
+};
 
-    *out = NULL;
+static enum gb_status gb_sum_scan(const struct gb_run *run, struct gb_sum *sm)
+{
+    enum gb_status st;
+    double max_median = 0;
     for (size_t i = 0; i < run->n_records; i++) {
         const struct gb_record *r = &run->records[i];
-        if (!gb_rec_selected(r, suite))
+        if (!gb_rec_selected(r, sm->suite))
             continue;
         for (int a = 0; a < r->n_axes; a++)
-            if ((st = gb_names_add(&axes, r->axes[a].name)) != GB_OK)
-                goto out;
+            if ((st = gb_names_add(&sm->axes, r->axes[a].name)) != GB_OK)
+                return st;
         for (int m = 0; m < r->n_metrics; m++)
-            if ((st = gb_names_add(&metrics, r->metrics[m].name)) != GB_OK)
-                goto out;
+            if ((st = gb_names_add(&sm->metrics, r->metrics[m].name)) != GB_OK)
+                return st;
         if (r->cache == GB_CACHE_COLD)
-            any_cold = 1;
+            sm->any_cold = 1;
         else
-            any_hot = 1;
+            sm->any_hot = 1;
         if (r->reason[0] || r->throttled || (r->status == GB_REC_OK && !r->converged))
-            any_note = 1;
+            sm->any_note = 1;
         if (r->status != GB_REC_OK)
             continue;
-        if (r->bytes > 0)
-            any_bytes = 1;
-        if (r->flops > 0)
-            any_flops = 1;
+        sm->any_bytes |= r->bytes > 0;
+        sm->any_flops |= r->flops > 0;
         if (r->median_ns > max_median)
             max_median = r->median_ns;
     }
-    int in_ms = max_median >= 10e6;
-    double ns_per_unit = in_ms ? 1e6 : 1e3;
-    double peak = run->info.has_device ? run->info.device.mem_peak_gbs : 0;
-    int show_peak = any_bytes && peak > 0;
+    sm->in_ms = max_median >= 10e6;
+    sm->ns_per_unit = sm->in_ms ? 1e6 : 1e3;
+    sm->peak = run->info.has_device ? run->info.device.mem_peak_gbs : 0;
+    sm->show_peak = sm->any_bytes && sm->peak > 0;
+    return GB_OK;
+}
 
-    t = gb_table_new();
-    if (!t) {
-        st = gb_error_set(GB_ERR_NOMEM, "out of memory building the summary");
-        goto out;
-    }
-    if (!suite && (st = gb_table_column(t, "suite", NULL)) != GB_OK)
-        goto out;
-    if ((st = gb_table_column(t, "bench", NULL)) != GB_OK)
-        goto out;
-    for (size_t a = 0; a < axes.n; a++)
-        if ((st = gb_table_column(t, axes.v[a], NULL)) != GB_OK)
-            goto out;
-    /* The hot/cold column keeps its name unless an axis has taken it. */
-    int cache_axis = 0;
-    for (size_t a = 0; a < axes.n; a++)
-        cache_axis |= strcmp(axes.v[a], "cache") == 0;
-    if (any_hot && any_cold &&
-        (st = gb_table_column(t, cache_axis ? "cache mode" : "cache", NULL)) != GB_OK)
-        goto out;
-    if ((st = gb_table_column(t, "status", NULL)) != GB_OK ||
-        (st = gb_table_column(t, "median", in_ms ? "ms" : "\xc2\xb5s")) != GB_OK ||
-        (st = gb_table_column(t, "samples", NULL)) != GB_OK)
-        goto out;
-    if (any_bytes && (st = gb_table_column(t, "GB/s", NULL)) != GB_OK)
-        goto out;
-    if (show_peak && (st = gb_table_column(t, "% peak", NULL)) != GB_OK)
-        goto out;
-    if (any_flops && (st = gb_table_column(t, "GFLOP/s", NULL)) != GB_OK)
-        goto out;
-    for (size_t m = 0; m < metrics.n; m++) {
+static enum gb_status gb_sum_metric_columns(struct gb_table *t, const struct gb_sum *sm)
+{
+    enum gb_status st = GB_OK;
+    for (size_t m = 0; m < sm->metrics.n && st == GB_OK; m++) {
         /* A metric named like an axis of another suite of the run (ubench's
          * metric n, transpose's axis n) gets a column of its own name. */
         char name[96];
         int clash = 0;
-        for (size_t a = 0; a < axes.n && !clash; a++)
-            clash = strcmp(axes.v[a], metrics.v[m]) == 0;
-        snprintf(name, sizeof name, clash ? "%s (metric)" : "%s", metrics.v[m]);
-        if ((st = gb_table_column(t, name, NULL)) != GB_OK)
-            goto out;
+        for (size_t a = 0; a < sm->axes.n && !clash; a++)
+            clash = strcmp(sm->axes.v[a], sm->metrics.v[m]) == 0;
+        snprintf(name, sizeof name, clash ? "%s (metric)" : "%s", sm->metrics.v[m]);
+        st = gb_table_column(t, name, NULL);
     }
-    if (any_note && (st = gb_table_column(t, "note", NULL)) != GB_OK)
-        goto out;
+    return st;
+}
 
-    for (size_t i = 0; i < run->n_records; i++) {
-        const struct gb_record *r = &run->records[i];
-        int ok = r->status == GB_REC_OK;
-        if (!gb_rec_selected(r, suite))
-            continue;
-        if ((st = gb_table_row(t)) != GB_OK)
-            goto out;
-        if (!suite && (st = gb_table_cell_text(t, r->suite)) != GB_OK)
-            goto out;
-        if ((st = gb_table_cell_text(t, r->bench)) != GB_OK)
-            goto out;
-        for (size_t a = 0; a < axes.n; a++)
-            if ((st = gb_table_cell_text(t, gb_record_axis(r, axes.v[a]))) != GB_OK)
-                goto out;
-        if (any_hot && any_cold &&
-            (st = gb_table_cell_text(t, gb_cache_mode_name(r->cache))) != GB_OK)
-            goto out;
-        if ((st = gb_table_cell_text(t, gb_record_status_name(r->status))) != GB_OK)
-            goto out;
-        if (ok && r->median_ns > 0) {
-            /* The CI of a median is not symmetric; show its larger side. */
-            double half = NAN;
-            if (r->ci_hi_ns > r->ci_lo_ns && r->ci_lo_ns > 0)
-                half = fmax(r->median_ns - r->ci_lo_ns, r->ci_hi_ns - r->median_ns);
-            st = gb_table_cell_ci(t, r->median_ns / ns_per_unit, half / ns_per_unit);
-        } else {
-            st = gb_table_cell_empty(t);
-        }
-        if (st != GB_OK)
-            goto out;
-        st = ok ? gb_table_cell_int(t, r->samples) : gb_table_cell_empty(t);
-        if (st != GB_OK)
-            goto out;
-        int has_bw = ok && r->bytes > 0 && r->bw_gbs > 0;
-        if (any_bytes && (st = gb_table_cell_num(t, has_bw ? r->bw_gbs : NAN, 4)) != GB_OK)
-            goto out;
-        if (show_peak &&
-            (st = gb_table_cell_num(t, has_bw ? 100.0 * r->bw_gbs / peak : NAN, 3)) != GB_OK)
-            goto out;
-        int has_fl = ok && r->flops > 0 && r->gflops > 0;
-        if (any_flops && (st = gb_table_cell_num(t, has_fl ? r->gflops : NAN, 4)) != GB_OK)
-            goto out;
-        for (size_t m = 0; m < metrics.n; m++)
-            if ((st = gb_table_cell_num(t, gb_record_metric(r, metrics.v[m], NAN), 4)) != GB_OK)
-                goto out;
-        if (any_note) {
-            char note[512] = "";
-            char buf[96];
-            gb_note_add(note, sizeof note, r->reason);
-            if (ok && !r->converged && r->samples > 0)
-                gb_note_add(note, sizeof note, "stopping rule not met");
-            if (r->throttled) {
-                snprintf(buf, sizeof buf, "SM clock dropped %.0f -> %.0f MHz", r->sm_mhz_before,
-                         r->sm_mhz_after);
-                gb_note_add(note, sizeof note, buf);
-            }
-            if ((st = gb_table_cell_text(t, note[0] ? note : NULL)) != GB_OK)
-                goto out;
-        }
+static enum gb_status gb_sum_columns(struct gb_table *t, const struct gb_sum *sm)
+{
+    enum gb_status st = GB_OK;
+    if ((!sm->suite && (st = gb_table_column(t, "suite", NULL)) != GB_OK) ||
+        (st = gb_table_column(t, "bench", NULL)) != GB_OK)
+        return st;
+    for (size_t a = 0; a < sm->axes.n; a++)
+        if ((st = gb_table_column(t, sm->axes.v[a], NULL)) != GB_OK)
+            return st;
+    /* The hot/cold column keeps its name unless an axis has taken it. */
+    int cache_axis = 0;
+    for (size_t a = 0; a < sm->axes.n; a++)
+        cache_axis |= strcmp(sm->axes.v[a], "cache") == 0;
+    if ((sm->any_hot && sm->any_cold &&
+         (st = gb_table_column(t, cache_axis ? "cache mode" : "cache", NULL)) != GB_OK) ||
+        (st = gb_table_column(t, "status", NULL)) != GB_OK ||
+        (st = gb_table_column(t, "median", sm->in_ms ? "ms" : "\xc2\xb5s")) != GB_OK ||
+        (st = gb_table_column(t, "samples", NULL)) != GB_OK ||
+        (sm->any_bytes && (st = gb_table_column(t, "GB/s", NULL)) != GB_OK) ||
+        (sm->show_peak && (st = gb_table_column(t, "% peak", NULL)) != GB_OK) ||
+        (sm->any_flops && (st = gb_table_column(t, "GFLOP/s", NULL)) != GB_OK) ||
+        (st = gb_sum_metric_columns(t, sm)) != GB_OK)
+        return st;
+    return sm->any_note ? gb_table_column(t, "note", NULL) : GB_OK;
+}
+
+/* Why a point failed, an unconverged stopping rule, a dropped clock. */
+static enum gb_status gb_sum_note(struct gb_table *t, const struct gb_record *r)
+{
+    char note[512] = "";
+    char buf[96];
+    gb_note_add(note, sizeof note, r->reason);
+    if (r->status == GB_REC_OK && !r->converged && r->samples > 0)
+        gb_note_add(note, sizeof note, "stopping rule not met");
+    if (r->throttled) {
+        snprintf(buf, sizeof buf, "SM clock dropped %.0f -> %.0f MHz", r->sm_mhz_before,
+                 r->sm_mhz_after);
+        gb_note_add(note, sizeof note, buf);
     }
+    return gb_table_cell_text(t, note[0] ? note : NULL);
+}
+
+/* The median ± the larger side of its CI (the CI of a median is not
+ * symmetric), empty for a record that was not measured. */
+static enum gb_status gb_sum_median(struct gb_table *t, const struct gb_record *r, double unit)
+{
+    if (r->status != GB_REC_OK || !(r->median_ns > 0))
+        return gb_table_cell_empty(t);
+    double half = NAN;
+    if (r->ci_hi_ns > r->ci_lo_ns && r->ci_lo_ns > 0)
+        half = fmax(r->median_ns - r->ci_lo_ns, r->ci_hi_ns - r->median_ns);
+    return gb_table_cell_ci(t, r->median_ns / unit, half / unit);
+}
+
+static enum gb_status gb_sum_row(struct gb_table *t, const struct gb_record *r, const struct gb_sum *sm)
+{
+    enum gb_status st;
+    int ok = r->status == GB_REC_OK;
+    int has_bw = ok && r->bytes > 0 && r->bw_gbs > 0;
+    int has_fl = ok && r->flops > 0 && r->gflops > 0;
+    if ((st = gb_table_row(t)) != GB_OK ||
+        (!sm->suite && (st = gb_table_cell_text(t, r->suite)) != GB_OK) ||
+        (st = gb_table_cell_text(t, r->bench)) != GB_OK)
+        return st;
+    for (size_t a = 0; a < sm->axes.n; a++)
+        if ((st = gb_table_cell_text(t, gb_record_axis(r, sm->axes.v[a]))) != GB_OK)
+            return st;
+    if ((sm->any_hot && sm->any_cold &&
+         (st = gb_table_cell_text(t, gb_cache_mode_name(r->cache))) != GB_OK) ||
+        (st = gb_table_cell_text(t, gb_record_status_name(r->status))) != GB_OK ||
+        (st = gb_sum_median(t, r, sm->ns_per_unit)) != GB_OK ||
+        (st = ok ? gb_table_cell_int(t, r->samples) : gb_table_cell_empty(t)) != GB_OK ||
+        (sm->any_bytes && (st = gb_table_cell_num(t, has_bw ? r->bw_gbs : NAN, 4)) != GB_OK) ||
+        (sm->show_peak &&
+         (st = gb_table_cell_num(t, has_bw ? 100.0 * r->bw_gbs / sm->peak : NAN, 3)) != GB_OK) ||
+        (sm->any_flops && (st = gb_table_cell_num(t, has_fl ? r->gflops : NAN, 4)) != GB_OK))
+        return st;
+    for (size_t m = 0; m < sm->metrics.n; m++)
+        if ((st = gb_table_cell_num(t, gb_record_metric(r, sm->metrics.v[m], NAN), 4)) != GB_OK)
+            return st;
+    return sm->any_note ? gb_sum_note(t, r) : GB_OK;
+}
+
+enum gb_status gb_report_summary_table(const struct gb_run *run, const char *suite,
+                                       struct gb_table **out)
+{
+    enum gb_status st;
+    struct gb_table *t = NULL;
+    struct gb_sum sm = {.suite = suite};
+
+    *out = NULL;
+    if ((st = gb_sum_scan(run, &sm)) != GB_OK)
+        goto out;
+    if (!(t = gb_table_new())) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory building the summary");
+        goto out;
+    }
+    if ((st = gb_sum_columns(t, &sm)) != GB_OK)
+        goto out;
+    for (size_t i = 0; i < run->n_records; i++)
+        if (gb_rec_selected(&run->records[i], suite) &&
+            (st = gb_sum_row(t, &run->records[i], &sm)) != GB_OK)
+            goto out;
     *out = t;
     t = NULL;
 out:
     gb_table_free(t);
-    free(axes.v);
-    free(metrics.v);
+    free(sm.axes.v);
+    free(sm.metrics.v);
+    return st;
+}
+
+/* ---- one row per bench (large runs) ---- */
+
+struct gb_bench_row {
+    const char *suite, *bench;
+    size_t n, ok, failed, skipped;
+    double fastest_ns, slowest_ns;
+};
+
+static enum gb_status gb_bench_rows(const struct gb_run *run, const char *suite,
+                                    struct gb_bench_row **out, size_t *n_out)
+{
+    struct gb_bench_row *v = calloc(run->n_records ? run->n_records : 1, sizeof *v);
+    size_t n = 0;
+    if (!v)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory building the summary");
+    for (size_t i = 0; i < run->n_records; i++) {
+        const struct gb_record *r = &run->records[i];
+        size_t k;
+        if (!gb_rec_selected(r, suite))
+            continue;
+        for (k = 0; k < n; k++)
+            if (strcmp(v[k].bench, r->bench) == 0 && strcmp(v[k].suite, r->suite) == 0)
+                break;
+        if (k == n) {
+            v[n].suite = r->suite;
+            v[n].bench = r->bench;
+            v[n].fastest_ns = INFINITY;
+            n++;
+        }
+        v[k].n++;
+        if (r->status == GB_REC_SKIPPED) {
+            v[k].skipped++;
+        } else if (r->status != GB_REC_OK) {
+            v[k].failed++;
+        } else {
+            v[k].ok++;
+            if (r->median_ns > 0) {
+                v[k].fastest_ns = fmin(v[k].fastest_ns, r->median_ns);
+                v[k].slowest_ns = fmax(v[k].slowest_ns, r->median_ns);
+            }
+        }
+    }
+    *out = v;
+    *n_out = n;
+    return GB_OK;
+}
+
+static enum gb_status gb_bench_table_fill(struct gb_table *t, const char *suite,
+                                          const struct gb_bench_row *v, size_t n)
+{
+    enum gb_status st;
+    double slowest = 0;
+    for (size_t k = 0; k < n; k++)
+        slowest = fmax(slowest, v[k].slowest_ns);
+    double unit = slowest >= 10e6 ? 1e6 : 1e3;
+    const char *uname = slowest >= 10e6 ? "ms" : "\xc2\xb5s";
+    if ((!suite && (st = gb_table_column(t, "suite", NULL)) != GB_OK) ||
+        (st = gb_table_column(t, "bench", NULL)) != GB_OK ||
+        (st = gb_table_column(t, "points", NULL)) != GB_OK ||
+        (st = gb_table_column(t, "measured", NULL)) != GB_OK ||
+        (st = gb_table_column(t, "failed", NULL)) != GB_OK ||
+        (st = gb_table_column(t, "skipped", NULL)) != GB_OK ||
+        (st = gb_table_column(t, "fastest median", uname)) != GB_OK ||
+        (st = gb_table_column(t, "slowest median", uname)) != GB_OK)
+        return st;
+    for (size_t k = 0; k < n; k++) {
+        int any = isfinite(v[k].fastest_ns);
+        if ((st = gb_table_row(t)) != GB_OK ||
+            (!suite && (st = gb_table_cell_text(t, v[k].suite)) != GB_OK) ||
+            (st = gb_table_cell_text(t, v[k].bench)) != GB_OK ||
+            (st = gb_table_cell_int(t, (long long)v[k].n)) != GB_OK ||
+            (st = gb_table_cell_int(t, (long long)v[k].ok)) != GB_OK ||
+            (st = gb_table_cell_int(t, (long long)v[k].failed)) != GB_OK ||
+            (st = gb_table_cell_int(t, (long long)v[k].skipped)) != GB_OK ||
+            (st = gb_table_cell_num(t, any ? v[k].fastest_ns / unit : NAN, 4)) != GB_OK ||
+            (st = gb_table_cell_num(t, any ? v[k].slowest_ns / unit : NAN, 4)) != GB_OK)
+            return st;
+    }
+    return GB_OK;
+}
+
+enum gb_status gb_report_bench_table(const struct gb_run *run, const char *suite,
+                                     struct gb_table **out)
+{
+    struct gb_bench_row *v = NULL;
+    struct gb_table *t = NULL;
+    size_t n = 0;
+    enum gb_status st;
+    *out = NULL;
+    if ((st = gb_bench_rows(run, suite, &v, &n)) != GB_OK)
+        return st;
+    if (!(t = gb_table_new()))
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory building the summary");
+    else if ((st = gb_bench_table_fill(t, suite, v, n)) == GB_OK) {
+        *out = t;
+        t = NULL;
+    }
+    gb_table_free(t);
+    free(v);
     return st;
 }

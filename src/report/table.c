@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "gpubound/report.h"
+#include "gpubound/table.h"
 #include "results/json.h"
 
 #define GB_PM "\xc2\xb1"          /* "±" */
@@ -454,6 +454,74 @@ static void gb_layout_free(struct gb_layout *l)
     free(l->is_text);
 }
 
+/* The widths and alignment of column c, from every cell and the label. */
+static void gb_layout_column(const struct gb_table *t, struct gb_layout *l, size_t c)
+{
+    int any = 0, all_numeric = 1, any_text = 0;
+    size_t wtext = 0;
+    for (size_t r = 0; r < t->n_rows; r++) {
+        const struct gb_cell *cell = gb_table_at(t, r, c);
+        struct gb_shown s;
+        if (cell->kind == GB_CELL_EMPTY)
+            continue;
+        any = 1;
+        gb_cell_show(cell, &s);
+        if (cell->kind == GB_CELL_TEXT) {
+            any_text = 1;
+            if (!gb_looks_numeric(s.a))
+                all_numeric = 0;
+        }
+        if (cell->kind == GB_CELL_CI && s.b[0]) {
+            size_t wa = gb_text_width(s.a), wb = gb_text_width(s.b);
+            if (wa > l->wa[c])
+                l->wa[c] = wa;
+            if (wb > l->wb[c])
+                l->wb[c] = wb;
+        } else {
+            size_t w = gb_text_width(s.a);
+            if (w > wtext)
+                wtext = w;
+        }
+    }
+    l->right[c] = any && all_numeric;
+    l->is_text[c] = any_text && !all_numeric;
+    size_t w = gb_text_width(t->cols[c].label);
+    if (wtext > w)
+        w = wtext;
+    if (l->wb[c]) {
+        size_t wci = l->wa[c] + 3 + l->wb[c];
+        if (wci > w)
+            w = wci;
+    }
+    l->width[c] = w;
+}
+
+/* Cuts one text column of a table `excess` columns too wide: the widest
+ * (of two as wide, the one further right: notes come last), no further
+ * than the next widest. 0 when nothing is left to cut. */
+static int gb_layout_cut(const struct gb_table *t, struct gb_layout *l, size_t excess)
+{
+    size_t best = SIZE_MAX;
+    for (size_t c = 0; c < t->n_cols; c++)
+        if (l->is_text[c] && l->width[c] > GB_MIN_CUT &&
+            (best == SIZE_MAX || l->width[c] >= l->width[best]))
+            best = c;
+    if (best == SIZE_MAX)
+        return 0;
+    size_t room = l->width[best] - GB_MIN_CUT;
+    size_t second = 0;
+    for (size_t c = 0; c < t->n_cols; c++)
+        if (c != best && l->is_text[c] && l->width[c] > second)
+            second = l->width[c];
+    size_t cut = excess < room ? excess : room;
+    if (second > GB_MIN_CUT && l->width[best] - cut < second && l->width[best] > second)
+        cut = l->width[best] - second;
+    if (cut == 0)
+        cut = 1;
+    l->width[best] -= cut;
+    return 1;
+}
+
 static enum gb_status gb_layout_make(const struct gb_table *t, struct gb_layout *l, int width)
 {
     size_t n = t->n_cols ? t->n_cols : 1;
@@ -466,75 +534,17 @@ static enum gb_status gb_layout_make(const struct gb_table *t, struct gb_layout 
         gb_layout_free(l);
         return gb_error_set(GB_ERR_NOMEM, "out of memory laying out a table");
     }
-    for (size_t c = 0; c < t->n_cols; c++) {
-        int any = 0, all_numeric = 1, any_text = 0;
-        size_t wtext = 0;
-        for (size_t r = 0; r < t->n_rows; r++) {
-            const struct gb_cell *cell = gb_table_at(t, r, c);
-            struct gb_shown s;
-            if (cell->kind == GB_CELL_EMPTY)
-                continue;
-            any = 1;
-            gb_cell_show(cell, &s);
-            if (cell->kind == GB_CELL_TEXT) {
-                any_text = 1;
-                if (!gb_looks_numeric(s.a))
-                    all_numeric = 0;
-            }
-            if (cell->kind == GB_CELL_CI && s.b[0]) {
-                size_t wa = gb_text_width(s.a), wb = gb_text_width(s.b);
-                if (wa > l->wa[c])
-                    l->wa[c] = wa;
-                if (wb > l->wb[c])
-                    l->wb[c] = wb;
-            } else {
-                size_t w = gb_text_width(s.a);
-                if (w > wtext)
-                    wtext = w;
-            }
-        }
-        l->right[c] = any && all_numeric;
-        l->is_text[c] = any_text && !all_numeric;
-        size_t w = gb_text_width(t->cols[c].label);
-        if (wtext > w)
-            w = wtext;
-        if (l->wb[c]) {
-            size_t wci = l->wa[c] + 3 + l->wb[c];
-            if (wci > w)
-                w = wci;
-        }
-        l->width[c] = w;
-    }
+    for (size_t c = 0; c < t->n_cols; c++)
+        gb_layout_column(t, l, c);
     if (width <= 0 || t->n_cols == 0)
         return GB_OK;
-    /* Cut the widest text column until the table fits, then the next; of
-     * two as wide, the one further right (notes come last). */
+    /* Cut text columns until the table fits; the terminal wraps, we do not. */
     for (;;) {
         size_t total = 0;
         for (size_t c = 0; c < t->n_cols; c++)
             total += l->width[c] + (c ? GB_COL_GAP : 0);
-        if (total <= (size_t)width)
+        if (total <= (size_t)width || !gb_layout_cut(t, l, total - (size_t)width))
             break;
-        size_t best = SIZE_MAX;
-        for (size_t c = 0; c < t->n_cols; c++)
-            if (l->is_text[c] && l->width[c] > GB_MIN_CUT &&
-                (best == SIZE_MAX || l->width[c] >= l->width[best]))
-                best = c;
-        if (best == SIZE_MAX)
-            break;   /* nothing left to cut: the terminal wraps, we do not */
-        size_t excess = total - (size_t)width;
-        size_t room = l->width[best] - GB_MIN_CUT;
-        /* Cut no further than the next widest text column, then share. */
-        size_t second = 0;
-        for (size_t c = 0; c < t->n_cols; c++)
-            if (c != best && l->is_text[c] && l->width[c] > second)
-                second = l->width[c];
-        size_t cut = excess < room ? excess : room;
-        if (second > GB_MIN_CUT && l->width[best] - cut < second && l->width[best] > second)
-            cut = l->width[best] - second;
-        if (cut == 0)
-            cut = 1;
-        l->width[best] -= cut;
     }
     return GB_OK;
 }
@@ -676,6 +686,16 @@ static int gb_column_has_ci(const struct gb_table *t, size_t c)
     return 0;
 }
 
+/* gb_column_has_ci of every column, once (a row loop must not rescan the
+ * table per cell); NULL when out of memory. */
+static unsigned char *gb_ci_columns(const struct gb_table *t)
+{
+    unsigned char *v = calloc(t->n_cols ? t->n_cols : 1, 1);
+    for (size_t c = 0; v && c < t->n_cols; c++)
+        v[c] = (unsigned char)gb_column_has_ci(t, c);
+    return v;
+}
+
 static void gb_half_label(const struct gb_column *col, char *buf, size_t n)
 {
     if (col->unit[0])
@@ -710,11 +730,14 @@ static void gb_put_csv_num(FILE *f, double v)
 
 static enum gb_status gb_print_csv(const struct gb_table *t, FILE *f)
 {
+    unsigned char *has_ci = gb_ci_columns(t);
+    if (!has_ci)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory writing CSV");
     for (size_t c = 0; c < t->n_cols; c++) {
         if (c)
             fputc(',', f);
         gb_put_csv_field(f, t->cols[c].label);
-        if (gb_column_has_ci(t, c)) {
+        if (has_ci[c]) {
             char hl[256];
             gb_half_label(&t->cols[c], hl, sizeof hl);
             fputc(',', f);
@@ -725,7 +748,7 @@ static enum gb_status gb_print_csv(const struct gb_table *t, FILE *f)
     for (size_t r = 0; r < t->n_rows; r++) {
         for (size_t c = 0; c < t->n_cols; c++) {
             const struct gb_cell *cell = gb_table_at(t, r, c);
-            int ci = gb_column_has_ci(t, c);
+            int ci = has_ci[c];
             if (c)
                 fputc(',', f);
             switch (cell->kind) {
@@ -750,6 +773,7 @@ static enum gb_status gb_print_csv(const struct gb_table *t, FILE *f)
         }
         fputc('\n', f);
     }
+    free(has_ci);
     return GB_OK;
 }
 
@@ -758,6 +782,9 @@ static enum gb_status gb_print_json(const struct gb_table *t, FILE *f)
     enum gb_status st = GB_OK;
     json_t *obj = NULL;
     int prec = 1;
+    unsigned char *has_ci = gb_ci_columns(t);
+    if (!has_ci)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory writing JSON");
     /* One precision for the whole dump, the least that keeps every value exact. */
     for (size_t r = 0; r < t->n_rows; r++)
         for (size_t c = 0; c < t->n_cols; c++) {
@@ -792,7 +819,7 @@ static enum gb_status gb_print_json(const struct gb_table *t, FILE *f)
                 st = gb_error_set(GB_ERR_NOMEM, "out of memory writing JSON");
                 goto out;
             }
-            if (gb_column_has_ci(t, c)) {
+            if (has_ci[c]) {
                 char hl[256];
                 gb_half_label(&t->cols[c], hl, sizeof hl);
                 json_t *h = cell->kind == GB_CELL_CI ? gb_json_real(cell->half) : json_null();
@@ -813,6 +840,7 @@ static enum gb_status gb_print_json(const struct gb_table *t, FILE *f)
     fputs(t->n_rows ? "\n]\n" : "]\n", f);
 out:
     json_decref(obj);
+    free(has_ci);
     return st;
 }
 

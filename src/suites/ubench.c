@@ -639,6 +639,7 @@ static const struct gb_chart_spec ub_charts[] = {
      .title = "Time by block shape",
      .kind = GB_CHART_HEAT,
      .split = "bench,size,cache",
+     .primary = "size=large,cache=default",
      .row = "rows",
      .col = "cols",
      .y = "median_ns",

@@ -76,7 +76,7 @@ static void test_instances(void **state)
     run.n_records = fill(r);
     struct gb_chart_inst *in = NULL;
     size_t n = 0;
-    assert_int_equal(gb_chart_instances(&run, &suite, &specs[0], &in, &n), GB_OK);
+    assert_int_equal(gb_chart_instances(&run, TEST_SET(&suite), &specs[0], &in, &n), GB_OK);
     assert_int_equal(n, 4);
     /* Order of first appearance; '/' is not allowed in a file stem. */
     assert_string_equal(in[0].spec.name, "grid-b1-small");
@@ -92,14 +92,14 @@ static void test_instances(void **state)
     free(in);
 
     /* Without split: the spec itself. */
-    assert_int_equal(gb_chart_instances(&run, &suite, &specs[1], &in, &n), GB_OK);
+    assert_int_equal(gb_chart_instances(&run, TEST_SET(&suite), &specs[1], &in, &n), GB_OK);
     assert_int_equal(n, 1);
     assert_ptr_equal(in[0].spec.name, specs[1].name);
     assert_null(in[0].spec.where);
     free(in);
 
     /* Nothing selected: no instance. */
-    assert_int_equal(gb_chart_instances(&run, &suite, &specs[2], &in, &n), GB_OK);
+    assert_int_equal(gb_chart_instances(&run, TEST_SET(&suite), &specs[2], &in, &n), GB_OK);
     assert_int_equal(n, 0);
     free(in);
 }
@@ -133,7 +133,7 @@ static void test_drawn(void **state)
     assert_non_null(mkdtemp(dir));
     struct gb_report_result res;
     gb_report_result_init(&res);
-    assert_int_equal(gb_report_charts(&run, &suite, dir, &res), GB_OK);
+    assert_int_equal(gb_report_charts(&run, TEST_SET(&suite), NULL, dir, &res), GB_OK);
     assert_true(exists(dir, "grid-b1-small.svg"));
     assert_true(exists(dir, "grid-b_2-large.png"));
     assert_true(exists(dir, "whole.svg"));
@@ -179,7 +179,7 @@ static void test_ubench_report(void **state)
     assert_non_null(mkdtemp(dir));
     struct gb_report_result res;
     gb_report_result_init(&res);
-    assert_int_equal(gb_report_write(&run, dir, &res), GB_OK);
+    assert_int_equal(test_report_write(&run, dir, &res), GB_OK);
     static const char *const stems[] = {"shape-ubench1-large-min", "shape-ubench1-large-max",
                                         "shape-cannon_direct-large-min", "shape-cannon_direct-large-max"};
     char *md = slurp_in(dir, "report.md");

@@ -66,7 +66,7 @@ static void test_throughput_charts(void **state)
     assert_non_null(mkdtemp(dir));
     struct gb_report_result res;
     gb_report_result_init(&res);
-    assert_int_equal(gb_report_charts(&run, s, dir, &res), GB_OK);
+    assert_int_equal(gb_report_charts(&run, TEST_SET(s), NULL, dir, &res), GB_OK);
     assert_int_equal(res.n_no_data, 0);
 
     char path[256];
@@ -104,7 +104,7 @@ static void test_throughput_charts(void **state)
     };
     const struct gb_suite bs = {"throughput", "", NULL, 0, bad, 2};
     gb_report_result_init(&res);
-    assert_int_equal(gb_report_charts(&run, &bs, dir, &res), GB_ERR_USAGE);
+    assert_int_equal(gb_report_charts(&run, TEST_SET(&bs), NULL, dir, &res), GB_ERR_USAGE);
     assert_non_null(strstr(gb_error_message(), "not label=y"));
     gb_report_result_release(&res);
     char cmd[300];

@@ -13,6 +13,7 @@
 
 #include "cli/cmd_geometry.h"
 #include "gpubound/geometry.h"
+#include "gpubound/geometry_tables.h"
 #include "gpubound/report.h"
 
 /* An ok ubench record of `bench` at rows x cols, size and cache, with median

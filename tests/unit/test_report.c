@@ -269,7 +269,7 @@ static void test_report_of_fixture(void **state)
     char *out = strdup(path_in(dir, "nested/report"));   /* parents are created */
     struct gb_report_result res;
     gb_report_result_init(&res);
-    if (gb_report_write(run, out, &res) != GB_OK)
+    if (test_report_write(run, out, &res) != GB_OK)
         fail_msg("gb_report_write: %s", gb_error_message());
     assert_int_equal(res.n_not_drawn, 0);
     assert_true(res.n_files >= 1);
@@ -350,7 +350,7 @@ static void test_error_bars_in_bandwidth(void **state)
     char *dir = make_tmpdir();
     struct gb_report_result res;
     gb_report_result_init(&res);
-    assert_int_equal(gb_report_charts(run, bw, dir, &res), GB_OK);
+    assert_int_equal(gb_report_charts(run, TEST_SET(bw), NULL, dir, &res), GB_OK);
 
     /* The record the first bar of the "read" group shows. */
     const struct gb_record *r = NULL;
@@ -403,7 +403,7 @@ static void test_report_without_gnuplot(void **state)
     gb_report_result_init(&res);
     setenv("PATH", empty, 1);
     assert_false(gb_plot_available(NULL, 0));
-    enum gb_status st = gb_report_write(run, dir, &res);
+    enum gb_status st = test_report_write(run, dir, &res);
     setenv("PATH", old_path, 1);
     assert_int_equal(st, GB_OK);
 
@@ -563,7 +563,7 @@ static void test_declared_charts(void **state)
     struct gb_report_result res;
     gb_report_result_init(&res);
     /* The broken chart fails; the others are drawn all the same. */
-    assert_int_equal(gb_report_charts(&run, &synth_suite, dir, &res), GB_ERR_USAGE);
+    assert_int_equal(gb_report_charts(&run, TEST_SET(&synth_suite), NULL, dir, &res), GB_ERR_USAGE);
     assert_non_null(strstr(gb_error_message(), "bogus"));
     assert_int_equal(res.n_no_data, 1);
     assert_string_equal(res.no_data[0], "nothing");

@@ -81,7 +81,7 @@ static void test_headline_table(void **state)
     const struct gb_suite *s = gb_suite_find("patterns");
     assert_non_null(s);
     struct gb_table *t = NULL;
-    assert_int_equal(gb_report_speedup_table(run, s, chart_named(s, "patterns-speedup"), &t), GB_OK);
+    assert_int_equal(gb_report_speedup_table(run, TEST_SET(s), chart_named(s, "patterns-speedup"), &t), GB_OK);
     json_t *doc = table_json(t);
     /* One row per pattern, two where an axis the headline keeps has two
      * values (global_memory load, coalescing bytes, scattered_copy memory). */
@@ -135,7 +135,7 @@ static void test_all_pairs(void **state)
     struct gb_run *run = load_fixture();
     const struct gb_suite *s = gb_suite_find("patterns");
     struct gb_table *t = NULL;
-    assert_int_equal(gb_report_speedup_table(run, s, chart_named(s, "patterns-speedup-all"), &t), GB_OK);
+    assert_int_equal(gb_report_speedup_table(run, TEST_SET(s), chart_named(s, "patterns-speedup-all"), &t), GB_OK);
     json_t *doc = table_json(t);
     /* 24 pairs of points; ways=16 pad=1 lost its revised point (failed). */
     assert_int_equal(json_array_size(doc), 23);
@@ -186,7 +186,7 @@ static void test_pairing_and_where(void **state)
                                  .pair = "v=slow/fast", .ref_speedups = "old=a:2,b:1.5e1"};
     struct gb_suite suite = {"synth", "", NULL, 0, &spec, 1};
     struct gb_table *t = NULL;
-    assert_int_equal(gb_report_speedup_table(&run, &suite, &spec, &t), GB_OK);
+    assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&suite), &spec, &t), GB_OK);
     json_t *doc = table_json(t);
     assert_int_equal(json_array_size(doc), 3);
     assert_string_equal(str(json_array_get(doc, 0), "point"), "x=1");
@@ -203,7 +203,7 @@ static void test_pairing_and_where(void **state)
 
     /* A where item with a bench binds only that bench's records. */
     spec.where = "a:x=2";
-    assert_int_equal(gb_report_speedup_table(&run, &suite, &spec, &t), GB_OK);
+    assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&suite), &spec, &t), GB_OK);
     doc = table_json(t);
     assert_int_equal(json_array_size(doc), 2);
     assert_string_equal(str(json_array_get(doc, 0), "bench"), "a");
@@ -215,18 +215,18 @@ static void test_pairing_and_where(void **state)
     gb_table_free(t);
     /* A plain item binds every record; one that nothing has selects nothing. */
     spec.where = "x=1";
-    assert_int_equal(gb_report_speedup_table(&run, &suite, &spec, &t), GB_OK);
+    assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&suite), &spec, &t), GB_OK);
     assert_int_equal(gb_table_n_rows(t), 2);
     gb_table_free(t);
     spec.where = "b:x=7";
-    assert_int_equal(gb_report_speedup_table(&run, &suite, &spec, &t), GB_OK);
+    assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&suite), &spec, &t), GB_OK);
     assert_int_equal(gb_table_n_rows(t), 2);   /* a's two pairs */
     gb_table_free(t);
 
     /* A failed record pairs with nothing. */
     spec.where = NULL;
     recs[1].status = GB_REC_FAILED;
-    assert_int_equal(gb_report_speedup_table(&run, &suite, &spec, &t), GB_OK);
+    assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&suite), &spec, &t), GB_OK);
     assert_int_equal(gb_table_n_rows(t), 2);
     gb_table_free(t);
 }
@@ -241,7 +241,7 @@ static void test_bad_specs(void **state)
     for (size_t i = 0; i < sizeof bad_pairs / sizeof bad_pairs[0]; i++) {
         struct gb_chart_spec spec = {.name = "sp", .kind = GB_CHART_SPEEDUP, .pair = bad_pairs[i]};
         struct gb_suite suite = {"synth", "", NULL, 0, &spec, 1};
-        assert_int_equal(gb_report_speedup_table(&run, &suite, &spec, &t), GB_ERR_USAGE);
+        assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&suite), &spec, &t), GB_ERR_USAGE);
         assert_null(t);
         assert_non_null(strstr(gb_error_message(), "axis=base/improved"));
     }
@@ -250,16 +250,16 @@ static void test_bad_specs(void **state)
         struct gb_chart_spec spec = {.name = "sp", .kind = GB_CHART_SPEEDUP, .pair = "v=a/b",
                                      .ref_speedups = bad_refs[i]};
         struct gb_suite suite = {"synth", "", NULL, 0, &spec, 1};
-        assert_int_equal(gb_report_speedup_table(&run, &suite, &spec, &t), GB_ERR_USAGE);
+        assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&suite), &spec, &t), GB_ERR_USAGE);
         assert_non_null(strstr(gb_error_message(), "reference"));
     }
     struct gb_chart_spec bar = {.name = "bars", .kind = GB_CHART_BAR, .pair = "v=a/b"};
     struct gb_suite suite = {"synth", "", NULL, 0, &bar, 1};
-    assert_int_equal(gb_report_speedup_table(&run, &suite, &bar, &t), GB_ERR_USAGE);
+    assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&suite), &bar, &t), GB_ERR_USAGE);
     /* An empty run: a table without rows, and nothing printed. */
     struct gb_chart_spec ok = {.name = "sp", .kind = GB_CHART_SPEEDUP, .pair = "v=a/b"};
     struct gb_suite s2 = {"synth", "", NULL, 0, &ok, 1};
-    assert_int_equal(gb_report_speedup_table(&run, &s2, &ok, &t), GB_OK);
+    assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&s2), &ok, &t), GB_OK);
     assert_int_equal(gb_table_n_rows(t), 0);
     gb_table_free(t);
 }
@@ -275,7 +275,7 @@ static void test_chart_and_printed_tables(void **state)
     assert_non_null(mkdtemp(dir));
     struct gb_report_result res;
     gb_report_result_init(&res);
-    if (gb_report_charts(run, s, dir, &res) != GB_OK)
+    if (gb_report_charts(run, TEST_SET(s), NULL, dir, &res) != GB_OK)
         fail_msg("gb_report_charts: %s", gb_error_message());
     assert_int_equal(res.n_no_data, 0);
     static const char *const exts[] = {"gp", "svg", "png", "csv"};
@@ -325,7 +325,10 @@ static void test_chart_and_printed_tables(void **state)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    assert_int_equal(gb_report_print_speedups(run, f, GB_FORMAT_TABLE, 0), GB_OK);
+    struct gb_chart_book book;
+    assert_int_equal(test_book(run, &book), GB_OK);
+    assert_int_equal(gb_report_print_speedups_book(run, &book, f, GB_FORMAT_TABLE, 0), GB_OK);
+    gb_chart_book_release(&book);
     fclose(f);
     const char *h1 = strstr(buf, "\nSpeedup of the revised kernel over the original, per pattern\n\nbench ");
     const char *h2 = strstr(buf, "\nSpeedup of the revised kernel at every measured point\n\nbench ");

@@ -13,6 +13,36 @@
 
 #include "gpubound/report.h"
 #include "gpubound/results.h"
+#include "gpubound/suite.h"
+
+/* The chart set of a suite (a compound literal: valid in the enclosing block). */
+#define TEST_SET(s) (&(struct gb_chart_set){(s)->name, (s)->help, (s)->charts, (s)->n_charts})
+
+/* The charts the suite table declares for the suites of the run, as
+ * `gpubound report` finds them for a run without charts.json. */
+static inline enum gb_status test_book(const struct gb_run *run, struct gb_chart_book *book)
+{
+    enum gb_status st = GB_OK;
+    gb_chart_book_init(book);
+    for (size_t i = 0; i < run->n_records && st == GB_OK; i++) {
+        const struct gb_suite *s = gb_suite_find(run->records[i].suite);
+        if (s && !gb_chart_book_find(book, s->name))
+            st = gb_chart_book_add(book, TEST_SET(s));
+    }
+    return st;
+}
+
+/* gb_report_write_book with the charts of test_book. */
+static inline enum gb_status test_report_write(const struct gb_run *run, const char *dir,
+                                               struct gb_report_result *res)
+{
+    struct gb_chart_book book;
+    enum gb_status st = test_book(run, &book);
+    if (st == GB_OK)
+        st = gb_report_write_book(run, &book, NULL, dir, res);
+    gb_chart_book_release(&book);
+    return st;
+}
 
 /* A measured record of `bench` in `suite`: converged after 10 samples, a
  * median of `ns` with a 95% CI from 0.99 ns to 1.01 ns, no bandwidth or

@@ -179,7 +179,7 @@ static char *table_csv(const struct gb_run *run, const struct gb_chart_spec *c)
     struct gb_table *t = NULL;
     char *buf = NULL;
     size_t len = 0;
-    if (gb_report_chart_table(run, &syn_suite, c, &t) != GB_OK)
+    if (gb_report_chart_table(run, TEST_SET(&syn_suite), c, &t) != GB_OK)
         fail_msg("chart %s: %s", c->name, gb_error_message());
     FILE *f = open_memstream(&buf, &len);
     assert_int_equal(gb_table_print(t, f, GB_FORMAT_CSV, 0), GB_OK);
@@ -263,7 +263,7 @@ static void test_relative_and_optional_where(void **state)
 
     /* A heat grid has no series table. */
     struct gb_table *t = NULL;
-    assert_int_equal(gb_report_chart_table(&run, &syn_suite, &syn_charts[2], &t), GB_ERR_USAGE);
+    assert_int_equal(gb_report_chart_table(&run, TEST_SET(&syn_suite), &syn_charts[2], &t), GB_ERR_USAGE);
     assert_null(t);
 
     /* report.md carries the tables under the charts; the relative chart's
@@ -273,7 +273,7 @@ static void test_relative_and_optional_where(void **state)
     assert_non_null(mkdtemp(dir));
     struct gb_report_result res;
     gb_report_result_init(&res);
-    assert_int_equal(gb_report_charts(&run, &syn_suite, dir, &res), GB_OK);
+    assert_int_equal(gb_report_charts(&run, TEST_SET(&syn_suite), NULL, dir, &res), GB_OK);
     char path[256];
     snprintf(path, sizeof path, "%s/rel.gp", dir);
     FILE *f = fopen(path, "r");

@@ -1,0 +1,130 @@
+/* plot.h - charts drawn by gnuplot: series of points, bars or grid cells
+ * written as a gnuplot script and drawn into <name>.svg and <name>.png; and
+ * the list of files a plot, the charts or a report wrote. Not thread-safe
+ * on the same plot; distinct plots may be drawn from distinct threads.
+ */
+#ifndef GPUBOUND_PLOT_H
+#define GPUBOUND_PLOT_H
+
+#include <stddef.h>
+
+#include "gpubound/chart_spec.h"
+#include "gpubound/status.h"
+
+/* ---- what was written ----
+ * Filled by gb_plot_draw, gb_report_charts and gb_report_write; the caller
+ * owns it and prints it. Lists grow; they are never cleared by the calls. */
+struct gb_report_result {
+    char **files;          /* every file written, "<out_dir>/<name>" */
+    size_t n_files;
+    char **not_drawn;      /* charts whose script was written but not run */
+    size_t n_not_drawn;
+    char **no_data;        /* declared charts with no measured record to draw */
+    size_t n_no_data;
+    /* When not_drawn is not empty: why, and what to do, one line. */
+    char note[512];
+    /* Charts of the run that the report's selection left out (report.h). */
+    size_t n_left_out;
+};
+
+void gb_report_result_init(struct gb_report_result *res);
+void gb_report_result_release(struct gb_report_result *res);
+
+/* ---- plots drawn by gnuplot ----
+ * A plot is built from data, then drawn: gb_plot_draw writes <name>.gp, a
+ * gnuplot script that carries its data inline, into the output directory
+ * and runs gnuplot on it there, which writes <name>.svg and <name>.png
+ * (1200x750). The script stays, so a chart can be edited and redrawn with
+ * `gnuplot <name>.gp` in that directory. */
+
+struct gb_plot;
+
+/* A new empty plot of `kind`. `name` is the file stem (letters, digits,
+ * '-', '_' and '.'); `title` may be NULL. Both are copied. NULL when out of
+ * memory or `name` is not a valid stem. */
+struct gb_plot *gb_plot_new(enum gb_chart_kind kind, const char *name, const char *title);
+void gb_plot_free(struct gb_plot *p);
+
+/* Axis labels, with their units: "bytes per thread", "bandwidth (GB/s)".
+ * Heat grids: x is the column axis, y the row axis. NULL leaves it empty. */
+enum gb_status gb_plot_labels(struct gb_plot *p, const char *x_label, const char *y_label);
+
+/* A second line under the title, e.g. the device measured. NULL = none.
+ * Titles longer than 80 characters are broken at blanks. */
+enum gb_status gb_plot_subtitle(struct gb_plot *p, const char *subtitle);
+
+/* Logarithmic axes (line and bar charts; bars take only log_y). A log x
+ * whose values are all powers of two is drawn base 2 with a tick at each
+ * value ("4K", "1M"). */
+void gb_plot_log(struct gb_plot *p, int log_x, int log_y);
+
+/* Adds a series (a line, or one bar of each group) and returns its index
+ * in *idx. Series are drawn and listed in the legend in this order. */
+enum gb_status gb_plot_series(struct gb_plot *p, const char *label, int *idx);
+
+/* Adds a point to line series `s`: y with its interval [ylo, yhi]; pass
+ * NaN for both when the interval is unknown. Points are drawn in x order. */
+enum gb_status gb_plot_point(struct gb_plot *p, int s, double x, double y, double ylo,
+                             double yhi);
+
+/* Adds a point to a line series whose x is a category (drawn at evenly
+ * spaced positions, in order of first appearance). Do not mix with
+ * gb_plot_point in one plot. */
+enum gb_status gb_plot_point_cat(struct gb_plot *p, int s, const char *x, double y,
+                                 double ylo, double yhi);
+
+/* Sets bar series `s` in group `group` (groups appear along x in order of
+ * first use); ylo/yhi as for gb_plot_point. A group lacking a series has a
+ * gap where that bar would be. */
+enum gb_status gb_plot_bar(struct gb_plot *p, int s, const char *group, double y, double ylo,
+                           double yhi);
+
+/* A single point of a line chart drawn as a large star, joined to nothing,
+ * on top of the series, and named in the legend by `label`: a measured
+ * point among predicted lines. Its x counts as numeric (as gb_plot_point). */
+enum gb_status gb_plot_star(struct gb_plot *p, const char *label, double x, double y);
+
+/* A horizontal dashed line at y across the whole chart (line and bar
+ * charts), named in the legend "<label> (<y> <unit>)", never on the plot,
+ * so that it covers no data; `unit` may be NULL. Lines are told apart by
+ * their dash patterns. The y range always includes them. */
+enum gb_status gb_plot_ref(struct gb_plot *p, const char *label, double y, const char *unit);
+
+/* Sets the cell (row, col) of a heat grid to `value`; rows and columns
+ * appear in order of first use, rows top to bottom. `flagged` shades the
+ * cell's background (what the flag means is set by gb_plot_heat_style).
+ * A value that is NaN marks the cell as measured but failed (a small grey
+ * cross). Marks: a filled square for the best cell, a filled circle within
+ * 5% of it, an open circle within 25%, nothing beyond. */
+enum gb_status gb_plot_heat_cell(struct gb_plot *p, const char *row, const char *col,
+                                 double value, int flagged);
+
+/* Heat grids: whether larger values are better (default 0: lower is
+ * better, as for times) and the legend text of the shaded cells (default
+ * "flagged"). */
+enum gb_status gb_plot_heat_style(struct gb_plot *p, int higher_is_better,
+                                  const char *flag_label);
+
+/* Which images gb_plot_draw makes: SVG, PNG or both (0 = both). */
+#define GB_PLOT_SVG 1
+#define GB_PLOT_PNG 2
+
+/* Sets the images the plot is drawn as (GB_PLOT_SVG, GB_PLOT_PNG, or both
+ * or'ed; 0 = both, the default). The script draws only those. */
+void gb_plot_formats(struct gb_plot *p, int formats);
+
+/* Writes <out_dir>/<name>.gp and, when gnuplot is found in PATH, runs it in
+ * `out_dir` to write <name>.svg and <name>.png; every file written is
+ * appended to res->files. When gnuplot is not found the script is still
+ * written, the name is appended to res->not_drawn, res->note says what to
+ * install, and GB_OK is returned. `out_dir` must exist. GB_ERR_USAGE for a
+ * plot with nothing to draw, GB_ERR_IO when a file cannot be written or
+ * gnuplot fails (the message carries gnuplot's first error line). */
+enum gb_status gb_plot_draw(const struct gb_plot *p, const char *out_dir,
+                            struct gb_report_result *res);
+
+/* Whether gnuplot is on PATH (the full path in `buf` when found; buf may
+ * be NULL). */
+int gb_plot_available(char *buf, size_t n);
+
+#endif

@@ -1,0 +1,97 @@
+/* table.h - terminal tables: cells filled row by row, printed as an aligned
+ * terminal table, CSV, JSON or markdown; and the number formats they use.
+ * No function prints to the user on its own or exits; none is thread-safe
+ * on the same table, and distinct tables may be used from distinct threads.
+ */
+#ifndef GPUBOUND_TABLE_H
+#define GPUBOUND_TABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gpubound/status.h"
+
+/* ---- output formats ---- */
+
+enum gb_format { GB_FORMAT_TABLE = 0, GB_FORMAT_CSV, GB_FORMAT_JSON };
+
+/* Parses "table", "csv" or "json"; GB_ERR_USAGE (with a message) otherwise. */
+enum gb_status gb_format_parse(const char *s, enum gb_format *out);
+
+/* Writes `v` with `sig` significant digits (4 when sig <= 0) in plain
+ * decimal notation: "1235" for 1234.6, "0.01235" for 0.012345; exponent
+ * notation only below 1e-4 or from 1e15 up. Integer digits are never
+ * dropped. Returns the length snprintf would have written. */
+int gb_format_num(char *buf, size_t n, double v, int sig);
+
+/* Writes "value ± half" with the half width rounded to one or two
+ * significant digits (two when its leading digits are 100..354, one
+ * otherwise, the Particle Data Group rule) and the value rounded to the
+ * same decimal place: (1.23456, 0.00512) -> "1.235 ± 0.005". A half width
+ * that is zero, negative or not finite writes the value alone with 4
+ * significant digits. Returns the length snprintf would have written. */
+int gb_format_ci(char *buf, size_t n, double v, double half_width);
+
+/* Columns of the terminal `f` is attached to (ioctl TIOCGWINSZ), 80 when
+ * it is a terminal of unknown size, 0 when it is not a terminal. */
+int gb_term_width(FILE *f);
+
+/* ---- tables ----
+ * Declare the columns, then fill rows cell by cell from the left; cells a
+ * row does not fill are empty. Numbers keep full precision until printed.
+ * Column labels are "name (unit)", or "name" when unit is NULL or "". */
+
+struct gb_table;
+
+/* A new empty table, or NULL when out of memory. Free with gb_table_free. */
+struct gb_table *gb_table_new(void);
+void gb_table_free(struct gb_table *t);
+
+/* Appends a column. `name` and `unit` are copied. GB_ERR_USAGE when the
+ * label repeats an existing one (CSV and JSON need distinct keys). */
+enum gb_status gb_table_column(struct gb_table *t, const char *name, const char *unit);
+
+/* Starts a new row; the following cells fill it from the first column. */
+enum gb_status gb_table_row(struct gb_table *t);
+
+/* Fill the next cell of the current row. GB_ERR_USAGE when there is no row
+ * yet or the row is full. A NULL text or a NaN number is an empty cell.
+ *   text: copied; left-aligned unless every cell of its column is a
+ *         number, optionally with a K/M/G/T suffix ("16", "1K", "-3");
+ *   num:  shown with `sig` significant digits (gb_format_num), written at
+ *         full precision in CSV and JSON;
+ *   int:  an integer, shown as is;
+ *   ci:   a value and the half width of its confidence interval, shown as
+ *         gb_format_ci does and aligned on the "±". In CSV and JSON such a
+ *         column becomes two: "<label>" (the value) and "<name> ± (<unit>)"
+ *         (the half width), both at full precision. */
+enum gb_status gb_table_cell_text(struct gb_table *t, const char *s);
+enum gb_status gb_table_cell_num(struct gb_table *t, double v, int sig);
+enum gb_status gb_table_cell_int(struct gb_table *t, long long v);
+enum gb_status gb_table_cell_ci(struct gb_table *t, double v, double half_width);
+enum gb_status gb_table_cell_empty(struct gb_table *t);
+
+size_t gb_table_n_rows(const struct gb_table *t);
+size_t gb_table_n_cols(const struct gb_table *t);
+
+/* Prints the table on `f`:
+ *   GB_FORMAT_TABLE  a header of labels, a rule of dashes, then the rows;
+ *                    columns two spaces apart, numbers right-aligned, no
+ *                    trailing blanks. When `width` > 0 (a terminal's width,
+ *                    see gb_term_width) and the table is wider, the widest
+ *                    text columns are cut to fit, their text ending in "…";
+ *                    lines are never wrapped. width 0 prints everything.
+ *   GB_FORMAT_CSV    RFC 4180 quoting, "\n" line ends, a header row of
+ *                    labels, numbers at full precision (shortest text that
+ *                    reads back to the same double), empty cells empty.
+ *   GB_FORMAT_JSON   an array of objects, one per row and one row per line,
+ *                    keyed by the CSV header labels; numbers as JSON numbers
+ *                    at full precision, empty cells null.
+ * GB_ERR_IO when writing fails. */
+enum gb_status gb_table_print(const struct gb_table *t, FILE *f, enum gb_format fmt, int width);
+
+/* Prints the table as a GitHub-flavoured markdown table ("|" escaped),
+ * with the same cell texts as GB_FORMAT_TABLE. */
+enum gb_status gb_table_print_markdown(const struct gb_table *t, FILE *f);
+
+#endif
