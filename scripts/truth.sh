@@ -8,11 +8,16 @@
 # gpubound's median against ncu's median, goes to OUT_DIR/truth.csv and
 # OUT_DIR/truth.md; a point passes within 1% or 0.1 us, whichever is larger.
 # Needs a GPU, ncu (or $NCU) and python3. Exits 1 when a point fails.
+# GB_TRUTH_MODES ("hot cold"), GB_TRUTH_ARGS (more gpubound options) and
+# GB_TRUTH_NCU_DIR (reuse another comparison's ncu results) vary it.
 set -uo pipefail
 gb=$(realpath "$1")
 out=$2
 ncu=${NCU:-ncu}
-mkdir -p "$out/points" "$out/ncu"
+ncu_dir=${GB_TRUTH_NCU_DIR:-$out/ncu}   # ncu's results, reused when already there
+modes=${GB_TRUTH_MODES:-hot cold}
+extra=${GB_TRUTH_ARGS:-}                # more gpubound options (--timer events, --flush write)
+mkdir -p "$out/points" "$ncu_dir"
 command -v "$ncu" >/dev/null || { echo "truth: ncu not found (set NCU)" >&2; exit 3; }
 
 # tag | gpubound bench and axes | kernel name (ncu's -k)
@@ -29,25 +34,28 @@ ub1-small-32x32 | ubench/ubench1 --set size=small --set cache=default --set rows
 ub8-large-4x64  | ubench/ubench8 --set size=large --set cache=default --set rows=4 --set cols=64  | ubench8
 bank-32-orig    | patterns/bank_conflict --set ways=32 --set pad=0 --set variant=original --set codewords=1M | bank_every_thread
 '
-echo "tag,mode,bench,kernel,gpubound_ns,gpubound_ci_lo_ns,gpubound_ci_hi_ns,time_source,batch,batch_median_ns,ncu_median_ns,ncu_launches,diff_pct,pass" >"$out/truth.csv"
+echo "tag,mode,bench,kernel,gpubound_ns,gpubound_ci_lo_ns,gpubound_ci_hi_ns,time_source,cold_flush,batch,batch_median_ns,ncu_median_ns,ncu_launches,diff_pct,pass" >"$out/truth.csv"
 fails=0
 while IFS='|' read -r tag args kernel; do
     tag=$(echo $tag) kernel=$(echo $kernel)
     [ -n "$tag" ] || continue
-    for mode in hot cold; do
+    for mode in $modes; do
         cc=none; [ $mode = cold ] && cc=all
         dir="$out/points/$tag-$mode"
         # shellcheck disable=SC2086
-        "$gb" run $args --$mode --no-report --out "$dir" >/dev/null 2>"$dir.log" ||
+        "$gb" run $args $extra --$mode --no-report --out "$dir" >/dev/null 2>"$dir.log" ||
             { echo "$tag $mode: gpubound run failed: $(tail -n 1 "$dir.log")"; fails=$((fails + 1)); continue; }
-        # shellcheck disable=SC2086
-        "$ncu" --csv --page raw --print-units base --metrics gpu__time_duration.sum \
-            --clock-control none --cache-control $cc -k "regex:^$kernel\$" --launch-count 40 \
-            "$gb" run $args --$mode --no-report --max-time 0.2 --out "$out/ncu/run-$tag-$mode" \
-            >"$out/ncu/$tag-$mode.csv" 2>"$out/ncu/$tag-$mode.log" ||
-            { echo "$tag $mode: ncu failed: $(tail -n 2 "$out/ncu/$tag-$mode.log" | tr '\n' ' ')"; fails=$((fails + 1)); continue; }
-        rm -rf "$out/ncu/run-$tag-$mode"
-        python3 - "$dir" "$out/ncu/$tag-$mode.csv" "$tag" "$mode" "$kernel" >>"$out/truth.csv" <<'PY' || fails=$((fails + 1))
+        ncsv="$ncu_dir/$tag-$mode.csv"
+        if [ ! -s "$ncsv" ]; then
+            # shellcheck disable=SC2086
+            "$ncu" --csv --page raw --print-units base --metrics gpu__time_duration.sum \
+                --clock-control none --cache-control $cc -k "regex:^$kernel\$" --launch-count 40 \
+                "$gb" run $args --$mode --no-report --max-time 0.2 --out "$ncu_dir/run-$tag-$mode" \
+                >"$ncsv" 2>"$ncu_dir/$tag-$mode.log" ||
+                { echo "$tag $mode: ncu failed: $(tail -n 2 "$ncu_dir/$tag-$mode.log" | tr '\n' ' ')"; rm -f "$ncsv"; fails=$((fails + 1)); continue; }
+            rm -rf "$ncu_dir/run-$tag-$mode"
+        fi
+        python3 - "$dir" "$ncsv" "$tag" "$mode" "$kernel" >>"$out/truth.csv" <<'PY' || fails=$((fails + 1))
 import csv, json, statistics, sys
 d, ncsv, tag, mode, kernel = sys.argv[1:]
 recs = [json.loads(l.strip().rstrip(',')) for l in open(d + '/results.json') if l.strip().startswith('{')]
@@ -67,7 +75,7 @@ diff = (g - n) / n * 100
 ok = abs(g - n) <= max(0.01 * n, 100.0)
 b = r.get('batch_time_ns', {}) or {}
 print(','.join(str(x) for x in [tag, mode, r['suite'] + '/' + r['bench'], kernel, '%.1f' % g,
-      '%.1f' % r['time_ns']['ci_lo'], '%.1f' % r['time_ns']['ci_hi'], r.get('time_source', ''), r.get('batch', 1),
+      '%.1f' % r['time_ns']['ci_lo'], '%.1f' % r['time_ns']['ci_hi'], r.get('time_source', ''), r.get('cold_flush', ''), r.get('batch', 1),
       '%.1f' % b['median'] if b.get('median') else '', '%.1f' % n, len(vals), '%.2f' % diff, 'yes' if ok else 'no']))
 if not ok:
     sys.exit(1)
@@ -77,11 +85,11 @@ done <<<"$POINTS"
 python3 - "$out/truth.csv" >"$out/truth.md" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-print('| point | mode | gpubound (us) | time source | ncu median (us) | launches | difference | within 1% or 0.1 us |')
-print('| --- | --- | ---: | --- | ---: | ---: | ---: | --- |')
+print('| point | mode | gpubound (us) | time source | flush | ncu median (us) | launches | difference | within 1% or 0.1 us |')
+print('| --- | --- | ---: | --- | --- | ---: | ---: | ---: | --- |')
 for r in rows:
-    print('| %s | %s | %.3f | %s | %.3f | %s | %+.2f%% | %s |' % (r['tag'], r['mode'], float(r['gpubound_ns']) / 1e3,
-          r['time_source'], float(r['ncu_median_ns']) / 1e3, r['ncu_launches'], float(r['diff_pct']), r['pass']))
+    print('| %s | %s | %.3f | %s | %s | %.3f | %s | %+.2f%% | %s |' % (r['tag'], r['mode'], float(r['gpubound_ns']) / 1e3,
+          r['time_source'], r['cold_flush'], float(r['ncu_median_ns']) / 1e3, r['ncu_launches'], float(r['diff_pct']), r['pass']))
 PY
 cat "$out/truth.md"
 echo "truth: $(grep -c ',yes$' "$out/truth.csv") of $(($(wc -l <"$out/truth.csv") - 1)) comparisons within the goal, $fails failed"

@@ -162,8 +162,23 @@ enum gb_status gb_gpu_count_diff_fill(struct gb_gpu *g, CUdeviceptr p, size_t n_
  * benchmarks whose output is a checksum of their input. */
 enum gb_status gb_gpu_sum_u32(struct gb_gpu *g, CUdeviceptr p, size_t n_words, uint64_t *sum);
 
-/* Evicts the L2 by writing a buffer twice the L2's size. Asynchronous. */
-enum gb_status gb_gpu_flush_l2(struct gb_gpu *g);
+/* How the cold mode empties the L2 before a sample (outside the timed
+ * span), with a buffer twice the L2's size:
+ *   GB_FLUSH_READ        reads it (written once, when allocated): the L2
+ *                        ends holding clean lines of the buffer only, so the
+ *                        next kernel misses on its own data and writes back
+ *                        no other's dirty line;
+ *   GB_FLUSH_WRITE       writes it: the L2 ends full of the buffer's dirty
+ *                        lines, which the next kernel pays to write back;
+ *   GB_FLUSH_WRITE_READ  writes it, then reads it. */
+enum gb_flush_method { GB_FLUSH_READ = 0, GB_FLUSH_WRITE, GB_FLUSH_WRITE_READ };
+
+/* The method's name ("read", "write", "write-read") and back (-1: none). */
+const char *gb_flush_method_name(enum gb_flush_method m);
+int gb_flush_method_parse(const char *s);
+
+/* Empties the L2 by `method`, asynchronously on g->stream. */
+enum gb_status gb_gpu_flush_l2(struct gb_gpu *g, enum gb_flush_method method);
 
 /* Current SM clock in MHz through NVML, or 0 when NVML is not available. */
 int gb_gpu_sm_clock_mhz(const struct gb_gpu *g);

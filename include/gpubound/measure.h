@@ -40,6 +40,8 @@ struct gb_measure_opts {
     double warmup_s;        /* and at least this long (20 ms) */
     double chunk_s;         /* samples enqueued per host synchronisation, in time (10 ms) */
     int cache;              /* -1: each bench's own mode; else GB_CACHE_HOT/COLD for all */
+    int timer;              /* enum gb_timer_choice: the clock of the samples */
+    int flush;              /* enum gb_flush_method (gpu.h): how cold samples empty the L2 */
     int quick;
     /* Set when the user gave rel_ci / max_time_s: a bench's own sampling
      * policy (struct gb_sample_policy) then keeps them. */
@@ -48,6 +50,12 @@ struct gb_measure_opts {
      * (NULL: made and freed for every point). */
     struct gb_measure_share *share;
 };
+
+/* Which clock times the samples: the GPU's own per-kernel timestamps
+ * through CUPTI where it can be had (AUTO falls back to CUDA events, and
+ * the record says which timed it), or one of them only (CUPTI: a point
+ * fails when CUPTI cannot be had). */
+enum gb_timer_choice { GB_TIMER_AUTO = 0, GB_TIMER_EVENTS, GB_TIMER_CUPTI };
 
 void gb_measure_opts_default(struct gb_measure_opts *o);
 

@@ -79,6 +79,7 @@ struct gb_record {
      * launch) or "events-graph" (an event pair around a CUDA graph of
      * `batch` launches, divided by batch); "" when the point was not timed. */
     char time_source[24];
+    char cold_flush[16];         /* cold samples: how the L2 was emptied ("read"); "" when hot */
     double min_ns, median_ns, mean_ns, stddev_ns;
     double ci_lo_ns, ci_hi_ns;   /* 95% confidence interval of the median */
     /* The batch time per launch (a graph of `batch` back-to-back launches,

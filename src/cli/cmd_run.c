@@ -145,8 +145,22 @@ static int gb_run_option(int c, char **argv, struct run_args *a)
     case 'o': a->out = optarg; return -1;
     case 'q': a->quick = 1; return -1;
     case 's': a->sets[a->n_sets++] = optarg; return -1;
-    case 'C': a->mo.cache = GB_CACHE_COLD; return -1;
-    case 'H': a->mo.cache = GB_CACHE_HOT; return -1;
+    case 'C':
+    case 'H':
+        if (a->mo.cache != -1 && a->mo.cache != (c == 'C' ? GB_CACHE_COLD : GB_CACHE_HOT))
+            return gb_cli_usage("run", "--cold and --hot ask different questions: give one of them");
+        a->mo.cache = c == 'C' ? GB_CACHE_COLD : GB_CACHE_HOT;
+        return -1;
+    case 'T':
+        if (strcmp(optarg, "auto") && strcmp(optarg, "cupti") && strcmp(optarg, "events"))
+            return gb_cli_usage("run", "--timer takes auto, cupti or events, not '%s'", optarg);
+        a->mo.timer = !strcmp(optarg, "cupti") ? GB_TIMER_CUPTI : !strcmp(optarg, "events") ? GB_TIMER_EVENTS
+                                                                                            : GB_TIMER_AUTO;
+        return -1;
+    case 'F':
+        if ((a->mo.flush = gb_flush_method_parse(optarg)) < 0)
+            return gb_cli_usage("run", "--flush takes read, write or write-read, not '%s'", optarg);
+        return -1;
     case 'c':
         if ((v = gb_parse_positive(optarg, 100, 0)) < 0)
             return gb_cli_usage("run", "--ci needs a percentage between 0 and 100, not '%s'", optarg);
@@ -177,6 +191,7 @@ static int gb_run_args(int argc, char **argv, struct run_args *a)
         {"cold", no_argument, NULL, 'C'},         {"hot", no_argument, NULL, 'H'},
         {"ci", required_argument, NULL, 'c'},     {"max-time", required_argument, NULL, 'm'},
         {"format", required_argument, NULL, 'f'}, {"no-report", no_argument, NULL, 'R'},
+        {"timer", required_argument, NULL, 'T'},  {"flush", required_argument, NULL, 'F'},
         {NULL, 0, NULL, 0}};
     int c, rc;
     memset(a, 0, sizeof *a);
@@ -186,7 +201,7 @@ static int gb_run_args(int argc, char **argv, struct run_args *a)
     if (!(a->sets = calloc((size_t)argc + 1, sizeof *a->sets)))
         return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), NULL, NULL);
     gb_cli_getopt_reset();
-    while ((c = getopt_long(argc, argv, ":d:o:qs:CHc:m:f:R", longopts, NULL)) != -1)
+    while ((c = getopt_long(argc, argv, ":d:o:qs:CHc:m:f:RT:F:", longopts, NULL)) != -1)
         if ((rc = gb_run_option(c, argv, a)) >= 0)
             return rc;
     if (a->quick && a->mo.max_time_s == 2.0)

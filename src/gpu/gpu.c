@@ -330,21 +330,54 @@ enum gb_status gb_gpu_sum_u32(struct gb_gpu *g, CUdeviceptr p, size_t n_words, u
     return gb_util_reduce(g, "gb_sum_u32", n_words, args, sum);
 }
 
-enum gb_status gb_gpu_flush_l2(struct gb_gpu *g)
+static const char *const gb_flush_names[] = {"read", "write", "write-read"};
+
+const char *gb_flush_method_name(enum gb_flush_method m)
 {
-    enum gb_status st = GB_OK;
+    return (unsigned)m < sizeof gb_flush_names / sizeof gb_flush_names[0] ? gb_flush_names[m] : "?";
+}
+
+int gb_flush_method_parse(const char *s)
+{
+    for (size_t i = 0; i < sizeof gb_flush_names / sizeof gb_flush_names[0]; i++)
+        if (strcmp(s, gb_flush_names[i]) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Writes every line of the flush buffer, with values that change each call. */
+static enum gb_status gb_flush_write(struct gb_gpu *g)
+{
     static unsigned salt;
-    if (!g->flush_buf) {
-        size_t bytes = (size_t)(g->info.l2_bytes > 0 ? g->info.l2_bytes : (64 << 20)) * 2;
-        st = gb_gpu_alloc(g, bytes, &g->flush_buf);
-        if (st != GB_OK)
-            return st;
-        g->flush_bytes = bytes;
-    }
     unsigned long long n = g->flush_bytes / 16;
     salt++;
     void *args[] = {&g->flush_buf, &n, &salt};
     return gb_util_run(g, "gb_flush", (size_t)n, args);
+}
+
+static enum gb_status gb_flush_read(struct gb_gpu *g)
+{
+    unsigned long long n = g->flush_bytes / 16;
+    CUdeviceptr none = 0;
+    void *args[] = {&g->flush_buf, &n, &none};
+    return gb_util_run(g, "gb_flush_read", (size_t)n, args);
+}
+
+enum gb_status gb_gpu_flush_l2(struct gb_gpu *g, enum gb_flush_method method)
+{
+    enum gb_status st = GB_OK;
+    if (!g->flush_buf) {
+        size_t bytes = (size_t)(g->info.l2_bytes > 0 ? g->info.l2_bytes : (64 << 20)) * 2;
+        if ((st = gb_gpu_alloc(g, bytes, &g->flush_buf)) != GB_OK)
+            return st;
+        g->flush_bytes = bytes;
+        /* The reads need defined contents, written once. */
+        if (method == GB_FLUSH_READ && (st = gb_flush_write(g)) != GB_OK)
+            return st;
+    }
+    if (method != GB_FLUSH_READ && (st = gb_flush_write(g)) != GB_OK)
+        return st;
+    return method == GB_FLUSH_WRITE ? GB_OK : gb_flush_read(g);
 }
 
 int gb_gpu_sm_clock_mhz(const struct gb_gpu *g)

@@ -207,7 +207,7 @@ struct gb_point_run {
 static enum gb_status gb_work_flush(void *ctx)
 {
     struct gb_point_run *r = ctx;
-    return gb_gpu_flush_l2(r->g);
+    return gb_gpu_flush_l2(r->g, (enum gb_flush_method)r->o.flush);
 }
 
 /* One sample's work: the graph of `batch` launches, or one launch. */
@@ -228,6 +228,8 @@ static void gb_point_work(struct gb_point_run *r, struct gb_sample_work *w)
     w->run = gb_work_run;
     w->ctx = r;
     w->batch = r->batch;
+    if (r->timer.set_batch)
+        r->timer.set_batch(r->timer.self, r->batch);
 }
 
 static void gb_point_start(struct gb_point_run *r, struct gb_gpu *g, struct gb_point *p,
@@ -331,13 +333,26 @@ static enum gb_status gb_point_batch(struct gb_point_run *r)
     return st;
 }
 
+/* The one place that picks the clock: CUPTI's per-kernel timestamps where
+ * they can be had, else CUDA events (unless the options insist on one). */
+static enum gb_status gb_point_timer(struct gb_point_run *r)
+{
+    if (r->o.timer == GB_TIMER_EVENTS)
+        return gb_timer_events_open(r->g, &r->timer);
+    enum gb_status st = gb_timer_cupti_open(r->g, &r->timer);
+    if (st != GB_ERR_UNSUPPORTED || r->o.timer == GB_TIMER_CUPTI)
+        return st;
+    if (r->timer.release)
+        r->timer.release(r->timer.self);
+    return gb_timer_events_open(r->g, &r->timer);
+}
+
 /* Step 3: warm-up, which also tells the launch's length, then the batch. */
 static enum gb_status gb_point_warm_up(struct gb_point_run *r)
 {
     enum gb_status st;
     struct gb_sample_work w;
-    /* The one place that picks the clock. */
-    if ((st = gb_timer_events_open(r->g, &r->timer)) != GB_OK)
+    if ((st = gb_point_timer(r)) != GB_OK)
         return st;
     gb_point_work(r, &w);
     if ((st = gb_sample_warm_up(&r->timer, &w, &r->o, &r->est_ns)) != GB_OK ||
@@ -355,6 +370,8 @@ static enum gb_status gb_point_sample(struct gb_point_run *r)
     struct gb_sample_work w;
     struct gb_record *rec = r->rec;
     gb_point_work(r, &w);
+    if (r->timer.mark)
+        r->timer.mark(r->timer.self);
     rec->sm_mhz_before = gb_gpu_sm_clock_mhz(r->g);
     if ((st = gb_sample_until(&r->timer, &w, &r->o, r->est_ns * rec->batch, &r->samples)) != GB_OK)
         return st;
@@ -393,6 +410,11 @@ static enum gb_status gb_point_record(struct gb_point_run *r)
     gb_timer_source(&r->timer, rec->batch, rec->time_source, sizeof rec->time_source);
     if (r->timer.span == GB_TIMER_PER_SAMPLE && rec->batch > 1)
         gb_record_batch_time(rec, s);
+    struct gb_sample_stats bs;
+    if (rec->batch > 1 && r->timer.batch_stats && r->timer.batch_stats(r->timer.self, &bs) == GB_OK)
+        gb_record_batch_time(rec, &bs);
+    if (rec->cache == GB_CACHE_COLD)
+        snprintf(rec->cold_flush, sizeof rec->cold_flush, "%s", gb_flush_method_name((enum gb_flush_method)r->o.flush));
     if (r->p->bytes > 0)
         rec->bw_gbs = r->p->bytes / s->median;
     if (r->p->flops > 0)

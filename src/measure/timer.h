@@ -70,6 +70,15 @@ enum gb_status gb_timer_events_open(struct gb_gpu *g, struct gb_timer *t);
  * reason when CUPTI is missing or refused: the caller falls back to events. */
 enum gb_status gb_timer_cupti_open(struct gb_gpu *g, struct gb_timer *t);
 
+struct gb_gpu_op;
+/* The durations of `launches` launches from the GPU operations their
+ * samples ran (gpu/cupti.h), in stream order: skipped operations (the
+ * flush) left out, the rest split evenly, `per` = used / launches
+ * operations a launch (every launch of a bench runs the same work), each
+ * launch's duration the sum of its operations'. GB_ERR_CUDA when the count
+ * does not divide, or launches > cap. */
+enum gb_status gb_cupti_group(const struct gb_gpu_op *ops, size_t n_ops, int launches, double *ns, int cap);
+
 /* The time source a record names for samples of `batch` launches timed by
  * `t`: its name, with "-graph" added when a per-sample clock timed a batch
  * (the durations are then batch times divided by batch). */

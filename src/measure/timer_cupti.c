@@ -51,11 +51,7 @@ static enum gb_status gb_cupti_keep_spans(struct gb_cupti_timer *c, const double
     return GB_OK;
 }
 
-/* The launches' durations from the operations of `samples` samples: the
- * flush kernels left out, the rest in stream order, `per` operations a
- * launch (every launch of a bench runs the same work). */
-static enum gb_status gb_cupti_group(const struct gb_gpu_op *ops, size_t n_ops, int launches,
-                                     double *ns, int cap)
+enum gb_status gb_cupti_group(const struct gb_gpu_op *ops, size_t n_ops, int launches, double *ns, int cap)
 {
     size_t used = 0;
     for (size_t i = 0; i < n_ops; i++)

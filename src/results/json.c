@@ -51,6 +51,8 @@ json_t *gb_record_to_json(const struct gb_record *r)
     json_object_set_new(o, "converged", json_boolean(r->converged));
     json_object_set_new(o, "batch", json_integer(r->batch));
     json_object_set_new(o, "time_source", r->time_source[0] ? json_string(r->time_source) : json_null());
+    if (r->cold_flush[0])
+        json_object_set_new(o, "cold_flush", json_string(r->cold_flush));
     json_object_set_new(o, "time_ns", t);
     json_object_set_new(o, "batch_time_ns", gb_batch_time_to_json(r));
     json_object_set_new(o, "bytes", gb_json_real(r->bytes));
@@ -120,6 +122,8 @@ static int gb_time_source_from_json(json_t *o, struct gb_record *r)
     r->batch_stddev_ns = r->batch_ci_lo_ns = r->batch_ci_hi_ns = NAN;
     if (src && !json_is_null(src))
         bad |= gb_get_str(o, "time_source", r->time_source, sizeof r->time_source, 0);
+    if (json_object_get(o, "cold_flush")) /* absent: hot, or recorded before the flush was named */
+        bad |= gb_get_str(o, "cold_flush", r->cold_flush, sizeof r->cold_flush, 0);
     if (b && json_is_object(b))
         bad |= gb_get_real(b, "min", &r->batch_min_ns) | gb_get_real(b, "median", &r->batch_median_ns) |
                gb_get_real(b, "mean", &r->batch_mean_ns) | gb_get_real(b, "stddev", &r->batch_stddev_ns) |

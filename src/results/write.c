@@ -120,7 +120,7 @@ static const char *const gb_csv_fixed[] = {
  * metrics, so that the columns before them keep their places. */
 static const char *const gb_csv_tail[] = {"time_source",     "batch_min_ns",    "batch_median_ns",
                                           "batch_mean_ns",   "batch_stddev_ns", "batch_ci_lo_ns",
-                                          "batch_ci_hi_ns"};
+                                          "batch_ci_hi_ns",  "cold_flush"};
 
 static int gb_csv_is_column(const char *name)
 {
@@ -167,6 +167,8 @@ static void gb_csv_time_source(FILE *f, const struct gb_record *r)
     gb_csv_field(f, r->time_source);
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
         gb_csv_num(f, batched ? nums[i] : NAN);
+    fputc(',', f);
+    gb_csv_field(f, r->cold_flush);
 }
 
 /* The one "metrics" column of name=value pairs, however many there are. */

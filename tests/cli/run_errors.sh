@@ -8,6 +8,10 @@ expect 2 "suite bandwidth has no benchmark 'nope' \(it has: read, write, copy, d
 expect 2 "axis width: value 3 is out of range" run bandwidth --set width=3 --out "$TMP/r3"
 expect 2 "axis width: 'x' is not an integer" run bandwidth --set width=4,x --out "$TMP/r3"
 expect 2 "--set zzz: no selected benchmark has an axis of that name" run bandwidth --set zzz=1 --out "$TMP/r3"
+expect 2 "--cold and --hot ask different questions" run bandwidth --cold --hot --out "$TMP/r3"
+[ ! -e "$TMP/r3" ] && ok || bad "--cold --hot left $TMP/r3 behind"
+expect 2 "--timer takes auto, cupti or events" run bandwidth --timer gpu --out "$TMP/r3"
+expect 2 "--flush takes read, write or write-read" run bandwidth --cold --flush none --out "$TMP/r3"
 expect 2 "--set 'width' is not AXIS=V1,V2" run bandwidth --set width --out "$TMP/r3"
 expect 2 "--device needs an integer" run bandwidth --device abc
 expect 2 "--ci needs a percentage" run bandwidth --ci -1

@@ -101,6 +101,8 @@ static int fixed_cell(const struct gb_record *r, const char *col, const char *ce
         }
     if (strcmp(col, "time_source") == 0)
         assert_string_equal(cell, r->time_source);
+    else if (strcmp(col, "cold_flush") == 0)
+        assert_string_equal(cell, r->cold_flush);
     else if (strcmp(col, "status") == 0)
         assert_string_equal(cell, gb_record_status_name(r->status));
     else if (strcmp(col, "reason") == 0)
