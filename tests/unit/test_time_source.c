@@ -119,22 +119,22 @@ static void test_round_trip_and_csv(void **state)
     assert_non_null(f);
     assert_non_null(fgets(line, sizeof line, f));
     assert_non_null(strstr(line, ",timed_s,time_source,batch_min_ns,batch_median_ns,batch_mean_ns,"
-                                 "batch_stddev_ns,batch_ci_lo_ns,batch_ci_hi_ns\n"));
+                                 "batch_stddev_ns,batch_ci_lo_ns,batch_ci_hi_ns,cold_flush\n"));
     const int cols = csv_columns(line);
     assert_non_null(fgets(line, sizeof line, f));
     assert_int_equal(csv_columns(line), cols);
-    csv_field(line, cols - 7, cell, sizeof cell);
+    csv_field(line, cols - 8, cell, sizeof cell);
     assert_string_equal(cell, "events");
-    csv_field(line, cols - 5, cell, sizeof cell);
+    csv_field(line, cols - 6, cell, sizeof cell);
     assert_string_equal(cell, ""); /* no batch median */
     assert_non_null(fgets(line, sizeof line, f));
-    csv_field(line, cols - 7, cell, sizeof cell);
+    csv_field(line, cols - 8, cell, sizeof cell);
     assert_string_equal(cell, "events-graph");
-    csv_field(line, cols - 6, cell, sizeof cell);
+    csv_field(line, cols - 7, cell, sizeof cell);
     assert_true(strtod(cell, NULL) == 1900.0);
-    csv_field(line, cols - 5, cell, sizeof cell);
+    csv_field(line, cols - 6, cell, sizeof cell);
     assert_true(strtod(cell, NULL) == 1950.75);
-    csv_field(line, cols - 1, cell, sizeof cell);
+    csv_field(line, cols - 2, cell, sizeof cell);
     assert_true(strtod(cell, NULL) == 1952.125);
     fclose(f);
 }
