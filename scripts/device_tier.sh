@@ -11,8 +11,11 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$logs"
 export GPUBOUND="$build/gpubound" GB_SRC="$src" GB_TESTS="$src/tests"
 export GB_TEST_OCCUPANCY="$build/tests/test_occupancy"
+# Shared libraries the test binaries need, copied beside them (lib/) when
+# the machine does not have them installed.
+[ -d "$build/lib" ] && export LD_LIBRARY_PATH="$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 pass=0 fail=0
-for t in "$src"/tests/device/*.sh; do
+for t in ${GB_DEVICE_TESTS:-"$src"/tests/device/*.sh}; do
     name=$(basename "$t" .sh)
     [ "$name" = lib ] && continue
     start=$(date +%s.%N)
