@@ -50,36 +50,14 @@ while IFS='|' read -r tag args kernel; do
             # shellcheck disable=SC2086
             "$ncu" --csv --page raw --print-units base --metrics gpu__time_duration.sum \
                 --clock-control none --cache-control $cc -k "regex:^$kernel\$" --launch-count 40 \
+                --log-file "$ncsv" \
                 "$gb" run $args --$mode --no-report --max-time 0.2 --out "$ncu_dir/run-$tag-$mode" \
-                >"$ncsv" 2>"$ncu_dir/$tag-$mode.log" ||
+                >/dev/null 2>"$ncu_dir/$tag-$mode.log" ||
                 { echo "$tag $mode: ncu failed: $(tail -n 2 "$ncu_dir/$tag-$mode.log" | tr '\n' ' ')"; rm -f "$ncsv"; fails=$((fails + 1)); continue; }
             rm -rf "$ncu_dir/run-$tag-$mode"
         fi
-        python3 - "$dir" "$ncsv" "$tag" "$mode" "$kernel" >>"$out/truth.csv" <<'PY' || fails=$((fails + 1))
-import csv, json, statistics, sys
-d, ncsv, tag, mode, kernel = sys.argv[1:]
-recs = [json.loads(l.strip().rstrip(',')) for l in open(d + '/results.json') if l.strip().startswith('{')]
-r = recs[0]
-rows = [row for row in csv.reader(l for l in open(ncsv) if not l.startswith('==')) if row]
-head = rows[0]
-ti, ki = head.index('gpu__time_duration.sum'), head.index('Kernel Name')
-vals = []
-for row in rows[2:]:
-    if len(row) == len(head) and row[ki].startswith(kernel):
-        vals.append(float(row[ti].replace(',', '')))
-if not vals:
-    sys.exit('%s %s: ncu timed no launch of %s' % (tag, mode, kernel))
-n = statistics.median(vals)
-g = r['time_ns']['median']
-diff = (g - n) / n * 100
-ok = abs(g - n) <= max(0.01 * n, 100.0)
-b = r.get('batch_time_ns', {}) or {}
-print(','.join(str(x) for x in [tag, mode, r['suite'] + '/' + r['bench'], kernel, '%.1f' % g,
-      '%.1f' % r['time_ns']['ci_lo'], '%.1f' % r['time_ns']['ci_hi'], r.get('time_source', ''), r.get('cold_flush', ''), r.get('batch', 1),
-      '%.1f' % b['median'] if b.get('median') else '', '%.1f' % n, len(vals), '%.2f' % diff, 'yes' if ok else 'no']))
-if not ok:
-    sys.exit(1)
-PY
+        python3 "$(dirname "$0")/truth_compare.py" "$dir" "$ncsv" "$tag" "$mode" "$kernel" >>"$out/truth.csv" ||
+            fails=$((fails + 1))
     done
 done <<<"$POINTS"
 python3 - "$out/truth.csv" >"$out/truth.md" <<'PY'
