@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""truth_tables.py [SRC]: the tables of docs/measurement.md, made from the
+truth runs committed under SRC/data/<gpu>/truth-*/ (truth.csv of the CUPTI
+clock, events/truth.csv, flush-write/truth.csv). A CPU test diffs its output
+against the section of docs/measurement.md between the markers."""
+import csv
+import glob
+import json
+import os
+import sys
+
+
+def rows(path):
+    return {(r['tag'], r['mode']): r for r in csv.DictReader(open(path))} if os.path.exists(path) else {}
+
+
+def gpu_name(run_dir):
+    for run_json in sorted(glob.glob(os.path.join(run_dir, 'points', '*', 'run.json'))):
+        return json.load(open(run_json))['device']['name']
+    return '?'
+
+
+def us(r, key):
+    return '%.3f' % (float(r[key]) / 1e3) if r and r.get(key) else ''
+
+
+def table(run_dir):
+    main = rows(os.path.join(run_dir, 'truth.csv'))
+    ev = rows(os.path.join(run_dir, 'events', 'truth.csv'))
+    wr = rows(os.path.join(run_dir, 'flush-write', 'truth.csv'))
+    out = ['%s (`%s`): %d of %d comparisons within 1%% or 0.1 us of ncu.' % (
+        gpu_name(run_dir), os.path.relpath(run_dir, SRC), sum(r['pass'] == 'yes' for r in main.values()), len(main)),
+        '',
+        '| point | mode | ncu (us) | gpubound, CUPTI (us) | difference | events (us) | write flush (us) |',
+        '| --- | --- | ---: | ---: | ---: | ---: | ---: |']
+    for (tag, mode), r in main.items():
+        e, w = ev.get((tag, mode)), wr.get((tag, mode))
+        out.append('| %s | %s | %s | %s | %+.2f%% | %s | %s |' % (
+            tag, mode, us(r, 'ncu_median_ns'), us(r, 'gpubound_ns'), float(r['diff_pct']),
+            us(e, 'gpubound_ns') + (' (batch)' if e and e['time_source'].endswith('graph') else ''),
+            us(w, 'gpubound_ns')))
+    return '\n'.join(out)
+
+
+SRC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..')
+runs = sorted(glob.glob(os.path.join(SRC, 'data', '*', 'truth-*')), reverse=True)
+print('\n\n'.join(table(d) for d in runs))
