@@ -342,8 +342,8 @@ static enum gb_status gb_md_summary(FILE *f, const struct gb_run *run, const cha
     enum gb_status st = large ? gb_report_bench_table(run, suite, &t)
                               : gb_report_summary_table(run, suite, &t);
     if (st == GB_OK && large)
-        fputs("One row per bench; the table of every point is `summary.csv` beside this file "
-              "(`gpubound report RUN_DIR --format csv` prints it).\n\n", f);
+        fputs("One row per bench. `gpubound report` writes the table of every point to `summary.csv` "
+              "beside this file, and `gpubound report RUN_DIR --format csv` prints it.\n\n", f);
     if (st == GB_OK)
         st = gb_table_print_markdown(t, f);
     gb_table_free(t);
