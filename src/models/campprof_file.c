@@ -118,21 +118,10 @@ static json_t *gb_model_json(const struct gb_camp_model *m)
 
 enum gb_status gb_camp_model_write(const struct gb_camp_model *m, const char *path)
 {
-    struct gb_atomic_file a;
     json_t *root = gb_model_json(m);
     if (!root)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory writing the model");
-    enum gb_status st = gb_atomic_open(&a, path, "w");
-    if (st == GB_OK) {
-        int bad = json_dumpf(root, a.f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0;
-        bad |= fputc('\n', a.f) == EOF;
-        if (bad) {
-            st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
-            gb_atomic_abort(&a);
-        } else {
-            st = gb_atomic_commit(&a);
-        }
-    }
+    enum gb_status st = gb_json_write_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
     json_decref(root);
     return st;
 }

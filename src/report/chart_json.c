@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "gpubound/chart_spec.h"
+#include "results/json.h"
 #include "util/fs.h"
 
 #define GB_CHARTS_FORMAT "gpubound-charts"
@@ -125,21 +126,12 @@ static json_t *gb_book_to_json(const struct gb_chart_book *b)
 
 enum gb_status gb_chart_book_write(const struct gb_chart_book *b, const char *run_dir)
 {
-    struct gb_atomic_file a;
     char path[GB_PATH_MAX];
-    enum gb_status st;
     json_t *root = gb_book_to_json(b);
     if (!root)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     snprintf(path, sizeof path, "%s/%s", run_dir, GB_CHARTS_FILE);
-    if ((st = gb_atomic_open(&a, path, "w")) == GB_OK) {
-        if (json_dumpf(root, a.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 || fputc('\n', a.f) == EOF) {
-            gb_atomic_abort(&a);
-            st = gb_error_set(GB_ERR_IO, "cannot write %s", path);
-        } else {
-            st = gb_atomic_commit(&a);
-        }
-    }
+    enum gb_status st = gb_json_write_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(root);
     return st;
 }

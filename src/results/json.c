@@ -1,11 +1,13 @@
 /* json.c - records and run metadata to and from JSON, through jansson.
  * The one place that knows the field names of results-format.md. */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "results/json.h"
+#include "util/fs.h"
 
 json_t *gb_json_real(double v)
 {
@@ -351,4 +353,19 @@ int gb_run_info_from_json(json_t *o, struct gb_run_info *in, char *why, size_t n
         return -1;
     }
     return 0;
+}
+
+enum gb_status gb_json_write_file(json_t *root, const char *path, size_t flags)
+{
+    struct gb_atomic_file a;
+    enum gb_status st = gb_atomic_open(&a, path, "w");
+    if (st != GB_OK)
+        return st;
+    errno = 0;
+    if (json_dumpf(root, a.f, flags) != 0 || fputc('\n', a.f) == EOF) {
+        st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+        gb_atomic_abort(&a);
+        return st;
+    }
+    return gb_atomic_commit(&a);
 }

@@ -27,4 +27,8 @@ int gb_device_from_json(json_t *o, struct gb_device_info *d);
 json_t *gb_run_info_to_json(const struct gb_run_info *in);
 int gb_run_info_from_json(json_t *o, struct gb_run_info *in, char *why, size_t n);
 
+/* Writes `root` (not consumed) to `path` atomically (util/fs.h) as JSON
+ * dumped with `flags` and a final newline. GB_ERR_IO with the path. */
+enum gb_status gb_json_write_file(json_t *root, const char *path, size_t flags);
+
 #endif
