@@ -47,6 +47,23 @@ struct gb_metric {
     double value;
 };
 
+/* Where a point's or a run's wall time went, in seconds. The parts are
+ * taken on the host's clock around each step; timed kernel work is the
+ * record's (or run's) timed_s, inside `sampling_s`; `flush_s` is the GPU
+ * time of the cold mode's L2 flushes (CUPTI clock only; 0 otherwise). */
+struct gb_wall_parts {
+    double compile_s;            /* NVRTC, or loading the cubin from the disk cache */
+    double setup_s;              /* buffers, fresh inputs, shared state */
+    double verify_s;             /* the poisoned launch and its check */
+    double warmup_s;             /* warm-up launches and graph capture */
+    double sampling_s;           /* the timed samples, with what lies between them */
+    double flush_s;              /* cold mode: the L2 flushes' GPU time */
+    double teardown_s;           /* freeing what set-up took */
+};
+
+/* Adds every part of `b` to `a`. */
+void gb_wall_parts_add(struct gb_wall_parts *a, const struct gb_wall_parts *b);
+
 /* What one measured point leaves. Times are per launch of the benchmark's
  * work, in nanoseconds; bytes and flops are per launch too.
  *
@@ -95,6 +112,7 @@ struct gb_record {
     int throttled;               /* 1 if the SM clock dropped during the point */
     double wall_s;               /* wall time spent on the point, set-up included */
     double timed_s;              /* time inside timed kernel work */
+    struct gb_wall_parts parts;  /* where wall_s went (summed into run.json; not in records) */
     int n_metrics;
     int cap_metrics;             /* entries allocated in metrics */
     struct gb_metric *metrics;   /* n_metrics suite-specific extras; NULL when none */
@@ -117,6 +135,8 @@ struct gb_run_info {
     int points_ok, points_failed;
     double wall_s;               /* whole run */
     double timed_s;              /* sum of timed kernel work */
+    struct gb_wall_parts parts;  /* the points' parts, summed */
+    double write_s;              /* writing records, run.json and the report */
     int modules_compiled;        /* NVRTC compilations during the run */
     int modules_cached;          /* modules loaded from the on-disk cache */
     int has_device;

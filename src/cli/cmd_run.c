@@ -70,6 +70,25 @@ static void gb_progress(int tty, size_t done, size_t total, double elapsed, cons
     fflush(stderr);
 }
 
+/* The summary line: the run's wall time and where it went (run.json's wall_parts). */
+static void gb_print_wall(const char *dir, const struct gb_run_info *in)
+{
+    const struct gb_wall_parts *w = &in->parts;
+    double wall = in->wall_s > 0 ? in->wall_s : 1;
+    double other = in->wall_s - (w->compile_s + w->setup_s + w->verify_s + w->warmup_s + w->sampling_s +
+                                 w->teardown_s + in->write_s);
+    fprintf(stderr, "run: %s (wall %.1f s, %.1f%% of it in timed kernel work", dir, in->wall_s,
+            100.0 * in->timed_s / wall);
+    if (w->sampling_s > 0)
+        fprintf(stderr, "; compile %.0f%%, set-up %.0f%%, verification %.0f%%, warm-up %.0f%%, "
+                        "between timed kernels %.0f%% (L2 flushes %.0f%%), teardown %.0f%%, writing %.0f%%, "
+                        "other %.0f%%",
+                100 * w->compile_s / wall, 100 * w->setup_s / wall, 100 * w->verify_s / wall,
+                100 * w->warmup_s / wall, 100 * (w->sampling_s - in->timed_s) / wall, 100 * w->flush_s / wall,
+                100 * w->teardown_s / wall, 100 * in->write_s / wall, 100 * other / wall);
+    fputs(")\n", stderr);
+}
+
 /* Loads the run back and prints its summary and report, as `gpubound
  * report` would: the numbers shown are the numbers stored. */
 static int gb_run_finish(const char *dir, enum gb_format fmt, int report)
@@ -106,8 +125,7 @@ static int gb_run_finish(const char *dir, enum gb_format fmt, int report)
         if (res.n_not_drawn)
             fprintf(stderr, "gpubound: %zu chart(s) not drawn: %s\n", res.n_not_drawn, res.note);
     }
-    fprintf(stderr, "run: %s (wall %.1f s, %.1f%% of it in timed kernel work)\n", dir, run->info.wall_s,
-            run->info.wall_s > 0 ? 100.0 * run->info.timed_s / run->info.wall_s : 0.0);
+    gb_print_wall(dir, &run->info);
 out:
     gb_report_result_release(&res);
     gb_table_free(t);

@@ -268,7 +268,13 @@ static enum gb_status gb_point_compile(struct gb_point_run *r)
 static enum gb_status gb_point_prepare(struct gb_point_run *r)
 {
     enum gb_status st;
-    if ((st = gb_point_compile(r)) != GB_OK)
+    double t = gb_measure_now_s();
+    st = gb_point_compile(r);
+    /* The compile is its own part, not set-up's (gb_measure_point adds the whole step to setup_s). */
+    double dt = gb_measure_now_s() - t;
+    r->rec->parts.compile_s += dt;
+    r->rec->parts.setup_s -= dt;
+    if (st != GB_OK)
         return st;
     if ((st = gb_share_acquire(r->g, r->p, r->o.share, &r->own_shared)) != GB_OK)
         return st;
@@ -413,6 +419,8 @@ static enum gb_status gb_point_record(struct gb_point_run *r)
     struct gb_sample_stats bs;
     if (rec->batch > 1 && r->timer.batch_stats && r->timer.batch_stats(r->timer.self, &bs) == GB_OK)
         gb_record_batch_time(rec, &bs);
+    if (r->timer.aside_ns)
+        rec->parts.flush_s = r->timer.aside_ns(r->timer.self) * 1e-9;
     if (rec->cache == GB_CACHE_COLD)
         snprintf(rec->cold_flush, sizeof rec->cold_flush, "%s", gb_flush_method_name((enum gb_flush_method)r->o.flush));
     if (r->p->bytes > 0)
@@ -456,6 +464,16 @@ static void gb_point_finish(struct gb_point_run *r)
     p->shared = NULL;
 }
 
+/* Runs one step, adding its wall time to *part. */
+static enum gb_status gb_point_step(struct gb_point_run *r, enum gb_status (*step)(struct gb_point_run *),
+                                    double *part)
+{
+    double t = gb_measure_now_s();
+    enum gb_status st = step(r);
+    *part += gb_measure_now_s() - t;
+    return st;
+}
+
 enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const struct gb_measure_opts *given,
                                 struct gb_record *rec)
 {
@@ -463,12 +481,17 @@ enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const stru
     double t0 = gb_measure_now_s();
     enum gb_status st;
     gb_point_start(&r, g, p, given, rec);
-    if ((st = gb_point_prepare(&r)) == GB_OK && (st = gb_point_verify(&r)) == GB_OK &&
-        (st = gb_point_warm_up(&r)) == GB_OK && (st = gb_point_sample(&r)) == GB_OK)
+    struct gb_wall_parts *w = &rec->parts;
+    if ((st = gb_point_step(&r, gb_point_prepare, &w->setup_s)) == GB_OK &&
+        (st = gb_point_step(&r, gb_point_verify, &w->verify_s)) == GB_OK &&
+        (st = gb_point_step(&r, gb_point_warm_up, &w->warmup_s)) == GB_OK &&
+        (st = gb_point_step(&r, gb_point_sample, &w->sampling_s)) == GB_OK)
         st = gb_point_record(&r);
     if (st != GB_OK)
         st = gb_point_failed(rec, st);
+    double t = gb_measure_now_s();
     gb_point_finish(&r);
+    w->teardown_s += gb_measure_now_s() - t;
     rec->wall_s = gb_measure_now_s() - t0;
     return st;
 }

@@ -75,6 +75,7 @@ static void gb_hook_point(const struct gb_session_run *r, size_t done, size_t to
 static void gb_count_record(struct gb_run_info *info, const struct gb_record *rec)
 {
     info->timed_s += rec->timed_s;
+    gb_wall_parts_add(&info->parts, &rec->parts);
     if (rec->status == GB_REC_OK)
         info->points_ok++;
     else if (rec->status != GB_REC_SKIPPED)
@@ -101,7 +102,9 @@ static enum gb_status gb_session_points(struct gb_session_run *r, const struct g
             gb_record_release(&rec);
             break;
         }
+        double t = gb_measure_now_s();
         st = gb_run_writer_add(r->w, &rec);
+        r->s.info.write_s += gb_measure_now_s() - t;
         if (st == GB_OK) {
             gb_count_record(&r->s.info, &rec);
             gb_hook_point(r, i + 1, plan->n, &plan->items[i], &rec);

@@ -54,6 +54,9 @@ struct gb_timer {
      * gives their statistics; GB_ERR_UNSUPPORTED when it kept none. */
     void (*mark)(void *self);
     enum gb_status (*batch_stats)(void *self, struct gb_sample_stats *out);
+    /* Optional (NULL: none). The GPU time, in ns, of the operations left
+     * out of the samples so far (the cold mode's flushes). */
+    double (*aside_ns)(void *self);
     /* Frees what the backend holds; safe after a failed open. */
     void (*release)(void *self);
 };

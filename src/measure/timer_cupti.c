@@ -16,6 +16,7 @@ struct gb_cupti_timer {
     int batch;                   /* launches per sample */
     int pending;                 /* samples since the last collect */
     double *spans;               /* per-launch batch times since the last mark */
+    double aside_ns;             /* GPU time of the operations left out (flushes) */
     int n_spans, cap_spans;
 };
 
@@ -92,6 +93,9 @@ static enum gb_status gb_cupti_collect(void *self, double *ns, int cap, int *n)
     if (st == GB_OK && dropped)
         st = gb_error_set(GB_ERR_CUDA, "CUPTI dropped %zu activity records; retry with fewer samples (--max-time)",
                           dropped);
+    for (size_t i = 0; st == GB_OK && i < n_ops; i++)
+        if (ops[i].skipped)
+            c->aside_ns += (double)(ops[i].end_ns - ops[i].start_ns);
     if (st == GB_OK && samples)
         st = gb_cupti_group(ops, n_ops, samples * c->batch, ns, cap);
     if (st == GB_OK)
@@ -118,6 +122,12 @@ static enum gb_status gb_cupti_batch_stats(void *self, struct gb_sample_stats *o
     if (c->n_spans == 0)
         return gb_error_set(GB_ERR_UNSUPPORTED, "no batch time kept");
     return gb_stats_compute(c->spans, c->n_spans, out);
+}
+
+static double gb_cupti_aside_ns(void *self)
+{
+    const struct gb_cupti_timer *c = self;
+    return c->aside_ns;
 }
 
 static void gb_cupti_release(void *self)
@@ -158,5 +168,6 @@ enum gb_status gb_timer_cupti_open(struct gb_gpu *g, struct gb_timer *t)
     t->set_batch = gb_cupti_set_batch;
     t->mark = gb_cupti_mark;
     t->batch_stats = gb_cupti_batch_stats;
+    t->aside_ns = gb_cupti_aside_ns;
     return GB_OK;
 }

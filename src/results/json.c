@@ -281,6 +281,27 @@ int gb_device_from_json(json_t *o, struct gb_device_info *d)
     return bad ? -1 : 0;
 }
 
+/* Where the run's wall time went; the remainder is the tool's own work
+ * between points (planning, the GPU's start, progress output). */
+static json_t *gb_wall_parts_to_json(const struct gb_run_info *in)
+{
+    const struct gb_wall_parts *w = &in->parts;
+    double known = w->compile_s + w->setup_s + w->verify_s + w->warmup_s + w->sampling_s + w->teardown_s +
+                   in->write_s;
+    json_t *o = json_object();
+    json_object_set_new(o, "compile_s", gb_json_real(w->compile_s));
+    json_object_set_new(o, "setup_s", gb_json_real(w->setup_s));
+    json_object_set_new(o, "verify_s", gb_json_real(w->verify_s));
+    json_object_set_new(o, "warmup_s", gb_json_real(w->warmup_s));
+    json_object_set_new(o, "sampling_s", gb_json_real(w->sampling_s));
+    json_object_set_new(o, "timed_s", gb_json_real(in->timed_s));
+    json_object_set_new(o, "flush_s", gb_json_real(w->flush_s));
+    json_object_set_new(o, "teardown_s", gb_json_real(w->teardown_s));
+    json_object_set_new(o, "write_s", gb_json_real(in->write_s));
+    json_object_set_new(o, "other_s", gb_json_real(in->wall_s - known));
+    return o;
+}
+
 json_t *gb_run_info_to_json(const struct gb_run_info *in)
 {
     json_t *o = json_object();
@@ -301,6 +322,7 @@ json_t *gb_run_info_to_json(const struct gb_run_info *in)
     json_object_set_new(o, "wall_s", gb_json_real(in->wall_s));
     json_object_set_new(o, "timed_s", gb_json_real(in->timed_s));
     json_object_set_new(o, "timed_share", gb_json_real(in->wall_s > 0 ? in->timed_s / in->wall_s : NAN));
+    json_object_set_new(o, "wall_parts", gb_wall_parts_to_json(in));
     json_object_set_new(o, "modules", json_pack("{s:i, s:i}", "compiled", in->modules_compiled,
                                                  "from_disk_cache", in->modules_cached));
     if (in->has_device)
@@ -336,6 +358,14 @@ int gb_run_info_from_json(json_t *o, struct gb_run_info *in, char *why, size_t n
     bad |= gb_get_int(o, "complete", &in->complete) | gb_get_int(o, "points_ok", &in->points_ok) |
            gb_get_int(o, "points_failed", &in->points_failed);
     bad |= gb_get_real(o, "wall_s", &in->wall_s) | gb_get_real(o, "timed_s", &in->timed_s);
+    json_t *parts = json_object_get(o, "wall_parts");
+    if (json_is_object(parts)) /* absent in runs recorded before it */
+        bad |= gb_get_real(parts, "compile_s", &in->parts.compile_s) |
+               gb_get_real(parts, "setup_s", &in->parts.setup_s) | gb_get_real(parts, "verify_s", &in->parts.verify_s) |
+               gb_get_real(parts, "warmup_s", &in->parts.warmup_s) |
+               gb_get_real(parts, "sampling_s", &in->parts.sampling_s) |
+               gb_get_real(parts, "flush_s", &in->parts.flush_s) |
+               gb_get_real(parts, "teardown_s", &in->parts.teardown_s) | gb_get_real(parts, "write_s", &in->write_s);
     json_t *mods = json_object_get(o, "modules");
     if (json_is_object(mods))
         bad |= gb_get_int(mods, "compiled", &in->modules_compiled) |

@@ -163,3 +163,14 @@ void gb_run_info_init(struct gb_run_info *info, const char *command_line,
     snprintf(info->nvrtc, sizeof info->nvrtc, "%s", nvrtc_version ? nvrtc_version : "");
     snprintf(info->mode, sizeof info->mode, "full");
 }
+
+void gb_wall_parts_add(struct gb_wall_parts *a, const struct gb_wall_parts *b)
+{
+    a->compile_s += b->compile_s;
+    a->setup_s += b->setup_s;
+    a->verify_s += b->verify_s;
+    a->warmup_s += b->warmup_s;
+    a->sampling_s += b->sampling_s;
+    a->flush_s += b->flush_s;
+    a->teardown_s += b->teardown_s;
+}
