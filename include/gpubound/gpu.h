@@ -92,6 +92,7 @@ struct gb_gpu {
     char arch[16];            /* "sm_90" */
     CUmodule util;            /* gpubound's own helper kernels (fill, compare, flush) */
     CUdeviceptr flush_buf;    /* allocated on first L2 flush */
+    double busy_s;            /* monotonic time (gb_measure_now_s) the last point's samples ended; 0: none */
     size_t flush_bytes;
     CUdeviceptr scratch;      /* 8 bytes for gpubound's own reductions */
     struct gb_module_entry *modules; /* loaded modules by cache key */

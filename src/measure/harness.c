@@ -24,6 +24,12 @@
 #include "measure/sampling.h"
 #include "measure/timer.h"
 
+/* A point that starts within GB_STILL_WARM_S of the previous point's last
+ * sample warms up for GB_REWARM_S (and its warm-up launches) instead of
+ * the full warmup_s, which is for a GPU that may have idled. */
+#define GB_STILL_WARM_S 0.25
+#define GB_REWARM_S 0.002
+
 /* ---- the bench's callbacks: every call goes through one of these ---- */
 
 static int gb_call_kernel_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
@@ -360,6 +366,10 @@ static enum gb_status gb_point_warm_up(struct gb_point_run *r)
     struct gb_sample_work w;
     if ((st = gb_point_timer(r)) != GB_OK)
         return st;
+    /* The GPU was busy with the previous point moments ago: its clocks are
+     * up, and a few launches warm this point's caches and code. */
+    if (r->g->busy_s > 0 && gb_measure_now_s() - r->g->busy_s < GB_STILL_WARM_S && r->o.warmup_s > GB_REWARM_S)
+        r->o.warmup_s = GB_REWARM_S;
     gb_point_work(r, &w);
     if ((st = gb_sample_warm_up(&r->timer, &w, &r->o, &r->est_ns)) != GB_OK ||
         (st = gb_point_batch(r)) != GB_OK)
@@ -381,6 +391,7 @@ static enum gb_status gb_point_sample(struct gb_point_run *r)
     rec->sm_mhz_before = gb_gpu_sm_clock_mhz(r->g);
     if ((st = gb_sample_until(&r->timer, &w, &r->o, r->est_ns * rec->batch, &r->samples)) != GB_OK)
         return st;
+    r->g->busy_s = gb_measure_now_s();
     rec->sm_mhz_after = gb_gpu_sm_clock_mhz(r->g);
     if (rec->sm_mhz_before > 0 && rec->sm_mhz_after > 0 &&
         rec->sm_mhz_after < rec->sm_mhz_before - fmax(30.0, 0.03 * rec->sm_mhz_before))

@@ -86,24 +86,35 @@ enum gb_status gb_sample_chunk(const struct gb_timer *t, const struct gb_sample_
     return GB_OK;
 }
 
+/* Enqueues `n` launches of `w` without timing them. */
+static enum gb_status gb_sample_untimed(const struct gb_sample_work *w, int n)
+{
+    enum gb_status st = GB_OK;
+    for (int i = 0; i < n && st == GB_OK; i++)
+        if (!w->prepare || (st = w->prepare(w->ctx)) == GB_OK)
+            st = w->run(w->ctx);
+    return st;
+}
+
 enum gb_status gb_sample_warm_up(const struct gb_timer *t, const struct gb_sample_work *w,
                                  const struct gb_measure_opts *o, double *est_ns)
 {
     enum gb_status st = GB_OK;
     struct gb_sample_set s;
     double start = gb_measure_now_s();
-    int launches = 0;
+    int launches = 0, burst = o->warmup_launches > 1 ? o->warmup_launches : 1;
     memset(&s, 0, sizeof s);
     *est_ns = 0;
+    /* Bursts of launches, the last of each timed: one wait per burst, not
+     * per launch, and the timed one tells the launch's length. */
     do {
         s.n = 0;
-        if ((st = gb_sample_chunk(t, w, 1, &s)) != GB_OK)
+        if ((st = gb_sample_untimed(w, burst - 1)) != GB_OK || (st = gb_sample_chunk(t, w, 1, &s)) != GB_OK)
             goto out;
         for (int i = 0; i < s.n; i++)
             *est_ns = launches || i ? fmin(*est_ns, s.ns[i]) : s.ns[i];
-        launches++;
-    } while ((launches < o->warmup_launches || gb_measure_now_s() - start < o->warmup_s) &&
-             launches < GB_WARMUP_MAX);
+        launches += burst;
+    } while (gb_measure_now_s() - start < o->warmup_s && launches < GB_WARMUP_MAX);
 out:
     gb_sample_set_release(&s);
     return st;

@@ -39,9 +39,9 @@ void gb_sample_set_release(struct gb_sample_set *s);
 enum gb_status gb_sample_chunk(const struct gb_timer *t, const struct gb_sample_work *w, int k,
                                struct gb_sample_set *s);
 
-/* Warm-up: samples of `w` one at a time, at least o->warmup_launches of
- * them and for at least o->warmup_s (at most 1000), none kept; *est_ns is
- * the shortest per-launch duration seen. */
+/* Warm-up: bursts of o->warmup_launches launches of `w`, the last of each
+ * timed, until o->warmup_s has passed (at least one burst; at most 1000
+ * launches), none kept; *est_ns is the shortest timed launch. */
 enum gb_status gb_sample_warm_up(const struct gb_timer *t, const struct gb_sample_work *w,
                                  const struct gb_measure_opts *o, double *est_ns);
 

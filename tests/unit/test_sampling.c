@@ -21,6 +21,7 @@ struct fake {
     int next;                    /* index of the next duration */
     int pending, open;
     int begins, runs, prepares, collects;
+    int untimed_ok;              /* warm-up: launches outside a timed span are expected */
     char log[4096];
     int log_n;
 };
@@ -77,7 +78,7 @@ static enum gb_status fake_prepare(void *ctx)
 static enum gb_status fake_run(void *ctx)
 {
     struct fake *f = ctx;
-    assert_true(f->open); /* the work is inside the timed span */
+    assert_true(f->open || f->untimed_ok); /* samples' work is inside the timed span */
     f->runs++;
     fake_log(f, 'r');
     return GB_OK;
@@ -317,10 +318,36 @@ static void test_warm_up(void **state)
     o.warmup_launches = 5;
     o.warmup_s = 0;
     fake_init(&f, &t, &w, noisy, GB_TIMER_PER_SAMPLE, 1);
+    f.untimed_ok = 1;
     assert_int_equal(gb_sample_warm_up(&t, &w, &o, &est), GB_OK);
     assert_int_equal(f.runs, 5);
-    assert_int_equal(f.collects, 5); /* one at a time */
-    assert_true(est == 1000.0);      /* the shortest */
+    assert_int_equal(f.collects, 1); /* one wait for the burst */
+    f.log[f.log_n] = '\0';
+    assert_string_equal(f.log, "rrrrbrec"); /* four untimed launches, the fifth timed */
+    assert_true(est == 3000.0);      /* the timed launch's */
+}
+
+/* Warm-up lasts at least warmup_s: bursts until then, the shortest timed
+ * launch kept. */
+static void test_warm_up_time(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_measure_opts o;
+    double est = 0;
+    opts(&o, 0.005, 10, 5000, 100.0);
+    o.warmup_launches = 2;
+    o.warmup_s = 0.003;
+    fake_init(&f, &t, &w, noisy, GB_TIMER_PER_SAMPLE, 1);
+    f.untimed_ok = 1;
+    double t0 = gb_measure_now_s();
+    assert_int_equal(gb_sample_warm_up(&t, &w, &o, &est), GB_OK);
+    assert_true(gb_measure_now_s() - t0 >= 0.003 || f.runs >= 1000); /* the time, or the launch cap */
+    assert_true(f.collects >= 2);
+    assert_int_equal(f.runs, 2 * f.collects);
+    assert_true(est == 1000.0); /* the shortest of the timed launches */
 }
 
 static void test_interrupted(void **state)
@@ -353,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_batch_per_kernel),
         cmocka_unit_test(test_prepare_outside_span),
         cmocka_unit_test(test_warm_up),
+        cmocka_unit_test(test_warm_up_time),
         cmocka_unit_test(test_interrupted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
