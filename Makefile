@@ -3,15 +3,19 @@
 #                  (without a GPU: one line saying so, then a demo on the runs recorded under data/)
 #   make test      install what is missing, build, then run every CPU test tier (unit, nvrtc, cli)
 #   make gpu-test  the device tier: every suite in quick mode on a real GPU
+#                  (without a GPU: one line saying so, and the recipe exits 3)
+#   make install   install gpubound, libgpubound (.a and .so), its headers and gpubound.pc
+#                  under PREFIX (default /usr/local), staged under DESTDIR when it is set
 #   make deps      install the Debian packages the build and tests need (apt-get, as root)
 
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CUDA_HOME ?= /usr/local/cuda
 RUN_OUT ?= runs/$(shell date -u +%Y%m%dT%H%M%SZ)
+PREFIX ?= /usr/local
 PKGS = cmake make gcc clang pkg-config libgsl-dev libjansson-dev libcmocka-dev zlib1g-dev gnuplot-nox pmccabe python3
 
-.PHONY: all build run test gpu-test deps clean
+.PHONY: all build run test gpu-test install deps clean
 
 all: build
 
@@ -44,8 +48,15 @@ run: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -LE device -j $(JOBS)
 
+# Without a GPU the tier says so in one line and exits 3 (gpubound's "no usable
+# GPU"), rather than failing every device test.
 gpu-test: build
+	@$(BUILD)/gpubound info >/dev/null 2>&1; rc=$$?; \
+	if [ $$rc = 3 ]; then echo "make gpu-test: no usable GPU on this machine (gpubound info exits 3); the device tier needs one" >&2; exit 3; fi
 	cd $(BUILD) && ctest --output-on-failure -L device
+
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
 	rm -rf $(BUILD)

@@ -27,8 +27,8 @@ for runjson in $(find data -mindepth 3 -maxdepth 3 -name run.json | sort); do
         step "geometry-class-$tag" "$gb" geometry "$run" --class coalesced-write --size large
         step "geometry-cannon-$tag" "$gb" geometry "$run" --compare cannon_direct,cannon_shifted ;;
     *camping-2*)
-        step "campfit-$tag" "$gb" camp fit "$run" --out "$out/campfit-$tag.json"
-        step "campfit-i-$tag" "$gb" camp fit "$run" --interactions --out "$out/campfit-i-$tag.json"
+        step "campfit-$tag" "$gb" camp fit "$run" --model "$out/campfit-$tag.json"
+        step "campfit-i-$tag" "$gb" camp fit "$run" --interactions --model "$out/campfit-i-$tag.json"
         step "camppredict-$tag" "$gb" camp predict --model "$run/campprof-model.json" --gld 4:2097152 \
             --gst 4:2097152 --threads 256 --regs 16 --smem 4224 --time-ns 61000 --chart "$out/band-$tag.svg"
         step "campvalidate-$tag" "$gb" camp validate --model "$run/campprof-model.json" "$run" --out "$out/cv-$tag"

@@ -21,7 +21,7 @@ show() { # show COMMAND...: prints the command as a user would type it, then run
 echo "Showing what gpubound does on runs recorded on an $(grep -A3 '"device"' "$bw/run.json" | sed -n 's/.*"name": *"\([^"]*\)".*/\1/p' | head -1) under $(rel "$(dirname "$bw")")/ instead:"
 show "$gb" report "$bw" --out "$out/bandwidth"
 show "$gb" geometry "$ub" --bench ubench1 --size large --cache default
-show "$gb" camp fit "$camp" --out "$out/campprof-model.json"
+show "$gb" camp fit "$camp" --out "$out"
 echo
 echo "Charts and report.md of the bandwidth run: $out/bandwidth/ (report.md, *.svg, *.png)."
 echo "More to try without a GPU: README.md, section \"Usage by example\", on the runs under data/."

@@ -124,6 +124,27 @@ enum gb_status gb_report_summary_table(const struct gb_run *run, const char *sui
 enum gb_status gb_report_bench_table(const struct gb_run *run, const char *suite,
                                      struct gb_table **out);
 
+/* What a run found, suite by suite, as plain-text lines (no markup): the
+ * highest bandwidth against the device's peak where the suite moves bytes,
+ * each bench's best and worst configuration under the suite's own measure
+ * (GB/s, time, a metric, or the ratio of paired variants such as original
+ * over revised), and the study the suite answers. Computed from the records
+ * only; report.md's "Findings" section and any other format show the same
+ * lines. */
+struct gb_findings {
+    char **lines;
+    size_t n;
+};
+
+/* Fills *out (zeroed first) with the findings of `suite` in `run`: no lines
+ * for a suite without records. GB_ERR_NOMEM; on error *out is empty.
+ * Release with gb_findings_release. */
+enum gb_status gb_report_findings(const struct gb_run *run, const char *suite,
+                                  struct gb_findings *out);
+
+/* Frees the lines and empties *f. Safe on an empty one and on NULL. */
+void gb_findings_release(struct gb_findings *f);
+
 /* Writes the report of `run` into `out_dir` (created when missing, parents
  * too): the charts of `book` that `opts` selects (NULL: the default; see
  * struct gb_report_opts) for every suite present in the run, then

@@ -232,7 +232,8 @@ void gb_suites_release(void);
 enum gb_status gb_axis_expand(const struct gb_axis_def *a, const char *list, char ***out,
                               int *n);
 
-/* Parses one integer axis value with optional K/M/G suffix. */
+/* Parses one integer axis value with an optional size suffix: K, M, G or KiB,
+ * MiB, GiB (any case), all binary: 1K = 1KiB = 1024. GB_ERR_USAGE otherwise. */
 enum gb_status gb_axis_parse_int(const char *s, long *out);
 
 #endif

@@ -50,6 +50,16 @@ long gb_cli_parse_long(const char *cmd, const char *opt, const char *s, long min
  * on bad input (the caller prints the usage error, in its own words). */
 int gb_cli_parse_cc(const char *s, int *major, int *minor);
 
+/* The topmost directory of `dir` (itself or an ancestor) that does not exist
+ * yet, into `root` (n bytes); "" when `dir` exists. Taken before an output
+ * directory is made, so that a command that fails can take back what it made. */
+void gb_cli_missing_root(const char *dir, char *root, size_t n);
+
+/* Removes `dir` and its parents up to `root` (from gb_cli_missing_root) while
+ * they are empty: a failed command leaves no empty directory behind. Nothing
+ * when root is "". */
+void gb_cli_remove_empty(const char *dir, const char *root);
+
 /* Resets getopt so that a command can parse its own argv. */
 void gb_cli_getopt_reset(void);
 

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -66,4 +68,37 @@ void gb_cli_set_command_line(int argc, char **argv)
 const char *gb_cli_command_line(void)
 {
     return gb_cmdline;
+}
+
+void gb_cli_missing_root(const char *dir, char *root, size_t n)
+{
+    char path[4096];
+    struct stat sb;
+    root[0] = '\0';
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return;
+    while (path[0] && stat(path, &sb) != 0) {
+        snprintf(root, n, "%s", path);
+        char *slash = strrchr(path, '/');
+        if (!slash || slash == path)
+            break;
+        *slash = '\0';
+        while (slash > path && slash[-1] == '/')   /* "a//b" */
+            *--slash = '\0';
+    }
+}
+
+void gb_cli_remove_empty(const char *dir, const char *root)
+{
+    char path[4096];
+    size_t n_root = strlen(root);
+    if (!root[0] || snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return;
+    /* rmdir fails on a non-empty directory; one already gone is passed over. */
+    while (strlen(path) >= n_root && (rmdir(path) == 0 || errno == ENOENT)) {
+        char *slash = strrchr(path, '/');
+        if (strlen(path) == n_root || !slash)
+            break;
+        *slash = '\0';
+    }
 }

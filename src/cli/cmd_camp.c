@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_camp.h"
 #include "gpubound/campprof.h"
 #include "gpubound/report.h"
+#include "util/fs.h"
 
 #define CMD "camp"
 
@@ -218,16 +220,47 @@ static void print_fit_notes(const struct gb_camp_model *m)
             }
 }
 
+/* Where camp fit writes its model: --model FILE, else campprof-model.json in
+ * --out DIR (made when missing), else in RUN_DIR. --out is a directory, as in
+ * every other command: a file name there (the old meaning) is refused with
+ * the option that now names the file. Returns -1 when the path is set. */
+static int camp_fit_model_path(const char *dir, const char *out, const char *model, char *buf,
+                               size_t n, char *made, size_t n_made)
+{
+    struct stat sb;
+    size_t len = out ? strlen(out) : 0;
+    made[0] = '\0';
+    if (!dir[0] || (out && !out[0]) || (model && !model[0]))
+        return gb_cli_usage(CMD, "fit: an empty file name");
+    if (out && ((len > 5 && strcmp(out + len - 5, ".json") == 0) ||
+                (stat(out, &sb) == 0 && !S_ISDIR(sb.st_mode))))
+        return gb_cli_usage(CMD, "fit: --out names a directory (the model goes to "
+                                 "DIR/campprof-model.json), not the file '%s'; name the model "
+                                 "file with --model FILE", out);
+    if (model) {
+        snprintf(buf, n, "%s", model);
+        return -1;
+    }
+    if (out) {
+        gb_cli_missing_root(out, made, n_made);
+        if (gb_mkdir_p(out) != GB_OK)
+            return gb_cli_fail(GB_ERR_IO, "camp fit", NULL);
+    }
+    camp_cli_path_in(buf, n, out ? out : dir, "campprof-model.json");
+    return -1;
+}
+
 static int camp_fit(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"out", required_argument, NULL, 'o'},
+        {"model", required_argument, NULL, 'm'},
         {"p-remove", required_argument, NULL, 'p'},
         {"format", required_argument, NULL, 'f'},
         {"interactions", no_argument, NULL, 'i'},
         {NULL, 0, NULL, 0}};
-    const char *out = NULL, *dir;
-    char default_out[4300];
+    const char *out = NULL, *model = NULL, *dir;
+    char path[4300], made[4300];
     double p_remove = GB_CAMP_P_REMOVE;
     int interactions = 0;
     enum gb_format fmt = GB_FORMAT_TABLE;
@@ -240,6 +273,7 @@ static int camp_fit(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
+        case 'm': model = optarg; break;
         case 'i': interactions = 1; break;
         case 'p':
             if (camp_cli_parse_double(optarg, &p_remove) != 0 || !(p_remove > 0 && p_remove < 1))
@@ -259,12 +293,9 @@ static int camp_fit(int argc, char **argv)
                               : gb_cli_usage(CMD, "fit: expected one RUN_DIR, not %d arguments",
                                              argc - optind);
     dir = argv[optind];
-    if (!dir[0] || (out && !out[0]))
-        return gb_cli_usage(CMD, "fit: an empty file name");
-    if (!out) {
-        camp_cli_path_in(default_out, sizeof default_out, dir, "campprof-model.json");
-        out = default_out;
-    }
+    if ((rc = camp_fit_model_path(dir, out, model, path, sizeof path, made, sizeof made)) >= 0)
+        return rc;
+    rc = GB_EXIT_OK;
     if (!(m = calloc(1, sizeof *m))) {
         rc = gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp fit", NULL);
         goto done;
@@ -279,7 +310,7 @@ static int camp_fit(int argc, char **argv)
                                              : NULL);
         goto done;
     }
-    if ((st = gb_camp_model_write(m, out)) != GB_OK) {
+    if ((st = gb_camp_model_write(m, path)) != GB_OK) {
         rc = gb_cli_fail(st, "camp fit", NULL);
         goto done;
     }
@@ -295,8 +326,10 @@ static int camp_fit(int argc, char **argv)
     if (!run->info.complete || run->truncated)
         fprintf(stderr, "note: %s did not end normally; the model uses the points it recorded\n",
                 dir);
-    fprintf(stderr, "wrote %s\n", out);
+    fprintf(stderr, "wrote %s\n", path);
 done:
+    if (rc != GB_EXIT_OK && out)
+        gb_cli_remove_empty(out, made);
     gb_run_free(run);
     free(m);
     return rc;

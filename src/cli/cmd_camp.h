@@ -7,9 +7,9 @@
 #include <stddef.h>
 
 #define GB_CAMP_USAGE                                                      \
-    "gpubound camp fit RUN_DIR [--out FILE] [--p-remove P] [--interactions] [--format FMT]\n" \
+    "gpubound camp fit RUN_DIR [--out DIR | --model FILE] [--p-remove P] [--interactions] [--format FMT]\n" \
     "       gpubound camp predict --model FILE (--gld W:N --gst W:N | --from-ncu CSV) (--threads T --regs R\n" \
-    "                             [--smem B] [--grid G] | --warps W) [--time-ns T [--at-warps W]] [--chart F.svg]\n" \
+    "                             --smem B [--dyn-smem B] [--grid G] | --warps W) [--time-ns T [--at-warps W]] [--chart F.svg]\n" \
     "       gpubound camp validate --model FILE RUN_DIR [--out DIR] [--format FMT]"
 
 #define GB_CAMP_HELP                                                                              \
@@ -17,7 +17,9 @@
     "t = a1*w + a2*b2 + a3*b4 + a4*b8 + b, fitted to the camping suite's records in RUN_DIR,\n"   \
     "with backward elimination; prints each equation's coefficients, standard errors and\n"      \
     "p-values, R^2 and RMSE, and writes the model as JSON.\n"                                     \
-    "  --out FILE        the model file (default RUN_DIR/campprof-model.json)\n"                  \
+    "  --out DIR         the directory the model is written to, as campprof-model.json\n"         \
+    "                    (default RUN_DIR; made when missing)\n"                                   \
+    "  --model FILE      the model file itself, instead (the file --model reads in predict)\n"    \
     "  --p-remove P      drop terms whose p-value exceeds P (default 0.10)\n"                      \
     "  --interactions    also fit a slope per width (terms w:b2, w:b4, w:b8), an extension of\n"  \
     "                    the paper's model for GPUs where bytes per warp bound the time\n"       \
@@ -33,7 +35,9 @@
     "                    (ncu --csv --page raw or --page details); see docs/models.md\n"           \
     "  --ncu-id ID       the launch (ID column) to use when the export holds several\n"           \
     "  --threads T       threads per block            --regs R    registers per thread\n"         \
-    "  --smem B          shared memory per block, bytes (default 0)\n"                            \
+    "  --smem B          static shared memory per block, bytes, as in 'gpubound occupancy'\n"     \
+    "                    (required with --threads; from the export with --from-ncu)\n"         \
+    "  --dyn-smem B      dynamic shared memory per block at launch, bytes (default 0)\n"        \
     "  --grid G          blocks in the grid (default: enough to fill every SM)\n"                 \
     "  --warps W         the configurations 1..W active warps per SM, instead of the launch\n"   \
     "  --time-ns T       the kernel's measured time per launch, ns\n"                             \

@@ -20,7 +20,7 @@
 /* What the command line asks for. */
 struct predict_opts {
     const char *model_path, *ncu_path, *chart, *cc;
-    long threads, regs, smem, grid, warps_max, ncu_id, at;
+    long threads, regs, smem, dyn_smem, grid, warps_max, ncu_id, at;
     double time_ns;
     int have_counts;
     enum gb_format fmt;
@@ -133,6 +133,7 @@ static int predict_option(int c, const char *arg, struct predict_opts *o)
     case 't': return (o->threads = opt_long("--threads", arg, 1, 1 << 20)) < 0 ? GB_EXIT_USAGE : 0;
     case 'r': return (o->regs = opt_long("--regs", arg, 0, 255)) < 0 ? GB_EXIT_USAGE : 0;
     case 'S': return (o->smem = opt_long("--smem", arg, 0, 1 << 30)) < 0 ? GB_EXIT_USAGE : 0;
+    case 'D': return (o->dyn_smem = opt_long("--dyn-smem", arg, 0, 1 << 30)) < 0 ? GB_EXIT_USAGE : 0;
     case 'g': return (o->grid = opt_long("--grid", arg, 1, 1L << 46)) < 0 ? GB_EXIT_USAGE : 0;
     case 'w': return (o->warps_max = opt_long("--warps", arg, 1, 4096)) < 0 ? GB_EXIT_USAGE : 0;
     case 'a': return (o->at = opt_long("--at-warps", arg, 1, 4096)) < 0 ? GB_EXIT_USAGE : 0;
@@ -163,9 +164,10 @@ static int predict_check(int argc, char **argv, struct predict_opts *o)
                             "--gld/--gst or --from-ncu");
     if (o->ncu_id >= 0 && !o->ncu_path)
         return gb_cli_usage(CMD, "predict: --ncu-id needs --from-ncu");
-    if (o->warps_max > 0 && (o->threads > 0 || o->regs >= 0 || o->smem >= 0 || o->grid > 0))
+    if (o->warps_max > 0 &&
+        (o->threads > 0 || o->regs >= 0 || o->smem >= 0 || o->dyn_smem >= 0 || o->grid > 0))
         return gb_cli_usage(CMD, "predict: --warps replaces the launch; give either --warps or "
-                            "--threads/--regs/--smem/--grid");
+                            "--threads/--regs/--smem/--dyn-smem/--grid");
     if (o->chart && gb_band_path(o->chart, o->chart_dir, sizeof o->chart_dir, o->chart_stem,
                                  sizeof o->chart_stem) != GB_OK)
         return gb_cli_usage(CMD, "predict: --chart needs a file name ending in .svg, not '%s'",
@@ -180,13 +182,14 @@ static int predict_parse(int argc, char **argv, struct predict_opts *o)
         {"gst", required_argument, NULL, 's'},      {"from-ncu", required_argument, NULL, 'n'},
         {"ncu-id", required_argument, NULL, 'i'},   {"threads", required_argument, NULL, 't'},
         {"regs", required_argument, NULL, 'r'},     {"smem", required_argument, NULL, 'S'},
+        {"dyn-smem", required_argument, NULL, 'D'},
         {"grid", required_argument, NULL, 'g'},     {"warps", required_argument, NULL, 'w'},
         {"time-ns", required_argument, NULL, 'T'},  {"at-warps", required_argument, NULL, 'a'},
         {"cc", required_argument, NULL, 'C'},       {"chart", required_argument, NULL, 'c'},
         {"format", required_argument, NULL, 'f'},   {NULL, 0, NULL, 0}};
     int c, rc;
     memset(o, 0, sizeof *o);
-    o->threads = o->regs = o->smem = o->grid = o->warps_max = o->ncu_id = o->at = -1;
+    o->threads = o->regs = o->smem = o->dyn_smem = o->grid = o->warps_max = o->ncu_id = o->at = -1;
     o->time_ns = NAN;
     o->fmt = GB_FORMAT_TABLE;
     gb_cli_getopt_reset();
@@ -292,6 +295,9 @@ static int launch_check(const struct predict_opts *o, const struct gb_device_inf
     if (o->threads > dev->max_threads_per_block)
         return gb_cli_usage(CMD, "predict: --threads %ld is more than the %d threads a block "
                             "can have", o->threads, dev->max_threads_per_block);
+    if (o->smem < 0)   /* required, as in 'gpubound occupancy' */
+        return gb_cli_usage(CMD, "predict: give --smem BYTES, the kernel's static shared memory "
+                            "per block (0 when it has none), as in 'gpubound occupancy'");
     return GB_EXIT_OK;
 }
 
@@ -299,7 +305,9 @@ static int launch_check(const struct predict_opts *o, const struct gb_device_inf
 static int predict_configs(const struct predict_opts *o, struct predict_state *ps)
 {
     const struct gb_device_info *dev = &ps->dev;
-    struct gb_camp_config cfg = {(int)o->threads, (int)o->regs, o->smem < 0 ? 0 : (int)o->smem,
+    /* The model's shared memory per block is the static and the dynamic together. */
+    struct gb_camp_config cfg = {(int)o->threads, (int)o->regs,
+                                 (int)((o->smem < 0 ? 0 : o->smem) + (o->dyn_smem < 0 ? 0 : o->dyn_smem)),
                                  o->grid < 0 ? 0 : o->grid};
     enum gb_status st;
     int rc = launch_check(o, dev);
@@ -394,14 +402,41 @@ static void band_header(const struct predict_opts *o, const struct predict_state
     }
 }
 
+/* The warp counts whose best or worst time is <= 0, as ranges ("1-4, 9");
+ * returns how many there are. */
+static size_t nonpositive_ranges(const struct predict_state *ps, char *buf, size_t n)
+{
+    size_t count = 0, used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ps->n; i++) {
+        const struct gb_camp_row *r = &ps->rows[i];
+        if (r->best_ns > 0 && r->worst_ns > 0)
+            continue;
+        size_t j = i;   /* the run of consecutive warp counts from i */
+        while (j + 1 < ps->n && !(ps->rows[j + 1].best_ns > 0 && ps->rows[j + 1].worst_ns > 0) &&
+               ps->rows[j + 1].warps == ps->rows[j].warps + 1)
+            j++;
+        count += j - i + 1;
+        if (used < n && j > i)
+            used += (size_t)snprintf(buf + used, n - used, "%s%d-%d", used ? ", " : "", r->warps,
+                                     ps->rows[j].warps);
+        else if (used < n)
+            used += (size_t)snprintf(buf + used, n - used, "%s%d", used ? ", " : "", r->warps);
+        i = j;
+    }
+    return count;
+}
+
 static void band_notes(const struct predict_state *ps)
 {
     struct gb_camp_band_check chk;
+    char warps[1024];
     gb_camp_band_check(ps->rows, ps->n, &chk);
-    if (chk.nonpositive_warps)
-        fprintf(stderr, "note: the model predicts a time <= 0 at %d warps per SM: that "
-                        "configuration is outside what the benchmarks support\n",
-                chk.nonpositive_warps);
+    size_t n_bad = nonpositive_ranges(ps, warps, sizeof warps);
+    if (n_bad)
+        fprintf(stderr, "note: the model predicts a time <= 0 at %zu of %zu configurations (%s "
+                        "warps per SM): %s outside what the benchmarks support\n",
+                n_bad, ps->n, warps, n_bad == 1 ? "that configuration is" : "those are");
     if (chk.n_inverted)
         fprintf(stderr, "note: at %zu of %zu configurations the camped equations predict a "
                         "shorter time than the spread ones: the band is inverted there (the "

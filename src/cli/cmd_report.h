@@ -32,7 +32,7 @@
     "Exit 0 when the report is written, 1 when the run directory is missing or malformed\n"     \
     "or a file cannot be written, 2 on a usage error.\n"                                          \
     "Example: gpubound report runs/20261121T120000Z\n"                                            \
-    "Example: gpubound report data/h100/bandwidth --out /tmp/bw-report --format csv\n"           \
+    "Example: gpubound report data/h200/bandwidth-2026-11-21-a --out /tmp/bw-report --format csv\n"\
     "Example: gpubound report data/h200/ubench-2026-11-21 --charts 'shape-ubench1-*' --chart-format svg\n"
 
 #endif

@@ -324,7 +324,7 @@ int gb_cmd_run(int argc, char **argv)
 {
     struct run_args a;
     struct gb_plan plan;
-    char default_out[128];
+    char default_out[128], made[4096];
     int rc;
     memset(&plan, 0, sizeof plan);
     /* Everything the user can get wrong is checked before any GPU work. */
@@ -334,11 +334,14 @@ int gb_cmd_run(int argc, char **argv)
         gb_default_out(default_out, sizeof default_out);
         a.out = default_out;
     }
+    gb_cli_missing_root(a.out, made, sizeof made);
     if (gb_run_dir_prepare(a.out) != GB_OK) {
         rc = gb_cli_usage("run", "--out refused: %s", gb_error_message());
         goto out;
     }
     rc = gb_run_session(&a, &plan);
+    if (rc != GB_EXIT_OK)
+        gb_cli_remove_empty(a.out, made);   /* no GPU: nothing was written */
 out:
     gb_plan_release(&plan);
     free(a.sets);

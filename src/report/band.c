@@ -34,10 +34,12 @@ static enum gb_status gb_band_points(struct gb_plot *p, const struct gb_band_cha
     for (size_t i = 0; i < c->n && st == GB_OK; i++) {
         const struct gb_camp_row *r = &c->rows[i];
         double x = r->warps;
-        if ((st = gb_plot_point(p, s->worst, x, r->worst_ns / 1e3, NAN, NAN)) ||
-            (st = gb_plot_point(p, s->best, x, r->best_ns / 1e3, NAN, NAN)))
+        /* A time <= 0 is outside what the model can say: not drawn (gb_band_clipped). */
+        if ((r->worst_ns > 0 && (st = gb_plot_point(p, s->worst, x, r->worst_ns / 1e3, NAN, NAN))) ||
+            (r->best_ns > 0 && (st = gb_plot_point(p, s->best, x, r->best_ns / 1e3, NAN, NAN))))
             break;
-        if (s->app >= 0 && (st = gb_plot_point(p, s->app, x, r->app_ns / 1e3, NAN, NAN)))
+        if (s->app >= 0 && r->app_ns > 0 &&
+            (st = gb_plot_point(p, s->app, x, r->app_ns / 1e3, NAN, NAN)))
             break;
         if (s->meas >= 0)
             st = gb_plot_point(p, s->meas, x, c->measured_ns[i] / 1e3,
@@ -47,15 +49,31 @@ static enum gb_status gb_band_points(struct gb_plot *p, const struct gb_band_cha
     return st;
 }
 
+/* The subtitle, with a note when predicted times <= 0 were left out. */
+static void gb_band_subtitle(const struct gb_band_chart *c, char *buf, size_t n)
+{
+    size_t clipped = 0;
+    for (size_t i = 0; i < c->n; i++)
+        clipped += !(c->rows[i].best_ns > 0) || !(c->rows[i].worst_ns > 0) ||
+                   (isfinite(c->rows[i].app_ns) && !(c->rows[i].app_ns > 0));
+    if (!clipped)
+        snprintf(buf, n, "%s", c->subtitle ? c->subtitle : "");
+    else
+        snprintf(buf, n, "%s%stimes <= 0 not drawn (%zu of %zu)", c->subtitle ? c->subtitle : "",
+                 c->subtitle && c->subtitle[0] ? "; " : "", clipped, c->n);
+}
+
 enum gb_status gb_band_draw(const struct gb_band_chart *c, struct gb_report_result *res)
 {
     enum gb_status st = GB_OK;
     struct gb_band_series s;
+    char subtitle[1024];
     struct gb_plot *p = gb_plot_new(GB_CHART_LINE, c->stem, c->title);
     if (!p)
         return gb_error_set(GB_ERR_USAGE, "cannot make a chart named '%s' (use letters, digits, "
                             "'-', '_' and '.')", c->stem);
-    if ((st = gb_plot_subtitle(p, c->subtitle)) ||
+    gb_band_subtitle(c, subtitle, sizeof subtitle);
+    if ((st = gb_plot_subtitle(p, subtitle[0] ? subtitle : NULL)) ||
         (st = gb_plot_labels(p, "active warps per SM", "time per launch (µs)")) ||
         (st = gb_band_series(p, c, &s)) || (st = gb_band_points(p, c, &s)))
         goto out;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpubound/report.h"
+#include "gpubound/suite.h"
 #include "report_internal.h"
 
 /* Whether `name` is in the comma list `list` (an item ending in '*'
@@ -253,11 +254,11 @@ static int gb_axis_number(const char *s, double *out)
         *out = d;
         return 1;
     }
-    /* An integer with a K, M or G suffix (powers of 1024), as axes are written. */
+    /* An integer with a K, M or G (or KiB, MiB, GiB) suffix, powers of 1024, as axes are written. */
     l = strtol(s, &end, 10);
-    if (end == s || !*end || end[1] || !strchr("KkMmGg", *end))
+    if (end == s || !strchr("KkMmGg", *end) || gb_axis_parse_int(s, &l) != GB_OK)
         return 0;
-    *out = (double)l * (double)(1L << (*end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 : 30));
+    *out = (double)l;
     return 1;
 }
 

@@ -3,9 +3,16 @@
 #define GB_REPORT_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "gpubound/report.h"
 #include "util/fs.h"
+
+/* report.md's "Findings" section: gb_report_findings of each suite, at most
+ * GB_FINDINGS_MAX_LINES lines in all (the rest is counted, not shown). */
+#define GB_FINDINGS_MAX_LINES 58
+enum gb_status gb_md_findings(FILE *f, const struct gb_run *run, char *const *suites,
+                              size_t n_suites);
 
 /* Appends a copy of `s` to a list of a gb_report_result. */
 enum gb_status gb_result_add(char ***list, size_t *n, const char *s);

@@ -7,6 +7,20 @@
 
 #include "gpubound/suite.h"
 
+/* The multiplier of a size suffix: K, M, G or KiB, MiB, GiB (any case), all
+ * binary (powers of 1024); 1 for none, 0 for anything else. */
+static long gb_suffix_mult(const char *end)
+{
+    static const char units[] = "KMG";
+    const char *u = *end ? strchr(units, end[0] & ~0x20) : NULL;
+    if (!*end)
+        return 1;
+    if (!u || !(end[1] == '\0' || ((end[1] == 'i' || end[1] == 'I') && (end[2] == 'B' || end[2] == 'b') &&
+                                   end[3] == '\0')))
+        return 0;
+    return 1L << (10 * (u - units + 1));
+}
+
 enum gb_status gb_axis_parse_int(const char *s, long *out)
 {
     char *end;
@@ -14,17 +28,10 @@ enum gb_status gb_axis_parse_int(const char *s, long *out)
     long v = strtol(s, &end, 10);
     if (end == s || errno)
         return gb_error_set(GB_ERR_USAGE, "'%s' is not an integer", s);
-    long mult = 1;
-    if (*end == 'K' || *end == 'k')
-        mult = 1L << 10;
-    else if (*end == 'M' || *end == 'm')
-        mult = 1L << 20;
-    else if (*end == 'G' || *end == 'g')
-        mult = 1L << 30;
-    if (mult != 1)
-        end++;
-    if (*end)
-        return gb_error_set(GB_ERR_USAGE, "'%s' is not an integer (a K, M or G suffix is allowed)", s);
+    long mult = gb_suffix_mult(end);
+    if (mult == 0)
+        return gb_error_set(GB_ERR_USAGE, "'%s' is not an integer (a binary K, M or G suffix, "
+                            "or KiB, MiB, GiB, is allowed: 1K = 1024)", s);
     if (v > LONG_MAX / mult || v < LONG_MIN / mult)
         return gb_error_set(GB_ERR_USAGE, "'%s' is too large", s);
     *out = v * mult;

@@ -26,10 +26,10 @@ static const struct gb_axis_def bw_axes_width[] = {
     {"width", GB_AXIS_INT, "4,8,16", NULL, 4, 16, NULL, "bytes each thread moves per access (4, 8, 16)"},
     {"grid", GB_AXIS_STR, "stride,flat", NULL, 0, 0, "stride,flat",
      "stride: persistent grid, grid-stride loop, 4 accesses in flight; flat: one access per thread"},
-    {"bytes", GB_AXIS_INT, "2G", "256M", 1 << 20, 1L << 40, NULL, "size of each buffer in bytes (K/M/G suffixes)"},
+    {"bytes", GB_AXIS_INT, "2G", "256M", 1 << 20, 1L << 40, NULL, "size of each buffer in bytes (binary K/M/G or KiB/MiB/GiB: 1K = 1024)"},
 };
 static const struct gb_axis_def bw_axes_dtod[] = {
-    {"bytes", GB_AXIS_INT, "2G", "256M", 1 << 20, 1L << 40, NULL, "size of each buffer in bytes (K/M/G suffixes)"},
+    {"bytes", GB_AXIS_INT, "2G", "256M", 1 << 20, 1L << 40, NULL, "size of each buffer in bytes (binary K/M/G or KiB/MiB/GiB: 1K = 1024)"},
 };
 
 static int bw_opts(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max)

@@ -33,12 +33,12 @@ printf '%s\n' "$OUT" | grep -q 'R^2 .* RMSE .* ns' && ok || bad "fit prints no R
 grep -q '"format": "gpubound-campprof/1"' "$MODEL" && grep -q '"name": "Synthetic GPU (test fixture' "$MODEL" &&
     grep -q '"normalisation"' "$MODEL" && ok || bad "the model file lacks its format, device or normalisation"
 # The same run gives the same model, byte for byte.
-expect 0 "" camp fit "$RUN" --out "$TMP/m2.json" --format csv
+expect 0 "" camp fit "$RUN" --model "$TMP/m2.json" --format csv
 cmp -s "$MODEL" "$TMP/m2.json" && ok || bad "two fits of one run differ"
 printf '%s\n' "$OUT" | head -1 | grep -qx 'op,pattern,fit,term,estimate (ns),std_error (ns),t,p,r2,adj_r2,rmse (ns),n_obs' &&
     ok || bad "fit CSV header"
 [ "$(printf '%s\n' "$OUT" | grep -c '^write,spread,final,')" = 4 ] && ok || bad "fit CSV: final write/spread should have 4 terms"
-expect 0 "" camp fit "$RUN" --out "$TMP/m3.json" --format json
+expect 0 "" camp fit "$RUN" --model "$TMP/m3.json" --format json
 if command -v python3 >/dev/null 2>&1; then
     printf '%s\n' "$OUT" | python3 -c 'import json,sys; r=json.load(sys.stdin); assert len(r)==39 and r[0]["term"]=="(intercept)"' &&
         ok || bad "fit JSON does not parse or has the wrong rows"
@@ -47,7 +47,7 @@ if command -v python3 >/dev/null 2>&1; then
 fi
 
 # --interactions: a slope per width offered; the fixture has none, so they go.
-expect 0 "" camp fit "$RUN" --interactions --out "$TMP/mi.json"
+expect 0 "" camp fit "$RUN" --interactions --model "$TMP/mi.json"
 printf '%s\n' "$OUT" | grep -q 'w:b<W> its own slope' && ok || bad "fit --interactions does not say so"
 [ "$(printf '%s\n' "$OUT" | grep -Ec '^w:b(2|4|8) ')" = 12 ] && ok || bad "fit --interactions should show 3 slope terms per equation"
 grep -q '"interactions": true' "$TMP/mi.json" && ok || bad "the model does not record --interactions"
@@ -108,8 +108,11 @@ expect 2 "either with --gld/--gst or with --from-ncu, not both" "${P[@]}" --gld 
 expect 2 "give the kernel's global load and store counts" "${P[@]}" --warps 4
 expect 2 "predict: give the launch" "${P[@]}" --gld 4:1
 expect 2 "predict: give the launch" "${P[@]}" --gld 4:1 --threads 256
+# --smem means what it means in occupancy: static shared memory, required with a launch.
+expect 2 "predict: give --smem BYTES, the kernel's static shared memory per block .*as in 'gpubound occupancy'" \
+    "${P[@]}" --gld 4:1 --threads 256 --regs 16
 expect 2 "predict: --at-warps needs --time-ns" "${P[@]}" --gld 4:1 --warps 4 --at-warps 2
-expect 2 "predict: 37 active warps per SM is not among the configurations" "${P[@]}" --gld 4:1 --threads 256 --regs 16 --time-ns 5000 --at-warps 37
+expect 2 "predict: 37 active warps per SM is not among the configurations" "${P[@]}" --gld 4:1 --threads 256 --regs 16 --smem 0 --time-ns 5000 --at-warps 37
 expect 2 "predict: --warps 65 is more than the 64 warps" "${P[@]}" --gld 4:1 --warps 65
 expect 2 "predict: --time-ns needs a time in ns > 0, not '0'" "${P[@]}" --gld 4:1 --warps 4 --time-ns 0
 expect 2 "predict: --chart needs a file name ending in .svg, not 'x.png'" "${P[@]}" --gld 4:1 --warps 4 --chart x.png
@@ -135,7 +138,7 @@ expect 1 "unknown term 'x'" camp predict --model "$TMP/badterm.json" --gld 4:1 -
 if command -v python3 >/dev/null 2>&1; then
     python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); del m["device"]; json.dump(m, open(sys.argv[2], "w"))' "$MODEL" "$TMP/nodev.json"
     expect 2 "the model does not record its device's limits; give --cc X.Y" camp predict --model "$TMP/nodev.json" --gld 4:1 --warps 4
-    expect 0 "" camp predict --model "$TMP/nodev.json" --gld 4:1 --threads 256 --regs 16 --cc 9.0
+    expect 0 "" camp predict --model "$TMP/nodev.json" --gld 4:1 --threads 256 --regs 16 --smem 0 --cc 9.0
 fi
 
 # Nsight Compute exports: missing, malformed, lacking the counts.
@@ -184,7 +187,7 @@ expect 1 "camp validate: cannot read the model" camp validate --model "$TMP/none
 
 # ---- fit: bad input ----
 expect 1 "camp fit: .* has no measured camping/read records with pattern=spread.*; record the camping suite with 'gpubound run camping'" \
-    camp fit "$GB_SRC/tests/data/runs/bandwidth-fixture" --out "$TMP/bw.json"
+    camp fit "$GB_SRC/tests/data/runs/bandwidth-fixture" --model "$TMP/bw.json"
 [ ! -e "$TMP/bw.json" ] && ok || bad "a failed fit wrote a model"
 expect 1 "camp fit: .*nope is not a gpubound run directory.*; give the directory of a run recorded by 'gpubound run camping'" \
     camp fit "$TMP/nope"
@@ -193,13 +196,22 @@ cp -r "$FIXTURE" "$TMP/badrun"
     >"$TMP/badrun/results.json"
 expect 1 "camp fit: .*results.json: line 4 is not a record" camp fit "$TMP/badrun"
 [ ! -e "$TMP/badrun/campprof-model.json" ] && ok || bad "a malformed run left a model behind"
-expect 1 "camp fit: cannot write /nonexistent/dir/m.json: " camp fit "$RUN" --out /nonexistent/dir/m.json
+expect 1 "camp fit: cannot write /nonexistent/dir/m.json: " camp fit "$RUN" --model /nonexistent/dir/m.json
 expect 2 "camp: fit: expected a RUN_DIR; see 'gpubound help camp'" camp fit
 expect 2 "fit: expected one RUN_DIR, not 2 arguments" camp fit "$RUN" "$RUN"
 expect 2 "fit: --p-remove needs a p-value between 0 and 1, not '2'" camp fit "$RUN" --p-remove 2
 expect 2 "fit: --format: unknown format 'xml'" camp fit "$RUN" --format xml
 expect 2 "fit: unknown option '--bogus'" camp fit "$RUN" --bogus
 expect 2 "fit: --out needs a value" camp fit "$RUN" --out
+# --out is a directory, as everywhere: the model goes to DIR/campprof-model.json;
+# the old use (a file name) is refused with the option that names the file.
+expect 0 "" camp fit "$RUN" --out "$TMP/fitdir/sub"
+[ -s "$TMP/fitdir/sub/campprof-model.json" ] && ok || bad "camp fit --out DIR wrote no DIR/campprof-model.json"
+expect 2 "fit: --out names a directory .*; name the model file with --model FILE" camp fit "$RUN" --out "$TMP/old.json"
+[ ! -e "$TMP/old.json" ] && ok || bad "camp fit --out FILE.json made something"
+# A failed fit leaves no directory it made behind.
+expect 1 "has no measured camping" camp fit "$GB_SRC/tests/data/runs/bandwidth-fixture" --out "$TMP/nofit/a"
+[ ! -e "$TMP/nofit" ] && ok || bad "a failed camp fit left $TMP/nofit behind"
 
 # ---- the command ----
 expect 2 "camp: expected a subcommand: fit, predict or validate" camp

@@ -20,8 +20,8 @@ for runjson in "${RUNS[@]}"; do
     [ -s "$out/report.md" ] && ok || { bad "$run: report.md not written"; continue; }
     # Each suite section shows at least one chart, and every chart it shows exists.
     suites=$(grep -c '^## ' "$out/report.md")
-    [ "$suites" -gt 0 ] && ok || bad "$run: report.md has no suite section"
-    awk '/^## /{ if (s && !img) { print s; } s=$0; img=0 } /\]\(.*\.png\)\]\(.*\.svg\)/{ img=1 }
+    [ "$suites" -gt 1 ] && ok || bad "$run: report.md has no suite section"
+    awk '/^## Findings/{ s=""; next } /^## /{ if (s && !img) { print s; } s=$0; img=0 } /\]\(.*\.png\)\]\(.*\.svg\)/{ img=1 }
          END { if (s && !img) print s }' "$out/report.md" >"$TMP/nochart"
     [ ! -s "$TMP/nochart" ] && ok || bad "$run: suite without a chart: $(cat "$TMP/nochart")"
     grep -Eq '_(Not drawn|No measured point)' "$out/report.md" && bad "$run: a chart was not drawn" || ok

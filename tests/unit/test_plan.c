@@ -53,6 +53,18 @@ static void test_axis_expand(void **state)
     assert_int_equal(gb_axis_parse_int("3K", &v), GB_OK);
     assert_int_equal(v, 3072);
     assert_int_equal(gb_axis_parse_int("99999999999G", &v), GB_ERR_USAGE);
+    /* Suffixes are binary, and KiB/MiB/GiB (any case) mean the same. */
+    assert_int_equal(gb_axis_parse_int("3KiB", &v), GB_OK);
+    assert_int_equal(v, 3072);
+    assert_int_equal(gb_axis_parse_int("256MiB", &v), GB_OK);
+    assert_int_equal(v, 256L << 20);
+    assert_int_equal(gb_axis_parse_int("2gib", &v), GB_OK);
+    assert_int_equal(v, 2L << 30);
+    assert_int_equal(gb_axis_parse_int("1M", &v), GB_OK);
+    assert_int_equal(v, 1L << 20);
+    assert_int_equal(gb_axis_parse_int("2KB", &v), GB_ERR_USAGE);
+    assert_int_equal(gb_axis_parse_int("2Ki", &v), GB_ERR_USAGE);
+    assert_int_equal(gb_axis_parse_int("2KiBs", &v), GB_ERR_USAGE);
 }
 
 static void test_plan_bandwidth(void **state)

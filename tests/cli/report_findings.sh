@@ -1,0 +1,30 @@
+# Every report.md starts with a "Findings" section under 60 lines, made from
+# the records (gb_report_findings): one line per bench with its best and
+# worst configuration, on every run committed under data/ and the fixtures.
+. "$(dirname "$0")/lib.bash"
+: "${GB_SRC:?GB_SRC must name the source directory}"
+i=0
+for run in "$GB_SRC"/data/*/*/ "$GB_SRC"/tests/data/runs/*/; do
+    [ -f "$run/run.json" ] || continue
+    i=$((i + 1))
+    out="$TMP/r$i"
+    "$GPUBOUND" report "$run" --out "$out" --chart-format svg >/dev/null 2>"$TMP/err" || true
+    OUT="" ERR=$(head -c 300 "$TMP/err")
+    [ -s "$out/report.md" ] || { bad "$run: no report.md"; continue; }
+    first=$(grep -m1 '^## ' "$out/report.md")
+    [ "$first" = "## Findings" ] && ok || bad "$run: report.md's first section is '$first', not Findings"
+    n=$(sed -n '/^## Findings/,/^## /p' "$out/report.md" | sed '$d' | wc -l)
+    [ "$n" -lt 60 ] && ok || bad "$run: the findings section has $n lines (at most 59)"
+    if grep -q '"status": *"ok"' "$run/results.json" 2>/dev/null || [ -f "$run/results.json.gz" ]; then
+        sed -n '/^## Findings/,/^## /p' "$out/report.md" | grep -Eq '^- .*: (best|.* from|.*\(its only)' && ok ||
+            bad "$run: the findings name no bench's best configuration"
+    fi
+done
+# The bandwidth run's findings: its figures are the records' (4585 GB/s, 95.2% of 4814).
+bw="$TMP/bwf"
+"$GPUBOUND" report "$GB_SRC/data/h200/bandwidth-2026-11-21-a" --out "$bw" --chart-format svg >/dev/null 2>&1
+grep -q '^- Highest bandwidth: 4585 GB/s (read), 95.2% of the device.s theoretical 4814 GB/s' "$bw/report.md" && ok ||
+    bad "bandwidth findings: the highest bandwidth line is not the record's"
+grep -q '^- read: best 4585 GB/s (width=16 grid=stride), worst 860.0 GB/s (width=4 grid=flat)' "$bw/report.md" && ok ||
+    bad "bandwidth findings: read's best and worst are not the records'"
+finish
