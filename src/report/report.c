@@ -442,8 +442,8 @@ enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_ch
     if (chart_st != GB_OK)
         snprintf(chart_msg, sizeof chart_msg, "%s", gb_error_message());
     if ((large && (st = gb_write_summary_csv(run, out_dir, res)) != GB_OK) ||
-        (st = gb_write_md(run, book, opts, large, suites, n_suites, out_dir, res)) != GB_OK ||
-        (st = gb_report_html_write(run, book, opts, out_dir, res)) != GB_OK)
+        (st = gb_report_html_write(run, book, opts, out_dir, res)) != GB_OK ||
+        (st = gb_write_md(run, book, opts, large, suites, n_suites, out_dir, res)) != GB_OK)
         goto out;
     if (chart_st != GB_OK)
         st = gb_error_set(chart_st, "%s", chart_msg);
