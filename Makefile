@@ -1,7 +1,7 @@
 # gpubound - the front door. The real build is CMake; these targets drive it.
 #   make run       install what is missing, build, then show the device and run the bandwidth suite
 #                  (without a GPU: one line saying so, then a demo on the runs recorded under data/)
-#   make test      install what is missing, build, then run every CPU test tier (unit, nvrtc, cli)
+#   make test      install what is missing, build, then run every CPU test tier (unit, nvrtc, cli, html)
 #   make gpu-test  the device tier: every suite in quick mode on a real GPU
 #                  (without a GPU: one line saying so, and the recipe exits 3)
 #   make install   install gpubound, libgpubound (.a and .so), its headers and gpubound.pc
@@ -13,7 +13,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CUDA_HOME ?= /usr/local/cuda
 RUN_OUT ?= runs/$(shell date -u +%Y%m%dT%H%M%SZ)
 PREFIX ?= /usr/local
-PKGS = cmake make gcc clang pkg-config libgsl-dev libjansson-dev libcmocka-dev zlib1g-dev gnuplot-nox pmccabe python3
+PKGS = cmake make gcc clang pkg-config libgsl-dev libjansson-dev libcmocka-dev zlib1g-dev gnuplot-nox pmccabe python3 libjs-chart.js chromium
 
 .PHONY: all build run test gpu-test install deps clean
 

@@ -154,7 +154,9 @@ void gb_findings_release(struct gb_findings *f);
  * bench for a large run, which also gets summary.csv, the table of every
  * point) and its drawn charts as images (relative paths). A suite that
  * `book` has no charts for is reported without charts. The files written
- * are appended to res->files, report.md last. Missing gnuplot is not an
+ * are appended to res->files, report.md last; report.html comes before it
+ * (report_html.h; not written, and listed in res->not_drawn, without the
+ * chart library). Missing gnuplot is not an
  * error (see gb_plot_draw). GB_ERR_USAGE, before anything is written, when
  * a pattern matches no chart; GB_ERR_IO when a file cannot be written. */
 enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_chart_book *book,

@@ -10,6 +10,7 @@
     "gpubound camp fit RUN_DIR [--out DIR | --model FILE] [--p-remove P] [--interactions] [--format FMT]\n" \
     "       gpubound camp predict --model FILE (--gld W:N --gst W:N | --from-ncu CSV) (--threads T --regs R\n" \
     "                             --smem B [--dyn-smem B] [--grid G] | --warps W) [--time-ns T [--at-warps W]] [--chart F.svg]\n" \
+    "                             [--html F.html]\n" \
     "       gpubound camp validate --model FILE RUN_DIR [--out DIR] [--format FMT]"
 
 #define GB_CAMP_HELP                                                                              \
@@ -45,6 +46,8 @@
     "                    or W of --warps)\n"                                                       \
     "  --cc X.Y          the limits of compute capability X.Y instead of the model's device\n"    \
     "  --chart F.svg     draw the band into F.svg and F.png (and its script F.gp)\n"               \
+    "  --html F.html     write the CampProf calculator, filled with these inputs, as one offline\n" \
+    "                    page (needs libjs-chart.js; see docs/report.md)\n"                        \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
     "camp validate: for each validation application in RUN_DIR (camping/gem, clique,\n"          \
     "transpose_coalesced, transpose_diagonal), predicts from every measured configuration in\n"   \

@@ -13,13 +13,14 @@
 #include "gpubound/band.h"
 #include "gpubound/campprof.h"
 #include "gpubound/ncu.h"
+#include "gpubound/report_html.h"
 #include "util/fs.h"
 
 #define CMD "camp"
 
 /* What the command line asks for. */
 struct predict_opts {
-    const char *model_path, *ncu_path, *chart, *cc;
+    const char *model_path, *ncu_path, *chart, *cc, *html;
     long threads, regs, smem, dyn_smem, grid, warps_max, ncu_id, at;
     double time_ns;
     int have_counts;
@@ -121,6 +122,7 @@ static int predict_option(int c, const char *arg, struct predict_opts *o)
     case 'n': o->ncu_path = arg; return GB_EXIT_OK;
     case 'C': o->cc = arg; return GB_EXIT_OK;
     case 'c': o->chart = arg; return GB_EXIT_OK;
+    case 'H': o->html = arg; return GB_EXIT_OK;
     case 'l':
     case 's':
         if (parse_counts(arg, c == 'l' ? o->counts.ld : o->counts.st) != 0)
@@ -186,7 +188,8 @@ static int predict_parse(int argc, char **argv, struct predict_opts *o)
         {"grid", required_argument, NULL, 'g'},     {"warps", required_argument, NULL, 'w'},
         {"time-ns", required_argument, NULL, 'T'},  {"at-warps", required_argument, NULL, 'a'},
         {"cc", required_argument, NULL, 'C'},       {"chart", required_argument, NULL, 'c'},
-        {"format", required_argument, NULL, 'f'},   {NULL, 0, NULL, 0}};
+        {"format", required_argument, NULL, 'f'},   {"html", required_argument, NULL, 'H'},
+        {NULL, 0, NULL, 0}};
     int c, rc;
     memset(o, 0, sizeof *o);
     o->threads = o->regs = o->smem = o->dyn_smem = o->grid = o->warps_max = o->ncu_id = o->at = -1;
@@ -483,6 +486,33 @@ static int band_chart(const struct predict_opts *o, const struct predict_state *
     return st == GB_OK ? GB_EXIT_OK : gb_cli_fail(st, "camp predict --chart", NULL);
 }
 
+/* The calculator page of --html, filled with this prediction's inputs. */
+static int band_html(const struct predict_opts *o, const struct predict_state *ps)
+{
+    struct gb_html_camp_inputs in;
+    char note[512] = "", title[256];
+    int written = 0;
+    memcpy(in.ld, o->counts.ld, sizeof in.ld);
+    memcpy(in.st, o->counts.st, sizeof in.st);
+    in.threads = o->threads;
+    in.regs = o->regs;
+    in.smem = o->smem;
+    in.grid = o->grid;
+    in.warps_max = o->warps_max;
+    in.at_warps = o->at;
+    in.time_ns = o->time_ns;
+    snprintf(title, sizeof title, "CampProf calculator: %s", ps->kernel[0] ? ps->kernel : "kernel");
+    in.title = title;
+    enum gb_status st = gb_html_camp_page(o->model_path, &in, o->html, &written, note, sizeof note);
+    if (st != GB_OK)
+        return gb_cli_fail(st, "camp predict --html", NULL);
+    if (written)
+        fprintf(stderr, "wrote %s\n", o->html);
+    else
+        fprintf(stderr, "not written: %s (%s)\n", o->html, note);
+    return GB_EXIT_OK;
+}
+
 /* Loads the model, reads the counts and launch, and predicts the band. */
 static int predict_band(struct predict_opts *o, struct predict_state *ps)
 {
@@ -525,6 +555,8 @@ int camp_cli_predict(int argc, char **argv)
     if ((rc = predict_band(&o, &ps)) == GB_EXIT_OK && (rc = band_print(&o, &ps)) == GB_EXIT_OK &&
         o.chart)
         rc = band_chart(&o, &ps);
+    if (rc == GB_EXIT_OK && o.html)
+        rc = band_html(&o, &ps);
     free(ps.rows);
     free(ps.warps);
     gb_ncu_free(ps.ncu);

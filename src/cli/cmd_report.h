@@ -29,6 +29,10 @@
     "(--format table only) by the table of every speedup chart; the files written are listed\n" \
     "on stderr. Without gnuplot the report is still written and says which charts are\n"        \
     "missing; install gnuplot-nox and run the command again.\n"                                   \
+    "report.html, beside report.md, is the same report as one offline page: sortable tables,\n" \
+    "the charts drawn in the browser from the records (hover, legend toggles, wheel zoom), and\n" \
+    "the CampProf calculator when the run has a campprof-model*.json. It embeds Chart.js from\n"  \
+    "libjs-chart.js (make deps); without it report.html is not written and stderr says so.\n"     \
     "Exit 0 when the report is written, 1 when the run directory is missing or malformed\n"     \
     "or a file cannot be written, 2 on a usage error.\n"                                          \
     "Example: gpubound report runs/20261121T120000Z\n"                                            \

@@ -474,6 +474,7 @@ static enum gb_status gb_chart_heat(struct gb_plot *p, const struct gb_run *run,
         else if (!gb_y_of(ys, r, &y, &lo, &hi))
             continue;
         int flagged = flag_metric && gb_record_metric(r, flag_metric, 0) != 0;
+        gb_plot_tag(p, (long)i);
         if ((st = gb_plot_heat_cell(p, rv, cv, y, flagged)) != GB_OK)
             return st;
         (*n_cells)++;
@@ -516,6 +517,7 @@ static enum gb_status gb_chart_multi_y(struct gb_plot *p, const struct gb_run *r
             if (idx[k] < 0 || !gb_rec_plotted(run, s, c, &ys[k], r, &y, &lo, &hi))
                 continue;
             const char *xv = gb_rec_x(c, r);
+            gb_plot_tag(p, (long)i);
             if (c->kind == GB_CHART_BAR)
                 st = gb_plot_bar(p, idx[k], xv, y, lo, hi);
             else if (numeric_x && gb_axis_number(xv, &x))
@@ -595,10 +597,8 @@ fail:
     return st;
 }
 
-/* Draws one declared chart, or lists it in res->no_data when nothing of it was measured. */
-static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_chart_set *s,
-                                   const struct gb_chart_spec *c, const char *out_dir, int formats,
-                                   struct gb_report_result *res)
+enum gb_status gb_chart_build(const struct gb_run *run, const struct gb_chart_set *s,
+                              const struct gb_chart_spec *c, struct gb_plot **out, int *n_out)
 {
     enum gb_status st = GB_OK;
     struct gb_plot *p = NULL;
@@ -608,8 +608,8 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_cha
     int n_points = 0;
     size_t *order = NULL;
 
-    if (c->kind == GB_CHART_SPEEDUP)
-        return gb_chart_speedup(run, s, c, out_dir, formats, res);
+    *out = NULL;
+    *n_out = 0;
     char ys_buf[512];
     const char *ys_labels[GB_MAX_YS];
     struct gb_ysel ys_list[GB_MAX_YS];
@@ -624,7 +624,6 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_cha
     if ((st = gb_chart_plot_new(run, c, c->kind, &p)) != GB_OK)
         goto out;
     gb_plot_log(p, c->log_x, c->log_y);
-    gb_plot_formats(p, formats);
 
     if (c->kind == GB_CHART_HEAT) {
         if ((st = gb_chart_heat(p, run, s, c, &ys, &n_points)) != GB_OK)
@@ -666,6 +665,7 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_cha
             int si = gb_series_index(labels, n_labels, text);
             if (si < 0)
                 continue;
+            gb_plot_tag(p, (long)i);
             if (c->kind == GB_CHART_BAR)
                 st = gb_plot_bar(p, si, xv, y, lo, hi);
             else if (numeric_x && gb_axis_number(xv, &x))
@@ -679,16 +679,36 @@ static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_cha
         if ((st = gb_chart_refs(p, run, s, c, &ys)) != GB_OK)
             goto out;
     }
-    if (n_points == 0) {
-        st = gb_result_add(&res->no_data, &res->n_no_data, c->name);
-        goto out;
-    }
-    st = gb_plot_draw(p, out_dir, res);
+    gb_plot_tag(p, -1);
+    *out = p;
+    *n_out = n_points;
+    p = NULL;
 out:
     for (size_t i = 0; i < n_labels; i++)
         free(labels[i]);
     free(labels);
     free(order);
+    gb_plot_free(p);
+    return st;
+}
+
+/* Draws one declared chart, or lists it in res->no_data when nothing of it was measured. */
+static enum gb_status gb_chart_one(const struct gb_run *run, const struct gb_chart_set *s,
+                                   const struct gb_chart_spec *c, const char *out_dir, int formats,
+                                   struct gb_report_result *res)
+{
+    struct gb_plot *p = NULL;
+    int n_points = 0;
+    enum gb_status st;
+    if (c->kind == GB_CHART_SPEEDUP)
+        return gb_chart_speedup(run, s, c, out_dir, formats, res);
+    if ((st = gb_chart_build(run, s, c, &p, &n_points)) != GB_OK)
+        return st;
+    gb_plot_formats(p, formats);
+    if (n_points == 0)
+        st = gb_result_add(&res->no_data, &res->n_no_data, c->name);
+    else
+        st = gb_plot_draw(p, out_dir, res);
     gb_plot_free(p);
     return st;
 }

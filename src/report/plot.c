@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "gpubound/plot.h"
 #include "gpubound/table.h"
 #include "report_internal.h"
@@ -42,6 +44,7 @@ static const int gb_point_types[GB_N_COLOURS] = {7, 5, 9, 13, 11, 15, 7, 5};
 
 struct gb_pt {
     double x, y, lo, hi;
+    long rec;                   /* the record drawn (gb_plot_tag), -1 when none */
 };
 
 struct gb_series {
@@ -64,6 +67,7 @@ struct gb_cell_v {
     size_t row, col;
     double v;
     int flagged;
+    long rec;
 };
 
 struct gb_strs {
@@ -90,6 +94,7 @@ struct gb_plot {
     int higher_better;
     char *flag_label;
     int formats;                /* GB_PLOT_SVG | GB_PLOT_PNG; 0 = both */
+    long tag;                   /* record of the next point, bar or cell; -1 = none */
 };
 
 /* ---- results ---- */
@@ -166,6 +171,7 @@ struct gb_plot *gb_plot_new(enum gb_chart_kind kind, const char *name, const cha
     if (!p)
         return NULL;
     p->kind = kind;
+    p->tag = -1;
     snprintf(p->name, sizeof p->name, "%s", name);
     if (title && !(p->title = strdup(title))) {
         free(p);
@@ -234,6 +240,11 @@ void gb_plot_formats(struct gb_plot *p, int formats)
     p->formats = formats & (GB_PLOT_SVG | GB_PLOT_PNG);
 }
 
+void gb_plot_tag(struct gb_plot *p, long rec)
+{
+    p->tag = rec < 0 ? -1 : rec;
+}
+
 void gb_plot_log(struct gb_plot *p, int log_x, int log_y)
 {
     p->log_x = log_x;
@@ -267,6 +278,7 @@ static enum gb_status gb_series_push(struct gb_plot *p, int s, struct gb_pt pt)
         se->pts = np;
         se->cap = cap;
     }
+    pt.rec = p->tag;
     se->pts[se->n++] = pt;
     return GB_OK;
 }
@@ -289,7 +301,7 @@ enum gb_status gb_plot_point(struct gb_plot *p, int s, double x, double y, doubl
         return gb_error_set(GB_ERR_USAGE, "plot %s: numeric points need a line chart "
                             "without categories", p->name);
     p->x_mode = 1;
-    return gb_series_push(p, s, (struct gb_pt){x, y, ylo, yhi});
+    return gb_series_push(p, s, (struct gb_pt){x, y, ylo, yhi, -1});
 }
 
 enum gb_status gb_plot_point_cat(struct gb_plot *p, int s, const char *x, double y, double ylo,
@@ -303,7 +315,7 @@ enum gb_status gb_plot_point_cat(struct gb_plot *p, int s, const char *x, double
     p->x_mode = 2;
     if ((st = gb_strs_index(&p->cats, x ? x : "", &i)) != GB_OK)
         return st;
-    return gb_series_push(p, s, (struct gb_pt){(double)i, y, ylo, yhi});
+    return gb_series_push(p, s, (struct gb_pt){(double)i, y, ylo, yhi, -1});
 }
 
 enum gb_status gb_plot_bar(struct gb_plot *p, int s, const char *group, double y, double ylo,
@@ -321,10 +333,10 @@ enum gb_status gb_plot_bar(struct gb_plot *p, int s, const char *group, double y
     struct gb_series *se = &p->series[s];
     for (size_t k = 0; k < se->n; k++)
         if (se->pts[k].x == (double)i) {
-            se->pts[k] = (struct gb_pt){(double)i, y, ylo, yhi};
+            se->pts[k] = (struct gb_pt){(double)i, y, ylo, yhi, p->tag};
             return GB_OK;
         }
-    return gb_series_push(p, s, (struct gb_pt){(double)i, y, ylo, yhi});
+    return gb_series_push(p, s, (struct gb_pt){(double)i, y, ylo, yhi, -1});
 }
 
 enum gb_status gb_plot_ref(struct gb_plot *p, const char *label, double y, const char *unit)
@@ -383,13 +395,14 @@ enum gb_status gb_plot_heat_cell(struct gb_plot *p, const char *row, const char 
         if (p->cells[i].row == r && p->cells[i].col == c) {
             p->cells[i].v = value;
             p->cells[i].flagged = flagged;
+            p->cells[i].rec = p->tag;
             return GB_OK;
         }
     struct gb_cell_v *nc = realloc(p->cells, (p->n_cells + 1) * sizeof *nc);
     if (!nc)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     p->cells = nc;
-    nc[p->n_cells++] = (struct gb_cell_v){r, c, value, flagged};
+    nc[p->n_cells++] = (struct gb_cell_v){r, c, value, flagged, p->tag};
     return GB_OK;
 }
 
@@ -1152,4 +1165,83 @@ enum gb_status gb_plot_draw(const struct gb_plot *p, const char *out_dir,
         return gb_result_add(&res->not_drawn, &res->n_not_drawn, p->name);
     }
     return gb_plot_images(p, gnuplot, out_dir, script, res);
+}
+
+/* ---- the plot as data (report.html) ---- */
+
+static json_t *gb_jnum(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *gb_jstrs(const struct gb_strs *l)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < l->n; i++)
+        json_array_append_new(a, json_string(l->v[i]));
+    return a;
+}
+
+static const char *gb_kind_name(enum gb_chart_kind k)
+{
+    return k == GB_CHART_BAR ? "bar" : k == GB_CHART_HEAT ? "heat" : "line";
+}
+
+static json_t *gb_series_json(const struct gb_series *se)
+{
+    json_t *pts = json_array();
+    for (size_t k = 0; pts && k < se->n; k++) {
+        const struct gb_pt *pt = &se->pts[k];
+        json_array_append_new(pts, json_pack("[oooo I]", gb_jnum(pt->x), gb_jnum(pt->y),
+                                             gb_jnum(pt->lo), gb_jnum(pt->hi), (json_int_t)pt->rec));
+    }
+    return json_pack("{s:s, s:o}", "label", se->label, "pts", pts ? pts : json_array());
+}
+
+static void gb_plot_json_lines(const struct gb_plot *p, json_t *o)
+{
+    json_t *series = json_array(), *refs = json_array(), *stars = json_array();
+    for (size_t i = 0; series && i < p->n_series; i++)
+        json_array_append_new(series, gb_series_json(&p->series[i]));
+    for (size_t i = 0; refs && i < p->n_refs; i++)
+        json_array_append_new(refs, json_pack("{s:s, s:o, s:s}", "label", p->refs[i].label, "y",
+                                              gb_jnum(p->refs[i].y), "unit", p->refs[i].unit));
+    for (size_t i = 0; stars && i < p->n_stars; i++)
+        json_array_append_new(stars, json_pack("{s:s, s:o, s:o}", "label", p->stars[i].label, "x",
+                                               gb_jnum(p->stars[i].x), "y", gb_jnum(p->stars[i].y)));
+    json_object_set_new(o, "series", series ? series : json_array());
+    json_object_set_new(o, "refs", refs ? refs : json_array());
+    json_object_set_new(o, "stars", stars ? stars : json_array());
+    json_object_set_new(o, "cats", gb_jstrs(&p->cats));
+    json_object_set_new(o, "x_mode", json_integer(p->x_mode));
+}
+
+static void gb_plot_json_heat(const struct gb_plot *p, json_t *o)
+{
+    json_t *cells = json_array();
+    for (size_t i = 0; cells && i < p->n_cells; i++) {
+        const struct gb_cell_v *c = &p->cells[i];
+        json_array_append_new(cells, json_pack("[I I o i I]", (json_int_t)c->row, (json_int_t)c->col,
+                                               gb_jnum(c->v), c->flagged, (json_int_t)c->rec));
+    }
+    json_object_set_new(o, "rows", gb_jstrs(&p->rows));
+    json_object_set_new(o, "cols", gb_jstrs(&p->cols));
+    json_object_set_new(o, "cells", cells ? cells : json_array());
+    json_object_set_new(o, "higher_better", json_boolean(p->higher_better));
+    json_object_set_new(o, "flag_label", p->flag_label ? json_string(p->flag_label) : json_null());
+}
+
+json_t *gb_plot_json(const struct gb_plot *p)
+{
+    json_t *o = json_pack("{s:s, s:s, s:s?, s:s?, s:s?, s:s?, s:b, s:b}", "name", p->name, "kind",
+                          gb_kind_name(p->kind), "title", p->title, "subtitle", p->subtitle,
+                          "x_label", p->x_label, "y_label", p->y_label, "log_x", p->log_x,
+                          "log_y", p->log_y);
+    if (!o)
+        return NULL;
+    if (p->kind == GB_CHART_HEAT)
+        gb_plot_json_heat(p, o);
+    else
+        gb_plot_json_lines(p, o);
+    return o;
 }

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "gpubound/report.h"
+#include "gpubound/report_html.h"
 #include "report_internal.h"
 
 static int gb_listed(char *const *list, size_t n, const char *name)
@@ -443,6 +444,7 @@ enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_ch
     if (chart_st != GB_OK)
         snprintf(chart_msg, sizeof chart_msg, "%s", gb_error_message());
     if ((large && (st = gb_write_summary_csv(run, out_dir, res)) != GB_OK) ||
+        (st = gb_report_html_write(run, book, opts, out_dir, res)) != GB_OK ||
         (st = gb_write_md(run, book, opts, large, suites, n_suites, out_dir, res)) != GB_OK)
         goto out;
     if (chart_st != GB_OK)

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "gpubound/report.h"
 #include "util/fs.h"
 
@@ -55,6 +57,24 @@ enum gb_status gb_chart_plot_new(const struct gb_run *run, const struct gb_chart
 enum gb_status gb_chart_speedup(const struct gb_run *run, const struct gb_chart_set *s,
                                 const struct gb_chart_spec *c, const char *out_dir, int formats,
                                 struct gb_report_result *res);
+
+/* Builds the plot of line, bar or heat chart `c` of `s` from `run` without
+ * drawing it: *out (free with gb_plot_free) and the points, bars or cells
+ * it holds in *n_points (0: nothing measured). Each point carries the index
+ * of the record it comes from (gb_plot_tag). */
+enum gb_status gb_chart_build(const struct gb_run *run, const struct gb_chart_set *s,
+                              const struct gb_chart_spec *c, struct gb_plot **out, int *n_points);
+
+/* The record index attached to the points, bars and cells added to `p`
+ * from now on; -1 for none (the default). */
+void gb_plot_tag(struct gb_plot *p, long rec);
+
+/* The plot as data, for report.html (html.c): its kind, titles, axes,
+ * series with points [x, y, lo, hi, record] (NaN as null; categorical x and
+ * bar groups as indexes into "cats"), reference lines and stars, or a heat
+ * grid's rows, cols and cells [row, col, value, flagged, record]. NULL when
+ * out of memory. */
+json_t *gb_plot_json(const struct gb_plot *p);
 
 /* ---- which charts a report draws (select.c) ---- */
 

@@ -1,0 +1,301 @@
+/* html.c - report.html: the run's data as one JSON document (provenance,
+ * records, the plots of the charts report.md draws, tables, CampProf
+ * models) embedded in a page with the chart library and the page script
+ * (src/report/html/page.js, built into the binary), which draws it all in
+ * the browser. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpubound/report_html.h"
+#include "html_internal.h"
+#include "report_internal.h"
+
+int gb_html_library(char *buf, size_t n)
+{
+    const char *env = getenv("GB_CHARTJS");
+    snprintf(buf, n, "%s", env && *env ? env : GB_HTML_CHARTJS);
+    FILE *f = fopen(buf, "rb");
+    if (!f)
+        return 0;
+    fclose(f);
+    return 1;
+}
+
+enum gb_status gb_html_read_file(const char *path, char **out, size_t *n)
+{
+    enum gb_status st = GB_OK;
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
+    FILE *f = fopen(path, "rb");
+    *out = NULL;
+    if (!f)
+        return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    for (;;) {
+        if (len + 65536 + 1 > cap) {
+            size_t nc = cap ? 2 * cap : 262144;
+            char *nb = realloc(buf, nc);
+            if (!nb) {
+                st = gb_error_set(GB_ERR_NOMEM, "out of memory reading %s", path);
+                goto out;
+            }
+            buf = nb;
+            cap = nc;
+        }
+        size_t got = fread(buf + len, 1, 65536, f);
+        len += got;
+        if (got < 65536)
+            break;
+    }
+    if (ferror(f)) {
+        st = gb_error_set(GB_ERR_IO, "cannot read %s", path);
+        goto out;
+    }
+    buf[len] = '\0';
+    *out = buf;
+    *n = len;
+    buf = NULL;
+out:
+    free(buf);
+    fclose(f);
+    return st;
+}
+
+/* A table as JSON: {"columns": [...], "rows": [[...], ...]}, the cell texts
+ * of gb_table_print's JSON format. NULL when out of memory. */
+static json_t *gb_html_table(const struct gb_table *t)
+{
+    char *text = NULL;
+    size_t len = 0;
+    json_t *rows = NULL, *cols = json_array(), *out = NULL, *arr = json_array();
+    FILE *f = open_memstream(&text, &len);
+    if (!f || !cols || !arr)
+        goto done;
+    enum gb_status st = gb_table_print(t, f, GB_FORMAT_JSON, 0);
+    fclose(f);
+    f = NULL;
+    if (st != GB_OK || !(rows = json_loads(text, 0, NULL)) || !json_is_array(rows))
+        goto done;
+    for (size_t i = 0; i < json_array_size(rows); i++) {
+        json_t *obj = json_array_get(rows, i), *row = json_array(), *v;
+        const char *key;
+        json_object_foreach(obj, key, v)
+        {
+            if (i == 0)
+                json_array_append_new(cols, json_string(key));
+            json_array_append(row, v);
+        }
+        json_array_append_new(arr, row);
+    }
+    out = json_pack("{s:O, s:O}", "columns", cols, "rows", arr);
+done:
+    if (f)
+        fclose(f);
+    free(text);
+    json_decref(rows);
+    json_decref(cols);
+    json_decref(arr);
+    return out;
+}
+
+/* The records: one array per record, the columns named in "columns". */
+static json_t *gb_html_records(const struct gb_run *run)
+{
+    static const char *const status[] = {"ok", "failed", "skipped", "error"};
+    json_t *rows = json_array();
+    for (size_t i = 0; rows && i < run->n_records; i++) {
+        const struct gb_record *r = &run->records[i];
+        json_t *axes = json_object();
+        for (int a = 0; axes && a < r->n_axes; a++)
+            json_object_set_new(axes, r->axes[a].name, json_string(r->axes[a].value));
+        int si = (int)r->status;
+        json_array_append_new(rows, json_pack("[s s o s o o o i o o s s]", r->suite, r->bench,
+                                              axes ? axes : json_object(),
+                                              si >= 0 && si < 4 ? status[si] : "?",
+                                              gb_html_num(r->median_ns), gb_html_num(r->ci_lo_ns),
+                                              gb_html_num(r->ci_hi_ns), r->samples,
+                                              gb_html_num(r->bw_gbs), gb_html_num(r->gflops),
+                                              r->reason, r->cache == GB_CACHE_COLD ? "cold" : "hot"));
+    }
+    return json_pack("{s:[ssssssssssss], s:o}", "columns", "suite", "bench", "axes", "status",
+                     "median_ns", "ci_lo_ns", "ci_hi_ns", "samples", "bw_gbs", "gflops", "reason",
+                     "cache", "rows", rows ? rows : json_array());
+}
+
+json_t *gb_html_num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* One chart instance of report.md as data: its plot, or a speedup table. */
+static enum gb_status gb_html_chart(const struct gb_run *run, const struct gb_chart_set *s,
+                                    const struct gb_chart_spec *c, json_t *charts)
+{
+    enum gb_status st;
+    if (c->kind == GB_CHART_SPEEDUP) {
+        struct gb_table *t = NULL;
+        if ((st = gb_report_speedup_table(run, s, c, &t)) != GB_OK)
+            return st;
+        json_t *tj = gb_html_table(t);
+        gb_table_free(t);
+        if (!tj)
+            return gb_error_set(GB_ERR_NOMEM, "out of memory");
+        json_array_append_new(charts, json_pack("{s:s, s:s, s:s, s:o}", "name", c->name, "kind",
+                                                "speedup", "title", c->title ? c->title : c->name,
+                                                "table", tj));
+        return GB_OK;
+    }
+    struct gb_plot *p = NULL;
+    int n_points = 0;
+    if ((st = gb_chart_build(run, s, c, &p, &n_points)) != GB_OK)
+        return st;
+    json_t *pj = n_points > 0 ? gb_plot_json(p) : NULL;
+    gb_plot_free(p);
+    if (n_points > 0 && !pj)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    if (pj)
+        json_array_append_new(charts, pj);
+    return GB_OK;
+}
+
+/* The charts of `s` that report.md draws (gb_chart_wanted), and the count left out. */
+static enum gb_status gb_html_charts(const struct gb_run *run, const struct gb_chart_set *s,
+                                     const struct gb_report_opts *opts, int large, json_t *charts,
+                                     int *left_out)
+{
+    enum gb_status st = GB_OK;
+    for (int i = 0; i < s->n_charts && st == GB_OK; i++) {
+        const struct gb_chart_spec *c = &s->charts[i];
+        struct gb_chart_inst *inst = NULL;
+        size_t n_inst = 0;
+        if ((st = gb_chart_instances(run, s, c, &inst, &n_inst)) != GB_OK)
+            break;
+        for (size_t k = 0; k < n_inst && st == GB_OK; k++) {
+            if (gb_chart_wanted(opts, large, s, c, &inst[k], k))
+                st = gb_html_chart(run, s, &inst[k].spec, charts);
+            else
+                (*left_out)++;
+        }
+        free(inst);
+    }
+    return st;
+}
+
+/* One suite: its help, summary table (per bench for a large run) and charts. */
+static enum gb_status gb_html_suite(const struct gb_run *run, const struct gb_chart_book *book,
+                                    const struct gb_report_opts *opts, int large, const char *suite,
+                                    json_t *suites)
+{
+    enum gb_status st;
+    struct gb_table *t = NULL;
+    const struct gb_chart_set *s = gb_chart_book_find(book, suite);
+    json_t *charts = json_array();
+    int left_out = 0;
+    if (!charts)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    st = large ? gb_report_bench_table(run, suite, &t) : gb_report_summary_table(run, suite, &t);
+    if (st == GB_OK && s)
+        st = gb_html_charts(run, s, opts, large, charts, &left_out);
+    json_t *tj = st == GB_OK ? gb_html_table(t) : NULL;
+    gb_table_free(t);
+    if (st == GB_OK && !tj)
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+    if (st != GB_OK) {
+        json_decref(charts);
+        json_decref(tj);
+        return st;
+    }
+    json_array_append_new(suites, json_pack("{s:s, s:s?, s:o, s:s, s:o, s:i}", "name", suite, "help",
+                                            s ? s->help : NULL, "summary", tj, "summary_kind",
+                                            large ? "bench" : "point", "charts", charts, "left_out",
+                                            left_out));
+    return GB_OK;
+}
+
+/* Every campprof-model*.json of the run directory, by file name. */
+static json_t *gb_html_camp_models(const char *dir)
+{
+    json_t *models = json_array();
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (models && d && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        char path[GB_PATH_MAX + 300];
+        if (strncmp(e->d_name, "campprof-model", 14) != 0 || len < 5 ||
+            strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        json_t *m = json_load_file(path, 0, NULL);
+        if (m)
+            json_array_append_new(models, json_pack("{s:s, s:o}", "file", e->d_name, "model", m));
+    }
+    if (d)
+        closedir(d);
+    /* The paper's form first: readdir's order is the file system's. */
+    if (models && json_array_size(models) == 2 &&
+        strlen(json_string_value(json_object_get(json_array_get(models, 0), "file"))) >
+            strlen(json_string_value(json_object_get(json_array_get(models, 1), "file")))) {
+        json_t *first = json_incref(json_array_get(models, 0));
+        json_array_remove(models, 0);
+        json_array_append_new(models, first);
+    }
+    return models;
+}
+
+/* The suites of the run, in order of first appearance, as JSON. */
+static enum gb_status gb_html_suites(const struct gb_run *run, const struct gb_chart_book *book,
+                                     const struct gb_report_opts *opts, json_t *suites)
+{
+    enum gb_status st = GB_OK;
+    int large = gb_report_is_large(run, book);
+    for (size_t i = 0; i < run->n_records && st == GB_OK; i++) {
+        int seen = 0;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = strcmp(run->records[k].suite, run->records[i].suite) == 0;
+        if (!seen)
+            st = gb_html_suite(run, book, opts, large, run->records[i].suite, suites);
+    }
+    return st;
+}
+
+static void gb_html_missing(struct gb_report_result *res, const char *lib)
+{
+    size_t len = strlen(res->note);
+    gb_result_add(&res->not_drawn, &res->n_not_drawn, "report.html");
+    snprintf(res->note + len, sizeof res->note - len,
+             "%sreport.html needs the chart library %s: install it with 'make deps' or "
+             "'apt-get install libjs-chart.js'", len ? "; " : "", lib);
+}
+
+enum gb_status gb_report_html_write(const struct gb_run *run, const struct gb_chart_book *book,
+                                    const struct gb_report_opts *opts, const char *out_dir,
+                                    struct gb_report_result *res)
+{
+    enum gb_status st;
+    char lib[GB_PATH_MAX], path[GB_PATH_MAX + 32], title[GB_PATH_MAX + 32];
+    if (!gb_html_library(lib, sizeof lib)) {
+        gb_html_missing(res, lib);
+        return GB_OK;
+    }
+    snprintf(path, sizeof path, "%s/run.json", run->dir);
+    json_t *suites = json_array();
+    json_t *doc = json_pack("{s:s, s:o?, s:o?, s:o?, s:o?, s:b, s:I}", "tool", "gpubound " GB_VERSION,
+                            "run", json_load_file(path, 0, NULL), "records", gb_html_records(run),
+                            "suites", suites, "camp_models", gb_html_camp_models(run->dir),
+                            "large", gb_report_is_large(run, book), "n_records",
+                            (json_int_t)run->n_records);
+    if (!doc)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    if ((st = gb_html_suites(run, book, opts, suites)) == GB_OK) {
+        snprintf(title, sizeof title, "gpubound report: %s", run->dir);
+        snprintf(path, sizeof path, "%s/report.html", out_dir);
+        st = gb_html_page(path, title, doc, lib);
+    }
+    json_decref(doc);
+    if (st == GB_OK)
+        st = gb_result_add_file(res, out_dir, "report.html");
+    return st;
+}
