@@ -231,7 +231,44 @@ def ubench0_small():
     return [str(n) for n in counts] + [str(threads[0]), str(threads[-1])]
 
 
+
+def wall(name):
+    """(wall s, timed %, and the wall parts) of data/h200/NAME's run.json."""
+    info = run(name)[0]
+    return info["wall_s"], 100.0 * info["timed_s"] / info["wall_s"], info.get("wall_parts") or {}
+
+
+def bw_wall_parts():
+    w, share, p = wall("bandwidth-2026-11-23-b")
+    return (f(w, 2), f(share, 1), f(p["warmup_s"], 2), f(p["verify_s"], 2), f(p["other_s"], 2),
+            f(p["sampling_s"] - p["timed_s"], 2))
+
+
+def ub_wall_parts():
+    w, share, p = wall("ubench-2026-11-23")
+    w0, share0, _ = wall("ubench-2026-11-21")
+    return (f(w, 0), f(share, 1), f(w0, 0), f(share0, 0), f(p["verify_s"], 0), f(p["warmup_s"], 0))
+
+
+def ub_moved():
+    old = {(r["bench"], tuple(sorted(r["axes"].items()))): r for r in run("ubench-2026-11-21")[1]}
+    new = {(r["bench"], tuple(sorted(r["axes"].items()))): r for r in run("ubench-2026-11-23")[1]}
+    keys = [k for k in old if k in new]
+    ratio = sorted(med(new[k]) / med(old[k]) for k in keys)
+    single = sorted(med(new[k]) / med(old[k]) for k in keys if old[k]["batch"] == 1)
+    n = len(ratio)
+    mid = lambda xs: (xs[len(xs) // 2] + xs[(len(xs) - 1) // 2]) / 2
+    overlap = sum(1 for k in keys if new[k]["time_ns"]["ci_lo"] <= old[k]["time_ns"]["ci_hi"] and
+                  old[k]["time_ns"]["ci_lo"] <= new[k]["time_ns"]["ci_hi"])
+    return (f(100 * (1 - mid(ratio)), 1), f(ratio[int(0.05 * n)], 3), f(ratio[int(0.95 * n)], 3),
+            f(100 * (1 - mid(single)), 1), f(100.0 * overlap / n, 1))
+
+
 FIGURES = [
+    ("docs/measurement.md", "took {} s, {}% of it in timed kernels: warm-up {} s, verification {} s, the GPU's start and planning (\"other\") {} s, sampling around the timed kernels {} s", "data/h200/bandwidth-2026-11-23-b/run.json wall_parts", bw_wall_parts),
+    ("docs/measurement.md", "took {} s, {}% of it in timed kernels, against {} s and {}% for the sweep timed by events", "data/h200/ubench-2026-11-2{3,1}/run.json", lambda: ub_wall_parts()[:4]),
+    ("docs/measurement.md", "the verification of every point ({} s) and the warm-up with its graph capture ({} s)", "data/h200/ubench-2026-11-23/run.json wall_parts", lambda: ub_wall_parts()[4:]),
+    ("docs/measurement.md", "the median point is {}% faster than in the events sweep (5th to 95th percentile of the ratio: {} to {}), single launches by {}% (the event pair's overhead gone), and only {}% of the points' intervals overlap", "data/h200/ubench-2026-11-2{1,3} matched points", ub_moved),
     ("README.md", "The theoretical peak the driver's attributes give is {} GB/s", "data/h200/%s/run.json" % BW, bw_peak),
     ("README.md", "| read | stride | {} | {} | |", "data/h200/%s read width=16 grid=stride" % BW, lambda: bw_row("read", "stride")),
     ("README.md", "| write | stride | {} | {} | |", "data/h200/%s write width=16 grid=stride" % BW, lambda: bw_row("write", "stride")),
