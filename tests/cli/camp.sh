@@ -39,7 +39,7 @@ printf '%s\n' "$OUT" | head -1 | grep -qx 'op,pattern,fit,term,estimate (ns),std
     ok || bad "fit CSV header"
 [ "$(printf '%s\n' "$OUT" | grep -c '^write,spread,final,')" = 4 ] && ok || bad "fit CSV: final write/spread should have 4 terms"
 expect 0 "" camp fit "$RUN" --out "$TMP/m3.json" --format json
-if command -v python3 >/dev/null 2>&1; then
+if need_python3; then
     printf '%s\n' "$OUT" | python3 -c 'import json,sys; r=json.load(sys.stdin); assert len(r)==39 and r[0]["term"]=="(intercept)"' &&
         ok || bad "fit JSON does not parse or has the wrong rows"
     python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert len(m["equations"])==4' "$MODEL" &&
@@ -132,7 +132,7 @@ cp "$RUN/run.json" "$TMP/run-as-model.json"
 expect 1 "is not a CampProf model" camp predict --model "$TMP/run-as-model.json" --gld 4:1 --warps 4
 sed 's/"term": "w"/"term": "x"/' "$MODEL" >"$TMP/badterm.json"
 expect 1 "unknown term 'x'" camp predict --model "$TMP/badterm.json" --gld 4:1 --warps 4
-if command -v python3 >/dev/null 2>&1; then
+if need_python3; then
     python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); del m["device"]; json.dump(m, open(sys.argv[2], "w"))' "$MODEL" "$TMP/nodev.json"
     expect 2 "the model does not record its device's limits; give --cc X.Y" camp predict --model "$TMP/nodev.json" --gld 4:1 --warps 4
     expect 0 "" camp predict --model "$TMP/nodev.json" --gld 4:1 --threads 256 --regs 16 --cc 9.0

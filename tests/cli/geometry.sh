@@ -55,7 +55,7 @@ expect 0 "" geometry "$FIXTURE" --all --format csv
 printf '%s\n' "$OUT" | grep -qx 'ubench6,large,default,6,2,8x16,1e+02,8x16 16x8 32x8,3,128-256,4,8x16,1,4x64,1.255,yes,no,8x16,1,yes' \
     && ok || bad "--all csv: the ubench6 row"
 # The ranking agrees with the one the fixture's script computes on its own.
-if command -v python3 >/dev/null 2>&1; then
+if need_python3; then
     printf '%s\n' "$OUT" | tail -n +2 | cut -d, -f1,2,3,6,8 | sort >"$TMP/ours"
     python3 "$FIXTURE/make_fixture.py" --expect | sort >"$TMP/theirs"
     diff "$TMP/ours" "$TMP/theirs" >/dev/null && ok || bad "--all: best and recommended shapes differ from make_fixture.py --expect"
