@@ -94,6 +94,8 @@ line=$(grep -m1 '^gpubound geometry ' "$GB_SRC/README.md" | sed 's/ *#.*//')
 read -r -a words <<<"${line#gpubound }"
 for i in "${!words[@]}"; do [ "${words[$i]}" = runs/ub ] && words[$i]=$FIXTURE; done
 expect 0 "" "${words[@]}"
+printf '%s\n' "$OUT" | head -1 | grep -q "^class coalesced-write (ubench1,ubench2), size large" && ok || bad "the README example's header"
+printf '%s\n' "$OUT" | grep -q '^best: ' && ok || bad "the README example names no best shape"
 sed -n '/^\$ gpubound geometry tests\/data\/runs\/ubench-fixture --bench ubench6$/,/^```$/p' "$GB_SRC/docs/models.md" \
     | sed '1d;$d' >"$TMP/doc-example"
 (cd "$GB_SRC" && "$GPUBOUND" geometry tests/data/runs/ubench-fixture --bench ubench6) >"$TMP/now" 2>&1

@@ -49,6 +49,9 @@ ccs=$("$GPUBOUND" help occupancy | grep -Eo '\(7\.0[0-9. ]*\)' | tr -d '()')
 [ -n "$ccs" ] && ok || bad "help lists no compute capabilities"
 for cc in $ccs; do
     expect 0 "" occupancy --cc "$cc" --threads 128 --regs 32 --smem 0
+    # 4-warp blocks of 32 registers fill every SM of every listed architecture
+    # (the guide's warps, registers and blocks per SM allow it on each).
+    printf '%s\n' "$OUT" | grep -qF "occupancy             100%" && ok || bad "cc $cc: 128 threads x 32 registers is not 100%"
 done
 
 # Bad input: one line on stderr, exit 2.
