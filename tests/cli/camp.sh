@@ -133,6 +133,16 @@ expect 2 "predict: --cc needs a compute capability X.Y" "${P[@]}" --gld 4:1 --wa
 expect 0 "" "${P[@]}" --gld 4:1 --warps 4 --cc 9.0
 band_rows 4
 
+# Unedited exports recorded on a GPU by tests/device/ncu_export.sh, once
+# committed under tests/data/ncu/recorded (README there), read with the
+# H200 model: every one names its loads.
+for f in "$NCU"/recorded/*.csv; do
+    [ -e "$f" ] || continue
+    [ -s "${f%.csv}.command" ] && ok || bad "$f has no .command file beside it"
+    expect 0 "" camp predict --model "$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json" --from-ncu "$f"
+    printf '%s\n' "$ERR" | grep -q "loads [1-9][0-9]* requests" && ok || bad "$f: no loads read"
+done
+
 # Models: missing, malformed, not a model, without a device.
 expect 1 "camp predict: cannot read the model $TMP/none.json: .*; give a model written by 'gpubound camp fit'" \
     camp predict --model "$TMP/none.json" --gld 4:1 --warps 4
