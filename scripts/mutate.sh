@@ -28,7 +28,7 @@ MUTATIONS=(
 "ncu-msecond|src/results/ncu.c|{\"msecond\", 1e6}|{\"msecond\", 1e3}|ncu's msecond scaled by 1e3, not 1e6"
 "kernel-rs-walk|kernels/rs_walk.h|w->col = (w->col + 1u) & 31u;|w->col = (w->col + 3u) & 31u;|the bank-conflict kernel's column walk steps by 3"
 "kernel-camp-columns|kernels/camp_walk.h|        w->q += w->step;|        w->q += w->step + 1u;|the camping column walk skips a chunk per step"
-"campprof-per-warp|src/models/campprof_predict.c|/ (k * warps);|/ k;|CampProf's time per instruction not divided by the active warps"
+"campprof-per-warp|src/models/campprof_predict.c|    double k = eq->instr_per_warp[c];|    double k = eq->instr_per_warp[c] / warps;|CampProf's time per instruction not divided by the active warps"
 )
 
 echo "mutate.sh: copying the tracked tree to $work and building it" >&2
