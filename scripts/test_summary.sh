@@ -11,8 +11,10 @@ names=$(cd "$build" && ctest -N -L device 2>/dev/null | sed -n 's/^ *Test *#[0-9
 line="make test: did not run ${n:-0} device tests (${names% }): they need a GPU; run them with 'make gpu-test' or 'bash scripts/device_tier.sh $build LOGDIR' on a GPU machine"
 log="$build/skipped-checks.log"
 if [ -s "$log" ]; then
-    k=$(awk '{ s += $1 } END { print s }' "$log")
-    why=$(cut -d' ' -f2- "$log" | sort -u | paste -sd ';' -)
-    line="$line; skipped $k CLI checks ($why)"
+    # Lines "N TEST: WHY", grouped by WHY.
+    why=$(awk '{ n = $1; t = $2; sub(/:$/, "", t); $1 = ""; $2 = ""; r = substr($0, 3)
+                 c[r] += n; s += n; ts[r] = ts[r] (ts[r] == "" ? "" : ", ") t }
+               END { for (r in c) out = out (out == "" ? "" : "; ") c[r] " in " ts[r] ": " r; print s " CLI checks (" out ")" }' "$log")
+    line="$line; skipped $why"
 fi
 echo "$line"
