@@ -1,7 +1,8 @@
 # gpubound - the front door. The real build is CMake; these targets drive it.
 #   make run       install what is missing, build, then show the device and run the bandwidth suite
 #                  (without a GPU: one line saying so, then a demo on the runs recorded under data/)
-#   make test      install what is missing, build, then run every CPU test tier (unit, nvrtc, cli, html)
+#   make test      install what is missing, build, then run every CPU test tier (unit, nvrtc, cli, html);
+#                  the last line says which device tests it did not run, and why
 #   make gpu-test  the device tier: every suite in quick mode on a real GPU
 #                  (without a GPU: one line saying so, and the recipe exits 3)
 #   make install   install gpubound, libgpubound (.a and .so), its headers and gpubound.pc
@@ -46,7 +47,9 @@ run: build
 	else exit $$rc; fi
 
 test: build
-	cd $(BUILD) && ctest --output-on-failure -LE device -j $(JOBS)
+	@rm -f $(BUILD)/skipped-checks.log
+	@cd $(BUILD) && ctest --output-on-failure -LE device -j $(JOBS); rc=$$?; \
+	bash $(CURDIR)/scripts/test_summary.sh "$$PWD"; exit $$rc
 
 # Without a GPU the tier says so in one line and exits 3 (gpubound's "no usable
 # GPU"), rather than failing every device test.

@@ -21,7 +21,6 @@
 #define WIDTH 4
 #endif
 
-#define CAMP_LINE 128u          // bytes per L2 line
 #define CAMP_MAX_LINES 256      // entries of the line table
 #define CAMP_BOUNDS __launch_bounds__(1024, 2)
 
@@ -140,87 +139,24 @@ __device__ __forceinline__ T wpat(unsigned int seed, unsigned long long byte)
 #error "WIDTH must be 2, 4, 8 or 16"
 #endif
 
-// Bytes one warp-level request covers, and the 64-byte half-lines in it.
-#define REQ (32u * WIDTH)
-#define HALVES (REQ / 64u)
-
-// ---- the address patterns of camp_read and camp_write ----
-//
-// Request r of a launch (r = i * G + g for iteration i of global warp g,
-// G warps in the grid) is chunk q = q0 + r of a cycle of nq chunks:
-//   cls 0, rows:    chunk q % nq at byte (q % nq) * REQ; nq a power of two.
-//                   Concurrent warps read neighbouring chunks: spread.
-//   cls 1, columns: chunk q' = q % nq of a matrix of 2^rows_log2 rows of
-//                   `pitch` bytes, in column order: row q' % rows, column
-//                   q' / rows, byte row * pitch + column * REQ. Concurrent
-//                   warps are `pitch` bytes apart (the classic camping pattern).
-//   cls 2, lines:   a table of `lines` 128-byte lines (a power of two, at
-//                   least 4), as 2*lines half-lines of 64 bytes; request q
-//                   covers half-lines q*HALVES .. q*HALVES+HALVES-1, modulo
-//                   2*lines. All warps cycle over the same few lines.
-// Lane l accesses WIDTH bytes at byte l*WIDTH of its request.
-struct camp_geom {
-    unsigned long long q0;      // first chunk of this launch
-    unsigned long long nq;      // chunks in the cycle
-    unsigned long long total;   // requests in this launch
-    unsigned long long pitch;   // cls 1: bytes per row
-    unsigned int rows_log2;     // cls 1: log2(rows)
-    unsigned int lines;         // cls 2: lines in the table
-    unsigned int cls;
-    unsigned int pad;
-};
+#include "camp_walk.h"   // REQ, camp_geom, camp_offset, the references (pasted in by cmake/embed.cmake)
 
 // cls 2: line numbers (128-byte units from the buffer's start); set by the
 // host with cuModuleGetGlobal before the launch.
 __constant__ unsigned int camp_lines[CAMP_MAX_LINES];
-
-struct camp_walk {
-    unsigned int q, step;   // cls 1: current chunk modulo nq, G modulo nq
-};
-
-// Byte offset of this lane's element for request r (r = g, g + G, ... in
-// order: the walk of class 1 advances by G per call). Indices are 32-bit
-// (the host keeps total and nq below 2^31); chunk and half-line indices wrap
-// modulo powers of two, which 32-bit wrap-around preserves.
-__device__ __forceinline__ unsigned long long camp_offset(const camp_geom &geo, camp_walk &w,
-                                                         const unsigned int *s_lines, unsigned int r,
-                                                         unsigned int lane)
-{
-    if (geo.cls == 0)
-        return (unsigned long long)(((unsigned int)geo.q0 + r) & ((unsigned int)geo.nq - 1u)) * REQ + lane * WIDTH;
-    if (geo.cls == 1) {
-        unsigned int q = w.q;
-        w.q += w.step;
-        if (w.q >= (unsigned int)geo.nq)
-            w.q -= (unsigned int)geo.nq;
-        unsigned int row = q & ((1u << geo.rows_log2) - 1u), col = q >> geo.rows_log2;
-        return (unsigned long long)row * geo.pitch + (unsigned long long)col * REQ + lane * WIDTH;
-    }
-    unsigned int h = (((unsigned int)geo.q0 + r) * HALVES + (lane * WIDTH) / 64u) & (2u * geo.lines - 1u);
-    return (unsigned long long)s_lines[h >> 1] * CAMP_LINE + (h & 1u) * 64u + ((lane * WIDTH) & 63u);
-}
 
 // Sets up the walk of global warp g and, for cls 2, the block's copy of the
 // line table in shared memory.
 __device__ __forceinline__ void camp_begin(const camp_geom &geo, camp_walk &w, unsigned int *s_lines,
                                            unsigned int g, unsigned int G)
 {
-    if (geo.cls == 1) {
-        w.q = (unsigned int)((geo.q0 + g) % geo.nq);
-        w.step = (unsigned int)(G % geo.nq);
-    }
+    if (geo.cls == 1)
+        camp_walk_start(&geo, &w, g, G);
     if (geo.cls == 2) {
         for (unsigned int i = threadIdx.x; i < geo.lines; i += blockDim.x)
             s_lines[i] = camp_lines[i];
         __syncthreads();
     }
-}
-
-// This warp's requests: r = g, g + G, ... below geo.total.
-__device__ __forceinline__ unsigned int camp_my_requests(const camp_geom &geo, unsigned int g, unsigned int G)
-{
-    unsigned int total = (unsigned int)geo.total;
-    return g < total ? (total - g + G - 1u) / G : 0u;
 }
 
 // One pass over this warp's requests, four at a time with no branch between
@@ -232,15 +168,15 @@ __device__ __forceinline__ unsigned int camp_my_requests(const camp_geom &geo, u
         gc.cls = CLS;                                                                          \
         unsigned int r = g, i = 0;                                                       \
         for (; i + 4u <= n_my; i += 4u) {                                                  \
-            T v0 = camp_ld(base + camp_offset(gc, w, s_lines, r, lane));                       \
-            T v1 = camp_ld(base + camp_offset(gc, w, s_lines, r + G, lane));                   \
-            T v2 = camp_ld(base + camp_offset(gc, w, s_lines, r + 2u * G, lane));            \
-            T v3 = camp_ld(base + camp_offset(gc, w, s_lines, r + 3u * G, lane));            \
+            T v0 = camp_ld(base + camp_offset(&gc, &w, s_lines, r, lane));                       \
+            T v1 = camp_ld(base + camp_offset(&gc, &w, s_lines, r + G, lane));                   \
+            T v2 = camp_ld(base + camp_offset(&gc, &w, s_lines, r + 2u * G, lane));            \
+            T v3 = camp_ld(base + camp_offset(&gc, &w, s_lines, r + 3u * G, lane));            \
             acc += wsum(v0) + wsum(v1) + wsum(v2) + wsum(v3);                                  \
             r += 4u * G;                                                                     \
         }                                                                                      \
         for (; i < n_my; i++, r += G)                                                          \
-            acc += wsum(camp_ld(base + camp_offset(gc, w, s_lines, r, lane)));                 \
+            acc += wsum(camp_ld(base + camp_offset(&gc, &w, s_lines, r, lane)));                 \
     } while (0)
 
 #define CAMP_WRITE_LOOP(CLS)                                                                   \
@@ -249,10 +185,10 @@ __device__ __forceinline__ unsigned int camp_my_requests(const camp_geom &geo, u
         gc.cls = CLS;                                                                          \
         unsigned int r = g, i = 0;                                                       \
         for (; i + 4u <= n_my; i += 4u) {                                                  \
-            unsigned long long o0 = camp_offset(gc, w, s_lines, r, lane);                      \
-            unsigned long long o1 = camp_offset(gc, w, s_lines, r + G, lane);                  \
-            unsigned long long o2 = camp_offset(gc, w, s_lines, r + 2u * G, lane);           \
-            unsigned long long o3 = camp_offset(gc, w, s_lines, r + 3u * G, lane);           \
+            unsigned long long o0 = camp_offset(&gc, &w, s_lines, r, lane);                      \
+            unsigned long long o1 = camp_offset(&gc, &w, s_lines, r + G, lane);                  \
+            unsigned long long o2 = camp_offset(&gc, &w, s_lines, r + 2u * G, lane);           \
+            unsigned long long o3 = camp_offset(&gc, &w, s_lines, r + 3u * G, lane);           \
             camp_st(base + o0, wpat(seed, o0));                                                \
             camp_st(base + o1, wpat(seed, o1));                                                \
             camp_st(base + o2, wpat(seed, o2));                                                \
@@ -260,7 +196,7 @@ __device__ __forceinline__ unsigned int camp_my_requests(const camp_geom &geo, u
             r += 4u * G;                                                                     \
         }                                                                                      \
         for (; i < n_my; i++, r += G) {                                                        \
-            unsigned long long o = camp_offset(gc, w, s_lines, r, lane);                       \
+            unsigned long long o = camp_offset(&gc, &w, s_lines, r, lane);                       \
             camp_st(base + o, wpat(seed, o));                                                  \
         }                                                                                      \
     } while (0)
@@ -276,7 +212,7 @@ extern "C" __global__ void CAMP_BOUNDS camp_read(const char *base, camp_geom geo
     const unsigned int lane = threadIdx.x & 31u;
     const unsigned int G = gridDim.x * (blockDim.x >> 5);
     const unsigned int g = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
-    const unsigned int n_my = camp_my_requests(geo, g, G);
+    const unsigned int n_my = camp_my_requests(&geo, g, G);
     camp_walk w = {0, 0};
     camp_begin(geo, w, s_lines, g, G);
     unsigned long long acc = 0;
@@ -299,7 +235,7 @@ extern "C" __global__ void CAMP_BOUNDS camp_write(char *base, camp_geom geo, uns
     const unsigned int lane = threadIdx.x & 31u;
     const unsigned int G = gridDim.x * (blockDim.x >> 5);
     const unsigned int g = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
-    const unsigned int n_my = camp_my_requests(geo, g, G);
+    const unsigned int n_my = camp_my_requests(&geo, g, G);
     camp_walk w = {0, 0};
     camp_begin(geo, w, s_lines, g, G);
     if (geo.cls == 0)
@@ -308,31 +244,6 @@ extern "C" __global__ void CAMP_BOUNDS camp_write(char *base, camp_geom geo, uns
         CAMP_WRITE_LOOP(1);
     else
         CAMP_WRITE_LOOP(2);
-}
-
-// ---- references for verification (plain loops, no shared formula with the
-// request enumeration above) ----
-
-// Visits of chunk c (cycle position) in a launch that started at q0 and
-// issued `total` requests over a cycle of nq chunks.
-__device__ __forceinline__ unsigned long long camp_visits(unsigned long long c, unsigned long long q0,
-                                                          unsigned long long nq, unsigned long long total)
-{
-    unsigned long long d = (c + nq - q0 % nq) % nq;
-    return total / nq + (d < total % nq ? 1ull : 0ull);
-}
-
-// The chunk (cycle position) that holds byte b, or ~0 when no chunk does.
-__device__ __forceinline__ unsigned long long camp_chunk_of(unsigned long long b, const camp_geom &geo)
-{
-    if (geo.cls == 0) {
-        unsigned long long c = b / REQ;
-        return c < geo.nq ? c : ~0ull;
-    }
-    unsigned long long row = b / geo.pitch, col = (b % geo.pitch) / REQ;
-    if (row >= (1ull << geo.rows_log2) || col >= geo.pitch / REQ)
-        return ~0ull;
-    return col * (1ull << geo.rows_log2) + row;
 }
 
 // What camp_read's checksums must add up to for classes 0 and 1: every
@@ -344,7 +255,7 @@ extern "C" __global__ void camp_ref_read(const unsigned int *buf, unsigned long 
     unsigned long long s = 0;
     for (unsigned long long j = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; j < n_words;
          j += (unsigned long long)gridDim.x * blockDim.x) {
-        unsigned long long c = camp_chunk_of(j * 4ull, geo);
+        unsigned long long c = camp_chunk_of(j * 4ull, &geo);
         if (c == ~0ull)
             continue;
         unsigned int v = buf[j];
@@ -363,7 +274,7 @@ extern "C" __global__ void camp_check_write(const unsigned int *buf, unsigned lo
     unsigned long long b = 0;
     for (unsigned long long j = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; j < n_words;
          j += (unsigned long long)gridDim.x * blockDim.x) {
-        unsigned long long c = camp_chunk_of(j * 4ull, geo);
+        unsigned long long c = camp_chunk_of(j * 4ull, &geo);
         unsigned int want = (c != ~0ull && camp_visits(c, geo.q0, geo.nq, geo.total)) ? camp_pat(seed, j)
                                                                                        : 0xDEADBEEFu;
         b += buf[j] != want;
@@ -473,7 +384,11 @@ extern "C" __global__ void CAMP_BOUNDS camp_clique(const unsigned int *row, cons
                             b = camp_ld32(col + ub + b0 + lane);
                         unsigned int pos = 0;
                         for (unsigned int step = 16u; step > 0u; step >>= 1)
+#ifdef GB_MUTANT_CLIQUE   // a planted bug for tests/device/kernel_mutants.sh: overshoots a
+                            if (__shfl_sync(0xffffffffu, b, pos + step - 1u) <= a)
+#else
                             if (__shfl_sync(0xffffffffu, b, pos + step - 1u) < a)
+#endif
                                 pos += step;
                         unsigned int found = __shfl_sync(0xffffffffu, b, pos) == a;
                         cnt += (a0 + lane < dv && a > u && found) ? 1u : 0u;

@@ -28,44 +28,13 @@ typedef unsigned long long u64;
 // in the log domain: message symbols arrive as exponents (symbol alpha^e),
 // the matrix as c_logp[k][j] = log P[k][j] (255 for a zero entry), so that
 // parity j = XOR over k of exp[e_k + c_logp[k][j]].
-#define RS_N 1024
-#define RS_ROWS (RS_N / 32)
+#include "rs_walk.h"   // RS_N, RS_ROWS, gf_*, the table walk (pasted in by cmake/embed.cmake)
 #define RS_K 32
 #define RS_NPAR 8
 #define RS_BLOCK 256
 #define RS_TAB_WORDS (RS_ROWS * 33)
 
 __constant__ unsigned char c_logp[RS_K][RS_NPAR];
-
-// Branch-free, so that lanes with different operands never diverge.
-__device__ __forceinline__ u32 gf_xtime(u32 v)
-{
-    return ((v << 1) ^ (0x11du & (0u - ((v >> 7) & 1u)))) & 0xffu;
-}
-
-__device__ __forceinline__ u32 gf_mul(u32 a, u32 b)
-{
-    u32 r = 0;
-#pragma unroll
-    for (int i = 0; i < 8; i++) {
-        r ^= a & (0u - ((b >> i) & 1u));
-        a = gf_xtime(a);
-    }
-    return r;
-}
-
-__device__ __forceinline__ u32 gf_pow_alpha(u32 e)
-{
-    u32 r = 1, base = 2;
-    e %= 255u;
-#pragma unroll
-    for (int i = 0; i < 8; i++) {
-        u32 m = gf_mul(r, base);
-        r = ((e >> i) & 1u) ? m : r;
-        base = gf_mul(base, base);
-    }
-    return r;
-}
 
 // Parity of this thread's codeword from the table (shared by every RS kernel).
 __device__ __forceinline__ void rs_encode(const u32 *tab, u32 stride, const u32 *__restrict__ msg,
@@ -104,31 +73,24 @@ __device__ __forceinline__ void rs_encode(const u32 *tab, u32 stride, const u32 
 // ways * (l % (32/ways)), so at every step the 32 lanes of a warp write 32
 // distinct entries of which `ways` share a bank without padding (a ways-way
 // conflict) and none do with it (row r's entries are shifted by r banks).
-// The walk keeps alpha^(row*32) in `rb`, so a wrap inside a row is a select
-// and a new row one multiplication, without divergent branches.
+// The walk is in rs_walk.h, which tests/unit/test_patterns_walk.c runs on
+// the host for every lane.
 extern "C" __global__ void __launch_bounds__(RS_BLOCK)
 bank_every_thread(const u32 *__restrict__ msg, u32 *__restrict__ par, u32 ncw, u32 ways, u32 pad)
 {
     __shared__ u32 tab[RS_TAB_WORDS];
     const u32 stride = 32u + pad;
-    const u32 lane = threadIdx.x & 31u, m = 32u / ways;
-    u32 row = lane / m, col = ways * (lane % m);
-    u32 rb = gf_pow_alpha(row * 32u), v = gf_pow_alpha(row * 32u + col);
-    const u32 a32 = gf_pow_alpha(32u);
-    const u32 awrap = gf_pow_alpha(255u * 4u - (RS_N - 32u));   // alpha^-(RS_N - 32)
+    const u32 lane = threadIdx.x & 31u;
+    struct rs_walk w;
+    rs_walk_begin(&w, lane, ways);
 #pragma unroll 1
     for (u32 r = 0; r < RS_ROWS; r++) {
 #pragma unroll 4
         for (u32 j = 0; j < 32u; j++) {
-            tab[row * stride + col] = v;
-            u32 next = gf_xtime(v);
-            v = col == 31u ? rb : next;
-            col = (col + 1u) & 31u;
+            tab[rs_walk_slot(&w, stride)] = w.v;
+            rs_walk_next(&w);
         }
-        u32 mul = row == RS_ROWS - 1u ? awrap : a32;
-        row = row == RS_ROWS - 1u ? 0u : row + 1u;
-        rb = gf_mul(rb, mul);
-        v = gf_mul(v, mul);
+        rs_walk_next_row(&w);
     }
     __syncthreads();
     rs_encode(tab, stride, msg, par, ncw);

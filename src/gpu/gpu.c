@@ -145,6 +145,31 @@ static char *gb_read_file(const char *path, size_t *size)
     return buf;
 }
 
+/* The device tier's kernel mutants: GPUBOUND_KERNEL_DEFINES="NAME ..."
+ * (unset in normal use) puts "#define NAME 1" in front of every embedded
+ * kernel source, e.g. GB_MUTANT_CLIQUE, which the kernels turn into a
+ * deliberate bug that verification must catch (tests/device/kernel_mutants.sh).
+ * Returns a new string, or NULL when the variable is unset or on no memory. */
+static char *gb_mutant_source(const char *src)
+{
+    const char *defs = getenv("GPUBOUND_KERNEL_DEFINES");
+    if (!defs || !defs[0])
+        return NULL;
+    size_t n = strlen(src) + 12 * strlen(defs) + 64; /* "#define X 1\n" per name */
+    char *out = malloc(n), *p = out;
+    if (!out)
+        return NULL;
+    for (const char *d = defs; *d;) {
+        size_t len = strcspn(d, " ,");
+        if (len)
+            p += sprintf(p, "#define %.*s 1\n", (int)len, d);
+        d += len;
+        d += strspn(d, " ,");
+    }
+    strcpy(p, src);
+    return out;
+}
+
 enum gb_status gb_gpu_module(struct gb_gpu *g, const char *file, const char *const *opts,
                              int n_opts, CUmodule *out)
 {
@@ -152,7 +177,10 @@ enum gb_status gb_gpu_module(struct gb_gpu *g, const char *file, const char *con
     *out = NULL;
     if (!src)
         return gb_error_set(GB_ERR_USAGE, "no embedded kernel source named %s", file);
-    return gb_gpu_module_source(g, file, src, opts, n_opts, out);
+    char *mutant = gb_mutant_source(src);
+    enum gb_status st = gb_gpu_module_source(g, file, mutant ? mutant : src, opts, n_opts, out);
+    free(mutant);
+    return st;
 }
 
 enum gb_status gb_gpu_module_source(struct gb_gpu *g, const char *name, const char *src,

@@ -12,6 +12,14 @@ cp -r "$FIXTURE" "$TMP/run"
 RUN="$TMP/run"
 MODEL="$RUN/campprof-model.json"
 
+# band_rows N: the predict table in $OUT has N rows, 1..N active warps, each
+# a positive best time not above the worst (a camped bound below the spread
+# one is possible only where the fit says so; the fixture's is not).
+band_rows() {
+    printf '%s\n' "$OUT" | awk -v n="$1" '/^ *[0-9]+  / { k++; if ($1 != k || !($2 > 0) || $3 < $2) bad++ }
+        END { exit !(k == n && !bad) }' && ok || bad "predict: not $1 rows of 0 < best <= worst"
+}
+
 # ---- fit ----
 expect 0 "" camp fit "$RUN"
 [ -s "$MODEL" ] && ok || bad "fit did not write RUN_DIR/campprof-model.json"
@@ -39,7 +47,7 @@ printf '%s\n' "$OUT" | head -1 | grep -qx 'op,pattern,fit,term,estimate (ns),std
     ok || bad "fit CSV header"
 [ "$(printf '%s\n' "$OUT" | grep -c '^write,spread,final,')" = 4 ] && ok || bad "fit CSV: final write/spread should have 4 terms"
 expect 0 "" camp fit "$RUN" --model "$TMP/m3.json" --format json
-if command -v python3 >/dev/null 2>&1; then
+if need_python3; then
     printf '%s\n' "$OUT" | python3 -c 'import json,sys; r=json.load(sys.stdin); assert len(r)==39 and r[0]["term"]=="(intercept)"' &&
         ok || bad "fit JSON does not parse or has the wrong rows"
     python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert len(m["equations"])==4' "$MODEL" &&
@@ -52,6 +60,7 @@ printf '%s\n' "$OUT" | grep -q 'w:b<W> its own slope' && ok || bad "fit --intera
 [ "$(printf '%s\n' "$OUT" | grep -Ec '^w:b(2|4|8) ')" = 12 ] && ok || bad "fit --interactions should show 3 slope terms per equation"
 grep -q '"interactions": true' "$TMP/mi.json" && ok || bad "the model does not record --interactions"
 expect 0 "" camp predict --model "$TMP/mi.json" --gld 8:1000 --warps 4
+band_rows 4
 
 # ---- predict ----
 P=(camp predict --model "$MODEL")
@@ -125,6 +134,17 @@ expect 2 "predict: unknown option '--bogus'" "${P[@]}" --bogus
 expect 2 "predict: unexpected argument 'extra'" "${P[@]}" --gld 4:1 --warps 4 extra
 expect 2 "predict: --cc needs a compute capability X.Y" "${P[@]}" --gld 4:1 --warps 4 --cc hopper
 expect 0 "" "${P[@]}" --gld 4:1 --warps 4 --cc 9.0
+band_rows 4
+
+# Unedited exports recorded on a GPU by tests/device/ncu_export.sh, once
+# committed under tests/data/ncu/recorded (README there), read with the
+# H200 model: every one names its loads.
+for f in "$NCU"/recorded/*.csv; do
+    [ -e "$f" ] || continue
+    [ -s "${f%.csv}.command" ] && ok || bad "$f has no .command file beside it"
+    expect 0 "" camp predict --model "$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json" --from-ncu "$f"
+    printf '%s\n' "$ERR" | grep -q "loads [1-9][0-9]* requests" && ok || bad "$f: no loads read"
+done
 
 # Models: missing, malformed, not a model, without a device.
 expect 1 "camp predict: cannot read the model $TMP/none.json: .*; give a model written by 'gpubound camp fit'" \
@@ -135,10 +155,13 @@ cp "$RUN/run.json" "$TMP/run-as-model.json"
 expect 1 "is not a CampProf model" camp predict --model "$TMP/run-as-model.json" --gld 4:1 --warps 4
 sed 's/"term": "w"/"term": "x"/' "$MODEL" >"$TMP/badterm.json"
 expect 1 "unknown term 'x'" camp predict --model "$TMP/badterm.json" --gld 4:1 --warps 4
-if command -v python3 >/dev/null 2>&1; then
+if need_python3; then
     python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); del m["device"]; json.dump(m, open(sys.argv[2], "w"))' "$MODEL" "$TMP/nodev.json"
     expect 2 "the model does not record its device's limits; give --cc X.Y" camp predict --model "$TMP/nodev.json" --gld 4:1 --warps 4
     expect 0 "" camp predict --model "$TMP/nodev.json" --gld 4:1 --threads 256 --regs 16 --smem 0 --cc 9.0
+    # cc 9.0 from the CUDA guide: 256 threads x 16 registers, 8 blocks of 8 warps = 64, the maximum.
+    printf '%s\n' "$OUT" | grep -qF "16 registers per thread, 0 bytes of shared memory per block: 64 active warps per SM" &&
+        ok || bad "predict --cc 9.0 without the model's device: not 64 active warps"
 fi
 
 # Nsight Compute exports: missing, malformed, lacking the counts.

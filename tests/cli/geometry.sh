@@ -1,6 +1,13 @@
 # gpubound geometry: every mode on the synthetic ubench fixture, the fixture
 # against the script that generates it, the ranking against the script's own,
 # and every bad input with its one line and exit code.
+#
+# REGRESSION GOLDENS: the ubench6 lines below (--bench text, the --all CSV
+# row, the --shapes 4x64 row) and the docs/models.md example were copied
+# from this code's output; they catch a change, not an error the code has
+# always made. The independent oracle here is the ranking recomputed by the
+# fixture's generator script (python3, below); tests/unit/test_geometry.c
+# has the hand-worked cases.
 . "$(dirname "$0")/lib.bash"
 : "${GB_SRC:?GB_SRC must name the source directory}"
 FIXTURE="$GB_SRC/tests/data/runs/ubench-fixture"
@@ -55,7 +62,7 @@ expect 0 "" geometry "$FIXTURE" --all --format csv
 printf '%s\n' "$OUT" | grep -qx 'ubench6,large,default,6,2,8x16,1e+02,8x16 16x8 32x8,3,128-256,4,8x16,1,4x64,1.255,yes,no,8x16,1,yes' \
     && ok || bad "--all csv: the ubench6 row"
 # The ranking agrees with the one the fixture's script computes on its own.
-if command -v python3 >/dev/null 2>&1; then
+if need_python3; then
     printf '%s\n' "$OUT" | tail -n +2 | cut -d, -f1,2,3,6,8 | sort >"$TMP/ours"
     python3 "$FIXTURE/make_fixture.py" --expect | sort >"$TMP/theirs"
     diff "$TMP/ours" "$TMP/theirs" >/dev/null && ok || bad "--all: best and recommended shapes differ from make_fixture.py --expect"
@@ -63,8 +70,6 @@ if command -v python3 >/dev/null 2>&1; then
     python3 "$FIXTURE/make_fixture.py" "$TMP/fx" && for f in run.json results.json results.csv; do
         cmp -s "$TMP/fx/$f" "$FIXTURE/$f" && ok || bad "$f differs from what make_fixture.py writes"
     done
-else
-    echo "python3 not found: fixture checks against make_fixture.py skipped"
 fi
 expect 0 "" geometry "$FIXTURE" --all
 printf '%s\n' "$OUT" | head -1 | grep -q '^bench  *size  *cache  *shapes  *not ok  *best  *best (µs)  *recommended' && ok || bad "--all table header"
@@ -94,6 +99,8 @@ line=$(grep -m1 '^gpubound geometry ' "$GB_SRC/README.md" | sed 's/ *#.*//')
 read -r -a words <<<"${line#gpubound }"
 for i in "${!words[@]}"; do [ "${words[$i]}" = runs/ub ] && words[$i]=$FIXTURE; done
 expect 0 "" "${words[@]}"
+printf '%s\n' "$OUT" | head -1 | grep -q "^class coalesced-write (ubench1,ubench2), size large" && ok || bad "the README example's header"
+printf '%s\n' "$OUT" | grep -q '^best: ' && ok || bad "the README example names no best shape"
 sed -n '/^\$ gpubound geometry tests\/data\/runs\/ubench-fixture --bench ubench6$/,/^```$/p' "$GB_SRC/docs/models.md" \
     | sed '1d;$d' >"$TMP/doc-example"
 (cd "$GB_SRC" && "$GPUBOUND" geometry tests/data/runs/ubench-fixture --bench ubench6) >"$TMP/now" 2>&1

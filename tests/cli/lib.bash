@@ -5,6 +5,7 @@ TMP=$(mktemp -d /tmp/gb-cli-XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 FAILS=0
 PASSES=0
+SKIPS=0
 
 has_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; }
 
@@ -37,7 +38,27 @@ expect() {
     ok
 }
 
+# need_python3: true when python3 is there; without it a failure, not a
+# skipped check (`make deps` installs it).
+need_python3() {
+    command -v python3 >/dev/null 2>&1 && return 0
+    OUT="" ERR=""
+    bad "python3 is missing: run 'make deps'"
+    return 1
+}
+
+# skip N WHY: N checks this machine cannot run (e.g. the no-GPU checks on
+# a machine with a GPU), counted in the summary line and, under ctest, in
+# $GB_SKIP_LOG, which `make test` sums up at the end.
+skip() {
+    SKIPS=$((SKIPS + $1))
+    echo "skipped $1 check(s): $2"
+    if [ -n "${GB_SKIP_LOG:-}" ]; then echo "$1 $(basename "$0" .sh): $2" >>"$GB_SKIP_LOG"; fi
+}
+
 finish() {
-    echo "$PASSES passed, $FAILS failed"
+    local s=""
+    [ "$SKIPS" -gt 0 ] && s=", $SKIPS skipped"
+    echo "$PASSES passed, $FAILS failed$s"
     [ "$FAILS" = 0 ]
 }

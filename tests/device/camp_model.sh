@@ -13,9 +13,23 @@ fail() { echo "FAIL: $*"; cat "$out/stderr" 2>/dev/null | tail -n 5; exit 1; }
 "$GPUBOUND" camp fit "$out/run" >"$out/fit" 2>"$out/stderr" || fail "camp fit exited $?"
 cat "$out/fit"
 [ -s "$out/run/campprof-model.json" ] || fail "camp fit wrote no model"
+python3 "${GB_SRC:-$(dirname "$0")/../..}/scripts/plausible.py" "$out/run" || fail "implausible numbers in the camping run"
+# Values of the fit: every equation's R^2 in [0, 1]; the warps term (a1,
+# ns per active warp) positive wherever it was kept: every warp issues a
+# fixed number of requests, so more warps per SM move more bytes and take
+# longer (the H200 run under data/ has 885 ns spread, 14941 ns camped).
+awk '/full fit: R\^2/ { r = $4; n++; if (r < 0 || r > 1) { print "R^2 " r " outside [0, 1]"; bad++ } }
+     /^w  / { nw++; if ($2 + 0 <= 0) { print "warps term " $2 " not positive"; bad++ } }
+     END { if (n < 2) { print "fewer than two equations fitted"; bad++ } exit bad > 0 }' "$out/fit" ||
+    fail "camp fit's values are implausible"
 "$GPUBOUND" camp predict --model "$out/run/campprof-model.json" --gld 4:1048576 --gst 4:1048576 \
     --threads 256 --regs 32 --smem 0 --format csv >"$out/predict" 2>"$out/stderr" || fail "camp predict exited $?"
 [ "$(wc -l <"$out/predict")" -gt 2 ] || fail "camp predict printed no configuration"
+# At 32 or more active warps per SM (where the benchmarks ran full) the
+# band is a positive time and the camped bound is not below the spread one.
+awk -F, 'NR > 1 && $1 >= 32 { n++; if (!($2 > 0) || $3 < $2) { print "warps " $1 ": best " $2 " worst " $3; bad++ } }
+         END { if (!n) { print "no configuration at 32 or more warps"; bad++ } exit bad > 0 }' "$out/predict" ||
+    fail "camp predict's band is implausible"
 if grep -q '"bench":"\(gem\|clique\|transpose_coalesced\|transpose_diagonal\)"' "$out/run/results.json"; then
     "$GPUBOUND" camp validate --model "$out/run/campprof-model.json" "$out/run" >"$out/validate" 2>"$out/stderr" ||
         fail "camp validate exited $?"

@@ -13,6 +13,7 @@ tail -n 3 "$out/stderr"
 if [ $rc != 0 ]; then echo "FAIL: gpubound run camping --quick exited $rc"; exit 1; fi
 res="$out/run/results.json"
 fails=0
+python3 "${GB_SRC:-$(dirname "$0")/../..}/scripts/plausible.py" "$out/run" || { echo "FAIL: implausible numbers"; fails=$((fails + 1)); }
 bad=$(grep -c '"status":"\(failed\|error\)"' "$res")
 ok=$(grep -c '"status":"ok"' "$res")
 [ "$bad" = 0 ] || { echo "FAIL: $bad points failed:"; grep '"status":"\(failed\|error\)"' "$res" | sed 's/.*"bench":"\([^"]*\)".*"reason":"\([^"]*\)".*/  \1: \2/'; fails=$((fails + 1)); }

@@ -16,6 +16,16 @@ quick_run() {
     cat "$out/stdout"
     tail -n 5 "$out/stderr"
     if [ $rc != 0 ]; then echo "FAIL: gpubound run ${what:+$what }--quick exited $rc"; exit 1; fi
+    plausible "$out/run"
+}
+
+# plausible RUN_DIR: every recorded number of the run within the physical
+# bounds of its device (scripts/plausible.py: times, CI order, bytes/s
+# against the DRAM or the SMs' peak, issue rates, occupancy, counters);
+# exits the test with 1 when one is not.
+plausible() {
+    local src=${GB_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+    python3 "$src/scripts/plausible.py" "$1" || { echo "FAIL: implausible numbers in $1"; exit 1; }
 }
 
 # count_records BAD: sets $ok to the records of results.json with status ok

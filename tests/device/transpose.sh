@@ -24,6 +24,8 @@ check "$out/q"
 "$GPUBOUND" run transpose --quick --set elem=8,16 --set n=1025 --set shape=tall --out "$out/e" --no-report \
     >"$out/e.out" 2>"$out/e.err" || { tail -n 5 "$out/e.err"; echo "FAIL: gpubound run transpose elem=8,16"; fail=1; }
 check "$out/e"
+# Every number within its device's physical bounds (scripts/plausible.py).
+python3 "${GB_SRC:-$(dirname "$0")/../..}/scripts/plausible.py" "$out/q" "$out/e" || { echo "FAIL: implausible numbers"; fail=1; }
 head -n 40 "$out/q.out"
 [ $fail = 0 ] && echo "1 passed, 0 failed"
 [ $fail = 0 ]

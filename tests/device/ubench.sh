@@ -12,6 +12,8 @@ end=$(date +%s)
 tail -n 3 "$dir/err"
 if [ $rc != 0 ]; then grep -v '^\[' "$dir/err" | head; grep -E ': (failed|error)' "$dir/err" | head; echo "FAIL: gpubound run ubench --quick exited $rc"; exit 1; fi
 res="$dir/r/results.json"
+# Every number within its device's physical bounds (scripts/plausible.py).
+python3 "${GB_SRC:-$(dirname "$0")/../..}/scripts/plausible.py" "$dir/r" || { echo "FAIL: implausible numbers"; exit 1; }
 ok=$(grep -c '"status":"ok"' "$res")
 bad=$(grep -c '"status":"\(failed\|error\|skipped\)"' "$res")
 echo "ubench --quick: $ok verified, $bad not, $((end - start)) s wall"

@@ -113,11 +113,38 @@ static void test_compile_error_is_reported(void **state)
     assert_non_null(strstr(gb_error_message(), "undeclared_thing"));
 }
 
+/* The device tier's kernel mutants (tests/device/kernel_mutants.sh) compile,
+ * and each changes the code: a define that no longer reaches the kernel
+ * would leave the cubin as it was and the device test proving nothing. */
+static void test_mutants_compile(void **state)
+{
+    (void)state;
+    static const char *const mutants[][2] = {
+        {"patterns.cu", "-DGB_MUTANT_RS_WALK"},
+        {"camping.cu", "-DGB_MUTANT_CAMP_COLUMNS"},
+        {"camping.cu", "-DGB_MUTANT_CLIQUE"},
+    };
+    for (size_t i = 0; i < sizeof mutants / sizeof mutants[0]; i++) {
+        const char *src = gb_kernel_source(mutants[i][0]);
+        char *plain = NULL, *mut = NULL;
+        size_t n_plain = 0, n_mut = 0;
+        const char *opt = mutants[i][1];
+        assert_non_null(src);
+        assert_int_equal(gb_nvrtc_compile(mutants[i][0], src, "sm_90", NULL, 0, &plain, &n_plain), GB_OK);
+        if (gb_nvrtc_compile(mutants[i][0], src, "sm_90", &opt, 1, &mut, &n_mut) != GB_OK)
+            fail_msg("%s %s: %s", mutants[i][0], opt, gb_error_message());
+        assert_true(n_plain != n_mut || memcmp(plain, mut, n_plain) != 0);
+        free(plain);
+        free(mut);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_kernel),
         cmocka_unit_test(test_compile_error_is_reported),
+        cmocka_unit_test(test_mutants_compile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -892,6 +892,71 @@ static void test_ncu_errors(void **state)
     rmdir(dir);
 }
 
+/* An independent oracle, worked by hand from the CampProf paper's model
+ * (Aji, Daga and Feng, CF'11, section 4): an equation gives the time of the
+ * benchmark's launch, t(w) = b + a1*w + a_W (the dummy of width W); the
+ * benchmark issues k instructions per active warp, so one instruction at w
+ * warps costs t(w) / (k * w), and a kernel's n instructions n times that.
+ * Spread reads: b = 1000, a1 = 100, a_4 = -200, k = 1000; camped reads:
+ * b = 3000, a1 = 300, a_4 = -600, k = 1000. At w = 8 the spread launch takes
+ * 1000 + 800 - 200 = 1600 ns, so 2e6 4-byte loads take 2e6 * 1600 / 8000 =
+ * 400000 ns; camped 3000 + 2400 - 600 = 4800 ns, 1.2e6 ns. A measured
+ * 800000 ns is halfway: degree 0.5. At w = 16 the line is at half of
+ * [2e6 * 2400 / 16000, 2e6 * 7200 / 16000] = [300000, 900000]: 600000 ns. */
+static void set_eq(struct gb_camp_equation *eq, enum gb_camp_op op, enum gb_camp_pattern pat, double b,
+                   double a1, double a4)
+{
+    memset(eq, 0, sizeof *eq);
+    eq->op = op;
+    eq->pattern = pat;
+    eq->n_widths = 2;
+    eq->widths[0] = 4;
+    eq->widths[1] = 16;
+    eq->ref_width = 16;
+    eq->fit.n_terms = 3;
+    snprintf(eq->fit.terms[0].name, sizeof eq->fit.terms[0].name, "(intercept)");
+    eq->fit.terms[0].estimate = b;
+    snprintf(eq->fit.terms[1].name, sizeof eq->fit.terms[1].name, "w");
+    eq->fit.terms[1].estimate = a1;
+    snprintf(eq->fit.terms[2].name, sizeof eq->fit.terms[2].name, "b4");
+    eq->fit.terms[2].estimate = a4;
+    eq->instr_per_warp[2] = 1000;
+    eq->instr_per_warp[4] = 1000;
+}
+
+static void test_hand_computed_band(void **state)
+{
+    (void)state;
+    assert_int_equal(gb_camp_class_width(2), 4);
+    assert_int_equal(gb_camp_class_width(4), 16);
+    struct gb_camp_model *m = calloc(1, sizeof *m);
+    assert_non_null(m);
+    set_eq(&m->eq[GB_CAMP_READ][GB_CAMP_SPREAD], GB_CAMP_READ, GB_CAMP_SPREAD, 1000, 100, -200);
+    set_eq(&m->eq[GB_CAMP_READ][GB_CAMP_CAMPED], GB_CAMP_READ, GB_CAMP_CAMPED, 3000, 300, -600);
+    set_eq(&m->eq[GB_CAMP_WRITE][GB_CAMP_SPREAD], GB_CAMP_WRITE, GB_CAMP_SPREAD, 1000, 100, -200);
+    set_eq(&m->eq[GB_CAMP_WRITE][GB_CAMP_CAMPED], GB_CAMP_WRITE, GB_CAMP_CAMPED, 3000, 300, -600);
+    struct gb_camp_counts c = {0};
+    c.ld[2] = 2e6;
+    double best, worst, degree;
+    assert_int_equal(gb_camp_bounds(m, &c, 8, &best, &worst), GB_OK);
+    assert_true(fabs(best - 400000) < 1e-6);
+    assert_true(fabs(worst - 1200000) < 1e-6);
+    int w[2] = {8, 16};
+    struct gb_camp_row rows[2];
+    assert_int_equal(gb_camp_predict(m, &c, w, 2, 8, 800000, rows, &degree), GB_OK);
+    assert_true(fabs(degree - 0.5) < 1e-12);
+    assert_true(fabs(rows[1].best_ns - 300000) < 1e-6);
+    assert_true(fabs(rows[1].worst_ns - 900000) < 1e-6);
+    assert_true(fabs(rows[1].app_ns - 600000) < 1e-6);
+    /* 16-byte stores use the reference level (no dummy): 1e6 of them at 8
+     * warps, spread: 1e6 * (1000 + 800) / 8000 = 225000 ns on top. */
+    c.st[4] = 1e6;
+    assert_int_equal(gb_camp_bounds(m, &c, 8, &best, &worst), GB_OK);
+    assert_true(fabs(best - 625000) < 1e-6);
+    assert_true(fabs(worst - (1200000 + 1e6 * 5400 / 8000)) < 1e-6);
+    free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -902,6 +967,7 @@ int main(void)
         cmocka_unit_test(test_fit_errors),
         cmocka_unit_test(test_normalisation),
         cmocka_unit_test(test_band_degree_and_application_line),
+        cmocka_unit_test(test_hand_computed_band),
         cmocka_unit_test(test_allowed_warps),
         cmocka_unit_test(test_split_requests),
         cmocka_unit_test(test_geomean),

@@ -477,7 +477,14 @@ static void test_class_table(void **state)
     assert_int_equal(k, n);
 }
 
-/* The synthetic fixture run: the hand-set ubench6 group has a known answer. */
+/* The synthetic fixture run: the hand-set ubench6 group has a known answer.
+ * The counts and marks below were read off this code's output on the
+ * fixture: a REGRESSION GOLDEN (it catches a change, not an error the code
+ * has always made). The independent oracles of the advisor are the
+ * hand-built cases above (test_marks_at_the_edges: ratios 1.05 and 1.25
+ * worked by hand, test_ignored_records, test_max_occupancy, test_square,
+ * test_class_aggregation's geometric means) and, in tests/cli/geometry.sh,
+ * the ranking recomputed by the fixture's own generator script. */
 static void test_fixture(void **state)
 {
     (void)state;
@@ -518,7 +525,8 @@ static void test_fixture(void **state)
     gb_run_free(run);
 }
 
-/* The table of good shapes a report can show, from a whole run. */
+/* The table of good shapes a report can show, from a whole run. The ubench6
+ * row is a REGRESSION GOLDEN: copied from this code's output. */
 static void test_good_shapes_table(void **state)
 {
     (void)state;

@@ -1,10 +1,13 @@
 /* test_patterns_walk.c - the table walk of the bank-conflict kernel
- * (bank_every_thread in kernels/patterns.cu), followed step by step on the
- * host for all 32 lanes of a warp: every lane writes every one of the 1024
- * entries exactly once with the right value alpha^(e mod 255), and at every
- * store the lanes write 32 distinct words of which exactly `ways` share a
- * bank without padding, and none with the padding word per row. Keep this
- * in step with the kernel. */
+ * (bank_every_thread in kernels/patterns.cu), run on the host for all 32
+ * lanes of a warp from the kernel's own source: kernels/rs_walk.h is the
+ * file NVRTC compiles into patterns.cu (cmake/embed.cmake pastes it in), so
+ * an edit of the walk is an edit of what this test runs. Checked against
+ * the host's own GF(2^8) (src/suites/gf256.h, written independently of the
+ * kernel): every lane writes every one of the 1024 entries exactly once
+ * with the right value alpha^(e mod 255), and at every store the lanes
+ * write 32 distinct words of which exactly `ways` share a bank without
+ * padding, and none with the padding word per row. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,10 +16,9 @@
 #include <cmocka.h>
 
 #include "suites/gf256.h"
+#include "../../kernels/rs_walk.h"
 
-#define RS_N 1024
-#define RS_ROWS (RS_N / 32)
-
+/* alpha^(e mod 255) by repeated multiplication on the host's field. */
 static unsigned pw(unsigned e)
 {
     unsigned r = 1;
@@ -27,44 +29,35 @@ static unsigned pw(unsigned e)
 
 static void walk(unsigned ways, unsigned pad)
 {
-    unsigned stride = 32 + pad, m = 32 / ways;
-    unsigned row[32], col[32], rb[32], v[32];
+    unsigned stride = 32 + pad;
+    struct rs_walk w[32];
     static unsigned char seen[32][RS_N];
     memset(seen, 0, sizeof seen);
-    for (unsigned l = 0; l < 32; l++) {
-        row[l] = l / m;
-        col[l] = ways * (l % m);
-        rb[l] = pw(row[l] * 32);
-        v[l] = pw(row[l] * 32 + col[l]);
-    }
-    const unsigned a32 = pw(32), awrap = pw(255u * 4u - (RS_N - 32u));
+    for (unsigned l = 0; l < 32; l++)
+        rs_walk_begin(&w[l], l, ways);
     int worst = 0;
     for (unsigned r = 0; r < RS_ROWS; r++) {
         for (unsigned j = 0; j < 32; j++) {
             int per_bank[32] = {0};
             unsigned addr[32];
             for (unsigned l = 0; l < 32; l++) {
-                unsigned e = row[l] * 32 + col[l];
-                assert_int_equal(v[l], pw(e));
+                addr[l] = rs_walk_slot(&w[l], stride);
+                assert_int_equal(addr[l] % stride < 32, 1);   /* never the padding word */
+                unsigned e = (addr[l] / stride) * 32 + addr[l] % stride;
+                assert_true(e < RS_N);
+                assert_int_equal(w[l].v, pw(e));
                 assert_int_equal(seen[l][e], 0);
                 seen[l][e] = 1;
-                addr[l] = row[l] * stride + col[l];
                 for (unsigned k = 0; k < l; k++)
                     assert_int_not_equal(addr[k], addr[l]);
                 per_bank[addr[l] % 32]++;
-                unsigned next = gb_gf_xtime(v[l]);
-                v[l] = col[l] == 31 ? rb[l] : next;
-                col[l] = (col[l] + 1) & 31u;
+                rs_walk_next(&w[l]);
             }
             for (int b = 0; b < 32; b++)
                 worst = per_bank[b] > worst ? per_bank[b] : worst;
         }
-        for (unsigned l = 0; l < 32; l++) {
-            unsigned mu = row[l] == RS_ROWS - 1 ? awrap : a32;
-            row[l] = row[l] == RS_ROWS - 1 ? 0 : row[l] + 1;
-            rb[l] = gb_gf_mul(rb[l], mu);
-            v[l] = gb_gf_mul(v[l], mu);
-        }
+        for (unsigned l = 0; l < 32; l++)
+            rs_walk_next_row(&w[l]);
     }
     for (unsigned l = 0; l < 32; l++)
         for (unsigned e = 0; e < RS_N; e++)
@@ -80,8 +73,21 @@ static void test_walk(void **state)
             walk(ways, pad);
 }
 
+/* The kernel's field arithmetic against the host's. */
+static void test_field(void **state)
+{
+    (void)state;
+    for (unsigned e = 0; e < 2 * RS_N; e++)
+        assert_int_equal(gf_pow_alpha(e), pw(e));
+    for (unsigned a = 0; a < 256; a++) {
+        assert_int_equal(gf_xtime(a), gb_gf_xtime(a));
+        for (unsigned b = 0; b < 256; b += 7)
+            assert_int_equal(gf_mul(a, b), gb_gf_mul(a, b));
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_walk)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_walk), cmocka_unit_test(test_field)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
