@@ -177,14 +177,24 @@ enum gb_status gb_gpu_module(struct gb_gpu *g, const char *file, const char *con
     *out = NULL;
     if (!src)
         return gb_error_set(GB_ERR_USAGE, "no embedded kernel source named %s", file);
-    char *mutant = gb_mutant_source(src);
-    enum gb_status st = gb_gpu_module_source(g, file, mutant ? mutant : src, opts, n_opts, out);
+    return gb_gpu_module_source(g, file, src, opts, n_opts, out);
+}
+
+static enum gb_status gb_gpu_module_compile(struct gb_gpu *g, const char *name, const char *src,
+                                            const char *const *opts, int n_opts, CUmodule *out);
+
+/* Every module, however named, passes the mutant hook first. */
+enum gb_status gb_gpu_module_source(struct gb_gpu *g, const char *name, const char *src,
+                                    const char *const *opts, int n_opts, CUmodule *out)
+{
+    char *mutant = src ? gb_mutant_source(src) : NULL;
+    enum gb_status st = gb_gpu_module_compile(g, name, mutant ? mutant : src, opts, n_opts, out);
     free(mutant);
     return st;
 }
 
-enum gb_status gb_gpu_module_source(struct gb_gpu *g, const char *name, const char *src,
-                                    const char *const *opts, int n_opts, CUmodule *out)
+static enum gb_status gb_gpu_module_compile(struct gb_gpu *g, const char *name, const char *src,
+                                            const char *const *opts, int n_opts, CUmodule *out)
 {
     enum gb_status st = GB_OK;
     char *cubin = NULL;

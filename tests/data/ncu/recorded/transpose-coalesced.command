@@ -1,0 +1,4 @@
+# Recorded by tests/device/ncu_export.sh on 2026-11-23T16:06:35Z; the export beside this file is ncu's unedited output.
+# gpubound gpubound 0.1.0 (7c1aea7a4853-dirty); Version 2025.3.1.0 (build 36398880) (public-release)
+# GPU: NVIDIA H200, 580.159.04
+ncu --csv --page raw --metrics l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum\,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum\,smsp__sass_inst_executed_op_global_ld.sum\,smsp__sass_inst_executed_op_global_st.sum\,launch__block_size\,launch__grid_size\,launch__registers_per_thread\,launch__shared_mem_per_block_dynamic\,launch__shared_mem_per_block_static\,gpu__time_duration.sum -k regex:\^camp_transpose_coalesced\$ -c 1 --clock-control none --log-file /root/out/ncu-recorded/transpose-coalesced.csv gpubound run camping/transpose_coalesced --quick --no-report --max-time 0.1 --set warps=32 --out RUN_DIR 
