@@ -90,6 +90,16 @@ enum gb_status gb_plot_star(struct gb_plot *p, const char *label, double x, doub
  * their dash patterns. The y range always includes them. */
 enum gb_status gb_plot_ref(struct gb_plot *p, const char *label, double y, const char *unit);
 
+/* Makes y a time axis. Every y given so far (points, their intervals,
+ * reference lines, stars) is a time in nanoseconds; this picks the unit
+ * (ns, µs, ms or s) in which the largest reads at least 1, so that ticks
+ * read as plain numbers, divides every y by it, and puts the unit in the
+ * y label: a trailing " (ns)" is replaced by " (µs)" etc.; a label without
+ * it gets the unit appended. Reference lines in "ns" take the unit too.
+ * Call once, after the last point. Heat grids are left as they are.
+ * GB_ERR_NOMEM when out of memory. */
+enum gb_status gb_plot_time_axis(struct gb_plot *p);
+
 /* Sets the cell (row, col) of a heat grid to `value`; rows and columns
  * appear in order of first use, rows top to bottom. `flagged` shades the
  * cell's background (what the flag means is set by gb_plot_heat_style).

@@ -35,16 +35,16 @@ static enum gb_status gb_band_points(struct gb_plot *p, const struct gb_band_cha
         const struct gb_camp_row *r = &c->rows[i];
         double x = r->warps;
         /* A time <= 0 is outside what the model can say: not drawn (gb_band_clipped). */
-        if ((r->worst_ns > 0 && (st = gb_plot_point(p, s->worst, x, r->worst_ns / 1e3, NAN, NAN))) ||
-            (r->best_ns > 0 && (st = gb_plot_point(p, s->best, x, r->best_ns / 1e3, NAN, NAN))))
+        if ((r->worst_ns > 0 && (st = gb_plot_point(p, s->worst, x, r->worst_ns, NAN, NAN))) ||
+            (r->best_ns > 0 && (st = gb_plot_point(p, s->best, x, r->best_ns, NAN, NAN))))
             break;
         if (s->app >= 0 && r->app_ns > 0 &&
-            (st = gb_plot_point(p, s->app, x, r->app_ns / 1e3, NAN, NAN)))
+            (st = gb_plot_point(p, s->app, x, r->app_ns, NAN, NAN)))
             break;
         if (s->meas >= 0)
-            st = gb_plot_point(p, s->meas, x, c->measured_ns[i] / 1e3,
-                               c->measured_lo_ns ? c->measured_lo_ns[i] / 1e3 : NAN,
-                               c->measured_hi_ns ? c->measured_hi_ns[i] / 1e3 : NAN);
+            st = gb_plot_point(p, s->meas, x, c->measured_ns[i],
+                               c->measured_lo_ns ? c->measured_lo_ns[i] : NAN,
+                               c->measured_hi_ns ? c->measured_hi_ns[i] : NAN);
     }
     return st;
 }
@@ -74,11 +74,13 @@ enum gb_status gb_band_draw(const struct gb_band_chart *c, struct gb_report_resu
                             "'-', '_' and '.')", c->stem);
     gb_band_subtitle(c, subtitle, sizeof subtitle);
     if ((st = gb_plot_subtitle(p, subtitle[0] ? subtitle : NULL)) ||
-        (st = gb_plot_labels(p, "active warps per SM", "time per launch (µs)")) ||
+        (st = gb_plot_labels(p, "active warps per SM", "time per launch")) ||
         (st = gb_band_series(p, c, &s)) || (st = gb_band_points(p, c, &s)))
         goto out;
     if (isfinite(c->time_ns) &&
-        (st = gb_plot_star(p, c->star_label, c->at_warps, c->time_ns / 1e3)))
+        (st = gb_plot_star(p, c->star_label, c->at_warps, c->time_ns)))
+        goto out;
+    if ((st = gb_plot_time_axis(p)))
         goto out;
     st = gb_plot_draw(p, c->dir, res);
 out:

@@ -570,6 +570,19 @@ static size_t *gb_records_by_x(const struct gb_run *run, const struct gb_chart_s
     return order;
 }
 
+/* Whether the chart's y axis is a time in ns: every y a median time, not
+ * relative to a reference (heat grids have no y axis). */
+static int gb_chart_is_time(const struct gb_chart_spec *c, const struct gb_ysel *ys,
+                            const struct gb_ysel *ys_list, int n_ys)
+{
+    if (c->kind == GB_CHART_HEAT || c->relative_to || ys->kind != GB_Y_TIME)
+        return 0;
+    for (int k = 0; k < n_ys; k++)
+        if (ys_list[k].kind != GB_Y_TIME)
+            return 0;
+    return 1;
+}
+
 enum gb_status gb_chart_plot_new(const struct gb_run *run, const struct gb_chart_spec *c,
                                  enum gb_chart_kind kind, struct gb_plot **out)
 {
@@ -679,6 +692,8 @@ enum gb_status gb_chart_build(const struct gb_run *run, const struct gb_chart_se
         if ((st = gb_chart_refs(p, run, s, c, &ys)) != GB_OK)
             goto out;
     }
+    if (gb_chart_is_time(c, &ys, ys_list, n_ys) && (st = gb_plot_time_axis(p)) != GB_OK)
+        goto out;
     gb_plot_tag(p, -1);
     *out = p;
     *n_out = n_points;

@@ -412,6 +412,88 @@ enum gb_status gb_plot_heat_style(struct gb_plot *p, int higher_is_better, const
     return gb_replace(&p->flag_label, flag_label);
 }
 
+/* ---- time axes ---- */
+
+/* Calls fn on every y value of a line or bar chart: points, their
+ * intervals, reference lines and stars. */
+static void gb_plot_each_y(struct gb_plot *p, void (*fn)(double *v, void *ctx), void *ctx)
+{
+    for (size_t s = 0; s < p->n_series; s++)
+        for (size_t i = 0; i < p->series[s].n; i++) {
+            struct gb_pt *pt = &p->series[s].pts[i];
+            fn(&pt->y, ctx);
+            fn(&pt->lo, ctx);
+            fn(&pt->hi, ctx);
+        }
+    for (size_t r = 0; r < p->n_refs; r++)
+        fn(&p->refs[r].y, ctx);
+    for (size_t i = 0; i < p->n_stars; i++)
+        fn(&p->stars[i].y, ctx);
+}
+
+struct gb_span {
+    double lo, hi;   /* smallest and largest |y| > 0 */
+};
+
+static void gb_span_add(double *v, void *ctx)
+{
+    struct gb_span *sp = ctx;
+    double a = fabs(*v);
+    if (isfinite(a) && a > 0) {
+        sp->lo = fmin(sp->lo, a);
+        sp->hi = fmax(sp->hi, a);
+    }
+}
+
+static void gb_divide(double *v, void *ctx)
+{
+    *v /= *(const double *)ctx;
+}
+
+/* The unit of a time axis: the largest in which the largest value is at
+ * least 1, so that ticks read as plain numbers (120, not 1.2e+05); on a
+ * log axis one smaller when that keeps the smallest value above 1e-3. */
+static int gb_time_unit(const struct gb_span *sp, int log_y)
+{
+    static const double div[4] = {1, 1e3, 1e6, 1e9};
+    int u = 0;
+    if (!isfinite(sp->hi))
+        return 0;
+    while (u < 3 && sp->hi / div[u + 1] >= 1)
+        u++;
+    while (log_y && u > 0 && sp->lo / div[u] < 1e-3 && sp->hi / div[u - 1] < 1e5)
+        u--;
+    return u;
+}
+
+enum gb_status gb_plot_time_axis(struct gb_plot *p)
+{
+    static const char *const names[4] = {"ns", "µs", "ms", "s"};
+    static const double div[4] = {1, 1e3, 1e6, 1e9};
+    struct gb_span sp = {INFINITY, -INFINITY};
+    char label[512];
+
+    if (p->kind == GB_CHART_HEAT)
+        return GB_OK;
+    gb_plot_each_y(p, gb_span_add, &sp);
+    int u = gb_time_unit(&sp, p->log_y);
+    double d = div[u];
+    if (u)
+        gb_plot_each_y(p, gb_divide, &d);
+    for (size_t r = 0; r < p->n_refs; r++) {
+        enum gb_status st;
+        if (strcmp(p->refs[r].unit, "ns") == 0 && (st = gb_replace(&p->refs[r].unit, names[u])))
+            return st;
+    }
+    /* "time (ns)" becomes "time (µs)"; a label without a unit gets one. */
+    const char *y = p->y_label ? p->y_label : "time";
+    size_t n = strlen(y);
+    if (n >= 5 && strcmp(y + n - 5, " (ns)") == 0)
+        n -= 5;
+    snprintf(label, sizeof label, "%.*s (%s)", (int)(n < 400 ? n : 400), y, names[u]);
+    return gb_replace(&p->y_label, label);
+}
+
 /* ---- gnuplot ---- */
 
 int gb_plot_available(char *buf, size_t n)
@@ -759,6 +841,38 @@ static void gb_gp_line_logx(FILE *f, const double *xs, size_t nd)
     fputs("set grid xtics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);
 }
 
+/* The x tics of categories 0..n-1 named by `cats`, laid flat when the
+ * widest name fits its slot, else slanted, else on end. The slot is the
+ * plot's width (the image's, less the y axis and the legend beside it)
+ * over the categories; widths in pixels of the SVG's 16 px font. */
+static void gb_gp_cat_tics(FILE *f, const struct gb_plot *p, int with_labels)
+{
+    size_t widest = 0, key = 0;
+    for (size_t i = 0; i < p->cats.n; i++)
+        widest = strlen(p->cats.v[i]) > widest ? strlen(p->cats.v[i]) : widest;
+    for (size_t s = 0; s < p->n_series; s++)
+        key = strlen(p->series[s].label) > key ? strlen(p->series[s].label) : key;
+    for (size_t r = 0; r < p->n_refs; r++)
+        key = strlen(p->refs[r].label) + 12 > key ? strlen(p->refs[r].label) + 12 : key;
+    double char_px = 9.0, line_px = 20.0;
+    double key_px = p->n_series + p->n_refs + p->n_stars > 1 ? key * char_px + 90 : 0;
+    double slot = (GB_PLOT_W - 110 - key_px) / (double)(p->cats.n ? p->cats.n : 1);
+    const char *how = "";
+    if (widest * char_px + 10 > slot)
+        how = slot * 0.7071 >= 1.2 * line_px ? " rotate by 45 right" : " rotate by 90 right";
+    fprintf(f, "set xtics nomirror scale 0%s", how);
+    if (with_labels) {
+        fputs(" (", f);
+        for (size_t i = 0; i < p->cats.n; i++) {
+            fputs(i ? ", " : "", f);
+            gb_gp_str(f, p->cats.v[i]);
+            fprintf(f, " %zu", i);
+        }
+        fputc(')', f);
+    }
+    fputc('\n', f);
+}
+
 /* The x axis of a line chart: categories, logarithmic or linear over the
  * nx values of xs (sorted and made distinct here). */
 static void gb_gp_line_xaxis(FILE *f, const struct gb_plot *p, double *xs, size_t nx)
@@ -770,13 +884,8 @@ static void gb_gp_line_xaxis(FILE *f, const struct gb_plot *p, double *xs, size_
             xs[nd++] = xs[i];
 
     if (p->x_mode == 2) {
-        fprintf(f, "set xrange [-0.5:%zu.5]\nset xtics (", p->cats.n ? p->cats.n - 1 : 0);
-        for (size_t i = 0; i < p->cats.n; i++) {
-            fputs(i ? ", " : "", f);
-            gb_gp_str(f, p->cats.v[i]);
-            fprintf(f, " %zu", i);
-        }
-        fputs(")\n", f);
+        fprintf(f, "set xrange [-0.5:%zu.5]\n", p->cats.n ? p->cats.n - 1 : 0);
+        gb_gp_cat_tics(f, p, 1);
         fputs("set grid xtics ytics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);
     } else if (p->log_x) {
         gb_gp_line_logx(f, xs, nd);
@@ -793,6 +902,48 @@ static void gb_gp_line_xaxis(FILE *f, const struct gb_plot *p, double *xs, size_
     }
 }
 
+/* Whether line series a and b coincide: they share at least two x, and at
+ * four of five of them their y are closer than a marker's width (2.5% of
+ * the axis, in decades on a log axis). */
+static int gb_series_coincide(const struct gb_plot *p, const struct gb_series *a,
+                              const struct gb_series *b)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    size_t shared = 0, close = 0;
+    for (size_t i = 0; i < a->n + b->n; i++) {
+        double y = i < a->n ? a->pts[i].y : b->pts[i - a->n].y;
+        if (isfinite(y) && (!p->log_y || y > 0)) {
+            lo = fmin(lo, p->log_y ? log10(y) : y);
+            hi = fmax(hi, p->log_y ? log10(y) : y);
+        }
+    }
+    if (!p->log_y)
+        lo = fmin(lo, 0);
+    double tol = 0.025 * (hi > lo ? hi - lo : 1);
+    for (size_t i = 0; i < a->n; i++)
+        for (size_t j = 0; j < b->n; j++) {
+            double ya = a->pts[i].y, yb = b->pts[j].y;
+            if (a->pts[i].x != b->pts[j].x || !isfinite(ya) || !isfinite(yb) ||
+                (p->log_y && (ya <= 0 || yb <= 0)))
+                continue;
+            shared++;
+            close += fabs(p->log_y ? log10(ya / yb) : ya - yb) <= tol;
+        }
+    return shared >= 2 && 5 * close >= 4 * shared;
+}
+
+/* Whether series s lies under a later one that would hide it. Only on a
+ * chart of a few series: among many, wide lines would cover the others. */
+static int gb_series_covered(const struct gb_plot *p, size_t s)
+{
+    if (p->n_series > 4)
+        return 0;
+    for (size_t t = s + 1; t < p->n_series; t++)
+        if (p->series[t].n && gb_series_coincide(p, &p->series[s], &p->series[t]))
+            return 1;
+    return 0;
+}
+
 /* The plot command of a line chart: series, then stars over them, then the
  * legend entries of the reference lines. */
 static void gb_gp_line_plot(FILE *f, const struct gb_plot *p)
@@ -802,8 +953,13 @@ static void gb_gp_line_plot(FILE *f, const struct gb_plot *p)
     for (size_t s = 0; s < p->n_series; s++) {
         if (p->series[s].n == 0)
             continue;
-        fprintf(f, "%s$s%zu using 1:2:3:4 with %s lt %zu title ", first ? "" : ", \\\n     ", s,
+        fprintf(f, "%s$s%zu using 1:2:3:4 with %s lt %zu", first ? "" : ", \\\n     ", s,
                 gb_series_has_ci(&p->series[s]) ? "yerrorlines" : "linespoints", s + 1);
+        /* A series a later one would hide is drawn around it: a wide line and
+         * large open markers, the later one's line and points inside them. */
+        if (gb_series_covered(p, s))
+            fprintf(f, " lw 6 pt %d ps 2.6", gb_point_types[s % GB_N_COLOURS] - 1);
+        fputs(" title ", f);
         gb_gp_str(f, p->series[s].label);
         first = 0;
     }
@@ -882,9 +1038,8 @@ static enum gb_status gb_gp_bar(FILE *f, const struct gb_plot *p)
         fputs("set style histogram clustered gap 1.5\n", f);
     fputs("set style fill solid 0.85 border rgb '#303030'\nset boxwidth 0.92 relative\n", f);
     fputs("set errorbars 1.2 lc rgb '#202020'\n", f);
-    /* Many groups: slanted labels rather than overlapping ones. */
-    fputs(p->cats.n > 8 ? "set xtics nomirror scale 0 rotate by -30\n"
-                        : "set xtics nomirror scale 0\n", f);
+    /* Many groups: slanted or upright labels rather than overlapping ones. */
+    gb_gp_cat_tics(f, p, 0);
     fprintf(f, "set xrange [-0.6:%zu.6]\n", p->cats.n - 1);
     gb_gp_yrange(f, p);
     gb_gp_refs(f, p);

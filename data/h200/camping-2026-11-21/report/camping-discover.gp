@@ -42,7 +42,7 @@ set style histogram clustered gap 1.5
 set style fill solid 0.85 border rgb '#303030'
 set boxwidth 0.92 relative
 set errorbars 1.2 lc rgb '#202020'
-set xtics nomirror scale 0 rotate by -30
+set xtics nomirror scale 0 rotate by 45 right
 set xrange [-0.6:17.6]
 set yrange [0:14.12465825]
 set format y '%g'

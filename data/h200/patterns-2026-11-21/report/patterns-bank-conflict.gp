@@ -1,20 +1,20 @@
 # patterns-bank-conflict.gp - a chart of gpubound, drawn by: gnuplot patterns-bank-conflict.gp (in this directory)
 reset
 $s0 << EOD
-1 836704.0157 836448.0138 836992.0254
-2 836767.9715 836256.0272 837087.9889
-4 836512.0292 836127.9964 836928.01
-8 1180575.967 1180287.957 1181056.023
-16 2237391.949 2236991.882 2239615.917
-32 4355488.062 4354368.21 4357791.901
+1 0.8367040157 0.8364480138 0.8369920254
+2 0.8367679715 0.8362560272 0.8370879889
+4 0.8365120292 0.8361279964 0.83692801
+8 1.180575967 1.180287957 1.181056023
+16 2.237391949 2.236991882 2.239615917
+32 4.355488062 4.35436821 4.357791901
 EOD
 $s1 << EOD
-1 836767.9715 836351.9907 837440.0139
-2 836736.0234 836319.983 837119.9965
-4 836704.0157 836256.0272 837216.0196
-8 836736.0234 836351.9907 837343.9908
-16 836863.9946 836575.985 837279.9754
-32 836640.0003 836192.0118 836992.0254
+1 0.8367679715 0.8363519907 0.8374400139
+2 0.8367360234 0.836319983 0.8371199965
+4 0.8367040157 0.8362560272 0.8372160196
+8 0.8367360234 0.8363519907 0.8373439908
+16 0.8368639946 0.836575985 0.8372799754
+32 0.8366400003 0.8361920118 0.8369920254
 EOD
 set encoding utf8
 set datafile missing '?'
@@ -32,12 +32,12 @@ set tics nomirror out scale 0.75 textcolor rgb '#202020'
 set style textbox opaque noborder margins 1,1
 set title 'Bank conflicts: time of the kernel by conflict degree' . "\n" . 'NVIDIA H200, 2026-11-21' font ',18'
 set xlabel 'lanes of a warp on one bank at each store of the original (ways)'
-set ylabel 'median time per launch (ns)'
+set ylabel 'median time per launch (ms)'
 set logscale x 2
 set xtics ('1' 1, '2' 2, '4' 4, '8' 8, '16' 16, '32' 32)
 set xrange [0.8:40]
 set grid xtics back lt 1 lc rgb '#dcdcdc' lw 1
-set yrange [0:4793571.091]
+set yrange [0:4.793571091]
 set format y '%g'
 set grid ytics back lt 1 lc rgb '#dcdcdc' lw 1
 set key outside right top vertical Left reverse noenhanced samplen 2.5 spacing 1.3 width 1 box lc rgb '#bbbbbb'

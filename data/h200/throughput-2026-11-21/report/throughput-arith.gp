@@ -48,7 +48,7 @@ set style histogram clustered gap 1.5
 set style fill solid 0.85 border rgb '#303030'
 set boxwidth 0.92 relative
 set errorbars 1.2 lc rgb '#202020'
-set xtics nomirror scale 0 rotate by -30
+set xtics nomirror scale 0 rotate by 90 right
 set xrange [-0.6:23.6]
 set logscale y 10
 set format y '%g'

@@ -98,7 +98,7 @@ set arrow from graph 0, first 127.5909797 to graph 1, first 127.5909797 nohead f
 set key outside right top vertical Left reverse noenhanced samplen 2.5 spacing 1.3 width 1 box lc rgb '#bbbbbb'
 set terminal svg size 1200,750 dynamic noenhanced font 'Sans,16' background rgb 'white'
 set output 'throughput-smem.svg'
-plot $s0 using 1:2:3:4 with linespoints lt 1 title 'measured', \
+plot $s0 using 1:2:3:4 with linespoints lt 1 lw 6 pt 6 ps 2.6 title 'measured', \
      $s1 using 1:2:3:4 with linespoints lt 2 title '32 banks x 4 B / n', \
      keyentry with lines lw 2 dt (10,6) lc rgb '#404040' title 'broadcast (all lanes one word) (127.6)'
 set terminal pngcairo size 1200,750 noenhanced font 'Sans,13' background rgb 'white'

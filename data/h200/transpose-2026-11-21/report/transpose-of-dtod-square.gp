@@ -168,7 +168,7 @@ set title 'Matrix transpose as a fraction of the driver''s copy, square matrices
 set xlabel 'square matrix, n (4-byte elements)'
 set ylabel 'throughput / throughput of the driver''s copy'
 set xrange [-0.5:12.5]
-set xtics ('4000' 0, '4096' 1, '4097' 2, '4160' 3, '4224' 4, '4352' 5, '6144' 6, '8192' 7, '8193' 8, '8320' 9, '8448' 10, '12288' 11, '16384' 12)
+set xtics nomirror scale 0 ('4000' 0, '4096' 1, '4097' 2, '4160' 3, '4224' 4, '4352' 5, '6144' 6, '8192' 7, '8193' 8, '8320' 9, '8448' 10, '12288' 11, '16384' 12)
 set grid xtics ytics back lt 1 lc rgb '#dcdcdc' lw 1
 set yrange [0:1.1]
 set format y '%g'
