@@ -50,6 +50,12 @@ long gb_cli_parse_long(const char *cmd, const char *opt, const char *s, long min
  * on bad input (the caller prints the usage error, in its own words). */
 int gb_cli_parse_cc(const char *s, int *major, int *minor);
 
+/* Loads a run directory (gb_run_load), checks its axis values against the
+ * suite table (warnings), and prints every warning on stderr as one
+ * "warning: ..." line each. The status of gb_run_load. */
+struct gb_run;
+enum gb_status gb_cli_load_run(const char *dir, struct gb_run **out);
+
 /* Resets getopt so that a command can parse its own argv. */
 void gb_cli_getopt_reset(void);
 

@@ -269,7 +269,7 @@ static int camp_fit(int argc, char **argv)
         rc = gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp fit", NULL);
         goto done;
     }
-    if ((st = gb_run_load(dir, &run)) != GB_OK) {
+    if ((st = gb_cli_load_run(dir, &run)) != GB_OK) {
         rc = gb_cli_fail(st, "camp fit", "give the directory of a run recorded by 'gpubound run camping'");
         goto done;
     }

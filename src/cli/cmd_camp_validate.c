@@ -190,7 +190,7 @@ static int validate_load(const struct validate_opts *o, struct gb_camp_model *m,
     enum gb_status st;
     if ((st = gb_camp_model_load(o->model_path, m)) != GB_OK)
         return gb_cli_fail(st, "camp validate", "give a model written by 'gpubound camp fit'");
-    if ((st = gb_run_load(o->dir, run)) != GB_OK)
+    if ((st = gb_cli_load_run(o->dir, run)) != GB_OK)
         return gb_cli_fail(st, "camp validate",
                            "give the directory of a run recorded by 'gpubound run camping'");
     if ((st = gb_camp_records_apps(*run, apps, n_apps)) != GB_OK)

@@ -161,7 +161,7 @@ int gb_cmd_report(int argc, char **argv)
     gb_chart_book_init(&book);
     if ((rc = gb_report_parse(argc, argv, &a)) != GB_EXIT_OK)
         goto out;
-    if ((st = gb_run_load(a.dir, &run)) != GB_OK) {
+    if ((st = gb_cli_load_run(a.dir, &run)) != GB_OK) {
         rc = gb_cli_fail(st, "report", "give the directory of a run recorded by 'gpubound run'");
         goto out;
     }

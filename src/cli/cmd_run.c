@@ -79,7 +79,7 @@ static int gb_run_finish(const char *dir, enum gb_format fmt, int report)
     struct gb_report_result res;
     int rc = GB_EXIT_OK;
     gb_report_result_init(&res);
-    enum gb_status st = gb_run_load(dir, &run);
+    enum gb_status st = gb_cli_load_run(dir, &run);
     if (st != GB_OK) {
         rc = gb_cli_fail(st, "reading the run back", NULL);
         goto out;

@@ -95,6 +95,23 @@ static void gb_md_row(FILE *f, const char *key, const char *value)
     fputs(" |\n", f);
 }
 
+/* The warnings of the load-time checks (gb_run_check), one bullet each. */
+static void gb_md_warnings(FILE *f, const struct gb_run *run)
+{
+    if (!run->n_warnings)
+        return;
+    fputs("> **Warnings** from the checks of the recorded data:\n>\n", f);
+    for (size_t i = 0; i < run->n_warnings; i++) {
+        fputs("> - ", f);
+        gb_md_text(f, run->warnings[i]);
+        fputc('\n', f);
+    }
+    if (run->n_warnings_total > run->n_warnings)
+        fprintf(f, "> - %zu more warnings of the same kinds not shown\n",
+                run->n_warnings_total - run->n_warnings);
+    fputc('\n', f);
+}
+
 static void gb_md_header(FILE *f, const struct gb_run *run, char *const *suites, size_t n_suites)
 {
     const struct gb_run_info *in = &run->info;
@@ -170,6 +187,7 @@ static void gb_md_header(FILE *f, const struct gb_run *run, char *const *suites,
                 in->complete ? "" : "The run did not end normally (run.json says it is not "
                 "complete).",
                 run->truncated ? " results.json was cut in the middle of a record." : "");
+    gb_md_warnings(f, run);
     if (bad)
         fprintf(f, "> **%zu point%s failed** (verification or a driver error): %s not timed; "
                    "the note column says why.\n\n", bad, bad == 1 ? "" : "s",
