@@ -119,10 +119,8 @@ static enum gb_status gb_session_start(struct gb_session_run *r, const struct gb
 {
     enum gb_status st;
     *stage = GB_SESSION_DEVICE;
-    if ((st = gb_session_open(&r->s, o->device, o->command_line, o->quick)) != GB_OK) {
-        rmdir(o->out_dir); /* made for this run and still empty */
-        return st;
-    }
+    if ((st = gb_session_open(&r->s, o->device, o->command_line, o->quick)) != GB_OK)
+        return st; /* the caller removes an --out directory it made (run --out) */
     *stage = GB_SESSION_WRITE;
     if ((st = gb_run_writer_open(o->out_dir, &r->s.info, plan->axes, plan->n_axes, &r->w)) != GB_OK)
         return st;

@@ -443,6 +443,24 @@ static void gb_gp_str(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+/* A tic label of an explicit tic list: gnuplot reads it as a format for
+ * the tic's value, so a '%' of the text is doubled. */
+static void gb_gp_tic(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; s && *s; s++) {
+        if (*s == '\'')
+            fputs("''", f);
+        else if (*s == '%')
+            fputs("%%", f);
+        else if ((unsigned char)*s < 0x20)
+            fputc(' ', f);
+        else
+            fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
 /* A quoted field of a datablock line (gnuplot has no escape there). */
 static void gb_gp_field(FILE *f, const char *s)
 {
@@ -735,7 +753,7 @@ static void gb_gp_line_logx(FILE *f, const double *xs, size_t nd)
             char lab[32];
             gb_pow2_label(lab, sizeof lab, xs[i]);
             fputs(i ? ", " : "", f);
-            gb_gp_str(f, lab);
+            gb_gp_tic(f, lab);
             fprintf(f, " %.10g", xs[i]);
         }
         fputs(")\n", f);
@@ -760,7 +778,7 @@ static void gb_gp_line_xaxis(FILE *f, const struct gb_plot *p, double *xs, size_
         fprintf(f, "set xrange [-0.5:%zu.5]\nset xtics (", p->cats.n ? p->cats.n - 1 : 0);
         for (size_t i = 0; i < p->cats.n; i++) {
             fputs(i ? ", " : "", f);
-            gb_gp_str(f, p->cats.v[i]);
+            gb_gp_tic(f, p->cats.v[i]);
             fprintf(f, " %zu", i);
         }
         fputs(")\n", f);
@@ -940,7 +958,7 @@ static enum gb_status gb_gp_heat(FILE *f, const struct gb_plot *p)
     fputs("set xtics scale 0 (", f);
     for (size_t i = 0; i < nc; i++) {
         fputs(i ? ", " : "", f);
-        gb_gp_str(f, p->cols.v[i]);
+        gb_gp_tic(f, p->cols.v[i]);
         fprintf(f, " %zu", i);
     }
     fputs(")\n", f);
@@ -954,7 +972,7 @@ static enum gb_status gb_gp_heat(FILE *f, const struct gb_plot *p)
     fputs("set ytics scale 0 (", f);
     for (size_t i = 0; i < nr; i++) {
         fputs(i ? ", " : "", f);
-        gb_gp_str(f, p->rows.v[i]);
+        gb_gp_tic(f, p->rows.v[i]);
         fprintf(f, " %zu", i);
     }
     fputs(")\n", f);
@@ -1062,8 +1080,8 @@ static enum gb_status gb_run_gnuplot(const char *gnuplot, const char *dir, const
             fclose(lf);
         if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) >= 126)
             snprintf(last, sizeof last, "cannot run %.400s", gnuplot);
-        st = gb_error_set(GB_ERR_IO, "gnuplot failed on %s/%s: %s (its output is in %s)", dir,
-                          script, last[0] ? last : "no message", log);
+        st = gb_error_set(GB_ERR_IO, "gnuplot failed on %s: %s", script,
+                          last[0] ? last : "no message");
     }
 out:
     if (logfd >= 0)

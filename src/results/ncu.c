@@ -5,9 +5,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gpubound/ncu.h"
+
+#define GB_NCU_LINE_MAX (1 << 20)
 
 /* One CSV line split into fields, RFC 4180 quoting; the fields point into
  * `buf`, which the split rewrites. */
@@ -221,7 +225,7 @@ static int gb_parse_id(const char *s, long *id)
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < 0)
+    if (!*s || *end || errno || v < 0 || v > 1000000000000000L)
         return -1;
     *id = v;
     return 0;
@@ -363,6 +367,12 @@ enum gb_status gb_ncu_load(const char *path, struct gb_ncu_report **out)
     ssize_t len;
 
     *out = NULL;
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path,
+                            S_ISDIR(sb.st_mode) ? "it is a directory" : "not a regular file");
     FILE *f = fopen(path, "r");
     if (!f)
         return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
@@ -372,6 +382,11 @@ enum gb_status gb_ncu_load(const char *path, struct gb_ncu_report **out)
     }
     while (st == GB_OK && (len = getline(&line, &cap, f)) != -1) {
         rd.lineno++;
+        if (len > GB_NCU_LINE_MAX) {
+            st = gb_error_set(GB_ERR_FORMAT, "%s:%ld: a line of %zd bytes: at most %d are allowed",
+                              path, rd.lineno, len, GB_NCU_LINE_MAX);
+            break;
+        }
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         if (len == 0 || strncmp(line, "==", 2) == 0)
@@ -435,7 +450,7 @@ double gb_ncu_value(const struct gb_ncu_launch *l, const char *name, double fall
 
 long gb_ncu_dim_product(const char *s)
 {
-    long p = 1;
+    long p = 1; /* each factor <= 2^31 - 1, the product checked against LONG_MAX */
     int n = 0;
     while (isspace((unsigned char)*s))
         s++;
@@ -446,7 +461,7 @@ long gb_ncu_dim_product(const char *s)
         char *end;
         errno = 0;
         long v = strtol(s, &end, 10);
-        if (end == s || errno || v < 0)
+        if (end == s || errno || v < 0 || v > 2147483647L || (v > 0 && p > LONG_MAX / v))
             return -1;
         p *= v;
         n++;
