@@ -1080,8 +1080,8 @@ static enum gb_status gb_run_gnuplot(const char *gnuplot, const char *dir, const
             fclose(lf);
         if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) >= 126)
             snprintf(last, sizeof last, "cannot run %.400s", gnuplot);
-        st = gb_error_set(GB_ERR_IO, "gnuplot failed on %s: %s", script,
-                          last[0] ? last : "no message");
+        st = gb_error_set(GB_ERR_IO, "gnuplot failed on %s/%s: %s (its output is in %s)", dir,
+                          script, last[0] ? last : "no message", log);
     }
 out:
     if (logfd >= 0)

@@ -527,8 +527,16 @@ enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_ch
     } else {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", gb_error_message());
+        char *log = strstr(msg, " (its output is in ");
+        if (log && strstr(log, stage.tmp)) /* the staged log goes with the stage */
+            *log = '\0';
+        char *at = strstr(msg, stage.tmp); /* name the files as they would have been */
         gb_stage_abort(&stage);
-        st = gb_error_set(st, "%s (nothing was written)", msg);
+        if (at)
+            st = gb_error_set(st, "%.*s%s%s (nothing was written)", (int)(at - msg), msg, out_dir,
+                              at + strlen(stage.tmp));
+        else
+            st = gb_error_set(st, "%s (nothing was written)", msg);
     }
     enum gb_status rst = gb_result_rebase(res, stage.tmp, out_dir);
     return st != GB_OK ? st : rst;

@@ -643,8 +643,8 @@ static void test_validate(void **state)
     assert_int_equal(gb_camp_validate(m, obs, 1, &v), GB_OK);
     assert_true(isnan(v.gm_app) && v.n_pairs_app == 0 && v.n_pairs_bounds == 1);
     obs[0].time_ns = 0;
-    assert_int_equal(gb_camp_validate(m, obs, 1, &v), GB_ERR_USAGE);
-    assert_int_equal(gb_camp_validate(m, obs, 0, &v), GB_ERR_USAGE);
+    assert_int_equal(gb_camp_validate(m, obs, 1, &v), GB_ERR_FORMAT);
+    assert_int_equal(gb_camp_validate(m, obs, 0, &v), GB_ERR_FORMAT);
     free(m);
 }
 
