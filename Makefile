@@ -4,6 +4,11 @@
 #   make test      install what is missing, build, then run every CPU test tier (unit, nvrtc, cli)
 #   make gpu-test  the device tier: every suite in quick mode on a real GPU
 #   make deps      install the Debian packages the build and tests need (apt-get, as root)
+#   make asan      build with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan) and run
+#                  the CPU tiers under them
+#   make fuzz      build the libFuzzer targets of every loader with clang and the sanitizers
+#                  (build-fuzz) and run each for FUZZ_SECONDS (default 60) on the seed corpus
+#                  (docs/testing.md, "Fuzzing")
 
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -11,7 +16,9 @@ CUDA_HOME ?= /usr/local/cuda
 RUN_OUT ?= runs/$(shell date -u +%Y%m%dT%H%M%SZ)
 PKGS = cmake make gcc clang pkg-config libgsl-dev libjansson-dev libcmocka-dev zlib1g-dev gnuplot-nox pmccabe python3
 
-.PHONY: all build run test gpu-test deps clean
+FUZZ_SECONDS ?= 60
+
+.PHONY: all build run test gpu-test deps clean asan fuzz
 
 all: build
 
@@ -47,5 +54,16 @@ test: build
 gpu-test: build
 	cd $(BUILD) && ctest --output-on-failure -L device
 
+asan: deps
+	CC=clang cmake -S . -B build-asan -DGB_CUDA_HOME=$(CUDA_HOME) -DGB_SANITIZE=ON >/dev/null
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -LE 'device|fuzz' -E build_with_clang -j $(JOBS)
+
+fuzz: deps
+	CC=clang cmake -S . -B build-fuzz -DGB_CUDA_HOME=$(CUDA_HOME) -DGB_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
+	cmake --build build-fuzz -j $(JOBS) --target fuzz_all
+	bash tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan build-fuzz

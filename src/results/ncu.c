@@ -165,15 +165,27 @@ static enum gb_status gb_oom(void)
     return gb_error_set(GB_ERR_NOMEM, "out of host memory reading an Nsight Compute export");
 }
 
-static enum gb_status gb_launch_add_metric(struct gb_ncu_launch *l, const char *name,
-                                           const char *unit, const char *text)
+/* Whether n is 0 or a power of two: the metrics array grows by doubling,
+ * its capacity being the next power of two of its count. */
+static int gb_pow2_or_0(size_t n)
 {
-    /* The first value of a metric stands (a details page may repeat one). */
-    if (gb_ncu_find(l, name))
+    return (n & (n - 1)) == 0;
+}
+
+static enum gb_status gb_launch_add_metric(struct gb_ncu_launch *l, const char *name,
+                                           const char *unit, const char *text, int check_dup)
+{
+    /* The first value of a metric stands (a details page may repeat one).
+     * A raw page adds without looking: gb_ncu_find returns the first of
+     * repeated names anyway, and looking would make a wide row quadratic. */
+    if (check_dup && gb_ncu_find(l, name))
         return GB_OK;
-    struct gb_ncu_metric *nm = realloc(l->metrics, (l->n_metrics + 1) * sizeof *nm);
-    if (!nm)
-        return gb_oom();
+    struct gb_ncu_metric *nm = l->metrics;
+    if (gb_pow2_or_0(l->n_metrics)) {
+        nm = realloc(l->metrics, (l->n_metrics ? 2 * l->n_metrics : 1) * sizeof *nm);
+        if (!nm)
+            return gb_oom();
+    }
     l->metrics = nm;
     struct gb_ncu_metric *m = &nm[l->n_metrics];
     m->name = strdup(name);
@@ -301,7 +313,7 @@ static enum gb_status ncu_row_metrics(struct ncu_reader *rd, struct gb_ncu_launc
         if (!name[0])
             return GB_OK;
         return gb_launch_add_metric(l, gb_ncu_alias(name), rd->c_unit >= 0 ? row->v[rd->c_unit] : "",
-                                    row->v[rd->c_value]);
+                                    row->v[rd->c_value], 1);
     }
     /* Metric columns are the ones whose names look like metrics: the fixed
      * columns have blanks or capitals in their names. */
@@ -310,7 +322,7 @@ static enum gb_status ncu_row_metrics(struct ncu_reader *rd, struct gb_ncu_launc
         if ((int)i == rd->c_id || (int)i == rd->c_kernel || !name[0] || strchr(name, ' ') ||
             !strstr(name, "__"))
             continue;
-        st = gb_launch_add_metric(l, name, rd->have_units ? rd->unit_v[i] : "", row->v[i]);
+        st = gb_launch_add_metric(l, name, rd->have_units ? rd->unit_v[i] : "", row->v[i], 0);
     }
     return st;
 }

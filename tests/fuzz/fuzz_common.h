@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *fuzz_dir(void)
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static inline const char *fuzz_dir(void)
 {
     static char dir[256];
     if (!dir[0]) {
@@ -22,7 +24,7 @@ static const char *fuzz_dir(void)
 }
 
 /* Writes `data` to DIR/name and returns the path (static storage). */
-static const char *fuzz_write(const char *name, const uint8_t *data, size_t size)
+static inline const char *fuzz_write(const char *name, const uint8_t *data, size_t size)
 {
     static char path[512];
     snprintf(path, sizeof path, "%s/%s", fuzz_dir(), name);
@@ -32,7 +34,7 @@ static const char *fuzz_write(const char *name, const uint8_t *data, size_t size
     return path;
 }
 
-static void fuzz_remove(const char *name)
+static inline void fuzz_remove(const char *name)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", fuzz_dir(), name);
