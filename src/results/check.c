@@ -74,6 +74,11 @@ static enum gb_status gb_check_stats(struct gb_run *run, const char *file, size_
     if (r->flops > 0 && r->median_ns == 0)
         return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu].time_ns.median = 0 with %.17g operations: "
                             "GFLOP/s would be infinite in %s", file, i, r->flops, name);
+    double peak = run->info.has_device ? run->info.device.mem_peak_gbs : 0;
+    if (peak > 0 && isfinite(r->bw_gbs) && !isfinite(100.0 * r->bw_gbs / peak))
+        return gb_error_set(GB_ERR_FORMAT, "%s/run.json: $.device.mem_peak_gbs = %.17g: the %% of "
+                            "peak = 100 * %.6g GB/s / peak is not finite for %s", run->dir, peak,
+                            r->bw_gbs, name);
     enum gb_status st = GB_OK;
     if (r->median_ns < r->ci_lo_ns || r->median_ns > r->ci_hi_ns)
         st = gb_run_warn(run, "%s: $[%zu].time_ns.median = %.6g lies outside its interval [%.6g, "
