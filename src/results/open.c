@@ -15,7 +15,7 @@
 static enum gb_status gb_gunzip(const char *path, char **buf, size_t *len)
 {
     gzFile z = gzopen(path, "rb");
-    size_t cap = 1 << 20, n = 0;
+    size_t cap = 1 << 16, n = 0;
     char *b = NULL;
     enum gb_status st = GB_OK;
     if (!z)

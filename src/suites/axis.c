@@ -152,22 +152,23 @@ enum gb_status gb_axis_expand(const struct gb_axis_def *a, const char *list, cha
             goto out;
         }
         int before = *n;
-        for (long v = lo; v <= hi;) {
+        for (long v = lo, more = 1; more && v <= hi;) {
             char buf[32];
+            long cur = v;
+            /* The next value, or the end where it would pass LONG_MAX. */
+            more = factor ? v <= LONG_MAX / factor : v <= LONG_MAX - step;
+            if (more)
+                v = factor ? v * factor : v + step;
             /* On an axis with a list of allowed values, a range keeps those in it. */
-            if (!gb_int_choice(a, v))
+            if (!gb_int_choice(a, cur))
                 continue;
-            snprintf(buf, sizeof buf, "%ld", v);
+            snprintf(buf, sizeof buf, "%ld", cur);
             if ((st = gb_push(out, n, &cap, buf)) != GB_OK)
                 goto out;
             if (*n > 100000) {
                 st = gb_error_set(GB_ERR_USAGE, "axis %s: range has too many values", a->name);
                 goto out;
             }
-            /* The next value, or the end where it would pass LONG_MAX. */
-            if (factor ? v > LONG_MAX / factor : v > LONG_MAX - step)
-                break;
-            v = factor ? v * factor : v + step;
         }
         if (*n == before) {
             st = gb_error_set(GB_ERR_USAGE, "axis %s: range %s:%s holds none of %s", a->name, tok, hi_s,

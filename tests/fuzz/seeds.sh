@@ -17,7 +17,9 @@ while IFS= read -r f; do
 done < <(find "$SRC/data" "$SRC/tests/data" -name results.json | sort | awk 'NR % 4 == 1')
 while IFS= read -r f; do
     zcat "$f" | head -n 40 | seed fuzz_results "$f"
-    seed fuzz_results_gz "$f" <"$f"
+    # The first lines recompressed, and the stream cut short (a cut .gz).
+    zcat "$f" | head -n 40 | gzip -9 -n | seed fuzz_results_gz "$f"
+    head -c 4096 "$f" | seed fuzz_results_gz "$f.cut"
 done < <(find "$SRC/data" "$SRC/tests/data" -name results.json.gz | sort)
 find "$SRC/data" "$SRC/tests/data" -name run.json | sort | awk 'NR % 3 == 1' |
     while IFS= read -r f; do seed fuzz_run_json "$f" <"$f"; done
