@@ -8,6 +8,11 @@
 #   make install   install gpubound, libgpubound (.a and .so), its headers and gpubound.pc
 #                  under PREFIX (default /usr/local), staged under DESTDIR when it is set
 #   make deps      install the Debian packages the build and tests need (apt-get, as root)
+#   make asan      build with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan) and run
+#                  the CPU tiers under them
+#   make fuzz      build the libFuzzer targets of every loader with clang and the sanitizers
+#                  (build-fuzz) and run each for FUZZ_SECONDS (default 60) on the seed corpus
+#                  (docs/testing.md, "Fuzzing")
 
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -16,7 +21,9 @@ RUN_OUT ?= runs/$(shell date -u +%Y%m%dT%H%M%SZ)
 PREFIX ?= /usr/local
 PKGS = cmake make gcc clang pkg-config libgsl-dev libjansson-dev libcmocka-dev zlib1g-dev gnuplot-nox pmccabe python3 libjs-chart.js chromium
 
-.PHONY: all build run test gpu-test install deps clean
+FUZZ_SECONDS ?= 60
+
+.PHONY: all build run test gpu-test install deps clean asan fuzz
 
 all: build
 
@@ -61,5 +68,19 @@ gpu-test: build
 install: build
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
+asan: deps
+	CC=clang cmake -S . -B build-asan -DGB_CUDA_HOME=$(CUDA_HOME) -DGB_SANITIZE=ON >/dev/null
+	cmake --build build-asan -j $(JOBS)
+	@# The unit tests build records on the stack and do not release all of them:
+	@# leaks are checked in the tool (cli, nvrtc), memory and UB errors everywhere.
+	cd build-asan && export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 && \
+	  ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -L 'cli|nvrtc' -j $(JOBS) && \
+	  ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -L unit -E build_with_clang -j $(JOBS)
+
+fuzz: deps
+	CC=clang cmake -S . -B build-fuzz -DGB_CUDA_HOME=$(CUDA_HOME) -DGB_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
+	cmake --build build-fuzz -j $(JOBS) --target fuzz_all
+	bash tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan build-fuzz

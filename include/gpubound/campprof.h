@@ -302,8 +302,9 @@ struct gb_camp_validation {
 
 /* Validates the model on n >= 1 measured configurations of one application
  * (the paper's procedure: every configuration in turn is the starting
- * point). Errors of gb_camp_bounds and gb_camp_predict; GB_ERR_USAGE for a
- * non-positive time or warps. */
+ * point; with more than 1024, 1024 of them evenly spaced), in O(n) memory
+ * and O(n) bounds evaluations. Errors of gb_camp_bounds; GB_ERR_FORMAT for
+ * no configuration or a non-positive time or warps (bad recorded data). */
 enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
                                 size_t n, struct gb_camp_validation *out);
 

@@ -110,6 +110,16 @@ struct gb_plan {
  * axis) into points, the cartesian product of each bench's axes (quick
  * sweeps under `quick`). GB_ERR_USAGE with one clear message for an unknown
  * suite or bench, an override no selected bench has, or a bad value. */
+/* The most points a plan may hold unless raised (run --max-points). */
+#define GB_PLAN_MAX_POINTS 100000
+
+/* As gb_plan_build with at most `max_points` points: a bench whose axes'
+ * product would pass the cap is refused (GB_ERR_USAGE) before any point
+ * is made, so no allocation grows with the product. */
+enum gb_status gb_plan_build_max(const char *const *selectors, int n_sel, const char *const *sets,
+                                 int n_sets, int quick, size_t max_points, struct gb_plan *plan);
+
+/* gb_plan_build_max with GB_PLAN_MAX_POINTS. */
 enum gb_status gb_plan_build(const char *const *selectors, int n_sel, const char *const *sets,
                              int n_sets, int quick, struct gb_plan *plan);
 void gb_plan_release(struct gb_plan *plan);

@@ -38,6 +38,7 @@ struct gb_report_opts {
     size_t n_patterns;
     int all_charts;          /* every chart, whatever the size of the run */
     int formats;             /* GB_PLOT_SVG | GB_PLOT_PNG; 0 = both */
+    int force;               /* replace a report.md made from more points */
 };
 
 /* GB_ERR_USAGE, naming the pattern and some of the run's charts, when a
@@ -156,9 +157,13 @@ void gb_findings_release(struct gb_findings *f);
  * `book` has no charts for is reported without charts. The files written
  * are appended to res->files, report.md last; report.html comes before it
  * (report_html.h; not written, and listed in res->not_drawn, without the
- * chart library). Missing gnuplot is not an
- * error (see gb_plot_draw). GB_ERR_USAGE, before anything is written, when
- * a pattern matches no chart; GB_ERR_IO when a file cannot be written. */
+ * chart library). Missing gnuplot is not an error (see gb_plot_draw).
+ * Every file is staged (util/fs.h) and moved into `out_dir` only when all
+ * succeeded: on failure `out_dir` is as it was. GB_ERR_USAGE, before
+ * anything is written, when a pattern matches no chart; GB_ERR_UNSUPPORTED,
+ * before anything is written, when the report.md in `out_dir` was made from
+ * more points than `run` holds (a cut run) and opts->force is not set;
+ * GB_ERR_IO when a file cannot be written. */
 enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_chart_book *book,
                                     const struct gb_report_opts *opts, const char *out_dir,
                                     struct gb_report_result *res);

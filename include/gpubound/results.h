@@ -150,6 +150,12 @@ struct gb_run {
     struct gb_record *records;
     size_t n_records;
     int truncated;               /* results.json was cut mid-write */
+    char records_file[4200];     /* the records file read (results.json or .gz) */
+    /* What the consistency checks found that does not stop the report:
+     * one line each (file, field, value), printed by the CLI and written
+     * into report.md. At most 20 are kept; n_warnings_total counts all. */
+    char **warnings;
+    size_t n_warnings, n_warnings_total;
 };
 
 /* ---- records ---- */
@@ -216,11 +222,45 @@ enum gb_status gb_run_writer_close(struct gb_run_writer *w, const struct gb_run_
 /* ---- reading ---- */
 
 /* Loads a run directory: run.json and results.json (results.csv is not
- * read). A results.json cut mid-write loads every complete record and sets
- * truncated. Returns GB_ERR_IO when the files cannot be read, GB_ERR_FORMAT
- * with the file and position when they are malformed. Free with gb_run_free. */
+ * read). A results.json cut mid-write (its last line ends the file in the
+ * middle of a record) loads every complete record and sets truncated; a
+ * damaged record anywhere else, or a last line that is complete but not a
+ * record, is corruption. Every number is range-checked (src/results/
+ * validate.h) and the run is checked for consistency (gb_run_check).
+ * Returns GB_ERR_IO when the files cannot be read (a read error is never
+ * taken for the end of the file; a records file that is not a regular file
+ * is refused), GB_ERR_FORMAT with one line naming the file, the field, the
+ * value and the allowed range when they are malformed. Lines are capped at
+ * GB_RECORD_LINE_MAX bytes and decompressed records at GB_RECORDS_MAX_BYTES.
+ * Free with gb_run_free. */
+#define GB_RECORD_LINE_MAX (1 << 20)
+#define GB_RECORDS_MAX_BYTES (1UL << 30)
 enum gb_status gb_run_load(const char *dir, struct gb_run **out);
 void gb_run_free(struct gb_run *run);
+
+/* The consistency checks of a loaded run whose records came from `file`
+ * (called by gb_run_load). Errors (GB_ERR_FORMAT, one line): a reversed
+ * interval (ci_lo > ci_hi), min > median, a zero median with bytes or
+ * operations (an infinite rate), the same point twice. Warnings (added to
+ * run->warnings): a count of records that differs from run.json's
+ * points_ok and points_failed, GB/s or GFLOP/s that do not follow from the
+ * median, a median outside its interval. */
+enum gb_status gb_run_check(struct gb_run *run, const char *file);
+
+/* Adds a warning line to run->warnings (printf format). GB_ERR_NOMEM. */
+enum gb_status gb_run_warn(struct gb_run *run, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Whether axis `axis` = `value` of a record of suite/bench lies in the
+ * suite's domain: 0 if so or when the suite, bench or axis is not known,
+ * else nonzero with the domain in `why`. The CLI supplies it from the
+ * suite table, which results/ does not know. */
+typedef int (*gb_axis_domain_fn)(void *ctx, const char *suite, const char *bench,
+                                 const char *axis, const char *value, char *why, size_t n);
+
+/* Adds a warning for every axis value of the run outside its suite's
+ * domain, as `fn` judges. GB_ERR_NOMEM. */
+enum gb_status gb_run_check_axes(struct gb_run *run, gb_axis_domain_fn fn, void *ctx);
 
 /* ---- JSON/CSV of single items, shared by writers of other outputs ---- */
 

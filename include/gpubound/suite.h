@@ -236,4 +236,9 @@ enum gb_status gb_axis_expand(const struct gb_axis_def *a, const char *list, cha
  * MiB, GiB (any case), all binary: 1K = 1KiB = 1024. GB_ERR_USAGE otherwise. */
 enum gb_status gb_axis_parse_int(const char *s, long *out);
 
+/* Whether one recorded value lies in axis `a`'s domain (its range and
+ * choices). GB_OK, or GB_ERR_USAGE with the domain ("an integer from 1 to
+ * 16", "one of hot,cold") as the message. */
+enum gb_status gb_axis_check_value(const struct gb_axis_def *a, const char *value);
+
 #endif

@@ -59,6 +59,11 @@ void gb_cli_missing_root(const char *dir, char *root, size_t n);
  * they are empty: a failed command leaves no empty directory behind. Nothing
  * when root is "". */
 void gb_cli_remove_empty(const char *dir, const char *root);
+/* Loads a run directory (gb_run_load), checks its axis values against the
+ * suite table (warnings), and prints every warning on stderr as one
+ * "warning: ..." line each. The status of gb_run_load. */
+struct gb_run;
+enum gb_status gb_cli_load_run(const char *dir, struct gb_run **out);
 
 /* Resets getopt so that a command can parse its own argv. */
 void gb_cli_getopt_reset(void);

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "gpubound/results.h"
+#include "gpubound/suite.h"
 
 static char gb_cmdline[1024];
 
@@ -101,4 +103,41 @@ void gb_cli_remove_empty(const char *dir, const char *root)
             break;
         *slash = '\0';
     }
+}
+
+/* The suite table's judgement of one recorded axis value (gb_axis_domain_fn). */
+static int gb_cli_axis_domain(void *ctx, const char *suite, const char *bench, const char *axis,
+                              const char *value, char *why, size_t n)
+{
+    (void)ctx;
+    const struct gb_suite *s = gb_suite_find(suite);
+    const struct gb_bench *b = s ? gb_bench_find(s, bench) : NULL;
+    if (!b)
+        return 0;
+    for (int i = 0; i < b->n_axes; i++)
+        if (strcmp(b->axes[i].name, axis) == 0) {
+            if (gb_axis_check_value(&b->axes[i], value) == GB_OK)
+                return 0;
+            snprintf(why, n, "%s", gb_error_message());
+            return 1;
+        }
+    return 0;
+}
+
+enum gb_status gb_cli_load_run(const char *dir, struct gb_run **out)
+{
+    enum gb_status st = gb_run_load(dir, out);
+    if (st == GB_OK && (st = gb_run_check_axes(*out, gb_cli_axis_domain, NULL)) != GB_OK) {
+        gb_run_free(*out);
+        *out = NULL;
+    }
+    if (st != GB_OK)
+        return st;
+    const struct gb_run *run = *out;
+    for (size_t i = 0; i < run->n_warnings; i++)
+        fprintf(stderr, "warning: %s\n", run->warnings[i]);
+    if (run->n_warnings_total > run->n_warnings)
+        fprintf(stderr, "warning: %zu more warnings of the same kinds not shown\n",
+                run->n_warnings_total - run->n_warnings);
+    return GB_OK;
 }

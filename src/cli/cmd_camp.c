@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_camp.h"
@@ -250,6 +251,35 @@ static int camp_fit_model_path(const char *dir, const char *out, const char *mod
     return -1;
 }
 
+/* The observations a model was fitted on: the sum over its equations. */
+static size_t camp_model_points(const struct gb_camp_model *m)
+{
+    size_t n = 0;
+    for (int op = 0; op < 2; op++)
+        for (int pat = 0; pat < 2; pat++)
+            n += m->eq[op][pat].n_obs;
+    return n;
+}
+
+/* A recorded model is not replaced by one fitted on fewer observations (a
+ * cut run) unless --force. */
+static enum gb_status camp_fit_guard(const char *out, const struct gb_camp_model *m, int force)
+{
+    struct gb_camp_model *old = calloc(1, sizeof *old);
+    enum gb_status st = GB_OK;
+    if (!old)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    if (!force && access(out, F_OK) == 0 && gb_camp_model_load(out, old) == GB_OK &&
+        camp_model_points(old) > camp_model_points(m))
+        st = gb_error_set(GB_ERR_UNSUPPORTED, "%s was fitted on %zu observations and this fit has "
+                          "%zu; it is not replaced (--force replaces it, --out writes elsewhere)",
+                          out, camp_model_points(old), camp_model_points(m));
+    if (st == GB_OK)
+        gb_error_clear();
+    free(old);
+    return st;
+}
+
 static int camp_fit(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -258,8 +288,10 @@ static int camp_fit(int argc, char **argv)
         {"p-remove", required_argument, NULL, 'p'},
         {"format", required_argument, NULL, 'f'},
         {"interactions", no_argument, NULL, 'i'},
+        {"force", no_argument, NULL, 'X'},
         {NULL, 0, NULL, 0}};
     const char *out = NULL, *model = NULL, *dir;
+    int force = 0;
     char path[4300], made[4300];
     double p_remove = GB_CAMP_P_REMOVE;
     int interactions = 0;
@@ -275,6 +307,7 @@ static int camp_fit(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'm': model = optarg; break;
         case 'i': interactions = 1; break;
+        case 'X': force = 1; break;
         case 'p':
             if (camp_cli_parse_double(optarg, &p_remove) != 0 || !(p_remove > 0 && p_remove < 1))
                 return gb_cli_usage(CMD, "fit: --p-remove needs a p-value between 0 and 1, not '%s'",
@@ -300,7 +333,7 @@ static int camp_fit(int argc, char **argv)
         rc = gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp fit", NULL);
         goto done;
     }
-    if ((st = gb_run_load(dir, &run)) != GB_OK) {
+    if ((st = gb_cli_load_run(dir, &run)) != GB_OK) {
         rc = gb_cli_fail(st, "camp fit", "give the directory of a run recorded by 'gpubound run camping'");
         goto done;
     }
@@ -310,7 +343,8 @@ static int camp_fit(int argc, char **argv)
                                              : NULL);
         goto done;
     }
-    if ((st = gb_camp_model_write(m, path)) != GB_OK) {
+    if ((st = camp_fit_guard(path, m, force)) != GB_OK ||
+        (st = gb_camp_model_write(m, path)) != GB_OK) {
         rc = gb_cli_fail(st, "camp fit", NULL);
         goto done;
     }

@@ -7,11 +7,11 @@
 #include <stddef.h>
 
 #define GB_CAMP_USAGE                                                      \
-    "gpubound camp fit RUN_DIR [--out DIR | --model FILE] [--p-remove P] [--interactions] [--format FMT]\n" \
+    "gpubound camp fit RUN_DIR [--out DIR | --model FILE] [--p-remove P] [--interactions] [--format FMT] [--force]\n" \
     "       gpubound camp predict --model FILE (--gld W:N --gst W:N | --from-ncu CSV) (--threads T --regs R\n" \
     "                             --smem B [--dyn-smem B] [--grid G] | --warps W) [--time-ns T [--at-warps W]] [--chart F.svg]\n" \
     "                             [--html F.html]\n" \
-    "       gpubound camp validate --model FILE RUN_DIR [--out DIR] [--format FMT]"
+    "       gpubound camp validate --model FILE RUN_DIR [--out DIR] [--format FMT] [--force]"
 
 #define GB_CAMP_HELP                                                                              \
     "camp fit: the model's four equations (reads and writes, spread and camped),\n"               \
@@ -25,6 +25,8 @@
     "  --interactions    also fit a slope per width (terms w:b2, w:b4, w:b8), an extension of\n"  \
     "                    the paper's model for GPUs where bytes per warp bound the time\n"       \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
+    "  --force           replace a model fitted on more observations (a cut run does not\n"      \
+    "                    replace a recorded model without it)\n"                                 \
     "camp predict: a kernel's best (no camping) and worst (all camped) time at every active\n"    \
     "warps per SM it can run at, and, from one measured time, its application line and\n"         \
     "camping degree (0 at best, 1 at worst).\n"                                                   \
@@ -57,6 +59,11 @@
     "  --out DIR         where to write the charts and validation.csv, the table (default\n"   \
     "                    RUN_DIR/campprof-validate)\n"                                           \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
+    "  --force           replace a validation.csv made from more configurations\n"              \
+    "Validation computes every application before it writes: its charts and validation.csv\n"  \
+    "are moved into DIR together, only when all succeeded. With more than 1024\n"              \
+    "configurations in one application the application line starts from 1024 of them,\n"     \
+    "evenly spaced.\n"                                                                          \
     "No camp command needs a GPU. Exit 0 on success; 1 when a run, model or export is\n"         \
     "missing or malformed, a run has no camping records, a fit fails or a file cannot be\n"       \
     "written; 2 on a usage error (a malformed count among them).\n"                               \

@@ -262,9 +262,13 @@ static int predict_from_ncu(struct predict_opts *o, struct predict_state *ps)
                            "export it with 'ncu --csv --page raw' (see docs/models.md)");
     if ((rc = pick_launch(o, ps->ncu, &l)) != GB_EXIT_OK)
         return rc;
-    if ((st = gb_camp_from_ncu(ps->m, l, &in)) != GB_OK)
+    if ((st = gb_camp_from_ncu(ps->m, l, &in)) != GB_OK) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", gb_error_message());
+        gb_error_set(st, "%s: %s", o->ncu_path, msg);
         return gb_cli_fail(st, "camp predict --from-ncu",
                            "profile with ncu --csv --page raw --metrics " GB_NCU_METRICS_ARG);
+    }
     o->counts = in.counts;
     snprintf(ps->kernel, sizeof ps->kernel, "%s", l->kernel);
     if (o->warps_max < 0) {

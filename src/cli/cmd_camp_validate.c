@@ -21,6 +21,7 @@ struct validate_opts {
     const char *model_path, *out, *dir;
     char default_out[4300];
     enum gb_format fmt;
+    int force;
 };
 
 static int validate_parse(int argc, char **argv, struct validate_opts *o)
@@ -29,6 +30,7 @@ static int validate_parse(int argc, char **argv, struct validate_opts *o)
         {"model", required_argument, NULL, 'm'},
         {"out", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
+        {"force", no_argument, NULL, 'X'},
         {NULL, 0, NULL, 0}};
     int c;
     memset(o, 0, sizeof *o);
@@ -38,6 +40,7 @@ static int validate_parse(int argc, char **argv, struct validate_opts *o)
         switch (c) {
         case 'm': o->model_path = optarg; break;
         case 'o': o->out = optarg; break;
+        case 'X': o->force = 1; break;
         case 'f':
             if (gb_format_parse(optarg, &o->fmt) != GB_OK)
                 return gb_cli_usage(CMD, "validate: --format: %s", gb_error_message());
@@ -131,55 +134,115 @@ out:
     return st;
 }
 
-/* Validates, tabulates and charts every application. */
+/* Validates and tabulates every application, before anything is drawn or
+ * written; `v` receives one validation per application. Values in the run
+ * that the model cannot use are bad data (exit 1), not usage. */
 static int validate_apps(const struct gb_camp_model *m, const struct gb_camp_app *apps, size_t n,
-                         const char *out, struct gb_table *t, struct gb_report_result *res)
+                         struct gb_table *t, struct gb_camp_validation *v)
 {
     enum gb_status st;
     for (size_t a = 0; a < n; a++) {
         const struct gb_camp_app *g = &apps[a];
-        struct gb_camp_validation v;
-        if ((st = gb_camp_validate(m, g->obs, g->n, &v)) != GB_OK) {
+        if ((st = gb_camp_validate(m, g->obs, g->n, &v[a])) != GB_OK) {
             char what[200];
             snprintf(what, sizeof what, "camp validate: %s", g->label);
-            return gb_cli_fail(st, what, NULL);
+            return gb_cli_fail(st == GB_ERR_USAGE ? GB_ERR_FORMAT : st, what, NULL);
         }
         double vary = gb_camp_counts_vary(g->obs, g->n);
         if (vary > 0.01)
             fprintf(stderr, "note: %s: the instruction counts differ by up to %.1f%% between "
                             "configurations; each configuration's band uses its own counts\n",
                     g->label, 100 * vary);
-        if ((st = table_row(t, g, &v)) != GB_OK)
+        if ((st = table_row(t, g, &v[a])) != GB_OK)
             return gb_cli_fail(st, "camp validate", NULL);
-        if ((st = app_chart(m, g, &v, out, res)) != GB_OK) {
-            camp_cli_report_files(res);
-            return gb_cli_fail(st, "camp validate: chart", NULL);
-        }
     }
     return GB_EXIT_OK;
 }
 
+/* The charts of every application, into the staging directory. */
+static enum gb_status validate_charts(const struct gb_camp_model *m, const struct gb_camp_app *apps,
+                                      size_t n, const struct gb_camp_validation *v, const char *dir,
+                                      struct gb_report_result *res)
+{
+    enum gb_status st = GB_OK;
+    for (size_t a = 0; a < n && st == GB_OK; a++)
+        st = app_chart(m, &apps[a], &v[a], dir, res);
+    if (st == GB_ERR_USAGE)
+        st = GB_ERR_FORMAT;
+    return st;
+}
+
 /* The table beside the charts, so that a recorded validation keeps its
  * figures: written aside and renamed, never half-written. */
-static int write_csv(const char *out, struct gb_table *t, const struct gb_report_result *res)
+static enum gb_status write_csv(const char *dir, struct gb_table *t)
 {
     char csv[4400];
     struct gb_atomic_file a;
-    camp_cli_path_in(csv, sizeof csv, out, "validation.csv");
+    camp_cli_path_in(csv, sizeof csv, dir, "validation.csv");
     enum gb_status st = gb_atomic_open(&a, csv, "w");
-    if (st == GB_OK) {
-        if (gb_table_print(t, a.f, GB_FORMAT_CSV, 0) == GB_OK) {
-            st = gb_atomic_commit(&a);
-        } else {
-            gb_atomic_abort(&a);
-            st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", csv, strerror(errno ? errno : EIO));
-        }
+    if (st != GB_OK)
+        return st;
+    if (gb_table_print(t, a.f, GB_FORMAT_CSV, 0) != GB_OK) {
+        gb_atomic_abort(&a);
+        return gb_error_set(GB_ERR_IO, "cannot write %s: %s", csv, strerror(errno ? errno : EIO));
     }
+    return gb_atomic_commit(&a);
+}
+
+/* The configurations a recorded validation.csv was made from (the sum of
+ * its second column), or 0 when there is none. */
+static size_t recorded_configurations(const char *out)
+{
+    char csv[4400], line[1024];
+    size_t total = 0;
+    camp_cli_path_in(csv, sizeof csv, out, "validation.csv");
+    FILE *f = fopen(csv, "r");
+    if (!f)
+        return 0;
+    for (int row = 0; fgets(line, sizeof line, f); row++) {
+        const char *c = strchr(line, ',');
+        if (row > 0 && c)
+            total += strtoul(c + 1, NULL, 10);
+    }
+    fclose(f);
+    return total;
+}
+
+/* Charts and validation.csv, staged and moved into o->out together. */
+static int validate_write(const struct validate_opts *o, const struct gb_camp_model *m,
+                          const struct gb_camp_app *apps, size_t n,
+                          const struct gb_camp_validation *v, struct gb_table *t,
+                          struct gb_report_result *res)
+{
+    struct gb_stage stage;
+    size_t configs = 0, before = recorded_configurations(o->out);
+    for (size_t a = 0; a < n; a++)
+        configs += apps[a].n;
+    if (before > configs && !o->force) {
+        gb_error_set(GB_ERR_UNSUPPORTED, "%s/validation.csv was made from %zu configurations and "
+                     "this run holds %zu; it is not replaced (--force replaces it, --out writes "
+                     "elsewhere)", o->out, before, configs);
+        return gb_cli_fail(GB_ERR_UNSUPPORTED, "camp validate", NULL);
+    }
+    enum gb_status st = gb_stage_open(&stage, o->out);
+    if (st == GB_OK && (st = validate_charts(m, apps, n, v, stage.tmp, res)) == GB_OK &&
+        (st = write_csv(stage.tmp, t)) == GB_OK)
+        st = gb_stage_commit(&stage);
     if (st != GB_OK) {
-        camp_cli_report_files(res);
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", gb_error_message());
+        gb_stage_abort(&stage);
+        gb_error_set(st, "%s (nothing was written)", msg);
         return gb_cli_fail(st, "camp validate", NULL);
     }
-    fprintf(stderr, "wrote %s\n", csv);
+    size_t len = strlen(stage.tmp);
+    for (size_t i = 0; i < res->n_files; i++)
+        if (strncmp(res->files[i], stage.tmp, len) == 0)
+            fprintf(stderr, "wrote %s%s\n", o->out, res->files[i] + len);
+    fprintf(stderr, "wrote %s/validation.csv\n", o->out);
+    if (res->n_not_drawn)
+        fprintf(stderr, "not drawn: gnuplot was not found in PATH; install it with apt-get "
+                        "install gnuplot-nox and run the command again\n");
     return GB_EXIT_OK;
 }
 
@@ -190,7 +253,7 @@ static int validate_load(const struct validate_opts *o, struct gb_camp_model *m,
     enum gb_status st;
     if ((st = gb_camp_model_load(o->model_path, m)) != GB_OK)
         return gb_cli_fail(st, "camp validate", "give a model written by 'gpubound camp fit'");
-    if ((st = gb_run_load(o->dir, run)) != GB_OK)
+    if ((st = gb_cli_load_run(o->dir, run)) != GB_OK)
         return gb_cli_fail(st, "camp validate",
                            "give the directory of a run recorded by 'gpubound run camping'");
     if ((st = gb_camp_records_apps(*run, apps, n_apps)) != GB_OK)
@@ -210,22 +273,20 @@ static int validate_run(const struct validate_opts *o, struct gb_camp_model *m,
 {
     enum gb_status st;
     struct gb_table *t = NULL;
+    struct gb_camp_validation *v = NULL;
     int rc = validate_load(o, m, run, apps, n_apps);
     if (rc != GB_EXIT_OK)
         return rc;
-    if (!(t = gb_table_new()))
-        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of memory"), "camp validate", NULL);
+    if (!(t = gb_table_new()) || !(v = calloc(*n_apps, sizeof *v))) {
+        rc = gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of memory"), "camp validate", NULL);
+        goto out;
+    }
     if ((st = table_columns(t)) != GB_OK) {
         rc = gb_cli_fail(st, "camp validate", NULL);
         goto out;
     }
-    if (gb_mkdir_p(o->out) != GB_OK) {
-        rc = gb_cli_fail(gb_error_set(GB_ERR_IO, "cannot create %s: %s", o->out, strerror(errno)),
-                         "camp validate", NULL);
-        goto out;
-    }
-    if ((rc = validate_apps(m, *apps, *n_apps, o->out, t, res)) != GB_EXIT_OK ||
-        (rc = write_csv(o->out, t, res)) != GB_EXIT_OK)
+    if ((rc = validate_apps(m, *apps, *n_apps, t, v)) != GB_EXIT_OK ||
+        (rc = validate_write(o, m, *apps, *n_apps, v, t, res)) != GB_EXIT_OK)
         goto out;
     if ((st = gb_table_print(t, stdout, o->fmt, o->fmt == GB_FORMAT_TABLE ? gb_term_width(stdout) : 0))) {
         rc = gb_cli_fail(st, "camp validate", NULL);
@@ -236,8 +297,8 @@ static int validate_run(const struct validate_opts *o, struct gb_camp_model *m,
                "starting\nconfiguration (the application line leaves out the start itself). The "
                "paper's, on a\nGTX 280: best bound 11.7%% (GEM), application line 9.3%% "
                "(clique counter).\n");
-    camp_cli_report_files(res);
 out:
+    free(v);
     gb_table_free(t);
     return rc;
 }

@@ -156,7 +156,7 @@ static int gb_geo_answer(const struct gb_geo_args *a)
     enum gb_status st;
     int rc = GB_EXIT_OK;
 
-    if ((st = gb_run_load(a->dir, &run)) != GB_OK) {
+    if ((st = gb_cli_load_run(a->dir, &run)) != GB_OK) {
         rc = gb_cli_fail(st, "geometry", "give the directory of a run recorded by 'gpubound run ubench'");
         goto out;
     }

@@ -68,6 +68,7 @@ static int gb_report_parse(int argc, char **argv, struct gb_report_args *a)
         {"charts", required_argument, NULL, 'c'},
         {"all-charts", no_argument, NULL, 'A'},
         {"chart-format", required_argument, NULL, 'F'},
+        {"force", no_argument, NULL, 'X'},
         {NULL, 0, NULL, 0}};
     int c, rc = GB_EXIT_OK;
     gb_cli_getopt_reset();
@@ -80,6 +81,7 @@ static int gb_report_parse(int argc, char **argv, struct gb_report_args *a)
             break;
         case 'c': rc = gb_add_patterns(a, optarg); break;
         case 'A': a->opts.all_charts = 1; break;
+        case 'X': a->opts.force = 1; break;
         case 'F': rc = gb_parse_chart_format(a, optarg); break;
         case ':': return gb_cli_usage("report", "%s needs a value", argv[optind - 1]);
         default: return gb_cli_usage("report", "unknown option '%s'", argv[optind - 1]);
@@ -161,7 +163,7 @@ int gb_cmd_report(int argc, char **argv)
     gb_chart_book_init(&book);
     if ((rc = gb_report_parse(argc, argv, &a)) != GB_EXIT_OK)
         goto out;
-    if ((st = gb_run_load(a.dir, &run)) != GB_OK) {
+    if ((st = gb_cli_load_run(a.dir, &run)) != GB_OK) {
         rc = gb_cli_fail(st, "report", "give the directory of a run recorded by 'gpubound run'");
         goto out;
     }

@@ -17,6 +17,7 @@
     "  --all-charts     draw every chart, also of a large run\n"                                  \
     "  --chart-format F png, svg or both (default both): the images each chart is drawn as;\n"  \
     "                   the gnuplot script <chart>.gp is written in every case\n"                \
+    "  --force          replace a report.md made from more points than the run now holds\n"      \
     "Reads a run directory written by 'gpubound run' (no GPU needed) and writes report.md\n"     \
     "and the charts of every suite in it: <chart>.svg and <chart>.png, drawn by gnuplot,\n"       \
     "and <chart>.gp, the script that draws them; speedup charts also write <chart>.csv,\n"       \
@@ -33,6 +34,11 @@
     "the charts drawn in the browser from the records (hover, legend toggles, wheel zoom), and\n" \
     "the CampProf calculator when the run has a campprof-model*.json. It embeds Chart.js from\n"  \
     "libjs-chart.js (make deps); without it report.html is not written and stderr says so.\n"     \
+    "Every file is written aside and moved into place only when the whole report succeeded:\n" \
+    "a failing report leaves the directory as it was. The run is checked when loaded: a\n"     \
+    "number out of its range or contradicting statistics stop it (one line naming the file,\n" \
+    "the field, the value and the allowed range); milder inconsistencies are warnings,\n"      \
+    "printed and written into report.md (docs/validation.md).\n"                              \
     "Exit 0 when the report is written, 1 when the run directory is missing or malformed\n"     \
     "or a file cannot be written, 2 on a usage error.\n"                                          \
     "Example: gpubound report runs/20261121T120000Z\n"                                            \

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "util/fs.h"
 #include "cli/run_charts.h"
 #include "gpubound/measure.h"
 #include "gpubound/report.h"
@@ -98,7 +99,7 @@ static int gb_run_finish(const char *dir, enum gb_format fmt, int report)
     struct gb_report_result res;
     int rc = GB_EXIT_OK;
     gb_report_result_init(&res);
-    enum gb_status st = gb_run_load(dir, &run);
+    enum gb_status st = gb_cli_load_run(dir, &run);
     if (st != GB_OK) {
         rc = gb_cli_fail(st, "reading the run back", NULL);
         goto out;
@@ -139,6 +140,7 @@ struct run_args {
     const char *out;
     const char **sets;
     int n_sets, quick, report;
+    long max_points;
     enum gb_format fmt;
     struct gb_measure_opts mo;
 };
@@ -194,6 +196,9 @@ static int gb_run_option(int c, char **argv, struct run_args *a)
     case 'f':
         return gb_format_parse(optarg, &a->fmt) != GB_OK ? gb_cli_usage("run", "%s", gb_error_message()) : -1;
     case 'R': a->report = 0; return -1;
+    case 'P':
+        return (a->max_points = gb_cli_parse_long("run", "--max-points", optarg, 1, 100000000L)) < 0
+                   ? GB_EXIT_USAGE : -1;
     case ':': return gb_cli_usage("run", "%s needs a value", argv[optind - 1]);
     default: return gb_cli_usage("run", "unknown option '%s'", argv[optind - 1]);
     }
@@ -210,10 +215,12 @@ static int gb_run_args(int argc, char **argv, struct run_args *a)
         {"ci", required_argument, NULL, 'c'},     {"max-time", required_argument, NULL, 'm'},
         {"format", required_argument, NULL, 'f'}, {"no-report", no_argument, NULL, 'R'},
         {"timer", required_argument, NULL, 'T'},  {"flush", required_argument, NULL, 'F'},
+        {"max-points", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     int c, rc;
     memset(a, 0, sizeof *a);
     a->report = 1;
+    a->max_points = GB_PLAN_MAX_POINTS;
     a->fmt = GB_FORMAT_TABLE;
     gb_measure_opts_default(&a->mo);
     if (!(a->sets = calloc((size_t)argc + 1, sizeof *a->sets)))
@@ -280,8 +287,8 @@ static int gb_run_stopped(enum gb_status st, const struct gb_session_result *res
 /* Plans the run; -1 when there is something to run, else the exit code. */
 static int gb_run_plan(int argc, char **argv, const struct run_args *a, struct gb_plan *plan)
 {
-    enum gb_status st = gb_plan_build((const char *const *)argv + optind, argc - optind, a->sets, a->n_sets,
-                                      a->quick, plan);
+    enum gb_status st = gb_plan_build_max((const char *const *)argv + optind, argc - optind, a->sets,
+                                          a->n_sets, a->quick, (size_t)a->max_points, plan);
     if (st != GB_OK)
         return gb_cli_usage("run", "%s", gb_error_message());
     if (plan->n == 0)
@@ -324,7 +331,7 @@ int gb_cmd_run(int argc, char **argv)
 {
     struct run_args a;
     struct gb_plan plan;
-    char default_out[128], made[4096];
+    char default_out[128], made[GB_PATH_MAX] = "";
     int rc;
     memset(&plan, 0, sizeof plan);
     /* Everything the user can get wrong is checked before any GPU work. */
@@ -334,14 +341,17 @@ int gb_cmd_run(int argc, char **argv)
         gb_default_out(default_out, sizeof default_out);
         a.out = default_out;
     }
-    gb_cli_missing_root(a.out, made, sizeof made);
-    if (gb_run_dir_prepare(a.out) != GB_OK) {
+    /* Directories made for --out are taken away again when the run leaves
+     * them empty (no GPU); a directory that was there stays. */
+    if ((!gb_is_dir(a.out) && gb_mkdir_p_undoable(a.out, made, sizeof made) != GB_OK) ||
+        gb_run_dir_prepare(a.out) != GB_OK) {
         rc = gb_cli_usage("run", "--out refused: %s", gb_error_message());
+        gb_rmdir_made(a.out, made);
         goto out;
     }
     rc = gb_run_session(&a, &plan);
     if (rc != GB_EXIT_OK)
-        gb_cli_remove_empty(a.out, made);   /* no GPU: nothing was written */
+        gb_rmdir_made(a.out, made);
 out:
     gb_plan_release(&plan);
     free(a.sets);

@@ -38,6 +38,8 @@ const struct gb_cmd gb_commands[] = {
      "  --max-time S        time cap for sampling one point, seconds (default 2, quick 0.5)\n"
      "  --format FMT        summary on stdout as table, csv or json (default table)\n"
      "  --no-report         do not write the report (charts, report.md) at the end\n"
+     "  --max-points N      refuse a plan of more than N points (default 100000), checked before\n"
+     "                      any point is made\n"
      "With no SUITE every suite runs. Each point is written to DIR as it completes.\n"
      "The summary table follows on stdout, then (--format table) the table of every speedup\n"
      "chart a suite declares, e.g. patterns' original against revised times.\n"

@@ -1,4 +1,5 @@
 /* plan.c - from selectors and overrides to the list of points to measure. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,31 @@ static const char *gb_override(const char *const *sets, int n_sets, const char *
     return v;
 }
 
+/* The points of bench `b` (the product of its axes' value counts), checked
+ * against the cap before any point is made. */
+static enum gb_status gb_plan_check_size(const struct gb_plan *plan, const struct gb_suite *s,
+                                         const struct gb_bench *b, const int *nv, size_t max_points)
+{
+    size_t prod = 1;
+    for (int a = 0; a < b->n_axes; a++) {
+        if (nv[a] > 0 && prod > SIZE_MAX / (size_t)nv[a]) {
+            prod = SIZE_MAX;
+            break;
+        }
+        prod *= (size_t)nv[a];
+    }
+    if (prod > max_points || plan->n > max_points - prod)
+        return gb_error_set(GB_ERR_USAGE, "%s/%s: the run would plan %s%zu points (the product of "
+                            "the axes' values), more than --max-points %zu; narrow the --set "
+                            "ranges or raise --max-points", s->name, b->name,
+                            prod == SIZE_MAX ? "over " : "", prod == SIZE_MAX ? SIZE_MAX : plan->n + prod,
+                            max_points);
+    return GB_OK;
+}
+
 static enum gb_status gb_plan_bench(struct gb_plan *plan, size_t *cap, const struct gb_suite *s,
-                                    const struct gb_bench *b, const char *const *sets, int n_sets, int quick)
+                                    const struct gb_bench *b, const char *const *sets, int n_sets,
+                                    int quick, size_t max_points)
 {
     enum gb_status st = GB_OK;
     char **vals[GB_MAX_AXES] = {0};
@@ -55,6 +79,8 @@ static enum gb_status gb_plan_bench(struct gb_plan *plan, size_t *cap, const str
         if (!seen && plan->n_axes < (int)(sizeof plan->axes / sizeof plan->axes[0]))
             plan->axes[plan->n_axes++] = ad->name;
     }
+    if ((st = gb_plan_check_size(plan, s, b, nv, max_points)) != GB_OK)
+        goto out;
     for (;;) {
         struct gb_plan_item it;
         memset(&it, 0, sizeof it);
@@ -110,6 +136,12 @@ out:
 
 enum gb_status gb_plan_build(const char *const *selectors, int n_sel, const char *const *sets, int n_sets,
                              int quick, struct gb_plan *plan)
+{
+    return gb_plan_build_max(selectors, n_sel, sets, n_sets, quick, GB_PLAN_MAX_POINTS, plan);
+}
+
+enum gb_status gb_plan_build_max(const char *const *selectors, int n_sel, const char *const *sets,
+                                 int n_sets, int quick, size_t max_points, struct gb_plan *plan)
 {
     enum gb_status st = GB_OK;
     size_t cap = 0;
@@ -182,7 +214,7 @@ enum gb_status gb_plan_build(const char *const *selectors, int n_sel, const char
             const struct gb_bench *b = &sel[k].suite->benches[j];
             if (sel[k].bench && sel[k].bench != b)
                 continue;
-            if ((st = gb_plan_bench(plan, &cap, sel[k].suite, b, sets, n_sets, quick)) != GB_OK)
+            if ((st = gb_plan_bench(plan, &cap, sel[k].suite, b, sets, n_sets, quick, max_points)) != GB_OK)
                 goto out;
         }
 out:

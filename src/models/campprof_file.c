@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gpubound/campprof.h"
 #include "gpubound/regress.h"
 #include "results/json.h"
+#include "results/validate.h"
 #include "util/fs.h"
 
 static json_t *gb_terms_json(const struct gb_camp_fitstats *s)
@@ -126,36 +128,37 @@ enum gb_status gb_camp_model_write(const struct gb_camp_model *m, const char *pa
     return st;
 }
 
-/* Readers: each returns 0 or -1 with `why` filled. */
-static int gb_jget_num(json_t *o, const char *key, double *v, int required, char *why, size_t n,
-                       const char *where)
+/* Readers: each returns 0 or -1 with the one-line violation in `why`
+ * (file, JSON path, value, allowed range: src/results/validate.h). The
+ * file being read, for those lines. */
+struct gb_mr {
+    const char *file;
+    char *why;
+    size_t n;
+};
+
+static int gb_jget_num(const struct gb_mr *R, json_t *o, const char *key, double *v, int required,
+                       enum gb_range_id id, const char *where)
 {
     json_t *x = json_object_get(o, key);
-    if (!x || json_is_null(x)) {
-        *v = NAN;
-        if (required) {
-            snprintf(why, n, "%s lacks the number '%s'", where, key);
-            return -1;
-        }
-        return 0;
-    }
-    if (!json_is_number(x)) {
-        snprintf(why, n, "%s: '%s' is not a number", where, key);
+    if ((!x || json_is_null(x)) && required) {
+        snprintf(R->why, R->n, "%s: %s.%s is missing (a number is required)", R->file, where, key);
         return -1;
     }
-    *v = json_number_value(x);
-    return 0;
+    return gb_json_range_real(o, key, id, v, R->file, where, R->why, R->n);
 }
 
-static int gb_terms_from_json(json_t *o, struct gb_camp_fitstats *s, int need_estimates,
-                              char *why, size_t n, const char *where)
+static int gb_terms_from_json(const struct gb_mr *R, json_t *o, struct gb_camp_fitstats *s,
+                              int need_estimates, const char *where)
 {
+    char *why = R->why;
+    size_t n = R->n;
     json_t *terms = json_object_get(o, "terms"), *t;
     size_t i;
     memset(s, 0, sizeof *s);
     if (!json_is_array(terms) || json_array_size(terms) == 0 ||
         json_array_size(terms) > GB_CAMP_MAX_TERMS) {
-        snprintf(why, n, "%s: 'terms' is not an array of 1 to %d coefficients", where,
+        snprintf(why, n, "%s: %s.terms is not an array of 1 to %d coefficients", R->file, where,
                  GB_CAMP_MAX_TERMS);
         return -1;
     }
@@ -164,7 +167,7 @@ static int gb_terms_from_json(json_t *o, struct gb_camp_fitstats *s, int need_es
         json_t *name = json_object_get(t, "term");
         if (!json_is_object(t) || !json_is_string(name) ||
             strlen(json_string_value(name)) >= sizeof term->name) {
-            snprintf(why, n, "%s: coefficient %zu has no term name", where, i);
+            snprintf(why, n, "%s: %s.terms[%zu].term is missing or too long", R->file, where, i);
             return -1;
         }
         snprintf(term->name, sizeof term->name, "%s", json_string_value(name));
@@ -177,34 +180,35 @@ static int gb_terms_from_json(json_t *o, struct gb_camp_fitstats *s, int need_es
         int known = strcmp(nm, GB_REGRESS_INTERCEPT) == 0 || strcmp(nm, "w") == 0 ||
                     (dm[0] == 'b' && gb_camp_width_class(wd) >= 0 && !rest[0]);
         if (!known) {
-            snprintf(why, n, "%s: unknown term '%s' (expected (intercept), w, b<width> or "
-                     "w:b<width>)", where, nm);
+            snprintf(why, n, "%s: %s.terms[%zu].term = \"%s\": allowed (intercept), w, b<width> or "
+                     "w:b<width>", R->file, where, i, nm);
             return -1;
         }
         char w2[160];
-        snprintf(w2, sizeof w2, "%s term %s", where, nm);
-        if (gb_jget_num(t, "estimate", &term->estimate, need_estimates, why, n, w2) ||
-            gb_jget_num(t, "std_error", &term->se, 0, why, n, w2) ||
-            gb_jget_num(t, "t", &term->t, 0, why, n, w2) ||
-            gb_jget_num(t, "p", &term->p, 0, why, n, w2))
+        snprintf(w2, sizeof w2, "%s.terms[%zu]", where, i);
+        if (gb_jget_num(R, t, "estimate", &term->estimate, need_estimates, GB_RANGE_COEF_NS, w2) ||
+            gb_jget_num(R, t, "std_error", &term->se, 0, GB_RANGE_STAT, w2) ||
+            gb_jget_num(R, t, "t", &term->t, 0, GB_RANGE_STAT, w2) ||
+            gb_jget_num(R, t, "p", &term->p, 0, GB_RANGE_PROB, w2))
             return -1;
     }
-    if (gb_jget_num(o, "r2", &s->r2, 0, why, n, where) ||
-        gb_jget_num(o, "adj_r2", &s->adj_r2, 0, why, n, where) ||
-        gb_jget_num(o, "rmse_ns", &s->rmse_ns, 0, why, n, where) ||
-        gb_jget_num(o, "f", &s->f, 0, why, n, where) ||
-        gb_jget_num(o, "f_p", &s->f_p, 0, why, n, where) ||
-        gb_jget_num(o, "df_resid", &s->df_resid, 0, why, n, where))
+    if (gb_jget_num(R, o, "r2", &s->r2, 0, GB_RANGE_STAT, where) ||
+        gb_jget_num(R, o, "adj_r2", &s->adj_r2, 0, GB_RANGE_STAT, where) ||
+        gb_jget_num(R, o, "rmse_ns", &s->rmse_ns, 0, GB_RANGE_STAT, where) ||
+        gb_jget_num(R, o, "f", &s->f, 0, GB_RANGE_STAT, where) ||
+        gb_jget_num(R, o, "f_p", &s->f_p, 0, GB_RANGE_PROB, where) ||
+        gb_jget_num(R, o, "df_resid", &s->df_resid, 0, GB_RANGE_STAT, where))
         return -1;
     return 0;
 }
 
 /* An equation's op and pattern; zeroes *eq first. */
-static int gb_eq_identity(json_t *o, struct gb_camp_equation *eq, char *why, size_t n)
+static int gb_eq_identity(const struct gb_mr *R, json_t *o, struct gb_camp_equation *eq,
+                          const char *where)
 {
     json_t *op = json_object_get(o, "op"), *pat = json_object_get(o, "pattern");
     if (!json_is_object(o) || !json_is_string(op) || !json_is_string(pat)) {
-        snprintf(why, n, "an equation lacks its op or pattern");
+        snprintf(R->why, R->n, "%s: %s lacks its op or pattern (strings)", R->file, where);
         return -1;
     }
     memset(eq, 0, sizeof *eq);
@@ -213,7 +217,8 @@ static int gb_eq_identity(json_t *o, struct gb_camp_equation *eq, char *why, siz
     else if (strcmp(json_string_value(op), "write") == 0)
         eq->op = GB_CAMP_WRITE;
     else {
-        snprintf(why, n, "an equation's op is '%s', not read or write", json_string_value(op));
+        snprintf(R->why, R->n, "%s: %s.op = \"%.40s\": allowed read or write", R->file, where,
+                 json_string_value(op));
         return -1;
     }
     if (strcmp(json_string_value(pat), "spread") == 0)
@@ -221,95 +226,123 @@ static int gb_eq_identity(json_t *o, struct gb_camp_equation *eq, char *why, siz
     else if (strcmp(json_string_value(pat), "camped") == 0)
         eq->pattern = GB_CAMP_CAMPED;
     else {
-        snprintf(why, n, "an equation's pattern is '%s', not spread or camped",
-                 json_string_value(pat));
+        snprintf(R->why, R->n, "%s: %s.pattern = \"%.40s\": allowed spread or camped", R->file,
+                 where, json_string_value(pat));
         return -1;
     }
     return 0;
 }
 
 /* The widths the equation measured, ascending. */
-static int gb_eq_widths(json_t *o, struct gb_camp_equation *eq, char *why, size_t n,
+static int gb_eq_widths(const struct gb_mr *R, json_t *o, struct gb_camp_equation *eq,
                         const char *where)
 {
     json_t *widths = json_object_get(o, "widths"), *v;
     size_t i;
     if (!json_is_array(widths) || json_array_size(widths) == 0 ||
         json_array_size(widths) > GB_CAMP_N_WIDTHS) {
-        snprintf(why, n, "%s: 'widths' is not an array of 1 to %d widths", where, GB_CAMP_N_WIDTHS);
+        snprintf(R->why, R->n, "%s: %s.widths is not an array of 1 to %d widths", R->file, where,
+                 GB_CAMP_N_WIDTHS);
         return -1;
     }
     json_array_foreach(widths, i, v) {
-        int w = json_is_integer(v) ? (int)json_integer_value(v) : -1;
-        if (gb_camp_width_class(w) < 0 || (i > 0 && w <= eq->widths[i - 1])) {
-            snprintf(why, n, "%s: 'widths' must be ascending widths of 1, 2, 4, 8 or 16 bytes",
-                     where);
+        long long w = json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+        if (w < 1 || w > 16 || gb_camp_width_class((int)w) < 0 || (i > 0 && w <= eq->widths[i - 1])) {
+            snprintf(R->why, R->n, "%s: %s.widths[%zu] = %lld: allowed ascending widths of 1, 2, "
+                     "4, 8 or 16 bytes", R->file, where, i, w);
             return -1;
         }
-        eq->widths[eq->n_widths++] = w;
+        eq->widths[eq->n_widths++] = (int)w;
     }
     return 0;
 }
 
 /* The normalisation of each measured width: instructions per warp
  * (required), their deviation and sectors per instruction. */
-static int gb_eq_counts(json_t *o, struct gb_camp_equation *eq, char *why, size_t n,
+static int gb_eq_counts(const struct gb_mr *R, json_t *o, struct gb_camp_equation *eq,
                         const char *where)
 {
     json_t *k = json_object_get(o, "instructions_per_warp");
     json_t *kd = json_object_get(o, "instructions_per_warp_max_deviation");
     json_t *spi = json_object_get(o, "sectors_per_instruction");
+    char path[160];
     for (int c = 0; c < GB_CAMP_N_WIDTHS; c++)
         eq->sectors_per_instr[c] = NAN;
     for (int w = 0; w < eq->n_widths; w++) {
         char key[8];
         snprintf(key, sizeof key, "%d", eq->widths[w]);
-        json_t *x = json_is_object(k) ? json_object_get(k, key) : NULL;
         int c = gb_camp_width_class(eq->widths[w]);
+        snprintf(path, sizeof path, "%s.instructions_per_warp", where);
+        json_t *x = json_is_object(k) ? json_object_get(k, key) : NULL;
         if (!json_is_number(x) || !(json_number_value(x) > 0)) {
-            snprintf(why, n, "%s: instructions_per_warp lacks a positive count for width %s",
-                     where, key);
+            if (x && json_is_number(x))
+                snprintf(R->why, R->n, "%s: %s.%s = %.17g: allowed numbers above 0 (instructions "
+                         "per warp)", R->file, path, key, json_number_value(x));
+            else
+                snprintf(R->why, R->n, "%s: %s.%s is missing (a positive count is required)",
+                         R->file, path, key);
             return -1;
         }
-        eq->instr_per_warp[c] = json_number_value(x);
-        x = json_is_object(kd) ? json_object_get(kd, key) : NULL;
-        eq->instr_dev[c] = json_is_number(x) ? json_number_value(x) : NAN;
-        x = json_is_object(spi) ? json_object_get(spi, key) : NULL;
-        eq->sectors_per_instr[c] = json_is_number(x) ? json_number_value(x) : NAN;
+        if (gb_jget_num(R, k, key, &eq->instr_per_warp[c], 1, GB_RANGE_INSTR_PER_WARP, path))
+            return -1;
+        snprintf(path, sizeof path, "%s.instructions_per_warp_max_deviation", where);
+        if (json_is_object(kd) && gb_jget_num(R, kd, key, &eq->instr_dev[c], 0, GB_RANGE_STAT, path))
+            return -1;
+        if (!json_is_object(kd))
+            eq->instr_dev[c] = NAN;
+        snprintf(path, sizeof path, "%s.sectors_per_instruction", where);
+        if (json_is_object(spi) &&
+            gb_jget_num(R, spi, key, &eq->sectors_per_instr[c], 0, GB_RANGE_STAT, path))
+            return -1;
     }
     return 0;
 }
 
-static int gb_eq_from_json(json_t *o, struct gb_camp_equation *eq, char *why, size_t n)
+/* reference_width, n_obs and warps_range. */
+static int gb_eq_scalars(const struct gb_mr *R, json_t *o, struct gb_camp_equation *eq,
+                         const char *where)
+{
+    long long ref, nobs;
+    if (gb_json_range_int(o, "reference_width", GB_RANGE_BLOCK_DIM, eq->widths[eq->n_widths - 1],
+                          &ref, R->file, where, R->why, R->n) ||
+        gb_json_range_int(o, "n_obs", GB_RANGE_N_OBS, 0, &nobs, R->file, where, R->why, R->n))
+        return -1;
+    if (gb_camp_width_class((int)ref) < 0) {
+        snprintf(R->why, R->n, "%s: %s.reference_width = %lld: allowed 1, 2, 4, 8 or 16", R->file,
+                 where, ref);
+        return -1;
+    }
+    eq->ref_width = (int)ref;
+    eq->n_obs = (size_t)nobs;
+    json_t *range = json_object_get(o, "warps_range");
+    eq->warps_min = eq->warps_max = NAN;
+    if (json_is_array(range) && json_array_size(range) == 2) {
+        char path[160];
+        snprintf(path, sizeof path, "%s.warps_range", where);
+        json_t *pair = json_pack("{s:O, s:O}", "0", json_array_get(range, 0), "1", json_array_get(range, 1));
+        int bad = !pair || gb_jget_num(R, pair, "0", &eq->warps_min, 0, GB_RANGE_WARPS, path) ||
+                  gb_jget_num(R, pair, "1", &eq->warps_max, 0, GB_RANGE_WARPS, path);
+        json_decref(pair);
+        if (bad)
+            return -1;
+    }
+    return 0;
+}
+
+static int gb_eq_from_json(const struct gb_mr *R, json_t *o, size_t index, struct gb_camp_equation *eq)
 {
     char where[96];
     json_t *v;
     size_t i;
-    if (gb_eq_identity(o, eq, why, n))
-        return -1;
-    snprintf(where, sizeof where, "equation %s/%s", gb_camp_op_name(eq->op),
-             gb_camp_pattern_name(eq->pattern));
-    if (gb_eq_widths(o, eq, why, n, where))
-        return -1;
-    json_t *ref = json_object_get(o, "reference_width");
-    eq->ref_width = json_is_integer(ref) ? (int)json_integer_value(ref) : eq->widths[eq->n_widths - 1];
-    json_t *nobs = json_object_get(o, "n_obs");
-    eq->n_obs = json_is_integer(nobs) && json_integer_value(nobs) > 0 ? (size_t)json_integer_value(nobs) : 0;
-    json_t *range = json_object_get(o, "warps_range");
-    eq->warps_min = eq->warps_max = NAN;
-    if (json_is_array(range) && json_array_size(range) == 2) {
-        if (json_is_number(json_array_get(range, 0)))
-            eq->warps_min = json_number_value(json_array_get(range, 0));
-        if (json_is_number(json_array_get(range, 1)))
-            eq->warps_max = json_number_value(json_array_get(range, 1));
-    }
-    if (gb_terms_from_json(o, &eq->fit, 1, why, n, where))
+    snprintf(where, sizeof where, "$.equations[%zu]", index);
+    if (gb_eq_identity(R, o, eq, where) || gb_eq_widths(R, o, eq, where) ||
+        gb_eq_scalars(R, o, eq, where) || gb_terms_from_json(R, o, &eq->fit, 1, where))
         return -1;
     json_t *full = json_object_get(o, "full_fit");
     if (json_is_object(full)) {
         char w2[128];
-        snprintf(w2, sizeof w2, "%s full_fit", where);
-        if (gb_terms_from_json(full, &eq->full, 0, why, n, w2))
+        snprintf(w2, sizeof w2, "%s.full_fit", where);
+        if (gb_terms_from_json(R, full, &eq->full, 0, w2))
             return -1;
     } else {
         eq->full = eq->fit;
@@ -323,19 +356,84 @@ static int gb_eq_from_json(json_t *o, struct gb_camp_equation *eq, char *why, si
             snprintf(eq->dropped[eq->n_dropped], sizeof eq->dropped[0], "%s", json_string_value(t));
             eq->dropped_p[eq->n_dropped++] = json_is_number(p) ? json_number_value(p) : NAN;
         }
-    return gb_eq_counts(o, eq, why, n, where);
+    return gb_eq_counts(R, o, eq, where);
+}
+
+/* The run the model was fitted on: strings, kept as far as they fit. */
+static void gb_model_run(json_t *run, struct gb_camp_model *m)
+{
+    const struct {
+        const char *key;
+        char *buf;
+        size_t n;
+    } fields[] = {
+        {"started_utc", m->run_started_utc, sizeof m->run_started_utc},
+        {"host", m->run_host, sizeof m->run_host},
+        {"tool_version", m->run_tool_version, sizeof m->run_tool_version},
+        {"git_revision", m->run_git_revision, sizeof m->run_git_revision},
+        {"command_line", m->run_command_line, sizeof m->run_command_line},
+    };
+    if (!json_is_object(run))
+        return;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        json_t *s = json_object_get(run, fields[i].key);
+        if (json_is_string(s))
+            snprintf(fields[i].buf, fields[i].n, "%s", json_string_value(s));
+    }
+}
+
+/* The parsed root into *m. */
+static enum gb_status gb_model_fill(const struct gb_mr *R, json_t *root, struct gb_camp_model *m)
+{
+    int have[2][2] = {{0, 0}, {0, 0}};
+    json_t *fmt = json_object_get(root, "format");
+    if (!json_is_object(root) || !json_is_string(fmt) ||
+        strcmp(json_string_value(fmt), GB_CAMP_MODEL_FORMAT) != 0)
+        return gb_error_set(GB_ERR_FORMAT, "%s is not a CampProf model (its \"format\" is not \"%s\")",
+                            R->file, GB_CAMP_MODEL_FORMAT);
+    if (gb_jget_num(R, root, "p_remove", &m->p_remove, 0, GB_RANGE_PROB, "$"))
+        return gb_error_set(GB_ERR_FORMAT, "%s", R->why);
+    m->interactions = json_is_true(json_object_get(root, "interactions"));
+    gb_model_run(json_object_get(root, "run"), m);
+    json_t *dev = json_object_get(root, "device");
+    if (dev && !json_is_null(dev)) {
+        if (gb_device_from_json(dev, &m->device, R->file, "$.device", R->why, R->n) != 0)
+            return gb_error_set(GB_ERR_FORMAT, "%s", R->why);
+        m->has_device = 1;
+    }
+    json_t *eqs = json_object_get(root, "equations"), *v;
+    size_t i;
+    if (!json_is_array(eqs))
+        return gb_error_set(GB_ERR_FORMAT, "%s: $.equations is missing (an array is required)", R->file);
+    json_array_foreach(eqs, i, v) {
+        struct gb_camp_equation eq;
+        if (gb_eq_from_json(R, v, i, &eq))
+            return gb_error_set(GB_ERR_FORMAT, "%s", R->why);
+        m->eq[eq.op][eq.pattern] = eq;
+        have[eq.op][eq.pattern] = 1;
+    }
+    for (int op = 0; op < 2; op++)
+        for (int pat = 0; pat < 2; pat++)
+            if (!have[op][pat])
+                return gb_error_set(GB_ERR_FORMAT, "%s: the %s/%s equation is missing", R->file,
+                                    gb_camp_op_name((enum gb_camp_op)op),
+                                    gb_camp_pattern_name((enum gb_camp_pattern)pat));
+    return GB_OK;
 }
 
 enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m)
 {
-    enum gb_status st = GB_OK;
     json_error_t err;
-    json_t *root;
-    char why[256];
-    int have[2][2] = {{0, 0}, {0, 0}};
+    char why[1024];
+    struct stat sb;
+    const struct gb_mr R = {.file = path, .why = why, .n = sizeof why};
 
     memset(m, 0, sizeof *m);
-    root = json_load_file(path, 0, &err);
+    if (stat(path, &sb) != 0)
+        return gb_error_set(GB_ERR_IO, "cannot read the model %s: %s", path, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return gb_error_set(GB_ERR_IO, "cannot read the model %s: not a regular file", path);
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
     if (!root) {
         FILE *f = fopen(path, "r");
         if (!f)
@@ -343,67 +441,7 @@ enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m)
         fclose(f);
         return gb_error_set(GB_ERR_FORMAT, "%s:%d:%d: %s", path, err.line, err.column, err.text);
     }
-    json_t *fmt = json_object_get(root, "format");
-    if (!json_is_object(root) || !json_is_string(fmt) ||
-        strcmp(json_string_value(fmt), GB_CAMP_MODEL_FORMAT) != 0) {
-        st = gb_error_set(GB_ERR_FORMAT, "%s is not a CampProf model (its \"format\" is not \"%s\")",
-                          path, GB_CAMP_MODEL_FORMAT);
-        goto out;
-    }
-    json_t *p = json_object_get(root, "p_remove");
-    m->p_remove = json_is_number(p) ? json_number_value(p) : NAN;
-    m->interactions = json_is_true(json_object_get(root, "interactions"));
-    json_t *run = json_object_get(root, "run");
-    if (json_is_object(run)) {
-        const struct {
-            const char *key;
-            char *buf;
-            size_t n;
-        } fields[] = {
-            {"started_utc", m->run_started_utc, sizeof m->run_started_utc},
-            {"host", m->run_host, sizeof m->run_host},
-            {"tool_version", m->run_tool_version, sizeof m->run_tool_version},
-            {"git_revision", m->run_git_revision, sizeof m->run_git_revision},
-            {"command_line", m->run_command_line, sizeof m->run_command_line},
-        };
-        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-            json_t *s = json_object_get(run, fields[i].key);
-            if (json_is_string(s))
-                snprintf(fields[i].buf, fields[i].n, "%s", json_string_value(s));
-        }
-    }
-    json_t *dev = json_object_get(root, "device");
-    if (dev) {
-        if (gb_device_from_json(dev, &m->device) != 0) {
-            st = gb_error_set(GB_ERR_FORMAT, "%s: the device section is malformed", path);
-            goto out;
-        }
-        m->has_device = 1;
-    }
-    json_t *eqs = json_object_get(root, "equations"), *v;
-    size_t i;
-    if (!json_is_array(eqs)) {
-        st = gb_error_set(GB_ERR_FORMAT, "%s: no \"equations\" array", path);
-        goto out;
-    }
-    json_array_foreach(eqs, i, v) {
-        struct gb_camp_equation eq;
-        if (gb_eq_from_json(v, &eq, why, sizeof why)) {
-            st = gb_error_set(GB_ERR_FORMAT, "%s: %s", path, why);
-            goto out;
-        }
-        m->eq[eq.op][eq.pattern] = eq;
-        have[eq.op][eq.pattern] = 1;
-    }
-    for (int op = 0; op < 2; op++)
-        for (int pat = 0; pat < 2; pat++)
-            if (!have[op][pat]) {
-                st = gb_error_set(GB_ERR_FORMAT, "%s: the %s/%s equation is missing", path,
-                                  gb_camp_op_name((enum gb_camp_op)op),
-                                  gb_camp_pattern_name((enum gb_camp_pattern)pat));
-                goto out;
-            }
-out:
+    enum gb_status st = gb_model_fill(&R, root, m);
     json_decref(root);
     return st;
 }

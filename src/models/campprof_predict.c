@@ -9,6 +9,7 @@
 
 #include "gpubound/campprof.h"
 #include "gpubound/occupancy.h"
+#include "results/validate.h"
 
 /* ---- prediction ---- */
 
@@ -140,6 +141,13 @@ enum gb_status gb_camp_predict(const struct gb_camp_model *m, const struct gb_ca
         if ((st = gb_camp_bounds(m, c, warps[i], &rows[i].best_ns, &rows[i].worst_ns)) != GB_OK)
             return st;
         rows[i].app_ns = isnan(d) ? NAN : gb_camp_extrapolate(rows[i].best_ns, rows[i].worst_ns, d);
+        /* Counts or coefficients too large for a double end here, not as inf rows. */
+        if (!isfinite(rows[i].best_ns) || !isfinite(rows[i].worst_ns) ||
+            (!isnan(d) && !isfinite(rows[i].app_ns)))
+            return gb_error_set(GB_ERR_NUMERIC, "the prediction at %d warps per SM is not finite "
+                                "(best %g ns, worst %g ns): the counts or the model's "
+                                "coefficients are too large", warps[i], rows[i].best_ns,
+                                rows[i].worst_ns);
     }
     *degree = d;
     return GB_OK;
@@ -279,6 +287,9 @@ enum gb_status gb_camp_split_requests(const struct gb_camp_equation *eq, double 
     return gb_error_set(GB_ERR_NUMERIC, "no width class brackets %g sectors per request", s);
 }
 
+static enum gb_status gb_camp_ncu_launch_shape(const struct gb_ncu_launch *l,
+                                               struct gb_camp_ncu_input *out);
+
 enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_ncu_launch *l,
                                 struct gb_camp_ncu_input *out)
 {
@@ -325,15 +336,39 @@ enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_n
                                      out->st_sectors, out->counts.st)) != GB_OK)
         return gb_error_set(st, "launch %ld: %s", l->id, gb_error_message());
 
+    return gb_camp_ncu_launch_shape(l, out);
+}
+
+/* A launch's block, grid, registers and shared memory, range-checked
+ * (src/results/validate.h) before they are narrowed or multiplied. */
+static enum gb_status gb_camp_ncu_launch_shape(const struct gb_ncu_launch *l,
+                                               struct gb_camp_ncu_input *out)
+{
+    char who[96];
+    enum gb_status st;
+    snprintf(who, sizeof who, "launch %ld", l->id);
     double v = gb_ncu_value(l, GB_NCU_BLOCK, NAN);
-    out->threads = isfinite(v) ? (long)llround(v) : gb_ncu_dim_product(l->block);
+    if (!isfinite(v) && l->block[0])
+        v = (double)gb_ncu_dim_product(l->block);
+    if (isfinite(v) && (st = gb_range_check(who, "Block Size", v, GB_RANGE_NCU_BLOCK)) != GB_OK)
+        return st;
+    out->threads = isfinite(v) ? (long)v : -1;
     v = gb_ncu_value(l, GB_NCU_GRID, NAN);
-    out->grid = isfinite(v) ? (long)llround(v) : gb_ncu_dim_product(l->grid);
+    if (!isfinite(v) && l->grid[0])
+        v = (double)gb_ncu_dim_product(l->grid);
+    if (isfinite(v) && (st = gb_range_check(who, "Grid Size", v, GB_RANGE_NCU_GRID)) != GB_OK)
+        return st;
+    out->grid = isfinite(v) ? (long)v : -1;
     v = gb_ncu_value(l, GB_NCU_REGS, NAN);
-    out->regs = isfinite(v) ? (int)llround(v) : -1;
+    if (isfinite(v) && (st = gb_range_check(who, GB_NCU_REGS, v, GB_RANGE_NCU_REGS)) != GB_OK)
+        return st;
+    out->regs = isfinite(v) ? (int)v : -1;
     double s1 = gb_ncu_value(l, GB_NCU_SMEM_STATIC, NAN), s2 = gb_ncu_value(l, GB_NCU_SMEM_DYNAMIC, NAN);
+    if ((isfinite(s1) && (st = gb_range_check(who, GB_NCU_SMEM_STATIC, s1, GB_RANGE_NCU_SMEM)) != GB_OK) ||
+        (isfinite(s2) && (st = gb_range_check(who, GB_NCU_SMEM_DYNAMIC, s2, GB_RANGE_NCU_SMEM)) != GB_OK))
+        return st;
     if (isfinite(s1) || isfinite(s2))
-        out->smem = (int)llround((isfinite(s1) ? s1 : 0) + (isfinite(s2) ? s2 : 0));
+        out->smem = (int)((isfinite(s1) ? s1 : 0) + (isfinite(s2) ? s2 : 0));
     out->time_ns = gb_ncu_value(l, GB_NCU_TIME, NAN);
     return GB_OK;
 }

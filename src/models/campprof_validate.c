@@ -57,60 +57,89 @@ double gb_camp_geomean(const double *v, size_t n)
     return zero ? 0 : exp(s / (double)n);
 }
 
+/* A running geometric mean of relative errors: the sum of logs, and
+ * whether any was 0 or not a finite non-negative number (as
+ * gb_camp_geomean). */
+struct gb_gm {
+    double sum;
+    size_t n;
+    int zero, bad;
+};
+
+static void gb_gm_add(struct gb_gm *g, double v, size_t times)
+{
+    if (!(v >= 0) || !isfinite(v))
+        g->bad = 1;
+    else if (v == 0)
+        g->zero = 1;
+    else
+        g->sum += (double)times * log(v);
+    g->n += times;
+}
+
+static double gb_gm_value(const struct gb_gm *g)
+{
+    if (g->n == 0 || g->bad)
+        return NAN;
+    return g->zero ? 0 : exp(g->sum / (double)g->n);
+}
+
+/* The starts of the application line: every configuration, or
+ * GB_CAMP_MAX_STARTS of them evenly spaced when there are more. */
+#define GB_CAMP_MAX_STARTS 1024
+
 enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
                                 size_t n, struct gb_camp_validation *out)
 {
     enum gb_status st = GB_OK;
-    double *eb = NULL, *ew = NULL, *ea = NULL, *deg = NULL;
-    size_t nb = 0, na = 0, nd = 0;
+    double *b = NULL, *w = NULL, *deg = NULL;
+    struct gb_gm gb = {0}, gw = {0}, ga = {0};
+    size_t nd = 0;
 
     memset(out, 0, sizeof *out);
     out->gm_best = out->gm_worst = out->gm_app = NAN;
     out->degree_median = out->degree_min = out->degree_max = NAN;
     if (n == 0)
-        return gb_error_set(GB_ERR_USAGE, "no measured configuration to validate against");
+        return gb_error_set(GB_ERR_FORMAT, "no measured configuration to validate against");
     for (size_t i = 0; i < n; i++)
         if (!(obs[i].warps > 0) || !(obs[i].time_ns > 0) || !isfinite(obs[i].time_ns))
-            return gb_error_set(GB_ERR_USAGE, "a measured configuration needs warps > 0 and a "
+            return gb_error_set(GB_ERR_FORMAT, "a measured configuration needs warps > 0 and a "
                                 "time > 0 (got %g warps, %g ns)", obs[i].warps, obs[i].time_ns);
-    eb = malloc(n * n * sizeof *eb);
-    ew = malloc(n * n * sizeof *ew);
-    ea = malloc(n * n * sizeof *ea);
+    b = malloc(n * sizeof *b);
+    w = malloc(n * sizeof *w);
     deg = malloc(n * sizeof *deg);
-    if (!eb || !ew || !ea || !deg) {
+    if (!b || !w || !deg) {
         st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
         goto out;
     }
-    for (size_t s = 0; s < n; s++) {
-        double b0, w0;
-        if ((st = gb_camp_bounds(m, &obs[s].counts, obs[s].warps, &b0, &w0)) != GB_OK)
+    /* Each configuration's bounds once; the bound errors do not depend on
+     * the start, so each counts n times as in the pairwise mean. */
+    for (size_t j = 0; j < n && st == GB_OK; j++) {
+        if ((st = gb_camp_bounds(m, &obs[j].counts, obs[j].warps, &b[j], &w[j])) != GB_OK)
             goto out;
-        double d = gb_camp_degree(b0, w0, obs[s].time_ns);
-        for (size_t j = 0; j < n; j++) {
-            double b, w;
-            if ((st = gb_camp_bounds(m, &obs[j].counts, obs[j].warps, &b, &w)) != GB_OK)
-                goto out;
-            const double t = obs[j].time_ns;
-            eb[nb] = fabs(b - t) / t;
-            ew[nb++] = fabs(w - t) / t;
-            if (j != s && !isnan(d))
-                ea[na++] = fabs(gb_camp_extrapolate(b, w, d) - t) / t;
-        }
-    }
-    for (size_t j = 0; j < n; j++) {
-        double b, w;
-        if ((st = gb_camp_bounds(m, &obs[j].counts, obs[j].warps, &b, &w)) != GB_OK)
-            goto out;
-        double d = gb_camp_degree(b, w, obs[j].time_ns);
+        gb_gm_add(&gb, fabs(b[j] - obs[j].time_ns) / obs[j].time_ns, n);
+        gb_gm_add(&gw, fabs(w[j] - obs[j].time_ns) / obs[j].time_ns, n);
+        double d = gb_camp_degree(b[j], w[j], obs[j].time_ns);
         if (!isnan(d))
             deg[nd++] = d;
     }
+    size_t starts = n < GB_CAMP_MAX_STARTS ? n : GB_CAMP_MAX_STARTS;
+    for (size_t k = 0; k < starts; k++) {
+        size_t s = starts == n ? k : k * (n - 1) / (starts - 1);
+        double d = gb_camp_degree(b[s], w[s], obs[s].time_ns);
+        if (isnan(d))
+            continue;
+        for (size_t j = 0; j < n; j++)
+            if (j != s)
+                gb_gm_add(&ga, fabs(gb_camp_extrapolate(b[j], w[j], d) - obs[j].time_ns) /
+                                   obs[j].time_ns, 1);
+    }
     out->n_points = n;
-    out->n_pairs_bounds = nb;
-    out->n_pairs_app = na;
-    out->gm_best = gb_camp_geomean(eb, nb);
-    out->gm_worst = gb_camp_geomean(ew, nb);
-    out->gm_app = gb_camp_geomean(ea, na);
+    out->n_pairs_bounds = n * n;
+    out->n_pairs_app = ga.n;
+    out->gm_best = gb_gm_value(&gb);
+    out->gm_worst = gb_gm_value(&gw);
+    out->gm_app = gb_gm_value(&ga);
     if (nd) {
         qsort(deg, nd, sizeof *deg, gb_cmp_d);
         out->degree_min = deg[0];
@@ -118,9 +147,8 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
         out->degree_median = nd % 2 ? deg[nd / 2] : 0.5 * (deg[nd / 2 - 1] + deg[nd / 2]);
     }
 out:
-    free(eb);
-    free(ew);
-    free(ea);
+    free(b);
+    free(w);
     free(deg);
     return st;
 }

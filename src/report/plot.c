@@ -538,6 +538,24 @@ static void gb_gp_str(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+/* A tic label of an explicit tic list: gnuplot reads it as a format for
+ * the tic's value, so a '%' of the text is doubled. */
+static void gb_gp_tic(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; s && *s; s++) {
+        if (*s == '\'')
+            fputs("''", f);
+        else if (*s == '%')
+            fputs("%%", f);
+        else if ((unsigned char)*s < 0x20)
+            fputc(' ', f);
+        else
+            fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
 /* A quoted field of a datablock line (gnuplot has no escape there). */
 static void gb_gp_field(FILE *f, const char *s)
 {
@@ -830,7 +848,7 @@ static void gb_gp_line_logx(FILE *f, const double *xs, size_t nd)
             char lab[32];
             gb_pow2_label(lab, sizeof lab, xs[i]);
             fputs(i ? ", " : "", f);
-            gb_gp_str(f, lab);
+            gb_gp_tic(f, lab);
             fprintf(f, " %.10g", xs[i]);
         }
         fputs(")\n", f);
@@ -865,7 +883,7 @@ static void gb_gp_cat_tics(FILE *f, const struct gb_plot *p, int with_labels)
         fputs(" (", f);
         for (size_t i = 0; i < p->cats.n; i++) {
             fputs(i ? ", " : "", f);
-            gb_gp_str(f, p->cats.v[i]);
+            gb_gp_tic(f, p->cats.v[i]);
             fprintf(f, " %zu", i);
         }
         fputc(')', f);
@@ -1108,7 +1126,7 @@ static enum gb_status gb_gp_heat(FILE *f, const struct gb_plot *p)
     fputs("set xtics scale 0 (", f);
     for (size_t i = 0; i < nc; i++) {
         fputs(i ? ", " : "", f);
-        gb_gp_str(f, p->cols.v[i]);
+        gb_gp_tic(f, p->cols.v[i]);
         fprintf(f, " %zu", i);
     }
     fputs(")\n", f);
@@ -1122,7 +1140,7 @@ static enum gb_status gb_gp_heat(FILE *f, const struct gb_plot *p)
     fputs("set ytics scale 0 (", f);
     for (size_t i = 0; i < nr; i++) {
         fputs(i ? ", " : "", f);
-        gb_gp_str(f, p->rows.v[i]);
+        gb_gp_tic(f, p->rows.v[i]);
         fprintf(f, " %zu", i);
     }
     fputs(")\n", f);

@@ -3,6 +3,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/fs.h"
+
 #include "gpubound/report.h"
 #include "gpubound/report_html.h"
 #include "report_internal.h"
@@ -96,6 +98,23 @@ static void gb_md_row(FILE *f, const char *key, const char *value)
     fputs(" |\n", f);
 }
 
+/* The warnings of the load-time checks (gb_run_check), one bullet each. */
+static void gb_md_warnings(FILE *f, const struct gb_run *run)
+{
+    if (!run->n_warnings)
+        return;
+    fputs("> **Warnings** from the checks of the recorded data:\n>\n", f);
+    for (size_t i = 0; i < run->n_warnings; i++) {
+        fputs("> - ", f);
+        gb_md_text(f, run->warnings[i]);
+        fputc('\n', f);
+    }
+    if (run->n_warnings_total > run->n_warnings)
+        fprintf(f, "> - %zu more warnings of the same kinds not shown\n",
+                run->n_warnings_total - run->n_warnings);
+    fputc('\n', f);
+}
+
 static void gb_md_header(FILE *f, const struct gb_run *run, char *const *suites, size_t n_suites)
 {
     const struct gb_run_info *in = &run->info;
@@ -171,6 +190,7 @@ static void gb_md_header(FILE *f, const struct gb_run *run, char *const *suites,
                 in->complete ? "" : "The run did not end normally (run.json says it is not "
                 "complete).",
                 run->truncated ? " results.json was cut in the middle of a record." : "");
+    gb_md_warnings(f, run);
     if (bad)
         fprintf(f, "> **%zu point%s failed** (verification or a driver error): %s not timed; "
                    "the note column says why.\n\n", bad, bad == 1 ? "" : "s",
@@ -381,7 +401,7 @@ static enum gb_status gb_write_summary_csv(const struct gb_run *run, const char 
 {
     struct gb_atomic_file a;
     struct gb_table *t = NULL;
-    char path[GB_PATH_MAX];
+    char path[GB_PATH_MAX + 64];
     enum gb_status st;
     snprintf(path, sizeof path, "%s/summary.csv", out_dir);
     if ((st = gb_report_summary_table(run, NULL, &t)) != GB_OK)
@@ -402,7 +422,7 @@ static enum gb_status gb_write_md(const struct gb_run *run, const struct gb_char
                                   size_t n_suites, const char *out_dir, struct gb_report_result *res)
 {
     struct gb_atomic_file a;
-    char path[GB_PATH_MAX];
+    char path[GB_PATH_MAX + 64];
     enum gb_status st;
     snprintf(path, sizeof path, "%s/report.md", out_dir);
     if ((st = gb_atomic_open(&a, path, "w")) != GB_OK)
@@ -426,7 +446,7 @@ static enum gb_status gb_write_md(const struct gb_run *run, const struct gb_char
     return gb_result_add_file(res, out_dir, "report.md");
 }
 
-enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_chart_book *book,
+static enum gb_status gb_report_write_staged(const struct gb_run *run, const struct gb_chart_book *book,
                                     const struct gb_report_opts *opts, const char *out_dir,
                                     struct gb_report_result *res)
 {
@@ -437,7 +457,7 @@ enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_ch
     int large = gb_report_is_large(run, book);
 
     if ((st = gb_report_check_patterns(run, book, opts)) != GB_OK ||
-        (st = gb_mkdir_p(out_dir)) != GB_OK || (st = gb_run_suites(run, &suites, &n_suites)) != GB_OK)
+        (st = gb_run_suites(run, &suites, &n_suites)) != GB_OK)
         goto out;
     /* Charts first, so that report.md can say which were drawn. */
     chart_st = gb_draw_all(run, book, opts, large, suites, n_suites, out_dir, res);
@@ -454,6 +474,76 @@ out:
         free(suites[i]);
     free(suites);
     return st;
+}
+
+/* The points a recorded report.md was made from ("| Points | A measured,
+ * B failed, C skipped |"), or -1 when there is none or it does not say. */
+static long gb_recorded_points(const char *out_dir)
+{
+    char path[GB_PATH_MAX + 16], line[512];
+    long a, b, c, n = -1;
+    snprintf(path, sizeof path, "%s/report.md", out_dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    while (n < 0 && fgets(line, sizeof line, f))
+        if (sscanf(line, "| Points | %ld measured, %ld failed, %ld skipped |", &a, &b, &c) == 3)
+            n = a + b + c;
+    fclose(f);
+    return n;
+}
+
+/* The files of res->files from the staging directory renamed to `dir`. */
+static enum gb_status gb_result_rebase(struct gb_report_result *res, const char *tmp, const char *dir)
+{
+    size_t len = strlen(tmp);
+    for (size_t i = 0; i < res->n_files; i++) {
+        if (strncmp(res->files[i], tmp, len) != 0)
+            continue;
+        size_t n = strlen(dir) + strlen(res->files[i] + len) + 1;
+        char *p = malloc(n);
+        if (!p)
+            return gb_error_set(GB_ERR_NOMEM, "out of memory");
+        snprintf(p, n, "%s%s", dir, res->files[i] + len);
+        free(res->files[i]);
+        res->files[i] = p;
+    }
+    return GB_OK;
+}
+
+enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_chart_book *book,
+                                    const struct gb_report_opts *opts, const char *out_dir,
+                                    struct gb_report_result *res)
+{
+    struct gb_stage stage;
+    enum gb_status st;
+    long before = gb_recorded_points(out_dir);
+    if (before > (long)run->n_records && !(opts && opts->force))
+        return gb_error_set(GB_ERR_UNSUPPORTED, "%s/report.md was made from %ld points and %s now "
+                            "holds %zu; it is not replaced (--force replaces it)", out_dir, before,
+                            run->dir, run->n_records);
+    if ((st = gb_report_check_patterns(run, book, opts)) != GB_OK ||
+        (st = gb_stage_open(&stage, out_dir)) != GB_OK)
+        return st;
+    st = gb_report_write_staged(run, book, opts, stage.tmp, res);
+    if (st == GB_OK) {
+        st = gb_stage_commit(&stage);
+    } else {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", gb_error_message());
+        char *log = strstr(msg, " (its output is in ");
+        if (log && strstr(log, stage.tmp)) /* the staged log goes with the stage */
+            *log = '\0';
+        char *at = strstr(msg, stage.tmp); /* name the files as they would have been */
+        gb_stage_abort(&stage);
+        if (at)
+            st = gb_error_set(st, "%.*s%s%s (nothing was written)", (int)(at - msg), msg, out_dir,
+                              at + strlen(stage.tmp));
+        else
+            st = gb_error_set(st, "%s (nothing was written)", msg);
+    }
+    enum gb_status rst = gb_result_rebase(res, stage.tmp, out_dir);
+    return st != GB_OK ? st : rst;
 }
 
 enum gb_status gb_report_write(const struct gb_run *run, const char *out_dir,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "results/json.h"
+#include "results/validate.h"
 #include "util/fs.h"
 
 json_t *gb_json_real(double v)
@@ -70,70 +71,90 @@ json_t *gb_record_to_json(const struct gb_record *r)
     return o;
 }
 
-/* Readers: a missing or null number reads as NAN; wrong types are errors. */
-static int gb_get_real(json_t *o, const char *key, double *out)
+/* Readers. Every number goes through the range table (validate.h): a
+ * missing or null number reads as NAN (an int as 0), a wrong type or a
+ * value out of range is a violation naming the file and the JSON path. */
+struct gb_jr {
+    const char *file;
+    const char *path;            /* JSON path of the object read, "$[3]" */
+    char *why;
+    size_t n;
+};
+
+static int gb_jr_real(const struct gb_jr *j, json_t *o, const char *key, enum gb_range_id id,
+                      double *out)
 {
-    json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v)) {
-        *out = NAN;
-        return 0;
-    }
-    if (!json_is_number(v))
+    return gb_json_range_real(o, key, id, out, j->file, j->path, j->why, j->n);
+}
+
+static int gb_jr_int(const struct gb_jr *j, json_t *o, const char *key, enum gb_range_id id, int *out)
+{
+    long long v;
+    if (gb_json_range_int(o, key, id, 0, &v, j->file, j->path, j->why, j->n))
         return -1;
-    *out = json_number_value(v);
+    *out = (int)v; /* every integer range fits an int */
     return 0;
 }
 
-static int gb_get_str(json_t *o, const char *key, char *buf, size_t n, int required)
+/* A string member; absent reads as "" (an error when required). A string
+ * longer than the field is refused, not cut. */
+static int gb_jr_str(const struct gb_jr *j, json_t *o, const char *key, char *buf, size_t n, int required)
 {
     json_t *v = json_object_get(o, key);
+    buf[0] = '\0';
     if (!v) {
-        buf[0] = '\0';
+        if (required)
+            snprintf(j->why, j->n, "%s: %s%s%s is missing (a string is required)", j->file, j->path,
+                     j->path[0] ? "." : "", key);
         return required ? -1 : 0;
     }
-    if (!json_is_string(v))
+    if (!json_is_string(v) || strlen(json_string_value(v)) >= n) {
+        snprintf(j->why, j->n, "%s: %s%s%s is %s: a string of at most %zu characters is allowed",
+                 j->file, j->path, j->path[0] ? "." : "", key,
+                 json_is_string(v) ? "too long" : "not a string", n - 1);
         return -1;
+    }
     snprintf(buf, n, "%s", json_string_value(v));
     return 0;
 }
 
-static int gb_get_int(json_t *o, const char *key, int *out)
+/* The six statistics of a time object (time_ns or batch_time_ns). */
+static int gb_jr_times(const struct gb_jr *j, json_t *t, const char *key, double v[6])
 {
-    json_t *v = json_object_get(o, key);
-    if (!v) {
-        *out = 0;
-        return 0;
-    }
-    if (json_is_integer(v))
-        *out = (int)json_integer_value(v);
-    else if (json_is_boolean(v))
-        *out = json_is_true(v);
-    else
-        return -1;
+    static const char *const names[6] = {"min", "median", "mean", "stddev", "ci_lo", "ci_hi"};
+    char path[128];
+    struct gb_jr sub = *j;
+    snprintf(path, sizeof path, "%s.%s", j->path, key);
+    sub.path = path;
+    for (int i = 0; i < 6; i++)
+        if (gb_jr_real(&sub, t, names[i], GB_RANGE_TIME_NS, &v[i]))
+            return -1;
     return 0;
 }
 
 /* time_source and batch_time_ns. A record written before they existed was
  * timed by events: around a graph of `batch` launches when batch > 1, and
  * then its times are the batch times. */
-static int gb_time_source_from_json(json_t *o, struct gb_record *r)
+static int gb_time_source_from_json(const struct gb_jr *j, json_t *o, struct gb_record *r)
 {
     json_t *src = json_object_get(o, "time_source"), *b = json_object_get(o, "batch_time_ns");
-    int bad = 0;
-    r->batch_min_ns = r->batch_median_ns = r->batch_mean_ns = NAN;
-    r->batch_stddev_ns = r->batch_ci_lo_ns = r->batch_ci_hi_ns = NAN;
-    if (src && !json_is_null(src))
-        bad |= gb_get_str(o, "time_source", r->time_source, sizeof r->time_source, 0);
-    if (json_object_get(o, "cold_flush")) /* absent: hot, or recorded before the flush was named */
-        bad |= gb_get_str(o, "cold_flush", r->cold_flush, sizeof r->cold_flush, 0);
-    if (b && json_is_object(b))
-        bad |= gb_get_real(b, "min", &r->batch_min_ns) | gb_get_real(b, "median", &r->batch_median_ns) |
-               gb_get_real(b, "mean", &r->batch_mean_ns) | gb_get_real(b, "stddev", &r->batch_stddev_ns) |
-               gb_get_real(b, "ci_lo", &r->batch_ci_lo_ns) | gb_get_real(b, "ci_hi", &r->batch_ci_hi_ns);
-    else if (b && !json_is_null(b))
-        bad = -1;
+    double bt[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
+    if (src && !json_is_null(src) &&
+        gb_jr_str(j, o, "time_source", r->time_source, sizeof r->time_source, 0))
+        return -1;
+    if (gb_jr_str(j, o, "cold_flush", r->cold_flush, sizeof r->cold_flush, 0))
+        return -1;
+    if (b && json_is_object(b)) {
+        if (gb_jr_times(j, b, "batch_time_ns", bt))
+            return -1;
+    } else if (b && !json_is_null(b)) {
+        snprintf(j->why, j->n, "%s: %s.batch_time_ns is not an object or null", j->file, j->path);
+        return -1;
+    }
+    r->batch_min_ns = bt[0], r->batch_median_ns = bt[1], r->batch_mean_ns = bt[2];
+    r->batch_stddev_ns = bt[3], r->batch_ci_lo_ns = bt[4], r->batch_ci_hi_ns = bt[5];
     if (src || r->status != GB_REC_OK)
-        return bad;
+        return 0;
     snprintf(r->time_source, sizeof r->time_source, "%s", r->batch > 1 ? "events-graph" : "events");
     if (r->batch > 1 && !b) {
         r->batch_min_ns = r->min_ns;
@@ -143,87 +164,110 @@ static int gb_time_source_from_json(json_t *o, struct gb_record *r)
         r->batch_ci_lo_ns = r->ci_lo_ns;
         r->batch_ci_hi_ns = r->ci_hi_ns;
     }
-    return bad;
+    return 0;
 }
 
-static int gb_record_fill(json_t *o, struct gb_record *r, char *why, size_t n)
+/* suite, bench, status, reason and cache. */
+static int gb_record_names(const struct gb_jr *j, json_t *o, struct gb_record *r)
 {
+    static const char *const st_names[] = {"ok", "failed", "skipped", "error"};
     char status[32], cache[16];
-    if (!json_is_object(o)) {
-        snprintf(why, n, "a record is not a JSON object");
+    if (gb_jr_str(j, o, "suite", r->suite, sizeof r->suite, 1) ||
+        gb_jr_str(j, o, "bench", r->bench, sizeof r->bench, 1) ||
+        gb_jr_str(j, o, "status", status, sizeof status, 1) ||
+        gb_jr_str(j, o, "reason", r->reason, sizeof r->reason, 0) ||
+        gb_jr_str(j, o, "cache", cache, sizeof cache, 0))
+        return -1;
+    int k = 0;
+    while (k < 4 && strcmp(status, st_names[k]) != 0)
+        k++;
+    if (k == 4) {
+        snprintf(j->why, j->n, "%s: %s.status = \"%s\": allowed ok, failed, skipped or error",
+                 j->file, j->path, status);
         return -1;
     }
-    if (gb_get_str(o, "suite", r->suite, sizeof r->suite, 1) || gb_get_str(o, "bench", r->bench, sizeof r->bench, 1) ||
-        gb_get_str(o, "status", status, sizeof status, 1)) {
-        snprintf(why, n, "a record lacks suite, bench or status");
+    r->status = (enum gb_record_status)k;
+    if (cache[0] && strcmp(cache, "cold") && strcmp(cache, "hot")) {
+        snprintf(j->why, j->n, "%s: %s.cache = \"%s\": allowed hot or cold", j->file, j->path, cache);
         return -1;
     }
-    if (strcmp(status, "ok") == 0)
-        r->status = GB_REC_OK;
-    else if (strcmp(status, "failed") == 0)
-        r->status = GB_REC_FAILED;
-    else if (strcmp(status, "skipped") == 0)
-        r->status = GB_REC_SKIPPED;
-    else if (strcmp(status, "error") == 0)
-        r->status = GB_REC_ERROR;
-    else {
-        snprintf(why, n, "record %s/%s has unknown status '%s'", r->suite, r->bench, status);
-        return -1;
-    }
-    gb_get_str(o, "reason", r->reason, sizeof r->reason, 0);
-    gb_get_str(o, "cache", cache, sizeof cache, 0);
     r->cache = strcmp(cache, "cold") == 0 ? GB_CACHE_COLD : GB_CACHE_HOT;
-    json_t *axes = json_object_get(o, "axes"), *t = json_object_get(o, "time_ns"),
-           *m = json_object_get(o, "metrics");
+    return 0;
+}
+
+/* axes (strings) and metrics (finite numbers or null), every one kept. */
+static int gb_record_maps(const struct gb_jr *j, json_t *o, struct gb_record *r)
+{
+    json_t *axes = json_object_get(o, "axes"), *m = json_object_get(o, "metrics"), *v;
     const char *key;
-    json_t *v;
-    if (axes && json_is_object(axes)) {
-        json_object_foreach(axes, key, v) {
-            if (!json_is_string(v) || gb_record_set_axis(r, key, json_string_value(v)) != GB_OK) {
-                snprintf(why, n, "record %s/%s has a bad axis '%s'", r->suite, r->bench, key);
-                return -1;
-            }
-        }
-    }
-    int bad = 0;
-    if (t && json_is_object(t)) {
-        bad |= gb_get_real(t, "min", &r->min_ns) | gb_get_real(t, "median", &r->median_ns) |
-               gb_get_real(t, "mean", &r->mean_ns) | gb_get_real(t, "stddev", &r->stddev_ns) |
-               gb_get_real(t, "ci_lo", &r->ci_lo_ns) | gb_get_real(t, "ci_hi", &r->ci_hi_ns);
-    } else {
-        r->min_ns = r->median_ns = r->mean_ns = r->stddev_ns = r->ci_lo_ns = r->ci_hi_ns = NAN;
-    }
-    bad |= gb_get_int(o, "samples", &r->samples) | gb_get_int(o, "converged", &r->converged) |
-           gb_get_int(o, "batch", &r->batch) | gb_get_int(o, "throttled", &r->throttled);
-    bad |= gb_get_real(o, "bytes", &r->bytes) | gb_get_real(o, "flops", &r->flops) |
-           gb_get_real(o, "bw_gbs", &r->bw_gbs) | gb_get_real(o, "gflops", &r->gflops) |
-           gb_get_real(o, "sm_mhz_before", &r->sm_mhz_before) |
-           gb_get_real(o, "sm_mhz_after", &r->sm_mhz_after) | gb_get_real(o, "wall_s", &r->wall_s) |
-           gb_get_real(o, "timed_s", &r->timed_s);
-    bad |= gb_time_source_from_json(o, r);
-    if (m && json_is_object(m)) {
-        json_object_foreach(m, key, v) {
-            if (!json_is_number(v) && !json_is_null(v)) {
-                bad = 1;
-                break;
-            }
-            if (gb_record_set_metric(r, key, json_is_null(v) ? NAN : json_number_value(v)) != GB_OK) {
-                snprintf(why, n, "record %s/%s: %s", r->suite, r->bench, gb_error_message());
-                return -1;
-            }
-        }
-    }
-    if (bad) {
-        snprintf(why, n, "record %s/%s has a field of the wrong type", r->suite, r->bench);
+    char path[128];
+    struct gb_jr sub = *j;
+    sub.path = path;
+    if ((axes && !json_is_object(axes) && !json_is_null(axes)) || (m && !json_is_object(m) && !json_is_null(m))) {
+        snprintf(j->why, j->n, "%s: %s.%s is not an object", j->file, j->path,
+                 axes && !json_is_object(axes) && !json_is_null(axes) ? "axes" : "metrics");
         return -1;
+    }
+    json_object_foreach(axes, key, v) {
+        if (!json_is_string(v) || gb_record_set_axis(r, key, json_string_value(v)) != GB_OK) {
+            snprintf(j->why, j->n, "%s: %s.axes.%.40s is %s", j->file, j->path, key,
+                     json_is_string(v) ? "too long (names under 32, values under 64 characters)"
+                                       : "not a string");
+            return -1;
+        }
+    }
+    snprintf(path, sizeof path, "%s.metrics", j->path);
+    json_object_foreach(m, key, v) {
+        double x = NAN;
+        if (gb_jr_real(&sub, m, key, GB_RANGE_METRIC, &x))
+            return -1;
+        if (gb_record_set_metric(r, key, x) != GB_OK) {
+            snprintf(j->why, j->n, "%s: %s.%.40s: %s", j->file, path, key, gb_error_message());
+            return -1;
+        }
     }
     return 0;
 }
 
-int gb_record_from_json(json_t *o, struct gb_record *r, char *why, size_t n)
+static int gb_record_fill(const struct gb_jr *j, json_t *o, struct gb_record *r)
 {
+    double t[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
+    if (!json_is_object(o)) {
+        snprintf(j->why, j->n, "%s: %s is not a JSON object (a record)", j->file, j->path);
+        return -1;
+    }
+    if (gb_record_names(j, o, r) || gb_record_maps(j, o, r))
+        return -1;
+    json_t *tn = json_object_get(o, "time_ns");
+    if (tn && !json_is_null(tn) && (!json_is_object(tn) || gb_jr_times(j, tn, "time_ns", t))) {
+        if (!json_is_object(tn))
+            snprintf(j->why, j->n, "%s: %s.time_ns is not an object or null", j->file, j->path);
+        return -1;
+    }
+    r->min_ns = t[0], r->median_ns = t[1], r->mean_ns = t[2];
+    r->stddev_ns = t[3], r->ci_lo_ns = t[4], r->ci_hi_ns = t[5];
+    if (gb_jr_int(j, o, "samples", GB_RANGE_SAMPLES, &r->samples) ||
+        gb_jr_int(j, o, "converged", GB_RANGE_FLAG, &r->converged) ||
+        gb_jr_int(j, o, "batch", GB_RANGE_BATCH, &r->batch) ||
+        gb_jr_int(j, o, "throttled", GB_RANGE_FLAG, &r->throttled) ||
+        gb_jr_real(j, o, "bytes", GB_RANGE_BYTES, &r->bytes) ||
+        gb_jr_real(j, o, "flops", GB_RANGE_FLOPS, &r->flops) ||
+        gb_jr_real(j, o, "bw_gbs", GB_RANGE_GBS, &r->bw_gbs) ||
+        gb_jr_real(j, o, "gflops", GB_RANGE_GFLOPS, &r->gflops) ||
+        gb_jr_real(j, o, "sm_mhz_before", GB_RANGE_MHZ, &r->sm_mhz_before) ||
+        gb_jr_real(j, o, "sm_mhz_after", GB_RANGE_MHZ, &r->sm_mhz_after) ||
+        gb_jr_real(j, o, "wall_s", GB_RANGE_SECONDS, &r->wall_s) ||
+        gb_jr_real(j, o, "timed_s", GB_RANGE_SECONDS, &r->timed_s))
+        return -1;
+    return gb_time_source_from_json(j, o, r);
+}
+
+int gb_record_from_json(json_t *o, struct gb_record *r, const char *file, const char *path,
+                        char *why, size_t n)
+{
+    const struct gb_jr j = {.file = file, .path = path, .why = why, .n = n};
     memset(r, 0, sizeof *r);
-    if (gb_record_fill(o, r, why, n) == 0)
+    if (gb_record_fill(&j, o, r) == 0)
         return 0;
     gb_record_release(r);
     return -1;
@@ -250,35 +294,89 @@ json_t *gb_device_to_json(const struct gb_device_info *d)
     return o;
 }
 
-int gb_device_from_json(json_t *o, struct gb_device_info *d)
+/* The range of each integer device field. */
+#define GB_DEV_RANGE_sm_count GB_RANGE_SM_COUNT
+#define GB_DEV_RANGE_warp_size GB_RANGE_WARP_SIZE
+#define GB_DEV_RANGE_max_threads_per_block GB_RANGE_THREADS_PER_BLOCK
+#define GB_DEV_RANGE_max_threads_per_sm GB_RANGE_THREADS_PER_SM
+#define GB_DEV_RANGE_max_blocks_per_sm GB_RANGE_BLOCKS_PER_SM
+#define GB_DEV_RANGE_regs_per_sm GB_RANGE_REGS
+#define GB_DEV_RANGE_regs_per_block GB_RANGE_REGS
+#define GB_DEV_RANGE_max_regs_per_thread GB_RANGE_REGS_PER_THREAD
+#define GB_DEV_RANGE_reg_alloc_unit GB_RANGE_REG_ALLOC_UNIT
+#define GB_DEV_RANGE_smem_per_sm GB_RANGE_SMEM
+#define GB_DEV_RANGE_smem_per_block GB_RANGE_SMEM
+#define GB_DEV_RANGE_smem_per_block_optin GB_RANGE_SMEM
+#define GB_DEV_RANGE_smem_reserved_per_block GB_RANGE_SMEM
+#define GB_DEV_RANGE_smem_alloc_unit GB_RANGE_SMEM_UNIT
+#define GB_DEV_RANGE_sm_clock_max_mhz GB_RANGE_MHZ
+#define GB_DEV_RANGE_mem_clock_max_mhz GB_RANGE_MHZ
+#define GB_DEV_RANGE_mem_bus_width_bits GB_RANGE_BUS_BITS
+#define GB_DEV_RANGE_ecc_enabled GB_RANGE_FLAG
+#define GB_DEV_RANGE_driver_version GB_RANGE_DRIVER_VERSION
+
+/* max_block_dim or max_grid_dim: absent or an array of three integers. */
+static int gb_dev_dims(const struct gb_jr *j, json_t *o, const char *key, enum gb_range_id id, int dim[3])
 {
-    memset(d, 0, sizeof *d);
-    if (!json_is_object(o))
+    json_t *a = json_object_get(o, key);
+    char field[160];
+    if (!a || json_is_null(a))
+        return 0;
+    if (!json_is_array(a) || json_array_size(a) != 3) {
+        snprintf(j->why, j->n, "%s: %s.%s is not an array of three integers", j->file, j->path, key);
         return -1;
-    int bad = 0;
+    }
+    for (size_t i = 0; i < 3; i++) {
+        long long v;
+        snprintf(field, sizeof field, "%s.%s[%zu]", j->path, key, i);
+        if (gb_json_value_int(json_array_get(a, i), id, &v, j->file, field, j->why, j->n))
+            return -1;
+        dim[i] = (int)v;
+    }
+    return 0;
+}
+
+static int gb_dev_fill(const struct gb_jr *j, json_t *o, struct gb_device_info *d)
+{
     char cc[16];
-    bad |= gb_get_str(o, "name", d->name, sizeof d->name, 1);
-    gb_get_str(o, "uuid", d->uuid, sizeof d->uuid, 0);
-    gb_get_str(o, "pci_bus_id", d->pci_bus_id, sizeof d->pci_bus_id, 0);
-    bad |= gb_get_str(o, "compute_capability", cc, sizeof cc, 1);
-    if (!bad && sscanf(cc, "%d.%d", &d->cc_major, &d->cc_minor) != 2)
-        bad = 1;
-#define GB_DEV_INT(f) bad |= gb_get_int(o, #f, &d->f);
+    long long l2, mem;
+    if (!json_is_object(o)) {
+        snprintf(j->why, j->n, "%s: %s is not an object", j->file, j->path);
+        return -1;
+    }
+    if (gb_jr_str(j, o, "name", d->name, sizeof d->name, 1) ||
+        gb_jr_str(j, o, "uuid", d->uuid, sizeof d->uuid, 0) ||
+        gb_jr_str(j, o, "pci_bus_id", d->pci_bus_id, sizeof d->pci_bus_id, 0) ||
+        gb_jr_str(j, o, "compute_capability", cc, sizeof cc, 1) ||
+        gb_jr_int(j, o, "ordinal", GB_RANGE_ORDINAL, &d->ordinal))
+        return -1;
+    char tail;
+    if (sscanf(cc, "%2d.%2d%c", &d->cc_major, &d->cc_minor, &tail) != 2 || d->cc_major < 1 ||
+        d->cc_minor < 0) {
+        snprintf(j->why, j->n, "%s: %s.compute_capability = \"%s\": allowed MAJOR.MINOR, each 0 to 99",
+                 j->file, j->path, cc);
+        return -1;
+    }
+#define GB_DEV_INT(f) if (gb_jr_int(j, o, #f, GB_DEV_RANGE_##f, &d->f)) return -1;
     GB_DEVICE_INT_FIELDS(GB_DEV_INT)
 #undef GB_DEV_INT
-    json_t *a = json_object_get(o, "max_block_dim"), *b = json_object_get(o, "max_grid_dim");
-    for (int i = 0; i < 3; i++) {
-        if (json_is_array(a) && json_is_integer(json_array_get(a, (size_t)i)))
-            d->max_block_dim[i] = (int)json_integer_value(json_array_get(a, (size_t)i));
-        if (json_is_array(b) && json_is_integer(json_array_get(b, (size_t)i)))
-            d->max_grid_dim[i] = (int)json_integer_value(json_array_get(b, (size_t)i));
-    }
-    bad |= gb_get_real(o, "mem_peak_gbs", &d->mem_peak_gbs);
-    json_t *v = json_object_get(o, "l2_bytes");
-    d->l2_bytes = json_is_integer(v) ? json_integer_value(v) : 0;
-    v = json_object_get(o, "total_mem_bytes");
-    d->total_mem_bytes = json_is_integer(v) ? json_integer_value(v) : 0;
-    return bad ? -1 : 0;
+    if (gb_dev_dims(j, o, "max_block_dim", GB_RANGE_BLOCK_DIM, d->max_block_dim) ||
+        gb_dev_dims(j, o, "max_grid_dim", GB_RANGE_GRID_DIM, d->max_grid_dim) ||
+        gb_jr_real(j, o, "mem_peak_gbs", GB_RANGE_GBS, &d->mem_peak_gbs) ||
+        gb_json_range_int(o, "l2_bytes", GB_RANGE_L2_BYTES, 0, &l2, j->file, j->path, j->why, j->n) ||
+        gb_json_range_int(o, "total_mem_bytes", GB_RANGE_MEM_BYTES, 0, &mem, j->file, j->path, j->why, j->n))
+        return -1;
+    d->l2_bytes = l2;
+    d->total_mem_bytes = mem;
+    return 0;
+}
+
+int gb_device_from_json(json_t *o, struct gb_device_info *d, const char *file, const char *path,
+                        char *why, size_t n)
+{
+    const struct gb_jr j = {.file = file, .path = path, .why = why, .n = n};
+    memset(d, 0, sizeof *d);
+    return gb_dev_fill(&j, o, d);
 }
 
 /* Where the run's wall time went; the remainder is the tool's own work
@@ -330,57 +428,71 @@ json_t *gb_run_info_to_json(const struct gb_run_info *in)
     return o;
 }
 
-int gb_run_info_from_json(json_t *o, struct gb_run_info *in, char *why, size_t n)
+/* The strings of run.json: tool, times, host, mode and the cuda section. */
+static int gb_run_info_strings(const struct gb_jr *j, json_t *o, struct gb_run_info *in)
 {
+    json_t *tool = json_object_get(o, "tool"), *cuda = json_object_get(o, "cuda");
+    const struct gb_jr jt = {.file = j->file, .path = "$.tool", .why = j->why, .n = j->n};
+    const struct gb_jr jc = {.file = j->file, .path = "$.cuda", .why = j->why, .n = j->n};
+    if (!json_is_object(tool)) {
+        snprintf(j->why, j->n, "%s: $.tool is missing (an object with the version is required)", j->file);
+        return -1;
+    }
+    if (gb_jr_str(&jt, tool, "version", in->tool_version, sizeof in->tool_version, 1) ||
+        gb_jr_str(&jt, tool, "git_revision", in->git_revision, sizeof in->git_revision, 0) ||
+        gb_jr_str(j, o, "command_line", in->command_line, sizeof in->command_line, 0) ||
+        gb_jr_str(j, o, "started_utc", in->started_utc, sizeof in->started_utc, 1) ||
+        gb_jr_str(j, o, "finished_utc", in->finished_utc, sizeof in->finished_utc, 0) ||
+        gb_jr_str(j, o, "host", in->host, sizeof in->host, 0) ||
+        gb_jr_str(j, o, "mode", in->mode, sizeof in->mode, 0))
+        return -1;
+    if (json_is_object(cuda) &&
+        (gb_jr_str(&jc, cuda, "driver_api", in->cuda_driver, sizeof in->cuda_driver, 0) ||
+         gb_jr_str(&jc, cuda, "driver_release", in->driver_release, sizeof in->driver_release, 0) ||
+         gb_jr_str(&jc, cuda, "toolkit", in->cuda_toolkit, sizeof in->cuda_toolkit, 0) ||
+         gb_jr_str(&jc, cuda, "nvrtc", in->nvrtc, sizeof in->nvrtc, 0)))
+        return -1;
+    return 0;
+}
+
+int gb_run_info_from_json(json_t *o, struct gb_run_info *in, const char *file, char *why, size_t n)
+{
+    const struct gb_jr j = {.file = file, .path = "$", .why = why, .n = n};
+    const struct gb_jr jm = {.file = file, .path = "$.modules", .why = why, .n = n};
     memset(in, 0, sizeof *in);
     if (!json_is_object(o)) {
-        snprintf(why, n, "run.json is not a JSON object");
+        snprintf(why, n, "%s: $ is not a JSON object", file);
         return -1;
     }
-    json_t *tool = json_object_get(o, "tool"), *cuda = json_object_get(o, "cuda");
-    if (!json_is_object(tool) || gb_get_str(tool, "version", in->tool_version, sizeof in->tool_version, 1)) {
-        snprintf(why, n, "run.json lacks tool.version");
+    if (gb_run_info_strings(&j, o, in) ||
+        gb_jr_int(&j, o, "complete", GB_RANGE_FLAG, &in->complete) ||
+        gb_jr_int(&j, o, "points_ok", GB_RANGE_POINTS, &in->points_ok) ||
+        gb_jr_int(&j, o, "points_failed", GB_RANGE_POINTS, &in->points_failed) ||
+        gb_jr_real(&j, o, "wall_s", GB_RANGE_SECONDS, &in->wall_s) ||
+        gb_jr_real(&j, o, "timed_s", GB_RANGE_SECONDS, &in->timed_s))
         return -1;
-    }
-    gb_get_str(tool, "git_revision", in->git_revision, sizeof in->git_revision, 0);
-    int bad = 0;
-    bad |= gb_get_str(o, "command_line", in->command_line, sizeof in->command_line, 0);
-    bad |= gb_get_str(o, "started_utc", in->started_utc, sizeof in->started_utc, 1);
-    bad |= gb_get_str(o, "finished_utc", in->finished_utc, sizeof in->finished_utc, 0);
-    bad |= gb_get_str(o, "host", in->host, sizeof in->host, 0);
-    bad |= gb_get_str(o, "mode", in->mode, sizeof in->mode, 0);
-    if (json_is_object(cuda)) {
-        gb_get_str(cuda, "driver_api", in->cuda_driver, sizeof in->cuda_driver, 0);
-        gb_get_str(cuda, "driver_release", in->driver_release, sizeof in->driver_release, 0);
-        gb_get_str(cuda, "toolkit", in->cuda_toolkit, sizeof in->cuda_toolkit, 0);
-        gb_get_str(cuda, "nvrtc", in->nvrtc, sizeof in->nvrtc, 0);
-    }
-    bad |= gb_get_int(o, "complete", &in->complete) | gb_get_int(o, "points_ok", &in->points_ok) |
-           gb_get_int(o, "points_failed", &in->points_failed);
-    bad |= gb_get_real(o, "wall_s", &in->wall_s) | gb_get_real(o, "timed_s", &in->timed_s);
-    json_t *parts = json_object_get(o, "wall_parts");
-    if (json_is_object(parts)) /* absent in runs recorded before it */
-        bad |= gb_get_real(parts, "compile_s", &in->parts.compile_s) |
-               gb_get_real(parts, "setup_s", &in->parts.setup_s) | gb_get_real(parts, "verify_s", &in->parts.verify_s) |
-               gb_get_real(parts, "warmup_s", &in->parts.warmup_s) |
-               gb_get_real(parts, "sampling_s", &in->parts.sampling_s) |
-               gb_get_real(parts, "flush_s", &in->parts.flush_s) |
-               gb_get_real(parts, "teardown_s", &in->parts.teardown_s) | gb_get_real(parts, "write_s", &in->write_s);
+    const struct gb_jr jw = {.file = file, .path = "$.wall_parts", .why = why, .n = n};
+    json_t *parts = json_object_get(o, "wall_parts"); /* absent in runs recorded before it */
+    if (json_is_object(parts) &&
+        (gb_jr_real(&jw, parts, "compile_s", GB_RANGE_SECONDS, &in->parts.compile_s) ||
+         gb_jr_real(&jw, parts, "setup_s", GB_RANGE_SECONDS, &in->parts.setup_s) ||
+         gb_jr_real(&jw, parts, "verify_s", GB_RANGE_SECONDS, &in->parts.verify_s) ||
+         gb_jr_real(&jw, parts, "warmup_s", GB_RANGE_SECONDS, &in->parts.warmup_s) ||
+         gb_jr_real(&jw, parts, "sampling_s", GB_RANGE_SECONDS, &in->parts.sampling_s) ||
+         gb_jr_real(&jw, parts, "flush_s", GB_RANGE_SECONDS, &in->parts.flush_s) ||
+         gb_jr_real(&jw, parts, "teardown_s", GB_RANGE_SECONDS, &in->parts.teardown_s) ||
+         gb_jr_real(&jw, parts, "write_s", GB_RANGE_SECONDS, &in->write_s)))
+        return -1;
     json_t *mods = json_object_get(o, "modules");
-    if (json_is_object(mods))
-        bad |= gb_get_int(mods, "compiled", &in->modules_compiled) |
-               gb_get_int(mods, "from_disk_cache", &in->modules_cached);
-    json_t *dev = json_object_get(o, "device");
-    if (dev) {
-        if (gb_device_from_json(dev, &in->device)) {
-            snprintf(why, n, "run.json has a malformed device section");
-            return -1;
-        }
-        in->has_device = 1;
-    }
-    if (bad) {
-        snprintf(why, n, "run.json has a field of the wrong type or lacks started_utc");
+    if (json_is_object(mods) &&
+        (gb_jr_int(&jm, mods, "compiled", GB_RANGE_MODULES, &in->modules_compiled) ||
+         gb_jr_int(&jm, mods, "from_disk_cache", GB_RANGE_MODULES, &in->modules_cached)))
         return -1;
+    json_t *dev = json_object_get(o, "device");
+    if (dev && !json_is_null(dev)) {
+        if (gb_device_from_json(dev, &in->device, file, "$.device", why, n))
+            return -1;
+        in->has_device = 1;
     }
     return 0;
 }

@@ -20,12 +20,21 @@ json_t *gb_json_real(double v);
 
 json_t *gb_record_to_json(const struct gb_record *r);
 /* Fills `r` (overwritten, not released first: pass a zeroed or released
- * record). Returns 0, or -1 with `why` filled and `r` released. */
-int gb_record_from_json(json_t *o, struct gb_record *r, char *why, size_t n);
+ * record) from the record at JSON path `path` ("$[3]") of `file`, every
+ * number checked against its range (validate.h). Returns 0, or -1 with the
+ * one-line violation (file, field, value, allowed range) in `why` and `r`
+ * released. */
+int gb_record_from_json(json_t *o, struct gb_record *r, const char *file, const char *path,
+                        char *why, size_t n);
 json_t *gb_device_to_json(const struct gb_device_info *d);
-int gb_device_from_json(json_t *o, struct gb_device_info *d);
+/* As gb_record_from_json for a device section at `path` of `file`: every
+ * limit range-checked, so that the models' int arithmetic on them cannot
+ * overflow. */
+int gb_device_from_json(json_t *o, struct gb_device_info *d, const char *file, const char *path,
+                        char *why, size_t n);
 json_t *gb_run_info_to_json(const struct gb_run_info *in);
-int gb_run_info_from_json(json_t *o, struct gb_run_info *in, char *why, size_t n);
+/* run.json of `file`, as gb_record_from_json. */
+int gb_run_info_from_json(json_t *o, struct gb_run_info *in, const char *file, char *why, size_t n);
 
 /* Writes `root` (not consumed) to `path` atomically (util/fs.h) as JSON
  * dumped with `flags` and a final newline. GB_ERR_IO with the path. */

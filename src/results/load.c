@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "results/json.h"
 #include "results/open.h"
@@ -24,111 +25,179 @@ static enum gb_status gb_add_record(struct gb_run *run, size_t *cap, struct gb_r
     return GB_OK;
 }
 
+/* One line of `f` into *buf (without its newline). 1: a line, with
+ * *newline telling whether it ended in one; 0: the end of the file; -1: a
+ * read error (errno); -2: longer than GB_RECORD_LINE_MAX; -3: no memory. */
+static int gb_read_line(FILE *f, char **buf, size_t *cap, size_t *len, int *newline)
+{
+    *len = 0;
+    *newline = 0;
+    for (;;) {
+        if (*cap - *len < 2) {
+            size_t c = *cap ? *cap * 2 : 4096;
+            char *p = realloc(*buf, c);
+            if (!p)
+                return -3;
+            *buf = p;
+            *cap = c;
+        }
+        int ch = getc(f);
+        if (ch == EOF) {
+            (*buf)[*len] = '\0';
+            if (ferror(f))
+                return -1;
+            return *len > 0 ? 1 : 0;
+        }
+        if (ch == '\n') {
+            (*buf)[*len] = '\0';
+            *newline = 1;
+            return 1;
+        }
+        if (*len >= GB_RECORD_LINE_MAX)
+            return -2;
+        (*buf)[(*len)++] = (char)ch;
+    }
+}
+
+/* The state of reading a records file line by line. */
+struct gb_lines {
+    struct gb_run *run;
+    const char *path;
+    size_t *cap;
+    long lineno;
+    long cut_line;               /* a last line that ended the file mid-record */
+};
+
+/* One line of records: "[", "]", blank, or a record (with a trailing comma). */
+static enum gb_status gb_load_one_line(struct gb_lines *L, char *line, size_t len, int newline)
+{
+    char why[1024], where[64];
+    while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ',' || line[len - 1] == ' '))
+        line[--len] = '\0';
+    char *s = line;
+    while (*s == ' ' || *s == ',')
+        s++;
+    if (!*s || strcmp(s, "[") == 0 || strcmp(s, "]") == 0)
+        return GB_OK;
+    json_error_t err;
+    json_t *o = json_loads(s, JSON_REJECT_DUPLICATES, &err);
+    if (!o) {
+        /* A cut: the file ends inside this line, which is the start of a
+         * record. Anything else is a damaged record. */
+        if (!newline && s[0] == '{' &&
+            (json_error_code(&err) == json_error_premature_end_of_input ||
+             (size_t)err.position >= strlen(s))) {
+            L->cut_line = L->lineno;
+            return GB_OK;
+        }
+        return gb_error_set(GB_ERR_FORMAT, "%s:%ld:%d: a damaged record: %s", L->path, L->lineno,
+                            err.column, err.text);
+    }
+    struct gb_record r;
+    snprintf(where, sizeof where, "$[%zu]", L->run->n_records);
+    int bad = gb_record_from_json(o, &r, L->path, where, why, sizeof why);
+    json_decref(o);
+    if (bad)
+        return gb_error_set(GB_ERR_FORMAT, "%s (line %ld)", why, L->lineno);
+    return gb_add_record(L->run, L->cap, &r);
+}
+
 /* The fallback for a results.json without its closing bracket: every line
- * that holds a whole record is one; the first line that does not parse must
- * be the last (the cut), else the file is malformed. */
+ * holds a whole record; only the last may end the file mid-record (the
+ * cut of a run killed while writing). */
 static enum gb_status gb_load_lines(struct gb_run *run, FILE *f, const char *path, size_t *cap)
 {
+    struct gb_lines L = {.run = run, .path = path, .cap = cap};
     char *line = NULL;
-    size_t n = 0;
-    ssize_t len;
-    long lineno = 0, bad_line = 0;
+    size_t n = 0, len;
+    int newline, got;
     enum gb_status st = GB_OK;
-    char why[256];
-    while ((len = getline(&line, &n, f)) != -1) {
-        lineno++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ','))
-            line[--len] = '\0';
-        char *s = line;
-        while (*s == ' ' || *s == ',')
-            s++;
-        if (!*s || strcmp(s, "[") == 0 || strcmp(s, "]") == 0)
-            continue;
-        if (bad_line) { /* something after a broken line: not a cut, a corruption */
-            st = gb_error_set(GB_ERR_FORMAT, "%s: line %ld is not a record", path, bad_line);
-            goto out;
+    while (st == GB_OK && (got = gb_read_line(f, &line, &n, &len, &newline)) == 1) {
+        L.lineno++;
+        if (L.cut_line) { /* something after a cut: not a cut, a corruption */
+            st = gb_error_set(GB_ERR_FORMAT, "%s:%ld: a damaged record", path, L.cut_line);
+            break;
         }
-        json_error_t err;
-        json_t *o = json_loads(s, 0, &err);
-        struct gb_record r;
-        if (!o) {
-            bad_line = lineno;
-            continue;
-        }
-        if (gb_record_from_json(o, &r, why, sizeof why)) {
-            json_decref(o);
-            st = gb_error_set(GB_ERR_FORMAT, "%s: line %ld: %s", path, lineno, why);
-            goto out;
-        }
-        json_decref(o);
-        st = gb_add_record(run, cap, &r);
-        if (st != GB_OK)
-            goto out;
+        st = gb_load_one_line(&L, line, len, newline);
     }
-    if (lineno == 0 || (lineno == 1 && run->n_records == 0 && bad_line == 1)) {
-        /* An empty file or a lone partial first line: a run killed at once. */
-    }
-    run->truncated = 1;
-out:
+    if (st == GB_OK && got == -1)
+        st = gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    else if (st == GB_OK && got == -2)
+        st = gb_error_set(GB_ERR_FORMAT, "%s:%ld: a line longer than %d bytes is not a record",
+                          path, L.lineno + 1, GB_RECORD_LINE_MAX);
+    else if (st == GB_OK && got == -3)
+        st = gb_error_set(GB_ERR_NOMEM, "out of host memory reading %s", path);
+    if (st == GB_OK)
+        run->truncated = 1;
     free(line);
     return st;
 }
 
-enum gb_status gb_run_load(const char *dir, struct gb_run **out)
+/* run.json into run->info. */
+static enum gb_status gb_load_info(struct gb_run *run, const char *dir)
 {
-    enum gb_status st = GB_OK;
-    char path[4200], why[256];
+    char path[4200], why[1024];
     json_error_t err;
-    json_t *root = NULL;
-    size_t cap = 0;
-    FILE *f = NULL;
-    struct gb_run *run = calloc(1, sizeof *run);
-    *out = NULL;
-    if (!run)
-        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
-    snprintf(run->dir, sizeof run->dir, "%s", dir);
-
+    struct stat sb;
     snprintf(path, sizeof path, "%s/run.json", dir);
-    root = json_load_file(path, 0, &err);
+    if (stat(path, &sb) != 0)
+        return gb_error_set(GB_ERR_IO, "%s is not a gpubound run directory (cannot read run.json: %s)",
+                            dir, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return gb_error_set(GB_ERR_IO, "cannot read %s: not a regular file", path);
+    if (sb.st_size > (off_t)GB_RECORD_LINE_MAX)
+        return gb_error_set(GB_ERR_FORMAT, "%s: %lld bytes: a run.json has at most %d",
+                            path, (long long)sb.st_size, GB_RECORD_LINE_MAX);
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
     if (!root) {
         FILE *rf = fopen(path, "r");
         if (!rf)
-            st = gb_error_set(GB_ERR_IO, "%s is not a gpubound run directory (cannot read run.json: %s)", dir,
-                              strerror(errno));
-        else {
-            fclose(rf);
-            st = gb_error_set(GB_ERR_FORMAT, "%s:%d:%d: %s", path, err.line, err.column, err.text);
-        }
-        goto out;
+            return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+        fclose(rf);
+        return gb_error_set(GB_ERR_FORMAT, "%s:%d:%d: %s", path, err.line, err.column, err.text);
     }
-    if (gb_run_info_from_json(root, &run->info, why, sizeof why)) {
-        st = gb_error_set(GB_ERR_FORMAT, "%s: %s", path, why);
-        goto out;
-    }
+    int bad = gb_run_info_from_json(root, &run->info, path, why, sizeof why);
     json_decref(root);
+    return bad ? gb_error_set(GB_ERR_FORMAT, "%s", why) : GB_OK;
+}
 
-    root = NULL;
-    st = gb_results_open(dir, path, sizeof path, &f);
+/* A whole JSON array of records. */
+static enum gb_status gb_load_array(struct gb_run *run, json_t *root, const char *path, size_t *cap)
+{
+    char why[1024], where[64];
+    size_t i;
+    json_t *v;
+    enum gb_status st = GB_OK;
+    if (!json_is_array(root))
+        return gb_error_set(GB_ERR_FORMAT, "%s: $ is not a JSON array of records", path);
+    json_array_foreach(root, i, v) {
+        struct gb_record r;
+        snprintf(where, sizeof where, "$[%zu]", i);
+        if (gb_record_from_json(v, &r, path, where, why, sizeof why))
+            return gb_error_set(GB_ERR_FORMAT, "%s", why);
+        if ((st = gb_add_record(run, cap, &r)) != GB_OK)
+            return st;
+    }
+    return GB_OK;
+}
+
+/* The records: the whole array, else line by line (a run cut mid-write). */
+static enum gb_status gb_load_records(struct gb_run *run, const char *dir)
+{
+    char path[4200];
+    json_error_t err;
+    size_t cap = 0;
+    FILE *f = NULL;
+    enum gb_status st = gb_results_open(dir, path, sizeof path, &f);
     if (st != GB_OK)
-        goto out;
-    root = json_loadf(f, 0, &err);
+        return st;
+    snprintf(run->records_file, sizeof run->records_file, "%s", path);
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
     if (root) {
-        if (!json_is_array(root)) {
-            st = gb_error_set(GB_ERR_FORMAT, "%s: not a JSON array of records", path);
-            goto out;
-        }
-        size_t i;
-        json_t *v;
-        json_array_foreach(root, i, v) {
-            struct gb_record r;
-            if (gb_record_from_json(v, &r, why, sizeof why)) {
-                st = gb_error_set(GB_ERR_FORMAT, "%s: record %zu: %s", path, i, why);
-                goto out;
-            }
-            st = gb_add_record(run, &cap, &r);
-            if (st != GB_OK)
-                goto out;
-        }
+        st = gb_load_array(run, root, path, &cap);
+        json_decref(root);
+    } else if (ferror(f)) {
+        st = gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
     } else if (fseek(f, 0, SEEK_SET) != 0) {
         /* A compressed stream cannot seek back: read it again. */
         fclose(f);
@@ -139,10 +208,21 @@ enum gb_status gb_run_load(const char *dir, struct gb_run **out)
     } else {
         st = gb_load_lines(run, f, path, &cap);
     }
-out:
-    json_decref(root);
     if (f)
         fclose(f);
+    return st;
+}
+
+enum gb_status gb_run_load(const char *dir, struct gb_run **out)
+{
+    enum gb_status st;
+    struct gb_run *run = calloc(1, sizeof *run);
+    *out = NULL;
+    if (!run)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    snprintf(run->dir, sizeof run->dir, "%s", dir);
+    if ((st = gb_load_info(run, dir)) == GB_OK && (st = gb_load_records(run, dir)) == GB_OK)
+        st = gb_run_check(run, run->records_file);
     if (st != GB_OK)
         gb_run_free(run);
     else
@@ -157,5 +237,8 @@ void gb_run_free(struct gb_run *run)
     for (size_t i = 0; i < run->n_records; i++)
         gb_record_release(&run->records[i]);
     free(run->records);
+    for (size_t i = 0; i < run->n_warnings; i++)
+        free(run->warnings[i]);
+    free(run->warnings);
     free(run);
 }

@@ -5,9 +5,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gpubound/ncu.h"
+
+#define GB_NCU_LINE_MAX (1 << 20)
 
 /* One CSV line split into fields, RFC 4180 quoting; the fields point into
  * `buf`, which the split rewrites. */
@@ -161,15 +165,27 @@ static enum gb_status gb_oom(void)
     return gb_error_set(GB_ERR_NOMEM, "out of host memory reading an Nsight Compute export");
 }
 
-static enum gb_status gb_launch_add_metric(struct gb_ncu_launch *l, const char *name,
-                                           const char *unit, const char *text)
+/* Whether n is 0 or a power of two: the metrics array grows by doubling,
+ * its capacity being the next power of two of its count. */
+static int gb_pow2_or_0(size_t n)
 {
-    /* The first value of a metric stands (a details page may repeat one). */
-    if (gb_ncu_find(l, name))
+    return (n & (n - 1)) == 0;
+}
+
+static enum gb_status gb_launch_add_metric(struct gb_ncu_launch *l, const char *name,
+                                           const char *unit, const char *text, int check_dup)
+{
+    /* The first value of a metric stands (a details page may repeat one).
+     * A raw page adds without looking: gb_ncu_find returns the first of
+     * repeated names anyway, and looking would make a wide row quadratic. */
+    if (check_dup && gb_ncu_find(l, name))
         return GB_OK;
-    struct gb_ncu_metric *nm = realloc(l->metrics, (l->n_metrics + 1) * sizeof *nm);
-    if (!nm)
-        return gb_oom();
+    struct gb_ncu_metric *nm = l->metrics;
+    if (gb_pow2_or_0(l->n_metrics)) {
+        nm = realloc(l->metrics, (l->n_metrics ? 2 * l->n_metrics : 1) * sizeof *nm);
+        if (!nm)
+            return gb_oom();
+    }
     l->metrics = nm;
     struct gb_ncu_metric *m = &nm[l->n_metrics];
     m->name = strdup(name);
@@ -221,7 +237,7 @@ static int gb_parse_id(const char *s, long *id)
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < 0)
+    if (!*s || *end || errno || v < 0 || v > 1000000000000000L)
         return -1;
     *id = v;
     return 0;
@@ -297,7 +313,7 @@ static enum gb_status ncu_row_metrics(struct ncu_reader *rd, struct gb_ncu_launc
         if (!name[0])
             return GB_OK;
         return gb_launch_add_metric(l, gb_ncu_alias(name), rd->c_unit >= 0 ? row->v[rd->c_unit] : "",
-                                    row->v[rd->c_value]);
+                                    row->v[rd->c_value], 1);
     }
     /* Metric columns are the ones whose names look like metrics: the fixed
      * columns have blanks or capitals in their names. */
@@ -306,7 +322,7 @@ static enum gb_status ncu_row_metrics(struct ncu_reader *rd, struct gb_ncu_launc
         if ((int)i == rd->c_id || (int)i == rd->c_kernel || !name[0] || strchr(name, ' ') ||
             !strstr(name, "__"))
             continue;
-        st = gb_launch_add_metric(l, name, rd->have_units ? rd->unit_v[i] : "", row->v[i]);
+        st = gb_launch_add_metric(l, name, rd->have_units ? rd->unit_v[i] : "", row->v[i], 0);
     }
     return st;
 }
@@ -363,6 +379,12 @@ enum gb_status gb_ncu_load(const char *path, struct gb_ncu_report **out)
     ssize_t len;
 
     *out = NULL;
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path,
+                            S_ISDIR(sb.st_mode) ? "it is a directory" : "not a regular file");
     FILE *f = fopen(path, "r");
     if (!f)
         return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
@@ -372,6 +394,11 @@ enum gb_status gb_ncu_load(const char *path, struct gb_ncu_report **out)
     }
     while (st == GB_OK && (len = getline(&line, &cap, f)) != -1) {
         rd.lineno++;
+        if (len > GB_NCU_LINE_MAX) {
+            st = gb_error_set(GB_ERR_FORMAT, "%s:%ld: a line of %zd bytes: at most %d are allowed",
+                              path, rd.lineno, len, GB_NCU_LINE_MAX);
+            break;
+        }
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         if (len == 0 || strncmp(line, "==", 2) == 0)
@@ -435,7 +462,7 @@ double gb_ncu_value(const struct gb_ncu_launch *l, const char *name, double fall
 
 long gb_ncu_dim_product(const char *s)
 {
-    long p = 1;
+    long p = 1; /* each factor <= 2^31 - 1, the product checked against LONG_MAX */
     int n = 0;
     while (isspace((unsigned char)*s))
         s++;
@@ -446,7 +473,7 @@ long gb_ncu_dim_product(const char *s)
         char *end;
         errno = 0;
         long v = strtol(s, &end, 10);
-        if (end == s || errno || v < 0)
+        if (end == s || errno || v < 0 || v > 2147483647L || (v > 0 && p > LONG_MAX / v))
             return -1;
         p *= v;
         n++;

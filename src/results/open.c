@@ -1,9 +1,12 @@
 /* open.c - a run's records file, plain or gzip-compressed (open.h). */
 #include "results/open.h"
 
+#include "gpubound/results.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 /* Reads the whole decompressed text of a gzip file. Data up to a cut at
@@ -12,7 +15,7 @@
 static enum gb_status gb_gunzip(const char *path, char **buf, size_t *len)
 {
     gzFile z = gzopen(path, "rb");
-    size_t cap = 1 << 20, n = 0;
+    size_t cap = 1 << 16, n = 0;
     char *b = NULL;
     enum gb_status st = GB_OK;
     if (!z)
@@ -34,6 +37,11 @@ static enum gb_status gb_gunzip(const char *path, char **buf, size_t *len)
         int got = gzread(z, b + n, (unsigned)(cap - n - 1));
         if (got > 0) {
             n += (size_t)got;
+            if (n > GB_RECORDS_MAX_BYTES) {
+                st = gb_error_set(GB_ERR_FORMAT, "%s decompresses to more than %lu bytes, the most "
+                                  "a records file may hold", path, (unsigned long)GB_RECORDS_MAX_BYTES);
+                goto out;
+            }
             continue;
         }
         int zerr = Z_OK;
@@ -101,22 +109,39 @@ static enum gb_status gb_open_gz(const char *path, FILE **out)
     return GB_OK;
 }
 
+/* GB_OK when `path` is a regular file; a directory, a device or a pipe is
+ * refused (reading one would never end or end at once as if empty). */
+static enum gb_status gb_regular(const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path,
+                            S_ISDIR(sb.st_mode) ? "it is a directory" : "not a regular file");
+    return GB_OK;
+}
+
 enum gb_status gb_results_open(const char *dir, char *path, size_t n, FILE **out)
 {
+    struct stat sb;
     *out = NULL;
     snprintf(path, n, "%s/results.json", dir);
-    FILE *f = fopen(path, "r");
-    if (f) {
+    if (lstat(path, &sb) == 0 || errno != ENOENT) {
+        enum gb_status st = gb_regular(path);
+        if (st != GB_OK)
+            return st;
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
         *out = f;
         return GB_OK;
     }
-    int err = errno;
     char gz[4200];
     snprintf(gz, sizeof gz, "%s/results.json.gz", dir);
-    FILE *probe = fopen(gz, "rb");
-    if (!probe)
-        return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(err));
-    fclose(probe);
+    if (stat(gz, &sb) != 0)
+        return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(ENOENT));
     snprintf(path, n, "%s", gz);
-    return gb_open_gz(gz, out);
+    enum gb_status st = gb_regular(gz);
+    return st == GB_OK ? gb_open_gz(gz, out) : st;
 }

@@ -159,12 +159,17 @@ enum gb_status gb_axis_expand(const struct gb_axis_def *a, const char *list, cha
             goto out;
         }
         int before = *n;
-        for (long v = lo; v <= hi; v = factor ? v * factor : v + step) {
+        for (long v = lo, more = 1; more && v <= hi;) {
             char buf[32];
+            long cur = v;
+            /* The next value, or the end where it would pass LONG_MAX. */
+            more = factor ? v <= LONG_MAX / factor : v <= LONG_MAX - step;
+            if (more)
+                v = factor ? v * factor : v + step;
             /* On an axis with a list of allowed values, a range keeps those in it. */
-            if (!gb_int_choice(a, v))
+            if (!gb_int_choice(a, cur))
                 continue;
-            snprintf(buf, sizeof buf, "%ld", v);
+            snprintf(buf, sizeof buf, "%ld", cur);
             if ((st = gb_push(out, n, &cap, buf)) != GB_OK)
                 goto out;
             if (*n > 100000) {
@@ -190,6 +195,21 @@ out:
         *n = 0;
     }
     return st;
+}
+
+enum gb_status gb_axis_check_value(const struct gb_axis_def *a, const char *value)
+{
+    long v;
+    if (a->kind == GB_AXIS_STR) {
+        if (a->choices && !gb_in_choices(a->choices, value))
+            return gb_error_set(GB_ERR_USAGE, "one of %s", a->choices);
+        return GB_OK;
+    }
+    if (gb_axis_parse_int(value, &v) != GB_OK || v < a->min || v > a->max)
+        return gb_error_set(GB_ERR_USAGE, "an integer from %ld to %ld", a->min, a->max);
+    if (!gb_int_choice(a, v))
+        return gb_error_set(GB_ERR_USAGE, "one of %s", a->choices);
+    return GB_OK;
 }
 
 long gb_point_int(const struct gb_point *p, const char *axis)

@@ -1,7 +1,10 @@
 /* fs.c - directories and atomic writes (fs.h). */
 #include "util/fs.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -110,4 +113,140 @@ enum gb_status gb_write_file_atomic(const char *path, const void *data, size_t n
         return gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(err));
     }
     return gb_atomic_commit(&a);
+}
+
+enum gb_status gb_mkdir_p_undoable(const char *dir, char *made, size_t n)
+{
+    char path[GB_PATH_MAX];
+    size_t len = strlen(dir);
+    made[0] = '\0';
+    if (len == 0 || len >= sizeof path)
+        return gb_error_set(GB_ERR_IO, "bad directory name '%s'", dir);
+    memcpy(path, dir, len + 1);
+    /* The first component that does not exist is the top of what is made. */
+    for (char *p = path + 1;; p++) {
+        if (*p && (*p != '/' || p[-1] == '/'))
+            continue;
+        char c = *p;
+        *p = '\0';
+        int exists = access(path, F_OK) == 0;
+        if (!exists && !made[0])
+            snprintf(made, n, "%s", path);
+        *p = c;
+        if (!c)
+            break;
+    }
+    enum gb_status st = gb_mkdir_p(dir);
+    if (st != GB_OK) {
+        gb_rmdir_made(dir, made);
+        made[0] = '\0';
+    }
+    return st;
+}
+
+void gb_rmdir_made(const char *dir, const char *made)
+{
+    char path[GB_PATH_MAX];
+    size_t top = strlen(made);
+    if (!made[0] || strlen(dir) >= sizeof path || strncmp(dir, made, top) != 0)
+        return;
+    snprintf(path, sizeof path, "%s", dir);
+    for (;;) {
+        size_t len = strlen(path);
+        while (len > 1 && path[len - 1] == '/')
+            path[--len] = '\0';
+        if (len < top || rmdir(path) != 0 || len == top)
+            return;
+        char *slash = strrchr(path, '/');
+        if (!slash)
+            return;
+        *slash = '\0';
+    }
+}
+
+/* Removes every entry of the staging directory, then the directory. */
+static void gb_stage_clear(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    struct dirent *e;
+    char path[GB_PATH_MAX + 320];
+    if (d) {
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
+                unlink(path);
+            }
+        closedir(d);
+    }
+    rmdir(tmp);
+}
+
+enum gb_status gb_stage_open(struct gb_stage *s, const char *dir)
+{
+    char base[GB_PATH_MAX];
+    memset(s, 0, sizeof *s);
+    if (!dir[0] || strlen(dir) >= sizeof s->dir)
+        return gb_error_set(GB_ERR_IO, "bad directory name '%s'", dir);
+    snprintf(s->dir, sizeof s->dir, "%s", dir);
+    /* Inside the directory when it exists, else in its deepest existing
+     * ancestor: the same file system, so that commit only renames. */
+    snprintf(base, sizeof base, "%s", dir);
+    while (!gb_is_dir(base)) {
+        char *slash = strrchr(base, '/');
+        if (!slash) {
+            snprintf(base, sizeof base, ".");
+            break;
+        }
+        if (slash == base) {
+            base[1] = '\0';
+            break;
+        }
+        *slash = '\0';
+    }
+    snprintf(s->tmp, sizeof s->tmp, "%s/.gb-stage-XXXXXX", strcmp(base, "/") ? base : "");
+    if (!mkdtemp(s->tmp))
+        return gb_error_set(GB_ERR_IO, "cannot write into %s: %s", base, strerror(errno));
+    s->open = 1;
+    return GB_OK;
+}
+
+enum gb_status gb_stage_commit(struct gb_stage *s)
+{
+    char made[GB_PATH_MAX], from[GB_PATH_MAX + 320], to[GB_PATH_MAX + 320];
+    enum gb_status st = GB_OK;
+    if (!s->open)
+        return gb_error_set(GB_ERR_IO, "nothing staged for %s", s->dir);
+    if ((st = gb_mkdir_p_undoable(s->dir, made, sizeof made)) != GB_OK) {
+        gb_stage_abort(s);
+        return st;
+    }
+    DIR *d = opendir(s->tmp);
+    struct dirent *e;
+    size_t moved = 0;
+    if (!d)
+        st = gb_error_set(GB_ERR_IO, "cannot read %s: %s", s->tmp, strerror(errno));
+    while (st == GB_OK && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(from, sizeof from, "%s/%s", s->tmp, e->d_name);
+        snprintf(to, sizeof to, "%s/%s", s->dir, e->d_name);
+        if (rename(from, to) != 0)
+            st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", to, strerror(errno));
+        else
+            moved++;
+    }
+    if (d)
+        closedir(d);
+    if (st != GB_OK && moved == 0)
+        gb_rmdir_made(s->dir, made);
+    gb_stage_abort(s);
+    return st;
+}
+
+void gb_stage_abort(struct gb_stage *s)
+{
+    if (!s->open)
+        return;
+    gb_stage_clear(s->tmp);
+    s->open = 0;
 }

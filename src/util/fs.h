@@ -46,4 +46,37 @@ void gb_atomic_abort(struct gb_atomic_file *a);
 /* Writes `n` bytes to `path` atomically (open, write, commit). */
 enum gb_status gb_write_file_atomic(const char *path, const void *data, size_t n);
 
+/* As gb_mkdir_p, and names in `made` the topmost directory it created (""
+ * when `dir` existed), so that gb_rmdir_made can take them away again. On
+ * failure whatever it made is removed. */
+enum gb_status gb_mkdir_p_undoable(const char *dir, char *made, size_t n);
+
+/* Removes `dir` and its parents up to `made` (from gb_mkdir_p_undoable),
+ * each only while empty. */
+void gb_rmdir_made(const char *dir, const char *made);
+
+/* A command's outputs, staged: every file of the command is written into
+ * `tmp` (a hidden directory beside or inside the final one, on its file
+ * system) and moved into `dir` only when the whole command succeeded. A
+ * command that fails aborts, and the final directory is as it was (a
+ * directory made for it is removed again). */
+struct gb_stage {
+    char dir[GB_PATH_MAX];         /* the final directory */
+    char tmp[GB_PATH_MAX + 32];    /* write here between open and commit */
+    int open;
+};
+
+/* Makes the staging directory for `dir` (which need not exist yet).
+ * GB_ERR_IO with the reason. */
+enum gb_status gb_stage_open(struct gb_stage *s, const char *dir);
+
+/* Creates `dir` when missing and renames every staged file into it,
+ * replacing files of the same names; removes the staging directory.
+ * GB_ERR_IO when a rename fails (files already moved stay). */
+enum gb_status gb_stage_commit(struct gb_stage *s);
+
+/* Removes the staged files and the staging directory; `dir` is untouched.
+ * Safe on a stage that was never opened or already committed. */
+void gb_stage_abort(struct gb_stage *s);
+
 #endif

@@ -144,7 +144,7 @@ expect 1 "geometry: .*nope is not a gpubound run directory.*; give the directory
 cp -r "$FIXTURE" "$TMP/bad"
 { head -3 "$FIXTURE/results.json"; echo '{"suite": "ubench", "bench": '; tail -n +4 "$FIXTURE/results.json"; } \
     >"$TMP/bad/results.json"
-expect 1 "geometry: .*results.json: line 4 is not a record" geometry "$TMP/bad" --all; no_stdout
+expect 1 "geometry: .*results.json:4:[0-9]+: a damaged record" geometry "$TMP/bad" --all; no_stdout
 
 # A run cut mid-write still answers, with a note.
 cp -r "$FIXTURE" "$TMP/cut"

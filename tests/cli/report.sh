@@ -77,7 +77,7 @@ expect 1 "report: .*nope is not a gpubound run directory.*; give the directory o
 cp -r "$FIXTURE" "$TMP/bad"
 { head -3 "$FIXTURE/results.json"; echo '{"suite": "bandwidth", "bench": '; tail -n +4 "$FIXTURE/results.json"; } \
     >"$TMP/bad/results.json"
-expect 1 "report: .*results.json: line 4 is not a record" report "$TMP/bad"
+expect 1 "report: .*results.json:4:[0-9]+: a damaged record" report "$TMP/bad"
 [ ! -e "$TMP/bad/report" ] && ok || bad "a malformed run left a report behind"
 cp -r "$FIXTURE" "$TMP/badrun"
 echo '{"format": "gpubound-run/1",' >"$TMP/badrun/run.json"

@@ -100,6 +100,7 @@ static void test_round_trip_and_csv(void **state)
     gb_run_info_init(&info, "gpubound run bandwidth", "13.0");
     fill(&recs[0], 1);
     fill(&recs[1], 38);
+    assert_int_equal(gb_record_set_axis(&recs[1], "width", "8"), GB_OK); /* two points, not one twice */
     assert_int_equal(gb_run_writer_open(dir, &info, axes, 1, &w), GB_OK);
     for (int i = 0; i < 2; i++)
         assert_int_equal(gb_run_writer_add(w, &recs[i]), GB_OK);

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Hostile inputs (issue 26): one crafted file per class of fault, each with
+# the one-line message and exit code it must give; and failed report, camp fit
+# and camp validate commands leave their run directories byte-identical.
+source "$(dirname "$0")/lib.bash"
+BW="$GB_SRC/tests/data/runs/bandwidth-fixture"
+CAMP="$GB_SRC/tests/data/runs/camping-fixture"
+MODEL="$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json"
+
+# A copy of run FIXTURE as $TMP/NAME with sed EXPR applied to FILE.
+craft() { # craft NAME FIXTURE FILE SED_EXPR
+    rm -rf "$TMP/$1"
+    cp -r "$2" "$TMP/$1"
+    rm -rf "$TMP/$1/report"
+    sed -i -e "$4" "$TMP/$1/$3"
+}
+# The hash of every file under DIR, names included.
+tree_hash() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum); }
+# expect_warn PATTERN ARGS...: exit 0 and a "warning:" line matching PATTERN.
+expect_warn() {
+    local pat=$1
+    shift
+    run_gb "$@"
+    if [ "$RC" != 0 ]; then bad "gpubound $* exited $RC, expected 0 with a warning"; return; fi
+    printf '%s\n' "$ERR" | grep -Eq -- "^warning: .*$pat" && ok || bad "gpubound $*: no warning matching '$pat'"
+}
+
+# ---- model files: ranges of the device limits and coefficients ----
+sed 's/"max_threads_per_sm": 2048/"max_threads_per_sm": 2147483647/' "$MODEL" >"$TMP/m-threads.json"
+expect 1 'm-threads.json: \$\.device\.max_threads_per_sm = 2147483647: allowed integers 0 to 8192' \
+    camp predict --model "$TMP/m-threads.json" --gld 4:1 --warps 4
+# 2^38 + 2048 must not read as 2048.
+sed 's/"max_threads_per_block": 1024/"max_threads_per_block": 274877908992/' "$MODEL" >"$TMP/m-wrap.json"
+expect 1 'max_threads_per_block = 274877908992: allowed integers 0 to 4096' \
+    camp predict --model "$TMP/m-wrap.json" --gld 4:1 --warps 4
+sed 's/"warp_size": 32/"warp_size": -32/' "$MODEL" >"$TMP/m-warp.json"
+expect 1 'warp_size = -32: allowed integers 0 to 64' camp predict --model "$TMP/m-warp.json" --gld 4:1 --warps 4
+sed '0,/"estimate": [0-9.e+-]*/s//"estimate": 1e300/' "$MODEL" >"$TMP/m-coef.json"
+expect 1 'terms\[0\]\.estimate = 1(\.0+1)?e\+300: allowed numbers -1000000000 to 1000000000' \
+    camp predict --model "$TMP/m-coef.json" --gld 4:1 --warps 4
+# Counts too large for a double: an error, not rows of inf.
+expect 1 'prediction at 1 warps per SM is not finite' \
+    camp predict --model "$MODEL" --gld 4:1e306 --gst 4:1e306 --warps 4
+
+# ---- Nsight Compute exports: block and grid sizes ----
+python3 - "$GB_SRC/tests/data/ncu/transpose-raw.csv" "$TMP/grid.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h = next(i for i, r in enumerate(rows) if "Kernel Name" in r)
+g = rows[h].index("launch__grid_size")
+for r in rows[h + 2:]:
+    if len(r) > g:
+        r[g] = "1,000,000,000,000,000,000"
+csv.writer(open(sys.argv[2], "w"), lineterminator="\n").writerows(rows)
+PY
+expect 1 'grid.csv: launch 0: Grid Size = 1e\+18: allowed integers 1 to 70368744177664' \
+    camp predict --model "$MODEL" --from-ncu "$TMP/grid.csv" --ncu-id 0 --warps 4
+
+# ---- runs: ranges and consistency ----
+craft neg "$BW" results.json '2s/"samples":40/"samples":-5/'
+expect 1 'results.json: \$\[0\]\.samples = -5: allowed integers 0 to 1000000000' report "$TMP/neg" --out "$TMP/o"
+craft wrapint "$BW" results.json '2s/"samples":40/"samples":274877908992/'
+expect 1 '\$\[0\]\.samples = 274877908992: allowed integers' report "$TMP/wrapint" --out "$TMP/o"
+craft ci "$BW" results.json '2s/"ci_lo":99156.0296121516/"ci_lo":99999.0/'
+expect 1 'results.json: \$\[0\]\.time_ns\.ci_lo = 99999 > ci_hi = 99635.96.*reversed' report "$TMP/ci" --out "$TMP/o"
+craft dup "$BW" results.json '3s/"width":"8"/"width":"4"/'
+expect 1 'results.json: \$\[1\] repeats the point of \$\[0\].*recorded twice' report "$TMP/dup" --out "$TMP/o"
+craft inf "$BW" results.json '2s/"median":99364.695472644147/"median":0/;2s/"min":98967.236690753576/"min":0/;2s/"ci_lo":99156.0296121516/"ci_lo":0/'
+expect 1 'median = 0 with 269516800 bytes: GB/s would be infinite' report "$TMP/inf" --out "$TMP/o"
+craft peak "$BW" run.json 's/"mem_peak_gbs": 3352.3200000000002/"mem_peak_gbs": 1e-320/'
+expect 1 '% of peak = .* is not finite' report "$TMP/peak" --out "$TMP/o"
+craft gbs "$BW" results.json '2s/"bw_gbs":2712.4000000000001/"bw_gbs":9999.0/'
+expect_warn 'results.json: \$\[0\]\.bw_gbs = 9999 does not follow from bytes / median = 2712.4' \
+    report "$TMP/gbs" --out "$TMP/gbs-report"
+grep -q 'bw\\_gbs = 9999 does not follow' "$TMP/gbs-report/report.md" && ok || bad "the warning is not in report.md"
+craft count "$BW" results.json '5,8d'
+expect_warn 'run.json declares 19 measured and 1 failed points .* holds 15 and 1' report "$TMP/count" --out "$TMP/o"
+craft width "$BW" results.json '2s/"width":"4"/"width":"-7"/'
+expect_warn '\$\[0\]\.axes\.width = "-7" is outside the suite.s domain \(an integer from 4 to 16\)' \
+    report "$TMP/width" --out "$TMP/o"
+craft garbage "$BW" results.json '2s/"bytes":"256M"/"bytes":"garbage"/'
+expect_warn 'axes\.bytes = "garbage" is outside the suite.s domain' report "$TMP/garbage" --out "$TMP/o"
+# Metrics past the 24th are kept.
+python3 - "$BW/results.json" "$TMP/m30.json" <<'PY'
+import json, sys
+recs = json.load(open(sys.argv[1]))
+recs[0]["metrics"] = {"m%02d" % i: float(i) for i in range(30)}
+open(sys.argv[2], "w").write("[\n" + ",\n".join(json.dumps(r) for r in recs) + "\n]\n")
+PY
+craft metrics "$BW" run.json ''
+cp "$TMP/m30.json" "$TMP/metrics/results.json"
+run_gb report "$TMP/metrics" --out "$TMP/o" --format csv
+[ "$RC" = 0 ] && head -1 <<<"$OUT" | grep -q 'm29' && ok || bad "metric m29 of 30 is not in the summary"
+
+# ---- runs: files that are not what they say ----
+craft isdir "$BW" run.json ''
+rm "$TMP/isdir/results.json" && mkdir "$TMP/isdir/results.json"
+expect 1 'isdir/results.json: it is a directory' report "$TMP/isdir" --out "$TMP/o"
+craft zero "$BW" run.json ''
+rm "$TMP/zero/results.json" && ln -s /dev/zero "$TMP/zero/results.json"
+expect 1 'zero/results.json: not a regular file' report "$TMP/zero" --out "$TMP/o"
+# A damaged last record is corruption; a file that ends mid-record is a cut.
+craft damaged "$BW" results.json '$d'
+sed -i '$s/.*/{"suite":"bandwidth","bench":"read","axes":{"wid/' "$TMP/damaged/results.json"
+expect 1 'damaged/results.json:21:[0-9]+: a damaged record' report "$TMP/damaged" --out "$TMP/o"
+craft cut "$BW" results.json '$d'
+sed -i '$s/.*/{"suite":"bandwidth","bench":"read","axes":{"wid/' "$TMP/cut/results.json"
+truncate -s -1 "$TMP/cut/results.json" # no newline: the file ends mid-record
+run_gb report "$TMP/cut" --out "$TMP/cut-report"
+[ "$RC" = 0 ] && grep -q "did not end normally" <<<"$ERR" && ok || bad "a cut run is not reported as cut (rc $RC)"
+
+# ---- nothing destroyed that the command did not make ----
+# A '%' in an axis value reaches gnuplot's tic labels as text.
+craft pct "$GB_SRC/tests/data/runs/ubench-fixture" results.json 's/"cols":"2"/"cols":"2%d"/g'
+run_gb report "$TMP/pct" --out "$TMP/pct-report" --charts 'shape-ubench1-large-default'
+[ "$RC" = 0 ] && grep -q "'2%%d'" "$TMP/pct-report/shape-ubench1-large-default.gp" && ok ||
+    bad "a '%' in an axis value broke the report or reached gnuplot as a format (rc $RC)"
+# A report that fails on a later chart leaves RUN/report as it was.
+craft fail "$BW" run.json ''
+"$GPUBOUND" report "$TMP/fail" >/dev/null 2>&1
+mkdir -p "$TMP/bin"
+cat >"$TMP/bin/gnuplot" <<EOF
+#!/bin/sh
+case "\$1" in *flat*) echo 'gnuplot: boom' >&2; exit 1 ;; esac
+exec "$(command -v gnuplot || echo /bin/false)" "\$@"
+EOF
+chmod +x "$TMP/bin/gnuplot"
+before=$(tree_hash "$TMP/fail")
+PATH="$TMP/bin:$PATH" run_gb report "$TMP/fail"
+[ "$RC" = 1 ] && [ "$(tree_hash "$TMP/fail")" = "$before" ] && ok ||
+    bad "a failed report changed its run directory (rc $RC)"
+# A cut run does not replace the recorded report, model or validation.
+craft shrink "$CAMP" run.json ''
+"$GPUBOUND" camp fit "$TMP/shrink" >/dev/null 2>&1
+"$GPUBOUND" camp validate --model "$TMP/shrink/campprof-model.json" "$TMP/shrink" >/dev/null 2>&1
+"$GPUBOUND" report "$TMP/shrink" >/dev/null 2>&1
+sed -i '3,10d' "$TMP/shrink/results.json" # eight records fewer
+sed -i 's/"complete": true/"complete": false/' "$TMP/shrink/run.json"
+before=$(tree_hash "$TMP/shrink")
+expect 1 'campprof-model.json was fitted on [0-9]+ observations and this fit has [0-9]+; it is not replaced' \
+    camp fit "$TMP/shrink"
+expect 1 'report.md was made from [0-9]+ points and .* now holds [0-9]+; it is not replaced \(--force' \
+    report "$TMP/shrink"
+[ "$(tree_hash "$TMP/shrink")" = "$before" ] && ok || bad "a refused fit or report changed the run directory"
+# camp validate on an application it cannot use: exit 1, nothing rewritten.
+craft badapp "$CAMP" run.json ''
+"$GPUBOUND" camp validate --model "$MODEL" "$TMP/badapp" >/dev/null 2>&1
+# The last application's records count no instruction: the model cannot time them.
+sed -i '/"bench":"transpose_diagonal"/{s/"ld_req_4":2097152.0/"ld_req_4":0.0/;s/"st_req_4":2097152.0/"st_req_4":0.0/}' \
+    "$TMP/badapp/results.json"
+before=$(tree_hash "$TMP/badapp")
+run_gb camp validate --model "$MODEL" "$TMP/badapp"
+[ "$RC" = 1 ] && [ "$(tree_hash "$TMP/badapp")" = "$before" ] && ok ||
+    bad "a failed camp validate exited $RC or changed the run directory"
+
+# ---- bounds on work ----
+expect 2 'bandwidth/read: the run would plan 540000 points .* more than --max-points 100000' \
+    run bandwidth --set bytes=1M:90000M:1M
+if ! has_gpu; then
+    mkdir -p "$TMP/empty"
+    expect 3 '' run bandwidth --quick --out "$TMP/empty"
+    [ -d "$TMP/empty" ] && ok || bad "run --out EXISTING_EMPTY_DIR removed the directory"
+    expect 3 '' run bandwidth --quick --out "$TMP/made/a/b"
+    [ ! -e "$TMP/made" ] && ok || bad "run left the parents it made for --out"
+fi
+finish
