@@ -188,6 +188,10 @@ enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src
 double gb_record_metric(const struct gb_record *r, const char *name, double fallback);
 
 const char *gb_record_status_name(enum gb_record_status st);
+
+/* Counts the run's records by status: ok, skipped, and every other
+ * (failed verification or an error) as failed. */
+void gb_run_count_status(const struct gb_run *run, size_t *ok, size_t *failed, size_t *skipped);
 const char *gb_cache_mode_name(enum gb_cache_mode m);
 
 /* ---- writing ---- */

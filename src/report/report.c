@@ -173,15 +173,8 @@ static void gb_md_header(FILE *f, const struct gb_run *run, char *const *suites,
         fprintf(f, "| Wall time | %s, of which %s (%.0f%%) in timed kernel work%s |\n", wall,
                 timed, 100.0 * timed_s / wall_s, how);
     }
-    size_t ok = 0, bad = 0, skipped = 0;
-    for (size_t i = 0; i < run->n_records; i++) {
-        if (run->records[i].status == GB_REC_OK)
-            ok++;
-        else if (run->records[i].status == GB_REC_SKIPPED)
-            skipped++;
-        else
-            bad++;
-    }
+    size_t ok, bad, skipped;
+    gb_run_count_status(run, &ok, &bad, &skipped);
     fprintf(f, "| Points | %zu measured, %zu failed, %zu skipped |\n\n", ok, bad, skipped);
 
     if (!in->complete || run->truncated)

@@ -165,15 +165,8 @@ out:
 /* run.json's count of points against the records. */
 static enum gb_status gb_check_count(struct gb_run *run, const char *file)
 {
-    size_t ok = 0, failed = 0, skipped = 0;
-    for (size_t i = 0; i < run->n_records; i++) {
-        if (run->records[i].status == GB_REC_OK)
-            ok++;
-        else if (run->records[i].status == GB_REC_SKIPPED)
-            skipped++;
-        else
-            failed++;
-    }
+    size_t ok, failed, skipped;
+    gb_run_count_status(run, &ok, &failed, &skipped);
     const struct gb_run_info *in = &run->info;
     size_t dok = (size_t)in->points_ok, dfailed = (size_t)in->points_failed;
     if (!in->complete && ok <= dok && failed <= dfailed + skipped)

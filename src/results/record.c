@@ -174,3 +174,16 @@ void gb_wall_parts_add(struct gb_wall_parts *a, const struct gb_wall_parts *b)
     a->flush_s += b->flush_s;
     a->teardown_s += b->teardown_s;
 }
+
+void gb_run_count_status(const struct gb_run *run, size_t *ok, size_t *failed, size_t *skipped)
+{
+    *ok = *failed = *skipped = 0;
+    for (size_t i = 0; i < run->n_records; i++) {
+        if (run->records[i].status == GB_REC_OK)
+            ++*ok;
+        else if (run->records[i].status == GB_REC_SKIPPED)
+            ++*skipped;
+        else
+            ++*failed;
+    }
+}
