@@ -3,6 +3,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,70 @@ int gb_is_dir(const char *path)
     return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
+/* This host as six hex digits (a hash of its name) for leftovers' names:
+ * short enough for every path buffer, distinct enough that one host never
+ * sweeps another's stage on a shared file system. */
+static void gb_host_tag(char *out, size_t n)
+{
+    char host[256];
+    uint32_t h = 2166136261u;
+    if (gethostname(host, sizeof host) != 0)
+        snprintf(host, sizeof host, "localhost");
+    host[sizeof host - 1] = '\0';
+    for (const char *c = host; *c; c++)
+        h = (h ^ (unsigned char)*c) * 16777619u;
+    snprintf(out, n, "%06x", (unsigned)(h & 0xffffffu));
+}
+
+/* Whether process `pid` of this host is gone (a killed command). */
+static int gb_pid_gone(long pid)
+{
+    return pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* The pid in `name` after `prefix`, followed by `end` (with anything after
+ * it when `exact` is 0, nothing when 1); -1 when the name is not of that form. */
+static long gb_leftover_pid(const char *name, const char *prefix, const char *end, int exact)
+{
+    size_t n = strlen(prefix);
+    char *stop;
+    if (strncmp(name, prefix, n) != 0)
+        return -1;
+    long pid = strtol(name + n, &stop, 10);
+    if (stop == name + n || (exact ? strcmp(stop, end) : strncmp(stop, end, strlen(end))) != 0)
+        return -1;
+    return pid;
+}
+
+static void gb_stage_clear(const char *tmp);
+
+/* Removes what a killed gpubound of this host left in `dir`: staging
+ * directories (".gb-stage.PID.HOST*") and, when `base` is given, the
+ * temporaries of that file (".BASE.PID.tmp"), whose pid is gone. Writers
+ * that are alive, and other hosts' leftovers on a shared file system, are
+ * left alone. */
+static void gb_sweep_leftovers(const char *dir, const char *base)
+{
+    char host[16], here[24], tmp[GB_PATH_MAX], path[GB_PATH_MAX + 320];
+    DIR *d = opendir(dir[0] ? dir : ".");
+    struct dirent *e;
+    if (!d)
+        return;
+    gb_host_tag(host, sizeof host);
+    snprintf(here, sizeof here, ".%s", host);
+    if (base)
+        snprintf(tmp, sizeof tmp, ".%s.", base);
+    while ((e = readdir(d))) {
+        long pid = gb_leftover_pid(e->d_name, ".gb-stage.", here, 0);
+        snprintf(path, sizeof path, "%s/%s", dir[0] ? dir : ".", e->d_name);
+        if (pid > 0 && gb_pid_gone(pid))
+            gb_stage_clear(path);
+        else if (base && (pid = gb_leftover_pid(e->d_name, tmp, ".tmp", 1)) > 0 && gb_pid_gone(pid))
+            unlink(path);
+    }
+    closedir(d);
+}
+
 /* The temporary is a hidden name in the final file's directory, so the
  * rename never crosses a file system; the pid keeps two writers apart. */
 static int gb_tmp_name(char *tmp, size_t n, const char *path)
@@ -57,6 +123,21 @@ static int gb_tmp_name(char *tmp, size_t n, const char *path)
     return w > 0 && (size_t)w < n;
 }
 
+/* The stale temporaries of `path` (a killed writer's) go before a new one. */
+static void gb_atomic_sweep(const char *path)
+{
+    char dir[GB_PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    size_t len = slash ? (size_t)(slash - path) : 0;
+    if (len >= sizeof dir)
+        return;
+    memcpy(dir, path, len);
+    dir[len] = '\0';
+    if (slash && len == 0)
+        snprintf(dir, sizeof dir, "/");
+    gb_sweep_leftovers(dir, slash ? slash + 1 : path);
+}
+
 enum gb_status gb_atomic_open(struct gb_atomic_file *a, const char *path, const char *mode)
 {
     memset(a, 0, sizeof *a);
@@ -64,6 +145,7 @@ enum gb_status gb_atomic_open(struct gb_atomic_file *a, const char *path, const 
     if (n == 0 || n >= sizeof a->path || !gb_tmp_name(a->tmp, sizeof a->tmp, path))
         return gb_error_set(GB_ERR_IO, "bad file name '%s'", path);
     memcpy(a->path, path, n + 1);
+    gb_atomic_sweep(path);
     a->f = fopen(a->tmp, mode);
     if (!a->f)
         return gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
@@ -183,7 +265,7 @@ static void gb_stage_clear(const char *tmp)
 
 enum gb_status gb_stage_open(struct gb_stage *s, const char *dir)
 {
-    char base[GB_PATH_MAX];
+    char base[GB_PATH_MAX], host[16];
     memset(s, 0, sizeof *s);
     if (!dir[0] || strlen(dir) >= sizeof s->dir)
         return gb_error_set(GB_ERR_IO, "bad directory name '%s'", dir);
@@ -203,7 +285,12 @@ enum gb_status gb_stage_open(struct gb_stage *s, const char *dir)
         }
         *slash = '\0';
     }
-    snprintf(s->tmp, sizeof s->tmp, "%s/.gb-stage-XXXXXX", strcmp(base, "/") ? base : "");
+    gb_host_tag(host, sizeof host);
+    gb_sweep_leftovers(base, NULL);
+    int w = snprintf(s->tmp, sizeof s->tmp, "%s/.gb-stage.%ld.%sXXXXXX", strcmp(base, "/") ? base : "",
+                     (long)getpid(), host);
+    if (w < 0 || (size_t)w >= sizeof s->tmp)
+        return gb_error_set(GB_ERR_IO, "directory name too long: '%s'", dir);
     if (!mkdtemp(s->tmp))
         return gb_error_set(GB_ERR_IO, "cannot write into %s: %s", base, strerror(errno));
     s->open = 1;

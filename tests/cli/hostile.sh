@@ -153,6 +153,30 @@ run_gb camp validate --model "$MODEL" "$TMP/badapp"
 [ "$RC" = 1 ] && [ "$(tree_hash "$TMP/badapp")" = "$before" ] && ok ||
     bad "a failed camp validate exited $RC or changed the run directory"
 
+# ---- leftovers of a killed command ----
+# A command killed mid-write leaves its stage (.gb-stage.PID.HOST*) or a
+# temporary (.NAME.PID.tmp); the next command writing there removes those of
+# dead processes of this host, and leaves a live writer's alone.
+host_tag=$(python3 -c 'import socket
+h=2166136261
+for c in socket.gethostname().encode(): h=((h^c)*16777619)&0xffffffff
+print("%06x"%(h&0xffffff))')
+dead=$(sh -c 'echo $$')
+cp -r "$CAMP" "$TMP/killed"
+mkdir "$TMP/killed/.gb-stage.$dead.${host_tag}AbC123" "$TMP/killed/.gb-stage.$$.${host_tag}LiVe12"
+echo half >"$TMP/killed/.gb-stage.$dead.${host_tag}AbC123/report.md"
+echo half >"$TMP/killed/.gb-stage.$$.${host_tag}LiVe12/report.md"
+run_gb report "$TMP/killed" --out "$TMP/killed/report-again"
+[ "$RC" = 0 ] && [ ! -e "$TMP/killed/.gb-stage.$dead.${host_tag}AbC123" ] && ok ||
+    bad "a dead command's stage was left behind (exit $RC)"
+[ -f "$TMP/killed/.gb-stage.$$.${host_tag}LiVe12/report.md" ] && ok || bad "a live command's stage was removed"
+mkdir -p "$TMP/tmpfile"
+echo half >"$TMP/tmpfile/.model.json.$dead.tmp"
+echo half >"$TMP/tmpfile/.model.json.$$.tmp"
+run_gb camp fit "$CAMP" --model "$TMP/tmpfile/model.json"
+[ "$RC" = 0 ] && [ ! -e "$TMP/tmpfile/.model.json.$dead.tmp" ] && [ -e "$TMP/tmpfile/.model.json.$$.tmp" ] && ok ||
+    bad "stale temporaries: exit $RC; the dead writer's must go and the live one's stay"
+
 # ---- bounds on work ----
 expect 2 'bandwidth/read: the run would plan 540000 points .* more than --max-points 100000' \
     run bandwidth --set bytes=1M:90000M:1M
