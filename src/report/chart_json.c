@@ -9,6 +9,7 @@
 
 #include "gpubound/chart_spec.h"
 #include "results/json.h"
+#include "results/validate.h"
 #include "util/fs.h"
 
 #define GB_CHARTS_FORMAT "gpubound-charts"
@@ -180,9 +181,13 @@ static enum gb_status gb_spec_from_json(json_t *o, struct gb_chart_spec *c, stru
     }
     for (size_t i = 0; i < GB_N(gb_int_fields); i++) {
         json_t *v = json_object_get(o, gb_int_fields[i].key);
-        if (v && !json_is_integer(v))
-            return gb_bad(path, "not an integer: chart field", gb_int_fields[i].key);
-        *(int *)((char *)c + gb_int_fields[i].off) = v ? (int)json_integer_value(v) : 0;
+        long long flag = 0;
+        char field[160], why[512];
+        /* Every integer of a chart is a switch: 0 or 1, never a number cast down to one. */
+        snprintf(field, sizeof field, "chart \"%s\".%s", c->name ? c->name : "?", gb_int_fields[i].key);
+        if (v && !json_is_null(v) && gb_json_value_int(v, GB_RANGE_FLAG, &flag, path, field, why, sizeof why) != 0)
+            return gb_error_set(GB_ERR_FORMAT, "%s", why);
+        *(int *)((char *)c + gb_int_fields[i].off) = (int)flag;
     }
     if (!c->name || !c->name[0])
         return gb_bad(path, "a chart has no", "name");

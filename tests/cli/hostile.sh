@@ -153,6 +153,18 @@ run_gb camp validate --model "$MODEL" "$TMP/badapp"
 [ "$RC" = 1 ] && [ "$(tree_hash "$TMP/badapp")" = "$before" ] && ok ||
     bad "a failed camp validate exited $RC or changed the run directory"
 
+# ---- charts.json: a switch read as a switch ----
+cp -r "$GB_SRC/data/h200/bandwidth-2026-11-23-a" "$TMP/charts"
+python3 - "$TMP/charts/charts.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["suites"][0]["charts"][0]["log_y"] = 2**38 + 1   # was read as 1 through an int cast
+json.dump(j, open(sys.argv[1], "w"))
+PY
+before=$(tree_hash "$TMP/charts")
+expect 1 'charts.json: chart "[a-z-]+"\.log_y = 274877906945: allowed integers 0 to 1' report "$TMP/charts"
+[ "$(tree_hash "$TMP/charts")" = "$before" ] && ok || bad "a refused charts.json changed the run directory"
+
 # ---- leftovers of a killed command ----
 # A command killed mid-write leaves its stage (.gb-stage.PID.HOST*) or a
 # temporary (.NAME.PID.tmp); the next command writing there removes those of
