@@ -393,7 +393,7 @@ static int gb_cmp_effect_order(const void *a, const void *b)
 static void gb_cmp_summarise(struct gb_cmp_result *r, double alpha)
 {
     double sum = 0, sq = 0;
-    size_t k = 0;
+    size_t k = 0, last = 0;
     for (size_t i = 0; i < r->n_points; i++) {
         const struct gb_cmp_point *p = &r->points[i];
         r->n_faster += p->verdict == GB_CMP_FASTER;
@@ -406,6 +406,7 @@ static void gb_cmp_summarise(struct gb_cmp_result *r, double alpha)
         if (p->s.ratio > 0 && isfinite(p->s.ratio)) {
             sum += log(p->s.ratio);
             k++;
+            last = i;
         }
     }
     r->geomean = r->geomean_lo = r->geomean_hi = NAN;
@@ -417,8 +418,8 @@ static void gb_cmp_summarise(struct gb_cmp_result *r, double alpha)
             sq += (log(r->points[i].s.ratio) - mean) * (log(r->points[i].s.ratio) - mean);
     r->geomean = exp(mean);
     if (k == 1) {
-        r->geomean_lo = r->points[0].s.lo;
-        r->geomean_hi = r->points[0].s.hi;
+        r->geomean_lo = r->points[last].s.lo;
+        r->geomean_hi = r->points[last].s.hi;
         return;
     }
     double h = gsl_cdf_tdist_Qinv(alpha / 2, (double)(k - 1)) * sqrt(sq / (double)(k - 1) / (double)k);
