@@ -99,6 +99,12 @@ struct gb_record {
     char cold_flush[16];         /* cold samples: how the L2 was emptied ("read"); "" when hot */
     double min_ns, median_ns, mean_ns, stddev_ns;
     double ci_lo_ns, ci_hi_ns;   /* 95% confidence interval of the median */
+    /* The individual samples, per launch in ns, in the order taken: what
+     * time_ns summarises (one value per kernel with the CUPTI clock, one per
+     * graph launch divided by batch with events-graph). Owned like axes
+     * (released and copied with the record); NULL and 0 when none were kept. */
+    double *sample_ns;
+    int n_sample_ns;
     /* The batch time per launch (a graph of `batch` back-to-back launches,
      * divided by batch), apart from the kernel's own time: NAN when the
      * point was not batched. */

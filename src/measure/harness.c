@@ -424,6 +424,10 @@ static enum gb_status gb_point_record(struct gb_point_run *r)
     rec->ci_lo_ns = s->ci_lo;
     rec->ci_hi_ns = s->ci_hi;
     rec->timed_s = r->samples.timed_ns * 1e-9;
+    /* The samples themselves go with the record (results.json's sample_ns). */
+    rec->sample_ns = r->samples.ns;
+    rec->n_sample_ns = r->samples.n;
+    r->samples.ns = NULL;
     gb_timer_source(&r->timer, rec->batch, rec->time_source, sizeof rec->time_source);
     if (r->timer.span == GB_TIMER_PER_SAMPLE && rec->batch > 1)
         gb_record_batch_time(rec, s);

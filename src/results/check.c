@@ -94,6 +94,35 @@ static enum gb_status gb_check_stats(struct gb_run *run, const char *file, size_
     return st;
 }
 
+static int gb_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The kept samples against the median they summarise (samples are written
+ * to 0.001 ns). */
+static enum gb_status gb_check_samples(struct gb_run *run, const char *file, size_t i)
+{
+    const struct gb_record *r = &run->records[i];
+    int n = r->n_sample_ns;
+    if (r->status != GB_REC_OK || n < 1 || !isfinite(r->median_ns))
+        return GB_OK;
+    double *s = malloc((size_t)n * sizeof *s);
+    if (!s)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    memcpy(s, r->sample_ns, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, gb_cmp_double);
+    double med = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    free(s);
+    if (fabs(med - r->median_ns) <= 1e-3 + 1e-9 * fabs(r->median_ns))
+        return GB_OK;
+    char name[512];
+    gb_rec_name(run, i, name, sizeof name);
+    return gb_run_warn(run, "%s: $[%zu].time_ns.median = %.6g is not the median of its sample_ns "
+                       "(%.6g) in %s", file, i, r->median_ns, med, name);
+}
+
 /* The identity of a record as one string: suite, bench, cache and the
  * axes sorted by name, separated by bytes that names cannot hold. */
 static char *gb_rec_key(const struct gb_record *r)
@@ -183,7 +212,7 @@ enum gb_status gb_run_check(struct gb_run *run, const char *file)
 {
     enum gb_status st;
     for (size_t i = 0; i < run->n_records; i++)
-        if ((st = gb_check_stats(run, file, i)) != GB_OK)
+        if ((st = gb_check_stats(run, file, i)) != GB_OK || (st = gb_check_samples(run, file, i)) != GB_OK)
             return st;
     if ((st = gb_check_duplicates(run, file)) != GB_OK)
         return st;

@@ -257,7 +257,8 @@ static int gb_record_fill(const struct gb_jr *j, json_t *o, struct gb_record *r)
         gb_jr_real(j, o, "sm_mhz_before", GB_RANGE_MHZ, &r->sm_mhz_before) ||
         gb_jr_real(j, o, "sm_mhz_after", GB_RANGE_MHZ, &r->sm_mhz_after) ||
         gb_jr_real(j, o, "wall_s", GB_RANGE_SECONDS, &r->wall_s) ||
-        gb_jr_real(j, o, "timed_s", GB_RANGE_SECONDS, &r->timed_s))
+        gb_jr_real(j, o, "timed_s", GB_RANGE_SECONDS, &r->timed_s) ||
+        gb_record_samples_from_json(o, r, j->file, j->path, j->why, j->n))
         return -1;
     return gb_time_source_from_json(j, o, r);
 }

@@ -26,6 +26,14 @@ json_t *gb_record_to_json(const struct gb_record *r);
  * released. */
 int gb_record_from_json(json_t *o, struct gb_record *r, const char *file, const char *path,
                         char *why, size_t n);
+/* A record's sample_ns array ("sample_ns":[...], no braces) to `f`:
+ * integers where integral, else rounded to 0.001 ns (samples.c). */
+enum gb_status gb_record_samples_write(FILE *f, const struct gb_record *r);
+/* The record's sample_ns member into r->sample_ns (absent or null: none);
+ * every value in GB_RANGE_TIME_NS and as many as r->samples. 0, or -1 with
+ * the violation in `why` (the caller releases `r`). */
+int gb_record_samples_from_json(json_t *o, struct gb_record *r, const char *file, const char *path,
+                                char *why, size_t n);
 json_t *gb_device_to_json(const struct gb_device_info *d);
 /* As gb_record_from_json for a device section at `path` of `file`: every
  * limit range-checked, so that the models' int arithmetic on them cannot

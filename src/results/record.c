@@ -88,6 +88,7 @@ void gb_record_release(struct gb_record *r)
         return;
     free(r->axes);
     free(r->metrics);
+    free(r->sample_ns);
     memset(r, 0, sizeof *r);
 }
 
@@ -97,6 +98,12 @@ enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src
     dst->axes = NULL;
     dst->metrics = NULL;
     dst->cap_axes = dst->cap_metrics = 0;
+    dst->sample_ns = NULL;
+    if (src->n_sample_ns > 0) {
+        if (!(dst->sample_ns = malloc((size_t)src->n_sample_ns * sizeof *dst->sample_ns)))
+            goto oom;
+        memcpy(dst->sample_ns, src->sample_ns, (size_t)src->n_sample_ns * sizeof *dst->sample_ns);
+    }
     if (src->n_axes > 0) {
         if (!(dst->axes = malloc((size_t)src->n_axes * sizeof *dst->axes)))
             goto oom;
