@@ -214,7 +214,8 @@ enum gb_status gb_gpu_sync(struct gb_gpu *g);
 enum gb_status gb_gpu_wait_event(struct gb_gpu *g, CUevent ev);
 
 /* Whether g's context is lost: GB_ERR_DEVICE_LOST (with the driver's
- * error) when a sticky error holds it, else GB_OK. Never waits. */
+ * error) when a sticky error holds it, else GB_OK (also when g holds no
+ * context). Never waits. */
 enum gb_status gb_gpu_check(struct gb_gpu *g);
 
 /* Recreates g's context after a sticky error: drops every handle tied to

@@ -508,6 +508,8 @@ enum gb_status gb_gpu_wait_event(struct gb_gpu *g, CUevent ev)
 
 enum gb_status gb_gpu_check(struct gb_gpu *g)
 {
+    if (!gb_cu || !g->ctx)
+        return GB_OK; /* nothing open: nothing to lose */
     CUresult r = gb_cu->cuStreamQuery(g->stream);
     return gb_cuda_sticky(r) ? gb_cuda_fail(r, "cuStreamQuery", __FILE__, __LINE__) : GB_OK;
 }
