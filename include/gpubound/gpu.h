@@ -224,8 +224,8 @@ enum gb_status gb_gpu_check(struct gb_gpu *g);
  * GPU itself is not reset), retains it again and makes the stream, helper
  * module and scratch word anew; g->generation grows by one. Whatever the
  * caller holds in the old context (events, buffers, functions, graphs) must
- * have been released or forgotten before. CUPTI's collection is stopped
- * (the next CUPTI timer starts it again in the new context). */
+ * have been released or forgotten before. CUPTI keeps collecting (its
+ * activity API is process-wide); what it collected so far is forgotten. */
 enum gb_status gb_gpu_recover(struct gb_gpu *g);
 
 /* Fills `n_words` 32-bit words at `p` with a fresh pseudo-random non-zero

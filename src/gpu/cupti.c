@@ -257,6 +257,14 @@ enum gb_status gb_cupti_discard(void)
     return st;
 }
 
+void gb_cupti_forget(void)
+{
+    pthread_mutex_lock(&col.lock);
+    col.n = col.dropped = 0;
+    col.nomem = 0;
+    pthread_mutex_unlock(&col.lock);
+}
+
 void gb_cupti_stop(void)
 {
     if (!cp_active)

@@ -76,8 +76,11 @@ enum gb_status gb_gpu_recover(struct gb_gpu *g)
     if (g->hung)
         return gb_error_set(GB_ERR_TIMEOUT, "a kernel may still be running on %s; the context cannot be recreated",
                             g->info.name);
-    /* CUPTI's buffers and stream ids belong to the old context. */
-    gb_cupti_stop();
+    /* What CUPTI collected in the old context is dropped, without a call into
+     * CUPTI while the context is lost; its buffers still in flight are
+     * dropped by the next CUPTI timer's start (gb_cupti_discard), which asks
+     * for stream ids in the new context. */
+    gb_cupti_forget();
     /* Calls on a lost context fail without harm; the handles must go before
      * the reset frees what they point to. */
     gb_gpu_unload_modules(g);
@@ -459,8 +462,8 @@ static double gb_now_s(void)
 }
 
 /* Polls `query` until it is not CUDA_ERROR_NOT_READY or g->wait_limit_s has
- * passed: the first millisecond by yielding (a short wait costs no more than
- * a blocking one), then in 50 us sleeps. */
+ * passed: the first 50 ms by yielding (as the driver's own synchronisation
+ * spins: the GPU gets its next work at once), then in 100 us sleeps. */
 static enum gb_status gb_gpu_poll(struct gb_gpu *g, CUresult (*query)(void *), void *obj, const char *what)
 {
     double start = gb_now_s(), now;
@@ -472,10 +475,10 @@ static enum gb_status gb_gpu_poll(struct gb_gpu *g, CUresult (*query)(void *), v
             return gb_error_set(GB_ERR_TIMEOUT, "the GPU did not finish within the point's limit of %g s (%s)",
                                 g->wait_limit_s, what);
         }
-        if (now - start < 1e-3) {
+        if (now - start < 0.05) {
             sched_yield();
         } else {
-            struct timespec ts = {0, 50000};
+            struct timespec ts = {0, 100000};
             nanosleep(&ts, NULL);
         }
     }

@@ -118,8 +118,9 @@ static enum gb_status gb_nvrtc_failed(nvrtcProgram prog, const char *name, const
         strncat(optline, " ", sizeof optline - strlen(optline) - 1);
         strncat(optline, all[i], sizeof optline - strlen(optline) - 1);
     }
-    enum gb_status st = gb_error_set(GB_ERR_COMPILE, "kernel %s failed to compile for %s with%s: %s", name,
-                                     arch, optline[0] ? optline : " no options", first);
+    /* The error before the options: a record's reason is cut at 255 characters. */
+    enum gb_status st = gb_error_set(GB_ERR_COMPILE, "kernel %s failed to compile for %s: %s (options:%s)", name,
+                                     arch, first, optline[0] ? optline : " none");
     if (log)
         *log = text;
     else

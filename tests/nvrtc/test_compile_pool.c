@@ -209,7 +209,7 @@ int main(void)
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     for (int i = 0; i < n_cache_dirs; i++) {
-        char cmd[128];
+        char cmd[160];
         snprintf(cmd, sizeof cmd, "rm -rf %s", cache_dirs[i]);
         if (system(cmd) != 0)
             rc = 1;
