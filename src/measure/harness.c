@@ -450,7 +450,8 @@ static void gb_failure_reason(const struct gb_point_run *r, enum gb_status st, c
                  r->g->wait_limit_s);
     else if (st == GB_ERR_DEVICE_LOST)
         snprintf(buf, n, "faulted, the context was lost and is recreated: %s", msg);
-    else if (st == GB_ERR_CUDA && strncmp(msg, "cuLaunchKernel failed", 21) == 0)
+    else if (st == GB_ERR_CUDA && (strncmp(msg, "cuLaunchKernel failed", 21) == 0 ||
+                                   strncmp(msg, "cuFuncSetAttribute failed", 25) == 0))
         snprintf(buf, n, "the driver refused the launch (block, registers or shared memory): %s", msg);
     else
         snprintf(buf, n, "%s", msg);
