@@ -37,8 +37,8 @@ void gb_device_arch(const struct gb_device_info *info, char *buf, size_t n);
     X(cuInit) X(cuDriverGetVersion) X(cuGetErrorString) X(cuGetErrorName) \
     X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute) \
     X(cuDeviceTotalMem) X(cuDeviceGetUuid) X(cuDeviceGetPCIBusId) \
-    X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) \
-    X(cuCtxSynchronize) X(cuMemAlloc) X(cuMemFree) X(cuMemGetInfo) \
+    X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxReset) \
+    X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuStreamQuery) X(cuEventQuery) X(cuMemAlloc) X(cuMemFree) X(cuMemGetInfo) \
     X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) \
     X(cuMemcpyDtoDAsync) X(cuMemsetD8Async) X(cuMemsetD32Async) \
     X(cuMemHostAlloc) X(cuMemFreeHost) \
@@ -68,8 +68,15 @@ enum gb_status gb_cuda_load(void);
 
 /* Converts a failed driver result into a status with the call, file:line
  * and the driver's error name and string. Out-of-memory becomes
- * GB_ERR_DEVICE_OOM. Use through GB_CU_CHECK. */
+ * GB_ERR_DEVICE_OOM, a sticky error that loses the context (gb_cuda_sticky)
+ * GB_ERR_DEVICE_LOST. Use through GB_CU_CHECK. */
 enum gb_status gb_cuda_fail(CUresult r, const char *call, const char *file, int line);
+
+/* Whether `r` is one of the errors after which the context is unusable
+ * (an illegal address, a misaligned access, an illegal instruction, a
+ * device assert, an uncorrectable ECC error, ...): every later call in the
+ * context returns it until the context is recreated (gb_gpu_recover). */
+int gb_cuda_sticky(CUresult r);
 
 /* Evaluates a driver call; on failure returns its converted status from the
  * enclosing function... via `st` and `goto out` (the one cleanup path). */
@@ -98,7 +105,69 @@ struct gb_gpu {
     struct gb_module_entry *modules; /* loaded modules by cache key */
     int compiles;             /* NVRTC compilations this process (disk-cache misses) */
     int disk_hits;            /* modules loaded from the disk cache */
+    double compile_cpu_s;     /* CPU seconds of this thread's own NVRTC compilations */
+    double compile_wait_s;    /* seconds waited for a module the compile pool was compiling */
+    /* The longest a wait for the GPU may last (gb_gpu_sync, gb_gpu_wait_event):
+     * past it the wait returns GB_ERR_TIMEOUT and `hung` is set. 0: no limit. */
+    double wait_limit_s;
+    /* A wait ran past wait_limit_s: a kernel may still be running, so no call
+     * that could wait for it (frees, unloads, synchronisation) is made on the
+     * device again; gb_gpu_close only forgets it. */
+    int hung;
+    /* Counts the contexts this device has had: gb_gpu_recover adds one. A
+     * bench that keeps context-bound handles (functions, buffers) beyond a
+     * point's teardown and its shared state must key them on it. */
+    int generation;
+    /* NVRTC's log of the last module that failed to compile (owned; NULL
+     * when none): the harness moves it into the point's record. */
+    char *compile_log;
+    /* Modules compiled ahead of the GPU thread (the compile pool); NULL: none. */
+    const struct gb_compile_ahead *ahead;
 };
+
+/* A source of modules compiled ahead of the thread that drives the GPU. The
+ * GPU thread asks it for a module's cubin by cache key before compiling the
+ * module itself. take() returns GB_OK with *cubin (malloc'ed; the caller
+ * frees it) and *size when the module was compiled ahead (waiting while it
+ * is being compiled, the wait added to *waited_s); GB_ERR_COMPILE with the
+ * message and *log (malloc'ed, NVRTC's log) when it failed to compile;
+ * GB_ERR_UNSUPPORTED when it does not have the module (never planned, not
+ * started yet, or already in the disk cache): the caller compiles or loads
+ * it itself. */
+struct gb_compile_ahead {
+    enum gb_status (*take)(void *ctx, const char *key, char **cubin, size_t *size, char **log,
+                           double *waited_s);
+    void *ctx;
+};
+
+/* The length of a module's cache key, with its NUL. */
+#define GB_MODULE_KEY_LEN 33
+
+/* The cache key of the module gb_gpu_module_source would build for `arch`
+ * from `name`, `source` and `opts` (the kernel-mutant hook applied first):
+ * 32 hex digits into key[GB_MODULE_KEY_LEN]. Needs NVRTC (its version is
+ * part of the key). Thread-safe once NVRTC is loaded (gb_nvrtc_version). */
+enum gb_status gb_module_key(const char *arch, const char *name, const char *source, const char *const *opts,
+                             int n_opts, char key[GB_MODULE_KEY_LEN]);
+
+/* What gb_module_build did. */
+struct gb_module_built {
+    char *cubin;              /* compiled now (malloc'ed), or NULL when it was cached on disk */
+    size_t size;
+    int cached;               /* 1: the disk cache holds it already; nothing compiled */
+    double cpu_s;             /* CPU seconds this thread spent compiling */
+    char *log;                /* on GB_ERR_COMPILE: NVRTC's log (malloc'ed) */
+};
+
+/* Builds the module gb_module_key names without a GPU: when the disk cache
+ * holds it, only says so; otherwise compiles it with NVRTC and writes the
+ * cubin to the disk cache (atomically; a cache that cannot be written only
+ * costs a recompile later). Thread-safe for different keys once NVRTC is
+ * loaded: the compile pool runs it on its threads. The caller frees
+ * out->cubin and out->log. */
+enum gb_status gb_module_build(const char *arch, const char *name, const char *source, const char *const *opts,
+                               int n_opts, struct gb_module_built *out);
+
 
 /* Opens device `ordinal`: retains its primary context, creates the stream,
  * queries its limits. Release with gb_gpu_close. */
@@ -136,8 +205,28 @@ enum gb_status gb_gpu_launch(struct gb_gpu *g, CUfunction f, unsigned gx, unsign
                              unsigned gz, unsigned bx, unsigned by, unsigned bz,
                              unsigned smem_bytes, void **args);
 
-/* Waits for all work on g->stream; a kernel fault surfaces here. */
+/* Waits for all work on g->stream; a kernel fault surfaces here. Polls the
+ * stream rather than blocking, so that a wait longer than g->wait_limit_s
+ * returns GB_ERR_TIMEOUT (and sets g->hung) instead of waiting for ever. */
 enum gb_status gb_gpu_sync(struct gb_gpu *g);
+
+/* Waits for event `ev` like gb_gpu_sync waits for the stream. */
+enum gb_status gb_gpu_wait_event(struct gb_gpu *g, CUevent ev);
+
+/* Whether g's context is lost: GB_ERR_DEVICE_LOST (with the driver's
+ * error) when a sticky error holds it, else GB_OK (also when g holds no
+ * context). Never waits. */
+enum gb_status gb_gpu_check(struct gb_gpu *g);
+
+/* Recreates g's context after a sticky error: drops every handle tied to
+ * the old one (modules, the stream, the flush buffer, the helper kernels),
+ * resets the process's own primary context (cuDevicePrimaryCtxReset; the
+ * GPU itself is not reset), retains it again and makes the stream, helper
+ * module and scratch word anew; g->generation grows by one. Whatever the
+ * caller holds in the old context (events, buffers, functions, graphs) must
+ * have been released or forgotten before. CUPTI keeps collecting (its
+ * activity API is process-wide); what it collected so far is forgotten. */
+enum gb_status gb_gpu_recover(struct gb_gpu *g);
 
 /* Fills `n_words` 32-bit words at `p` with a fresh pseudo-random non-zero
  * pattern: word i = gb_fill_word(seed, i). Asynchronous on g->stream. */
@@ -195,6 +284,15 @@ enum gb_status gb_nvrtc_version(char *buf, size_t n);
  * *cubin (malloc'ed) and *size are set. Used by the nvrtc test tier too. */
 enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char *arch,
                                 const char *const *opts, int n_opts, char **cubin, size_t *size);
+
+/* gb_nvrtc_compile that also keeps NVRTC's whole log of a failed compile:
+ * on GB_ERR_COMPILE *log (when log is not NULL) is the log (malloc'ed,
+ * caller frees; NULL when NVRTC gave none) and the message names the
+ * kernel, the architecture, the options and the log's first error line.
+ * Thread-safe for separate programs once NVRTC is loaded (gb_nvrtc_version). */
+enum gb_status gb_nvrtc_compile_log(const char *name, const char *source, const char *arch,
+                                    const char *const *opts, int n_opts, char **cubin, size_t *size,
+                                    char **log);
 
 /* Compiles `source` like gb_nvrtc_compile, for the virtual architecture of
  * `arch` ("sm_90" -> compute_90), and returns the PTX text in *ptx

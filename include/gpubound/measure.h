@@ -80,11 +80,24 @@ void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench 
 /* Set from a signal handler to stop a run between samples. */
 extern volatile int gb_measure_interrupted;
 
+/* The per-point limit when a bench sets none (gb_bench.timeout_s). */
+#define GB_TIMEOUT_DEFAULT_S 10.0
+
+/* Bench b's per-point limit in seconds: its timeout_s, else the default. */
+double gb_bench_timeout_s(const struct gb_bench *b);
+
 /* Measures one point: compile, setup, poison + launch + verify, warm-up,
- * timed samples until the stopping rule or the cap, teardown. The record
- * is filled whatever happens (status ok / failed / skipped / error, with
- * the reason); the return value is GB_OK unless the run cannot go on
- * (interrupted, or the device faulted: GB_ERR_INTERRUPTED / GB_ERR_CUDA). */
+ * timed samples until the stopping rule or the cap, teardown. Every wait
+ * for the GPU is limited to the bench's timeout_s (g->wait_limit_s). The
+ * record is filled whatever happens (status ok / failed / skipped / error,
+ * with the reason; a compile error keeps NVRTC's log in compile_log); a
+ * compile error or a launch the driver refuses stays inside the point
+ * (GB_OK). Otherwise the caller must act: GB_ERR_INTERRUPTED (stop),
+ * GB_ERR_DEVICE_LOST (a kernel faulted: the point's own state is released;
+ * drop what else is tied to the context and call gb_gpu_recover before the
+ * next point), GB_ERR_TIMEOUT (a kernel ran past the limit and may still
+ * run: g->hung is set, nothing of the point was freed; stop the run without
+ * touching the device). */
 enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const struct gb_measure_opts *o,
                                 struct gb_record *rec);
 

@@ -122,7 +122,13 @@ struct gb_record {
     int n_metrics;
     int cap_metrics;             /* entries allocated in metrics */
     struct gb_metric *metrics;   /* n_metrics suite-specific extras; NULL when none */
+    /* NVRTC's log when the point's kernel failed to compile (heap, owned
+     * like axes and metrics; at most GB_COMPILE_LOG_MAX bytes); NULL otherwise. */
+    char *compile_log;
 };
+
+/* The longest compile log a record keeps (a longer one is cut, marked so). */
+#define GB_COMPILE_LOG_MAX 16384
 
 /* Metadata of a run: where, when, with what. */
 struct gb_run_info {
@@ -145,6 +151,10 @@ struct gb_run_info {
     double write_s;              /* writing records, run.json and the report */
     int modules_compiled;        /* NVRTC compilations during the run */
     int modules_cached;          /* modules loaded from the on-disk cache */
+    double compile_cpu_s;        /* CPU seconds NVRTC took, over every thread */
+    double compile_wait_s;       /* how long the GPU thread waited for a module being compiled */
+    int compile_threads;         /* host threads compiling ahead of the GPU (0: none) */
+    char incomplete_reason[256]; /* why the run stopped early ("" when complete or not known) */
     int has_device;
     struct gb_device_info device;
 };
@@ -182,7 +192,12 @@ enum gb_status gb_record_set_axis(struct gb_record *r, const char *name, const c
  * record is unchanged. */
 enum gb_status gb_record_set_metric(struct gb_record *r, const char *name, double value);
 
-/* Frees the record's axes and metrics and zeroes the whole record, so that
+/* Keeps a copy of `log` as the record's compile_log (replacing any), cut
+ * to GB_COMPILE_LOG_MAX bytes; NULL clears it. GB_ERR_NOMEM leaves the
+ * record unchanged. */
+enum gb_status gb_record_set_compile_log(struct gb_record *r, const char *log);
+
+/* Frees the record's axes, metrics and compile log and zeroes the whole record, so that
  * it can be filled again. Safe on a zeroed record and on NULL. */
 void gb_record_release(struct gb_record *r);
 

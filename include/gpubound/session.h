@@ -19,6 +19,8 @@ struct gb_session {
     struct gb_run_info info;     /* the run's metadata, filled by open and finish */
     double t_start;              /* monotonic seconds when the session began */
     int gpu_open;
+    double pool_cpu_s;           /* CPU seconds of the compile pool's threads */
+    int pool_threads;            /* the compile pool's threads (0: none) */
 };
 
 /* Opens GPU `ordinal` and fills s->info: tool, host, start time,
@@ -28,7 +30,8 @@ struct gb_session {
 enum gb_status gb_session_open(struct gb_session *s, int ordinal, const char *command_line, int quick);
 
 /* Fills the end of s->info: wall time since open, NVRTC compilations and
- * disk-cache hits, finish time, and `complete`. */
+ * disk-cache hits, compile CPU time and the GPU thread's wait for
+ * compiles, finish time, and `complete`. */
 void gb_session_finish(struct gb_session *s, int complete);
 
 /* Closes the GPU; safe on a session that failed to open or was closed. */
@@ -61,7 +64,8 @@ struct gb_session_opts {
 enum gb_session_stage {
     GB_SESSION_DEVICE = 0,       /* the GPU could not be opened: nothing written, out_dir removed if empty */
     GB_SESSION_WRITE,            /* the run directory could not be written */
-    GB_SESSION_MEASURE,          /* interrupted (GB_ERR_INTERRUPTED) or the device faulted */
+    GB_SESSION_MEASURE,          /* interrupted (GB_ERR_INTERRUPTED), a point hung (GB_ERR_TIMEOUT),
+                                  * or a faulted context could not be recreated */
     GB_SESSION_FINISH,           /* the run's last files could not be written */
 };
 
@@ -73,10 +77,16 @@ struct gb_session_result {
 /* Measures every point of `plan` on GPU o->device into o->out_dir: opens
  * the device, writes run.json, then each point's record as it completes
  * (results.json, results.csv), and finally run.json again with the
- * counts, times and `complete`. Seeds rand() for fresh inputs. Stops early
- * when gb_measure_interrupted is set or the device faults; points measured
- * before are kept. Returns GB_OK when every planned point was measured and
- * written (points that failed verification or were skipped count in
+ * counts, times and `complete`. Seeds rand() for fresh inputs. The plan's
+ * kernels are compiled ahead on host threads (gb_compile_pool_threads).
+ * A failure stays inside its point (compile error, refused launch); a
+ * kernel fault records the point, recreates the context and goes on.
+ * Stops early when gb_measure_interrupted is set, when a point runs past
+ * its limit (GB_ERR_TIMEOUT: its record is written, the device is not
+ * touched again, and the process should exit soon, which ends the kernel),
+ * or when the context cannot be recreated; points measured before are
+ * kept and res->info.incomplete_reason says why. Returns GB_OK when every
+ * planned point was measured and written (points that failed count in
  * res->info, not here); otherwise the status and res->stage say why. */
 enum gb_status gb_session_run(const struct gb_plan *plan, const struct gb_session_opts *o,
                               const struct gb_session_hooks *hooks, struct gb_session_result *res);

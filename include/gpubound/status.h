@@ -25,6 +25,8 @@ enum gb_status {
     GB_ERR_INTERRUPTED,  /* the user interrupted the run */
     GB_ERR_UNSUPPORTED,  /* the operation cannot be done on this device/input */
     GB_ERR_NUMERIC,      /* a model could not be computed (singular, too few points) */
+    GB_ERR_DEVICE_LOST,  /* a kernel faulted: the context is lost until it is recreated */
+    GB_ERR_TIMEOUT,      /* the GPU did not finish within the point's limit (a hung kernel) */
 };
 
 /* Records the detail of a failure for the current thread and returns `st`,

@@ -277,6 +277,16 @@ static int gb_run_stopped(enum gb_status st, const struct gb_session_result *res
     case GB_SESSION_FINISH: return gb_cli_fail(st, "finishing the run", NULL);
     case GB_SESSION_MEASURE: break;
     }
+    if (st == GB_ERR_TIMEOUT) {
+        /* The hung kernel still runs and only the process's end stops it: the
+         * driver's exit handlers could wait for it, so the process ends here,
+         * its files written. */
+        fprintf(stderr, "gpubound: %s; the run stopped, its %d finished point(s) and the hung one are recorded in %s; "
+                        "give the kernel more time (the bench's timeout_s) or leave that configuration out (--set)\n",
+                res->info.incomplete_reason, res->info.points_ok + res->info.points_failed - 1, out);
+        fflush(NULL);
+        _exit(GB_EXIT_FAIL);
+    }
     if (st != GB_ERR_INTERRUPTED)
         return gb_cli_fail(st, "the device failed", "the points measured before it are kept in the run directory");
     fprintf(stderr, "gpubound: interrupted; the %d finished point(s) are kept in %s\n",

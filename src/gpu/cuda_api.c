@@ -69,6 +69,26 @@ enum gb_status gb_cuda_load(void)
     return GB_OK;
 }
 
+int gb_cuda_sticky(CUresult r)
+{
+    switch (r) {
+    case CUDA_ERROR_ECC_UNCORRECTABLE:
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_LAUNCH_FAILED:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 enum gb_status gb_cuda_fail(CUresult r, const char *call, const char *file, int line)
 {
     const char *name = NULL, *str = NULL;
@@ -88,7 +108,9 @@ enum gb_status gb_cuda_fail(CUresult r, const char *call, const char *file, int 
         i++;
     }
     fn[i] = '\0';
-    enum gb_status st = r == CUDA_ERROR_OUT_OF_MEMORY ? GB_ERR_DEVICE_OOM : GB_ERR_CUDA;
+    enum gb_status st = r == CUDA_ERROR_OUT_OF_MEMORY ? GB_ERR_DEVICE_OOM
+                        : gb_cuda_sticky(r)          ? GB_ERR_DEVICE_LOST
+                                                     : GB_ERR_CUDA;
     return gb_error_set(st, "%s failed at %s:%d: %s (%s)", fn, file, line,
                         str ? str : "unknown error", name ? name : "?");
 }

@@ -168,9 +168,16 @@ enum gb_status gb_cupti_start(const char *skip_prefix)
     if (st != GB_OK)
         return st;
     snprintf(cp_skip, sizeof cp_skip, "%s", skip_prefix ? skip_prefix : "");
-    CUptiResult r = cp.cuptiActivityRegisterCallbacks(gb_cupti_buffer_requested, gb_cupti_buffer_completed);
-    if (r != CUPTI_SUCCESS)
-        return gb_cupti_fail(r, "cuptiActivityRegisterCallbacks");
+    /* Registered once: a start after gb_cupti_stop (a recreated context)
+     * only enables the kinds again. */
+    static int registered;
+    CUptiResult r;
+    if (!registered) {
+        r = cp.cuptiActivityRegisterCallbacks(gb_cupti_buffer_requested, gb_cupti_buffer_completed);
+        if (r != CUPTI_SUCCESS)
+            return gb_cupti_fail(r, "cuptiActivityRegisterCallbacks");
+        registered = 1;
+    }
     for (size_t i = 0; i < sizeof cp_kinds / sizeof cp_kinds[0]; i++) {
         if ((r = cp.cuptiActivityEnable(cp_kinds[i])) != CUPTI_SUCCESS) {
             for (size_t j = 0; j < i; j++)
@@ -248,6 +255,14 @@ enum gb_status gb_cupti_discard(void)
     enum gb_status st = gb_cupti_take(0, &ops, &n, &dropped);
     free(ops);
     return st;
+}
+
+void gb_cupti_forget(void)
+{
+    pthread_mutex_lock(&col.lock);
+    col.n = col.dropped = 0;
+    col.nomem = 0;
+    pthread_mutex_unlock(&col.lock);
 }
 
 void gb_cupti_stop(void)

@@ -49,6 +49,10 @@ enum gb_status gb_cupti_take(uint32_t stream, struct gb_gpu_op **ops, size_t *n,
 /* Drops every operation recorded so far (after a flush). */
 enum gb_status gb_cupti_discard(void);
 
+/* Forgets every operation collected so far without calling CUPTI (for a
+ * context that was lost: nothing is asked of the driver). */
+void gb_cupti_forget(void);
+
 /* Stops collecting and releases CUPTI's buffers. */
 void gb_cupti_stop(void);
 

@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "gpubound/gpu.h"
+#include "gpu/cupti.h"
 #include "gpu/gpu_internal.h"
 #include "util/fs.h"
 
@@ -27,6 +30,79 @@ uint32_t gb_fill_word(uint32_t seed, uint64_t i)
     return w ? w : 0x9E3779B9u;
 }
 
+/* Unloads the modules of g's memory cache and forgets them. */
+static void gb_gpu_unload_modules(struct gb_gpu *g)
+{
+    for (struct gb_module_entry *e = g->modules, *next; e; e = next) {
+        next = e->next;
+        gb_cu->cuModuleUnload(e->mod);
+        free(e);
+    }
+    g->modules = NULL;
+    g->util = NULL;
+}
+
+/* Forgets the modules without a driver call (a hung device: an unload could wait). */
+static void gb_gpu_forget_modules(struct gb_gpu *g)
+{
+    for (struct gb_module_entry *e = g->modules, *next; e; e = next) {
+        next = e->next;
+        free(e);
+    }
+    g->modules = NULL;
+}
+
+/* Retains the primary context and makes what gpubound keeps in it: the
+ * stream, the helper kernels, the scratch word. */
+static enum gb_status gb_gpu_context(struct gb_gpu *g)
+{
+    enum gb_status st = GB_OK;
+    GB_CU_CHECK(st, gb_cu->cuDevicePrimaryCtxRetain(&g->ctx, g->dev));
+    GB_CU_CHECK(st, gb_cu->cuCtxSetCurrent(g->ctx));
+    GB_CU_CHECK(st, gb_cu->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING));
+    st = gb_gpu_module(g, "util.cu", NULL, 0, &g->util);
+    if (st != GB_OK)
+        goto out;
+    st = gb_gpu_alloc(g, 64, &g->scratch);
+out:
+    return st;
+}
+
+enum gb_status gb_gpu_recover(struct gb_gpu *g)
+{
+    enum gb_status st = GB_OK;
+    if (!gb_cu || !g->ctx)
+        return gb_error_set(GB_ERR_NO_GPU, "no device is open");
+    if (g->hung)
+        return gb_error_set(GB_ERR_TIMEOUT, "a kernel may still be running on %s; the context cannot be recreated",
+                            g->info.name);
+    /* What CUPTI collected in the old context is dropped, without a call into
+     * CUPTI while the context is lost; its buffers still in flight are
+     * dropped by the next CUPTI timer's start (gb_cupti_discard), which asks
+     * for stream ids in the new context. */
+    gb_cupti_forget();
+    /* Calls on a lost context fail without harm; the handles must go before
+     * the reset frees what they point to. */
+    gb_gpu_unload_modules(g);
+    gb_gpu_free(g, g->flush_buf);
+    gb_gpu_free(g, g->scratch);
+    if (g->stream)
+        gb_cu->cuStreamDestroy(g->stream);
+    g->flush_buf = g->scratch = 0;
+    g->flush_bytes = 0;
+    g->stream = NULL;
+    gb_cu->cuDevicePrimaryCtxRelease(g->dev);
+    g->ctx = NULL;
+    GB_CU_CHECK(st, gb_cu->cuDevicePrimaryCtxReset(g->dev));
+    g->generation++;
+    g->busy_s = 0;
+    st = gb_gpu_context(g);
+out:
+    if (st != GB_OK)
+        st = gb_error_set(st, "recreating the context of %s after a fault: %s", g->info.name, gb_error_message());
+    return st;
+}
+
 enum gb_status gb_gpu_open(int ordinal, struct gb_gpu *g)
 {
     enum gb_status st;
@@ -39,13 +115,7 @@ enum gb_status gb_gpu_open(int ordinal, struct gb_gpu *g)
                             g->info.name, g->info.cc_major, g->info.cc_minor);
     gb_device_arch(&g->info, g->arch, sizeof g->arch);
     GB_CU_CHECK(st, gb_cu->cuDeviceGet(&g->dev, ordinal));
-    GB_CU_CHECK(st, gb_cu->cuDevicePrimaryCtxRetain(&g->ctx, g->dev));
-    GB_CU_CHECK(st, gb_cu->cuCtxSetCurrent(g->ctx));
-    GB_CU_CHECK(st, gb_cu->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING));
-    st = gb_gpu_module(g, "util.cu", NULL, 0, &g->util);
-    if (st != GB_OK)
-        goto out;
-    st = gb_gpu_alloc(g, 64, &g->scratch);
+    st = gb_gpu_context(g);
 out:
     if (st != GB_OK)
         gb_gpu_close(g);
@@ -54,18 +124,23 @@ out:
 
 void gb_gpu_close(struct gb_gpu *g)
 {
+    free(g->compile_log);
+    g->compile_log = NULL;
     if (!gb_cu || !g->ctx)
         return;
+    if (g->hung) {
+        /* A kernel may still run: whatever would wait for it is left to the
+         * process's exit, which ends it. */
+        gb_gpu_forget_modules(g);
+        memset(g, 0, sizeof *g);
+        return;
+    }
     gb_cu->cuCtxSetCurrent(g->ctx);
     if (g->stream)
         gb_cu->cuStreamSynchronize(g->stream);
     gb_gpu_free(g, g->flush_buf);
     gb_gpu_free(g, g->scratch);
-    for (struct gb_module_entry *e = g->modules, *next; e; e = next) {
-        next = e->next;
-        gb_cu->cuModuleUnload(e->mod);
-        free(e);
-    }
+    gb_gpu_unload_modules(g);
     if (g->stream)
         gb_cu->cuStreamDestroy(g->stream);
     gb_cu->cuDevicePrimaryCtxRelease(g->dev);
@@ -193,82 +268,173 @@ enum gb_status gb_gpu_module_source(struct gb_gpu *g, const char *name, const ch
     return st;
 }
 
-static enum gb_status gb_gpu_module_compile(struct gb_gpu *g, const char *name, const char *src,
-                                            const char *const *opts, int n_opts, CUmodule *out)
+/* The key of an already hooked source. */
+static enum gb_status gb_key_of(const char *arch, const char *name, const char *src, const char *const *opts,
+                                int n_opts, char key[GB_MODULE_KEY_LEN])
 {
-    enum gb_status st = GB_OK;
-    char *cubin = NULL;
-    size_t size = 0;
     char nvrtc_ver[32];
-    struct gb_module_entry *e = NULL;
-    *out = NULL;
-    if (!name || !src)
-        return gb_error_set(GB_ERR_USAGE, "a kernel to compile needs a name and source text");
-    st = gb_nvrtc_version(nvrtc_ver, sizeof nvrtc_ver);
+    enum gb_status st = gb_nvrtc_version(nvrtc_ver, sizeof nvrtc_ver);
     if (st != GB_OK)
         return st;
-
     uint64_t h[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
     gb_hash_update(h, name, strlen(name));
     gb_hash_update(h, src, strlen(src));
-    gb_hash_update(h, g->arch, strlen(g->arch));
+    gb_hash_update(h, arch, strlen(arch));
     gb_hash_update(h, nvrtc_ver, strlen(nvrtc_ver));
     for (int i = 0; i < n_opts; i++)
         gb_hash_update(h, opts[i], strlen(opts[i]));
-    char key[40];
-    snprintf(key, sizeof key, "%016llx%016llx", (unsigned long long)h[0], (unsigned long long)h[1]);
+    snprintf(key, GB_MODULE_KEY_LEN, "%016llx%016llx", (unsigned long long)h[0], (unsigned long long)h[1]);
+    return GB_OK;
+}
 
+enum gb_status gb_module_key(const char *arch, const char *name, const char *source, const char *const *opts,
+                             int n_opts, char key[GB_MODULE_KEY_LEN])
+{
+    if (!name || !source)
+        return gb_error_set(GB_ERR_USAGE, "a kernel to compile needs a name and source text");
+    char *mutant = gb_mutant_source(source);
+    enum gb_status st = gb_key_of(arch, name, mutant ? mutant : source, opts, n_opts, key);
+    free(mutant);
+    return st;
+}
+
+/* The disk cache's file of `key` into path ("" when there is no cache
+ * directory); its directory into dir. */
+static void gb_cache_path(const char *key, const char *arch, char *dir, size_t dn, char *path, size_t pn)
+{
+    gb_cache_dir(dir, dn);
+    path[0] = '\0';
+    if (dir[0])
+        snprintf(path, pn, "%s/%s-%s.cubin", dir, key, arch);
+}
+
+/* Compiles with NVRTC, counting this thread's CPU time, and writes the
+ * cubin to the disk cache. */
+static enum gb_status gb_compile_to_cache(const char *arch, const char *name, const char *src,
+                                          const char *const *opts, int n_opts, const char *dir,
+                                          const char *path, struct gb_module_built *b)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+    enum gb_status st = gb_nvrtc_compile_log(name, src, arch, opts, n_opts, &b->cubin, &b->size, &b->log);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+    b->cpu_s += (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (st == GB_OK && path[0]) {
+        /* A reader never sees half a cubin; a failed write only costs a
+         * recompile next time (no cache directory: compile every time). */
+        (void)gb_mkdir_p(dir);
+        (void)gb_write_file_atomic(path, b->cubin, b->size);
+    }
+    return st;
+}
+
+enum gb_status gb_module_build(const char *arch, const char *name, const char *source, const char *const *opts,
+                               int n_opts, struct gb_module_built *out)
+{
+    char key[GB_MODULE_KEY_LEN], dir[4096], path[4200];
+    struct stat sb;
+    memset(out, 0, sizeof *out);
+    if (!name || !source)
+        return gb_error_set(GB_ERR_USAGE, "a kernel to compile needs a name and source text");
+    char *mutant = gb_mutant_source(source);
+    const char *src = mutant ? mutant : source;
+    enum gb_status st = gb_key_of(arch, name, src, opts, n_opts, key);
+    if (st == GB_OK) {
+        gb_cache_path(key, arch, dir, sizeof dir, path, sizeof path);
+        if (path[0] && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+            out->cached = 1;
+        else
+            st = gb_compile_to_cache(arch, name, src, opts, n_opts, dir, path, out);
+    }
+    free(mutant);
+    return st;
+}
+
+/* Loads a cubin into a module. */
+static enum gb_status gb_load_cubin(const char *cubin, CUmodule *mod)
+{
+    enum gb_status st = GB_OK;
+    GB_CU_CHECK(st, gb_cu->cuModuleLoadData(mod, cubin));
+out:
+    return st;
+}
+
+/* The module of `key` from the compile pool, the disk cache, or NVRTC here. */
+static enum gb_status gb_module_obtain(struct gb_gpu *g, const char *key, const char *name, const char *src,
+                                       const char *const *opts, int n_opts, CUmodule *mod)
+{
+    struct gb_module_built b;
+    char dir[4096], path[4200];
+    enum gb_status st = GB_ERR_UNSUPPORTED;
+    memset(&b, 0, sizeof b);
+    *mod = NULL;
+    if (g->ahead)
+        st = g->ahead->take(g->ahead->ctx, key, &b.cubin, &b.size, &b.log, &g->compile_wait_s);
+    if (st == GB_OK) {
+        g->compiles++;
+        st = gb_load_cubin(b.cubin, mod);
+        goto out;
+    }
+    if (st != GB_ERR_UNSUPPORTED)
+        goto out;
+    gb_cache_path(key, g->arch, dir, sizeof dir, path, sizeof path);
+    if (path[0] && (b.cubin = gb_read_file(path, &b.size))) {
+        /* A damaged cache file is recompiled, not trusted. */
+        if (gb_cu->cuModuleLoadData(mod, b.cubin) == CUDA_SUCCESS) {
+            g->disk_hits++;
+            st = GB_OK;
+            goto out;
+        }
+        *mod = NULL;
+        free(b.cubin);
+        b.cubin = NULL;
+    }
+    st = gb_compile_to_cache(g->arch, name, src, opts, n_opts, dir, path, &b);
+    g->compile_cpu_s += b.cpu_s;
+    if (st == GB_OK) {
+        g->compiles++;
+        st = gb_load_cubin(b.cubin, mod);
+    }
+out:
+    if (st == GB_ERR_COMPILE) {
+        free(g->compile_log);
+        g->compile_log = b.log;
+        b.log = NULL;
+    }
+    free(b.log);
+    free(b.cubin);
+    return st;
+}
+
+static enum gb_status gb_gpu_module_compile(struct gb_gpu *g, const char *name, const char *src,
+                                            const char *const *opts, int n_opts, CUmodule *out)
+{
+    enum gb_status st;
+    char key[GB_MODULE_KEY_LEN];
+    struct gb_module_entry *e = NULL;
+    CUmodule mod = NULL;
+    *out = NULL;
+    if (!name || !src)
+        return gb_error_set(GB_ERR_USAGE, "a kernel to compile needs a name and source text");
+    if ((st = gb_key_of(g->arch, name, src, opts, n_opts, key)) != GB_OK)
+        return st;
     for (e = g->modules; e; e = e->next)
         if (strcmp(e->key, key) == 0) {
             *out = e->mod;
             return GB_OK;
         }
-
-    char dir[4096], path[4200];
-    gb_cache_dir(dir, sizeof dir);
-    path[0] = '\0';
-    if (dir[0]) {
-        snprintf(path, sizeof path, "%s/%s-%s.cubin", dir, key, g->arch);
-        cubin = gb_read_file(path, &size);
-    }
-    CUmodule mod = NULL;
-    if (cubin) {
-        /* A damaged cache file is recompiled, not trusted. */
-        if (gb_cu->cuModuleLoadData(&mod, cubin) != CUDA_SUCCESS) {
-            mod = NULL;
-            free(cubin);
-            cubin = NULL;
-        } else {
-            g->disk_hits++;
-        }
-    }
-    if (!mod) {
-        st = gb_nvrtc_compile(name, src, g->arch, opts, n_opts, &cubin, &size);
-        if (st != GB_OK)
-            goto out;
-        g->compiles++;
-        GB_CU_CHECK(st, gb_cu->cuModuleLoadData(&mod, cubin));
-        if (path[0]) {
-            /* A reader never sees half a cubin; a failed write only costs a
-             * recompile next time (no cache directory: compile every time). */
-            (void)gb_mkdir_p(dir);
-            (void)gb_write_file_atomic(path, cubin, size);
-        }
-    }
-    e = calloc(1, sizeof *e);
-    if (!e) {
+    if ((st = gb_module_obtain(g, key, name, src, opts, n_opts, &mod)) != GB_OK)
+        return st;
+    if (!(e = calloc(1, sizeof *e))) {
         gb_cu->cuModuleUnload(mod);
-        st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
-        goto out;
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     }
     snprintf(e->key, sizeof e->key, "%s", key);
     e->mod = mod;
     e->next = g->modules;
     g->modules = e;
     *out = mod;
-out:
-    free(cubin);
-    return st;
+    return GB_OK;
 }
 
 enum gb_status gb_gpu_function(CUmodule m, const char *name, CUfunction *out)
@@ -288,12 +454,67 @@ out:
     return st;
 }
 
+static double gb_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Polls `query` until it is not CUDA_ERROR_NOT_READY or g->wait_limit_s has
+ * passed: the first 50 ms by yielding (as the driver's own synchronisation
+ * spins: the GPU gets its next work at once), then in 100 us sleeps. */
+static enum gb_status gb_gpu_poll(struct gb_gpu *g, CUresult (*query)(void *), void *obj, const char *what)
+{
+    double start = gb_now_s(), now;
+    CUresult r;
+    while ((r = query(obj)) == CUDA_ERROR_NOT_READY) {
+        now = gb_now_s();
+        if (g->wait_limit_s > 0 && now - start > g->wait_limit_s) {
+            g->hung = 1;
+            return gb_error_set(GB_ERR_TIMEOUT, "the GPU did not finish within the point's limit of %g s (%s)",
+                                g->wait_limit_s, what);
+        }
+        if (now - start < 0.05) {
+            sched_yield();
+        } else {
+            struct timespec ts = {0, 100000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    return r == CUDA_SUCCESS ? GB_OK : gb_cuda_fail(r, what, __FILE__, __LINE__);
+}
+
+static CUresult gb_query_stream(void *s)
+{
+    return gb_cu->cuStreamQuery((CUstream)s);
+}
+
+static CUresult gb_query_event(void *e)
+{
+    return gb_cu->cuEventQuery((CUevent)e);
+}
+
 enum gb_status gb_gpu_sync(struct gb_gpu *g)
 {
-    enum gb_status st = GB_OK;
-    GB_CU_CHECK(st, gb_cu->cuStreamSynchronize(g->stream));
-out:
-    return st;
+    if (g->hung)
+        return gb_error_set(GB_ERR_TIMEOUT, "the GPU is still running a kernel that ran past its limit");
+    return gb_gpu_poll(g, gb_query_stream, g->stream, "cuStreamSynchronize");
+}
+
+enum gb_status gb_gpu_wait_event(struct gb_gpu *g, CUevent ev)
+{
+    if (g->hung)
+        return gb_error_set(GB_ERR_TIMEOUT, "the GPU is still running a kernel that ran past its limit");
+    return gb_gpu_poll(g, gb_query_event, ev, "cuEventSynchronize");
+}
+
+enum gb_status gb_gpu_check(struct gb_gpu *g)
+{
+    if (!gb_cu || !g->ctx)
+        return GB_OK; /* nothing open: nothing to lose */
+    CUresult r = gb_cu->cuStreamQuery(g->stream);
+    return gb_cuda_sticky(r) ? gb_cuda_fail(r, "cuStreamQuery", __FILE__, __LINE__) : GB_OK;
 }
 
 /* A grid that covers the device a few times over for grid-stride loops. */

@@ -84,15 +84,59 @@ enum gb_status gb_nvrtc_version(char *buf, size_t n)
     return GB_OK;
 }
 
+/* The first line of NVRTC's log that reports an error (else its first
+ * line), without its newline, into buf. */
+static void gb_nvrtc_first_error(const char *log, char *buf, size_t n)
+{
+    const char *line = log, *pick = NULL;
+    while (line && *line && !pick) {
+        size_t len = strcspn(line, "\n");
+        const char *e = strstr(line, "error");
+        if (e && (size_t)(e - line) < len)
+            pick = line;
+        line = line[len] ? line + len + 1 : NULL;
+    }
+    if (!pick)
+        pick = log ? log : "";
+    snprintf(buf, n, "%.*s", (int)strcspn(pick, "\n"), pick);
+}
+
+/* Compile failed: the message names the kernel, the architecture, the
+ * options and NVRTC's first error; *log (when asked for) keeps the whole log. */
+static enum gb_status gb_nvrtc_failed(nvrtcProgram prog, const char *name, const char *arch,
+                                      const char *const *all, int k, char **log)
+{
+    size_t log_size = 0;
+    char *text = NULL, first[512], optline[512] = "";
+    nv.nvrtcGetProgramLogSize(prog, &log_size);
+    if ((text = malloc(log_size + 1))) {
+        nv.nvrtcGetProgramLog(prog, text);
+        text[log_size] = '\0';
+    }
+    gb_nvrtc_first_error(text ? text : "(no log)", first, sizeof first);
+    for (int i = 3; i < k; i++) {
+        strncat(optline, " ", sizeof optline - strlen(optline) - 1);
+        strncat(optline, all[i], sizeof optline - strlen(optline) - 1);
+    }
+    /* The error before the options: a record's reason is cut at 255 characters. */
+    enum gb_status st = gb_error_set(GB_ERR_COMPILE, "kernel %s failed to compile for %s: %s (options:%s)", name,
+                                     arch, first, optline[0] ? optline : " none");
+    if (log)
+        *log = text;
+    else
+        free(text);
+    return st;
+}
+
 /* Creates and compiles a program for `arch` ("sm_90" or "compute_90");
- * on success *prog is left for the caller to read and destroy. */
+ * on success *prog is left for the caller to read and destroy. On a compile
+ * error *log (when log is not NULL) receives NVRTC's log (malloc'ed). */
 static enum gb_status gb_nvrtc_build(const char *name, const char *source, const char *arch,
-                                     const char *const *opts, int n_opts, nvrtcProgram *prog)
+                                     const char *const *opts, int n_opts, nvrtcProgram *prog, char **log)
 {
     enum gb_status st = GB_OK;
     const char **all = NULL;
     char archopt[64];
-    char *log = NULL;
     *prog = NULL;
     all = calloc((size_t)n_opts + 4, sizeof *all);
     if (!all)
@@ -114,35 +158,25 @@ static enum gb_status gb_nvrtc_build(const char *name, const char *source, const
     }
     r = nv.nvrtcCompileProgram(*prog, k, all);
     if (r != NVRTC_SUCCESS) {
-        size_t log_size = 0;
-        nv.nvrtcGetProgramLogSize(*prog, &log_size);
-        log = malloc(log_size + 1);
-        if (log) {
-            nv.nvrtcGetProgramLog(*prog, log);
-            log[log_size] = '\0';
-            for (char *c = log; *c; c++) /* one line: the CLI prints errors on one line */
-                if (*c == '\n')
-                    *c = ' ';
-        }
-        char optline[512] = "";
-        for (int i = 3; i < k; i++) {
-            strncat(optline, " ", sizeof optline - strlen(optline) - 1);
-            strncat(optline, all[i], sizeof optline - strlen(optline) - 1);
-        }
-        st = gb_error_set(GB_ERR_COMPILE, "kernel %s failed to compile for %s with%s: %s", name,
-                          arch, optline[0] ? optline : " no options", log ? log : "(no log)");
+        st = gb_nvrtc_failed(*prog, name, arch, all, k, log);
         nv.nvrtcDestroyProgram(prog);
         *prog = NULL;
         goto out;
     }
 out:
-    free(log);
     free(all);
     return st;
 }
 
 enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char *arch,
                                 const char *const *opts, int n_opts, char **cubin, size_t *size)
+{
+    return gb_nvrtc_compile_log(name, source, arch, opts, n_opts, cubin, size, NULL);
+}
+
+enum gb_status gb_nvrtc_compile_log(const char *name, const char *source, const char *arch,
+                                    const char *const *opts, int n_opts, char **cubin, size_t *size,
+                                    char **log)
 {
     enum gb_status st = gb_nvrtc_load();
     nvrtcProgram prog = NULL;
@@ -151,7 +185,9 @@ enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char
     *size = 0;
     if (st != GB_OK)
         return st;
-    if ((st = gb_nvrtc_build(name, source, arch, opts, n_opts, &prog)) != GB_OK)
+    if (log)
+        *log = NULL;
+    if ((st = gb_nvrtc_build(name, source, arch, opts, n_opts, &prog, log)) != GB_OK)
         return st;
     r = nv.nvrtcGetCUBINSize(prog, size);
     if (r == NVRTC_SUCCESS && *size > 0) {
@@ -186,7 +222,7 @@ enum gb_status gb_nvrtc_compile_ptx(const char *name, const char *source, const 
         return st;
     /* PTX comes from a virtual architecture: sm_90 -> compute_90. */
     snprintf(virt, sizeof virt, "compute_%s", strncmp(arch, "sm_", 3) == 0 ? arch + 3 : arch);
-    if ((st = gb_nvrtc_build(name, source, virt, opts, n_opts, &prog)) != GB_OK)
+    if ((st = gb_nvrtc_build(name, source, virt, opts, n_opts, &prog, NULL)) != GB_OK)
         return st;
     nvrtcResult r = nv.nvrtcGetPTXSize(prog, &size);
     if (r == NVRTC_SUCCESS && size > 0) {

@@ -184,11 +184,9 @@ static void gb_rec_reason(struct gb_record *rec, enum gb_record_status st, const
     snprintf(rec->reason, sizeof rec->reason, "%s", msg);
 }
 
-static int gb_device_fault(enum gb_status st)
+double gb_bench_timeout_s(const struct gb_bench *b)
 {
-    /* After a kernel fault the context is unusable: the run cannot go on. */
-    return st == GB_ERR_CUDA && (strstr(gb_error_message(), "illegal") || strstr(gb_error_message(), "misaligned") ||
-                                 strstr(gb_error_message(), "launch failed") || strstr(gb_error_message(), "ECC"));
+    return b && b->timeout_s > 0 ? b->timeout_s : GB_TIMEOUT_DEFAULT_S;
 }
 
 /* ---- one point, in steps ---- */
@@ -247,6 +245,7 @@ static void gb_point_start(struct gb_point_run *r, struct gb_gpu *g, struct gb_p
     r->rec = rec;
     r->batch = 1;
     gb_measure_opts_for(given, p->bench, &r->o);
+    g->wait_limit_s = gb_bench_timeout_s(p->bench);
     rec->cache = r->o.cache >= 0 ? (enum gb_cache_mode)r->o.cache : p->bench->cache;
     rec->min_ns = rec->median_ns = rec->mean_ns = rec->stddev_ns = rec->ci_lo_ns = rec->ci_hi_ns = NAN;
     rec->batch_min_ns = rec->batch_median_ns = rec->batch_mean_ns = NAN;
@@ -446,18 +445,43 @@ static enum gb_status gb_point_record(struct gb_point_run *r)
     return r->timer.counters ? r->timer.counters(r->timer.self, rec) : GB_OK;
 }
 
-/* A step failed: the record says why; returns what the caller must see
- * (only an interruption or a faulted device stops the run; any other
- * failure is recorded with the point and the run goes on). */
-static enum gb_status gb_point_failed(struct gb_record *rec, enum gb_status st)
+/* The reason of a point whose step failed with `st`, from the message. */
+static void gb_failure_reason(const struct gb_point_run *r, enum gb_status st, char *buf, size_t n)
 {
-    if (st == GB_ERR_VERIFY)
-        gb_rec_reason(rec, GB_REC_FAILED, gb_error_message());
-    else if (st == GB_ERR_UNSUPPORTED)
-        gb_rec_reason(rec, GB_REC_SKIPPED, gb_error_message());
+    const char *msg = gb_error_message();
+    if (st == GB_ERR_TIMEOUT)
+        snprintf(buf, n, "hung: the GPU did not finish within the point's limit of %g s (timeout_s); the run was stopped",
+                 r->g->wait_limit_s);
+    else if (st == GB_ERR_DEVICE_LOST)
+        snprintf(buf, n, "faulted, the context was lost and is recreated: %s", msg);
+    else if (st == GB_ERR_CUDA && (strncmp(msg, "cuLaunchKernel failed", 21) == 0 ||
+                                   strncmp(msg, "cuFuncSetAttribute failed", 25) == 0))
+        snprintf(buf, n, "the driver refused the launch (block, registers or shared memory): %s", msg);
     else
-        gb_rec_reason(rec, GB_REC_ERROR, gb_error_message());
-    return st == GB_ERR_INTERRUPTED || gb_device_fault(st) ? st : GB_OK;
+        snprintf(buf, n, "%s", msg);
+}
+
+/* A step failed: the record says why; returns what the caller must see:
+ * an interruption, a hung GPU (GB_ERR_TIMEOUT) and a lost context
+ * (GB_ERR_DEVICE_LOST) go up; any other failure stays with the point. A
+ * compile error keeps NVRTC's log in the record. */
+static enum gb_status gb_point_failed(struct gb_point_run *r, enum gb_status st)
+{
+    struct gb_record *rec = r->rec;
+    char why[sizeof rec->reason];
+    gb_failure_reason(r, st, why, sizeof why);
+    if (st == GB_ERR_VERIFY)
+        gb_rec_reason(rec, GB_REC_FAILED, why);
+    else if (st == GB_ERR_UNSUPPORTED)
+        gb_rec_reason(rec, GB_REC_SKIPPED, why);
+    else
+        gb_rec_reason(rec, GB_REC_ERROR, why);
+    if (st == GB_ERR_COMPILE && r->g->compile_log) {
+        (void)gb_record_set_compile_log(rec, r->g->compile_log); /* no memory: the reason still says it */
+        free(r->g->compile_log);
+        r->g->compile_log = NULL;
+    }
+    return st == GB_ERR_INTERRUPTED || st == GB_ERR_TIMEOUT || st == GB_ERR_DEVICE_LOST ? st : GB_OK;
 }
 
 /* Frees what the steps took, in the reverse order. */
@@ -466,6 +490,13 @@ static void gb_point_finish(struct gb_point_run *r)
     struct gb_point *p = r->p;
     for (int i = 0; i < p->n_metrics; i++)
         gb_record_set_metric(r->rec, p->metrics[i].name, p->metrics[i].value);
+    if (r->g->hung) {
+        /* A kernel still runs: frees and destroys could wait for it. What
+         * the point holds is left to the process's exit. */
+        gb_sample_set_release(&r->samples);
+        p->shared = NULL;
+        return;
+    }
     if (r->timer.release)
         r->timer.release(r->timer.self);
     if (r->exec)
@@ -503,10 +534,14 @@ enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const stru
         (st = gb_point_step(&r, gb_point_sample, &w->sampling_s)) == GB_OK)
         st = gb_point_record(&r);
     if (st != GB_OK)
-        st = gb_point_failed(rec, st);
+        st = gb_point_failed(&r, st);
     double t = gb_measure_now_s();
     gb_point_finish(&r);
     w->teardown_s += gb_measure_now_s() - t;
+    /* A fault can surface after the point's last wait (in its teardown): the
+     * point that ran the kernel owns it, not the next one. */
+    if (st == GB_OK && !g->hung && (st = gb_gpu_check(g)) != GB_OK)
+        st = gb_point_failed(&r, st);
     rec->wall_s = gb_measure_now_s() - t0;
     return st;
 }

@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include "gpubound/session.h"
+#include "measure/compile_pool.h"
 #include "measure/sampling.h"
+#include "measure/session_loop.h"
 
 enum gb_status gb_session_open(struct gb_session *s, int ordinal, const char *command_line, int quick)
 {
@@ -34,6 +36,9 @@ void gb_session_finish(struct gb_session *s, int complete)
     s->info.wall_s = gb_measure_now_s() - s->t_start;
     s->info.modules_compiled = s->gpu.compiles;
     s->info.modules_cached = s->gpu.disk_hits;
+    s->info.compile_cpu_s = s->gpu.compile_cpu_s + s->pool_cpu_s;
+    s->info.compile_wait_s = s->gpu.compile_wait_s;
+    s->info.compile_threads = s->pool_threads;
     gb_utc_now(s->info.finished_utc, sizeof s->info.finished_utc);
     s->info.complete = complete;
 }
@@ -54,6 +59,7 @@ struct gb_session_run {
     struct gb_measure_opts mo;
     struct gb_measure_share share;
     const struct gb_session_hooks *hooks;
+    struct gb_compile_pool *pool;
 };
 
 static void gb_point_record_init(const struct gb_plan_item *it, const struct gb_point *p, struct gb_record *rec)
@@ -65,11 +71,11 @@ static void gb_point_record_init(const struct gb_plan_item *it, const struct gb_
         gb_record_set_axis(rec, p->axis_name[a], p->axis_str[a]);
 }
 
-static void gb_hook_point(const struct gb_session_run *r, size_t done, size_t total, const struct gb_plan_item *it,
-                          const struct gb_record *rec)
+static void gb_hook_point(const struct gb_session_loop *l, size_t done, size_t total,
+                          const struct gb_plan_item *it, const struct gb_record *rec)
 {
-    if (r->hooks && r->hooks->point)
-        r->hooks->point(r->hooks->ctx, done, total, it, rec);
+    if (l->hooks && l->hooks->point)
+        l->hooks->point(l->hooks->ctx, done, total, it, rec);
 }
 
 static void gb_count_record(struct gb_run_info *info, const struct gb_record *rec)
@@ -82,37 +88,124 @@ static void gb_count_record(struct gb_run_info *info, const struct gb_record *re
         info->points_failed++;
 }
 
-/* Measures and writes every point; stops at an interruption, a faulted
- * device (*measure_st) or a write error (returned). */
-static enum gb_status gb_session_points(struct gb_session_run *r, const struct gb_plan *plan, int quick,
-                                        enum gb_status *measure_st)
+void gb_session_point_label(const struct gb_plan_item *it, char *buf, size_t n)
+{
+    int len = snprintf(buf, n, "%s/%s", it->suite->name, it->bench->name);
+    for (int a = 0; a < it->n_axes && len > 0 && (size_t)len < n; a++)
+        len += snprintf(buf + len, n - (size_t)len, " %s=%s", it->axis_name[a], it->axis_value[a]);
+}
+
+/* After point `it` ended with `st`: whether the loop goes on (GB_OK) or
+ * stops (the status, with info->incomplete_reason saying why). A lost
+ * context is dropped with everything tied to it and made anew. */
+static enum gb_status gb_session_after(const struct gb_session_loop *l, const struct gb_plan_item *it,
+                                       enum gb_status st)
+{
+    char label[200];
+    struct gb_run_info *info = l->info;
+    gb_session_point_label(it, label, sizeof label);
+    if (st == GB_ERR_DEVICE_LOST) {
+        /* The shared state lives in the old context: freed before it goes. */
+        gb_measure_share_release(l->share);
+        if ((st = l->recover(l->ctx, l->gpu)) == GB_OK)
+            return GB_OK;
+        snprintf(info->incomplete_reason, sizeof info->incomplete_reason,
+                 "%.200s faulted and the context could not be recreated", label);
+        return st;
+    }
+    if (st == GB_ERR_TIMEOUT) {
+        /* Its kernel may still run: nothing of the device is touched again. */
+        memset(l->share, 0, sizeof *l->share);
+        snprintf(info->incomplete_reason, sizeof info->incomplete_reason,
+                 "%.180s hung: the GPU did not finish within its limit of %g s", label,
+                 gb_bench_timeout_s(it->bench));
+    } else if (st == GB_ERR_INTERRUPTED) {
+        snprintf(info->incomplete_reason, sizeof info->incomplete_reason, "interrupted before %.200s", label);
+    }
+    return st;
+}
+
+enum gb_status gb_session_loop_run(const struct gb_session_loop *l, enum gb_status *measure_st)
 {
     enum gb_status st = GB_OK;
+    const struct gb_plan *plan = l->plan;
     *measure_st = GB_OK;
     for (size_t i = 0; i < plan->n; i++) {
         struct gb_point p;
         struct gb_record rec;
-        gb_plan_point(&plan->items[i], quick, &p);
-        p.gpu = &r->s.gpu;
+        gb_plan_point(&plan->items[i], l->quick, &p);
+        p.gpu = l->gpu;
         gb_point_record_init(&plan->items[i], &p, &rec);
-        gb_hook_point(r, i, plan->n, &plan->items[i], NULL);
-        *measure_st = gb_measure_point(&r->s.gpu, &p, &r->mo, &rec);
+        gb_hook_point(l, i, plan->n, &plan->items[i], NULL);
+        *measure_st = l->measure(l->ctx, l->gpu, &p, l->mo, &rec);
         gb_point_release(&p);
         if (*measure_st == GB_ERR_INTERRUPTED) {
             gb_record_release(&rec);
+            *measure_st = gb_session_after(l, &plan->items[i], *measure_st);
             break;
         }
         double t = gb_measure_now_s();
-        st = gb_run_writer_add(r->w, &rec);
-        r->s.info.write_s += gb_measure_now_s() - t;
+        st = gb_run_writer_add(l->w, &rec);
+        l->info->write_s += gb_measure_now_s() - t;
         if (st == GB_OK) {
-            gb_count_record(&r->s.info, &rec);
-            gb_hook_point(r, i + 1, plan->n, &plan->items[i], &rec);
+            gb_count_record(l->info, &rec);
+            gb_hook_point(l, i + 1, plan->n, &plan->items[i], &rec);
         }
         gb_record_release(&rec);
-        if (st != GB_OK || *measure_st != GB_OK) /* a faulted device: nothing after this point can be trusted */
+        if (*measure_st != GB_OK)
+            *measure_st = gb_session_after(l, &plan->items[i], *measure_st);
+        if (st != GB_OK || *measure_st != GB_OK)
             break;
     }
+    return st;
+}
+
+static enum gb_status gb_real_measure(void *ctx, struct gb_gpu *g, struct gb_point *p,
+                                      const struct gb_measure_opts *o, struct gb_record *rec)
+{
+    (void)ctx;
+    return gb_measure_point(g, p, o, rec);
+}
+
+static enum gb_status gb_real_recover(void *ctx, struct gb_gpu *g)
+{
+    (void)ctx;
+    return gb_gpu_recover(g);
+}
+
+/* Starts the compile pool over the plan (none when there is nothing to
+ * compile or no thread to spare; a pool that cannot start only costs time). */
+static void gb_session_pool(struct gb_session_run *r, const struct gb_plan *plan, int quick)
+{
+    int threads = gb_compile_pool_threads();
+    if (gb_compile_pool_start(plan, quick, r->s.gpu.arch, threads, &r->pool) != GB_OK)
+        r->pool = NULL;
+    r->s.gpu.ahead = gb_compile_pool_ahead(r->pool);
+}
+
+/* Stops the pool and adds its work to run.json's counts. */
+static void gb_session_pool_stop(struct gb_session_run *r)
+{
+    struct gb_compile_pool_stats ps;
+    memset(&ps, 0, sizeof ps);
+    r->s.gpu.ahead = NULL;
+    gb_compile_pool_stop(r->pool, &ps);
+    r->pool = NULL;
+    r->s.pool_cpu_s += ps.cpu_s;
+    r->s.pool_threads = ps.threads;
+}
+
+/* Measures and writes every point; stops at an interruption, a hung GPU, a
+ * context that cannot be recreated (*measure_st) or a write error (returned). */
+static enum gb_status gb_session_points(struct gb_session_run *r, const struct gb_plan *plan, int quick,
+                                        enum gb_status *measure_st)
+{
+    struct gb_session_loop l = {.plan = plan, .quick = quick, .gpu = &r->s.gpu, .w = r->w, .info = &r->s.info,
+                                .mo = &r->mo, .share = &r->share, .hooks = r->hooks,
+                                .measure = gb_real_measure, .recover = gb_real_recover};
+    gb_session_pool(r, plan, quick);
+    enum gb_status st = gb_session_loop_run(&l, measure_st);
+    gb_session_pool_stop(r);
     return st;
 }
 
@@ -147,7 +240,8 @@ enum gb_status gb_session_run(const struct gb_plan *plan, const struct gb_sessio
         goto out;
     srand((unsigned)time(NULL) ^ (unsigned)getpid());
     st = gb_session_points(&r, plan, o->quick, &measure_st);
-    gb_measure_share_release(&r.share);
+    if (!r.s.gpu.hung)
+        gb_measure_share_release(&r.share);
     gb_session_finish(&r.s, measure_st == GB_OK && st == GB_OK);
     close_st = gb_run_writer_close(r.w, &r.s.info);
     r.w = NULL;
@@ -161,7 +255,8 @@ enum gb_status gb_session_run(const struct gb_plan *plan, const struct gb_sessio
 out:
     if (r.w)
         gb_run_writer_close(r.w, &r.s.info);
-    gb_measure_share_release(&r.share);
+    if (!r.s.gpu.hung)
+        gb_measure_share_release(&r.share);
     res->info = r.s.info;
     gb_session_close(&r.s);
     return st;

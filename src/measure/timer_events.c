@@ -77,7 +77,8 @@ static enum gb_status gb_events_collect(void *self, double *ns, int cap, int *n)
     *n = 0;
     if (k == 0)
         goto out;
-    GB_CU_CHECK(st, gb_cu->cuEventSynchronize(e->ev[2 * e->pending - 1]));
+    if ((st = gb_gpu_wait_event(e->gpu, e->ev[2 * e->pending - 1])) != GB_OK)
+        goto out;
     for (int i = 0; i < k; i++) {
         float ms = 0;
         GB_CU_CHECK(st, gb_cu->cuEventElapsedTime(&ms, e->ev[2 * i], e->ev[2 * i + 1]));

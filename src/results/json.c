@@ -68,6 +68,8 @@ json_t *gb_record_to_json(const struct gb_record *r)
     json_object_set_new(o, "wall_s", gb_json_real(r->wall_s));
     json_object_set_new(o, "timed_s", gb_json_real(r->timed_s));
     json_object_set_new(o, "metrics", m);
+    if (r->compile_log)
+        json_object_set_new(o, "compile_log", json_string(r->compile_log));
     return o;
 }
 
@@ -167,6 +169,24 @@ static int gb_time_source_from_json(const struct gb_jr *j, json_t *o, struct gb_
     return 0;
 }
 
+/* compile_log: absent or null (none), or a string of at most GB_COMPILE_LOG_MAX bytes. */
+static int gb_compile_log_from_json(const struct gb_jr *j, json_t *o, struct gb_record *r)
+{
+    json_t *v = json_object_get(o, "compile_log");
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_string(v) || json_string_length(v) >= GB_COMPILE_LOG_MAX) {
+        snprintf(j->why, j->n, "%s: %s.compile_log is %s: a string of at most %d characters is allowed",
+                 j->file, j->path, json_is_string(v) ? "too long" : "not a string", GB_COMPILE_LOG_MAX - 1);
+        return -1;
+    }
+    if (gb_record_set_compile_log(r, json_string_value(v)) != GB_OK) {
+        snprintf(j->why, j->n, "%s: %s.compile_log: %s", j->file, j->path, gb_error_message());
+        return -1;
+    }
+    return 0;
+}
+
 /* suite, bench, status, reason and cache. */
 static int gb_record_names(const struct gb_jr *j, json_t *o, struct gb_record *r)
 {
@@ -260,7 +280,7 @@ static int gb_record_fill(const struct gb_jr *j, json_t *o, struct gb_record *r)
         gb_jr_real(j, o, "timed_s", GB_RANGE_SECONDS, &r->timed_s) ||
         gb_record_samples_from_json(o, r, j->file, j->path, j->why, j->n))
         return -1;
-    return gb_time_source_from_json(j, o, r);
+    return gb_time_source_from_json(j, o, r) || gb_compile_log_from_json(j, o, r);
 }
 
 int gb_record_from_json(json_t *o, struct gb_record *r, const char *file, const char *path,
@@ -422,8 +442,13 @@ json_t *gb_run_info_to_json(const struct gb_run_info *in)
     json_object_set_new(o, "timed_s", gb_json_real(in->timed_s));
     json_object_set_new(o, "timed_share", gb_json_real(in->wall_s > 0 ? in->timed_s / in->wall_s : NAN));
     json_object_set_new(o, "wall_parts", gb_wall_parts_to_json(in));
-    json_object_set_new(o, "modules", json_pack("{s:i, s:i}", "compiled", in->modules_compiled,
-                                                 "from_disk_cache", in->modules_cached));
+    json_object_set_new(o, "modules", json_pack("{s:i, s:i, s:o, s:o, s:i}", "compiled", in->modules_compiled,
+                                                 "from_disk_cache", in->modules_cached, "compile_cpu_s",
+                                                 gb_json_real(in->compile_cpu_s), "gpu_wait_s",
+                                                 gb_json_real(in->compile_wait_s), "compile_threads",
+                                                 in->compile_threads));
+    if (in->incomplete_reason[0])
+        json_object_set_new(o, "incomplete_reason", json_string(in->incomplete_reason));
     if (in->has_device)
         json_object_set_new(o, "device", gb_device_to_json(&in->device));
     return o;
@@ -445,7 +470,8 @@ static int gb_run_info_strings(const struct gb_jr *j, json_t *o, struct gb_run_i
         gb_jr_str(j, o, "started_utc", in->started_utc, sizeof in->started_utc, 1) ||
         gb_jr_str(j, o, "finished_utc", in->finished_utc, sizeof in->finished_utc, 0) ||
         gb_jr_str(j, o, "host", in->host, sizeof in->host, 0) ||
-        gb_jr_str(j, o, "mode", in->mode, sizeof in->mode, 0))
+        gb_jr_str(j, o, "mode", in->mode, sizeof in->mode, 0) ||
+        gb_jr_str(j, o, "incomplete_reason", in->incomplete_reason, sizeof in->incomplete_reason, 0))
         return -1;
     if (json_is_object(cuda) &&
         (gb_jr_str(&jc, cuda, "driver_api", in->cuda_driver, sizeof in->cuda_driver, 0) ||
@@ -487,7 +513,10 @@ int gb_run_info_from_json(json_t *o, struct gb_run_info *in, const char *file, c
     json_t *mods = json_object_get(o, "modules");
     if (json_is_object(mods) &&
         (gb_jr_int(&jm, mods, "compiled", GB_RANGE_MODULES, &in->modules_compiled) ||
-         gb_jr_int(&jm, mods, "from_disk_cache", GB_RANGE_MODULES, &in->modules_cached)))
+         gb_jr_int(&jm, mods, "from_disk_cache", GB_RANGE_MODULES, &in->modules_cached) ||
+         gb_jr_real(&jm, mods, "compile_cpu_s", GB_RANGE_SECONDS, &in->compile_cpu_s) ||
+         gb_jr_real(&jm, mods, "gpu_wait_s", GB_RANGE_SECONDS, &in->compile_wait_s) ||
+         gb_jr_int(&jm, mods, "compile_threads", GB_RANGE_MODULES, &in->compile_threads)))
         return -1;
     json_t *dev = json_object_get(o, "device");
     if (dev && !json_is_null(dev)) {

@@ -89,7 +89,25 @@ void gb_record_release(struct gb_record *r)
     free(r->axes);
     free(r->metrics);
     free(r->sample_ns);
+    free(r->compile_log);
     memset(r, 0, sizeof *r);
+}
+
+enum gb_status gb_record_set_compile_log(struct gb_record *r, const char *log)
+{
+    static const char cut[] = "\n[log cut]\n";
+    char *copy = NULL;
+    if (log) {
+        size_t n = strlen(log);
+        size_t keep = n < GB_COMPILE_LOG_MAX ? n : GB_COMPILE_LOG_MAX - sizeof cut;
+        if (!(copy = malloc(keep + sizeof cut)))
+            return gb_error_set(GB_ERR_NOMEM, "out of host memory keeping a compile log");
+        memcpy(copy, log, keep);
+        strcpy(copy + keep, keep < n ? cut : "");
+    }
+    free(r->compile_log);
+    r->compile_log = copy;
+    return GB_OK;
 }
 
 enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src)
@@ -97,6 +115,7 @@ enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src
     *dst = *src;
     dst->axes = NULL;
     dst->metrics = NULL;
+    dst->compile_log = NULL;
     dst->cap_axes = dst->cap_metrics = 0;
     dst->sample_ns = NULL;
     if (src->n_sample_ns > 0) {
@@ -104,6 +123,8 @@ enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src
             goto oom;
         memcpy(dst->sample_ns, src->sample_ns, (size_t)src->n_sample_ns * sizeof *dst->sample_ns);
     }
+    if (src->compile_log && !(dst->compile_log = strdup(src->compile_log)))
+        goto oom;
     if (src->n_axes > 0) {
         if (!(dst->axes = malloc((size_t)src->n_axes * sizeof *dst->axes)))
             goto oom;

@@ -52,6 +52,8 @@ const char *gb_status_name(enum gb_status st)
     case GB_ERR_INTERRUPTED: return "interrupted";
     case GB_ERR_UNSUPPORTED: return "unsupported";
     case GB_ERR_NUMERIC: return "numeric";
+    case GB_ERR_DEVICE_LOST: return "device-lost";
+    case GB_ERR_TIMEOUT: return "timeout";
     }
     return "unknown";
 }

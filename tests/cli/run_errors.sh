@@ -10,6 +10,8 @@ expect 2 "axis width: 'x' is not an integer" run bandwidth --set width=4,x --out
 expect 2 "--set zzz: no selected benchmark has an axis of that name" run bandwidth --set zzz=1 --out "$TMP/r3"
 expect 2 "--cold and --hot ask different questions" run bandwidth --cold --hot --out "$TMP/r3"
 [ ! -e "$TMP/r3" ] && ok || bad "--cold --hot left $TMP/r3 behind"
+expect 2 "--cold and --hot ask different questions" run bandwidth --hot --cold --out "$TMP/r3"
+[ "$(wc -l <"$TMP/err")" = 1 ] && ok || bad "--hot --cold: more than one line on stderr"
 expect 2 "--timer takes auto, cupti or events" run bandwidth --timer gpu --out "$TMP/r3"
 expect 2 "--flush takes read, write or write-read" run bandwidth --cold --flush none --out "$TMP/r3"
 expect 2 "--set 'width' is not AXIS=V1,V2" run bandwidth --set width --out "$TMP/r3"
@@ -31,6 +33,9 @@ if ! has_gpu; then
     # No GPU: one line, exit 3, and no run directory left behind.
     expect 3 "(no CUDA driver|no usable GPU|no GPU).*needs an NVIDIA GPU" run bandwidth --quick --out "$TMP/nogpu"
     [ ! -e "$TMP/nogpu" ] && ok || bad "a run without a GPU must not leave its --out behind"
+    # Nor, without --out, the runs/ directory it would have written into.
+    mkdir -p "$TMP/cwd" && (cd "$TMP/cwd" && "$GPUBOUND" run bandwidth --quick >/dev/null 2>&1)
+    [ $? = 3 ] && [ -z "$(ls -A "$TMP/cwd")" ] && ok || bad "a run without a GPU left $(ls -A "$TMP/cwd") behind"
     expect 3 "needs an NVIDIA GPU" info
 else
     skip 3 "the no-GPU checks (exit 3, nothing left behind) need a machine without a GPU"
