@@ -34,15 +34,24 @@ enum gb_occ_limit {
     GB_OCC_LIMIT_BARRIERS = 1 << 4,  /* block barriers per SM (cc >= 9.0) */
 };
 
+/* Special values of gb_occupancy_input.max_dyn_smem_bytes. */
+#define GB_OCC_MAX_DYN_AS_REQUESTED (-1)
+#define GB_OCC_MAX_DYN_UNSET (-2)
+
 /* The kernel and launch whose occupancy is asked. */
 struct gb_occupancy_input {
     int threads_per_block;    /* >= 1; not necessarily a multiple of the warp size */
     int regs_per_thread;      /* registers per thread as compiled (CU_FUNC_ATTRIBUTE_NUM_REGS), >= 0 */
     int static_smem_bytes;    /* static shared memory (CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES), >= 0 */
     int dyn_smem_bytes;       /* dynamic shared memory per block at launch, >= 0 */
-    int max_dyn_smem_bytes;   /* the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
-                               * -1: equal to dyn_smem_bytes (opted in for exactly what the
-                               * launch uses). A launch asking more than this fits 0 blocks. */
+    int max_dyn_smem_bytes;   /* the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+                               * (what cuFuncGetAttribute reads back), or
+                               * GB_OCC_MAX_DYN_AS_REQUESTED (-1): equal to dyn_smem_bytes
+                               * (opted in for exactly what the launch uses), or
+                               * GB_OCC_MAX_DYN_UNSET (-2): never set, the driver's default
+                               * dev->smem_per_block - static_smem_bytes. A launch asking more
+                               * dynamic shared memory than this fits 0 blocks (limit: shared
+                               * memory): the driver refuses to launch it. */
     int carveout_pct;         /* preferred shared-memory carveout in percent of the SM's
                                * maximum (CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT),
                                * 0..100, or -1 for the default (the maximum) */
@@ -93,7 +102,9 @@ enum gb_occupancy_axis {
     GB_OCC_AXIS_REGS,         /* registers per thread: 1 .. max_regs_per_thread */
     GB_OCC_AXIS_SMEM,         /* dynamic shared memory per block: 0, smem_alloc_unit, ..
                                * up to smem_per_block_optin - static_smem_bytes (the last
-                               * point exactly that), each opted in (max_dyn = value) */
+                               * point exactly that); with max_dyn_smem_bytes
+                               * GB_OCC_MAX_DYN_AS_REQUESTED each point is opted in to its
+                               * value, otherwise the attribute is held (points above it: 0) */
 };
 
 struct gb_occupancy_point {

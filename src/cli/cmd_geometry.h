@@ -12,7 +12,9 @@
 
 #define GB_GEOMETRY_HELP                                                                        \
     "  --bench B       one benchmark of the ubench suite (ubench0 .. ubench14, cannon_direct,\n"  \
-    "                  cannon_shifted)\n"                                                        \
+    "                  cannon_shifted), or of a kernel spec whose axes include block_size_x\n"  \
+    "                  (and block_size_y; its problem axis n is the size), e.g. the stencil\n"  \
+    "                  example: gpubound geometry RUN --bench stencil\n"                         \
     "  --class C       the benches of one class of the paper's kernels, taken together (below)\n" \
     "  --all           the table of good shapes: one row per bench, size and cache\n"           \
     "  --compare A,B   bench B's best shape against bench A's, per size and cache, and the\n"   \

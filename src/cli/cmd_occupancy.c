@@ -60,6 +60,17 @@ static int axis_value(const struct gb_occupancy_input *in, enum gb_occupancy_axi
 
 /* ---- the terminal form ---- */
 
+/* The max-dynamic-shared-memory attribute `in` stands for, in bytes. */
+static int max_dyn_attribute(const struct gb_device_info *dev, const struct gb_occupancy_input *in)
+{
+    switch (in->max_dyn_smem_bytes) {
+    case GB_OCC_MAX_DYN_AS_REQUESTED: return in->dyn_smem_bytes;
+    case GB_OCC_MAX_DYN_UNSET:
+        return dev->smem_per_block > in->static_smem_bytes ? dev->smem_per_block - in->static_smem_bytes : 0;
+    default: return in->max_dyn_smem_bytes;
+    }
+}
+
 static enum gb_status print_sweep_table(const struct gb_device_info *dev,
                                         const struct gb_occupancy_input *in,
                                         enum gb_occupancy_axis axis, int width)
@@ -143,15 +154,23 @@ static enum gb_status print_terminal(const struct gb_device_info *dev,
     else
         snprintf(buf, sizeof buf, "%d%%", in->carveout_pct);
     printf("  block: %d threads (%d warps), %d registers per thread, %d + %d bytes shared memory "
-           "(static + dynamic), carveout %s\n\n",
+           "(static + dynamic), carveout %s\n",
            in->threads_per_block, r->warps_per_block, in->regs_per_thread, in->static_smem_bytes,
            in->dyn_smem_bytes, buf);
+    const int attr = max_dyn_attribute(dev, in);
+    if (in->max_dyn_smem_bytes != GB_OCC_MAX_DYN_AS_REQUESTED)
+        printf("  max dynamic shared memory attribute: %d bytes%s\n", attr,
+               in->max_dyn_smem_bytes == GB_OCC_MAX_DYN_UNSET ? " (the driver's default)" : "");
+    printf("\n");
     printf("  active blocks per SM  %d\n", r->active_blocks);
     printf("  active warps per SM   %d of %d\n", r->active_warps, r->max_warps);
     printf("  occupancy             %.4g%%\n", 100.0 * r->occupancy);
     limits_text(r->limits, buf, sizeof buf);
     printf("  limited by            %s%s\n\n", buf,
-           r->active_blocks == 0 ? " (the block cannot run)" : "");
+           r->active_blocks > 0 ? ""
+           : in->dyn_smem_bytes > attr ? " (the launch asks more dynamic shared memory than the kernel's "
+                                         "attribute allows: the driver refuses it)"
+                                       : " (the block cannot run)");
 
     if (!(t = gb_table_new())) {
         st = gb_error_set(GB_ERR_NOMEM, "out of memory for a table");
@@ -329,6 +348,14 @@ static int parse_input_option(int c, const char *arg, struct occ_args *a)
             return gb_cli_usage(CMD, "--dyn-smem needs a number of bytes, 0 or more, not '%s'", arg);
         a->in.dyn_smem_bytes = (int)v;
         return -1;
+    case 'm':
+        if (strcmp(arg, "default") == 0)
+            v = GB_OCC_MAX_DYN_UNSET;
+        else if ((v = parse_count(arg, 1 << 30)) < 0)
+            return gb_cli_usage(CMD, "--max-dyn-smem needs a number of bytes, 0 or more, or 'default', "
+                                     "not '%s'", arg);
+        a->in.max_dyn_smem_bytes = (int)v;
+        return -1;
     default: {
         char *end;
         errno = 0;
@@ -347,7 +374,7 @@ static int parse_option(int c, char **argv, struct occ_args *a)
 {
     enum gb_status st;
     switch (c) {
-    case 't': case 'r': case 's': case 'y': case 'c':
+    case 't': case 'r': case 's': case 'y': case 'c': case 'm':
         return parse_input_option(c, optarg, a);
     case 'C':
         if (gb_cli_parse_cc(optarg, &a->cc_major, &a->cc_minor) != 0)
@@ -379,6 +406,7 @@ static int parse_args(int argc, char **argv, struct occ_args *a)
         {"carveout", required_argument, NULL, 'c'}, {"cc", required_argument, NULL, 'C'},
         {"device", required_argument, NULL, 'd'},   {"format", required_argument, NULL, 'f'},
         {"record-truth", required_argument, NULL, 'T'},
+        {"max-dyn-smem", required_argument, NULL, 'm'},
         {NULL, 0, NULL, 0},
     };
     const struct gb_occupancy_input unset = {-1, -1, -1, 0, -1, -1};
@@ -447,6 +475,11 @@ static int check_input(const struct gb_device_info *dev, const struct gb_occupan
                             in->static_smem_bytes, in->dyn_smem_bytes,
                             (long)in->static_smem_bytes + in->dyn_smem_bytes, limit, dev->cc_major,
                             dev->cc_minor);
+    if ((long)in->static_smem_bytes + in->max_dyn_smem_bytes > limit)
+        return gb_cli_usage(CMD, "--max-dyn-smem %d is more than the %ld bytes a kernel with --smem %d "
+                                 "can opt in to on compute capability %d.%d",
+                            in->max_dyn_smem_bytes, (long)limit - in->static_smem_bytes,
+                            in->static_smem_bytes, dev->cc_major, dev->cc_minor);
     return -1;
 }
 

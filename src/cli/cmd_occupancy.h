@@ -5,14 +5,21 @@
 
 #define GB_OCCUPANCY_USAGE                                                                      \
     "gpubound occupancy --threads N --regs R --smem BYTES [--dyn-smem BYTES] [--carveout PCT]\n" \
-    "                   [--cc X.Y | --device N] [--format table|csv|json]"
+    "                   [--max-dyn-smem BYTES|default] [--cc X.Y | --device N]\n"             \
+    "                   [--format table|csv|json]"
 
 #define GB_OCCUPANCY_HELP                                                                        \
     "  --threads N        threads per block (1 to the device's maximum, 1024)\n"                    \
     "  --regs R           registers per thread, as compiled (0 to 255)\n"                           \
     "  --smem BYTES       static shared memory per block (0 to 49152)\n"                            \
-    "  --dyn-smem BYTES   dynamic shared memory per block at launch (default 0); the kernel is\n"   \
-    "                     taken to have opted in to exactly this much\n"                           \
+    "  --dyn-smem BYTES   dynamic shared memory per block at launch (default 0); without\n"        \
+    "                     --max-dyn-smem the kernel is taken to have opted in to exactly this\n"   \
+    "                     much\n"                                                                   \
+    "  --max-dyn-smem B   the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (what\n"   \
+    "                     cudaFuncSetAttribute set), or 'default' for a kernel that never set\n"  \
+    "                     it (the block's limit without opt-in minus --smem); a launch asking\n" \
+    "                     more --dyn-smem than this fits 0 blocks: the driver refuses it. The\n" \
+    "                     dynamic shared memory sweep then holds the attribute\n"                \
     "  --carveout PCT     preferred shared-memory carveout, percent of the SM's maximum\n"         \
     "                     (0 to 100, or -1 for the driver's default, the default)\n"               \
     "  --cc X.Y           use the built-in limits of compute capability X.Y, no GPU needed\n"      \
@@ -27,6 +34,8 @@
     "dynamic shared memory each vary with the other inputs held.\n"                              \
     "Exit 0 on success, 2 on a usage error, 3 when --device is used without a usable GPU.\n"    \
     "Example: gpubound occupancy --cc 9.0 --threads 256 --regs 32 --smem 0\n"                   \
-    "Example: gpubound occupancy --threads 128 --regs 64 --smem 12288 --carveout 50\n"
+    "Example: gpubound occupancy --threads 128 --regs 64 --smem 12288 --carveout 50\n"          \
+    "Example: gpubound occupancy --cc 9.0 --threads 256 --regs 32 --smem 0 --dyn-smem 65536 \\\n" \
+    "             --max-dyn-smem default\n"
 
 #endif

@@ -20,6 +20,7 @@ struct gb_truth_variant {
     CUfunction fn;
     int regs, st_smem, max_threads;
     int dyn_max;                 /* the most dynamic shared memory the kernel can opt in to */
+    int dyn_default;             /* its max-dynamic-shared-memory attribute before any set */
     int dyn_ok[16], n_dyn;       /* dynamic sizes that fit */
 };
 
@@ -46,6 +47,9 @@ static void gb_truth_header(const struct gb_truth *t, const char *when)
             d->cc_major, d->cc_minor, d->warp_size, d->max_threads_per_block, d->max_threads_per_sm,
             d->max_blocks_per_sm, d->regs_per_sm, d->regs_per_block, d->smem_per_sm, d->smem_per_block,
             d->smem_per_block_optin, d->smem_reserved_per_block);
+    fprintf(f, "# rows: per block size and carveout three dynamic sizes: opted in to exactly the request, "
+               "the attribute at the kernel's whole opt-in space, and a request above the attribute "
+               "(left at its default when the request exceeds that, else set below the request)\n");
     fprintf(f, "device,cc,threads,regs,static_smem,dyn_smem,max_dyn_smem,carveout,blocks\n");
 }
 
@@ -65,6 +69,8 @@ static enum gb_status gb_truth_compile(struct gb_truth *t, size_t ri, int pick, 
     GB_CU_CHECK(st, gb_cu->cuFuncGetAttribute(&v->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, v->fn));
     GB_CU_CHECK(st, gb_cu->cuFuncGetAttribute(&v->st_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, v->fn));
     GB_CU_CHECK(st, gb_cu->cuFuncGetAttribute(&v->max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, v->fn));
+    GB_CU_CHECK(st, gb_cu->cuFuncGetAttribute(&v->dyn_default, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                              v->fn));
     v->dyn_max = d->smem_per_block_optin - v->st_smem;
     const int dyn_values[] = {0, 1, 1024, 5000, 20480, d->smem_per_block - v->st_smem, 65536, 100000, 150000,
                               v->dyn_max};
@@ -122,9 +128,26 @@ static void gb_truth_config(struct gb_truth *t, const struct gb_truth_variant *v
     t->sum->rows++;
 }
 
-/* Every launch input on one variant: two dynamic sizes per (block,
- * carveout), spread over the list; the second with the kernel's maximum
- * opted in to the whole remaining opt-in space. */
+/* A request above the kernel's attribute (the launch the driver refuses):
+ * a non-zero size from the list, with the attribute at its default when the
+ * request exceeds that (a kernel that never opted in), else just below the
+ * request or 0, alternately. */
+static void gb_truth_over_attribute(struct gb_truth *t, const struct gb_truth_variant *v, int threads, int carve,
+                                    size_t pick)
+{
+    if (v->n_dyn < 2)
+        return;
+    const int dyn = v->dyn_ok[1 + pick % (size_t)(v->n_dyn - 1)];
+    int want_max = dyn > v->dyn_default ? v->dyn_default : (pick & 1) ? dyn - 1 : 0;
+    if (dyn < 1 || want_max < 0)
+        return;
+    gb_truth_config(t, v, threads, dyn, want_max, carve);
+}
+
+/* Every launch input on one variant: three dynamic sizes per (block,
+ * carveout), spread over the list; the first opted in to exactly the
+ * request, the second with the kernel's maximum opted in to the whole
+ * remaining opt-in space, the third above the attribute. */
 static void gb_truth_launches(struct gb_truth *t, const struct gb_truth_variant *v)
 {
     const size_t m = (size_t)t->sum->modules, n_dyn = (size_t)v->n_dyn;
@@ -136,6 +159,7 @@ static void gb_truth_launches(struct gb_truth *t, const struct gb_truth_variant 
                 k2 = (k1 + 1) % v->n_dyn;
             gb_truth_config(t, v, gb_truth_threads[ti], v->dyn_ok[k1], v->dyn_ok[k1], gb_truth_carveout[ci]);
             gb_truth_config(t, v, gb_truth_threads[ti], v->dyn_ok[k2], v->dyn_max, gb_truth_carveout[ci]);
+            gb_truth_over_attribute(t, v, gb_truth_threads[ti], gb_truth_carveout[ci], m * 11 + ti * 5 + ci);
         }
     }
 }
@@ -153,8 +177,9 @@ static enum gb_status gb_truth_table(struct gb_truth *t)
             if ((st = gb_truth_compile(t, ri, pick, o, &v)) != GB_OK)
                 return st;
             t->sum->modules++;
-            fprintf(t->f, "# variant %d: %s %s %s -> regs=%d static_smem=%d max_threads_per_block=%d\n",
-                    t->sum->modules, o[0], o[1], o[2], v.regs, v.st_smem, v.max_threads);
+            fprintf(t->f, "# variant %d: %s %s %s -> regs=%d static_smem=%d max_threads_per_block=%d "
+                          "default_max_dyn_smem=%d\n",
+                    t->sum->modules, o[0], o[1], o[2], v.regs, v.st_smem, v.max_threads, v.dyn_default);
             gb_truth_launches(t, &v);
         }
     }

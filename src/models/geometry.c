@@ -239,6 +239,33 @@ static int gb_parse_side(const char *s)
     return (int)v;
 }
 
+/* A kernel-spec bench with a block_size_x axis (Kernel Tuner's convention)
+ * is advised too: its block is block_size_x wide and block_size_y (default
+ * 1) tall, its size the problem axis n. */
+static int gb_geo_spec_record(const struct gb_record *r)
+{
+    return strcmp(r->suite, GB_GEO_SUITE) != 0 && gb_record_axis(r, "block_size_x") != NULL;
+}
+
+/* The record's size: the axis size, or a kernel spec's problem axis n. */
+static const char *gb_geo_record_size(const struct gb_record *r, int spec)
+{
+    return gb_record_axis(r, spec ? "n" : "size");
+}
+
+/* The block shape of record `r` into e->rows and e->cols (0 when malformed). */
+static void gb_geo_entry_shape(const struct gb_record *r, int spec, struct gb_geo_entry *e)
+{
+    if (spec) {
+        const char *by = gb_record_axis(r, "block_size_y");
+        e->rows = by ? gb_parse_side(by) : 1;
+        e->cols = gb_parse_side(gb_record_axis(r, "block_size_x"));
+    } else {
+        e->rows = gb_parse_side(gb_record_axis(r, "rows"));
+        e->cols = gb_parse_side(gb_record_axis(r, "cols"));
+    }
+}
+
 static int gb_entry_key_cmp(const void *pa, const void *pb)
 {
     const struct gb_geo_entry *a = pa, *b = pb;
@@ -264,12 +291,13 @@ enum gb_status gb_geo_set_new(const struct gb_record *recs, size_t n, struct gb_
     }
     for (size_t i = 0; i < n; i++) {
         const struct gb_record *r = &recs[i];
-        if (strcmp(r->suite, GB_GEO_SUITE) != 0) {
+        const int spec = gb_geo_spec_record(r);
+        if (strcmp(r->suite, GB_GEO_SUITE) != 0 && !spec) {
             s->counts.other_suites++;
             continue;
         }
         s->counts.records++;
-        const char *size = gb_record_axis(r, "size"), *cache = gb_record_axis(r, "cache");
+        const char *size = gb_geo_record_size(r, spec), *cache = gb_record_axis(r, "cache");
         struct gb_geo_entry *e = &s->e[s->n];
         e->order = i;
         e->bench = gb_strlist_intern(&s->benches, r->bench);
@@ -279,8 +307,7 @@ enum gb_status gb_geo_set_new(const struct gb_record *recs, size_t n, struct gb_
             st = gb_error_set(GB_ERR_NOMEM, "out of memory indexing %zu records", n);
             goto out;
         }
-        e->rows = gb_parse_side(gb_record_axis(r, "rows"));
-        e->cols = gb_parse_side(gb_record_axis(r, "cols"));
+        gb_geo_entry_shape(r, spec, e);
         e->time_ns = r->median_ns;
         e->occupancy = gb_record_metric(r, "occupancy", NAN);
         double mo = gb_record_metric(r, "max_occupancy", NAN);

@@ -150,7 +150,7 @@ static enum gb_status check_input(const struct gb_occupancy_input *in)
     if (in->threads_per_block < 1)
         return gb_error_set(GB_ERR_USAGE, "occupancy: a block needs at least one thread");
     if (in->regs_per_thread < 0 || in->static_smem_bytes < 0 || in->dyn_smem_bytes < 0 ||
-        in->max_dyn_smem_bytes < -1)
+        in->max_dyn_smem_bytes < GB_OCC_MAX_DYN_UNSET)
         return gb_error_set(GB_ERR_USAGE, "occupancy: registers and shared memory cannot be negative");
     if (in->carveout_pct < -1 || in->carveout_pct > 100)
         return gb_error_set(GB_ERR_USAGE,
@@ -192,7 +192,12 @@ static enum gb_status blocks_by_smem(const struct gb_device_info *dev,
     int n_configs = 0;
     const int *configs = smem_configs(major, minor, &n_configs);
     const int smem_unit = dev->smem_alloc_unit > 0 ? dev->smem_alloc_unit : (major <= 7 ? 256 : 128);
-    long max_dyn = in->max_dyn_smem_bytes < 0 ? in->dyn_smem_bytes : in->max_dyn_smem_bytes;
+    long max_dyn = in->max_dyn_smem_bytes;
+    if (max_dyn == GB_OCC_MAX_DYN_AS_REQUESTED)
+        max_dyn = in->dyn_smem_bytes;
+    else if (max_dyn == GB_OCC_MAX_DYN_UNSET)
+        max_dyn = dev->smem_per_block > in->static_smem_bytes
+                      ? (long)dev->smem_per_block - in->static_smem_bytes : 0;
     long static_total = (long)in->static_smem_bytes + dev->smem_reserved_per_block;
     long alloc = round_up(static_total + in->dyn_smem_bytes, smem_unit);
     long max_usage = static_total + max_dyn;
@@ -350,7 +355,7 @@ enum gb_status gb_occupancy_sweep(const struct gb_device_info *dev,
         switch (axis) {
         case GB_OCC_AXIS_THREADS: q.threads_per_block = value; break;
         case GB_OCC_AXIS_REGS: q.regs_per_thread = value; break;
-        case GB_OCC_AXIS_SMEM: q.dyn_smem_bytes = value; q.max_dyn_smem_bytes = -1; break;
+        case GB_OCC_AXIS_SMEM: q.dyn_smem_bytes = value; break;
         }
         if ((st = gb_occupancy_compute(dev, &q, &r)) != GB_OK)
             goto out;

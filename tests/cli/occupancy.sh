@@ -63,6 +63,17 @@ expect 2 "--regs needs an integer from 0 to 255, not '-1'" occupancy --cc 9.0 --
 expect 2 "--smem needs an integer from 0 to 49152, not '60000'" occupancy --cc 9.0 --threads 256 --regs 32 --smem 60000
 expect 2 "--dyn-smem needs a number of bytes, 0 or more, not 'lots'" occupancy --cc 9.0 --threads 256 --regs 32 --smem 0 --dyn-smem lots
 expect 2 "= 300000 bytes is more than the 232448 bytes of shared memory a block can have" occupancy --cc 9.0 --threads 256 --regs 32 --smem 0 --dyn-smem 300000
+expect 2 "--max-dyn-smem needs a number of bytes, 0 or more, or 'default', not 'x'" occupancy --cc 9.0 --threads 256 --regs 32 --smem 0 --max-dyn-smem x
+expect 2 "--max-dyn-smem 300000 is more than the 231448 bytes a kernel with --smem 1000 can opt in to" occupancy --cc 9.0 --threads 256 --regs 32 --smem 1000 --max-dyn-smem 300000
+expect 2 "--record-truth takes only --device" occupancy --record-truth /tmp/x.csv --max-dyn-smem 0
+# The kernel's attribute: a request above it fits no block (the driver
+# refuses the launch); without the option the kernel opted in to the request.
+expect 0 "active blocks per SM +3$" occupancy --cc 9.0 --threads 256 --regs 32 --smem 0 --dyn-smem 65536
+expect 0 "active blocks per SM +3$" occupancy --cc 9.0 --threads 256 --regs 32 --smem 0 --dyn-smem 65536 --max-dyn-smem 65536
+expect 0 "active blocks per SM +0$" occupancy --cc 9.0 --threads 256 --regs 32 --smem 0 --dyn-smem 65536 --max-dyn-smem default
+expect 0 "the driver refuses it" occupancy --cc 9.0 --threads 256 --regs 32 --smem 0 --dyn-smem 65536 --max-dyn-smem 65535
+expect 0 "attribute: 40960 bytes \(the driver's default\)" occupancy --cc 9.0 --threads 256 --regs 32 --smem 8192 --dyn-smem 100 --max-dyn-smem default
+expect 0 "^config,9.0,256,32,0,65536,-1,0,0,64,0,shared memory" occupancy --cc 9.0 --threads 256 --regs 32 --smem 0 --dyn-smem 65536 --max-dyn-smem default --format csv
 expect 2 "--carveout needs a percentage from 0 to 100, or -1 for the default, not '101'" occupancy --cc 9.0 --threads 256 --regs 32 --smem 0 --carveout 101
 expect 2 "--cc 9.9: compute capability 9.9 is not in the built-in table" occupancy --cc 9.9 --threads 256 --regs 32 --smem 0
 expect 2 "--cc 6.1: compute capability 6.1 is not in the built-in table" occupancy --cc 6.1 --threads 256 --regs 32 --smem 0

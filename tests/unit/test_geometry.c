@@ -554,9 +554,58 @@ static void test_good_shapes_table(void **state)
     gb_run_free(run);
 }
 
+/* A kernel spec's bench (the stencil example): block_size_x x block_size_y
+ * are the block's columns and rows (block_size_y 1 when absent), the problem
+ * axis n its size; a spec record without block_size_x is another suite's. */
+static void test_kernel_spec_records(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *bx, *by;
+        double t;
+    } pts[] = {{"32", "4", 120.0}, {"64", "2", 100.0}, {"8", "32", 300.0}, {"256", NULL, 104.0}};
+    struct gb_record r[5];
+    for (size_t i = 0; i < 4; i++) {
+        memset(&r[i], 0, sizeof r[i]);
+        snprintf(r[i].suite, sizeof r[i].suite, "stencil");
+        snprintf(r[i].bench, sizeof r[i].bench, "stencil");
+        assert_int_equal(gb_record_set_axis(&r[i], "block_size_x", pts[i].bx), GB_OK);
+        if (pts[i].by)
+            assert_int_equal(gb_record_set_axis(&r[i], "block_size_y", pts[i].by), GB_OK);
+        assert_int_equal(gb_record_set_axis(&r[i], "n", "4096"), GB_OK);
+        r[i].status = GB_REC_OK;
+        r[i].min_ns = r[i].median_ns = r[i].mean_ns = r[i].ci_lo_ns = r[i].ci_hi_ns = pts[i].t;
+    }
+    memset(&r[4], 0, sizeof r[4]);
+    snprintf(r[4].suite, sizeof r[4].suite, "fft");
+    snprintf(r[4].bench, sizeof r[4].bench, "radix2");
+    assert_int_equal(gb_record_set_axis(&r[4], "n", "4096"), GB_OK);
+    r[4].status = GB_REC_OK;
+    r[4].median_ns = 50.0;
+    struct gb_geo_set *s = set_of(r, 5);
+    struct gb_geo_counts c;
+    gb_geo_set_counts(s, &c);
+    assert_int_equal(c.records, 4);
+    assert_int_equal(c.other_suites, 1);
+    assert_int_equal(c.ok, 4);
+    struct gb_geo_result g;
+    assert_int_equal(gb_geo_analyze_bench(s, "stencil", "4096", "-", &g), GB_OK);
+    assert_int_equal(g.n_shapes, 4);
+    assert_int_equal(find(&g, 2, 64)->rank, 1);
+    assert_int_equal(find(&g, 2, 64)->mark, GB_GEO_BEST);
+    assert_int_equal(find(&g, 1, 256)->rank, 2);   /* block_size_y absent: one row */
+    assert_int_equal(find(&g, 1, 256)->mark, GB_GEO_WITHIN_5);  /* 104 within 5% of 100 */
+    assert_int_equal(find(&g, 32, 8)->mark, GB_GEO_OTHER);
+    gb_geo_result_release(&g);
+    gb_geo_set_free(s);
+    for (size_t i = 0; i < 5; i++)
+        gb_record_release(&r[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kernel_spec_records),
         cmocka_unit_test(test_marks_at_the_edges),
         cmocka_unit_test(test_ignored_records),
         cmocka_unit_test(test_max_occupancy),

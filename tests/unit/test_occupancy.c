@@ -111,12 +111,29 @@ static int check_limits_line(const char *file, const char *line, int *cc_major, 
     return bad;
 }
 
+/* The attribute a kernel has before any cuFuncSetAttribute, as the driver
+ * read it back, against GB_OCC_MAX_DYN_UNSET's rule (the block's limit
+ * without opt-in minus the static size); 1 when they differ. */
+static int check_default_attribute(const char *path, int major, int minor, int static_smem, int recorded)
+{
+    struct gb_device_info d = dev_cc(major, minor);
+    int want = d.smem_per_block - static_smem;
+    if (want < 0)
+        want = 0;
+    if (recorded == want)
+        return 0;
+    print_error("%s: static %d: the driver's default max dynamic shared memory is %d, "
+                "GB_OCC_MAX_DYN_UNSET assumes %d\n", path, static_smem, recorded, want);
+    return 1;
+}
+
 /* Checks every row of one truth table; returns the number of rows. */
 static int check_truth_file(const char *path, int *mismatches)
 {
     FILE *f = fopen(path, "r");
     char line[1024];
     int rows = 0, header = 0, limits_seen = 0, lim_major = -1, lim_minor = -1;
+    int expects_over = 0, over = 0;
     if (!f)
         fail_msg("cannot open %s", path);
     while (fgets(line, sizeof line, f)) {
@@ -127,6 +144,12 @@ static int check_truth_file(const char *path, int *mismatches)
                 *mismatches += check_limits_line(path, line + 9, &lim_major, &lim_minor);
                 limits_seen = 1;
             }
+            /* A recorder that asks about requests above the attribute says so. */
+            if (strncmp(line, "# rows:", 7) == 0 && strstr(line, "above the attribute"))
+                expects_over = 1;
+            const char *dm = strstr(line, "default_max_dyn_smem="), *ss = strstr(line, " static_smem=");
+            if (strncmp(line, "# variant", 9) == 0 && dm && ss && limits_seen)
+                *mismatches += check_default_attribute(path, lim_major, lim_minor, atoi(ss + 13), atoi(dm + 21));
             continue;
         }
         if (!header) {
@@ -158,6 +181,7 @@ static int check_truth_file(const char *path, int *mismatches)
         int threads = atoi(field[2]), regs = atoi(field[3]), st_smem = atoi(field[4]);
         int dyn = atoi(field[5]), max_dyn = atoi(field[6]), carve = atoi(field[7]);
         int want = atoi(field[8]);
+        over += dyn > max_dyn;
         struct gb_occupancy_result r = occ(&d, threads, regs, st_smem, dyn, max_dyn, carve);
         if (r.active_blocks != want) {
             if (*mismatches < 25)
@@ -172,6 +196,9 @@ static int check_truth_file(const char *path, int *mismatches)
     fclose(f);
     if (!limits_seen)
         fail_msg("%s: no \"# limits:\" line", path);
+    if (expects_over && over == 0)
+        fail_msg("%s: the recorder asked about requests above the attribute, but no row has one", path);
+    print_message("%s: %d rows, %d of them a request above the kernel's attribute\n", path, rows, over);
     return rows;
 }
 
@@ -413,6 +440,68 @@ static void test_other_ccs(void **state)
     assert_int_equal(r.active_blocks, 1);
 }
 
+/* The kernel's max-dynamic-shared-memory attribute (cc 9.0: 233472 bytes per
+ * SM at the default carveout, 1024 reserved per block, 128-byte units,
+ * 49152 bytes per block without opt-in). 256 threads, 32 registers: 8
+ * blocks by warps and registers. */
+static void test_max_dyn_attribute(void **state)
+{
+    (void)state;
+    struct gb_device_info d = dev_cc(9, 0);
+    struct gb_occupancy_result r;
+    /* 65536 dynamic, opted in to exactly that: 66560 allocated, 233472 /
+     * 66560 = 3 blocks. */
+    r = occ(&d, 256, 32, 0, 65536, GB_OCC_MAX_DYN_AS_REQUESTED, -1);
+    assert_int_equal(r.active_blocks, 3);
+    r = occ(&d, 256, 32, 0, 65536, 65536, -1);
+    assert_int_equal(r.active_blocks, 3);
+    r = occ(&d, 256, 32, 0, 65536, 100000, -1);
+    assert_int_equal(r.active_blocks, 3);
+    /* One byte above the attribute, or a kernel that never opted in (the
+     * attribute stays 49152 - 0): the driver refuses the launch. */
+    r = occ(&d, 256, 32, 0, 65536, 65535, -1);
+    assert_int_equal(r.active_blocks, 0);
+    assert_int_equal(r.limit, GB_OCC_LIMIT_SMEM);
+    r = occ(&d, 256, 32, 0, 65536, GB_OCC_MAX_DYN_UNSET, -1);
+    assert_int_equal(r.active_blocks, 0);
+    assert_int_equal(r.limit, GB_OCC_LIMIT_SMEM);
+    assert_int_equal(r.smem_per_sm, 0);
+    /* Within the default: 40000 + 1024 = 41024, 41088 allocated, 233472 /
+     * 41088 = 5 blocks, whichever way the attribute is given. */
+    r = occ(&d, 256, 32, 0, 40000, GB_OCC_MAX_DYN_UNSET, -1);
+    assert_int_equal(r.active_blocks, 5);
+    r = occ(&d, 256, 32, 0, 40000, GB_OCC_MAX_DYN_AS_REQUESTED, -1);
+    assert_int_equal(r.active_blocks, 5);
+    /* The default is what static shared memory leaves of 49152: 8192
+     * static leaves 40960, so 41000 dynamic cannot launch, 40960 can. */
+    r = occ(&d, 256, 32, 8192, 41000, GB_OCC_MAX_DYN_UNSET, -1);
+    assert_int_equal(r.active_blocks, 0);
+    r = occ(&d, 256, 32, 8192, 40960, GB_OCC_MAX_DYN_UNSET, -1);
+    assert_int_equal(r.active_blocks, 4); /* 50176 allocated: 233472 / 50176 = 4 */
+    /* An attribute of 0 allows only launches without dynamic memory. */
+    r = occ(&d, 256, 32, 0, 1, 0, -1);
+    assert_int_equal(r.active_blocks, 0);
+    r = occ(&d, 256, 32, 0, 0, 0, -1);
+    assert_int_equal(r.active_blocks, 8);
+    /* The shared-memory sweep holds a given attribute: nothing above it runs. */
+    struct gb_occupancy_input in = {256, 32, 0, 0, GB_OCC_MAX_DYN_UNSET, -1};
+    struct gb_occupancy_point *p = NULL;
+    size_t n = 0, above = 0;
+    assert_int_equal(gb_occupancy_sweep(&d, &in, GB_OCC_AXIS_SMEM, &p, &n), GB_OK);
+    for (size_t i = 0; i < n; i++) {
+        if (p[i].value > 49152) {
+            assert_int_equal(p[i].active_blocks, 0);
+            above++;
+        } else {
+            assert_true(p[i].active_blocks > 0);
+        }
+    }
+    assert_true(above > 100);
+    free(p);
+    in.max_dyn_smem_bytes = -3;
+    assert_int_equal(gb_occupancy_compute(&d, &in, &r), GB_ERR_USAGE);
+}
+
 static void test_input_errors(void **state)
 {
     (void)state;
@@ -572,9 +661,10 @@ static void test_matches_cuda_occupancy_h(void **state)
             in.static_smem_bytes = rng_below(4) == 0 ? 0 : (int)rng_below(49153);
             int room = d.smem_per_block_optin - in.static_smem_bytes;
             in.dyn_smem_bytes = rng_below(4) == 0 ? 0 : (int)rng_below((uint32_t)room + 2048);
-            switch (rng_below(3)) {
-            case 0: in.max_dyn_smem_bytes = -1; break;
+            switch (rng_below(4)) {
+            case 0: in.max_dyn_smem_bytes = GB_OCC_MAX_DYN_AS_REQUESTED; break;
             case 1: in.max_dyn_smem_bytes = (int)rng_below((uint32_t)room + 1); break;
+            case 2: in.max_dyn_smem_bytes = GB_OCC_MAX_DYN_UNSET; break;
             default: in.max_dyn_smem_bytes = room; break;
             }
             const int carve[] = {-1, 0, 25, 50, 100};
@@ -592,6 +682,12 @@ static void test_matches_cuda_occupancy_h(void **state)
             attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
             attr.maxDynamicSharedSizeBytes =
                 (size_t)(in.max_dyn_smem_bytes < 0 ? in.dyn_smem_bytes : in.max_dyn_smem_bytes);
+            if (in.max_dyn_smem_bytes == GB_OCC_MAX_DYN_UNSET) {
+                /* A kernel that never set the attribute: the runtime's
+                 * default limit, and the value the driver reads back. */
+                attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_DEFAULT;
+                attr.maxDynamicSharedSizeBytes = (size_t)(d.smem_per_block - in.static_smem_bytes);
+            }
             attr.numBlockBarriers = 1;
             cudaOccDeviceState dstate;
             memset(&dstate, 0, sizeof dstate);
@@ -638,6 +734,7 @@ int main(void)
         cmocka_unit_test(test_hopper_shared_memory),
         cmocka_unit_test(test_turing),
         cmocka_unit_test(test_other_ccs),
+        cmocka_unit_test(test_max_dyn_attribute),
         cmocka_unit_test(test_input_errors),
         cmocka_unit_test(test_cc_table),
         cmocka_unit_test(test_sweeps),
