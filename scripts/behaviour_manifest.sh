@@ -32,7 +32,8 @@ for runjson in $(find data -mindepth 3 -maxdepth 3 -name run.json | sort); do
         step "camppredict-$tag" "$gb" camp predict --model "$run/campprof-model.json" --gld 4:2097152 \
             --gst 4:2097152 --threads 256 --regs 16 --smem 4224 --time-ns 61000 --chart "$out/band-$tag.svg"
         step "campvalidate-$tag" "$gb" camp validate --model "$run/campprof-model.json" "$run" --out "$out/cv-$tag"
-        step "campvalidate-i-$tag" "$gb" camp validate --model "$run/campprof-model-interactions.json" "$run" --out "$out/cvi-$tag" ;;
+        step "campfit-paper-$tag" "$gb" camp fit "$run" --form paper --model "$out/campfit-paper-$tag.json"
+        step "campvalidate-paper-$tag" "$gb" camp validate --model "$out/campfit-paper-$tag.json" "$run" --out "$out/cvp-$tag" ;;
     esac
 done
 step geometry-fixture "$gb" geometry tests/data/runs/ubench-fixture --bench ubench6

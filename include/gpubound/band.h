@@ -20,6 +20,7 @@ struct gb_band_chart {
     size_t n;
     double at_warps, time_ns;     /* the measured start, drawn as a star; NaN time: none */
     const char *star_label;
+    const char *level;            /* what the worst bound camps on ("L2 slice"), or NULL */
     const double *measured_ns;    /* n measured times, or NULL for no measured series */
     const double *measured_lo_ns, *measured_hi_ns; /* their CIs, or NULL */
 };

@@ -60,6 +60,55 @@
 #define GB_CAMP_P_REMOVE 0.10
 
 enum gb_camp_op { GB_CAMP_READ = 0, GB_CAMP_WRITE = 1 };
+
+/* The form of the four equations (docs/models.md, CampProf, "Model forms").
+ * PAPER: t = a1*w + a2*b2 + ... + b, the paper's equation 1, with backward
+ * elimination; INTERACTIONS: PAPER plus a slope per width (w:b<W>).
+ * The latency-throughput forms give each width W a latency term L_W (ns)
+ * and a knee w*_W (active warps per SM where the throughput term
+ * L_W * w / w*_W reaches the latency term), combined by a smooth maximum
+ * of sharpness p (Little's law: the time of a fixed amount of work is
+ * set by the larger of its latency and its transfer time):
+ *     t = L_W * (1 + (w / w*_W)^p)^(1/p)
+ * SUM: p = 1 (latency plus transfer time); SMAX2, SMAX4: p = 2, 4; MAX:
+ * p -> infinity, t = max(L_W, L_W * w / w*_W) (piecewise in w). L_W > 0
+ * and w*_W > 0, so these forms are positive for every w > 0 by
+ * construction. */
+enum gb_camp_form {
+    GB_CAMP_FORM_PAPER = 0,
+    GB_CAMP_FORM_INTERACTIONS,
+    GB_CAMP_FORM_SUM,
+    GB_CAMP_FORM_SMAX2,
+    GB_CAMP_FORM_SMAX4,
+    GB_CAMP_FORM_MAX,
+    GB_CAMP_N_FORMS
+};
+
+/* The form `camp fit` uses unless told otherwise: the one with the lowest
+ * held-out error on the committed H200 camping run (docs/models.md). */
+#define GB_CAMP_FORM_DEFAULT GB_CAMP_FORM_SMAX4
+
+/* The form's name as `--form` and the model file spell it ("paper",
+ * "interactions", "sum", "smax2", "smax4", "max"). */
+const char *gb_camp_form_name(enum gb_camp_form form);
+
+/* The form named `name`; -1 when none is. */
+int gb_camp_form_parse(const char *name);
+
+/* 1 for the latency-throughput forms (SUM, SMAX2, SMAX4, MAX). */
+int gb_camp_form_lt(enum gb_camp_form form);
+
+/* The smooth maximum h_p(x) = (1 + x^p)^(1/p) of the latency-throughput
+ * form `form` (max(1, x) for MAX), x >= 0; NaN for a linear form. */
+double gb_camp_form_h(enum gb_camp_form form, double x);
+
+/* The level of the memory system the camped benchmarks camp on: the
+ * records' camp_pitch axis, 0 (or absent) for one L2 slice, > 0 for DRAM
+ * column order (one DRAM partition). */
+enum gb_camp_level { GB_CAMP_LEVEL_UNKNOWN = -1, GB_CAMP_LEVEL_L2 = 0, GB_CAMP_LEVEL_DRAM = 1 };
+
+/* "L2 slice", "DRAM partition", or "not recorded". */
+const char *gb_camp_level_name(enum gb_camp_level level);
 enum gb_camp_pattern { GB_CAMP_SPREAD = 0, GB_CAMP_CAMPED = 1 };
 
 struct gb_camp_term {
@@ -80,6 +129,7 @@ struct gb_camp_fitstats {
 struct gb_camp_equation {
     enum gb_camp_op op;
     enum gb_camp_pattern pattern;
+    enum gb_camp_form form;           /* the model's form, for gb_camp_eq_time_ns */
     size_t n_obs;
     int n_widths;
     int widths[GB_CAMP_N_WIDTHS];     /* the widths measured, ascending */
@@ -100,12 +150,21 @@ struct gb_camp_equation {
      * not carry the sector count. A coalesced access of W bytes per thread
      * moves W sectors, what --from-ncu assumes when it reads widths. */
     double sectors_per_instr[GB_CAMP_N_WIDTHS];
+    /* Held-out error of the form on these samples: each warps value in
+     * turn is left out, the equation refitted on the rest and the left-out
+     * samples predicted; the geometric mean and the root mean square of
+     * |predicted - measured| / measured over all of them (NaN when not
+     * computed, as in a model file without them). */
+    double cv_gm, cv_rms;
+    size_t cv_folds;
 };
 
 struct gb_camp_model {
     struct gb_camp_equation eq[2][2];  /* [op][pattern] */
     double p_remove;
     int interactions;                  /* 1: the w:b<width> terms were offered to the fit */
+    enum gb_camp_form form;            /* PAPER for a model file without a form */
+    enum gb_camp_level level;          /* what the camped equations camp on */
     int has_device;                    /* the device of the run, from its run.json */
     struct gb_device_info device;
     /* Where the data came from (the run's run.json). */
@@ -141,6 +200,25 @@ enum gb_status gb_camp_fit(const struct gb_run *run, double p_remove, struct gb_
 enum gb_status gb_camp_fit_ext(const struct gb_run *run, double p_remove, int interactions,
                                struct gb_camp_model *m);
 
+/* gb_camp_fit with the equations of form `form` (p_remove applies to the
+ * linear forms' backward elimination), fitted to the records of camping
+ * level `level` (GB_CAMP_LEVEL_UNKNOWN: the level gb_camp_records_level
+ * picks). The latency-throughput forms fit each width's L_W by weighted
+ * least squares through the regression module (weights 1/t^2: relative
+ * errors, as the times span three decades), for every knee on a grid
+ * from 0.05 to 8 x the widest warps measured (ratio 1.02), keeping the
+ * knee of least weighted residual sum of squares. Every form also gets
+ * its held-out error (cv_gm, cv_rms). GB_ERR_USAGE for a bad form. */
+enum gb_status gb_camp_fit_form(const struct gb_run *run, double p_remove, enum gb_camp_form form,
+                                enum gb_camp_level level, struct gb_camp_model *m);
+
+/* The camping level of the run's micro-benchmarks: L2 when every camped
+ * record has camp_pitch 0 (or none), DRAM when every one has camp_pitch >
+ * 0; with both, the level whose camped reads are slower relative to the
+ * spread ones (median ratio at equal width and warps): the level that
+ * camps on this GPU. GB_CAMP_LEVEL_UNKNOWN when there are no records. */
+enum gb_camp_level gb_camp_records_level(const struct gb_run *run);
+
 /* The equation's predicted benchmark time (ns) at `warps` and width class
  * `wclass` (a class the equation measured). NaN for a class it did not. */
 double gb_camp_eq_time_ns(const struct gb_camp_equation *eq, double warps, int wclass);
@@ -151,7 +229,10 @@ double gb_camp_eq_time_ns(const struct gb_camp_equation *eq, double warps, int w
 int gb_camp_eq_class_for(const struct gb_camp_equation *eq, int wclass);
 
 /* Predicted best (no camping) and worst (all camped) times, ns, of a
- * kernel with counts `c` at `warps` active warps per SM (> 0).
+ * kernel with counts `c` at `warps` active warps per SM (> 0). Each
+ * instruction class's camped time is at least its spread time (camping
+ * never speeds an access up: where the two fits cross, the band of that
+ * class has no width), so best <= worst at every configuration.
  * GB_ERR_USAGE when a count is negative or not finite, when every count is
  * zero, or when a width with a non-zero count has no class to time it. */
 enum gb_status gb_camp_bounds(const struct gb_camp_model *m, const struct gb_camp_counts *c,
@@ -296,6 +377,11 @@ struct gb_camp_validation {
      * 0. NaN where there are no pairs. */
     double gm_best, gm_worst, gm_app;
     size_t n_pairs_bounds, n_pairs_app;
+    /* The application line's error from the starts inside the band only
+     * (degree in [0, 1]; NaN when none is), and how many points lie in
+     * their own band (best <= measured <= worst). */
+    double gm_app_inside;
+    size_t n_inside;
     /* The measured camping degree of each point (its own counts), median. */
     double degree_median, degree_min, degree_max;
 };
@@ -348,13 +434,14 @@ struct gb_camp_sample {
 };
 
 /* The samples of equation (op, pattern): the ok records of suite camping,
- * bench "read" or "write", whose axis pattern is `pattern`, in run order.
+ * bench "read" or "write", whose axis pattern is `pattern` and whose
+ * camp_pitch is of `level` (any with GB_CAMP_LEVEL_UNKNOWN), in run order.
  * *out is malloc'ed (the caller frees it), *n >= 1. GB_ERR_FORMAT naming the
  * run directory and what is missing when a record of the bench lacks its
  * pattern, width, warps, instruction count or median time, or when there is
  * no such record; GB_ERR_NOMEM. */
 enum gb_status gb_camp_records_samples(const struct gb_run *run, enum gb_camp_op op,
-                                       enum gb_camp_pattern pattern,
+                                       enum gb_camp_pattern pattern, enum gb_camp_level level,
                                        struct gb_camp_sample **out, size_t *n);
 
 /* One application record as a validation observation: warps (metric
@@ -373,9 +460,25 @@ struct gb_camp_app {
     struct gb_camp_obs *obs;     /* n configurations, ascending warps */
     double *ci_lo_ns, *ci_hi_ns; /* the CI of each one's time */
     size_t n, cap;
+    size_t from_bytes;           /* kernel-spec points counted from bytes, not counters */
 };
 
-/* Groups the ok records of the validation applications in `run` by label,
+/* A kernel-spec point (a record of another suite with the spec contract's
+ * metric active_warps_per_sm) as a validation observation: warps from
+ * that metric, the median time, and the counts from the in-process
+ * profiler's counters (l1tex__t_requests/sectors_pipe_lsu_mem_global_op_ld
+ * and _st .sum by their Nsight Compute names, or the metrics ld_requests,
+ * ld_sectors, st_requests, st_sectors; split over the widths 2..16 by
+ * gb_camp_split_requests),
+ * *from_counters = 1; without them, the record's bytes as 4-byte loads
+ * (bytes / 128 warp instructions), *from_counters = 0. GB_ERR_FORMAT when
+ * the warps, time, or both counters and bytes are missing. */
+enum gb_status gb_camp_spec_obs(const struct gb_record *r, struct gb_camp_obs *o,
+                                int *from_counters);
+
+/* Groups the ok records of the validation applications in `run` by label
+ * (the camping suite's applications by bench and axes other than warps;
+ * kernel-spec points by suite/bench and axes other than block_size_*),
  * each group sorted by warps (stable). *apps is the caller's to free with
  * gb_camp_apps_free; *n may be 0. Errors of gb_camp_record_obs, prefixed
  * with the run directory; GB_ERR_NOMEM. */

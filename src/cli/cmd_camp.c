@@ -142,10 +142,18 @@ static enum gb_status print_fit_table(const struct gb_camp_model *m, const char 
     const int width = gb_term_width(stdout);
     printf("CampProf model of %s from %s (recorded %s)\n", camp_cli_device_name(m), run_dir,
            m->run_started_utc[0] ? m->run_started_utc : "at an unknown time");
-    printf("t = a1*w + a2*b2 + ... + b%s per equation; w: active warps per SM; b<W>: 1 when "
-           "the width is W\nbytes per thread%s; backward elimination drops terms with p > %g.\n",
-           m->interactions ? " + c2*w*b2 + ..." : "",
-           m->interactions ? ", w:b<W> its own slope (--interactions)" : "", m->p_remove);
+    printf("form %s; the camped benchmarks camp on one %s\n", gb_camp_form_name(m->form),
+           gb_camp_level_name(m->level));
+    if (gb_camp_form_lt(m->form))
+        printf("t = L_W * h(w / knee_W) per equation and width W; w: active warps per SM; L_W: the "
+               "latency term (ns),\nknee_W: the warps where the throughput term reaches it; "
+               "h(x) = %s.\n", m->form == GB_CAMP_FORM_SUM ? "1 + x" : m->form == GB_CAMP_FORM_SMAX2
+               ? "(1 + x^2)^(1/2)" : m->form == GB_CAMP_FORM_SMAX4 ? "(1 + x^4)^(1/4)" : "max(1, x)");
+    else
+        printf("t = a1*w + a2*b2 + ... + b%s per equation; w: active warps per SM; b<W>: 1 when "
+               "the width is W\nbytes per thread%s; backward elimination drops terms with p > %g.\n",
+               m->interactions ? " + c2*w*b2 + ..." : "",
+               m->interactions ? ", w:b<W> its own slope (--form interactions)" : "", m->p_remove);
     for (int op = 0; op < 2; op++)
         for (int pat = 0; pat < 2; pat++) {
             const struct gb_camp_equation *eq = &m->eq[op][pat];
@@ -161,8 +169,12 @@ static enum gb_status print_fit_table(const struct gb_camp_model *m, const char 
                    eq->n_obs, widths, eq->ref_width, eq->warps_min, eq->warps_max);
             if ((st = print_terms(&eq->full, width)) != GB_OK)
                 return st;
-            print_stats_line("full fit", &eq->full);
-            if (eq->n_dropped == 0) {
+            print_stats_line(gb_camp_form_lt(m->form) ? "fit" : "full fit", &eq->full);
+            if (isfinite(eq->cv_gm))
+                printf("  held out (each of %zu warps values left out in turn): geometric mean "
+                       "error %.2f%%, RMS %.2f%%\n", eq->cv_folds, 100 * eq->cv_gm, 100 * eq->cv_rms);
+            if (gb_camp_form_lt(m->form)) {
+            } else if (eq->n_dropped == 0) {
                 printf("  backward elimination: every term kept\n");
             } else {
                 printf("  backward elimination dropped");
@@ -280,6 +292,58 @@ static enum gb_status camp_fit_guard(const char *out, const struct gb_camp_model
     return st;
 }
 
+/* One row per form and equation: the fit and held-out statistics. */
+static enum gb_status compare_rows(struct gb_table *t, const struct gb_camp_model *m)
+{
+    enum gb_status st = GB_OK;
+    for (int op = 0; op < 2 && st == GB_OK; op++)
+        for (int pat = 0; pat < 2 && st == GB_OK; pat++) {
+            const struct gb_camp_equation *eq = &m->eq[op][pat];
+            if ((st = gb_table_row(t)) || (st = gb_table_cell_text(t, gb_camp_form_name(m->form))) ||
+                (st = gb_table_cell_text(t, gb_camp_op_name(eq->op))) ||
+                (st = gb_table_cell_text(t, gb_camp_pattern_name(eq->pattern))) ||
+                (st = gb_table_cell_int(t, (long long)eq->fit.n_terms)) ||
+                (st = gb_table_cell_num(t, eq->fit.r2, 4)) ||
+                (st = gb_table_cell_num(t, eq->fit.rmse_ns, 4)) ||
+                (st = gb_table_cell_num(t, 100 * eq->cv_gm, 3)) ||
+                (st = gb_table_cell_num(t, 100 * eq->cv_rms, 3)))
+                break;
+        }
+    return st;
+}
+
+/* --compare: every form fitted to the run, their fit and held-out
+ * statistics side by side; nothing is written. */
+static int camp_fit_compare(const char *dir, double p_remove, enum gb_format fmt)
+{
+    static const char *const cols[][2] = {
+        {"form", NULL}, {"op", NULL}, {"pattern", NULL}, {"terms", NULL}, {"r2", NULL},
+        {"rmse", "ns"}, {"heldout_gm_error", "%"}, {"heldout_rms_error", "%"},
+    };
+    struct gb_run *run = NULL;
+    struct gb_camp_model *m = calloc(1, sizeof *m);
+    struct gb_table *t = gb_table_new();
+    enum gb_status st = !m || !t ? gb_error_set(GB_ERR_NOMEM, "out of host memory") : GB_OK;
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0] && st == GB_OK; c++)
+        st = gb_table_column(t, cols[c][0], cols[c][1]);
+    if (st == GB_OK)
+        st = gb_cli_load_run(dir, &run);
+    for (int f = 0; f < GB_CAMP_N_FORMS && st == GB_OK; f++)
+        if ((st = gb_camp_fit_form(run, p_remove, (enum gb_camp_form)f, GB_CAMP_LEVEL_UNKNOWN, m)) ==
+            GB_OK)
+            st = compare_rows(t, m);
+    if (st == GB_OK)
+        st = gb_table_print(t, stdout, fmt, fmt == GB_FORMAT_TABLE ? gb_term_width(stdout) : 0);
+    if (st == GB_OK && fmt == GB_FORMAT_TABLE)
+        printf("\nHeld out: each warps value left out in turn, the equation refitted on the "
+               "rest and the\nleft-out points predicted; errors are |predicted - measured| / "
+               "measured. The default\nform is %s.\n", gb_camp_form_name(GB_CAMP_FORM_DEFAULT));
+    gb_run_free(run);
+    gb_table_free(t);
+    free(m);
+    return st == GB_OK ? GB_EXIT_OK : gb_cli_fail(st, "camp fit --compare", NULL);
+}
+
 static int camp_fit(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -288,13 +352,15 @@ static int camp_fit(int argc, char **argv)
         {"p-remove", required_argument, NULL, 'p'},
         {"format", required_argument, NULL, 'f'},
         {"interactions", no_argument, NULL, 'i'},
+        {"form", required_argument, NULL, 'F'},
+        {"compare", no_argument, NULL, 'K'},
         {"force", no_argument, NULL, 'X'},
         {NULL, 0, NULL, 0}};
     const char *out = NULL, *model = NULL, *dir;
     int force = 0;
     char path[4300], made[4300];
     double p_remove = GB_CAMP_P_REMOVE;
-    int interactions = 0;
+    int interactions = 0, form = -1, compare = 0;
     enum gb_format fmt = GB_FORMAT_TABLE;
     struct gb_run *run = NULL;
     struct gb_camp_model *m = NULL;
@@ -307,6 +373,12 @@ static int camp_fit(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'm': model = optarg; break;
         case 'i': interactions = 1; break;
+        case 'K': compare = 1; break;
+        case 'F':
+            if ((form = gb_camp_form_parse(optarg)) < 0)
+                return gb_cli_usage(CMD, "fit: --form needs one of paper, interactions, sum, "
+                                    "smax2, smax4, max, not '%s'", optarg);
+            break;
         case 'X': force = 1; break;
         case 'p':
             if (camp_cli_parse_double(optarg, &p_remove) != 0 || !(p_remove > 0 && p_remove < 1))
@@ -326,6 +398,15 @@ static int camp_fit(int argc, char **argv)
                               : gb_cli_usage(CMD, "fit: expected one RUN_DIR, not %d arguments",
                                              argc - optind);
     dir = argv[optind];
+    if (interactions && form >= 0 && form != GB_CAMP_FORM_INTERACTIONS)
+        return gb_cli_usage(CMD, "fit: --interactions is --form interactions; it does not go "
+                            "with --form %s", gb_camp_form_name((enum gb_camp_form)form));
+    if (interactions)
+        form = GB_CAMP_FORM_INTERACTIONS;
+    if (form < 0)
+        form = GB_CAMP_FORM_DEFAULT;
+    if (compare)
+        return camp_fit_compare(dir, p_remove, fmt);
     if ((rc = camp_fit_model_path(dir, out, model, path, sizeof path, made, sizeof made)) >= 0)
         return rc;
     rc = GB_EXIT_OK;
@@ -337,7 +418,8 @@ static int camp_fit(int argc, char **argv)
         rc = gb_cli_fail(st, "camp fit", "give the directory of a run recorded by 'gpubound run camping'");
         goto done;
     }
-    if ((st = gb_camp_fit_ext(run, p_remove, interactions, m)) != GB_OK) {
+    if ((st = gb_camp_fit_form(run, p_remove, (enum gb_camp_form)form, GB_CAMP_LEVEL_UNKNOWN, m)) !=
+        GB_OK) {
         rc = gb_cli_fail(st, "camp fit",
                          st == GB_ERR_FORMAT ? "record the camping suite with 'gpubound run camping'"
                                              : NULL);

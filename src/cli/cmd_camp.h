@@ -7,23 +7,28 @@
 #include <stddef.h>
 
 #define GB_CAMP_USAGE                                                      \
-    "gpubound camp fit RUN_DIR [--out DIR | --model FILE] [--p-remove P] [--interactions] [--format FMT] [--force]\n" \
+    "gpubound camp fit RUN_DIR [--out DIR | --model FILE] [--form NAME | --compare] [--p-remove P] [--format FMT] [--force]\n" \
     "       gpubound camp predict --model FILE (--gld W:N --gst W:N | --from-ncu CSV) (--threads T --regs R\n" \
     "                             --smem B [--dyn-smem B] [--grid G] | --warps W) [--time-ns T [--at-warps W]] [--chart F.svg]\n" \
     "                             [--html F.html]\n" \
-    "       gpubound camp validate --model FILE RUN_DIR [--out DIR] [--format FMT] [--force]"
+    "       gpubound camp validate --model FILE RUN_DIR [RUN_DIR...] [--out DIR] [--format FMT] [--force]"
 
 #define GB_CAMP_HELP                                                                              \
-    "camp fit: the model's four equations (reads and writes, spread and camped),\n"               \
-    "t = a1*w + a2*b2 + a3*b4 + a4*b8 + b, fitted to the camping suite's records in RUN_DIR,\n"   \
-    "with backward elimination; prints each equation's coefficients, standard errors and\n"      \
-    "p-values, R^2 and RMSE, and writes the model as JSON.\n"                                     \
+    "camp fit: the model's four equations (reads and writes, spread and camped), fitted to\n"    \
+    "the camping suite's records in RUN_DIR; prints each equation's coefficients, standard\n"   \
+    "errors and p-values, R^2, RMSE and held-out error, and writes the model as JSON.\n"        \
+    "  --form NAME       smax4 (default): t = L_W * (1 + (w/knee_W)^4)^(1/4) per width W, a\n"   \
+    "                    latency term and a throughput term (docs/models.md); smax2, sum\n"     \
+    "                    (L_W + L_W*w/knee_W), max (max(L_W, L_W*w/knee_W)); paper:\n"         \
+    "                    t = a1*w + a2*b2 + a3*b4 + a4*b8 + b with backward elimination;\n"     \
+    "                    interactions: paper plus a slope per width (w:b2, w:b4, w:b8)\n"      \
+    "  --compare         fit every form and print their fit and held-out statistics (each\n"  \
+    "                    warps value left out in turn); writes nothing\n"                      \
     "  --out DIR         the directory the model is written to, as campprof-model.json\n"         \
     "                    (default RUN_DIR; made when missing)\n"                                   \
     "  --model FILE      the model file itself, instead (the file --model reads in predict)\n"    \
-    "  --p-remove P      drop terms whose p-value exceeds P (default 0.10)\n"                      \
-    "  --interactions    also fit a slope per width (terms w:b2, w:b4, w:b8), an extension of\n"  \
-    "                    the paper's model for GPUs where bytes per warp bound the time\n"       \
+    "  --p-remove P      paper, interactions: drop terms whose p-value exceeds P (default 0.10)\n" \
+    "  --interactions    the same as --form interactions\n"                                     \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
     "  --force           replace a model fitted on more observations (a cut run does not\n"      \
     "                    replace a recorded model without it)\n"                                 \
@@ -51,10 +56,13 @@
     "  --html F.html     write the CampProf calculator, filled with these inputs, as one offline\n" \
     "                    page (needs libjs-chart.js; see docs/report.md)\n"                        \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
-    "camp validate: for each validation application in RUN_DIR (camping/gem, clique,\n"          \
-    "transpose_coalesced, transpose_diagonal), predicts from every measured configuration in\n"   \
+    "camp validate: for each validation application in the RUN_DIRs (camping/gem, clique,\n"     \
+    "transpose_coalesced, transpose_diagonal, and kernel-spec points that record\n"            \
+    "active_warps_per_sm, grouped by their axes other than block_size_*), predicts from every\n" \
+    "measured configuration in\n"                                                              \
     "turn and prints the geometric-mean error of the best and worst bounds and of the\n"         \
-    "application line against the measured times, and draws one chart per application.\n"        \
+    "application line against the measured times (and from the starts inside the band only),\n" \
+    "the share of points inside their band, and draws one chart per application.\n"            \
     "  --model FILE      a model written by 'camp fit' (required)\n"                              \
     "  --out DIR         where to write the charts and validation.csv, the table (default\n"   \
     "                    RUN_DIR/campprof-validate)\n"                                           \
@@ -68,9 +76,8 @@
     "missing or malformed, a run has no camping records, a fit fails or a file cannot be\n"       \
     "written; 2 on a usage error (a malformed count among them).\n"                               \
     "Example: gpubound camp fit runs/camping\n"                                                   \
-    "Example: gpubound camp predict --model runs/camping/campprof-model.json --gld 4:2097152 \\\n" \
-    "           --gst 4:2097152 --threads 256 --regs 16 --smem 4224 --grid 65536 \\\n"           \
-    "           --time-ns 61000 --chart transpose.svg\n"                                          \
+    "Example: gpubound camp predict --model runs/camping/campprof-model.json --gld 4:1179648 \\\n" \
+    "           --gst 4:1179648 --warps 64 --at-warps 32 --time-ns 223920 --chart transpose.svg\n" \
     "Example: gpubound camp predict --model M.json --from-ncu transpose.csv --chart t.svg\n"      \
     "Example: gpubound camp validate --model runs/camping/campprof-model.json runs/camping\n"
 

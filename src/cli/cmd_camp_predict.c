@@ -386,6 +386,29 @@ static enum gb_status band_table(const struct predict_opts *o, const struct pred
     return GB_OK;
 }
 
+/* Where the measured start lies against the band at its configuration:
+ * a line saying how far outside it is, when it is. */
+static void band_outside(const struct predict_opts *o, const struct predict_state *ps)
+{
+    for (size_t i = 0; i < ps->n; i++) {
+        const struct gb_camp_row *r = &ps->rows[i];
+        if (r->warps != (int)ps->at_warps)
+            continue;
+        if (o->time_ns < r->best_ns)
+            printf("  OUTSIDE THE BAND: %.5g µs below the best bound (%.5g µs), %.3g%% faster "
+                   "than the model allows\n", (r->best_ns - o->time_ns) / 1e3, r->best_ns / 1e3,
+                   100 * (r->best_ns - o->time_ns) / r->best_ns);
+        else if (o->time_ns > r->worst_ns)
+            printf("  OUTSIDE THE BAND: %.5g µs above the worst bound (%.5g µs), %.3g%% slower "
+                   "than the model allows\n", (o->time_ns - r->worst_ns) / 1e3, r->worst_ns / 1e3,
+                   100 * (o->time_ns - r->worst_ns) / r->worst_ns);
+        else
+            printf("  inside the band (best %.5g µs, worst %.5g µs)\n", r->best_ns / 1e3,
+                   r->worst_ns / 1e3);
+        return;
+    }
+}
+
 static void band_header(const struct predict_opts *o, const struct predict_state *ps)
 {
     char ld[256], stt[256], list[512];
@@ -397,13 +420,16 @@ static void band_header(const struct predict_opts *o, const struct predict_state
         printf("  kernel: %s\n", ps->kernel);
     printf("  global loads: %s\n  global stores: %s\n", ld, stt);
     printf("  launch: %s\n  configurations: %s active warps per SM\n", ps->launch_text, list);
+    printf("  form: %s; best: no camping; worst: every access camped on one %s\n",
+           gb_camp_form_name(ps->m->form), gb_camp_level_name(ps->m->level));
     if (isfinite(o->time_ns)) {
         char tv[32], dv[32];
         gb_format_num(tv, sizeof tv, o->time_ns / 1e3, 5);
         gb_format_num(dv, sizeof dv, ps->degree, 3);
         printf("  measured: %s µs at %g active warps per SM: camping degree %s (0 = best, "
-               "1 = worst)%s\n\n", tv, ps->at_warps, dv,
-               ps->degree < 0 || ps->degree > 1 ? "; outside the band" : "");
+               "1 = worst)\n", tv, ps->at_warps, dv);
+        band_outside(o, ps);
+        printf("\n");
     } else {
         printf("  no measured time: give --time-ns for the application line\n\n");
     }
@@ -449,7 +475,8 @@ static void band_notes(const struct predict_state *ps)
                         "shorter time than the spread ones: the band is inverted there (the "
                         "camped pattern did not slow the benchmarks down)\n", chk.n_inverted, ps->n);
     if (isfinite(ps->degree) && (ps->degree < 0 || ps->degree > 1))
-        fprintf(stderr, "note: the measured time lies outside the predicted band (degree %.3g)\n",
+        fprintf(stderr, "note: the measured time lies outside the predicted band (degree %.3g, not "
+                        "clamped to [0, 1]): the application line is extrapolated outside it\n",
                 ps->degree);
 }
 
@@ -481,7 +508,7 @@ static int band_chart(const struct predict_opts *o, const struct predict_state *
         .dir = o->chart_dir, .stem = o->chart_stem, .title = title,
         .subtitle = camp_cli_device_name(ps->m),
         .rows = ps->rows, .n = ps->n, .at_warps = ps->at_warps, .time_ns = o->time_ns,
-        .star_label = star,
+        .star_label = star, .level = gb_camp_level_name(ps->m->level),
     };
     gb_report_result_init(&res);
     enum gb_status st = gb_band_draw(&c, &res);

@@ -19,6 +19,8 @@
 
 struct validate_opts {
     const char *model_path, *out, *dir;
+    char **dirs;                  /* every RUN_DIR, dirs[0] == dir */
+    int n_dirs;
     char default_out[4300];
     enum gb_format fmt;
     int force;
@@ -51,12 +53,15 @@ static int validate_parse(int argc, char **argv, struct validate_opts *o)
     }
     if (!o->model_path)
         return gb_cli_usage(CMD, "validate: --model is required (a model written by 'camp fit')");
-    if (argc - optind != 1)
-        return argc == optind ? gb_cli_usage(CMD, "validate: expected a RUN_DIR")
-                              : gb_cli_usage(CMD, "validate: expected one RUN_DIR, not %d "
-                                             "arguments", argc - optind);
+    if (argc == optind)
+        return gb_cli_usage(CMD, "validate: expected a RUN_DIR");
     o->dir = argv[optind];
-    if (!o->dir[0] || (o->out && !o->out[0]))
+    o->dirs = argv + optind;
+    o->n_dirs = argc - optind;
+    for (int i = 0; i < o->n_dirs; i++)
+        if (!o->dirs[i][0])
+            return gb_cli_usage(CMD, "validate: an empty directory name");
+    if (o->out && !o->out[0])
         return gb_cli_usage(CMD, "validate: an empty directory name");
     if (!o->out) {
         camp_cli_path_in(o->default_out, sizeof o->default_out, o->dir, "campprof-validate");
@@ -70,7 +75,8 @@ static enum gb_status table_columns(struct gb_table *t)
     static const char *const cols[][2] = {
         {"application", NULL},         {"configurations", NULL},
         {"best bound error", "%"},     {"worst bound error", "%"},
-        {"application line error", "%"}, {"degree (median)", NULL},
+        {"application line error", "%"}, {"line error, starts inside", "%"},
+        {"inside band", "%"}, {"degree (median)", NULL},
         {"degree min", NULL},          {"degree max", NULL},
     };
     enum gb_status st = GB_OK;
@@ -88,6 +94,8 @@ static enum gb_status table_row(struct gb_table *t, const struct gb_camp_app *g,
         (st = gb_table_cell_num(t, 100 * v->gm_best, 3)) ||
         (st = gb_table_cell_num(t, 100 * v->gm_worst, 3)) ||
         (st = gb_table_cell_num(t, 100 * v->gm_app, 3)) ||
+        (st = gb_table_cell_num(t, 100 * v->gm_app_inside, 3)) ||
+        (st = gb_table_cell_num(t, 100.0 * (double)v->n_inside / (double)g->n, 3)) ||
         (st = gb_table_cell_num(t, v->degree_median, 3)) ||
         (st = gb_table_cell_num(t, v->degree_min, 3)) ||
         (st = gb_table_cell_num(t, v->degree_max, 3)))
@@ -126,6 +134,7 @@ static enum gb_status app_chart(const struct gb_camp_model *m, const struct gb_c
         .dir = out, .stem = name, .title = title, .subtitle = sub, .rows = rows, .n = g->n,
         .at_warps = g->obs[s].warps, .time_ns = g->obs[s].time_ns, .star_label = star,
         .measured_ns = meas, .measured_lo_ns = g->ci_lo_ns, .measured_hi_ns = g->ci_hi_ns,
+        .level = gb_camp_level_name(m->level),
     };
     st = gb_band_draw(&c, res);
 out:
@@ -246,24 +255,65 @@ static int validate_write(const struct validate_opts *o, const struct gb_camp_mo
     return GB_EXIT_OK;
 }
 
-/* Loads the model and the run's applications. */
+/* Appends the applications of one run to *apps. */
+static int validate_load_one(const char *dir, struct gb_camp_app **apps, size_t *n_apps)
+{
+    struct gb_run *run = NULL;
+    struct gb_camp_app *more = NULL;
+    size_t n_more = 0;
+    enum gb_status st;
+    int rc = GB_EXIT_OK;
+    if ((st = gb_cli_load_run(dir, &run)) != GB_OK)
+        return gb_cli_fail(st, "camp validate", "give the directory of a run recorded by "
+                           "'gpubound run camping' or of a kernel spec");
+    if ((st = gb_camp_records_apps(run, &more, &n_more)) != GB_OK) {
+        rc = gb_cli_fail(st, "camp validate", NULL);
+        goto out;
+    }
+    if (n_more == 0)
+        goto out;
+    struct gb_camp_app *all = realloc(*apps, (*n_apps + n_more) * sizeof *all);
+    if (!all) {
+        rc = gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp validate", NULL);
+        goto out;
+    }
+    memcpy(all + *n_apps, more, n_more * sizeof *more);
+    *apps = all;
+    *n_apps += n_more;
+    free(more);
+    more = NULL;
+    n_more = 0;
+out:
+    gb_camp_apps_free(more, n_more);
+    gb_run_free(run);
+    return rc;
+}
+
+/* Loads the model and the applications of every run. */
 static int validate_load(const struct validate_opts *o, struct gb_camp_model *m,
                          struct gb_run **run, struct gb_camp_app **apps, size_t *n_apps)
 {
     enum gb_status st;
+    (void)run;
     if ((st = gb_camp_model_load(o->model_path, m)) != GB_OK)
         return gb_cli_fail(st, "camp validate", "give a model written by 'gpubound camp fit'");
-    if ((st = gb_cli_load_run(o->dir, run)) != GB_OK)
-        return gb_cli_fail(st, "camp validate",
-                           "give the directory of a run recorded by 'gpubound run camping'");
-    if ((st = gb_camp_records_apps(*run, apps, n_apps)) != GB_OK)
-        return gb_cli_fail(st, "camp validate", NULL);
+    for (int i = 0; i < o->n_dirs; i++) {
+        int rc = validate_load_one(o->dirs[i], apps, n_apps);
+        if (rc != GB_EXIT_OK)
+            return rc;
+    }
     if (*n_apps == 0) {
         char list[256];
         gb_camp_app_list(list, sizeof list);
-        gb_error_set(GB_ERR_FORMAT, "%s has no measured validation records (%s)", o->dir, list);
+        gb_error_set(GB_ERR_FORMAT, "%s has no measured validation records (%s, or kernel-spec "
+                     "points with active_warps_per_sm)", o->dir, list);
         return gb_cli_fail(GB_ERR_FORMAT, "camp validate", "record them with 'gpubound run camping'");
     }
+    for (size_t a = 0; a < *n_apps; a++)
+        if ((*apps)[a].from_bytes)
+            fprintf(stderr, "note: %s: %zu of %zu points carry no profiler counters; their counts "
+                            "are the bytes they move as 4-byte loads\n", (*apps)[a].label,
+                    (*apps)[a].from_bytes, (*apps)[a].n);
     return GB_EXIT_OK;
 }
 

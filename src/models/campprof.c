@@ -10,6 +10,7 @@
 
 #include "gpubound/campprof.h"
 #include "gpubound/regress.h"
+#include "models/campprof_int.h"
 
 const char *gb_camp_op_name(enum gb_camp_op op)
 {
@@ -160,6 +161,7 @@ static enum gb_status gb_eq_regress(struct gb_camp_equation *eq, const struct gb
     enum gb_status st = gb_eq_model(eq, s, n, interactions, &model);
     if (st != GB_OK)
         return st;
+    eq->n_dropped = 0;
     if ((st = gb_regress_fit(model, &full)) != GB_OK ||
         (st = gb_regress_backward(model, p_remove, &fin)) != GB_OK) {
         char msg[512];
@@ -182,44 +184,66 @@ out:
     return st;
 }
 
+enum gb_status gb_camp_eq_refit(struct gb_camp_equation *eq, const struct gb_camp_sample *s,
+                                size_t n, double p_remove)
+{
+    if (gb_camp_form_lt(eq->form))
+        return gb_camp_lt_fit(eq, s, n);
+    return gb_eq_regress(eq, s, n, p_remove, eq->form == GB_CAMP_FORM_INTERACTIONS);
+}
+
 static enum gb_status gb_fit_equation(const struct gb_run *run, enum gb_camp_op op,
                                       enum gb_camp_pattern pattern, double p_remove,
-                                      int interactions, struct gb_camp_equation *eq)
+                                      const struct gb_camp_model *m, struct gb_camp_equation *eq)
 {
     struct gb_camp_sample *s = NULL;
     size_t n = 0;
     memset(eq, 0, sizeof *eq);
     eq->op = op;
     eq->pattern = pattern;
-    enum gb_status st = gb_camp_records_samples(run, op, pattern, &s, &n);
+    eq->form = m->form;
+    enum gb_status st = gb_camp_records_samples(run, op, pattern, m->level, &s, &n);
     if (st != GB_OK)
         return st;
     gb_eq_describe(eq, s, n);
     gb_eq_normalise(eq, s, n);
-    st = gb_eq_regress(eq, s, n, p_remove, interactions);
+    if ((st = gb_camp_eq_refit(eq, s, n, p_remove)) == GB_OK)
+        st = gb_camp_heldout(eq, s, n, p_remove);
     free(s);
     return st;
 }
 
 enum gb_status gb_camp_fit(const struct gb_run *run, double p_remove, struct gb_camp_model *m)
 {
-    return gb_camp_fit_ext(run, p_remove, 0, m);
+    return gb_camp_fit_form(run, p_remove, GB_CAMP_FORM_PAPER, GB_CAMP_LEVEL_UNKNOWN, m);
 }
 
 enum gb_status gb_camp_fit_ext(const struct gb_run *run, double p_remove, int interactions,
                                struct gb_camp_model *m)
 {
+    return gb_camp_fit_form(run, p_remove,
+                            interactions ? GB_CAMP_FORM_INTERACTIONS : GB_CAMP_FORM_PAPER,
+                            GB_CAMP_LEVEL_UNKNOWN, m);
+}
+
+enum gb_status gb_camp_fit_form(const struct gb_run *run, double p_remove, enum gb_camp_form form,
+                                enum gb_camp_level level, struct gb_camp_model *m)
+{
     enum gb_status st;
     if (!(p_remove > 0 && p_remove < 1))
         return gb_error_set(GB_ERR_USAGE, "the p-value to remove a term must be in (0, 1), not %g",
                             p_remove);
+    if (form < 0 || form >= GB_CAMP_N_FORMS)
+        return gb_error_set(GB_ERR_USAGE, "no CampProf model form %d", (int)form);
     memset(m, 0, sizeof *m);
     m->p_remove = p_remove;
-    m->interactions = interactions ? 1 : 0;
+    m->form = form;
+    m->interactions = form == GB_CAMP_FORM_INTERACTIONS;
+    m->level = level == GB_CAMP_LEVEL_UNKNOWN ? gb_camp_records_level(run) : level;
     for (int op = 0; op < 2; op++)
         for (int pat = 0; pat < 2; pat++)
             if ((st = gb_fit_equation(run, (enum gb_camp_op)op, (enum gb_camp_pattern)pat,
-                                      p_remove, m->interactions, &m->eq[op][pat])) != GB_OK)
+                                      p_remove, m, &m->eq[op][pat])) != GB_OK)
                 return st;
     m->has_device = run->info.has_device;
     if (m->has_device)
@@ -231,4 +255,3 @@ enum gb_status gb_camp_fit_ext(const struct gb_run *run, double p_remove, int in
     snprintf(m->run_command_line, sizeof m->run_command_line, "%s", run->info.command_line);
     return GB_OK;
 }
-

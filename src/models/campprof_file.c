@@ -42,18 +42,37 @@ static void gb_stats_json(json_t *o, const struct gb_camp_fitstats *s)
     json_object_set_new(o, "df_resid", gb_json_real(s->df_resid));
 }
 
+/* The model file's one-line description of form `f`. */
+static const char *gb_form_text(enum gb_camp_form f)
+{
+    switch (f) {
+    case GB_CAMP_FORM_PAPER:
+        return "CampProf (Aji, Daga and Feng, CF'11): t = a1*w + a2*b2 + a3*b4 + ... + b per "
+               "operation and access pattern";
+    case GB_CAMP_FORM_INTERACTIONS:
+        return "CampProf (Aji, Daga and Feng, CF'11) with a slope per width: t = a1*w + a2*b2 + "
+               "... + c2*w*b2 + ... + b per operation and access pattern";
+    case GB_CAMP_FORM_SUM:
+        return "CampProf, latency plus throughput per width W: t = L_W * (1 + w / knee_W)";
+    case GB_CAMP_FORM_SMAX2:
+        return "CampProf, smooth maximum of latency and throughput per width W: t = L_W * "
+               "(1 + (w / knee_W)^2)^(1/2)";
+    case GB_CAMP_FORM_SMAX4:
+        return "CampProf, smooth maximum of latency and throughput per width W: t = L_W * "
+               "(1 + (w / knee_W)^4)^(1/4)";
+    default:
+        return "CampProf, maximum of latency and throughput per width W: t = L_W * max(1, w / "
+               "knee_W)";
+    }
+}
+
 static json_t *gb_model_json(const struct gb_camp_model *m)
 {
     json_t *root = json_object(), *eqs = json_array();
     json_object_set_new(root, "format", json_string(GB_CAMP_MODEL_FORMAT));
-    json_object_set_new(root, "model",
-                        json_string(m->interactions
-                                        ? "CampProf (Aji, Daga and Feng, CF'11) with a slope per "
-                                          "width: t = a1*w + a2*b2 + ... + c2*w*b2 + ... + b per "
-                                          "operation and access pattern"
-                                        : "CampProf (Aji, Daga and Feng, CF'11): t = a1*w + "
-                                          "a2*b2 + a3*b4 + ... + b per operation and access "
-                                          "pattern"));
+    json_object_set_new(root, "model", json_string(gb_form_text(m->form)));
+    json_object_set_new(root, "form", json_string(gb_camp_form_name(m->form)));
+    json_object_set_new(root, "camped_level", json_string(gb_camp_level_name(m->level)));
     json_object_set_new(root, "fitted_by", json_pack("{s:s, s:s}", "name", "gpubound", "version",
                                                      GB_VERSION));
     json_object_set_new(root, "run",
@@ -112,6 +131,13 @@ static json_t *gb_model_json(const struct gb_camp_model *m)
                     json_object_set_new(spi, key, gb_json_real(eq->sectors_per_instr[c]));
                 }
             json_object_set_new(o, "sectors_per_instruction", spi);
+            if (eq->cv_folds)
+                json_object_set_new(
+                    o, "heldout",
+                    json_pack("{s:s, s:I, s:o, s:o}", "scheme",
+                              "leave one warps value out: refit on the others, predict it",
+                              "folds", (json_int_t)eq->cv_folds, "gm_rel_error",
+                              gb_json_real(eq->cv_gm), "rms_rel_error", gb_json_real(eq->cv_rms)));
             json_array_append_new(eqs, o);
         }
     json_object_set_new(root, "equations", eqs);
@@ -172,7 +198,9 @@ static int gb_terms_from_json(const struct gb_mr *R, json_t *o, struct gb_camp_f
         }
         snprintf(term->name, sizeof term->name, "%s", json_string_value(name));
         const char *nm = term->name;
-        const char *dm = strncmp(nm, "w:", 2) == 0 ? nm + 2 : nm;
+        const char *dm = strncmp(nm, "w:", 2) == 0   ? nm + 2
+                         : strncmp(nm, "L:", 2) == 0 ? nm + 2
+                         : strncmp(nm, "knee:", 5) == 0 ? nm + 5 : nm;
         char rest[16] = "";
         int wd = -1;
         if (dm[0] == 'b')
@@ -180,8 +208,8 @@ static int gb_terms_from_json(const struct gb_mr *R, json_t *o, struct gb_camp_f
         int known = strcmp(nm, GB_REGRESS_INTERCEPT) == 0 || strcmp(nm, "w") == 0 ||
                     (dm[0] == 'b' && gb_camp_width_class(wd) >= 0 && !rest[0]);
         if (!known) {
-            snprintf(why, n, "%s: %s.terms[%zu].term = \"%s\": allowed (intercept), w, b<width> or "
-                     "w:b<width>", R->file, where, i, nm);
+            snprintf(why, n, "%s: %s.terms[%zu].term = \"%s\": allowed (intercept), w, b<width>, "
+                     "w:b<width>, L:b<width> or knee:b<width>", R->file, where, i, nm);
             return -1;
         }
         char w2[160];
@@ -191,6 +219,11 @@ static int gb_terms_from_json(const struct gb_mr *R, json_t *o, struct gb_camp_f
             gb_jget_num(R, t, "t", &term->t, 0, GB_RANGE_STAT, w2) ||
             gb_jget_num(R, t, "p", &term->p, 0, GB_RANGE_PROB, w2))
             return -1;
+        if (need_estimates && nm != dm && dm[-1] == ':' && nm[0] != 'w' && !(term->estimate > 0)) {
+            snprintf(why, n, "%s: %s.terms[%zu].estimate = %.17g: a latency term or knee must be "
+                     "above 0", R->file, where, i, term->estimate);
+            return -1;
+        }
     }
     if (gb_jget_num(R, o, "r2", &s->r2, 0, GB_RANGE_STAT, where) ||
         gb_jget_num(R, o, "adj_r2", &s->adj_r2, 0, GB_RANGE_STAT, where) ||
@@ -356,7 +389,35 @@ static int gb_eq_from_json(const struct gb_mr *R, json_t *o, size_t index, struc
             snprintf(eq->dropped[eq->n_dropped], sizeof eq->dropped[0], "%s", json_string_value(t));
             eq->dropped_p[eq->n_dropped++] = json_is_number(p) ? json_number_value(p) : NAN;
         }
+    eq->cv_gm = eq->cv_rms = NAN;
+    json_t *ho = json_object_get(o, "heldout");
+    if (json_is_object(ho)) {
+        char w2[128];
+        json_t *folds = json_object_get(ho, "folds");
+        snprintf(w2, sizeof w2, "%s.heldout", where);
+        if (gb_jget_num(R, ho, "gm_rel_error", &eq->cv_gm, 0, GB_RANGE_STAT, w2) ||
+            gb_jget_num(R, ho, "rms_rel_error", &eq->cv_rms, 0, GB_RANGE_STAT, w2))
+            return -1;
+        eq->cv_folds = json_is_integer(folds) && json_integer_value(folds) > 0
+                           ? (size_t)json_integer_value(folds) : 0;
+    }
     return gb_eq_counts(R, o, eq, where);
+}
+
+/* A latency-throughput equation times every width it measured with both
+ * of its terms (L:b<W> and knee:b<W>). */
+static int gb_eq_lt_complete(const struct gb_mr *R, const struct gb_camp_equation *eq)
+{
+    for (int i = 0; i < eq->n_widths; i++) {
+        double t = gb_camp_eq_time_ns(eq, 1, gb_camp_width_class(eq->widths[i]));
+        if (!(t > 0) || !isfinite(t)) {
+            snprintf(R->why, R->n, "%s: the %s/%s equation lacks L:b%d or knee:b%d", R->file,
+                     gb_camp_op_name(eq->op), gb_camp_pattern_name(eq->pattern), eq->widths[i],
+                     eq->widths[i]);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* The run the model was fitted on: strings, kept as far as they fit. */
@@ -382,6 +443,31 @@ static void gb_model_run(json_t *run, struct gb_camp_model *m)
     }
 }
 
+/* The form (absent in older files: the paper's, or with "interactions"
+ * true its extension) and the camped level (absent: not recorded). */
+static int gb_model_form(const struct gb_mr *R, json_t *root, struct gb_camp_model *m)
+{
+    json_t *f = json_object_get(root, "form"), *lv = json_object_get(root, "camped_level");
+    m->form = m->interactions ? GB_CAMP_FORM_INTERACTIONS : GB_CAMP_FORM_PAPER;
+    if (f) {
+        int v = json_is_string(f) ? gb_camp_form_parse(json_string_value(f)) : -1;
+        if (v < 0) {
+            snprintf(R->why, R->n, "%s: $.form is not one of paper, interactions, sum, smax2, "
+                     "smax4, max", R->file);
+            return -1;
+        }
+        m->form = (enum gb_camp_form)v;
+    }
+    m->level = GB_CAMP_LEVEL_UNKNOWN;
+    if (json_is_string(lv)) {
+        if (strcmp(json_string_value(lv), gb_camp_level_name(GB_CAMP_LEVEL_L2)) == 0)
+            m->level = GB_CAMP_LEVEL_L2;
+        else if (strcmp(json_string_value(lv), gb_camp_level_name(GB_CAMP_LEVEL_DRAM)) == 0)
+            m->level = GB_CAMP_LEVEL_DRAM;
+    }
+    return 0;
+}
+
 /* The parsed root into *m. */
 static enum gb_status gb_model_fill(const struct gb_mr *R, json_t *root, struct gb_camp_model *m)
 {
@@ -394,6 +480,8 @@ static enum gb_status gb_model_fill(const struct gb_mr *R, json_t *root, struct 
     if (gb_jget_num(R, root, "p_remove", &m->p_remove, 0, GB_RANGE_PROB, "$"))
         return gb_error_set(GB_ERR_FORMAT, "%s", R->why);
     m->interactions = json_is_true(json_object_get(root, "interactions"));
+    if (gb_model_form(R, root, m))
+        return gb_error_set(GB_ERR_FORMAT, "%s", R->why);
     gb_model_run(json_object_get(root, "run"), m);
     json_t *dev = json_object_get(root, "device");
     if (dev && !json_is_null(dev)) {
@@ -408,6 +496,9 @@ static enum gb_status gb_model_fill(const struct gb_mr *R, json_t *root, struct 
     json_array_foreach(eqs, i, v) {
         struct gb_camp_equation eq;
         if (gb_eq_from_json(R, v, i, &eq))
+            return gb_error_set(GB_ERR_FORMAT, "%s", R->why);
+        eq.form = m->form;
+        if (gb_camp_form_lt(m->form) && gb_eq_lt_complete(R, &eq))
             return gb_error_set(GB_ERR_FORMAT, "%s", R->why);
         m->eq[eq.op][eq.pattern] = eq;
         have[eq.op][eq.pattern] = 1;

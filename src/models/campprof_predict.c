@@ -29,10 +29,28 @@ int gb_camp_eq_class_for(const struct gb_camp_equation *eq, int wclass)
     return -1;
 }
 
+/* The latency-throughput forms: L_W * h(w / knee_W). */
+static double gb_eq_lt_time(const struct gb_camp_equation *eq, double warps, int wclass)
+{
+    char lname[16], kname[20];
+    double L = NAN, knee = NAN;
+    snprintf(lname, sizeof lname, "L:b%d", gb_camp_class_width(wclass));
+    snprintf(kname, sizeof kname, "knee:b%d", gb_camp_class_width(wclass));
+    for (size_t i = 0; i < eq->fit.n_terms; i++) {
+        if (strcmp(eq->fit.terms[i].name, lname) == 0)
+            L = eq->fit.terms[i].estimate;
+        else if (strcmp(eq->fit.terms[i].name, kname) == 0)
+            knee = eq->fit.terms[i].estimate;
+    }
+    return L * gb_camp_form_h(eq->form, warps / knee);
+}
+
 double gb_camp_eq_time_ns(const struct gb_camp_equation *eq, double warps, int wclass)
 {
     if (wclass < 0 || wclass >= GB_CAMP_N_WIDTHS || !gb_eq_measured(eq, wclass))
         return NAN;
+    if (gb_camp_form_lt(eq->form))
+        return gb_eq_lt_time(eq, warps, wclass);
     char dummy[16], slope[20];
     snprintf(dummy, sizeof dummy, "b%d", gb_camp_class_width(wclass));
     snprintf(slope, sizeof slope, "w:b%d", gb_camp_class_width(wclass));
@@ -95,7 +113,7 @@ enum gb_status gb_camp_bounds(const struct gb_camp_model *m, const struct gb_cam
                 (st = gb_instr_time(&m->eq[op][GB_CAMP_CAMPED], k, n, warps, &wv)) != GB_OK)
                 return st;
             best += b;
-            worst += wv;
+            worst += wv > b ? wv : b;   /* camping never speeds an access up */
         }
     if (!any)
         return gb_error_set(GB_ERR_USAGE, "every load and store count is zero: the band of a "

@@ -14,6 +14,15 @@
 #define GB_CAMP_AXIS_WIDTH "width"
 #define GB_CAMP_AXIS_WARPS "warps"
 #define GB_CAMP_AXIS_PATTERN "pattern"
+#define GB_CAMP_AXIS_PITCH "camp_pitch"
+
+/* The camping level of a micro-benchmark record: its camp_pitch axis, 0 or
+ * absent for the L2-slice class, > 0 for DRAM column order. */
+static enum gb_camp_level gb_record_level(const struct gb_record *r)
+{
+    double pitch = gb_record_axis_num(r, GB_CAMP_AXIS_PITCH, 0);
+    return pitch > 0 ? GB_CAMP_LEVEL_DRAM : GB_CAMP_LEVEL_L2;
+}
 
 /* Active warps per SM: the metric the suite recorded, else the warps axis. */
 static double gb_record_warps(const struct gb_record *r)
@@ -72,7 +81,7 @@ static enum gb_status gb_sample_from(const struct gb_run *run, const struct gb_r
 }
 
 enum gb_status gb_camp_records_samples(const struct gb_run *run, enum gb_camp_op op,
-                                       enum gb_camp_pattern pattern,
+                                       enum gb_camp_pattern pattern, enum gb_camp_level level,
                                        struct gb_camp_sample **out, size_t *n_out)
 {
     enum gb_status st = GB_OK;
@@ -86,7 +95,8 @@ enum gb_status gb_camp_records_samples(const struct gb_run *run, enum gb_camp_op
     for (size_t i = 0; i < run->n_records && st == GB_OK; i++) {
         const struct gb_record *r = &run->records[i];
         if (strcmp(r->suite, GB_CAMP_SUITE) != 0 || strcmp(r->bench, bench) != 0 ||
-            r->status != GB_REC_OK)
+            r->status != GB_REC_OK ||
+            (level != GB_CAMP_LEVEL_UNKNOWN && gb_record_level(r) != level))
             continue;
         const char *p = gb_record_axis(r, GB_CAMP_AXIS_PATTERN);
         if (!p)
@@ -106,6 +116,65 @@ enum gb_status gb_camp_records_samples(const struct gb_run *run, enum gb_camp_op
     *out = s;
     *n_out = n;
     return GB_OK;
+}
+
+/* ---- the camping level ---- */
+
+static int gb_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median over the camped reads of `level` of their time over the
+ * spread read's of the same level, width and warps; NaN when none pair. */
+static double gb_level_slowdown(const struct gb_run *run, enum gb_camp_level level)
+{
+    double *ratio = malloc((run->n_records + 1) * sizeof *ratio), med = NAN;
+    size_t n = 0;
+    if (!ratio)
+        return NAN;
+    for (size_t i = 0; i < run->n_records; i++) {
+        const struct gb_record *c = &run->records[i];
+        const char *p = gb_record_axis(c, GB_CAMP_AXIS_PATTERN);
+        if (strcmp(c->suite, GB_CAMP_SUITE) || strcmp(c->bench, "read") || c->status != GB_REC_OK ||
+            !p || strcmp(p, "camped") || gb_record_level(c) != level)
+            continue;
+        for (size_t j = 0; j < run->n_records; j++) {
+            const struct gb_record *s = &run->records[j];
+            const char *q = gb_record_axis(s, GB_CAMP_AXIS_PATTERN);
+            if (strcmp(s->suite, GB_CAMP_SUITE) || strcmp(s->bench, "read") ||
+                s->status != GB_REC_OK || !q || strcmp(q, "spread") || gb_record_level(s) != level ||
+                gb_record_axis_num(s, GB_CAMP_AXIS_WIDTH, -1) != gb_record_axis_num(c, GB_CAMP_AXIS_WIDTH, -2) ||
+                gb_record_warps(s) != gb_record_warps(c) || !(s->median_ns > 0))
+                continue;
+            ratio[n++] = c->median_ns / s->median_ns;
+            break;
+        }
+    }
+    if (n) {
+        qsort(ratio, n, sizeof *ratio, gb_cmp_double);
+        med = n % 2 ? ratio[n / 2] : 0.5 * (ratio[n / 2 - 1] + ratio[n / 2]);
+    }
+    free(ratio);
+    return med;
+}
+
+enum gb_camp_level gb_camp_records_level(const struct gb_run *run)
+{
+    int have[2] = {0, 0};
+    for (size_t i = 0; i < run->n_records; i++) {
+        const struct gb_record *r = &run->records[i];
+        if (strcmp(r->suite, GB_CAMP_SUITE) == 0 && r->status == GB_REC_OK &&
+            (strcmp(r->bench, "read") == 0 || strcmp(r->bench, "write") == 0))
+            have[gb_record_level(r)] = 1;
+    }
+    if (have[0] && have[1]) {
+        double l2 = gb_level_slowdown(run, GB_CAMP_LEVEL_L2);
+        double dram = gb_level_slowdown(run, GB_CAMP_LEVEL_DRAM);
+        return dram > l2 ? GB_CAMP_LEVEL_DRAM : GB_CAMP_LEVEL_L2;
+    }
+    return have[1] ? GB_CAMP_LEVEL_DRAM : have[0] ? GB_CAMP_LEVEL_L2 : GB_CAMP_LEVEL_UNKNOWN;
 }
 
 /* ---- the validation's observations ---- */
@@ -150,6 +219,84 @@ enum gb_status gb_camp_record_obs(const struct gb_record *r, struct gb_camp_obs 
     o->counts.ld_sectors = gb_record_metric(r, GB_CAMP_METRIC_LD_SECTORS, NAN);
     o->counts.st_sectors = gb_record_metric(r, GB_CAMP_METRIC_ST_SECTORS, NAN);
     return st;
+}
+
+/* ---- kernel-spec points ---- */
+
+/* The spec contract's metric of a point's active warps per SM (the
+ * occupancy calculator's, SPEC-CONTRACT.md). */
+#define GB_CAMP_SPEC_WARPS "active_warps_per_sm"
+
+/* A profiler counter of a record: the in-process profiler's value under
+ * its Nsight Compute name, or under the short metric name `alias`
+ * (ld_requests, ld_sectors, st_requests, st_sectors: a record's metric
+ * names hold 31 characters). The one place that knows how a record
+ * carries its counters: when the profiler's "counters" object lands in
+ * struct gb_record, it is read here. NaN when absent. */
+static double gb_record_counter(const struct gb_record *r, const char *name, const char *alias)
+{
+    double v = gb_record_metric(r, name, NAN);
+    return isnan(v) && alias ? gb_record_metric(r, alias, NAN) : v;
+}
+
+/* The widths the camping suite measures, for splitting requests by sectors. */
+static void gb_spec_widths(struct gb_camp_equation *eq)
+{
+    memset(eq, 0, sizeof *eq);
+    for (int c = GB_CAMP_RECORDED_CLASS_MIN; c < GB_CAMP_N_WIDTHS; c++)
+        eq->widths[eq->n_widths++] = gb_camp_class_width(c);
+}
+
+enum gb_status gb_camp_spec_obs(const struct gb_record *r, struct gb_camp_obs *o, int *from_counters)
+{
+    struct gb_camp_equation eq;
+    enum gb_status st;
+    memset(o, 0, sizeof *o);
+    o->warps = gb_record_metric(r, GB_CAMP_SPEC_WARPS, NAN);
+    o->time_ns = r->median_ns;
+    if (!(o->warps > 0) || !(o->time_ns > 0) || !isfinite(o->time_ns))
+        return gb_error_set(GB_ERR_FORMAT, "the %s/%s record lacks its %s or its time", r->suite,
+                            r->bench, GB_CAMP_SPEC_WARPS);
+    gb_spec_widths(&eq);
+    double ldr = gb_record_counter(r, GB_NCU_LD_REQUESTS, "ld_requests");
+    double lds = gb_record_counter(r, GB_NCU_LD_SECTORS, GB_CAMP_METRIC_LD_SECTORS);
+    double str = gb_record_counter(r, GB_NCU_ST_REQUESTS, "st_requests");
+    double sts = gb_record_counter(r, GB_NCU_ST_SECTORS, GB_CAMP_METRIC_ST_SECTORS);
+    if (isnan(ldr))
+        ldr = gb_record_counter(r, GB_NCU_LD_INST, NULL);
+    if (isnan(str))
+        str = gb_record_counter(r, GB_NCU_ST_INST, NULL);
+    *from_counters = !isnan(ldr) && !isnan(lds) && !isnan(str) && !isnan(sts);
+    if (*from_counters) {
+        if ((st = gb_camp_split_requests(&eq, ldr, lds, o->counts.ld)) != GB_OK ||
+            (st = gb_camp_split_requests(&eq, str, sts, o->counts.st)) != GB_OK)
+            return gb_error_set(st, "the %s/%s record's counters: %s", r->suite, r->bench,
+                                gb_error_message());
+        o->counts.ld_sectors = lds;
+        o->counts.st_sectors = sts;
+        return GB_OK;
+    }
+    /* No counters: the bytes the spec declares, as 4-byte loads (one
+     * element of a float or int per thread, 128 bytes per warp). */
+    if (!(r->bytes > 0) || !isfinite(r->bytes))
+        return gb_error_set(GB_ERR_FORMAT, "the %s/%s record has neither the profiler's counters "
+                            "(%s, %s) nor the bytes it moves", r->suite, r->bench,
+                            GB_NCU_LD_REQUESTS, GB_NCU_LD_SECTORS);
+    o->counts.ld[gb_camp_width_class(4)] = r->bytes / 128.0;
+    o->counts.ld_sectors = r->bytes / 32.0;
+    o->counts.st_sectors = 0;
+    return GB_OK;
+}
+
+/* "suite/bench axis=value ..." of every axis but block_size_*: the
+ * configurations of one problem, which vary the active warps per SM. */
+static void gb_spec_label(const struct gb_record *r, char *label, size_t size)
+{
+    size_t len = (size_t)snprintf(label, size, "%s/%s", r->suite, r->bench);
+    for (int k = 0; k < r->n_axes && len < size; k++)
+        if (strncmp(r->axes[k].name, "block_size", 10) != 0)
+            len += (size_t)snprintf(label + len, size - len, " %s=%s", r->axes[k].name,
+                                    r->axes[k].value);
 }
 
 /* ---- applications ---- */
@@ -232,19 +379,27 @@ static void gb_app_sort(struct gb_camp_app *g)
         }
 }
 
-/* Adds record `r` of an application to its group. */
-static enum gb_status gb_app_add(const struct gb_run *run, const struct gb_record *r,
+/* Adds record `r` of an application (spec: a kernel-spec point) to its group. */
+static enum gb_status gb_app_add(const struct gb_run *run, const struct gb_record *r, int spec,
                                  struct gb_camp_app **apps, size_t *n)
 {
     char label[sizeof((*apps)->label)];
-    gb_app_label(r, label, sizeof label);
+    int from_counters = 0;
+    if (spec)
+        gb_spec_label(r, label, sizeof label);
+    else
+        gb_app_label(r, label, sizeof label);
     struct gb_camp_app *g = gb_app_group(apps, n, r, label);
     if (!g)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     enum gb_status st = gb_app_reserve(g);
     if (st != GB_OK)
         return st;
-    if ((st = gb_camp_record_obs(r, &g->obs[g->n])) != GB_OK) {
+    if (spec && !g->n)
+        g->title = "kernel spec";
+    st = spec ? gb_camp_spec_obs(r, &g->obs[g->n], &from_counters) : gb_camp_record_obs(r, &g->obs[g->n]);
+    g->from_bytes += spec && !from_counters;
+    if (st != GB_OK) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s", gb_error_message());
         return gb_error_set(st, "%s: %s", run->dir, msg);
@@ -265,9 +420,13 @@ enum gb_status gb_camp_records_apps(const struct gb_run *run, struct gb_camp_app
     *n_out = 0;
     for (size_t i = 0; i < run->n_records && st == GB_OK; i++) {
         const struct gb_record *r = &run->records[i];
-        if (strcmp(r->suite, GB_CAMP_SUITE) == 0 && r->status == GB_REC_OK &&
-            gb_camp_app_title(r->bench))
-            st = gb_app_add(run, r, &apps, &n);
+        if (r->status != GB_REC_OK)
+            continue;
+        if (strcmp(r->suite, GB_CAMP_SUITE) == 0 && gb_camp_app_title(r->bench))
+            st = gb_app_add(run, r, 0, &apps, &n);
+        else if (strcmp(r->suite, GB_CAMP_SUITE) != 0 &&
+                 gb_record_metric(r, GB_CAMP_SPEC_WARPS, NAN) > 0)
+            st = gb_app_add(run, r, 1, &apps, &n);
     }
     if (st != GB_OK) {
         gb_camp_apps_free(apps, n);

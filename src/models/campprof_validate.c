@@ -93,11 +93,11 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
 {
     enum gb_status st = GB_OK;
     double *b = NULL, *w = NULL, *deg = NULL;
-    struct gb_gm gb = {0}, gw = {0}, ga = {0};
+    struct gb_gm gb = {0}, gw = {0}, ga = {0}, gi = {0};
     size_t nd = 0;
 
     memset(out, 0, sizeof *out);
-    out->gm_best = out->gm_worst = out->gm_app = NAN;
+    out->gm_best = out->gm_worst = out->gm_app = out->gm_app_inside = NAN;
     out->degree_median = out->degree_min = out->degree_max = NAN;
     if (n == 0)
         return gb_error_set(GB_ERR_FORMAT, "no measured configuration to validate against");
@@ -122,6 +122,7 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
         double d = gb_camp_degree(b[j], w[j], obs[j].time_ns);
         if (!isnan(d))
             deg[nd++] = d;
+        out->n_inside += b[j] <= obs[j].time_ns && obs[j].time_ns <= w[j];
     }
     size_t starts = n < GB_CAMP_MAX_STARTS ? n : GB_CAMP_MAX_STARTS;
     for (size_t k = 0; k < starts; k++) {
@@ -130,9 +131,12 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
         if (isnan(d))
             continue;
         for (size_t j = 0; j < n; j++)
-            if (j != s)
-                gb_gm_add(&ga, fabs(gb_camp_extrapolate(b[j], w[j], d) - obs[j].time_ns) /
-                                   obs[j].time_ns, 1);
+            if (j != s) {
+                double e = fabs(gb_camp_extrapolate(b[j], w[j], d) - obs[j].time_ns) / obs[j].time_ns;
+                gb_gm_add(&ga, e, 1);
+                if (d >= 0 && d <= 1)
+                    gb_gm_add(&gi, e, 1);
+            }
     }
     out->n_points = n;
     out->n_pairs_bounds = n * n;
@@ -140,6 +144,7 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
     out->gm_best = gb_gm_value(&gb);
     out->gm_worst = gb_gm_value(&gw);
     out->gm_app = gb_gm_value(&ga);
+    out->gm_app_inside = gb_gm_value(&gi);
     if (nd) {
         qsort(deg, nd, sizeof *deg, gb_cmp_d);
         out->degree_min = deg[0];

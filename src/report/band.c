@@ -15,7 +15,10 @@ static enum gb_status gb_band_series(struct gb_plot *p, const struct gb_band_cha
 {
     enum gb_status st;
     s->app = s->meas = -1;
-    if ((st = gb_plot_series(p, "worst: every access camped", &s->worst)))
+    char worst[96];
+    snprintf(worst, sizeof worst, "worst: every access camped%s%s", c->level ? " on one " : "",
+             c->level ? c->level : "");
+    if ((st = gb_plot_series(p, worst, &s->worst)))
         return st;
     if (isfinite(c->time_ns) &&
         (st = gb_plot_series(p, "application: extrapolated in the band", &s->app)))

@@ -21,7 +21,7 @@ band_rows() {
 }
 
 # ---- fit ----
-expect 0 "" camp fit "$RUN"
+expect 0 "" camp fit "$RUN" --form paper
 [ -s "$MODEL" ] && ok || bad "fit did not write RUN_DIR/campprof-model.json"
 printf '%s\n' "$ERR" | grep -qx "wrote $MODEL" && ok || bad "fit does not say what it wrote"
 for eq in "reads, spread over every partition: 36 points" "reads, camped on one: 36 points" \
@@ -41,12 +41,12 @@ printf '%s\n' "$OUT" | grep -q 'R^2 .* RMSE .* ns' && ok || bad "fit prints no R
 grep -q '"format": "gpubound-campprof/1"' "$MODEL" && grep -q '"name": "Synthetic GPU (test fixture' "$MODEL" &&
     grep -q '"normalisation"' "$MODEL" && ok || bad "the model file lacks its format, device or normalisation"
 # The same run gives the same model, byte for byte.
-expect 0 "" camp fit "$RUN" --model "$TMP/m2.json" --format csv
+expect 0 "" camp fit "$RUN" --form paper --model "$TMP/m2.json" --format csv
 cmp -s "$MODEL" "$TMP/m2.json" && ok || bad "two fits of one run differ"
 printf '%s\n' "$OUT" | head -1 | grep -qx 'op,pattern,fit,term,estimate (ns),std_error (ns),t,p,r2,adj_r2,rmse (ns),n_obs' &&
     ok || bad "fit CSV header"
 [ "$(printf '%s\n' "$OUT" | grep -c '^write,spread,final,')" = 4 ] && ok || bad "fit CSV: final write/spread should have 4 terms"
-expect 0 "" camp fit "$RUN" --model "$TMP/m3.json" --format json
+expect 0 "" camp fit "$RUN" --form paper --model "$TMP/m3.json" --format json
 if need_python3; then
     printf '%s\n' "$OUT" | python3 -c 'import json,sys; r=json.load(sys.stdin); assert len(r)==39 and r[0]["term"]=="(intercept)"' &&
         ok || bad "fit JSON does not parse or has the wrong rows"
@@ -192,10 +192,10 @@ fi
 # The fixture's applications were made at degrees 0.05, 0.5, 0.6 and 0.1 with
 # 2% noise: the measured degrees and the line's error say so.
 expect 0 "" camp validate --model "$MODEL" "$RUN" --out "$TMP/v2" --format csv
-printf '%s\n' "$OUT" | head -1 | grep -qx 'application,configurations,best bound error (%),worst bound error (%),application line error (%),degree (median),degree min,degree max' &&
+printf '%s\n' "$OUT" | head -1 | grep -qx 'application,configurations,best bound error (%),worst bound error (%),application line error (%),"line error, starts inside (%)",inside band (%),degree (median),degree min,degree max' &&
     ok || bad "validate CSV header"
 printf '%s\n' "$OUT" | awk -F, 'BEGIN { want["gem"] = 0.05; want["clique"] = 0.5; want["transpose_coalesced"] = 0.6; want["transpose_diagonal"] = 0.1 }
-    NR > 1 { n++; d = $6 - want[$1]; if (d < -0.05 || d > 0.05 || $5 > 5) bad = 1 } END { exit bad || n != 4 }' &&
+    NR > 1 { n++; d = $9 - want[$1]; if (d < -0.05 || d > 0.05 || $5 > 5) bad = 1 } END { exit bad || n != 4 }' &&
     ok || bad "validate: degrees or line errors far from how the fixture was made"
 
 cp -r "$FIXTURE" "$TMP/novalid"
@@ -206,7 +206,9 @@ expect 1 "has no measured validation records .*; record them with 'gpubound run 
 expect 1 "camp validate: .*nope is not a gpubound run directory" camp validate --model "$MODEL" "$TMP/nope"
 expect 2 "validate: --model is required" camp validate "$RUN"
 expect 2 "validate: expected a RUN_DIR" camp validate --model "$MODEL"
-expect 2 "validate: expected one RUN_DIR, not 2 arguments" camp validate --model "$MODEL" "$RUN" "$RUN"
+# Several runs: their applications (and kernel-spec points) together.
+expect 0 "" camp validate --model "$MODEL" "$RUN" "$RUN" --out "$TMP/v3" --format csv
+[ "$(printf '%s\n' "$OUT" | grep -c '^gem,')" = 2 ] && ok || bad "validate of two runs: not two gem rows"
 expect 1 "camp validate: cannot read the model" camp validate --model "$TMP/none.json" "$RUN"
 
 # ---- fit: bad input ----

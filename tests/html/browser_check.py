@@ -234,7 +234,10 @@ def main():
         for inputs, label in cases:
             check_calc(pages[camp], model, inputs, "calculator (" + label + ")")
         # camp predict --html: the calculator alone, filled with the command's inputs.
-        mi = os.path.join(SRC, camp, "campprof-model-interactions.json")
+        # with the paper's form, so that the page's other branch is checked too
+        mi = os.path.join(OUT, "campprof-model-paper.json")
+        subprocess.run([GB, "camp", "fit", os.path.join(SRC, camp), "--form", "paper", "--model", mi],
+                       capture_output=True, text=True)
         page = os.path.join(OUT, "calc.html")
         p = subprocess.run([GB, "camp", "predict", "--model", mi, "--gld", "4:1179648", "--gst", "4:1179648",
                             "--warps", "64", "--time-ns", "223920", "--at-warps", "32", "--html", page],

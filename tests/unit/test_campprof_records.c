@@ -127,7 +127,7 @@ static void test_samples_from_fixture(void **state)
     struct gb_run *run = load_fixture();
     struct gb_camp_sample *s = NULL;
     size_t n = 0;
-    assert_int_equal(gb_camp_records_samples(run, GB_CAMP_WRITE, GB_CAMP_CAMPED, &s, &n), GB_OK);
+    assert_int_equal(gb_camp_records_samples(run, GB_CAMP_WRITE, GB_CAMP_CAMPED, GB_CAMP_LEVEL_UNKNOWN, &s, &n), GB_OK);
     assert_int_equal(n, 36); /* 4 widths x 9 warps */
     for (size_t i = 0; i < n; i++) {
         assert_true(s[i].instr == 132.0 * 1024.0 * s[i].warps);
@@ -136,7 +136,7 @@ static void test_samples_from_fixture(void **state)
     }
     free(s);
     /* The read that failed verification is left out. */
-    assert_int_equal(gb_camp_records_samples(run, GB_CAMP_READ, GB_CAMP_SPREAD, &s, &n), GB_OK);
+    assert_int_equal(gb_camp_records_samples(run, GB_CAMP_READ, GB_CAMP_SPREAD, GB_CAMP_LEVEL_UNKNOWN, &s, &n), GB_OK);
     assert_int_equal(n, 36);
     free(s);
     gb_run_free(run);
@@ -184,7 +184,7 @@ static void test_missing_metric(void **state)
                                              strcmp(gb_record_axis(r, "pattern"), "spread") == 0
                                                  ? GB_CAMP_SPREAD
                                                  : GB_CAMP_CAMPED,
-                                             &s, &n),
+                                             GB_CAMP_LEVEL_UNKNOWN, &s, &n),
                      GB_ERR_FORMAT);
     assert_null(s);
     assert_non_null(strstr(gb_error_message(), name));

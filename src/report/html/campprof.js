@@ -14,7 +14,9 @@ var GbCamp = (function () {
   /* The model file's equations as [op][pattern]. */
   function equations(model) {
     var eq = [[null, null], [null, null]];
+    var form = model.form || (model.interactions ? 'interactions' : 'paper');
     (model.equations || []).forEach(function (e) {
+      e.form = form;
       var op = e.op === 'read' ? READ : e.op === 'write' ? WRITE : -1;
       var pat = e.pattern === 'spread' ? SPREAD : e.pattern === 'camped' ? CAMPED : -1;
       if (op >= 0 && pat >= 0) eq[op][pat] = e;
@@ -33,9 +35,26 @@ var GbCamp = (function () {
     return -1;
   }
 
+  /* The smooth maximum of a latency-throughput form (gb_camp_form_h). */
+  function formH(form, x) {
+    if (form === 'sum') return 1 + x;
+    if (form === 'smax2') return Math.sqrt(1 + x * x);
+    if (form === 'smax4') return Math.pow(1 + x * x * x * x, 0.25);
+    if (form === 'max') return x > 1 ? x : 1;
+    return NaN;
+  }
+
   /* gb_camp_eq_time_ns */
   function eqTime(eq, warps, c) {
     if (c < 0 || c >= WIDTHS.length || !measured(eq, c)) return NaN;
+    if (eq.form === 'sum' || eq.form === 'smax2' || eq.form === 'smax4' || eq.form === 'max') {
+      var L = NaN, knee = NaN;
+      eq.terms.forEach(function (term) {
+        if (term.term === 'L:b' + WIDTHS[c]) L = term.estimate;
+        else if (term.term === 'knee:b' + WIDTHS[c]) knee = term.estimate;
+      });
+      return L * formH(eq.form, warps / knee);
+    }
     var dummy = 'b' + WIDTHS[c], slope = 'w:b' + WIDTHS[c], t = 0;
     eq.terms.forEach(function (term) {
       var name = term.term;
@@ -69,7 +88,7 @@ var GbCamp = (function () {
         var b = instrTime(eqs[op][SPREAD], k, n, warps);
         var w = instrTime(eqs[op][CAMPED], k, n, warps);
         best += b;
-        worst += w;
+        worst += w > b ? w : b;   /* camping never speeds an access up */
       }
     if (!any) fail('every load and store count is zero: the band of a kernel without global memory instructions is empty');
     return [best, worst];
