@@ -79,6 +79,17 @@ enum gb_status gb_plot_point_cat(struct gb_plot *p, int s, const char *x, double
 enum gb_status gb_plot_bar(struct gb_plot *p, int s, const char *group, double y, double ylo,
                            double yhi);
 
+/* Makes a bar chart stacked: each group is one bar made of every series'
+ * value (the series in the order added, bottom up, no error bars), and
+ * marks set by gb_plot_bar_mark are drawn over the bars as dots with their
+ * interval, named `mark_label` in the legend (NULL: "measured"). */
+enum gb_status gb_plot_stacked(struct gb_plot *p, const char *mark_label);
+
+/* Stacked bars: a mark at y, with its interval [ylo, yhi] (NaN: none),
+ * over the bar of `group`. */
+enum gb_status gb_plot_bar_mark(struct gb_plot *p, const char *group, double y, double ylo,
+                                double yhi);
+
 /* A single point of a line chart drawn as a large star, joined to nothing,
  * on top of the series, and named in the legend by `label`: a measured
  * point among predicted lines. Its x counts as numeric (as gb_plot_point). */

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_geometry.h"
+#include "cli/cmd_breakdown.h"
 #include "cli/cmd_camp.h"
 #include "cli/cmd_compare.h"
 #include "cli/cmd_occupancy.h"
@@ -59,6 +60,8 @@ const struct gb_cmd gb_commands[] = {
      GB_CAMP_USAGE, GB_CAMP_HELP},
     {"compare", gb_cmd_compare, "compare runs point by point: faster, slower or no significant change (no GPU needed)",
      GB_COMPARE_USAGE, GB_COMPARE_HELP},
+    {"breakdown", gb_cmd_breakdown, "LPBM: where a kernel's time goes at each launch configuration (no GPU needed)",
+     GB_BREAKDOWN_USAGE, GB_BREAKDOWN_HELP},
     {"help", gb_cmd_help, "show the commands, or one command's options", "gpubound help [COMMAND | --markdown]",
      "  --markdown    print the reference of every command as markdown (docs/cli.md)\n"},
     {NULL, NULL, NULL, NULL, NULL},

@@ -94,6 +94,10 @@ struct gb_plot {
     int higher_better;
     char *flag_label;
     int formats;                /* GB_PLOT_SVG | GB_PLOT_PNG; 0 = both */
+    int stacked;                /* bar charts: series stacked in one bar per group */
+    char *mark_label;           /* stacked bars: the legend text of the marks */
+    struct gb_pt *marks;        /* stacked bars: one mark per group (x = group index) */
+    size_t n_marks;
     long tag;                   /* record of the next point, bar or cell; -1 = none */
 };
 
@@ -200,6 +204,8 @@ void gb_plot_free(struct gb_plot *p)
     for (size_t i = 0; i < p->n_stars; i++)
         free(p->stars[i].label);
     free(p->stars);
+    free(p->marks);
+    free(p->mark_label);
     free(p->series);
     free(p->refs);
     gb_strs_free(&p->cats);
@@ -361,6 +367,35 @@ enum gb_status gb_plot_ref(struct gb_plot *p, const char *label, double y, const
     return GB_OK;
 }
 
+enum gb_status gb_plot_stacked(struct gb_plot *p, const char *mark_label)
+{
+    if (p->kind != GB_CHART_BAR)
+        return gb_error_set(GB_ERR_USAGE, "plot %s is not a bar chart", p->name);
+    p->stacked = 1;
+    free(p->mark_label);
+    p->mark_label = NULL;
+    if (mark_label && !(p->mark_label = strdup(mark_label)))
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    return GB_OK;
+}
+
+enum gb_status gb_plot_bar_mark(struct gb_plot *p, const char *group, double y, double ylo,
+                                double yhi)
+{
+    size_t i;
+    enum gb_status st;
+    if (!p->stacked)
+        return gb_error_set(GB_ERR_USAGE, "plot %s has no stacked bars to mark", p->name);
+    if ((st = gb_strs_index(&p->cats, group ? group : "", &i)) != GB_OK)
+        return st;
+    struct gb_pt *nm = realloc(p->marks, (p->n_marks + 1) * sizeof *nm);
+    if (!nm)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    p->marks = nm;
+    nm[p->n_marks++] = (struct gb_pt){(double)i, y, ylo, yhi, -1};
+    return GB_OK;
+}
+
 enum gb_status gb_plot_star(struct gb_plot *p, const char *label, double x, double y)
 {
     if (p->kind != GB_CHART_LINE || p->x_mode == 2)
@@ -429,6 +464,11 @@ static void gb_plot_each_y(struct gb_plot *p, void (*fn)(double *v, void *ctx), 
         fn(&p->refs[r].y, ctx);
     for (size_t i = 0; i < p->n_stars; i++)
         fn(&p->stars[i].y, ctx);
+    for (size_t i = 0; i < p->n_marks; i++) {
+        fn(&p->marks[i].y, ctx);
+        fn(&p->marks[i].lo, ctx);
+        fn(&p->marks[i].hi, ctx);
+    }
 }
 
 struct gb_span {
@@ -1017,8 +1057,12 @@ static enum gb_status gb_gp_line(FILE *f, const struct gb_plot *p)
     return st;
 }
 
+static enum gb_status gb_gp_stacked(FILE *f, const struct gb_plot *p);
+
 static enum gb_status gb_gp_bar(FILE *f, const struct gb_plot *p)
 {
+    if (p->stacked)
+        return gb_gp_stacked(f, p);
     size_t total = 0;
     int any_ci = 0;
     for (size_t s = 0; s < p->n_series; s++) {
@@ -1076,6 +1120,66 @@ static enum gb_status gb_gp_bar(FILE *f, const struct gb_plot *p)
         gb_gp_str(f, p->series[s].label);
     }
     gb_gp_ref_keys(f, p);
+    fputc('\n', f);
+    return GB_OK;
+}
+
+/* Stacked bars: one bar per group made of every series' value, and the
+ * marks (a measured value with its interval) drawn over the bars. */
+static enum gb_status gb_gp_stacked(FILE *f, const struct gb_plot *p)
+{
+    double hi = 0;
+    if (p->cats.n == 0 || p->n_series == 0)
+        return gb_error_set(GB_ERR_USAGE, "plot %s has no bars", p->name);
+    fputs("$bars << EOD\n", f);
+    for (size_t g = 0; g < p->cats.n; g++) {
+        double sum = 0;
+        gb_gp_field(f, p->cats.v[g]);
+        for (size_t s = 0; s < p->n_series; s++) {
+            double y = 0;
+            for (size_t i = 0; i < p->series[s].n; i++)
+                if (p->series[s].pts[i].x == (double)g && isfinite(p->series[s].pts[i].y))
+                    y = p->series[s].pts[i].y;
+            fputc(' ', f);
+            gb_gp_num(f, y);
+            sum += y;
+        }
+        fputc('\n', f);
+        hi = fmax(hi, sum);
+    }
+    fputs("EOD\n$marks << EOD\n", f);
+    for (size_t i = 0; i < p->n_marks; i++) {
+        const struct gb_pt *m = &p->marks[i];
+        fprintf(f, "%.10g ", m->x);
+        gb_gp_num(f, m->y);
+        fputc(' ', f);
+        gb_gp_num(f, isfinite(m->lo) ? m->lo : m->y);
+        fputc(' ', f);
+        gb_gp_num(f, isfinite(m->hi) ? m->hi : m->y);
+        fputc('\n', f);
+        hi = fmax(hi, isfinite(m->hi) ? m->hi : m->y);
+    }
+    fputs("EOD\n", f);
+    gb_gp_common(f, p);
+    fputs("set style data histograms\nset style histogram rowstacked\n", f);
+    fputs("set style fill solid 0.85 border rgb '#303030'\nset boxwidth 0.7 relative\n", f);
+    gb_gp_cat_tics(f, p, 0);
+    fprintf(f, "set xrange [-0.6:%zu.6]\n", p->cats.n - 1);
+    fprintf(f, "set yrange [0:%.10g]\nset format y '%%g'\n", hi > 0 ? hi * 1.12 : 1);
+    fputs("set grid ytics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);
+    gb_gp_key(f, p->n_series + (p->n_marks > 0));
+    gb_gp_svg(f, p);
+    fputs("plot ", f);
+    for (size_t s = 0; s < p->n_series; s++) {
+        fprintf(f, "%s$bars using %zu%s lt %zu title ", s ? ", \\\n     " : "", s + 2,
+                s ? "" : ":xtic(1)", s + 1);
+        gb_gp_str(f, p->series[s].label);
+    }
+    if (p->n_marks) {
+        fputs(", \\\n     $marks using 1:2:3:4 with yerrorbars pt 7 ps 1.3 lw 1.5 "
+              "lc rgb '#000000' title ", f);
+        gb_gp_str(f, p->mark_label ? p->mark_label : "measured");
+    }
     fputc('\n', f);
     return GB_OK;
 }

@@ -1,0 +1,127 @@
+/* analyze.h - what a CUDA kernel does, read from its source with libclang:
+ * the loops around each statement, the global- and shared-memory accesses,
+ * and the floating-point operations, each with its per-thread execution
+ * count as an expression of the source's own names (macros given as -D
+ * defines, kernel parameters, blockDim/gridDim, local constants).
+ *
+ * libclang is opened at run time (dlopen "libclang-14.so.1", then
+ * "libclang.so.1", then "libclang.so"), so gpubound starts on machines
+ * without it; there every call here returns GB_ERR_UNSUPPORTED with a line
+ * saying what to install. The source is parsed as CUDA device code
+ * (-x cuda --cuda-device-only -nocudainc -nocudalib) with a small built-in
+ * header of CUDA's builtin variables, qualifiers and math functions.
+ *
+ * How counts are read (docs/models.md, "LPBM"):
+ *   - a for loop whose header is "v = A; v <op> B; v += S" (or ++, --,
+ *     -= S, >>= 1, /= 2, <<= 1, *= 2) runs a counted number of times, an
+ *     expression of A, B and S; any other loop (while, do, other headers) is
+ *     undecided, and so is everything inside it;
+ *   - a statement executes the product of its enclosing loops' trip counts;
+ *   - a branch is counted as taken (every warp executes an instruction that
+ *     one of its threads needs): an upper bound, listed as a note;
+ *   - a global access subscripts a pointer parameter of the kernel (or a
+ *     local pointer initialized from one), a shared access an array declared
+ *     __shared__; a subscript followed by '=' is a store, by a compound
+ *     assignment a load and a store, else a load;
+ *   - an operation is a floating-point + - * / (compound assignments
+ *     included) or a call of a floating-point math function (fmaf, sincosf
+ *     count 2).
+ * Device functions the kernel calls are not followed (a note says so).
+ *
+ * Not thread-safe (libclang is loaded once, on first use).
+ */
+#ifndef GPUBOUND_ANALYZE_H
+#define GPUBOUND_ANALYZE_H
+
+#include <stddef.h>
+
+#include "gpubound/cexpr.h"
+#include "gpubound/status.h"
+
+enum gb_kspace { GB_KSPACE_GLOBAL = 1, GB_KSPACE_SHARED = 2 };
+
+/* A counted place: where, and how often per thread (an expression of the
+ * source's names, "1" outside any loop); decided = 0 when a loop around it
+ * has no count the analysis can read. */
+struct gb_kcount {
+    int line;
+    int decided;
+    char count[512];
+};
+
+struct gb_kloop {
+    struct gb_kcount at;     /* the loop's own executions (its enclosing loops) */
+    int depth;               /* 0 for an outermost loop */
+    char header[200];        /* "for (int m = 0; m < n / TILE; m++)" */
+    char trips[256];         /* trip count per execution, or "" when undecided */
+    char why[160];           /* when undecided: what the header does not say */
+};
+
+struct gb_kaccess {
+    struct gb_kcount at;
+    enum gb_kspace space;
+    int loads, stores;       /* per execution: 1/0, 0/1 or 1/1 (compound assignment) */
+    int elem_bytes;          /* size of one element */
+    char array[64];
+    char text[160];          /* the subscript as written */
+};
+
+struct gb_kop {
+    struct gb_kcount at;
+    int n;                   /* operations per execution */
+    char text[64];           /* "*", "+=", "sinf" */
+};
+
+struct gb_kernel_analysis {
+    char kernel[128];
+    char file[512];
+    struct gb_kloop *loops;
+    size_t n_loops;
+    struct gb_kaccess *acc;
+    size_t n_acc;
+    struct gb_kop *ops;
+    size_t n_ops;
+    char **params;           /* the kernel's parameter names, in order */
+    size_t n_params;
+    char **notes;            /* branches counted as taken, calls not followed, parse errors */
+    size_t n_notes;
+    /* Names the count expressions may use besides the defines: local
+     * variables with an initializer, and macros #defined in the source. */
+    char **local_names, **local_inits;
+    size_t n_locals;
+};
+
+/* Parses `source` (a CUDA file; `include_dir` added to the include path,
+ * may be NULL) with `defines` ("NAME=VALUE", n_defines of them) and analyses
+ * the kernel `kernel` (its name; for a template, the name before '<').
+ * Fills *out (zeroed first). GB_ERR_UNSUPPORTED when libclang cannot be
+ * opened, GB_ERR_FORMAT when the file does not parse into a translation
+ * unit or holds no function of that name, GB_ERR_NOMEM. Release with
+ * gb_analysis_release. */
+enum gb_status gb_analysis_run(const char *source, const char *include_dir,
+                               const char *const *defines, size_t n_defines, const char *kernel,
+                               struct gb_kernel_analysis *out);
+
+void gb_analysis_release(struct gb_kernel_analysis *a);
+
+/* Whether libclang can be opened here (the library name in `buf`, when
+ * given). */
+int gb_analysis_available(char *buf, size_t n);
+
+/* The per-thread totals of an analysis at one point: `lookup` resolves the
+ * names the source does not define itself (-D defines, kernel parameters,
+ * blockDim.x ...); local variables and source macros are resolved from the
+ * analysis first. A total whose counts are undecided or cannot be evaluated
+ * is NaN, with the reason in why_* (first one). */
+struct gb_analysis_totals {
+    double ops;              /* floating-point operations per thread */
+    double global_bytes;     /* bytes loaded and stored in global memory per thread */
+    double global_accesses;  /* global loads + stores per thread */
+    double shared_accesses;  /* shared loads + stores per thread */
+    char why_ops[256], why_global[256], why_shared[256];
+};
+
+void gb_analysis_totals(const struct gb_kernel_analysis *a, gb_cexpr_lookup lookup, void *ctx,
+                        struct gb_analysis_totals *out);
+
+#endif

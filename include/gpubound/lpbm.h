@@ -1,0 +1,164 @@
+/* lpbm.h - the Linear Performance-Breakdown Model (Chapa Martell, "A
+ * Framework for Performance Analysis and Optimization for GPU Kernel
+ * Programs using Linear Performance-Breakdown Model", 2014, chapter 4):
+ * a kernel's time at each launch configuration as a non-negative
+ * combination of three predictors,
+ *     t = a1*PUT + a2*G2ST + a3*S2PT          (a_j >= 0, no intercept)
+ * fitted by non-negative least squares, and the breakdown of each
+ * configuration's time into the three terms.
+ *
+ * The predictors (docs/models.md, "LPBM"), with a warp as the thesis's
+ * wavefront:
+ *   WF_wg   = ceil(block_threads / warp_size)     warps per block
+ *   WF_ndr  = grid_blocks * WF_wg                 warps in the launch
+ *   WF_max  = active_warps_per_sm * sm_count      warps resident at once
+ *             (the occupancy calculator)
+ *   CL      = WF_ndr / WF_max                     the concurrency level (waves)
+ *   PUT     = ops_per_thread * max(CL, 1)         Eq. 4.3: the operation count
+ *             over the concurrency, read as warp-instruction slots per
+ *             resident warp
+ *   G2ST    = N * WF_wg / WG_size                 Eq. 4.5, N the global bytes
+ *           = global_bytes_per_thread * WF_ndr    of the launch
+ *   S2PT    = shared_accesses_per_thread * max(CL, 1)
+ *             Eq. 4.6 (WG_total / WF_max) weighted by the block's shared
+ *             accesses per warp
+ * The counters form puts measured counts in the same places:
+ *   PUT  = smsp__inst_executed.sum / min(WF_ndr, WF_max)
+ *   G2ST = 32 * (global load + store sectors)
+ *   S2PT = shared-memory wavefronts / min(WF_ndr, WF_max)
+ *
+ * Everything here is a pure computation except gb_lpbm_model_write and
+ * gb_lpbm_model_load; nothing touches a GPU. A fit switches GSL's error
+ * handler off while it runs (nnls.h), so fits are not thread-safe.
+ */
+#ifndef GPUBOUND_LPBM_H
+#define GPUBOUND_LPBM_H
+
+#include <stddef.h>
+
+#include "gpubound/status.h"
+
+#define GB_LPBM_TERMS 3
+#define GB_LPBM_MODEL_FORMAT "gpubound-lpbm/1"
+#define GB_LPBM_MODEL_FILE "lpbm-model.json"
+/* Residual-bootstrap replicates behind each coefficient's interval, and the
+ * seed that makes a fit reproducible. */
+#define GB_LPBM_BOOT 2000
+#define GB_LPBM_SEED 20140301u
+/* Configurations a fit needs at least: more than the coefficients. */
+#define GB_LPBM_MIN_POINTS 4
+
+enum gb_lpbm_term { GB_LPBM_PUT = 0, GB_LPBM_G2ST = 1, GB_LPBM_S2PT = 2 };
+enum gb_lpbm_form { GB_LPBM_FORMULA = 0, GB_LPBM_COUNTERS = 1 };
+enum gb_lpbm_weight { GB_LPBM_RELATIVE = 0, GB_LPBM_PLAIN = 1 };
+
+/* "PUT", "G2ST", "S2PT". */
+const char *gb_lpbm_term_name(enum gb_lpbm_term t);
+/* "formula", "counters". */
+const char *gb_lpbm_form_name(enum gb_lpbm_form f);
+
+/* One configuration: what was measured and what the predictors are made of. */
+struct gb_lpbm_point {
+    char config[128];          /* the configuration's axes, "block_size_x=16" */
+    char problem[128];         /* the problem-size axes, "n=1024" ("" when none) */
+    double time_ns, ci_lo_ns, ci_hi_ns;
+    double block_threads, grid_blocks;
+    double active_warps_per_sm;
+    int sm_count, warp_size;
+    /* Formula form: per-thread counts (from the source analysis or the spec). */
+    double ops, global_bytes, shared_accesses;
+    /* Counters form: totals per launch (NaN when not measured). */
+    double c_inst, c_global_sectors, c_shared_wavefronts;
+    /* Filled by gb_lpbm_predictors. */
+    double wf_ndr, wf_max, cl;
+    double x[GB_LPBM_TERMS];
+};
+
+/* Fills p->wf_ndr, wf_max, cl and x[] for `form`. GB_ERR_FORMAT, naming
+ * the configuration and the missing value, when an input is missing
+ * (NaN), or a count is negative, or nothing can be resident (WF_max 0). */
+enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form form);
+
+/* A fitted model. */
+struct gb_lpbm_fit {
+    size_t n;                          /* configurations fitted */
+    double coef[GB_LPBM_TERMS];        /* a_j >= 0, ns per predictor unit */
+    double ci_lo[GB_LPBM_TERMS], ci_hi[GB_LPBM_TERMS]; /* 95% residual-bootstrap percentiles */
+    int present[GB_LPBM_TERMS];        /* 0 when the predictor is 0 at every configuration */
+    double r2;                         /* 1 - SSE/SST on the times as measured (ns) */
+    double rmse_ns;                    /* sqrt(SSE / n) */
+    double median_abs_rel;             /* in-sample median |predicted - measured| / measured */
+    int boot;                          /* bootstrap replicates behind the intervals (0: none) */
+};
+
+/* Fits the model to the n points (predictors filled) with weights
+ * `weight` (GB_LPBM_RELATIVE: 1/t^2, minimizing relative error; PLAIN: 1)
+ * and `boot` residual-bootstrap replicates seeded with `seed` (0: no
+ * intervals, they are NaN). GB_ERR_USAGE when n < GB_LPBM_MIN_POINTS or a
+ * time is not positive; GB_ERR_NUMERIC when NNLS fails. */
+enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
+                           int boot, unsigned seed, struct gb_lpbm_fit *out);
+
+/* The predicted time of `p` (predictors filled) and, in terms[] (may be
+ * NULL), each term a_j * x_j. */
+double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
+                       double terms[GB_LPBM_TERMS]);
+
+/* The held-out check. */
+enum gb_lpbm_holdout_kind { GB_LPBM_LOO = 0, GB_LPBM_EVERY, GB_LPBM_SIZE };
+struct gb_lpbm_holdout {
+    enum gb_lpbm_holdout_kind kind;
+    int every;                 /* GB_LPBM_EVERY: hold out points k-1, 2k-1, ... */
+    char axis[32], value[48];  /* GB_LPBM_SIZE: hold out points whose problem has axis=value */
+};
+
+/* Parses "loo", "every:K" (K >= 2) or "size:AXIS=V". GB_ERR_USAGE. */
+enum gb_status gb_lpbm_holdout_parse(const char *s, struct gb_lpbm_holdout *h);
+
+struct gb_lpbm_holdout_result {
+    size_t n_train, n_test;
+    double median_abs_rel, max_abs_rel; /* |predicted - measured| / measured over the test points */
+    size_t worst;                       /* index (in pts) of the worst test point */
+    double *rel;                        /* n values: the held-out relative error of each
+                                         * test point, NaN for training points (malloc'ed) */
+};
+
+/* Fits on the training points of `h` (no bootstrap) and predicts the
+ * others: leave-one-out refits once per point. GB_ERR_USAGE when a split
+ * leaves fewer than GB_LPBM_MIN_POINTS to train on, or no point to test;
+ * errors of gb_lpbm_fit. Free out->rel. */
+enum gb_status gb_lpbm_holdout_run(const struct gb_lpbm_point *pts, size_t n,
+                                   enum gb_lpbm_weight weight, const struct gb_lpbm_holdout *h,
+                                   struct gb_lpbm_holdout_result *out);
+
+/* Which term dominates the predicted time of point `p`, and one sentence
+ * saying what that means for the kernel, into buf. */
+enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
+                                   char *buf, size_t n);
+
+/* ---- the model file ---- */
+
+/* One bench's model, as written to lpbm-model.json. */
+struct gb_lpbm_bench_model {
+    char suite[32], bench[64];
+    enum gb_lpbm_form form;
+    enum gb_lpbm_weight weight;
+    struct gb_lpbm_fit fit;
+    struct gb_lpbm_holdout holdout;
+    struct gb_lpbm_holdout_result held;   /* rel not kept in the file */
+    struct gb_lpbm_point *pts;            /* fit.n points (owned) */
+    char dominant[512];
+    char sources[256];                    /* where the per-thread counts came from */
+};
+
+/* Writes the models (n of them) as one JSON file at `path`, atomically,
+ * with the run they came from. GB_ERR_IO. */
+enum gb_status gb_lpbm_model_write(const char *path, const char *run_dir,
+                                   const struct gb_lpbm_bench_model *m, size_t n);
+
+/* The configurations each model of the file at `path` was fitted on, summed
+ * (the guard against replacing a model by one of fewer points), in *points.
+ * GB_ERR_IO, GB_ERR_FORMAT. */
+enum gb_status gb_lpbm_model_points(const char *path, size_t *points);
+
+#endif

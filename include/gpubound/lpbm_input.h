@@ -1,0 +1,92 @@
+/* lpbm_input.h - the one adapter between a recorded run and the breakdown
+ * model (lpbm.h): the records of a kernel-spec bench, the spec the run
+ * carries, and the analysis of the kernel's source, turned into one
+ * struct gb_lpbm_point per measured configuration.
+ *
+ * Records give the time (median_ns and its interval) and the launch
+ * (metrics block_threads, grid_blocks, active_warps_per_sm, regs,
+ * smem_static_bytes, smem_dynamic_bytes, as the kernel-spec contract
+ * records them); run.json gives the SM count. Per-thread counts come from
+ * the source analysis (analyze.h) where it decides them, else from the
+ * bench's optional "lpbm" object ({"ops", "global_bytes",
+ * "shared_accesses"}: expressions of the axes, per launch), else (ops and
+ * global bytes only) from the bench's "flops" and "bytes".
+ *
+ * Reads files (the spec, the kernel source); never prints; not
+ * thread-safe (libclang).
+ */
+#ifndef GPUBOUND_LPBM_INPUT_H
+#define GPUBOUND_LPBM_INPUT_H
+
+#include <stddef.h>
+
+#include "gpubound/analyze.h"
+#include "gpubound/lpbm.h"
+#include "gpubound/results.h"
+
+/* The fields of a kernel spec the model reads (opaque). */
+struct gb_lpbm_spec;
+
+/* Finds the spec a run was recorded from: `override` when given, else the
+ * copy the run directory holds (spec.json, spec/spec.json, spec/ *.json),
+ * else the .json path on the run's command line (as written, then relative
+ * to the run directory's parents). GB_ERR_FORMAT naming what was tried. */
+enum gb_status gb_lpbm_spec_locate(const struct gb_run *run, const char *override, char *path,
+                                   size_t n);
+
+/* Reads the spec at `path`. GB_ERR_IO, GB_ERR_FORMAT naming the field. */
+enum gb_status gb_lpbm_spec_load(const char *path, struct gb_lpbm_spec **out);
+void gb_lpbm_spec_free(struct gb_lpbm_spec *s);
+
+/* The suite, the number of benches and the name of bench i. */
+const char *gb_lpbm_spec_suite(const struct gb_lpbm_spec *s);
+size_t gb_lpbm_spec_n_benches(const struct gb_lpbm_spec *s);
+const char *gb_lpbm_spec_bench(const struct gb_lpbm_spec *s, size_t i);
+
+/* A measured count of record `index` of the run (Nsight Compute's metric
+ * name), NaN when the record has none. */
+typedef double (*gb_lpbm_counter_fn)(void *ctx, const struct gb_record *r, size_t index,
+                                     const char *metric);
+
+/* Fills the counters-form inputs of `p` (c_inst, c_global_sectors,
+ * c_shared_wavefronts) from the record's counters through `fn`: the one
+ * place that names the metrics the counters form needs. Returns 1 when all
+ * are present. */
+int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, size_t index,
+                          gb_lpbm_counter_fn fn, void *ctx);
+
+/* The counters a run's results.json carries in each record's "counters"
+ * object (until the results loader keeps them), read once. */
+struct gb_lpbm_counters;
+enum gb_status gb_lpbm_counters_load(const struct gb_run *run, struct gb_lpbm_counters **out);
+void gb_lpbm_counters_free(struct gb_lpbm_counters *c);
+/* The gb_lpbm_counter_fn over a loaded table (ctx: the table). */
+double gb_lpbm_counters_get(void *ctx, const struct gb_record *r, size_t index,
+                            const char *metric);
+
+/* One bench's configurations, ready to fit. */
+struct gb_lpbm_input {
+    char suite[32], bench[64];
+    char kernel[128], source[4700];
+    struct gb_lpbm_point *pts;
+    size_t n;
+    int analysed;                      /* 1 when the source analysis ran */
+    char analysis_why[512];            /* why it did not, or what it could not decide */
+    struct gb_kernel_analysis analysis;
+    char defines[1024];                /* the -D defines it was parsed with */
+    char sources[256];                 /* where each count came from */
+    int n_counters;                    /* points with every counter the counters form needs */
+};
+
+/* Builds the input of bench `bench` of `spec` from the ok records of `run`.
+ * `counters` may be NULL (no counters form). GB_ERR_USAGE, one line, when
+ * the run has no measured record of the bench, the bench sweeps no block
+ * size, or a count is neither analysed nor given by the spec;
+ * GB_ERR_FORMAT for a record that lacks its launch. Release with
+ * gb_lpbm_input_release. */
+enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpbm_spec *spec,
+                                   const char *bench, gb_lpbm_counter_fn counters, void *ctx,
+                                   struct gb_lpbm_input *out);
+void gb_lpbm_input_release(struct gb_lpbm_input *in);
+
+#endif

@@ -1,0 +1,679 @@
+/* kernel_scan.c - a kernel's loops, memory accesses and operations, read
+ * from its libclang AST (gpubound/analyze.h). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze_internal.h"
+
+#ifdef GB_HAVE_CLANG_C
+
+#define GB_AN_MAX_DEPTH 16
+
+struct tok {
+    unsigned off;
+    char *s;
+};
+
+struct scan {
+    const struct gb_clang *cl;
+    CXTranslationUnit tu;
+    struct gb_kernel_analysis *a;
+    const char *kernel;
+    CXCursor fn;
+    int found;
+    struct tok *toks;
+    unsigned n_toks;
+    char loop_trips[GB_AN_MAX_DEPTH][300];
+    int loop_decided[GB_AN_MAX_DEPTH];
+    int depth;
+    enum gb_status st;
+};
+
+static enum gb_status scan_node(struct scan *s, CXCursor c);
+
+static unsigned loc_off(const struct gb_clang *cl, CXSourceLocation l, unsigned *line)
+{
+    unsigned ln = 0, col = 0, off = 0;
+    CXFile f;
+    cl->getExpansionLocation(l, &f, &ln, &col, &off);
+    if (line)
+        *line = ln;
+    return off;
+}
+
+static void cursor_span(const struct scan *s, CXCursor c, unsigned *b, unsigned *e, unsigned *line)
+{
+    CXSourceRange r = s->cl->getCursorExtent(c);
+    *b = loc_off(s->cl, s->cl->getRangeStart(r), line);
+    *e = loc_off(s->cl, s->cl->getRangeEnd(r), NULL);
+}
+
+/* Index of the first token at or after offset `off`. */
+static unsigned tok_at(const struct scan *s, unsigned off)
+{
+    unsigned lo = 0, hi = s->n_toks;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if (s->toks[mid].off < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int word_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Tokens [i, j) joined as C text: a blank only between two words. */
+static void tok_text(const struct scan *s, unsigned i, unsigned j, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (unsigned k = i; k < j && k < s->n_toks && len + 1 < n; k++) {
+        const char *t = s->toks[k].s;
+        if (len && word_char(buf[len - 1]) && word_char(t[0]))
+            len += (size_t)snprintf(buf + len, n - len, " ");
+        if (len < n)
+            len += (size_t)snprintf(buf + len, n - len, "%s", t);
+    }
+    if (len >= n)
+        buf[n - 1] = '\0';
+}
+
+static void cursor_text(const struct scan *s, CXCursor c, char *buf, size_t n)
+{
+    unsigned b, e;
+    cursor_span(s, c, &b, &e, NULL);
+    tok_text(s, tok_at(s, b), tok_at(s, e), buf, n);
+}
+
+static void count_here(const struct scan *s, struct gb_kcount *k, unsigned line)
+{
+    size_t len = 0;
+    k->line = (int)line;
+    k->decided = 1;
+    k->count[0] = '\0';
+    for (int d = 0; d < s->depth; d++) {
+        k->decided &= s->loop_decided[d];
+        len += (size_t)snprintf(k->count + len, sizeof k->count - len, "%s(%s)", d ? " * " : "",
+                                s->loop_decided[d] ? s->loop_trips[d] : "?");
+        if (len >= sizeof k->count) {
+            k->decided = 0;
+            break;
+        }
+    }
+    if (!s->depth)
+        snprintf(k->count, sizeof k->count, "1");
+}
+
+static void note(struct scan *s, const char *fmt, const char *a, unsigned line)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, fmt, line, a);
+    for (size_t i = 0; i < s->a->n_notes; i++)
+        if (strcmp(s->a->notes[i], buf) == 0)
+            return;
+    if (s->st == GB_OK)
+        s->st = gb_an_strs_add(&s->a->notes, &s->a->n_notes, buf);
+}
+
+/* ---- children ---- */
+
+struct kids {
+    CXCursor c[4];
+    int n;
+};
+
+static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    struct kids *k = d;
+    if (k->n < 4)
+        k->c[k->n] = c;
+    k->n++;
+    return CXChildVisit_Continue;
+}
+
+static struct kids children(const struct scan *s, CXCursor c)
+{
+    struct kids k = {.n = 0};
+    s->cl->visitChildren(c, kids_visit, &k);
+    return k;
+}
+
+static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    struct scan *s = d;
+    return scan_node(s, c) == GB_OK ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+static enum gb_status walk_children(struct scan *s, CXCursor c)
+{
+    s->cl->visitChildren(c, walk_visit, s);
+    return s->st;
+}
+
+/* ---- loops ---- */
+
+/* The for statement's header split at its top-level ';'. */
+static int for_header(const struct scan *s, CXCursor c, char parts[3][256], char *hdr, size_t hn)
+{
+    unsigned b, e, line;
+    cursor_span(s, c, &b, &e, &line);
+    unsigned i = tok_at(s, b), j = tok_at(s, e), open = i + 1, cut[2] = {0, 0};
+    int depth = 0, n_cut = 0;
+    unsigned close = 0;
+    for (unsigned k = open; k < j && !close; k++) {
+        const char *t = s->toks[k].s;
+        if (!strcmp(t, "("))
+            depth++;
+        else if (!strcmp(t, ")") && --depth == 0)
+            close = k;
+        else if (!strcmp(t, ";") && depth == 1 && n_cut < 2)
+            cut[n_cut++] = k;
+    }
+    if (!close || n_cut != 2)
+        return -1;
+    tok_text(s, open + 1, cut[0], parts[0], 256);
+    tok_text(s, cut[0] + 1, cut[1], parts[1], 256);
+    tok_text(s, cut[1] + 1, close, parts[2], 256);
+    tok_text(s, i, close + 1, hdr, hn);
+    return 0;
+}
+
+static enum gb_status add_loop(struct scan *s, CXCursor c, int is_for)
+{
+    struct gb_kernel_analysis *a = s->a;
+    struct gb_kloop *nl = realloc(a->loops, (a->n_loops + 1) * sizeof *nl);
+    unsigned b, e, line;
+    char parts[3][256];
+    if (!nl)
+        return s->st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+    a->loops = nl;
+    struct gb_kloop *l = &nl[a->n_loops++];
+    memset(l, 0, sizeof *l);
+    cursor_span(s, c, &b, &e, &line);
+    count_here(s, &l->at, line);
+    l->depth = s->depth;
+    if (!is_for) {
+        tok_text(s, tok_at(s, b), tok_at(s, b) + 1, l->header, sizeof l->header);
+        snprintf(l->why, sizeof l->why, "a %.20s loop has no counted header", l->header);
+    } else if (for_header(s, c, parts, l->header, sizeof l->header) != 0) {
+        snprintf(l->why, sizeof l->why, "the for header could not be read");
+    } else {
+        gb_an_loop_trips(parts[0], parts[1], parts[2], l->trips, sizeof l->trips, l->why,
+                         sizeof l->why);
+    }
+    return GB_OK;
+}
+
+static enum gb_status scan_loop(struct scan *s, CXCursor c, int is_for)
+{
+    if (add_loop(s, c, is_for) != GB_OK)
+        return s->st;
+    if (s->depth >= GB_AN_MAX_DEPTH)
+        return s->st = gb_error_set(GB_ERR_FORMAT, "loops nested deeper than %d", GB_AN_MAX_DEPTH);
+    const struct gb_kloop *l = &s->a->loops[s->a->n_loops - 1];
+    snprintf(s->loop_trips[s->depth], sizeof s->loop_trips[0], "%s", l->trips);
+    s->loop_decided[s->depth] = l->trips[0] != '\0';
+    s->depth++;
+    walk_children(s, c);
+    s->depth--;
+    return s->st;
+}
+
+/* ---- accesses ---- */
+
+static CXCursor first_declref(const struct scan *s, CXCursor c, int depth)
+{
+    enum CXCursorKind k = s->cl->getCursorKind(c);
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || depth > 8)
+        return c;
+    struct kids kd = children(s, c);
+    return kd.n ? first_declref(s, kd.c[0], depth + 1) : c;
+}
+
+static enum CXChildVisitResult shared_attr(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    const struct scan *s = ((void **)d)[0];
+    if (s->cl->getCursorKind(c) == CXCursor_CUDASharedAttr)
+        *(int *)((void **)d)[1] = 1;
+    return CXChildVisit_Continue;
+}
+
+/* The space of the array a subscript's base names, 0 when neither. */
+static enum gb_kspace base_space(struct scan *s, CXCursor base, char *name, size_t nn)
+{
+    CXCursor ref = first_declref(s, base, 0);
+    CXCursor decl = s->cl->getCursorReferenced(ref);
+    CXString sp = s->cl->getCursorSpelling(decl);
+    snprintf(name, nn, "%s", s->cl->getCString(sp));
+    s->cl->disposeString(sp);
+    enum CXCursorKind dk = s->cl->getCursorKind(decl);
+    CXType t = s->cl->getCanonicalType(s->cl->getCursorType(decl));
+    int shared = 0;
+    void *d[2] = {s, &shared};
+    if (dk == CXCursor_VarDecl)
+        s->cl->visitChildren(decl, shared_attr, d);
+    if (shared)
+        return GB_KSPACE_SHARED;
+    if (dk == CXCursor_ParmDecl && t.kind == CXType_Pointer)
+        return GB_KSPACE_GLOBAL;
+    if (dk == CXCursor_VarDecl && t.kind == CXType_Pointer) {
+        char init[300];
+        struct kids kd = children(s, decl);
+        cursor_text(s, kd.n ? kd.c[kd.n - 1] : decl, init, sizeof init);
+        unsigned line;
+        cursor_span(s, decl, &line, &line, &line);
+        (void)init;
+        note(s, "line %u: %s is a local pointer; its accesses are counted as global memory",
+             name, line);
+        return GB_KSPACE_GLOBAL;
+    }
+    return 0;
+}
+
+static enum gb_status scan_subscript(struct scan *s, CXCursor c)
+{
+    struct kids kd = children(s, c);
+    char name[64];
+    unsigned b, e, line;
+    enum gb_kspace space = kd.n ? base_space(s, kd.c[0], name, sizeof name) : 0;
+    if (space) {
+        struct gb_kernel_analysis *a = s->a;
+        struct gb_kaccess *na = realloc(a->acc, (a->n_acc + 1) * sizeof *na);
+        if (!na)
+            return s->st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        a->acc = na;
+        struct gb_kaccess *x = &na[a->n_acc++];
+        memset(x, 0, sizeof *x);
+        cursor_span(s, c, &b, &e, &line);
+        count_here(s, &x->at, line);
+        x->space = space;
+        snprintf(x->array, sizeof x->array, "%s", name);
+        cursor_text(s, c, x->text, sizeof x->text);
+        long long sz = s->cl->Type_getSizeOf(s->cl->getCursorType(c));
+        x->elem_bytes = sz > 0 ? (int)sz : 4;
+        unsigned nt = tok_at(s, e);
+        /* data[i].x = v: the member is part of the access */
+        while (nt + 2 < s->n_toks && !strcmp(s->toks[nt].s, "."))
+            nt += 2;
+        const char *next = nt < s->n_toks ? s->toks[nt].s : "";
+        int compound = strlen(next) >= 2 && next[strlen(next) - 1] == '=' &&
+                       strcmp(next, "==") && strcmp(next, "<=") && strcmp(next, ">=") &&
+                       strcmp(next, "!=");
+        x->stores = !strcmp(next, "=") || compound || !strcmp(next, "++") || !strcmp(next, "--");
+        x->loads = strcmp(next, "=") != 0;
+    }
+    /* The index may hold accesses too (a[b[i]]); the base is walked for
+     * nested subscripts of arrays of arrays. */
+    for (int i = 1; i < kd.n && i < 4 && s->st == GB_OK; i++)
+        scan_node(s, kd.c[i]);
+    if (kd.n && s->cl->getCursorKind(kd.c[0]) != CXCursor_DeclRefExpr && s->st == GB_OK) {
+        struct kids inner = children(s, kd.c[0]);
+        if (inner.n && s->cl->getCursorKind(inner.c[0]) == CXCursor_ArraySubscriptExpr)
+            return s->st; /* a[i][j]: one access, counted at the outer subscript */
+        walk_children(s, kd.c[0]);
+    }
+    return s->st;
+}
+
+/* ---- operations ---- */
+
+static int is_float(const struct scan *s, CXCursor c)
+{
+    CXType t = s->cl->getCanonicalType(s->cl->getCursorType(c));
+    return t.kind == CXType_Float || t.kind == CXType_Double || t.kind == CXType_Half ||
+           t.kind == CXType_Float16;
+}
+
+static enum gb_status add_op(struct scan *s, CXCursor c, const char *text, int n)
+{
+    struct gb_kernel_analysis *a = s->a;
+    struct gb_kop *no = realloc(a->ops, (a->n_ops + 1) * sizeof *no);
+    unsigned b, e, line;
+    if (!no)
+        return s->st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+    a->ops = no;
+    struct gb_kop *o = &no[a->n_ops++];
+    memset(o, 0, sizeof *o);
+    cursor_span(s, c, &b, &e, &line);
+    count_here(s, &o->at, line);
+    o->n = n;
+    snprintf(o->text, sizeof o->text, "%s", text);
+    return GB_OK;
+}
+
+static enum gb_status scan_binop(struct scan *s, CXCursor c)
+{
+    struct kids kd = children(s, c);
+    if (kd.n == 2) {
+        unsigned b, e;
+        cursor_span(s, kd.c[0], &b, &e, NULL);
+        unsigned i = tok_at(s, e);
+        const char *op = i < s->n_toks ? s->toks[i].s : "";
+        int arith = !strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "*") || !strcmp(op, "/") ||
+                    !strcmp(op, "+=") || !strcmp(op, "-=") || !strcmp(op, "*=") ||
+                    !strcmp(op, "/=");
+        if (arith && (is_float(s, c) || is_float(s, kd.c[0])) && add_op(s, c, op, 1) != GB_OK)
+            return s->st;
+    }
+    return walk_children(s, c);
+}
+
+static enum gb_status scan_call(struct scan *s, CXCursor c)
+{
+    static const char *const one[] = {"sinf", "cosf", "__sinf", "__cosf", "expf", "__expf",
+                                      "logf", "__logf", "sqrtf", "rsqrtf", "__fdividef", "sin",
+                                      "cos", "sqrt", "exp", "fminf", "fmaxf"};
+    static const char *const two[] = {"fmaf", "__fmaf_rn", "fma", "sincosf", "__sincosf",
+                                      "sincospif"};
+    static const char *const ignore[] = {"__syncthreads", "__syncwarp", "__threadfence",
+                                         "make_float2", "make_float4", "make_double2", "min",
+                                         "max", "__shfl_down_sync", "__shfl_xor_sync",
+                                         "__shfl_sync", "atomicAdd", "fabsf"};
+    CXString sp = s->cl->getCursorSpelling(c);
+    char name[128];
+    unsigned b, e, line;
+    snprintf(name, sizeof name, "%s", s->cl->getCString(sp));
+    s->cl->disposeString(sp);
+    int n = 0, known = 0;
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+        if (!strcmp(name, one[i]))
+            n = 1;
+    for (size_t i = 0; i < sizeof two / sizeof two[0]; i++)
+        if (!strcmp(name, two[i]))
+            n = 2;
+    for (size_t i = 0; i < sizeof ignore / sizeof ignore[0]; i++)
+        known |= !strcmp(name, ignore[i]);
+    if (n && add_op(s, c, name, n) != GB_OK)
+        return s->st;
+    cursor_span(s, c, &b, &e, &line);
+    if (!n && !known && name[0])
+        note(s, "line %u: the call of %s is not followed (its accesses and operations are not "
+                "counted)", name, line);
+    return walk_children(s, c);
+}
+
+/* ---- statements ---- */
+
+static enum gb_status scan_local(struct scan *s, CXCursor c)
+{
+    CXString sp = s->cl->getCursorSpelling(c);
+    char name[128], init[512];
+    struct kids kd = children(s, c);
+    snprintf(name, sizeof name, "%s", s->cl->getCString(sp));
+    s->cl->disposeString(sp);
+    enum CXTypeKind tk = s->cl->getCanonicalType(s->cl->getCursorType(c)).kind;
+    if (kd.n >= 1 && tk != CXType_ConstantArray && tk != CXType_IncompleteArray) {
+        CXCursor last = kd.c[kd.n < 4 ? kd.n - 1 : 3];
+        enum CXCursorKind k = s->cl->getCursorKind(last);
+        if (s->cl->isExpression(k) && s->depth == 0) {
+            size_t n_inits = s->a->n_locals;
+            cursor_text(s, last, init, sizeof init);
+            if (gb_an_strs_add(&s->a->local_inits, &n_inits, init) != GB_OK ||
+                gb_an_strs_add(&s->a->local_names, &s->a->n_locals, name) != GB_OK)
+                return s->st = GB_ERR_NOMEM;
+        }
+    }
+    return walk_children(s, c);
+}
+
+static enum gb_status scan_node(struct scan *s, CXCursor c)
+{
+    unsigned b, e, line;
+    char text[160];
+    switch (s->cl->getCursorKind(c)) {
+    case CXCursor_ForStmt: return scan_loop(s, c, 1);
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt: return scan_loop(s, c, 0);
+    case CXCursor_ArraySubscriptExpr: return scan_subscript(s, c);
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator: return scan_binop(s, c);
+    case CXCursor_CallExpr: return scan_call(s, c);
+    case CXCursor_VarDecl: return scan_local(s, c);
+    case CXCursor_ParmDecl: {
+        CXString sp = s->cl->getCursorSpelling(c);
+        if (s->depth == 0)
+            s->st = gb_an_strs_add(&s->a->params, &s->a->n_params, s->cl->getCString(sp));
+        s->cl->disposeString(sp);
+        return s->st;
+    }
+    case CXCursor_IfStmt:
+    case CXCursor_ConditionalOperator: {
+        struct kids kd = children(s, c);
+        cursor_span(s, c, &b, &e, &line);
+        if (kd.n)
+            cursor_text(s, kd.c[0], text, sizeof text);
+        note(s, "line %u: the branch on '%s' is counted as taken by every thread",
+             kd.n ? text : "?", line);
+        return walk_children(s, c);
+    }
+    default: return walk_children(s, c);
+    }
+}
+
+/* ---- the translation unit ---- */
+
+static enum gb_status load_tokens(struct scan *s, CXCursor c)
+{
+    CXToken *t = NULL;
+    unsigned n = 0;
+    s->cl->tokenize(s->tu, s->cl->getCursorExtent(c), &t, &n);
+    if (n && !(s->toks = calloc(n, sizeof *s->toks))) {
+        s->cl->disposeTokens(s->tu, t, n);
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    }
+    for (unsigned i = 0; i < n; i++) {
+        CXString sp = s->cl->getTokenSpelling(s->tu, t[i]);
+        s->toks[i].off = loc_off(s->cl, s->cl->getTokenLocation(s->tu, t[i]), NULL);
+        s->toks[i].s = strdup(s->cl->getCString(sp));
+        s->cl->disposeString(sp);
+        s->n_toks = i + 1;
+        if (!s->toks[i].s) {
+            s->cl->disposeTokens(s->tu, t, n);
+            return gb_error_set(GB_ERR_NOMEM, "out of memory");
+        }
+    }
+    s->cl->disposeTokens(s->tu, t, n);
+    return GB_OK;
+}
+
+static void free_tokens(struct scan *s)
+{
+    for (unsigned i = 0; i < s->n_toks; i++)
+        free(s->toks[i].s);
+    free(s->toks);
+    s->toks = NULL;
+    s->n_toks = 0;
+}
+
+/* An object-like macro of the main file: its name and body become a local
+ * name the count expressions may use. */
+static void add_macro(struct scan *s, CXCursor c)
+{
+    char body[512];
+    if (!s->cl->Location_isFromMainFile(s->cl->getRangeStart(s->cl->getCursorExtent(c))) ||
+        load_tokens(s, c) != GB_OK || s->n_toks < 2) {
+        free_tokens(s);
+        return;
+    }
+    const struct tok *t = s->toks;
+    int fnlike = !strcmp(t[1].s, "(") && t[1].off == t[0].off + strlen(t[0].s);
+    if (!fnlike) {
+        size_t n_inits = s->a->n_locals;
+        tok_text(s, 1, s->n_toks, body, sizeof body);
+        if (gb_an_strs_add(&s->a->local_inits, &n_inits, body) == GB_OK)
+            gb_an_strs_add(&s->a->local_names, &s->a->n_locals, t[0].s);
+    }
+    free_tokens(s);
+}
+
+static enum CXChildVisitResult find_fn(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    struct scan *s = d;
+    enum CXCursorKind k = s->cl->getCursorKind(c);
+    if (k == CXCursor_MacroDefinition) {
+        add_macro(s, c);
+        return CXChildVisit_Continue;
+    }
+    if (k == CXCursor_LinkageSpec || k == CXCursor_Namespace || k == CXCursor_UnexposedDecl)
+        return CXChildVisit_Recurse;
+    if ((k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate) ||
+        !s->cl->isCursorDefinition(c))
+        return CXChildVisit_Continue;
+    CXString sp = s->cl->getCursorSpelling(c);
+    int match = strcmp(s->cl->getCString(sp), s->kernel) == 0;
+    s->cl->disposeString(sp);
+    if (match && !s->found) {
+        s->fn = c;
+        s->found = 1;
+    }
+    return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult last_child(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    *(CXCursor *)d = c;
+    return CXChildVisit_Continue;
+}
+
+static enum gb_status parse_notes(struct scan *s)
+{
+    unsigned n = s->cl->getNumDiagnostics(s->tu), kept = 0;
+    for (unsigned i = 0; i < n && kept < 3 && s->st == GB_OK; i++) {
+        CXDiagnostic d = s->cl->getDiagnostic(s->tu, i);
+        if (s->cl->getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+            CXString f = s->cl->formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation);
+            char buf[600];
+            snprintf(buf, sizeof buf, "parse error (the counts may be incomplete): %s",
+                     s->cl->getCString(f));
+            s->cl->disposeString(f);
+            s->st = gb_an_strs_add(&s->a->notes, &s->a->n_notes, buf);
+            kept++;
+        }
+        s->cl->disposeDiagnostic(d);
+    }
+    return s->st;
+}
+
+#define GB_AN_MAX_ARGS 80
+
+static enum gb_status parse_tu(struct scan *s, CXIndex idx, const char *source,
+                               const char *include_dir, const char *const *defines,
+                               size_t n_defines)
+{
+    const char *argv[GB_AN_MAX_ARGS];
+    char *owned[GB_AN_MAX_ARGS];
+    int argc = 0, n_owned = 0;
+    static const char *const fixed[] = {"-x", "cuda", "--cuda-device-only", "-nocudainc",
+                                        "-nocudalib", "--cuda-gpu-arch=sm_70", "-std=c++14",
+                                        "-include", "/gpubound-virtual/gb_cuda_builtins.h", "-w"};
+    struct CXUnsavedFile hdr = {"/gpubound-virtual/gb_cuda_builtins.h", gb_an_cuda_header,
+                                (unsigned long)strlen(gb_an_cuda_header)};
+    enum gb_status st = GB_OK;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        argv[argc++] = fixed[i];
+    if (include_dir && n_owned < GB_AN_MAX_ARGS - 1 &&
+        asprintf(&owned[n_owned], "-I%s", include_dir) >= 0)
+        argv[argc++] = owned[n_owned++];
+    for (size_t i = 0; i < n_defines && argc < GB_AN_MAX_ARGS; i++)
+        if (asprintf(&owned[n_owned], "-D%s", defines[i]) >= 0)
+            argv[argc++] = owned[n_owned++];
+    enum CXErrorCode ec = s->cl->parseTranslationUnit2(
+        idx, source, argv, argc, &hdr, 1,
+        CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_Incomplete, &s->tu);
+    if (ec != CXError_Success || !s->tu)
+        st = gb_error_set(GB_ERR_FORMAT, "libclang could not parse %s (error %d)", source, (int)ec);
+    for (int i = 0; i < n_owned; i++)
+        free(owned[i]);
+    return st;
+}
+
+enum gb_status gb_analysis_run(const char *source, const char *include_dir,
+                               const char *const *defines, size_t n_defines, const char *kernel,
+                               struct gb_kernel_analysis *out)
+{
+    struct scan s = {0};
+    char name[128];
+    CXIndex idx = NULL;
+    memset(out, 0, sizeof *out);
+    if (!(s.cl = gb_clang_open(NULL)))
+        return GB_ERR_UNSUPPORTED;
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(kernel, "<"), kernel);
+    snprintf(out->kernel, sizeof out->kernel, "%s", name);
+    snprintf(out->file, sizeof out->file, "%s", source);
+    s.a = out;
+    s.kernel = name;
+    idx = s.cl->createIndex(0, 0);
+    if ((s.st = parse_tu(&s, idx, source, include_dir, defines, n_defines)) != GB_OK)
+        goto out;
+    s.cl->visitChildren(s.cl->getTranslationUnitCursor(s.tu), find_fn, &s);
+    if (!s.found) {
+        s.st = gb_error_set(GB_ERR_FORMAT, "%s defines no function named %s", source, name);
+        goto out;
+    }
+    /* The body's tokens: the declaration starts in a macro of the built-in
+     * header (__global__), a range libclang does not tokenize. */
+    struct kids kd = children(&s, s.fn);
+    CXCursor body = kd.n ? kd.c[kd.n < 4 ? kd.n - 1 : 3] : s.fn;
+    if (kd.n > 4)
+        s.cl->visitChildren(s.fn, last_child, &body);
+    if (parse_notes(&s) != GB_OK || (s.st = load_tokens(&s, body)) != GB_OK)
+        goto out;
+    walk_children(&s, s.fn);
+out:
+    free_tokens(&s);
+    if (s.tu)
+        s.cl->disposeTranslationUnit(s.tu);
+    if (idx)
+        s.cl->disposeIndex(idx);
+    if (s.st != GB_OK)
+        gb_analysis_release(out);
+    return s.st;
+}
+
+#else
+
+enum gb_status gb_analysis_run(const char *source, const char *include_dir,
+                               const char *const *defines, size_t n_defines, const char *kernel,
+                               struct gb_kernel_analysis *out)
+{
+    (void)source, (void)include_dir, (void)defines, (void)n_defines, (void)kernel;
+    memset(out, 0, sizeof *out);
+    return gb_error_set(GB_ERR_UNSUPPORTED, "this gpubound was built without libclang's headers "
+                        "(install libclang-dev and rebuild) and cannot analyse kernel source");
+}
+
+#endif /* GB_HAVE_CLANG_C */
+
+void gb_analysis_release(struct gb_kernel_analysis *a)
+{
+    if (!a)
+        return;
+    free(a->loops);
+    free(a->acc);
+    free(a->ops);
+    for (size_t i = 0; i < a->n_notes; i++)
+        free(a->notes[i]);
+    free(a->notes);
+    for (size_t i = 0; i < a->n_params; i++)
+        free(a->params[i]);
+    free(a->params);
+    for (size_t i = 0; i < a->n_locals; i++) {
+        free(a->local_names[i]);
+        free(a->local_inits[i]);
+    }
+    free(a->local_names);
+    free(a->local_inits);
+    memset(a, 0, sizeof *a);
+}

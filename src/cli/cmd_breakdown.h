@@ -1,0 +1,39 @@
+/* cmd_breakdown.h - `gpubound breakdown`: its usage and help, registered in
+ * the command table of main.c. */
+#ifndef GB_CMD_BREAKDOWN_H
+#define GB_CMD_BREAKDOWN_H
+
+#define GB_BREAKDOWN_USAGE                                                                     \
+    "gpubound breakdown RUN_DIR [--bench B] [--holdout loo|every:K|size:AXIS=V] [--explain]\n" \
+    "                   [--form formula|counters] [--weight relative|none] [--spec PATH]\n"    \
+    "                   [--out DIR] [--force] [--no-chart] [--format table|csv|json]"
+
+#define GB_BREAKDOWN_HELP                                                                       \
+    "  --bench B        one bench of the run's kernel spec (default: every bench it recorded)\n" \
+    "  --holdout H      the held-out check: loo (default: each configuration predicted from a\n" \
+    "                   fit on the others), every:K (every K-th configuration held out), or\n"   \
+    "                   size:AXIS=V (the problem size AXIS=V held out, the others fitted)\n"     \
+    "  --explain        print what the source analysis found: loops and their trip counts,\n"   \
+    "                   global and shared accesses, operations, per-thread counts as\n"         \
+    "                   expressions, and each configuration's counts\n"                        \
+    "  --form F         formula (predictors from the kernel's source) or counters (from the\n"  \
+    "                   measured counters the run recorded); default: formula, and counters\n"  \
+    "                   too when every record has them\n"                                       \
+    "  --weight W       relative (default: weights 1/t^2, the fit minimizes relative error)\n" \
+    "                   or none (the thesis's plain least squares)\n"                          \
+    "  --spec PATH      the kernel spec the run was recorded from (default: the copy in the\n" \
+    "                   run directory, else the .json on its command line)\n"                   \
+    "  --out DIR        where lpbm-model.json and the charts go (default: RUN_DIR)\n"          \
+    "  --force          replace a recorded lpbm-model.json fitted on more configurations\n"    \
+    "  --no-chart       no breakdown chart\n"                                                   \
+    "  --format FMT     table (default), or csv or json: the breakdown table only\n"           \
+    "Fits the Linear Performance-Breakdown Model t = a1*PUT + a2*G2ST + a3*S2PT (a_j >= 0) to\n" \
+    "a recorded kernel-spec run whose bench sweeps a block size (no GPU needed): prints the\n"  \
+    "coefficients with 95% residual-bootstrap intervals, R^2, RMSE, the held-out error, each\n" \
+    "configuration's breakdown beside its measured time, and which term dominates at the best\n" \
+    "configuration; writes lpbm-model.json and breakdown-<suite>-<bench>[-<problem>].svg.\n"    \
+    "docs/models.md ('LPBM') explains the predictors and how to read the chart.\n"              \
+    "Exit 0 on success, 1 when the run or its spec is missing or malformed, 2 on a usage error\n" \
+    "(a bench that sweeps no block size, too few configurations for three coefficients).\n"
+
+#endif

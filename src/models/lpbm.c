@@ -1,0 +1,373 @@
+/* lpbm.c - the Linear Performance-Breakdown Model: predictors, the
+ * non-negative fit with residual-bootstrap intervals, held-out prediction
+ * (gpubound/lpbm.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpubound/lpbm.h"
+#include "gpubound/nnls.h"
+
+const char *gb_lpbm_term_name(enum gb_lpbm_term t)
+{
+    return t == GB_LPBM_PUT ? "PUT" : t == GB_LPBM_G2ST ? "G2ST" : "S2PT";
+}
+
+const char *gb_lpbm_form_name(enum gb_lpbm_form f)
+{
+    return f == GB_LPBM_COUNTERS ? "counters" : "formula";
+}
+
+static int bad(double v)
+{
+    return !isfinite(v) || v < 0;
+}
+
+enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form form)
+{
+    int ws = p->warp_size > 0 ? p->warp_size : 32;
+    if (bad(p->block_threads) || p->block_threads < 1 || bad(p->grid_blocks))
+        return gb_error_set(GB_ERR_FORMAT, "%s %s: no block or grid size", p->config, p->problem);
+    if (bad(p->active_warps_per_sm) || p->sm_count < 1 || p->active_warps_per_sm <= 0)
+        return gb_error_set(GB_ERR_FORMAT, "%s %s: no resident warps (active warps per SM %g on "
+                            "%d SMs): the block cannot run", p->config, p->problem,
+                            p->active_warps_per_sm, p->sm_count);
+    double wf_wg = ceil(p->block_threads / ws);
+    p->wf_ndr = p->grid_blocks * wf_wg;
+    p->wf_max = p->active_warps_per_sm * p->sm_count;
+    p->cl = p->wf_ndr / p->wf_max;
+    double waves = p->cl > 1 ? p->cl : 1, slots = p->wf_ndr < p->wf_max ? p->wf_ndr : p->wf_max;
+    if (form == GB_LPBM_FORMULA) {
+        if (bad(p->ops) || bad(p->global_bytes) || bad(p->shared_accesses))
+            return gb_error_set(GB_ERR_FORMAT, "%s %s: the %s count is missing", p->config,
+                                p->problem, bad(p->ops) ? "operation" : bad(p->global_bytes)
+                                                          ? "global-memory" : "shared-memory");
+        p->x[GB_LPBM_PUT] = p->ops * waves;
+        p->x[GB_LPBM_G2ST] = p->global_bytes * p->wf_ndr;
+        p->x[GB_LPBM_S2PT] = p->shared_accesses * waves;
+        return GB_OK;
+    }
+    if (bad(p->c_inst) || bad(p->c_global_sectors) || bad(p->c_shared_wavefronts))
+        return gb_error_set(GB_ERR_FORMAT, "%s %s: the record has no %s counter", p->config,
+                            p->problem, bad(p->c_inst) ? "instruction"
+                                        : bad(p->c_global_sectors) ? "global-sector"
+                                                                   : "shared-wavefront");
+    p->x[GB_LPBM_PUT] = slots > 0 ? p->c_inst / slots : 0;
+    p->x[GB_LPBM_G2ST] = 32 * p->c_global_sectors;
+    p->x[GB_LPBM_S2PT] = slots > 0 ? p->c_shared_wavefronts / slots : 0;
+    return GB_OK;
+}
+
+double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
+                       double terms[GB_LPBM_TERMS])
+{
+    double sum = 0;
+    for (int j = 0; j < GB_LPBM_TERMS; j++) {
+        double t = f->coef[j] * p->x[j];
+        if (terms)
+            terms[j] = t;
+        sum += t;
+    }
+    return sum;
+}
+
+/* ---- the fit ---- */
+
+/* One NNLS solve of y on the scaled design; coef in the original units. */
+static enum gb_status solve(const double *a, const double *scale, size_t n, const double *y,
+                            const double *w, double coef[GB_LPBM_TERMS])
+{
+    struct gb_nnls_result r;
+    enum gb_status st = gb_nnls_solve(a, n, GB_LPBM_TERMS, y, w, &r);
+    if (st != GB_OK)
+        return st;
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        coef[j] = r.x[j] * scale[j];
+    gb_nnls_result_release(&r);
+    return GB_OK;
+}
+
+/* The design with each column scaled to unit largest value (the predictors
+ * differ by many orders of magnitude). */
+static void design(const struct gb_lpbm_point *pts, size_t n, double *a, double *scale)
+{
+    for (int j = 0; j < GB_LPBM_TERMS; j++) {
+        double m = 0;
+        for (size_t i = 0; i < n; i++)
+            m = fmax(m, fabs(pts[i].x[j]));
+        scale[j] = m > 0 ? 1 / m : 0;
+        for (size_t i = 0; i < n; i++)
+            a[i * GB_LPBM_TERMS + j] = pts[i].x[j] * scale[j];
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double quantile(double *v, size_t n, double q)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    double pos = q * (double)(n - 1);
+    size_t i = (size_t)pos;
+    return i + 1 < n ? v[i] + (pos - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+/* splitmix64: the same replicates on every machine. */
+static unsigned long long next_rand(unsigned long long *s)
+{
+    unsigned long long z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Residual bootstrap: the design stays (the configurations were chosen, not
+ * sampled); standardized residuals sqrt(w_i) r_i, inflated by
+ * sqrt(n / (n - k)) for the k coefficients estimated, are resampled and put
+ * back on the fitted times in each point's own scale. */
+static enum gb_status bootstrap(const struct gb_lpbm_point *pts, size_t n, const double *a,
+                                const double *scale, const double *w, const double *fitted,
+                                int boot, unsigned seed, struct gb_lpbm_fit *f)
+{
+    enum gb_status st = GB_OK;
+    double *e = malloc(n * sizeof *e), *ys = malloc(n * sizeof *ys);
+    double *draws = malloc((size_t)boot * GB_LPBM_TERMS * sizeof *draws);
+    unsigned long long rs = seed;
+    int k = 0;
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        k += f->coef[j] > 0;
+    if (!e || !ys || !draws) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    double infl = n > (size_t)k ? sqrt((double)n / (double)(n - (size_t)k)) : 1;
+    for (size_t i = 0; i < n; i++)
+        e[i] = sqrt(w[i]) * (pts[i].time_ns - fitted[i]) * infl;
+    for (int b = 0; b < boot && st == GB_OK; b++) {
+        double c[GB_LPBM_TERMS];
+        for (size_t i = 0; i < n; i++)
+            ys[i] = fitted[i] + e[next_rand(&rs) % n] / sqrt(w[i]);
+        if ((st = solve(a, scale, n, ys, w, c)) == GB_OK)
+            for (int j = 0; j < GB_LPBM_TERMS; j++)
+                draws[(size_t)j * (size_t)boot + (size_t)b] = c[j];
+    }
+    for (int j = 0; j < GB_LPBM_TERMS && st == GB_OK; j++) {
+        f->ci_lo[j] = quantile(draws + (size_t)j * (size_t)boot, (size_t)boot, 0.025);
+        f->ci_hi[j] = quantile(draws + (size_t)j * (size_t)boot, (size_t)boot, 0.975);
+    }
+    f->boot = boot;
+out:
+    free(e);
+    free(ys);
+    free(draws);
+    return st;
+}
+
+static void fit_stats(const struct gb_lpbm_point *pts, size_t n, const double *fitted,
+                      struct gb_lpbm_fit *f)
+{
+    double mean = 0, sse = 0, sst = 0;
+    double *rel = malloc(n * sizeof *rel);
+    for (size_t i = 0; i < n; i++)
+        mean += pts[i].time_ns / (double)n;
+    for (size_t i = 0; i < n; i++) {
+        double r = pts[i].time_ns - fitted[i];
+        sse += r * r;
+        sst += (pts[i].time_ns - mean) * (pts[i].time_ns - mean);
+        if (rel)
+            rel[i] = fabs(r) / pts[i].time_ns;
+    }
+    f->r2 = sst > 0 ? 1 - sse / sst : (sse == 0 ? 1 : 0);
+    f->rmse_ns = sqrt(sse / (double)n);
+    f->median_abs_rel = rel ? quantile(rel, n, 0.5) : NAN;
+    free(rel);
+}
+
+enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
+                           int boot, unsigned seed, struct gb_lpbm_fit *out)
+{
+    enum gb_status st = GB_OK;
+    double scale[GB_LPBM_TERMS];
+    double *a = NULL, *y = NULL, *w = NULL, *fitted = NULL;
+    memset(out, 0, sizeof *out);
+    if (n < GB_LPBM_MIN_POINTS)
+        return gb_error_set(GB_ERR_USAGE, "%zu configurations cannot fit %d coefficients (at "
+                            "least %d are needed)", n, GB_LPBM_TERMS, GB_LPBM_MIN_POINTS);
+    for (size_t i = 0; i < n; i++)
+        if (!(pts[i].time_ns > 0) || !isfinite(pts[i].time_ns))
+            return gb_error_set(GB_ERR_USAGE, "%s %s: the time %g ns is not positive",
+                                pts[i].config, pts[i].problem, pts[i].time_ns);
+    a = malloc(n * GB_LPBM_TERMS * sizeof *a);
+    y = malloc(n * sizeof *y);
+    w = malloc(n * sizeof *w);
+    fitted = malloc(n * sizeof *fitted);
+    if (!a || !y || !w || !fitted) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    design(pts, n, a, scale);
+    for (size_t i = 0; i < n; i++) {
+        y[i] = pts[i].time_ns;
+        w[i] = weight == GB_LPBM_RELATIVE ? 1 / (y[i] * y[i]) : 1;
+    }
+    if ((st = solve(a, scale, n, y, w, out->coef)) != GB_OK)
+        goto out;
+    out->n = n;
+    for (int j = 0; j < GB_LPBM_TERMS; j++) {
+        out->present[j] = scale[j] > 0;
+        out->ci_lo[j] = out->ci_hi[j] = NAN;
+    }
+    for (size_t i = 0; i < n; i++)
+        fitted[i] = gb_lpbm_predict(out, &pts[i], NULL);
+    fit_stats(pts, n, fitted, out);
+    if (boot > 0) {
+        st = bootstrap(pts, n, a, scale, w, fitted, boot, seed, out);
+    }
+out:
+    free(a);
+    free(y);
+    free(w);
+    free(fitted);
+    return st;
+}
+
+/* ---- held-out prediction ---- */
+
+enum gb_status gb_lpbm_holdout_parse(const char *s, struct gb_lpbm_holdout *h)
+{
+    memset(h, 0, sizeof *h);
+    if (strcmp(s, "loo") == 0)
+        return GB_OK;
+    if (strncmp(s, "every:", 6) == 0) {
+        char *end;
+        long k = strtol(s + 6, &end, 10);
+        if (*end || end == s + 6 || k < 2 || k > 1000)
+            return gb_error_set(GB_ERR_USAGE, "--holdout every:K needs K from 2 to 1000, not '%s'",
+                                s + 6);
+        h->kind = GB_LPBM_EVERY;
+        h->every = (int)k;
+        return GB_OK;
+    }
+    if (strncmp(s, "size:", 5) == 0) {
+        const char *eq = strchr(s + 5, '=');
+        if (!eq || eq == s + 5 || !eq[1] || (size_t)(eq - s - 5) >= sizeof h->axis ||
+            strlen(eq + 1) >= sizeof h->value)
+            return gb_error_set(GB_ERR_USAGE, "--holdout size:AXIS=V needs an axis and a value, "
+                                "not '%s'", s);
+        h->kind = GB_LPBM_SIZE;
+        snprintf(h->axis, sizeof h->axis, "%.*s", (int)(eq - s - 5), s + 5);
+        snprintf(h->value, sizeof h->value, "%s", eq + 1);
+        return GB_OK;
+    }
+    return gb_error_set(GB_ERR_USAGE, "--holdout takes loo, every:K or size:AXIS=V, not '%s'", s);
+}
+
+/* Whether point i is held out by a split (leave-one-out: the one left out). */
+static int held_out(const struct gb_lpbm_holdout *h, const struct gb_lpbm_point *p, size_t i,
+                    size_t loo)
+{
+    if (h->kind == GB_LPBM_LOO)
+        return i == loo;
+    if (h->kind == GB_LPBM_EVERY)
+        return (i + 1) % (size_t)h->every == 0;
+    char want[96];
+    snprintf(want, sizeof want, "%s=%s", h->axis, h->value);
+    const char *f = strstr(p->problem, want);
+    size_t wl = strlen(want);
+    return f && (f == p->problem || f[-1] == ' ') && (f[wl] == '\0' || f[wl] == ' ');
+}
+
+static enum gb_status holdout_split(const struct gb_lpbm_point *pts, size_t n,
+                                    enum gb_lpbm_weight weight, const struct gb_lpbm_holdout *h,
+                                    size_t loo, struct gb_lpbm_point *train, double *rel,
+                                    size_t *n_train)
+{
+    struct gb_lpbm_fit f;
+    size_t nt = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!held_out(h, &pts[i], i, loo))
+            train[nt++] = pts[i];
+    *n_train = nt;
+    if (nt == n)
+        return gb_error_set(GB_ERR_USAGE, "the held-out split leaves no configuration to predict");
+    if (nt < GB_LPBM_MIN_POINTS)
+        return gb_error_set(GB_ERR_USAGE, "the held-out split leaves %zu configurations to fit "
+                            "on; at least %d are needed", nt, GB_LPBM_MIN_POINTS);
+    enum gb_status st = gb_lpbm_fit(train, nt, weight, 0, 0, &f);
+    if (st != GB_OK)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        if (held_out(h, &pts[i], i, loo))
+            rel[i] = (gb_lpbm_predict(&f, &pts[i], NULL) - pts[i].time_ns) / pts[i].time_ns;
+    return GB_OK;
+}
+
+enum gb_status gb_lpbm_holdout_run(const struct gb_lpbm_point *pts, size_t n,
+                                   enum gb_lpbm_weight weight, const struct gb_lpbm_holdout *h,
+                                   struct gb_lpbm_holdout_result *out)
+{
+    enum gb_status st = GB_OK;
+    struct gb_lpbm_point *train = malloc((n ? n : 1) * sizeof *train);
+    double *abs_rel = malloc((n ? n : 1) * sizeof *abs_rel);
+    memset(out, 0, sizeof *out);
+    out->rel = malloc((n ? n : 1) * sizeof *out->rel);
+    if (!train || !abs_rel || !out->rel) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        out->rel[i] = NAN;
+    size_t rounds = h->kind == GB_LPBM_LOO ? n : 1;
+    for (size_t r = 0; r < rounds && st == GB_OK; r++)
+        st = holdout_split(pts, n, weight, h, r, train, out->rel, &out->n_train);
+    if (st != GB_OK)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(out->rel[i])) {
+            abs_rel[out->n_test++] = fabs(out->rel[i]);
+            if (out->n_test == 1 || fabs(out->rel[i]) > out->max_abs_rel) {
+                out->max_abs_rel = fabs(out->rel[i]);
+                out->worst = i;
+            }
+        }
+    out->median_abs_rel = out->n_test ? quantile(abs_rel, out->n_test, 0.5) : NAN;
+out:
+    if (st != GB_OK) {
+        free(out->rel);
+        out->rel = NULL;
+    }
+    free(train);
+    free(abs_rel);
+    return st;
+}
+
+/* ---- what the breakdown says ---- */
+
+enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
+                                   char *buf, size_t n)
+{
+    static const char *const meaning[GB_LPBM_TERMS] = {
+        "the processing units: the time follows the operations each resident warp issues, so "
+        "fewer instructions per result (or more independent work per thread) is what helps",
+        "global-to-shared transfer: the time follows the bytes each warp moves from global "
+        "memory, so more reuse on chip (larger tiles), coalescing or fewer bytes is what helps",
+        "shared-to-private transfer: the time follows the shared-memory accesses per resident "
+        "warp, so keeping operands in registers (register blocking) or fewer bank conflicts is "
+        "what helps",
+    };
+    double terms[GB_LPBM_TERMS];
+    double total = gb_lpbm_predict(f, p, terms);
+    int best = 0;
+    for (int j = 1; j < GB_LPBM_TERMS; j++)
+        if (terms[j] > terms[best])
+            best = j;
+    snprintf(buf, n, "%s (%.0f%% of the predicted time at %s%s%s) dominates: %s",
+             gb_lpbm_term_name((enum gb_lpbm_term)best),
+             total > 0 ? 100 * terms[best] / total : 0, p->config, p->problem[0] ? ", " : "",
+             p->problem, meaning[best]);
+    return (enum gb_lpbm_term)best;
+}

@@ -1,0 +1,147 @@
+/* lpbm_file.c - lpbm-model.json, the breakdown models of a run
+ * (gpubound/lpbm.h; docs/models.md describes the fields). Numbers are
+ * written with 10 significant digits so that a refit of the same records
+ * writes the same file. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "gpubound/lpbm.h"
+#include "util/fs.h"
+
+static json_t *num(double v)
+{
+    char buf[40];
+    if (!isfinite(v))
+        return json_null();
+    snprintf(buf, sizeof buf, "%.10g", v);
+    return json_real(strtod(buf, NULL));
+}
+
+static json_t *point_json(const struct gb_lpbm_bench_model *m, size_t i)
+{
+    const struct gb_lpbm_point *p = &m->pts[i];
+    double terms[GB_LPBM_TERMS];
+    double pred = gb_lpbm_predict(&m->fit, p, terms);
+    json_t *o = json_object(), *x = json_object(), *t = json_object();
+    for (int j = 0; j < GB_LPBM_TERMS; j++) {
+        json_object_set_new(x, gb_lpbm_term_name((enum gb_lpbm_term)j), num(p->x[j]));
+        json_object_set_new(t, gb_lpbm_term_name((enum gb_lpbm_term)j), num(terms[j]));
+    }
+    json_object_set_new(o, "config", json_string(p->config));
+    json_object_set_new(o, "problem", json_string(p->problem));
+    json_object_set_new(o, "time_ns", num(p->time_ns));
+    json_object_set_new(o, "ci_lo_ns", num(p->ci_lo_ns));
+    json_object_set_new(o, "ci_hi_ns", num(p->ci_hi_ns));
+    json_object_set_new(o, "predicted_ns", num(pred));
+    json_object_set_new(o, "heldout_rel_error", num(m->held.rel ? m->held.rel[i] : NAN));
+    json_object_set_new(o, "block_threads", num(p->block_threads));
+    json_object_set_new(o, "grid_blocks", num(p->grid_blocks));
+    json_object_set_new(o, "active_warps_per_sm", num(p->active_warps_per_sm));
+    json_object_set_new(o, "concurrency_level", num(p->cl));
+    json_object_set_new(o, "ops_per_thread", num(p->ops));
+    json_object_set_new(o, "global_bytes_per_thread", num(p->global_bytes));
+    json_object_set_new(o, "shared_accesses_per_thread", num(p->shared_accesses));
+    json_object_set_new(o, "predictors", x);
+    json_object_set_new(o, "terms_ns", t);
+    return o;
+}
+
+static json_t *holdout_json(const struct gb_lpbm_bench_model *m)
+{
+    json_t *h = json_object();
+    const struct gb_lpbm_holdout *s = &m->holdout;
+    char split[128];
+    if (s->kind == GB_LPBM_LOO)
+        snprintf(split, sizeof split, "loo");
+    else if (s->kind == GB_LPBM_EVERY)
+        snprintf(split, sizeof split, "every:%d", s->every);
+    else
+        snprintf(split, sizeof split, "size:%s=%s", s->axis, s->value);
+    json_object_set_new(h, "split", json_string(split));
+    json_object_set_new(h, "n_train", json_integer((json_int_t)m->held.n_train));
+    json_object_set_new(h, "n_test", json_integer((json_int_t)m->held.n_test));
+    json_object_set_new(h, "median_abs_rel_error", num(m->held.median_abs_rel));
+    json_object_set_new(h, "max_abs_rel_error", num(m->held.max_abs_rel));
+    if (m->held.n_test)
+        json_object_set_new(h, "worst", json_string(m->pts[m->held.worst].config));
+    return h;
+}
+
+static json_t *bench_json(const struct gb_lpbm_bench_model *m)
+{
+    json_t *o = json_object(), *coef = json_array(), *pts = json_array();
+    for (int j = 0; j < GB_LPBM_TERMS; j++) {
+        json_t *c = json_object();
+        json_object_set_new(c, "term", json_string(gb_lpbm_term_name((enum gb_lpbm_term)j)));
+        json_object_set_new(c, "estimate", num(m->fit.coef[j]));
+        json_object_set_new(c, "ci_lo", num(m->fit.ci_lo[j]));
+        json_object_set_new(c, "ci_hi", num(m->fit.ci_hi[j]));
+        json_object_set_new(c, "present", json_boolean(m->fit.present[j]));
+        json_array_append_new(coef, c);
+    }
+    for (size_t i = 0; i < m->fit.n; i++)
+        json_array_append_new(pts, point_json(m, i));
+    json_object_set_new(o, "suite", json_string(m->suite));
+    json_object_set_new(o, "bench", json_string(m->bench));
+    json_object_set_new(o, "form", json_string(gb_lpbm_form_name(m->form)));
+    json_object_set_new(o, "weight", json_string(m->weight == GB_LPBM_RELATIVE ? "relative" : "none"));
+    json_object_set_new(o, "n_points", json_integer((json_int_t)m->fit.n));
+    json_object_set_new(o, "bootstrap", json_integer(m->fit.boot));
+    json_object_set_new(o, "coefficients", coef);
+    json_object_set_new(o, "r2", num(m->fit.r2));
+    json_object_set_new(o, "rmse_ns", num(m->fit.rmse_ns));
+    json_object_set_new(o, "median_abs_rel_error", num(m->fit.median_abs_rel));
+    json_object_set_new(o, "holdout", holdout_json(m));
+    json_object_set_new(o, "counts_from", json_string(m->sources));
+    json_object_set_new(o, "dominant", json_string(m->dominant));
+    json_object_set_new(o, "points", pts);
+    return o;
+}
+
+enum gb_status gb_lpbm_model_write(const char *path, const char *run_dir,
+                                   const struct gb_lpbm_bench_model *m, size_t n)
+{
+    json_t *root = json_object(), *arr = json_array();
+    enum gb_status st = GB_OK;
+    char *text;
+    json_object_set_new(root, "format", json_string(GB_LPBM_MODEL_FORMAT));
+    json_object_set_new(root, "run", json_string(run_dir));
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(arr, bench_json(&m[i]));
+    json_object_set_new(root, "models", arr);
+    text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    if (!text)
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory writing %s", path);
+    else {
+        size_t len = strlen(text);
+        text[len] = '\n';
+        st = gb_write_file_atomic(path, text, len + 1);
+        text[len] = '\0';
+    }
+    free(text);
+    json_decref(root);
+    return st;
+}
+
+enum gb_status gb_lpbm_model_points(const char *path, size_t *points)
+{
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err), *models, *m;
+    size_t i;
+    *points = 0;
+    if (!root)
+        return gb_error_set(GB_ERR_FORMAT, "%s: %s", path, err.text);
+    models = json_object_get(root, "models");
+    if (!json_is_array(models)) {
+        json_decref(root);
+        return gb_error_set(GB_ERR_FORMAT, "%s: no \"models\" list", path);
+    }
+    json_array_foreach(models, i, m)
+        *points += (size_t)json_integer_value(json_object_get(m, "n_points"));
+    json_decref(root);
+    return GB_OK;
+}

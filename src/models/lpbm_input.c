@@ -1,0 +1,338 @@
+/* lpbm_input.c - a run's records, its spec and the kernel's source turned
+ * into the breakdown model's configurations (gpubound/lpbm_input.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpubound/lpbm_input.h"
+#include "gpubound/occupancy.h"
+#include "lpbm_internal.h"
+
+/* The names a point's expressions may use. */
+struct env {
+    const struct gb_lpbm_sbench *b;
+    const struct gb_record *r;
+    int depth;
+    const struct gb_kernel_analysis *a;   /* the kernel's parameters, in order */
+};
+
+static enum gb_status spec_lookup(void *ctx, const char *name, double *v, int *is_int);
+
+static enum gb_status eval_spec(struct env *e, const char *text, double *v)
+{
+    if (++e->depth > 16) {
+        e->depth--;
+        return gb_error_set(GB_ERR_FORMAT, "'%s' is defined through itself", text);
+    }
+    enum gb_status st = gb_cexpr_eval(text, GB_CEXPR_SPEC, spec_lookup, e, v);
+    e->depth--;
+    return st;
+}
+
+static enum gb_status spec_lookup(void *ctx, const char *name, double *v, int *is_int)
+{
+    struct env *e = ctx;
+    *is_int = 0;
+    const char *ax = gb_record_axis(e->r, name);
+    if (ax) {
+        char *end;
+        *v = strtod(ax, &end);
+        *is_int = *v == floor(*v);
+        return *end ? gb_error_set(GB_ERR_FORMAT, "axis %s=%s is not a number", name, ax) : GB_OK;
+    }
+    for (int i = 0; i < e->b->n_defines; i++)
+        if (strcmp(e->b->def_names[i], name) == 0) {
+            enum gb_status st = eval_spec(e, e->b->def_exprs[i], v);
+            *is_int = *v == floor(*v);
+            return st;
+        }
+    return gb_error_set(GB_ERR_FORMAT, "'%s' is neither an axis nor a define", name);
+}
+
+/* Block (which = 0) or grid (1) extent along dim d. */
+static enum gb_status launch_dim(struct env *e, int which, int d, double *v)
+{
+    static const char *const axes[3] = {"block_size_x", "block_size_y", "block_size_z"};
+    const char *expr = which ? e->b->grid[d] : e->b->block[d];
+    if (expr[0])
+        return eval_spec(e, expr, v);
+    if (which == 0 && gb_record_axis(e->r, axes[d])) {
+        *v = gb_record_axis_num(e->r, axes[d], 1);
+        return GB_OK;
+    }
+    *v = 1;
+    return GB_OK;
+}
+
+static enum gb_status source_lookup(void *ctx, const char *name, double *v, int *is_int)
+{
+    struct env *e = ctx;
+    static const char *const dims = "xyz";
+    *is_int = 1;
+    if (strcmp(name, "warpSize") == 0)
+        return *v = 32, GB_OK;
+    if ((!strncmp(name, "blockDim.", 9) || !strncmp(name, "gridDim.", 8))) {
+        const char *dot = strchr(name, '.');
+        const char *d = strchr(dims, dot[1]);
+        if (d && dot[1] && !dot[2])
+            return launch_dim(e, name[0] == 'g', (int)(d - dims), v);
+    }
+    if (!strncmp(name, "threadIdx", 9) || !strncmp(name, "blockIdx", 8))
+        return gb_error_set(GB_ERR_FORMAT, "the count depends on %s (it differs between threads)",
+                            name);
+    /* A kernel parameter is the spec's argument in the same position. */
+    for (size_t i = 0; e->a && i < e->a->n_params; i++)
+        if (strcmp(e->a->params[i], name) == 0) {
+            if ((int)i < e->b->n_all_args && e->b->arg_pos[i] >= 0)
+                return eval_spec(e, e->b->arg_exprs[e->b->arg_pos[i]], v);
+            return gb_error_set(GB_ERR_FORMAT, "parameter %s is not a scalar argument of the "
+                                "spec", name);
+        }
+    return spec_lookup(ctx, name, v, is_int);
+}
+
+static const struct gb_lpbm_sbench *find_bench(const struct gb_lpbm_spec *s, const char *bench)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->b[i].name, bench) == 0)
+            return &s->b[i];
+    return NULL;
+}
+
+static int is_problem_axis(const struct gb_lpbm_sbench *b, const char *axis)
+{
+    if (!b->has_problem_axes)
+        return strncmp(axis, "block_size_", 11) != 0;
+    for (int i = 0; i < b->n_problem; i++)
+        if (strcmp(b->problem[i], axis) == 0)
+            return 1;
+    return 0;
+}
+
+static void point_labels(const struct gb_lpbm_sbench *b, const struct gb_record *r,
+                         struct gb_lpbm_point *p)
+{
+    size_t lc = 0, lp = 0;
+    for (int i = 0; i < r->n_axes; i++) {
+        const struct gb_kv *kv = &r->axes[i];
+        if (is_problem_axis(b, kv->name))
+            lp += (size_t)snprintf(p->problem + lp, lp < sizeof p->problem ? sizeof p->problem - lp : 0,
+                                   "%s%s=%s", lp ? " " : "", kv->name, kv->value);
+        else
+            lc += (size_t)snprintf(p->config + lc, lc < sizeof p->config ? sizeof p->config - lc : 0,
+                                   "%s%s=%s", lc ? " " : "", kv->name, kv->value);
+    }
+}
+
+/* Active warps per SM: the record's, else the occupancy calculator's from
+ * the record's registers and shared memory on the run's device. */
+static double active_warps(const struct gb_run *run, const struct gb_record *r, double threads)
+{
+    double aw = gb_record_metric(r, "active_warps_per_sm", NAN);
+    if (isfinite(aw) || !run->info.has_device)
+        return aw;
+    struct gb_occupancy_input in = {
+        .threads_per_block = (int)threads,
+        .regs_per_thread = (int)gb_record_metric(r, "regs", NAN),
+        .static_smem_bytes = (int)gb_record_metric(r, "smem_static_bytes", 0),
+        .dyn_smem_bytes = (int)gb_record_metric(r, "smem_dynamic_bytes", 0),
+        .max_dyn_smem_bytes = -1,
+        .carveout_pct = -1,
+    };
+    struct gb_occupancy_result res;
+    if (!isfinite(gb_record_metric(r, "regs", NAN)) ||
+        gb_occupancy_compute(&run->info.device, &in, &res) != GB_OK) {
+        gb_error_clear();
+        return NAN;
+    }
+    return res.active_warps;
+}
+
+static enum gb_status point_launch(const struct gb_run *run, struct env *e, struct gb_lpbm_point *p)
+{
+    double bd[3], gd[3];
+    enum gb_status st;
+    for (int d = 0; d < 3; d++)
+        if ((st = launch_dim(e, 0, d, &bd[d])) || (st = launch_dim(e, 1, d, &gd[d])))
+            return gb_error_set(st, "%s %s: the launch: %s", p->config, p->problem,
+                                gb_error_message());
+    p->block_threads = gb_record_metric(e->r, "block_threads", bd[0] * bd[1] * bd[2]);
+    p->grid_blocks = gb_record_metric(e->r, "grid_blocks", gd[0] * gd[1] * gd[2]);
+    p->active_warps_per_sm = active_warps(run, e->r, p->block_threads);
+    p->sm_count = run->info.has_device ? run->info.device.sm_count : 0;
+    p->warp_size = run->info.has_device && run->info.device.warp_size ? run->info.device.warp_size
+                                                                      : 32;
+    if (!isfinite(p->active_warps_per_sm))
+        return gb_error_set(GB_ERR_FORMAT, "%s %s: the record has no active_warps_per_sm (nor "
+                            "regs for the occupancy calculator)", p->config, p->problem);
+    if (p->sm_count < 1)
+        return gb_error_set(GB_ERR_FORMAT, "run.json names no device with an SM count");
+    return GB_OK;
+}
+
+/* A per-launch spec expression over the launch's threads, or NaN. */
+static double per_thread(struct env *e, const char *expr, double threads)
+{
+    double v;
+    if (!expr[0] || eval_spec(e, expr, &v) != GB_OK || !(threads > 0)) {
+        gb_error_clear();
+        return NAN;
+    }
+    return v / threads;
+}
+
+static void point_counts(struct gb_lpbm_input *in, struct env *e, struct gb_lpbm_point *p,
+                         char src[3][16])
+{
+    struct gb_analysis_totals t;
+    double threads = p->block_threads * p->grid_blocks;
+    const struct gb_lpbm_sbench *b = e->b;
+    e->a = in->analysed ? &in->analysis : NULL;
+    if (in->analysed) {
+        gb_analysis_totals(&in->analysis, source_lookup, e, &t);
+    } else {
+        t.ops = t.global_bytes = t.shared_accesses = NAN;
+    }
+    const double an[3] = {t.ops, t.global_bytes, t.shared_accesses};
+    const char *const lp[3] = {b->l_ops, b->l_global, b->l_shared};
+    const char *const fb[3] = {b->flops, b->bytes, ""};
+    double *dst[3] = {&p->ops, &p->global_bytes, &p->shared_accesses};
+    for (int k = 0; k < 3; k++) {
+        *dst[k] = an[k];
+        snprintf(src[k], 16, "analysis");
+        if (!isfinite(*dst[k]) && isfinite(*dst[k] = per_thread(e, lp[k], threads)))
+            snprintf(src[k], 16, "spec lpbm");
+        else if (!isfinite(*dst[k]) && isfinite(*dst[k] = per_thread(e, fb[k], threads)))
+            snprintf(src[k], 16, k ? "spec bytes" : "spec flops");
+        else if (!isfinite(*dst[k]))
+            snprintf(src[k], 16, "none");
+    }
+    if (in->analysed && !in->analysis_why[0]) {
+        const char *why = t.why_ops[0] ? t.why_ops : t.why_global[0] ? t.why_global : t.why_shared;
+        snprintf(in->analysis_why, sizeof in->analysis_why, "%s", why);
+    }
+}
+
+/* Every axis NAME=value and every define, as the -D defines of the first
+ * record (the analysis parses the source once; its counts stay symbolic). */
+static void parse_defines(struct env *e, char defs[][200], size_t *nd, char *line, size_t ln)
+{
+    size_t len = 0;
+    *nd = 0;
+    for (int i = 0; i < e->r->n_axes && *nd < 2 * GB_LPBM_SPEC_MAX; i++)
+        snprintf(defs[(*nd)++], 200, "%s=%s", e->r->axes[i].name, e->r->axes[i].value);
+    for (int i = 0; i < e->b->n_defines && *nd < 2 * GB_LPBM_SPEC_MAX; i++) {
+        double v;
+        if (eval_spec(e, e->b->def_exprs[i], &v) == GB_OK)
+            snprintf(defs[(*nd)++], 200, "%s=%.17g", e->b->def_names[i], v);
+        gb_error_clear();
+    }
+    line[0] = '\0';
+    for (size_t i = 0; i < *nd && len < ln; i++)
+        len += (size_t)snprintf(line + len, ln - len, "%s-D%s", i ? " " : "", defs[i]);
+}
+
+static void run_analysis(struct gb_lpbm_input *in, const struct gb_lpbm_spec *s, struct env *e)
+{
+    char defs[2 * GB_LPBM_SPEC_MAX][200];
+    const char *ptrs[2 * GB_LPBM_SPEC_MAX];
+    size_t nd;
+    parse_defines(e, defs, &nd, in->defines, sizeof in->defines);
+    for (size_t i = 0; i < nd; i++)
+        ptrs[i] = defs[i];
+    snprintf(in->source, sizeof in->source, "%s/%s", s->dir, e->b->source[0] ? e->b->source : s->source);
+    if (gb_analysis_run(in->source, s->dir, ptrs, nd, e->b->kernel, &in->analysis) == GB_OK)
+        in->analysed = 1;
+    else
+        snprintf(in->analysis_why, sizeof in->analysis_why, "%s", gb_error_message());
+    gb_error_clear();
+}
+
+/* A bench sweeps a block size when its records have two block sizes. */
+static enum gb_status check_sweep(const struct gb_lpbm_input *in)
+{
+    for (size_t i = 1; i < in->n; i++)
+        if (in->pts[i].block_threads != in->pts[0].block_threads)
+            return GB_OK;
+    return gb_error_set(GB_ERR_USAGE, "bench %s/%s sweeps no block or work-group size (every "
+                        "measured configuration has %g threads per block); the breakdown "
+                        "compares launch configurations", in->suite, in->bench,
+                        in->n ? in->pts[0].block_threads : 0.0);
+}
+
+static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run *run,
+                                  struct env *e, size_t ri, gb_lpbm_counter_fn counters,
+                                  void *ctx, char src[3][16])
+{
+    struct gb_lpbm_point *p = &in->pts[in->n];
+    enum gb_status st;
+    memset(p, 0, sizeof *p);
+    point_labels(e->b, e->r, p);
+    p->time_ns = e->r->median_ns;
+    p->ci_lo_ns = e->r->ci_lo_ns;
+    p->ci_hi_ns = e->r->ci_hi_ns;
+    if ((st = point_launch(run, e, p)) != GB_OK)
+        return st;
+    point_counts(in, e, p, src);
+    p->c_inst = p->c_global_sectors = p->c_shared_wavefronts = NAN;
+    if (counters && gb_lpbm_counters_fill(p, e->r, ri, counters, ctx))
+        in->n_counters++;
+    in->n++;
+    return GB_OK;
+}
+
+enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpbm_spec *spec,
+                                   const char *bench, gb_lpbm_counter_fn counters, void *ctx,
+                                   struct gb_lpbm_input *out)
+{
+    const struct gb_lpbm_sbench *b = find_bench(spec, bench);
+    struct env e = {b, NULL, 0, NULL};
+    char src[3][16] = {"", "", ""};
+    enum gb_status st = GB_OK;
+    memset(out, 0, sizeof *out);
+    if (!b)
+        return gb_error_set(GB_ERR_USAGE, "the spec of suite %s has no bench '%s'", spec->suite,
+                            bench);
+    snprintf(out->suite, sizeof out->suite, "%s", spec->suite);
+    snprintf(out->bench, sizeof out->bench, "%s", bench);
+    snprintf(out->kernel, sizeof out->kernel, "%s", b->kernel);
+    if (!(out->pts = calloc(run->n_records ? run->n_records : 1, sizeof *out->pts)))
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < run->n_records && st == GB_OK; i++) {
+        const struct gb_record *r = &run->records[i];
+        if (r->status != GB_REC_OK || strcmp(r->suite, spec->suite) || strcmp(r->bench, bench))
+            continue;
+        e.r = r;
+        if (!out->analysed && !out->analysis_why[0])
+            run_analysis(out, spec, &e);
+        st = build_point(out, run, &e, i, counters, ctx, src);
+    }
+    if (st == GB_OK && out->n == 0)
+        st = gb_error_set(GB_ERR_USAGE, "the run has no measured record of %s/%s", spec->suite,
+                          bench);
+    if (st == GB_OK)
+        st = check_sweep(out);
+    snprintf(out->sources, sizeof out->sources, "operations: %s; global bytes: %s; shared "
+             "accesses: %s", src[0], src[1], src[2]);
+    for (int k = 0; k < 3 && st == GB_OK; k++)
+        if (!strcmp(src[k], "none"))
+            st = gb_error_set(GB_ERR_USAGE, "%s/%s: the %s count is neither analysed (%s) nor "
+                              "given by the spec (add \"lpbm\": {\"%s\": \"...\"} to the bench)",
+                              spec->suite, bench, k == 0 ? "operation" : k == 1 ? "global-byte"
+                                                                               : "shared-access",
+                              out->analysis_why[0] ? out->analysis_why : "no reason",
+                              k == 0 ? "ops" : k == 1 ? "global_bytes" : "shared_accesses");
+    if (st != GB_OK)
+        gb_lpbm_input_release(out);
+    return st;
+}
+
+void gb_lpbm_input_release(struct gb_lpbm_input *in)
+{
+    if (!in)
+        return;
+    free(in->pts);
+    gb_analysis_release(&in->analysis);
+    memset(in, 0, sizeof *in);
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# gpubound breakdown on the synthetic fixture runs of tests/data/lpbm (made by
+# make_fixture.py from known coefficients; not measurements): the fit, the
+# explanation, the model file, machine formats, and every bad input.
+set -u
+source "$(dirname "$0")/lib.bash"
+D="$GB_TESTS/data/lpbm"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+check() { if ! eval "$2"; then echo "FAIL: $1"; fails=$((fails + 1)); fi; }
+
+"$GPUBOUND" breakdown "$D/run-sgemm" --out "$T/a" --no-chart --explain >"$T/out" 2>"$T/err"
+rc=$?
+check "fit exits 0 (got $rc)" '[ $rc -eq 0 ]'
+check "explain lists the tile loop" 'grep -q "for(int m=0;m<width/TILE;m++)" "$T/out"'
+check "no parse error in the fixture" '! grep -q "parse error" "$T/out"'
+check "coefficients printed" 'grep -q "^G2ST " "$T/out"'
+check "R^2 of the exact fixture" 'grep -q "^R^2 1.0000" "$T/out"'
+check "one dominant line per form" '[ "$(grep -c "dominates:" "$T/out")" -eq 2 ]'
+check "model written" '[ -s "$T/a/lpbm-model.json" ] && grep -q "gpubound-lpbm/1" "$T/a/lpbm-model.json"'
+check "counters form beside the formula form" 'grep -q "counters form" "$T/out"'
+
+"$GPUBOUND" breakdown "$D/run-sgemm" --out "$T/b" --no-chart --form formula >/dev/null 2>&1
+"$GPUBOUND" breakdown "$D/run-sgemm" --out "$T/b2" --no-chart --form formula >/dev/null 2>&1
+check "a refit writes the same model" 'cmp -s "$T/b/lpbm-model.json" "$T/b2/lpbm-model.json"'
+check "one form asked, one model" '[ "$(grep -c "\"form\"" "$T/b/lpbm-model.json")" -eq 1 ]'
+
+"$GPUBOUND" breakdown "$D/run-sgemm" --format csv --no-chart --out "$T/c" --holdout size:n=1024 >"$T/csv" 2>/dev/null
+check "csv: a header and 24 rows" '[ "$(wc -l <"$T/csv")" -eq 25 ] && head -1 "$T/csv" | grep -q "^bench,form,config"'
+
+# a smaller model does not replace a recorded larger one
+cp "$T/a/lpbm-model.json" "$T/b/lpbm-model.json"
+"$GPUBOUND" breakdown "$D/run-sgemm" --out "$T/b" --no-chart --form formula >/dev/null 2>"$T/err"
+rc=$?
+check "guard refuses (rc $rc)" '[ $rc -eq 1 ] && grep -q "not replaced" "$T/err"'
+"$GPUBOUND" breakdown "$D/run-sgemm" --out "$T/b" --no-chart --form formula --force >/dev/null 2>&1
+check "--force replaces" '[ $? -eq 0 ]'
+
+bad() {  # expected rc, what, args...
+    local want=$1 what=$2
+    shift 2
+    "$GPUBOUND" breakdown "$@" --out "$T/bad" >"$T/o" 2>"$T/e"
+    local rc=$?
+    check "$what: exit $want (got $rc)" '[ $rc -eq $want ]'
+    check "$what: one line" '[ "$(wc -l <"$T/e")" -eq 1 ]'
+    check "$what: nothing written" '[ ! -e "$T/bad" ]'
+}
+bad 2 "no size axis" "$D/run-nosweep"
+bad 2 "too few configurations" "$D/run-few"
+bad 2 "unknown bench" "$D/run-sgemm" --bench nope
+bad 2 "bad holdout" "$D/run-sgemm" --holdout half
+bad 2 "holdout of a size not measured" "$D/run-sgemm" --holdout size:n=4096
+bad 2 "no run" 
+bad 1 "missing run" "$T/none"
+bad 1 "missing spec" "$D/run-sgemm" --spec "$T/none.json"
+[ $fails -eq 0 ] && echo "breakdown: all checks passed"
+exit $((fails > 0))

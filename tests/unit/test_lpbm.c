@@ -1,0 +1,330 @@
+/* test_lpbm.c - the breakdown model: the source analysis's counts against
+ * hand-derived ones (the fixture SGEMM and reduction of tests/data/lpbm),
+ * the predictors, the fit recovering known coefficients, held-out splits,
+ * the counters adapter, and the expression evaluator. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpubound/analyze.h"
+#include "gpubound/cexpr.h"
+#include "gpubound/lpbm.h"
+#include "gpubound/lpbm_input.h"
+
+#define SM 132
+
+static void near(double got, double want, double rel)
+{
+    if (!(fabs(got - want) <= rel * fabs(want) + 1e-300)) {
+        print_error("got %.10g, want %.10g (rel %g)\n", got, want, rel);
+        fail();
+    }
+}
+
+/* ---- expressions ---- */
+
+static enum gb_status one_name(void *ctx, const char *name, double *v, int *is_int)
+{
+    (void)ctx;
+    *is_int = 1;
+    if (strcmp(name, "n") == 0)
+        return *v = 1000, GB_OK;
+    if (strcmp(name, "blockDim.x") == 0)
+        return *v = 256, GB_OK;
+    return gb_error_set(GB_ERR_FORMAT, "unknown %s", name);
+}
+
+static void test_cexpr(void **state)
+{
+    (void)state;
+    double v;
+    assert_int_equal(gb_cexpr_eval("7 / 2", GB_CEXPR_C, NULL, NULL, &v), GB_OK);
+    assert_true(v == 3);
+    assert_int_equal(gb_cexpr_eval("7 / 2", GB_CEXPR_SPEC, NULL, NULL, &v), GB_OK);
+    assert_true(v == 3.5);
+    assert_int_equal(gb_cexpr_eval("2 ^ 3", GB_CEXPR_SPEC, NULL, NULL, &v), GB_OK);
+    assert_true(v == 8);
+    assert_int_equal(gb_cexpr_eval("2 ^ 3", GB_CEXPR_C, NULL, NULL, &v), GB_OK);
+    assert_true(v == 1);
+    assert_int_equal(gb_cexpr_eval("n / 16 * (blockDim.x > 128 ? 2 : 1)", GB_CEXPR_C, one_name,
+                                   NULL, &v), GB_OK);
+    assert_true(v == 124);
+    assert_int_equal(gb_cexpr_eval("ilog2(256) + clog2(9) + min(3, 4) + (float)7 / 2",
+                                   GB_CEXPR_C, NULL, NULL, &v), GB_OK);
+    assert_true(v == 8 + 4 + 3 + 3.5);
+    assert_int_equal(gb_cexpr_eval("ceil(n / 3)", GB_CEXPR_SPEC, one_name, NULL, &v), GB_OK);
+    assert_true(v == 334);
+    assert_int_equal(gb_cexpr_eval("n +", GB_CEXPR_C, one_name, NULL, &v), GB_ERR_FORMAT);
+    assert_int_equal(gb_cexpr_eval("threadIdx.x", GB_CEXPR_C, one_name, NULL, &v), GB_ERR_FORMAT);
+    assert_int_equal(gb_cexpr_eval("1 / 0", GB_CEXPR_C, NULL, NULL, &v), GB_ERR_NUMERIC);
+}
+
+/* ---- the analysis against hand-derived counts ---- */
+
+/* SGEMM at tile t and size n, per thread: 2 operations per k (the multiply
+ * and the add of acc += As * Bs), n/t tiles of t steps; A and B loaded once
+ * per tile and C stored once; As and Bs stored once per tile and each loaded
+ * once per step. */
+static void sgemm_hand(double t, double n, double *ops, double *gbytes, double *shared)
+{
+    *ops = 2 * (n / t) * t;
+    *gbytes = 4 * (2 * (n / t) + 1);
+    *shared = 2 * (n / t) + 2 * (n / t) * t;
+}
+
+static void test_sgemm_counts(void **state)
+{
+    (void)state;
+    struct gb_run *run = NULL;
+    struct gb_lpbm_spec *spec = NULL;
+    struct gb_lpbm_input in;
+    if (!gb_analysis_available(NULL, 0))
+        skip();
+    assert_int_equal(gb_run_load(GB_TEST_DATA "/lpbm/run-sgemm", &run), GB_OK);
+    assert_int_equal(gb_lpbm_spec_load(GB_TEST_DATA "/lpbm/run-sgemm/spec.json", &spec), GB_OK);
+    assert_int_equal(gb_lpbm_input_build(run, spec, "tiled", NULL, NULL, &in), GB_OK);
+    assert_true(in.analysed);
+    assert_int_equal(in.n, 12);
+    for (size_t i = 0; i < in.n; i++) {
+        struct gb_lpbm_point p = in.pts[i];
+        double t, n, ops, gb, sh;
+        assert_int_equal(sscanf(p.config, "block_size_x=%lf", &t), 1);
+        assert_int_equal(sscanf(p.problem, "n=%lf", &n), 1);
+        sgemm_hand(t, n, &ops, &gb, &sh);
+        near(p.ops, ops, 0);
+        near(p.global_bytes, gb, 0);
+        near(p.shared_accesses, sh, 0);
+        /* The predictors from the launch: WF_ndr = (n/t)^2 blocks of
+         * ceil(t^2/32) warps, WF_max = the record's active warps x 132. */
+        assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_FORMULA), GB_OK);
+        double wf_wg = ceil(t * t / 32), wf_ndr = (n / t) * (n / t) * wf_wg;
+        double wf_max = p.active_warps_per_sm * SM, waves = fmax(wf_ndr / wf_max, 1);
+        near(p.x[GB_LPBM_PUT], ops * waves, 1e-12);
+        near(p.x[GB_LPBM_G2ST], gb * wf_ndr, 1e-12);
+        near(p.x[GB_LPBM_S2PT], sh * waves, 1e-12);
+    }
+    gb_lpbm_input_release(&in);
+    gb_lpbm_spec_free(spec);
+    gb_run_free(run);
+}
+
+struct red {
+    double block, elems;
+};
+
+static enum gb_status red_lookup(void *ctx, const char *name, double *v, int *is_int)
+{
+    const struct red *r = ctx;
+    *is_int = 1;
+    if (!strcmp(name, "BLOCK") || !strcmp(name, "blockDim.x"))
+        return *v = r->block, GB_OK;
+    if (!strcmp(name, "ELEMS"))
+        return *v = r->elems, GB_OK;
+    return gb_error_set(GB_ERR_FORMAT, "unknown %s", name);
+}
+
+static void test_reduction_counts(void **state)
+{
+    (void)state;
+    static const double blocks[] = {32, 128, 256, 1024}, elems[] = {1, 4, 16};
+    struct gb_kernel_analysis a;
+    const char *defs[] = {"BLOCK=256", "ELEMS=4"};
+    if (!gb_analysis_available(NULL, 0))
+        skip();
+    assert_int_equal(gb_analysis_run(GB_TEST_DATA "/lpbm/reduction.cu", NULL, defs, 2,
+                                     "reduce_sum", &a), GB_OK);
+    assert_int_equal(a.n_loops, 2);
+    assert_int_equal(a.n_params, 3);
+    for (size_t i = 0; i < 4; i++)
+        for (size_t k = 0; k < 3; k++) {
+            struct red r = {blocks[i], elems[k]};
+            struct gb_analysis_totals t;
+            double lg = log2(r.block);
+            gb_analysis_totals(&a, red_lookup, &r, &t);
+            /* ELEMS adds into sum, then log2(BLOCK) tree steps of one add;
+             * ELEMS loads and one store (counted as taken) in global memory;
+             * one store, 3 accesses per tree step (sdata[tid] += sdata[tid+s])
+             * and the final load of sdata[0] in shared memory. */
+            near(t.ops, r.elems + lg, 0);
+            near(t.global_accesses, r.elems + 1, 0);
+            near(t.global_bytes, 4 * (r.elems + 1), 0);
+            near(t.shared_accesses, 1 + 3 * lg + 1, 0);
+        }
+    assert_true(a.n_notes >= 2);   /* the two branches, counted as taken */
+    gb_analysis_release(&a);
+}
+
+/* ---- the fit ---- */
+
+/* Twelve configurations of the SGEMM predictors (hand-derived) with times
+ * made from the coefficients `c`, times (1 + noise_i). */
+static void synthetic(const double c[3], double noise, struct gb_lpbm_point *pts)
+{
+    static const double tiles[] = {1, 2, 4, 8, 16, 32}, aw[] = {32, 32, 32, 64, 64, 64};
+    size_t k = 0;
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < 6; i++, k++) {
+            struct gb_lpbm_point *p = &pts[k];
+            double n = s ? 1024 : 512, t = tiles[i];
+            memset(p, 0, sizeof *p);
+            snprintf(p->config, sizeof p->config, "block_size_x=%g", t);
+            snprintf(p->problem, sizeof p->problem, "n=%g", n);
+            p->block_threads = t * t;
+            p->grid_blocks = (n / t) * (n / t);
+            p->active_warps_per_sm = aw[i];
+            p->sm_count = SM;
+            p->warp_size = 32;
+            sgemm_hand(t, n, &p->ops, &p->global_bytes, &p->shared_accesses);
+            assert_int_equal(gb_lpbm_predictors(p, GB_LPBM_FORMULA), GB_OK);
+            /* deterministic noise, uniform in [-noise, noise] */
+            double e = noise * (2.0 * (double)((k * 2654435761u + 12345u) % 1000u) / 999.0 - 1);
+            p->time_ns = (c[0] * p->x[0] + c[1] * p->x[1] + c[2] * p->x[2]) * (1 + e);
+            p->ci_lo_ns = p->ci_hi_ns = p->time_ns;
+        }
+}
+
+static void test_fit_recovers(void **state)
+{
+    (void)state;
+    const double c[3] = {1.5, 0.003, 0.7};
+    struct gb_lpbm_point pts[12];
+    struct gb_lpbm_fit f;
+    synthetic(c, 0, pts);
+    for (int w = 0; w < 2; w++) {
+        assert_int_equal(gb_lpbm_fit(pts, 12, (enum gb_lpbm_weight)w, 200, 7, &f), GB_OK);
+        for (int j = 0; j < 3; j++) {
+            near(f.coef[j], c[j], 1e-6);
+            assert_true(f.ci_lo[j] <= f.coef[j] * (1 + 1e-9) && f.ci_hi[j] >= f.coef[j] * (1 - 1e-9));
+        }
+        near(f.r2, 1, 1e-9);
+    }
+}
+
+static void test_fit_zero_stays_zero(void **state)
+{
+    (void)state;
+    const double c[3] = {2.0, 0.004, 0};
+    struct gb_lpbm_point pts[12];
+    struct gb_lpbm_fit f;
+    /* Exact data: the zero coefficient is found as zero, the others as made. */
+    synthetic(c, 0, pts);
+    assert_int_equal(gb_lpbm_fit(pts, 12, GB_LPBM_RELATIVE, 0, 0, &f), GB_OK);
+    assert_true(f.coef[GB_LPBM_S2PT] >= 0 && f.coef[GB_LPBM_S2PT] < 1e-9);
+    near(f.coef[GB_LPBM_PUT], 2.0, 1e-6);
+    near(f.coef[GB_LPBM_G2ST], 0.004, 1e-6);
+    /* 1% noise: every estimate and interval stays non-negative, and G2ST's
+     * true value lies in its interval. (PUT and S2PT are nearly collinear
+     * here, both following the waves; their split is not determined by
+     * these twelve points, and the bootstrap, conditional on the fit at the
+     * bound, does not show it: docs/models.md says so.) */
+    synthetic(c, 0.01, pts);
+    assert_int_equal(gb_lpbm_fit(pts, 12, GB_LPBM_RELATIVE, 500, 3, &f), GB_OK);
+    for (int j = 0; j < 3; j++)
+        assert_true(f.coef[j] >= 0 && f.ci_lo[j] >= 0 && f.ci_hi[j] >= f.ci_lo[j]);
+    assert_true(f.ci_lo[GB_LPBM_G2ST] <= c[1] && f.ci_hi[GB_LPBM_G2ST] >= c[1]);
+    near(f.coef[GB_LPBM_G2ST], 0.004, 0.05);
+    assert_true(f.r2 > 0.99);
+}
+
+static void test_fit_too_few(void **state)
+{
+    (void)state;
+    const double c[3] = {1, 1, 1};
+    struct gb_lpbm_point pts[12];
+    struct gb_lpbm_fit f;
+    synthetic(c, 0, pts);
+    assert_int_equal(gb_lpbm_fit(pts, 3, GB_LPBM_RELATIVE, 0, 0, &f), GB_ERR_USAGE);
+    pts[0].time_ns = 0;
+    assert_int_equal(gb_lpbm_fit(pts, 12, GB_LPBM_RELATIVE, 0, 0, &f), GB_ERR_USAGE);
+}
+
+static void test_holdout(void **state)
+{
+    (void)state;
+    const double c[3] = {1.5, 0.003, 0.7};
+    struct gb_lpbm_point pts[12];
+    struct gb_lpbm_holdout h;
+    struct gb_lpbm_holdout_result r;
+    synthetic(c, 0, pts);
+    assert_int_equal(gb_lpbm_holdout_parse("loo", &h), GB_OK);
+    assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &r), GB_OK);
+    assert_int_equal(r.n_test, 12);
+    assert_int_equal(r.n_train, 11);
+    assert_true(r.max_abs_rel < 1e-6);
+    free(r.rel);
+    assert_int_equal(gb_lpbm_holdout_parse("size:n=1024", &h), GB_OK);
+    assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &r), GB_OK);
+    assert_int_equal(r.n_test, 6);
+    assert_true(isnan(r.rel[0]) && isfinite(r.rel[6]));
+    free(r.rel);
+    assert_int_equal(gb_lpbm_holdout_parse("every:3", &h), GB_OK);
+    assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &r), GB_OK);
+    assert_int_equal(r.n_test, 4);
+    free(r.rel);
+    assert_int_equal(gb_lpbm_holdout_parse("size:n=4096", &h), GB_OK);
+    assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &r), GB_ERR_USAGE);
+    assert_int_equal(gb_lpbm_holdout_parse("every:1", &h), GB_ERR_USAGE);
+    assert_int_equal(gb_lpbm_holdout_parse("half", &h), GB_ERR_USAGE);
+}
+
+/* ---- the counters adapter, on a made-up record ---- */
+
+static double fake_counter(void *ctx, const struct gb_record *r, size_t index, const char *metric)
+{
+    (void)ctx, (void)r, (void)index;
+    if (!strcmp(metric, "smsp__inst_executed.sum"))
+        return 1e6;
+    if (!strcmp(metric, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"))
+        return 3000;
+    if (!strcmp(metric, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"))
+        return 1000;
+    if (!strcmp(metric, "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"))
+        return 5e5;
+    return NAN;
+}
+
+static double no_counter(void *ctx, const struct gb_record *r, size_t index, const char *metric)
+{
+    (void)ctx, (void)r, (void)index, (void)metric;
+    return NAN;
+}
+
+static void test_counters_form(void **state)
+{
+    (void)state;
+    struct gb_record rec = {0};
+    struct gb_lpbm_point p = {0};
+    p.block_threads = 256;
+    p.grid_blocks = 1000;        /* 8000 warps */
+    p.active_warps_per_sm = 64;  /* 8448 resident */
+    p.sm_count = SM;
+    p.warp_size = 32;
+    assert_int_equal(gb_lpbm_counters_fill(&p, &rec, 0, fake_counter, NULL), 1);
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_COUNTERS), GB_OK);
+    near(p.x[GB_LPBM_PUT], 1e6 / 8000, 1e-12);   /* fewer warps than resident: / WF_ndr */
+    near(p.x[GB_LPBM_G2ST], 32 * 4000, 1e-12);
+    near(p.x[GB_LPBM_S2PT], 5e5 / 8000, 1e-12);
+    assert_int_equal(gb_lpbm_counters_fill(&p, &rec, 0, no_counter, NULL), 0);
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_COUNTERS), GB_ERR_FORMAT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cexpr),
+        cmocka_unit_test(test_sgemm_counts),
+        cmocka_unit_test(test_reduction_counts),
+        cmocka_unit_test(test_fit_recovers),
+        cmocka_unit_test(test_fit_zero_stays_zero),
+        cmocka_unit_test(test_fit_too_few),
+        cmocka_unit_test(test_holdout),
+        cmocka_unit_test(test_counters_form),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
