@@ -33,6 +33,7 @@ int gb_cmd_report(int argc, char **argv);
 int gb_cmd_occupancy(int argc, char **argv);
 int gb_cmd_geometry(int argc, char **argv);
 int gb_cmd_camp(int argc, char **argv);
+int gb_cmd_profile(int argc, char **argv);
 
 /* Prints "gpubound: <what>: <gb_error_message()>[; <todo>]" as one line on
  * stderr and returns the exit code for `st`. */

@@ -49,6 +49,11 @@ enum gb_status gb_cupti_take(uint32_t stream, struct gb_gpu_op **ops, size_t *n,
 /* Drops every operation recorded so far (after a flush). */
 enum gb_status gb_cupti_discard(void);
 
+/* Opens libcupti (the versioned names, then the toolkit's folders under
+ * $CUDA_HOME, $CUDA_PATH and /usr/local/cuda); NULL when not found. Every
+ * call returns the same library (dlopen counts references). */
+void *gb_cupti_dlopen(void);
+
 /* Stops collecting and releases CUPTI's buffers. */
 void gb_cupti_stop(void);
 

@@ -88,6 +88,7 @@ void gb_record_release(struct gb_record *r)
         return;
     free(r->axes);
     free(r->metrics);
+    gb_counters_release(&r->counters);
     memset(r, 0, sizeof *r);
 }
 
@@ -97,6 +98,7 @@ enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src
     dst->axes = NULL;
     dst->metrics = NULL;
     dst->cap_axes = dst->cap_metrics = 0;
+    memset(&dst->counters, 0, sizeof dst->counters);
     if (src->n_axes > 0) {
         if (!(dst->axes = malloc((size_t)src->n_axes * sizeof *dst->axes)))
             goto oom;
@@ -109,6 +111,8 @@ enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src
         memcpy(dst->metrics, src->metrics, (size_t)src->n_metrics * sizeof *dst->metrics);
         dst->cap_metrics = src->n_metrics;
     }
+    if (gb_counters_copy(&dst->counters, &src->counters) != GB_OK)
+        goto oom;
     return GB_OK;
 oom:
     gb_record_release(dst);
