@@ -77,7 +77,7 @@ const struct gb_cmd gb_commands[] = {
      GB_OCCUPANCY_USAGE, GB_OCCUPANCY_HELP},
     {"geometry", gb_cmd_geometry, "block shapes to use, from a recorded ubench run (no GPU needed)",
      GB_GEOMETRY_USAGE, GB_GEOMETRY_HELP},
-    {"camp", gb_cmd_camp, "CampProf: fit, predict and validate the partition-camping band model (no GPU needed)",
+    {"camp", gb_cmd_camp, "CampProf: fit, predict and validate the partition-camping band model; detect camping from counters",
      GB_CAMP_USAGE, GB_CAMP_HELP},
     {"help", gb_cmd_help, "show the commands, or one command's options", "gpubound help [COMMAND | --markdown]",
      "  --markdown    print the reference of every command as markdown (docs/cli.md)\n"},
