@@ -169,7 +169,7 @@ static int gb_counter_from_json(json_t *v, const char *key, struct gb_counters *
     size_t len = json_is_array(v) ? json_array_size(v) : 0;
     double *inst = NULL;
     int rc = -1;
-    snprintf(field, sizeof field, "%s.%.96s", path, key);
+    snprintf(field, sizeof field, "%s.counters.%.96s", path, key);
     if (!json_is_number(v) && !(json_is_array(v) && len > 0 && len <= 4096)) {
         snprintf(why, n, "%s: %s is not a number or an array of 1 to 4096 numbers (per-instance values)",
                  file, field);
@@ -215,12 +215,12 @@ int gb_counters_from_json(json_t *o, struct gb_counters *c, const char *file, co
     if (!o || json_is_null(o))
         return 0;
     if (!json_is_object(o)) {
-        snprintf(why, n, "%s: %s is not an object (metric name: value)", file, path);
+        snprintf(why, n, "%s: %s.counters is not an object (metric name: value)", file, path);
         return -1;
     }
     json_object_foreach(o, key, v) {
         if (gb_counter_name_check(key, bad, sizeof bad) != 0) {
-            snprintf(why, n, "%s: %s: %s", file, path, bad);
+            snprintf(why, n, "%s: %s.counters: %s", file, path, bad);
             return -1;
         }
         if (gb_counter_from_json(v, key, c, file, path, why, n) != 0)
