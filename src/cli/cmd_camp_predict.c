@@ -159,7 +159,10 @@ static int predict_check(int argc, char **argv, struct predict_opts *o)
         return gb_cli_usage(CMD, "predict: unexpected argument '%s'", argv[optind]);
     if (!o->model_path)
         return gb_cli_usage(CMD, "predict: --model is required (a model written by 'camp fit')");
-    if ((o->ncu_path != NULL) + (o->point != NULL) + o->have_counts > 1)
+    if (o->ncu_path && o->have_counts)
+        return gb_cli_usage(CMD, "predict: give the counts either with --gld/--gst or with "
+                            "--from-ncu, not both");
+    if (o->point && (o->ncu_path || o->have_counts))
         return gb_cli_usage(CMD, "predict: give the counts with one of --gld/--gst, --from-ncu "
                             "and --from-point");
     if (!o->ncu_path && !o->have_counts && !o->point)
