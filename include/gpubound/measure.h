@@ -49,6 +49,14 @@ struct gb_measure_opts {
     /* Where benches with share_by keep their shared state between points
      * (NULL: made and freed for every point). */
     struct gb_measure_share *share;
+    /* Hardware counters (run --counters, profile): after a point's samples,
+     * one launch is profiled for these Nsight Compute metric names (NULL:
+     * none) into the record's counters (src/measure/counters.c). */
+    char *const *counters;
+    size_t n_counters;
+    int counters_strict;    /* a metric the GPU lacks fails the point (else it is left out) */
+    int counter_launch;     /* the launch profiled: 0 = the first after the outputs are poisoned */
+    int profile_only;       /* no warm-up and no samples: set up, verify, profile */
 };
 
 /* Which clock times the samples: the GPU's own per-kernel timestamps
@@ -76,6 +84,22 @@ void gb_measure_share_release(struct gb_measure_share *s);
  * sampling policy applied (fields the user gave keep the user's value). */
 void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench *b,
                          struct gb_measure_opts *out);
+
+/* Profiles launch o->counter_launch of the set-up point `p` (the outputs
+ * poisoned first, the L2 flushed before the profiled launch) for the
+ * metrics o->counters (with the rollups gb_counter_request adds), and
+ * checks the outputs after it when it is the first launch (the kernel
+ * replay restored what the kernel reads). The decoded values are added
+ * to `out`. GB_ERR_USAGE for a metric the GPU lacks under
+ * counters_strict; GB_ERR_UNSUPPORTED when counters cannot be had here
+ * (CUPTI missing, profiling not permitted), with the reason. */
+enum gb_status gb_counters_profile(struct gb_gpu *g, struct gb_point *p, const struct gb_measure_opts *o,
+                                   struct gb_counters *out);
+
+/* The first reason counters were not collected, or metrics were left out,
+ * since the last call of gb_counters_note_take ("" when none): copied to
+ * `buf` and forgotten. For the CLI's one line. */
+void gb_counters_note_take(char *buf, size_t n);
 
 /* Set from a signal handler to stop a run between samples. */
 extern volatile int gb_measure_interrupted;

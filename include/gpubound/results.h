@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "gpubound/counters.h"
 #include "gpubound/device.h"
 #include "gpubound/status.h"
 
@@ -125,6 +126,10 @@ struct gb_record {
     /* NVRTC's log when the point's kernel failed to compile (heap, owned
      * like axes and metrics; at most GB_COMPILE_LOG_MAX bytes); NULL otherwise. */
     char *compile_log;
+    /* Hardware counters of one profiled launch (run --counters), by
+     * Nsight Compute metric name; empty when the point was not profiled.
+     * Owned like axes and metrics; read them with gb_record_counter. */
+    struct gb_counters counters;
 };
 
 /* The longest compile log a record keeps (a longer one is cut, marked so). */
@@ -209,6 +214,20 @@ enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src
 double gb_record_metric(const struct gb_record *r, const char *name, double fallback);
 
 const char *gb_record_status_name(enum gb_record_status st);
+
+/* ---- a record's hardware counters (src/results/counters.c) ---- */
+
+/* 1 when the point was profiled (run --counters) and has counters. */
+int gb_record_has_counters(const struct gb_record *r);
+
+/* The value of counter `name` (an Nsight Compute metric name such as
+ * "dram__sectors_read.sum"), or `fallback` when absent or unknown. */
+double gb_record_counter(const struct gb_record *r, const char *name, double fallback);
+
+/* The per-instance values of counter `name` (per FBPA, per L2 slice) in
+ * *values (owned by the record) and their count; 0 and NULL when the
+ * record has none (CUPTI gives rollups: see include/gpubound/counters.h). */
+int gb_record_counter_instances(const struct gb_record *r, const char *name, const double **values);
 
 /* Counts the run's records by status: ok, skipped, and every other
  * (failed verification or an error) as failed. */

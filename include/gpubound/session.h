@@ -91,6 +91,18 @@ struct gb_session_result {
 enum gb_status gb_session_run(const struct gb_plan *plan, const struct gb_session_opts *o,
                               const struct gb_session_hooks *hooks, struct gb_session_result *res);
 
+/* ---- profiling without a run directory (src/measure/profile_session.c) ---- */
+
+/* Opens GPU o->device and profiles every point of the `n_plans` plans in
+ * order (o->measure with profile_only set: set up, verify, profile one
+ * launch; nothing timed, nothing written), handing each record to
+ * `each` (the record is released after the call). GB_ERR_NO_GPU when the
+ * device cannot be opened; a point's failure is in its record; an
+ * interruption or a faulted device stops the loop with its status. */
+enum gb_status gb_session_profile(const struct gb_plan *const *plans, size_t n_plans,
+                                  const struct gb_session_opts *o,
+                                  void (*each)(void *ctx, const struct gb_record *rec), void *ctx);
+
 /* ---- the occupancy truth table ---- */
 
 struct gb_truth_summary {

@@ -35,6 +35,7 @@ int gb_cmd_geometry(int argc, char **argv);
 int gb_cmd_camp(int argc, char **argv);
 int gb_cmd_compare(int argc, char **argv);
 int gb_cmd_breakdown(int argc, char **argv);
+int gb_cmd_profile(int argc, char **argv);
 
 /* Prints "gpubound: <what>: <gb_error_message()>[; <todo>]" as one line on
  * stderr and returns the exit code for `st`. */

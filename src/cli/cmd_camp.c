@@ -461,5 +461,7 @@ int gb_cmd_camp(int argc, char **argv)
         return camp_cli_predict(argc - 1, argv + 1);
     if (strcmp(argv[1], "validate") == 0)
         return camp_cli_validate(argc - 1, argv + 1);
+    if (strcmp(argv[1], "detect") == 0)
+        return camp_cli_detect(argc - 1, argv + 1);
     return gb_cli_usage(CMD, "unknown subcommand '%s' (fit, predict or validate)", argv[1]);
 }

@@ -8,10 +8,12 @@
 
 #define GB_CAMP_USAGE                                                      \
     "gpubound camp fit RUN_DIR [--out DIR | --model FILE] [--form NAME | --compare] [--p-remove P] [--format FMT] [--force]\n" \
-    "       gpubound camp predict --model FILE (--gld W:N --gst W:N | --from-ncu CSV) (--threads T --regs R\n" \
+    "       gpubound camp predict --model FILE (--gld W:N --gst W:N | --from-ncu CSV | --from-point RUN:BENCH:AXES)\n" \
+    "                             (--threads T --regs R\n" \
     "                             --smem B [--dyn-smem B] [--grid G] | --warps W) [--time-ns T [--at-warps W]] [--chart F.svg]\n" \
     "                             [--html F.html]\n" \
-    "       gpubound camp validate --model FILE RUN_DIR [RUN_DIR...] [--out DIR] [--format FMT] [--force]"
+    "       gpubound camp validate --model FILE RUN_DIR [RUN_DIR...] [--out DIR] [--format FMT] [--force]\n" \
+    "       gpubound camp detect SUITE/BENCH|SPEC [--set AXIS=V ...] [--refs RUN_DIR] [--quick] [--device N]"
 
 #define GB_CAMP_HELP                                                                              \
     "camp fit: the model's four equations (reads and writes, spread and camped), fitted to\n"    \
@@ -41,6 +43,9 @@
     "  --gst W:N[,W:N]   the same for global stores\n"                                            \
     "  --from-ncu CSV    counts, launch and duration from an Nsight Compute CSV export\n"         \
     "                    (ncu --csv --page raw or --page details); see docs/models.md\n"           \
+    "  --from-point RUN:BENCH:AXES  counts from a point recorded with 'run --counters':\n"      \
+    "                    RUN a run directory, BENCH suite/bench, AXES axis=value pairs joined\n"  \
+    "                    by ',' naming one record (e.g. runs/t:transpose/naive:n=4096)\n"       \
     "  --ncu-id ID       the launch (ID column) to use when the export holds several\n"           \
     "  --threads T       threads per block            --regs R    registers per thread\n"         \
     "  --smem B          static shared memory per block, bytes, as in 'gpubound occupancy'\n"     \
@@ -72,9 +77,17 @@
     "are moved into DIR together, only when all succeeded. With more than 1024\n"              \
     "configurations in one application the application line starts from 1024 of them,\n"     \
     "evenly spaced.\n"                                                                          \
-    "No camp command needs a GPU. Exit 0 on success; 1 when a run, model or export is\n"         \
+    "camp detect: profiles the points in-process (CUPTI) and prints, per L2 slice and per\n"  \
+    "DRAM partition, the traffic's max/mean and max/min over the instances and a verdict\n"  \
+    "against the camping suite's spread and camped sets (camping/read, width 4, 64 warps),\n"   \
+    "profiled in the same command: camped when max/mean is at least 2 times the spread\n"      \
+    "reference's (\"camped on N of M slices, X times the spread reference\").\n"                \
+    "  --refs RUN_DIR    read the references from a camping run recorded with --counters\n"    \
+    "  --set, --quick, --device   the points, as for run\n"                                     \
+    "Camp commands other than detect need no GPU. Exit 0 on success; 1 when a run, model or export is\n"         \
     "missing or malformed, a run has no camping records, a fit fails or a file cannot be\n"       \
-    "written; 2 on a usage error (a malformed count among them).\n"                               \
+    "written; 2 on a usage error (a malformed count among them); detect: 3 without a GPU.\n"                               \
+    "Example: gpubound camp detect transpose/naive --set n=4096\n"                             \
     "Example: gpubound camp fit runs/camping\n"                                                   \
     "Example: gpubound camp predict --model runs/camping/campprof-model.json --gld 4:1179648 \\\n" \
     "           --gst 4:1179648 --warps 64 --at-warps 32 --time-ns 223920 --chart transpose.svg\n" \
@@ -87,6 +100,14 @@ struct gb_report_result;
 /* `camp predict` and `camp validate`, argv[0] being the subcommand. */
 int camp_cli_predict(int argc, char **argv);
 int camp_cli_validate(int argc, char **argv);
+int camp_cli_detect(int argc, char **argv);
+
+struct gb_ncu_report;
+/* `camp predict --from-point RUN:SUITE/BENCH[:AXIS=V,...]`: the one record
+ * it names, with counters, as a report of one launch whose metrics are the
+ * record's counters (and its shape's metrics) in *out (gb_ncu_free). The
+ * exit code; the error line is printed. */
+int camp_cli_point_report(const char *spec, struct gb_ncu_report **out);
 
 /* A finite number; 0, or -1 on bad input. */
 int camp_cli_parse_double(const char *s, double *v);

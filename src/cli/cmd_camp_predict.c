@@ -20,7 +20,7 @@
 
 /* What the command line asks for. */
 struct predict_opts {
-    const char *model_path, *ncu_path, *chart, *cc, *html;
+    const char *model_path, *ncu_path, *chart, *cc, *html, *point;
     long threads, regs, smem, dyn_smem, grid, warps_max, ncu_id, at;
     double time_ns;
     int have_counts;
@@ -120,6 +120,7 @@ static int predict_option(int c, const char *arg, struct predict_opts *o)
     switch (c) {
     case 'm': o->model_path = arg; return GB_EXIT_OK;
     case 'n': o->ncu_path = arg; return GB_EXIT_OK;
+    case 'P': o->point = arg; return GB_EXIT_OK;
     case 'C': o->cc = arg; return GB_EXIT_OK;
     case 'c': o->chart = arg; return GB_EXIT_OK;
     case 'H': o->html = arg; return GB_EXIT_OK;
@@ -161,9 +162,12 @@ static int predict_check(int argc, char **argv, struct predict_opts *o)
     if (o->ncu_path && o->have_counts)
         return gb_cli_usage(CMD, "predict: give the counts either with --gld/--gst or with "
                             "--from-ncu, not both");
-    if (!o->ncu_path && !o->have_counts)
+    if (o->point && (o->ncu_path || o->have_counts))
+        return gb_cli_usage(CMD, "predict: give the counts with one of --gld/--gst, --from-ncu "
+                            "and --from-point");
+    if (!o->ncu_path && !o->have_counts && !o->point)
         return gb_cli_usage(CMD, "predict: give the kernel's global load and store counts with "
-                            "--gld/--gst or --from-ncu");
+                            "--gld/--gst, --from-ncu or --from-point");
     if (o->ncu_id >= 0 && !o->ncu_path)
         return gb_cli_usage(CMD, "predict: --ncu-id needs --from-ncu");
     if (o->warps_max > 0 &&
@@ -189,6 +193,7 @@ static int predict_parse(int argc, char **argv, struct predict_opts *o)
         {"time-ns", required_argument, NULL, 'T'},  {"at-warps", required_argument, NULL, 'a'},
         {"cc", required_argument, NULL, 'C'},       {"chart", required_argument, NULL, 'c'},
         {"format", required_argument, NULL, 'f'},   {"html", required_argument, NULL, 'H'},
+        {"from-point", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     int c, rc;
     memset(o, 0, sizeof *o);
@@ -257,7 +262,9 @@ static int predict_from_ncu(struct predict_opts *o, struct predict_state *ps)
     const struct gb_ncu_launch *l;
     enum gb_status st;
     int rc;
-    if ((st = gb_ncu_load(o->ncu_path, &ps->ncu)) != GB_OK)
+    if (o->point && (rc = camp_cli_point_report(o->point, &ps->ncu)) != GB_EXIT_OK)
+        return rc;
+    if (!o->point && (st = gb_ncu_load(o->ncu_path, &ps->ncu)) != GB_OK)
         return gb_cli_fail(st, "camp predict --from-ncu",
                            "export it with 'ncu --csv --page raw' (see docs/models.md)");
     if ((rc = pick_launch(o, ps->ncu, &l)) != GB_EXIT_OK)
@@ -265,7 +272,7 @@ static int predict_from_ncu(struct predict_opts *o, struct predict_state *ps)
     if ((st = gb_camp_from_ncu(ps->m, l, &in)) != GB_OK) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", gb_error_message());
-        gb_error_set(st, "%s: %s", o->ncu_path, msg);
+        gb_error_set(st, "%s: %s", o->point ? o->point : o->ncu_path, msg);
         return gb_cli_fail(st, "camp predict --from-ncu",
                            "profile with ncu --csv --page raw --metrics " GB_NCU_METRICS_ARG);
     }
@@ -281,7 +288,7 @@ static int predict_from_ncu(struct predict_opts *o, struct predict_state *ps)
         o->time_ns = in.time_ns;
     fprintf(stderr, "from %s, launch %ld (%s): loads %.0f requests / %.0f sectors (%s), stores "
                     "%.0f requests / %.0f sectors (%s)\n",
-            o->ncu_path, l->id, l->kernel, in.ld_requests, in.ld_sectors, in.ld_requests_metric,
+            o->point ? o->point : o->ncu_path, l->id, l->kernel, in.ld_requests, in.ld_sectors, in.ld_requests_metric,
             in.st_requests, in.st_sectors, in.st_requests_metric);
     return GB_EXIT_OK;
 }
@@ -558,7 +565,7 @@ static int predict_band(struct predict_opts *o, struct predict_state *ps)
     if (o->chart && gb_mkdir_p(o->chart_dir) != GB_OK)
         return gb_cli_fail(gb_error_set(GB_ERR_IO, "cannot create %s: %s", o->chart_dir,
                                         strerror(errno)), "camp predict --chart", NULL);
-    if (o->ncu_path && (rc = predict_from_ncu(o, ps)) != GB_EXIT_OK)
+    if ((o->ncu_path || o->point) && (rc = predict_from_ncu(o, ps)) != GB_EXIT_OK)
         return rc;
     if (o->at > 0 && isnan(o->time_ns))
         return gb_cli_usage(CMD, "predict: --at-warps needs --time-ns (the time measured there)");

@@ -143,6 +143,8 @@ struct run_args {
     long max_points;
     enum gb_format fmt;
     struct gb_measure_opts mo;
+    char **counters;             /* --counters: metric names (gb_counter_names_parse) */
+    size_t n_counters;
 };
 
 /* A positive number below `max` ("--ci", "--max-time"); -1 when `s` is not one. */
@@ -199,6 +201,16 @@ static int gb_run_option(int c, char **argv, struct run_args *a)
     case 'P':
         return (a->max_points = gb_cli_parse_long("run", "--max-points", optarg, 1, 100000000L)) < 0
                    ? GB_EXIT_USAGE : -1;
+    case 'K':
+        gb_counter_names_free(a->counters, a->n_counters);
+        a->counters = NULL;
+        a->n_counters = 0;
+        if (gb_counter_names_parse(optarg ? optarg : "default", &a->counters, &a->n_counters) != GB_OK)
+            return gb_cli_usage("run", "--counters: %s", gb_error_message());
+        a->mo.counters = a->counters;
+        a->mo.n_counters = a->n_counters;
+        a->mo.counters_strict = optarg && strcmp(optarg, "default") != 0;
+        return -1;
     case ':': return gb_cli_usage("run", "%s needs a value", argv[optind - 1]);
     default: return gb_cli_usage("run", "unknown option '%s'", argv[optind - 1]);
     }
@@ -216,6 +228,7 @@ static int gb_run_args(int argc, char **argv, struct run_args *a)
         {"format", required_argument, NULL, 'f'}, {"no-report", no_argument, NULL, 'R'},
         {"timer", required_argument, NULL, 'T'},  {"flush", required_argument, NULL, 'F'},
         {"max-points", required_argument, NULL, 'P'},
+        {"counters", optional_argument, NULL, 'K'},
         {NULL, 0, NULL, 0}};
     int c, rc;
     memset(a, 0, sizeof *a);
@@ -328,6 +341,10 @@ static int gb_run_session(const struct run_args *a, const struct gb_plan *plan)
         fputc('\n', stderr);
     if (st != GB_OK)
         return gb_run_stopped(st, &res, a->out);
+    char note[512];
+    gb_counters_note_take(note, sizeof note);
+    if (note[0])
+        fprintf(stderr, "gpubound run: counters: %s\n", note);
     int rc = gb_run_finish(a->out, a->fmt, a->report);
     if (rc == GB_EXIT_OK && res.info.points_failed) {
         fprintf(stderr, "gpubound: %d point(s) failed; see the status column and results.json\n",
@@ -364,6 +381,7 @@ int gb_cmd_run(int argc, char **argv)
         gb_rmdir_made(a.out, made);
 out:
     gb_plan_release(&plan);
+    gb_counter_names_free(a.counters, a.n_counters);
     free(a.sets);
     return rc;
 }

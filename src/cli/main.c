@@ -42,6 +42,10 @@ const struct gb_cmd gb_commands[] = {
      "  --no-report         do not write the report (charts, report.md) at the end\n"
      "  --max-points N      refuse a plan of more than N points (default 100000), checked before\n"
      "                      any point is made\n"
+     "  --counters[=LIST]   after each point's samples, profile one launch for hardware counters\n"
+     "                      (Nsight Compute metric names; default: the default set, see\n"
+     "                      docs/counters.md) into the record's \"counters\"; where profiling is\n"
+     "                      not permitted the run goes on without them and says why\n"
      "With no SUITE every suite runs. Each point is written to DIR as it completes.\n"
      "The summary table follows on stdout, then (--format table) the table of every speedup\n"
      "chart a suite declares, e.g. patterns' original against revised times.\n"
@@ -50,13 +54,32 @@ const struct gb_cmd gb_commands[] = {
      "Example: gpubound run bandwidth --out runs/bw\n"
      "Example: gpubound run bandwidth/read --set width=16 --set bytes=1G,4G --quick\n"
      "Example: gpubound run patterns/bank_conflict --set ways=1,32 --set pad=0\n"},
+    {"profile", gb_cmd_profile, "hardware counters of one launch of each point, in-process (CUPTI)",
+     "gpubound profile SUITE[/BENCH] ... [--set AXIS=V ...] [--metrics LIST] [options]",
+     "  --metrics LIST      Nsight Compute metric names, comma separated, or 'default' (the set\n"
+     "                      'run --counters' records: docs/counters.md); the instanced ones given\n"
+     "                      as .sum (dram__, fbpa__, lts__, ltc__) get their .avg, .max and .min too\n"
+     "  --launch N          profile the Nth launch after the outputs are poisoned (default 0: the\n"
+     "                      first, whose outputs are then verified)\n"
+     "  --set AXIS=V1,V2    the points, as for run (repeatable)\n"
+     "  --quick             run's quick sweeps and problem sizes\n"
+     "  --device N          GPU to use (default 0)\n"
+     "  --format FMT        table, csv or json on stdout (default table)\n"
+     "  --trace             print the status of every CUPTI call made (last 64) on stderr\n"
+     "Each point is set up and verified as in run, then one launch is profiled through CUPTI's\n"
+     "range profiler with kernel replay (one pass per group of counters, the memory the kernel\n"
+     "writes restored between passes); nothing is timed or written.\n"
+     "Exit 0, 1 when a point failed or counters cannot be had (one line says why), 2 on a usage\n"
+     "error or a metric the GPU does not have, 3 when there is no usable GPU.\n"
+     "Example: gpubound profile camping/read --set pattern=camped --set width=4 --set warps=64\n"
+     "Example: gpubound profile bandwidth/read --quick --metrics dram__sectors_read.sum\n"},
     {"report", gb_cmd_report, "write charts and report.md for a recorded run (no GPU needed)",
      GB_REPORT_USAGE, GB_REPORT_HELP},
     {"occupancy", gb_cmd_occupancy, "occupancy calculator: active warps per SM and the limiting factor",
      GB_OCCUPANCY_USAGE, GB_OCCUPANCY_HELP},
     {"geometry", gb_cmd_geometry, "block shapes to use, from a recorded ubench run (no GPU needed)",
      GB_GEOMETRY_USAGE, GB_GEOMETRY_HELP},
-    {"camp", gb_cmd_camp, "CampProf: fit, predict and validate the partition-camping band model (no GPU needed)",
+    {"camp", gb_cmd_camp, "CampProf: fit, predict and validate the partition-camping band model; detect camping from counters",
      GB_CAMP_USAGE, GB_CAMP_HELP},
     {"compare", gb_cmd_compare, "compare runs point by point: faster, slower or no significant change (no GPU needed)",
      GB_COMPARE_USAGE, GB_COMPARE_HELP},

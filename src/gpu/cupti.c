@@ -38,7 +38,7 @@ static char cp_skip[64];
 static const CUpti_ActivityKind cp_kinds[] = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET};
 
-static void *gb_cupti_dlopen(void)
+void *gb_cupti_dlopen(void)
 {
     /* The versioned names first; then the toolkit's folders, often not in
      * the loader's path (CUPTI lives in extras/CUPTI in older layouts). */

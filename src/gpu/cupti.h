@@ -52,6 +52,10 @@ enum gb_status gb_cupti_discard(void);
 /* Forgets every operation collected so far without calling CUPTI (for a
  * context that was lost: nothing is asked of the driver). */
 void gb_cupti_forget(void);
+/* Opens libcupti (the versioned names, then the toolkit's folders under
+ * $CUDA_HOME, $CUDA_PATH and /usr/local/cuda); NULL when not found. Every
+ * call returns the same library (dlopen counts references). */
+void *gb_cupti_dlopen(void);
 
 /* Stops collecting and releases CUPTI's buffers. */
 void gb_cupti_stop(void);

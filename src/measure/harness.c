@@ -445,6 +445,26 @@ static enum gb_status gb_point_record(struct gb_point_run *r)
     return r->timer.counters ? r->timer.counters(r->timer.self, rec) : GB_OK;
 }
 
+/* After the samples: one launch profiled for counters. A metric the GPU
+ * lacks (asked for by name) fails the point, and so does any failure when
+ * counters are all the point is for; otherwise the point keeps its times
+ * without counters and gb_counters_note_take says why. */
+static enum gb_status gb_point_counters(struct gb_point_run *r)
+{
+    enum gb_status st = gb_counters_profile(r->g, r->p, &r->o, &r->rec->counters);
+    if (st == GB_OK || st == GB_ERR_USAGE || r->o.profile_only || st == GB_ERR_INTERRUPTED || st == GB_ERR_DEVICE_LOST || st == GB_ERR_TIMEOUT)
+        return st;
+    gb_counters_release(&r->rec->counters);
+    return GB_OK;
+}
+
+/* profile: nothing timed; the record holds the counters. */
+static enum gb_status gb_point_profile_only(struct gb_point_run *r)
+{
+    r->rec->status = GB_REC_OK;
+    return gb_point_counters(r);
+}
+
 /* The reason of a point whose step failed with `st`, from the message. */
 static void gb_failure_reason(const struct gb_point_run *r, enum gb_status st, char *buf, size_t n)
 {
@@ -529,10 +549,13 @@ enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const stru
     gb_point_start(&r, g, p, given, rec);
     struct gb_wall_parts *w = &rec->parts;
     if ((st = gb_point_step(&r, gb_point_prepare, &w->setup_s)) == GB_OK &&
-        (st = gb_point_step(&r, gb_point_verify, &w->verify_s)) == GB_OK &&
-        (st = gb_point_step(&r, gb_point_warm_up, &w->warmup_s)) == GB_OK &&
-        (st = gb_point_step(&r, gb_point_sample, &w->sampling_s)) == GB_OK)
-        st = gb_point_record(&r);
+        (st = gb_point_step(&r, gb_point_verify, &w->verify_s)) == GB_OK && r.o.profile_only)
+        st = gb_point_step(&r, gb_point_profile_only, &w->verify_s);
+    else if (st == GB_OK && (st = gb_point_step(&r, gb_point_warm_up, &w->warmup_s)) == GB_OK &&
+             (st = gb_point_step(&r, gb_point_sample, &w->sampling_s)) == GB_OK &&
+             (st = gb_point_record(&r)) == GB_OK && r.o.n_counters)
+        /* The profiling pass is verification-like work outside the samples. */
+        st = gb_point_step(&r, gb_point_counters, &w->verify_s);
     if (st != GB_OK)
         st = gb_point_failed(&r, st);
     double t = gb_measure_now_s();

@@ -70,6 +70,8 @@ json_t *gb_record_to_json(const struct gb_record *r)
     json_object_set_new(o, "metrics", m);
     if (r->compile_log)
         json_object_set_new(o, "compile_log", json_string(r->compile_log));
+    if (r->counters.n > 0)
+        json_object_set_new(o, "counters", gb_counters_to_json(&r->counters));
     return o;
 }
 
@@ -256,7 +258,8 @@ static int gb_record_fill(const struct gb_jr *j, json_t *o, struct gb_record *r)
         snprintf(j->why, j->n, "%s: %s is not a JSON object (a record)", j->file, j->path);
         return -1;
     }
-    if (gb_record_names(j, o, r) || gb_record_maps(j, o, r))
+    if (gb_record_names(j, o, r) || gb_record_maps(j, o, r) ||
+        gb_counters_from_json(json_object_get(o, "counters"), &r->counters, j->file, j->path, j->why, j->n))
         return -1;
     json_t *tn = json_object_get(o, "time_ns");
     if (tn && !json_is_null(tn) && (!json_is_object(tn) || gb_jr_times(j, tn, "time_ns", t))) {

@@ -34,6 +34,14 @@ enum gb_status gb_record_samples_write(FILE *f, const struct gb_record *r);
  * the violation in `why` (the caller releases `r`). */
 int gb_record_samples_from_json(json_t *o, struct gb_record *r, const char *file, const char *path,
                                 char *why, size_t n);
+/* A record's counters as JSON (src/results/counters.c): an object keyed by
+ * metric name, numbers or per-instance arrays. A new reference. */
+json_t *gb_counters_to_json(const struct gb_counters *c);
+/* The "counters" object `o` (NULL or null: none) of the record at `path`
+ * of `file` into `c`: names checked (gb_counter_name_check), values in
+ * GB_RANGE_COUNTER. 0, or -1 with the violation in `why`. */
+int gb_counters_from_json(json_t *o, struct gb_counters *c, const char *file, const char *path,
+                          char *why, size_t n);
 json_t *gb_device_to_json(const struct gb_device_info *d);
 /* As gb_record_from_json for a device section at `path` of `file`: every
  * limit range-checked, so that the models' int arithmetic on them cannot

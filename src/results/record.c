@@ -90,6 +90,7 @@ void gb_record_release(struct gb_record *r)
     free(r->metrics);
     free(r->sample_ns);
     free(r->compile_log);
+    gb_counters_release(&r->counters);
     memset(r, 0, sizeof *r);
 }
 
@@ -125,6 +126,7 @@ enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src
     }
     if (src->compile_log && !(dst->compile_log = strdup(src->compile_log)))
         goto oom;
+    memset(&dst->counters, 0, sizeof dst->counters);
     if (src->n_axes > 0) {
         if (!(dst->axes = malloc((size_t)src->n_axes * sizeof *dst->axes)))
             goto oom;
@@ -137,6 +139,8 @@ enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src
         memcpy(dst->metrics, src->metrics, (size_t)src->n_metrics * sizeof *dst->metrics);
         dst->cap_metrics = src->n_metrics;
     }
+    if (gb_counters_copy(&dst->counters, &src->counters) != GB_OK)
+        goto oom;
     return GB_OK;
 oom:
     gb_record_release(dst);

@@ -56,6 +56,7 @@ static const struct gb_range gb_ranges[GB_RANGE_COUNT] = {
     [GB_RANGE_NCU_GRID] = {"grid_size", 1, 1, 70368744177664.0, "blocks per grid, at most 2^46"},
     [GB_RANGE_NCU_REGS] = {"registers_per_thread", 1, 0, 1024, "registers per thread"},
     [GB_RANGE_NCU_SMEM] = {"shared_memory", 1, 0, 1 << 24, "bytes of shared memory per block"},
+    [GB_RANGE_COUNTER] = {"counter", 0, 0, 1e18, "a hardware counter of one launch: 0 to 1e18"},
 };
 
 const struct gb_range *gb_range_get(enum gb_range_id id)

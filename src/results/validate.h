@@ -68,6 +68,7 @@ enum gb_range_id {
     GB_RANGE_NCU_GRID,         /* blocks of a grid, from an export */
     GB_RANGE_NCU_REGS,         /* registers per thread, from an export */
     GB_RANGE_NCU_SMEM,         /* shared memory per block, from an export */
+    GB_RANGE_COUNTER,          /* a hardware counter's value (counts, rollups) */
     GB_RANGE_COUNT
 };
 

@@ -1,0 +1,48 @@
+/* camp_detect.h - partition camping detected from hardware counters: how
+ * unevenly a kernel's traffic falls on the L2 slices and the DRAM
+ * partitions (FBPAs), against references measured on the same GPU (the
+ * camping suite's spread and camped sets). A pure function over counter
+ * sets (include/gpubound/counters.h); no GPU. */
+#ifndef GPUBOUND_CAMP_DETECT_H
+#define GPUBOUND_CAMP_DETECT_H
+
+#include <stddef.h>
+
+#include "gpubound/counters.h"
+
+/* The units judged: L2 slices (all sectors), DRAM partitions (reads, writes). */
+#define GB_CAMP_DETECT_UNITS 3
+
+/* A point is camped on a unit when its max/mean is at least this many
+ * times the spread reference's. */
+#define GB_CAMP_DETECT_FACTOR 2.0
+
+struct gb_camp_detect_unit {
+    const char *what;            /* "L2 slices", "DRAM partitions (reads)", ... */
+    const char *metric;          /* the base metric ("lts__t_sectors") */
+    int have, have_spread, have_camped;
+    struct gb_counter_spread point, spread, camped;
+    int judged;                  /* enough traffic and a spread reference to judge */
+    int is_camped;
+    double x_spread;             /* the point's max/mean over the spread reference's */
+    double x_camped;             /* ... over the camped reference's */
+    double on;                   /* instances carrying the traffic (sum / max, rounded) */
+};
+
+struct gb_camp_detect {
+    struct gb_camp_detect_unit u[GB_CAMP_DETECT_UNITS];
+};
+
+/* Judges `point` against the references (either may be NULL). A unit is
+ * judged when the point has its rollups or instances, at least 8 sectors
+ * per instance on average, and the spread reference has the unit. Never
+ * fails. */
+void gb_camp_detect(const struct gb_counters *point, const struct gb_counters *spread,
+                    const struct gb_counters *camped, struct gb_camp_detect *out);
+
+/* One line on unit `u`: "camped on 1 of 96 L2 slices, 41.2 times the spread
+ * reference" or "not camped: max/mean 1.04, 1.01 times the spread
+ * reference" or why it was not judged. */
+void gb_camp_detect_verdict(const struct gb_camp_detect_unit *u, char *buf, size_t n);
+
+#endif

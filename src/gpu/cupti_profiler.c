@@ -1,0 +1,410 @@
+/* cupti_profiler.c - CUPTI's range profiler and profiler host API, opened
+ * at run time (gpu/cupti_profiler.h). The headers are compiled with an
+ * empty <string> (src/gpu/cxx_shim): cupti_profiler_host.h includes the
+ * C++ header although it declares only C. */
+#include "gpu/cupti_profiler.h"
+
+#include <cupti.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/cupti.h"
+
+#define GB_PROF_FUNCS(X)                                                                        \
+    X(cuptiGetResultString) X(cuptiGetVersion) X(cuptiProfilerInitialize)                     \
+    X(cuptiDeviceGetChipName) X(cuptiProfilerGetCounterAvailability)                           \
+    X(cuptiProfilerHostInitialize) X(cuptiProfilerHostDeinitialize)                            \
+    X(cuptiProfilerHostConfigAddMetrics) X(cuptiProfilerHostGetConfigImageSize)                \
+    X(cuptiProfilerHostGetConfigImage) X(cuptiProfilerHostGetNumOfPasses)                      \
+    X(cuptiProfilerHostEvaluateToGpuValues) X(cuptiRangeProfilerEnable)                        \
+    X(cuptiRangeProfilerDisable) X(cuptiRangeProfilerGetCounterDataSize)                       \
+    X(cuptiRangeProfilerCounterDataImageInitialize) X(cuptiRangeProfilerSetConfig)             \
+    X(cuptiRangeProfilerStart) X(cuptiRangeProfilerStop) X(cuptiRangeProfilerDecodeData)       \
+    X(cuptiRangeProfilerGetCounterDataInfo)
+
+static struct {
+#define GB_PROF_MEMBER(name) __typeof__(&name) name;
+    GB_PROF_FUNCS(GB_PROF_MEMBER)
+#undef GB_PROF_MEMBER
+} pf;
+
+#define GB_PROF_MAX_RANGES 64
+
+struct gb_profiler {
+    struct gb_gpu *g;
+    CUpti_Profiler_Host_Object *host;
+    CUpti_RangeProfiler_Object *obj;
+    uint8_t *avail, *config, *data;
+    size_t config_size, data_size, passes;
+    const char **names, **dropped;   /* point into `names_store` / `dropped_store` */
+    char **store;                    /* copies of every name given */
+    size_t n, n_dropped, n_given;
+};
+
+/* ---- the trace of calls ---- */
+
+static char gb_trace_lines[64][160];
+static unsigned gb_trace_next;
+
+static void gb_trace(const char *call, CUptiResult r)
+{
+    const char *s = NULL;
+    if (pf.cuptiGetResultString)
+        pf.cuptiGetResultString(r, &s);
+    snprintf(gb_trace_lines[gb_trace_next++ % 64], sizeof gb_trace_lines[0], "%s -> %d (%s)", call,
+             (int)r, s ? s : r == CUPTI_SUCCESS ? "CUPTI_SUCCESS" : "?");
+}
+
+void gb_profiler_trace(char *buf, size_t n)
+{
+    size_t len = 0;
+    unsigned first = gb_trace_next > 64 ? gb_trace_next - 64 : 0;
+    buf[0] = '\0';
+    for (unsigned i = first; i < gb_trace_next && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s\n", gb_trace_lines[i % 64]);
+}
+
+/* A failed call as a status: what to do about the refusals a user can fix. */
+static enum gb_status gb_prof_fail(const char *call, CUptiResult r)
+{
+    const char *s = NULL;
+    if (pf.cuptiGetResultString)
+        pf.cuptiGetResultString(r, &s);
+    if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
+        return gb_error_set(GB_ERR_UNSUPPORTED,
+                            "profiling the GPU's counters is not permitted for this user (%s: %s, "
+                            "ERR_NVGPUCTRPERM); run as root, or load the driver with "
+                            "NVreg_RestrictProfilingToAdminUsers=0 (see "
+                            "https://developer.nvidia.com/ERR_NVGPUCTRPERM)", call, s ? s : "?");
+    if (r == CUPTI_ERROR_INVALID_METRIC_NAME)
+        return gb_error_set(GB_ERR_USAGE, "%s: %s", call, s ? s : "invalid metric name");
+    return gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI %s failed: %s (%d)", call, s ? s : "unknown error", (int)r);
+}
+
+/* Calls a CUPTI function whose parameters `p` were set; on failure sets
+ * `st` and leaves through `out`. */
+#define GB_PROF_CALL(st, fn, p)                                                                \
+    do {                                                                                       \
+        CUptiResult gb__r = pf.fn(p);                                                          \
+        gb_trace(#fn, gb__r);                                                                  \
+        if (gb__r != CUPTI_SUCCESS) {                                                          \
+            (st) = gb_prof_fail(#fn, gb__r);                                                   \
+            goto out;                                                                          \
+        }                                                                                      \
+    } while (0)
+
+static enum gb_status gb_prof_load(void)
+{
+    static int tried;
+    static enum gb_status state;
+    static char msg[256];
+    if (tried)
+        return state == GB_OK ? GB_OK : gb_error_set(state, "%s", msg);
+    tried = 1;
+    state = GB_ERR_UNSUPPORTED;
+    void *lib = gb_cupti_dlopen();
+    if (!lib) {
+        snprintf(msg, sizeof msg, "CUPTI not found (libcupti.so.13 or .12); install the CUDA toolkit's "
+                                  "CUPTI or set CUDA_HOME to the toolkit; counters are not collected");
+        return gb_error_set(state, "%s", msg);
+    }
+#define GB_PROF_LOAD(name)                                                                     \
+    if (!(*(void **)&pf.name = dlsym(lib, #name))) {                                           \
+        snprintf(msg, sizeof msg, "this CUPTI lacks %s (the range profiler came with CUDA 12.6); " \
+                 "install a CUDA 12.6 or newer toolkit; counters are not collected", #name);   \
+        return gb_error_set(state, "%s", msg);                                                 \
+    }
+    GB_PROF_FUNCS(GB_PROF_LOAD)
+#undef GB_PROF_LOAD
+    CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    CUptiResult r = pf.cuptiProfilerInitialize(&ip);
+    gb_trace("cuptiProfilerInitialize", r);
+    if (r != CUPTI_SUCCESS) {
+        gb_prof_fail("cuptiProfilerInitialize", r);
+        snprintf(msg, sizeof msg, "%s", gb_error_message());
+        return gb_error_set(state, "%s", msg);
+    }
+    state = GB_OK;
+    return GB_OK;
+}
+
+/* The chip's name and the context's counter availability image. */
+static enum gb_status gb_prof_chip(struct gb_profiler *p, const char **chip)
+{
+    enum gb_status st = GB_OK;
+    CUpti_Device_GetChipName_Params cn = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
+                                          .deviceIndex = (size_t)p->g->info.ordinal};
+    CUpti_Profiler_GetCounterAvailability_Params ca = {
+        .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE, .ctx = p->g->ctx};
+    GB_PROF_CALL(st, cuptiDeviceGetChipName, &cn);
+    *chip = cn.pChipName;
+    GB_PROF_CALL(st, cuptiProfilerGetCounterAvailability, &ca);
+    if (!(p->avail = malloc(ca.counterAvailabilityImageSize ? ca.counterAvailabilityImageSize : 1)))
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    ca.pCounterAvailabilityImage = p->avail;
+    GB_PROF_CALL(st, cuptiProfilerGetCounterAvailability, &ca);
+out:
+    return st;
+}
+
+/* Adds `names` to the host object's configuration. */
+static CUptiResult gb_prof_add(struct gb_profiler *p, const char **names, size_t n)
+{
+    CUpti_Profiler_Host_ConfigAddMetrics_Params am = {
+        .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE, .pHostObject = p->host,
+        .ppMetricNames = names, .numMetrics = n};
+    CUptiResult r = pf.cuptiProfilerHostConfigAddMetrics(&am);
+    gb_trace("cuptiProfilerHostConfigAddMetrics", r);
+    return r;
+}
+
+static enum gb_status gb_prof_host_init(struct gb_profiler *p, const char *chip)
+{
+    enum gb_status st = GB_OK;
+    CUpti_Profiler_Host_Initialize_Params hi = {
+        .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
+        .profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER, .pChipName = chip,
+        .pCounterAvailabilityImage = p->avail};
+    GB_PROF_CALL(st, cuptiProfilerHostInitialize, &hi);
+    p->host = hi.pHostObject;
+out:
+    return st;
+}
+
+/* Each metric alone in a scratch host object, so that the one the chip
+ * does not know is named (or dropped); then the kept ones together. */
+static enum gb_status gb_prof_metrics(struct gb_profiler *p, const char *chip, int drop_unknown)
+{
+    enum gb_status st = GB_OK;
+    CUpti_Profiler_Host_Object *keep = p->host;
+    for (size_t i = 0; i < p->n_given; i++) {
+        const char *one = p->store[i];
+        if ((st = gb_prof_host_init(p, chip)) != GB_OK)
+            break;
+        CUptiResult r = gb_prof_add(p, &one, 1);
+        CUpti_Profiler_Host_Deinitialize_Params hd = {
+            .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE, .pHostObject = p->host};
+        gb_trace("cuptiProfilerHostDeinitialize", pf.cuptiProfilerHostDeinitialize(&hd));
+        p->host = NULL;
+        if (r == CUPTI_SUCCESS)
+            p->names[p->n++] = one;
+        else if (r == CUPTI_ERROR_INVALID_METRIC_NAME && drop_unknown)
+            p->dropped[p->n_dropped++] = one;
+        else if (r == CUPTI_ERROR_INVALID_METRIC_NAME)
+            st = gb_error_set(GB_ERR_USAGE, "metric '%s' is not known on this GPU (%s); list the "
+                              "metrics with 'ncu --query-metrics'", one, chip);
+        else
+            st = gb_prof_fail("cuptiProfilerHostConfigAddMetrics", r);
+        if (st != GB_OK)
+            break;
+    }
+    p->host = keep;
+    if (st == GB_OK && p->n == 0)
+        st = gb_error_set(GB_ERR_UNSUPPORTED, "none of the metrics is known on this GPU (%s)", chip);
+    if (st == GB_OK && (st = gb_prof_host_init(p, chip)) == GB_OK) {
+        CUptiResult r = gb_prof_add(p, p->names, p->n);
+        if (r != CUPTI_SUCCESS)
+            st = gb_prof_fail("cuptiProfilerHostConfigAddMetrics", r);
+    }
+    return st;
+}
+
+static enum gb_status gb_prof_config(struct gb_profiler *p)
+{
+    enum gb_status st = GB_OK;
+    CUpti_Profiler_Host_GetConfigImageSize_Params cs = {
+        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE, .pHostObject = p->host};
+    GB_PROF_CALL(st, cuptiProfilerHostGetConfigImageSize, &cs);
+    p->config_size = cs.configImageSize;
+    if (!(p->config = malloc(p->config_size ? p->config_size : 1)))
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    CUpti_Profiler_Host_GetConfigImage_Params ci = {
+        .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE, .pHostObject = p->host,
+        .configImageSize = p->config_size, .pConfigImage = p->config};
+    GB_PROF_CALL(st, cuptiProfilerHostGetConfigImage, &ci);
+    CUpti_Profiler_Host_GetNumOfPasses_Params np = {
+        .structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE,
+        .configImageSize = p->config_size, .pConfigImage = p->config};
+    GB_PROF_CALL(st, cuptiProfilerHostGetNumOfPasses, &np);
+    p->passes = np.numOfPasses;
+out:
+    return st;
+}
+
+/* The range profiler on the context, its counter data image, its config. */
+static enum gb_status gb_prof_target(struct gb_profiler *p)
+{
+    enum gb_status st = GB_OK;
+    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
+                                            .ctx = p->g->ctx};
+    GB_PROF_CALL(st, cuptiRangeProfilerEnable, &en);
+    p->obj = en.pRangeProfilerObject;
+    CUpti_RangeProfiler_GetCounterDataSize_Params ds = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = p->obj, .pMetricNames = p->names, .numMetrics = p->n,
+        .maxNumOfRanges = GB_PROF_MAX_RANGES, .maxNumRangeTreeNodes = GB_PROF_MAX_RANGES};
+    GB_PROF_CALL(st, cuptiRangeProfilerGetCounterDataSize, &ds);
+    p->data_size = ds.counterDataSize;
+    if (!(p->data = malloc(p->data_size ? p->data_size : 1)))
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params di = {
+        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = p->obj, .counterDataSize = p->data_size, .pCounterData = p->data};
+    GB_PROF_CALL(st, cuptiRangeProfilerCounterDataImageInitialize, &di);
+    CUpti_RangeProfiler_SetConfig_Params sc = {
+        .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, .pRangeProfilerObject = p->obj,
+        .configSize = p->config_size, .pConfig = p->config, .counterDataImageSize = p->data_size,
+        .pCounterDataImage = p->data, .range = CUPTI_AutoRange, .replayMode = CUPTI_KernelReplay,
+        .maxRangesPerPass = GB_PROF_MAX_RANGES, .numNestingLevels = 1, .minNestingLevel = 1,
+        .passIndex = 0, .targetNestingLevel = 1};
+    GB_PROF_CALL(st, cuptiRangeProfilerSetConfig, &sc);
+out:
+    return st;
+}
+
+enum gb_status gb_profiler_open(struct gb_gpu *g, char *const *names, size_t n, int drop_unknown,
+                                struct gb_profiler **out)
+{
+    enum gb_status st;
+    const char *chip = NULL;
+    struct gb_profiler *p = calloc(1, sizeof *p);
+    *out = p;
+    if (!p)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    p->g = g;
+    if (!(p->store = calloc(n ? n : 1, sizeof *p->store)) || !(p->names = calloc(n ? n : 1, sizeof *p->names)) ||
+        !(p->dropped = calloc(n ? n : 1, sizeof *p->dropped)))
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    for (; p->n_given < n; p->n_given++)
+        if (!(p->store[p->n_given] = strdup(names[p->n_given])))
+            return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    if ((st = gb_prof_load()) != GB_OK || (st = gb_prof_chip(p, &chip)) != GB_OK ||
+        (st = gb_prof_metrics(p, chip, drop_unknown)) != GB_OK || (st = gb_prof_config(p)) != GB_OK)
+        return st;
+    return gb_prof_target(p);
+}
+
+size_t gb_profiler_metrics(const struct gb_profiler *p, const char *const **names)
+{
+    *names = p->names;
+    return p->n;
+}
+
+size_t gb_profiler_dropped(const struct gb_profiler *p, const char *const **names)
+{
+    *names = p->dropped;
+    return p->n_dropped;
+}
+
+size_t gb_profiler_passes(const struct gb_profiler *p)
+{
+    return p->passes;
+}
+
+/* The decoded ranges' values, one row per range. */
+static enum gb_status gb_prof_evaluate(struct gb_profiler *p, double **values, size_t *n_ranges)
+{
+    enum gb_status st = GB_OK;
+    double *v = NULL;
+    CUpti_RangeProfiler_GetCounterDataInfo_Params gi = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE,
+        .pCounterDataImage = p->data, .counterDataImageSize = p->data_size};
+    GB_PROF_CALL(st, cuptiRangeProfilerGetCounterDataInfo, &gi);
+    if (gi.numTotalRanges == 0 || gi.numTotalRanges > GB_PROF_MAX_RANGES) {
+        st = gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI decoded %zu ranges (1 to %d expected: one per "
+                          "kernel of the launch)", gi.numTotalRanges, GB_PROF_MAX_RANGES);
+        goto out;
+    }
+    if (!(v = calloc(gi.numTotalRanges * p->n, sizeof *v))) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
+        goto out;
+    }
+    for (size_t r = 0; r < gi.numTotalRanges; r++) {
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+            .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE,
+            .pHostObject = p->host, .pCounterDataImage = p->data, .counterDataImageSize = p->data_size,
+            .rangeIndex = r, .ppMetricNames = p->names, .numMetrics = p->n,
+            .pMetricValues = v + r * p->n};
+        GB_PROF_CALL(st, cuptiProfilerHostEvaluateToGpuValues, &ev);
+    }
+    *values = v;
+    *n_ranges = gi.numTotalRanges;
+    v = NULL;
+out:
+    free(v);
+    return st;
+}
+
+enum gb_status gb_profiler_collect(struct gb_profiler *p, enum gb_status (*work)(void *ctx), void *ctx,
+                                   double **values, size_t *n_ranges)
+{
+    enum gb_status st = GB_OK, wst;
+    *values = NULL;
+    *n_ranges = 0;
+    CUpti_RangeProfiler_Start_Params sp = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
+                                           .pRangeProfilerObject = p->obj};
+    CUpti_RangeProfiler_Stop_Params tp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
+                                          .pRangeProfilerObject = p->obj};
+    CUpti_RangeProfiler_DecodeData_Params dd = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
+                                                .pRangeProfilerObject = p->obj};
+    GB_PROF_CALL(st, cuptiRangeProfilerStart, &sp);
+    wst = work(ctx);
+    {
+        CUptiResult r = pf.cuptiRangeProfilerStop(&tp);
+        gb_trace("cuptiRangeProfilerStop", r);
+        if (wst != GB_OK)
+            return wst;
+        if (r != CUPTI_SUCCESS) {
+            st = gb_prof_fail("cuptiRangeProfilerStop", r);
+            goto out;
+        }
+    }
+    if (!tp.isAllPassSubmitted) {
+        st = gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI's kernel replay left passes unsubmitted after the "
+                          "launch (pass %zu); the launch's kernels cannot be replayed", tp.passIndex);
+        goto out;
+    }
+    if ((st = gb_gpu_sync(p->g)) != GB_OK)
+        goto out;
+    GB_PROF_CALL(st, cuptiRangeProfilerDecodeData, &dd);
+    if (dd.numOfRangeDropped) {
+        st = gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI dropped %zu ranges (more than %d kernels in one "
+                          "launch)", dd.numOfRangeDropped, GB_PROF_MAX_RANGES);
+        goto out;
+    }
+    st = gb_prof_evaluate(p, values, n_ranges);
+out:
+    return st;
+}
+
+void gb_profiler_close(struct gb_profiler *p)
+{
+    if (!p)
+        return;
+    if (p->obj) {
+        CUpti_RangeProfiler_Disable_Params d = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
+                                                .pRangeProfilerObject = p->obj};
+        gb_trace("cuptiRangeProfilerDisable", pf.cuptiRangeProfilerDisable(&d));
+    }
+    if (p->host) {
+        CUpti_Profiler_Host_Deinitialize_Params hd = {
+            .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE, .pHostObject = p->host};
+        gb_trace("cuptiProfilerHostDeinitialize", pf.cuptiProfilerHostDeinitialize(&hd));
+    }
+    for (size_t i = 0; p->store && i < p->n_given; i++)
+        free(p->store[i]);
+    free(p->store);
+    free((void *)p->names);
+    free((void *)p->dropped);
+    free(p->avail);
+    free(p->config);
+    free(p->data);
+    free(p);
+}
