@@ -55,12 +55,8 @@ typedef double (*gb_lpbm_counter_fn)(void *ctx, const struct gb_record *r, size_
 int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, size_t index,
                           gb_lpbm_counter_fn fn, void *ctx);
 
-/* The counters a run's results.json carries in each record's "counters"
- * object (until the results loader keeps them), read once. */
-struct gb_lpbm_counters;
-enum gb_status gb_lpbm_counters_load(const struct gb_run *run, struct gb_lpbm_counters **out);
-void gb_lpbm_counters_free(struct gb_lpbm_counters *c);
-/* The gb_lpbm_counter_fn over a loaded table (ctx: the table). */
+/* The gb_lpbm_counter_fn over the records' own counters (gb_record_counter;
+ * ctx and index unused). */
 double gb_lpbm_counters_get(void *ctx, const struct gb_record *r, size_t index,
                             const char *metric);
 

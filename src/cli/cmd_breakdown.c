@@ -31,7 +31,6 @@ struct bd_opts {
 struct bd_state {
     struct gb_run *run;
     struct gb_lpbm_spec *spec;
-    struct gb_lpbm_counters *counters;
     struct gb_lpbm_input in[GB_BD_MAX_MODELS];
     struct gb_lpbm_bench_model models[GB_BD_MAX_MODELS];
     size_t n_in, n_models;
@@ -303,8 +302,7 @@ static void bd_model_release(struct gb_lpbm_bench_model *m)
 static enum gb_status bd_bench(const struct bd_opts *o, struct bd_state *s, const char *bench)
 {
     struct gb_lpbm_input *in = &s->in[s->n_in];
-    enum gb_status st = gb_lpbm_input_build(s->run, s->spec, bench, gb_lpbm_counters_get,
-                                            s->counters, in);
+    enum gb_status st = gb_lpbm_input_build(s->run, s->spec, bench, gb_lpbm_counters_get, NULL, in);
     if (st != GB_OK)
         return st;
     s->n_in++;
@@ -404,8 +402,7 @@ static int bd_run(const struct bd_opts *o, struct bd_state *s, const char *dir)
     if ((st = gb_lpbm_spec_locate(s->run, o->spec, spec_path, sizeof spec_path)) != GB_OK ||
         (st = gb_lpbm_spec_load(spec_path, &s->spec)) != GB_OK)
         return gb_cli_fail(st, CMD, "name the run's kernel spec with --spec PATH");
-    if ((st = gb_lpbm_counters_load(s->run, &s->counters)) != GB_OK ||
-        (st = bd_all(o, s)) != GB_OK)
+    if ((st = bd_all(o, s)) != GB_OK)
         return gb_cli_fail(st, CMD, NULL);
     snprintf(s->out_dir, sizeof s->out_dir, "%s", o->out ? o->out : dir);
     if (o->out) {
@@ -437,7 +434,6 @@ int gb_cmd_breakdown(int argc, char **argv)
         bd_model_release(&s->models[k]);
     for (size_t i = 0; i < s->n_in; i++)
         gb_lpbm_input_release(&s->in[i]);
-    gb_lpbm_counters_free(s->counters);
     gb_lpbm_spec_free(s->spec);
     gb_run_free(s->run);
     free(s);

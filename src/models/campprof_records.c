@@ -228,14 +228,14 @@ enum gb_status gb_camp_record_obs(const struct gb_record *r, struct gb_camp_obs 
 #define GB_CAMP_SPEC_WARPS "active_warps_per_sm"
 
 /* A profiler counter of a record: the in-process profiler's value under
- * its Nsight Compute name, or under the short metric name `alias`
- * (ld_requests, ld_sectors, st_requests, st_sectors: a record's metric
- * names hold 31 characters). The one place that knows how a record
- * carries its counters: when the profiler's "counters" object lands in
- * struct gb_record, it is read here. NaN when absent. */
-static double gb_record_counter(const struct gb_record *r, const char *name, const char *alias)
+ * its Nsight Compute name (the record's "counters", run --counters), else a
+ * suite metric of that name or of the short name `alias` (ld_requests,
+ * ld_sectors, st_requests, st_sectors). NaN when absent. */
+static double gb_camp_counter(const struct gb_record *r, const char *name, const char *alias)
 {
-    double v = gb_record_metric(r, name, NAN);
+    double v = gb_record_counter(r, name, NAN);
+    if (isnan(v))
+        v = gb_record_metric(r, name, NAN);
     return isnan(v) && alias ? gb_record_metric(r, alias, NAN) : v;
 }
 
@@ -258,14 +258,14 @@ enum gb_status gb_camp_spec_obs(const struct gb_record *r, struct gb_camp_obs *o
         return gb_error_set(GB_ERR_FORMAT, "the %s/%s record lacks its %s or its time", r->suite,
                             r->bench, GB_CAMP_SPEC_WARPS);
     gb_spec_widths(&eq);
-    double ldr = gb_record_counter(r, GB_NCU_LD_REQUESTS, "ld_requests");
-    double lds = gb_record_counter(r, GB_NCU_LD_SECTORS, GB_CAMP_METRIC_LD_SECTORS);
-    double str = gb_record_counter(r, GB_NCU_ST_REQUESTS, "st_requests");
-    double sts = gb_record_counter(r, GB_NCU_ST_SECTORS, GB_CAMP_METRIC_ST_SECTORS);
+    double ldr = gb_camp_counter(r, GB_NCU_LD_REQUESTS, "ld_requests");
+    double lds = gb_camp_counter(r, GB_NCU_LD_SECTORS, GB_CAMP_METRIC_LD_SECTORS);
+    double str = gb_camp_counter(r, GB_NCU_ST_REQUESTS, "st_requests");
+    double sts = gb_camp_counter(r, GB_NCU_ST_SECTORS, GB_CAMP_METRIC_ST_SECTORS);
     if (isnan(ldr))
-        ldr = gb_record_counter(r, GB_NCU_LD_INST, NULL);
+        ldr = gb_camp_counter(r, GB_NCU_LD_INST, NULL);
     if (isnan(str))
-        str = gb_record_counter(r, GB_NCU_ST_INST, NULL);
+        str = gb_camp_counter(r, GB_NCU_ST_INST, NULL);
     *from_counters = !isnan(ldr) && !isnan(lds) && !isnan(str) && !isnan(sts);
     if (*from_counters) {
         if ((st = gb_camp_split_requests(&eq, ldr, lds, o->counts.ld)) != GB_OK ||
