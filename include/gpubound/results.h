@@ -116,6 +116,13 @@ struct gb_record {
     int n_metrics;
     int cap_metrics;             /* entries allocated in metrics */
     struct gb_metric *metrics;   /* n_metrics suite-specific extras; NULL when none */
+    /* Fleet runs (run --fleet, --all-devices; docs/fleet.md): which rank
+     * measured the point, on which host and GPU. fleet = 0 in other runs,
+     * and the three fields below are then unset and not written. */
+    int fleet;
+    int fleet_rank;              /* MPI rank, or the device's place in --all-devices */
+    char fleet_host[128];
+    char gpu_uuid[48];           /* "GPU-xxxxxxxx-...", as in run.json's device */
 };
 
 /* Metadata of a run: where, when, with what. */

@@ -9,6 +9,7 @@
 #include "cli/cmd_camp.h"
 #include "cli/cmd_occupancy.h"
 #include "cli/cmd_report.h"
+#include "cli/cmd_fleet.h"
 
 const struct gb_cmd gb_commands[] = {
     {"info", gb_cmd_info, "show the GPU: identity, clocks, memory, and every occupancy limit",
@@ -40,6 +41,10 @@ const struct gb_cmd gb_commands[] = {
      "  --no-report         do not write the report (charts, report.md) at the end\n"
      "  --max-points N      refuse a plan of more than N points (default 100000), checked before\n"
      "                      any point is made\n"
+     "  --fleet             one rank per GPU under mpirun or srun (Open MPI, opened at run time):\n"
+     "                      each rank takes the GPU of its local rank (or --device), rank 0\n"
+     "                      gathers every record into DIR (docs/fleet.md)\n"
+     "  --all-devices       every GPU of this host at once, one process each, gathered into DIR\n"
      "With no SUITE every suite runs. Each point is written to DIR as it completes.\n"
      "The summary table follows on stdout, then (--format table) the table of every speedup\n"
      "chart a suite declares, e.g. patterns' original against revised times.\n"
@@ -48,6 +53,8 @@ const struct gb_cmd gb_commands[] = {
      "Example: gpubound run bandwidth --out runs/bw\n"
      "Example: gpubound run bandwidth/read --set width=16 --set bytes=1G,4G --quick\n"
      "Example: gpubound run patterns/bank_conflict --set ways=1,32 --set pad=0\n"},
+    {"fleet", gb_cmd_fleet, "compare the GPUs of a fleet run and flag the outliers (no GPU needed)",
+     GB_FLEET_USAGE, GB_FLEET_HELP},
     {"report", gb_cmd_report, "write charts and report.md for a recorded run (no GPU needed)",
      GB_REPORT_USAGE, GB_REPORT_HELP},
     {"occupancy", gb_cmd_occupancy, "occupancy calculator: active warps per SM and the limiting factor",
