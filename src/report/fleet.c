@@ -229,8 +229,8 @@ static void gb_chart_subtitle(const struct gb_fleet_report *r, char *buf, size_t
     for (size_t m = 0; m < r->n_members && !d; m++)
         if (r->members[m].info.has_device)
             d = &r->members[m];
-    snprintf(buf, n, "%zu rank(s) on %zu host(s)%s%s; shaded: outlier (docs/fleet.md)", r->n_members, hosts,
-             d ? ", " : "", d ? d->info.device.name : "");
+    snprintf(buf, n, "%zu rank(s) on %zu host(s)%s%.60s", r->n_members, hosts, d ? ": " : "",
+             d ? d->info.device.name : "");
 }
 
 enum gb_status gb_fleet_chart(const struct gb_fleet_report *r, const char *out_dir, const char *stem,
