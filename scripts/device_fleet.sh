@@ -37,6 +37,7 @@ step() {
 }
 
 nvidia-smi -L >"$OUT/gpus.txt" 2>&1
+echo "libc: $(ldd --version 2>&1 | head -1)" >>"$LOG"
 echo "gpus: $(grep -c '^GPU' "$OUT/gpus.txt")" >>"$LOG"
 if [ -f "$BUNDLE/env.sh" ]; then
     # shellcheck disable=SC1091

@@ -95,6 +95,12 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 EOF
 size=$(du -sb "$DIR" | cut -f1)
 echo "mpi_bundle: $DIR: $((size / 1024)) KiB ($kept plugins kept, $left needing a fabric or a missing library left out)"
+# The C library stays the target's: it must be at least this version.
+if command -v objdump >/dev/null; then
+    glibc=$(find "$DIR" -type f \( -name '*.so*' -o -path '*/bin/*' \) -exec objdump -T {} + 2>/dev/null |
+        grep -o 'GLIBC_[0-9][0-9.]*' | sort -uV | tail -1)
+    echo "mpi_bundle: needs ${glibc:-an unknown} or newer on the target (ldd --version says which it has)"
+fi
 if [ "$size" -ge $((40 * 1024 * 1024)) ]; then
     echo "mpi_bundle: over the 40 MiB budget" >&2
     exit 1
