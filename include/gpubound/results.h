@@ -130,6 +130,13 @@ struct gb_record {
      * Nsight Compute metric name; empty when the point was not profiled.
      * Owned like axes and metrics; read them with gb_record_counter. */
     struct gb_counters counters;
+    /* Fleet runs (run --fleet, --all-devices; docs/fleet.md): which rank
+     * measured the point, on which host and GPU. fleet = 0 in other runs,
+     * and the three fields below are then unset and not written. */
+    int fleet;
+    int fleet_rank;              /* MPI rank, or the device's place in --all-devices */
+    char fleet_host[128];
+    char gpu_uuid[48];           /* "GPU-xxxxxxxx-...", as in run.json's device */
 };
 
 /* The longest compile log a record keeps (a longer one is cut, marked so). */

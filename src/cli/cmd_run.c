@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_fleet.h"
 #include "util/fs.h"
 #include "cli/run_charts.h"
 #include "gpubound/measure.h"
@@ -140,6 +141,7 @@ struct run_args {
     const char *out;
     const char **sets;
     int n_sets, quick, report;
+    int device_set, fleet, all_devices; /* --device given; --fleet; --all-devices */
     long max_points;
     enum gb_format fmt;
     struct gb_measure_opts mo;
@@ -163,6 +165,7 @@ static int gb_run_option(int c, char **argv, struct run_args *a)
     double v;
     switch (c) {
     case 'd':
+        a->device_set = 1;
         return (a->device = gb_cli_parse_long("run", "--device", optarg, 0, 1024)) < 0 ? GB_EXIT_USAGE : -1;
     case 'o': a->out = optarg; return -1;
     case 'q': a->quick = 1; return -1;
@@ -198,6 +201,8 @@ static int gb_run_option(int c, char **argv, struct run_args *a)
     case 'f':
         return gb_format_parse(optarg, &a->fmt) != GB_OK ? gb_cli_usage("run", "%s", gb_error_message()) : -1;
     case 'R': a->report = 0; return -1;
+    case 'M': a->fleet = 1; return -1;
+    case 'A': a->all_devices = 1; return -1;
     case 'P':
         return (a->max_points = gb_cli_parse_long("run", "--max-points", optarg, 1, 100000000L)) < 0
                    ? GB_EXIT_USAGE : -1;
@@ -229,6 +234,7 @@ static int gb_run_args(int argc, char **argv, struct run_args *a)
         {"timer", required_argument, NULL, 'T'},  {"flush", required_argument, NULL, 'F'},
         {"max-points", required_argument, NULL, 'P'},
         {"counters", optional_argument, NULL, 'K'},
+        {"fleet", no_argument, NULL, 'M'},        {"all-devices", no_argument, NULL, 'A'},
         {NULL, 0, NULL, 0}};
     int c, rc;
     memset(a, 0, sizeof *a);
@@ -242,6 +248,10 @@ static int gb_run_args(int argc, char **argv, struct run_args *a)
     while ((c = getopt_long(argc, argv, ":d:o:qs:CHc:m:f:RT:F:", longopts, NULL)) != -1)
         if ((rc = gb_run_option(c, argv, a)) >= 0)
             return rc;
+    if (a->fleet && a->all_devices)
+        return gb_cli_usage("run", "--fleet and --all-devices are two ways to run a fleet: give one of them");
+    if (a->all_devices && a->device_set)
+        return gb_cli_usage("run", "--all-devices runs on every GPU: leave out --device");
     if (a->quick && a->mo.max_time_s == 2.0)
         a->mo.max_time_s = 0.5;
     a->mo.quick = a->quick;
@@ -364,6 +374,12 @@ int gb_cmd_run(int argc, char **argv)
     /* Everything the user can get wrong is checked before any GPU work. */
     if ((rc = gb_run_args(argc, argv, &a)) >= 0 || (rc = gb_run_plan(argc, argv, &a, &plan)) >= 0)
         goto out;
+    if (a.fleet || a.all_devices) { /* cmd_fleet_run.c */
+        struct gb_fleet_run_args fa = {.all_devices = a.all_devices, .device = a.device_set ? (int)a.device : -1,
+                                       .out = a.out, .quick = a.quick, .report = a.report, .fmt = a.fmt, .mo = a.mo};
+        rc = gb_cmd_run_fleet(&plan, &fa);
+        goto out;
+    }
     if (!a.out) {
         gb_default_out(default_out, sizeof default_out);
         a.out = default_out;

@@ -11,6 +11,7 @@
 #include "cli/cmd_compare.h"
 #include "cli/cmd_occupancy.h"
 #include "cli/cmd_report.h"
+#include "cli/cmd_fleet.h"
 
 const struct gb_cmd gb_commands[] = {
     {"info", gb_cmd_info, "show the GPU: identity, clocks, memory, and every occupancy limit",
@@ -46,6 +47,10 @@ const struct gb_cmd gb_commands[] = {
      "                      (Nsight Compute metric names; default: the default set, see\n"
      "                      docs/counters.md) into the record's \"counters\"; where profiling is\n"
      "                      not permitted the run goes on without them and says why\n"
+     "  --fleet             one rank per GPU under mpirun or srun (Open MPI, opened at run time):\n"
+     "                      each rank takes the GPU of its local rank (or --device), rank 0\n"
+     "                      gathers every record into DIR (docs/fleet.md)\n"
+     "  --all-devices       every GPU of this host at once, one process each, gathered into DIR\n"
      "With no SUITE every suite runs. Each point is written to DIR as it completes.\n"
      "The summary table follows on stdout, then (--format table) the table of every speedup\n"
      "chart a suite declares, e.g. patterns' original against revised times.\n"
@@ -73,6 +78,8 @@ const struct gb_cmd gb_commands[] = {
      "error or a metric the GPU does not have, 3 when there is no usable GPU.\n"
      "Example: gpubound profile camping/read --set pattern=camped --set width=4 --set warps=64\n"
      "Example: gpubound profile bandwidth/read --quick --metrics dram__sectors_read.sum\n"},
+    {"fleet", gb_cmd_fleet, "compare the GPUs of a fleet run and flag the outliers (no GPU needed)",
+     GB_FLEET_USAGE, GB_FLEET_HELP},
     {"report", gb_cmd_report, "write charts and report.md for a recorded run (no GPU needed)",
      GB_REPORT_USAGE, GB_REPORT_HELP},
     {"occupancy", gb_cmd_occupancy, "occupancy calculator: active warps per SM and the limiting factor",

@@ -127,7 +127,7 @@ static enum gb_status gb_check_samples(struct gb_run *run, const char *file, siz
  * axes sorted by name, separated by bytes that names cannot hold. */
 static char *gb_rec_key(const struct gb_record *r)
 {
-    size_t n = strlen(r->suite) + strlen(r->bench) + 8;
+    size_t n = strlen(r->suite) + strlen(r->bench) + 40;
     int order[256], na = r->n_axes < 256 ? r->n_axes : 256;
     for (int a = 0; a < na; a++) {
         n += strlen(r->axes[a].name) + strlen(r->axes[a].value) + 2;
@@ -145,6 +145,8 @@ static char *gb_rec_key(const struct gb_record *r)
     p += sprintf(p, "%s\x01%s\x01%d", r->suite, r->bench, (int)r->cache);
     for (int a = 0; a < na; a++)
         p += sprintf(p, "\x01%s\x02%s", r->axes[order[a]].name, r->axes[order[a]].value);
+    if (r->fleet) /* a fleet run holds each point once per rank */
+        sprintf(p, "\x03%d", r->fleet_rank);
     return k;
 }
 

@@ -72,6 +72,9 @@ json_t *gb_record_to_json(const struct gb_record *r)
         json_object_set_new(o, "compile_log", json_string(r->compile_log));
     if (r->counters.n > 0)
         json_object_set_new(o, "counters", gb_counters_to_json(&r->counters));
+    if (r->fleet)
+        json_object_set_new(o, "fleet", json_pack("{s:i, s:s, s:s}", "rank", r->fleet_rank, "host",
+                                                  r->fleet_host, "gpu_uuid", r->gpu_uuid));
     return o;
 }
 
@@ -251,6 +254,26 @@ static int gb_record_maps(const struct gb_jr *j, json_t *o, struct gb_record *r)
     return 0;
 }
 
+/* The fleet section of a record (rank, host, GPU), when there is one. */
+static int gb_record_fleet(const struct gb_jr *j, json_t *o, struct gb_record *r)
+{
+    json_t *f = json_object_get(o, "fleet");
+    char path[128];
+    struct gb_jr sub = *j;
+    if (!f || json_is_null(f))
+        return 0;
+    snprintf(path, sizeof path, "%s.fleet", j->path);
+    sub.path = path;
+    if (!json_is_object(f)) {
+        snprintf(j->why, j->n, "%s: %s is not an object", j->file, path);
+        return -1;
+    }
+    r->fleet = 1;
+    return gb_jr_int(&sub, f, "rank", GB_RANGE_POINTS, &r->fleet_rank) ||
+           gb_jr_str(&sub, f, "host", r->fleet_host, sizeof r->fleet_host, 1) ||
+           gb_jr_str(&sub, f, "gpu_uuid", r->gpu_uuid, sizeof r->gpu_uuid, 0);
+}
+
 static int gb_record_fill(const struct gb_jr *j, json_t *o, struct gb_record *r)
 {
     double t[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
@@ -281,7 +304,7 @@ static int gb_record_fill(const struct gb_jr *j, json_t *o, struct gb_record *r)
         gb_jr_real(j, o, "sm_mhz_after", GB_RANGE_MHZ, &r->sm_mhz_after) ||
         gb_jr_real(j, o, "wall_s", GB_RANGE_SECONDS, &r->wall_s) ||
         gb_jr_real(j, o, "timed_s", GB_RANGE_SECONDS, &r->timed_s) ||
-        gb_record_samples_from_json(o, r, j->file, j->path, j->why, j->n))
+        gb_record_samples_from_json(o, r, j->file, j->path, j->why, j->n) || gb_record_fleet(j, o, r))
         return -1;
     return gb_time_source_from_json(j, o, r) || gb_compile_log_from_json(j, o, r);
 }
