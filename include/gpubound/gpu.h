@@ -122,6 +122,30 @@ void gb_gpu_free(struct gb_gpu *g, CUdeviceptr p);
 enum gb_status gb_gpu_module_source(struct gb_gpu *g, const char *name, const char *source,
                                     const char *const *opts, int n_opts, CUmodule *out);
 
+/* A program for NVRTC beyond one source text: headers the source may
+ * #include, and C++ name expressions ("reduce<256>", "ns::kernel", or an
+ * extern "C" name) whose lowered (mangled) names the caller looks up. */
+#define GB_KERNEL_NAME_LEN 128
+struct gb_nvrtc_program {
+    const char *name;                    /* the main source's name (messages, cache key) */
+    const char *source;                  /* NUL-terminated text */
+    int n_headers;
+    const char *const *header_names;     /* as the source #includes them */
+    const char *const *header_sources;
+    int n_exprs;
+    const char (*exprs)[GB_KERNEL_NAME_LEN];  /* name expressions to lower */
+};
+
+/* gb_gpu_module_source for a program with headers and name expressions.
+ * *lowered (when not NULL) is set to the n_exprs lowered names, in the
+ * order of prog->exprs, owned by `g` like the module. The on-disk cache
+ * keeps the lowered names beside the cubin; the key hashes the headers and
+ * expressions too. A program with no headers and no expressions is the
+ * same module (and cache entry) as gb_gpu_module_source's. */
+enum gb_status gb_gpu_module_program(struct gb_gpu *g, const struct gb_nvrtc_program *prog,
+                                     const char *const *opts, int n_opts, CUmodule *out,
+                                     const char *const **lowered);
+
 /* gb_gpu_module_source on the embedded kernel source `file` (e.g.
  * "bandwidth.cu"), named by its file. GB_ERR_USAGE when no embedded
  * source has that name. */
@@ -195,6 +219,13 @@ enum gb_status gb_nvrtc_version(char *buf, size_t n);
  * *cubin (malloc'ed) and *size are set. Used by the nvrtc test tier too. */
 enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char *arch,
                                 const char *const *opts, int n_opts, char **cubin, size_t *size);
+
+/* gb_nvrtc_compile for a program with headers and name expressions: on
+ * success *lowered (when not NULL) is a malloc'ed array of prog->n_exprs
+ * malloc'ed lowered names (free each and the array). */
+enum gb_status gb_nvrtc_compile_program(const struct gb_nvrtc_program *prog, const char *arch,
+                                        const char *const *opts, int n_opts, char **cubin,
+                                        size_t *size, char ***lowered);
 
 /* Compiles `source` like gb_nvrtc_compile, for the virtual architecture of
  * `arch` ("sm_90" -> compute_90), and returns the PTX text in *ptx

@@ -123,6 +123,15 @@ struct gb_bench {
     const char *kernel_source;
     const char *kernel_name;
     int (*kernel_opts)(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max);
+    /* Source-text benches that need more than the text (a kernel spec
+     * file): fills *prog for a compile with `opts` (what kernel_opts gave):
+     * the headers the source may #include, and the C++ name expressions to
+     * lower, written into `exprs` (at most `max`). Must not need a GPU and
+     * be thread-safe. gb_bench_module then compiles with
+     * gb_gpu_module_program. NULL: the text alone. */
+    enum gb_status (*kernel_program)(void *ctx, const char *const *opts, int n_opts,
+                                     struct gb_nvrtc_program *prog, char exprs[][GB_KERNEL_NAME_LEN],
+                                     int max);
     const struct gb_axis_def *axes;
     int n_axes;
     enum gb_cache_mode cache;    /* the question this benchmark asks by default */
@@ -140,6 +149,7 @@ struct gb_bench {
     void (*teardown)(struct gb_point *p, void *ctx);
     /* Sampling that differs from the harness's defaults (all zero: none). */
     struct gb_sample_policy sampling;
+    double timeout_s;
     /* State shared by consecutive points: share_by is a comma list of axis
      * names; points of this bench measured one after another whose values
      * of those axes are equal get the same p->shared, made once by

@@ -13,8 +13,17 @@
 struct gb_module_entry {
     char key[40];
     CUmodule mod;
+    char **lowered;              /* the program's lowered names (NULL: none) */
+    int n_lowered;
     struct gb_module_entry *next;
 };
+
+static void gb_lowered_free(char **v, int n)
+{
+    for (int i = 0; v && i < n; i++)
+        free(v[i]);
+    free(v);
+}
 
 uint32_t gb_fill_word(uint32_t seed, uint64_t i)
 {
@@ -64,6 +73,7 @@ void gb_gpu_close(struct gb_gpu *g)
     for (struct gb_module_entry *e = g->modules, *next; e; e = next) {
         next = e->next;
         gb_cu->cuModuleUnload(e->mod);
+        gb_lowered_free(e->lowered, e->n_lowered);
         free(e);
     }
     if (g->stream)
@@ -180,56 +190,129 @@ enum gb_status gb_gpu_module(struct gb_gpu *g, const char *file, const char *con
     return gb_gpu_module_source(g, file, src, opts, n_opts, out);
 }
 
-static enum gb_status gb_gpu_module_compile(struct gb_gpu *g, const char *name, const char *src,
-                                            const char *const *opts, int n_opts, CUmodule *out);
+static enum gb_status gb_gpu_module_compile(struct gb_gpu *g, const struct gb_nvrtc_program *x,
+                                            const char *const *opts, int n_opts, CUmodule *out,
+                                            const char *const **lowered);
 
 /* Every module, however named, passes the mutant hook first. */
 enum gb_status gb_gpu_module_source(struct gb_gpu *g, const char *name, const char *src,
                                     const char *const *opts, int n_opts, CUmodule *out)
 {
-    char *mutant = src ? gb_mutant_source(src) : NULL;
-    enum gb_status st = gb_gpu_module_compile(g, name, mutant ? mutant : src, opts, n_opts, out);
+    struct gb_nvrtc_program x = {.name = name, .source = src};
+    return gb_gpu_module_program(g, &x, opts, n_opts, out, NULL);
+}
+
+enum gb_status gb_gpu_module_program(struct gb_gpu *g, const struct gb_nvrtc_program *prog,
+                                     const char *const *opts, int n_opts, CUmodule *out,
+                                     const char *const **lowered)
+{
+    struct gb_nvrtc_program x = *prog;
+    char *mutant = x.source ? gb_mutant_source(x.source) : NULL;
+    if (mutant)
+        x.source = mutant;
+    enum gb_status st = gb_gpu_module_compile(g, &x, opts, n_opts, out, lowered);
     free(mutant);
     return st;
 }
 
-static enum gb_status gb_gpu_module_compile(struct gb_gpu *g, const char *name, const char *src,
-                                            const char *const *opts, int n_opts, CUmodule *out)
+/* The cache key of a program: name, source, architecture, NVRTC version and
+ * options; headers and name expressions only when there are any, so that a
+ * plain source keeps the key it always had. */
+static void gb_module_key(const struct gb_gpu *g, const struct gb_nvrtc_program *x, const char *nvrtc_ver,
+                          const char *const *opts, int n_opts, char key[40])
 {
-    enum gb_status st = GB_OK;
-    char *cubin = NULL;
-    size_t size = 0;
-    char nvrtc_ver[32];
-    struct gb_module_entry *e = NULL;
-    *out = NULL;
-    if (!name || !src)
-        return gb_error_set(GB_ERR_USAGE, "a kernel to compile needs a name and source text");
-    st = gb_nvrtc_version(nvrtc_ver, sizeof nvrtc_ver);
-    if (st != GB_OK)
-        return st;
-
     uint64_t h[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
-    gb_hash_update(h, name, strlen(name));
-    gb_hash_update(h, src, strlen(src));
+    gb_hash_update(h, x->name, strlen(x->name));
+    gb_hash_update(h, x->source, strlen(x->source));
     gb_hash_update(h, g->arch, strlen(g->arch));
     gb_hash_update(h, nvrtc_ver, strlen(nvrtc_ver));
     for (int i = 0; i < n_opts; i++)
         gb_hash_update(h, opts[i], strlen(opts[i]));
+    for (int i = 0; i < x->n_headers; i++) {
+        gb_hash_update(h, x->header_names[i], strlen(x->header_names[i]));
+        gb_hash_update(h, x->header_sources[i], strlen(x->header_sources[i]));
+    }
+    for (int i = 0; i < x->n_exprs; i++)
+        gb_hash_update(h, x->exprs[i], strlen(x->exprs[i]));
+    snprintf(key, 40, "%016llx%016llx", (unsigned long long)h[0], (unsigned long long)h[1]);
+}
+
+/* The lowered names kept beside a cached cubin (<key>-<arch>.names, one
+ * per line): NULL when the file is missing or does not hold n names. */
+static char **gb_names_read(const char *path, int n)
+{
+    size_t size = 0;
+    char *text = gb_read_file(path, &size), **v = NULL;
+    int k = 0;
+    if (!text || !(v = calloc((size_t)n + 1, sizeof *v)))
+        goto out;
+    for (size_t i = 0, start = 0; i < size && k <= n; i++)
+        if (text[i] == '\n') {
+            if (k == n || !(v[k++] = strndup(text + start, i - start)))
+                k = n + 1;
+            start = i + 1;
+        }
+out:
+    if (v && k != n) {
+        gb_lowered_free(v, n);
+        v = NULL;
+    }
+    free(text);
+    return v;
+}
+
+static enum gb_status gb_names_write(const char *path, char **v, int n)
+{
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        len += strlen(v[i]) + 1;
+    char *text = malloc(len + 1), *p = text;
+    if (!text)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, "%s\n", v[i]);
+    enum gb_status st = gb_write_file_atomic(path, text, len);
+    free(text);
+    return st;
+}
+
+static enum gb_status gb_gpu_module_compile(struct gb_gpu *g, const struct gb_nvrtc_program *x,
+                                            const char *const *opts, int n_opts, CUmodule *out,
+                                            const char *const **lowered)
+{
+    enum gb_status st = GB_OK;
+    char *cubin = NULL, **names = NULL;
+    size_t size = 0;
+    char nvrtc_ver[32];
+    struct gb_module_entry *e = NULL;
+    *out = NULL;
+    if (lowered)
+        *lowered = NULL;
+    if (!x->name || !x->source)
+        return gb_error_set(GB_ERR_USAGE, "a kernel to compile needs a name and source text");
+    st = gb_nvrtc_version(nvrtc_ver, sizeof nvrtc_ver);
+    if (st != GB_OK)
+        return st;
     char key[40];
-    snprintf(key, sizeof key, "%016llx%016llx", (unsigned long long)h[0], (unsigned long long)h[1]);
+    gb_module_key(g, x, nvrtc_ver, opts, n_opts, key);
 
     for (e = g->modules; e; e = e->next)
         if (strcmp(e->key, key) == 0) {
             *out = e->mod;
+            if (lowered)
+                *lowered = (const char *const *)e->lowered;
             return GB_OK;
         }
 
-    char dir[4096], path[4200];
+    char dir[4096], path[4200], names_path[4200];
     gb_cache_dir(dir, sizeof dir);
     path[0] = '\0';
     if (dir[0]) {
         snprintf(path, sizeof path, "%s/%s-%s.cubin", dir, key, g->arch);
-        cubin = gb_read_file(path, &size);
+        snprintf(names_path, sizeof names_path, "%s/%s-%s.names", dir, key, g->arch);
+        /* A program with name expressions is a hit only with its lowered names. */
+        if (x->n_exprs == 0 || (names = gb_names_read(names_path, x->n_exprs)))
+            cubin = gb_read_file(path, &size);
     }
     CUmodule mod = NULL;
     if (cubin) {
@@ -243,16 +326,20 @@ static enum gb_status gb_gpu_module_compile(struct gb_gpu *g, const char *name, 
         }
     }
     if (!mod) {
-        st = gb_nvrtc_compile(name, src, g->arch, opts, n_opts, &cubin, &size);
+        gb_lowered_free(names, x->n_exprs);
+        names = NULL;
+        st = gb_nvrtc_compile_program(x, g->arch, opts, n_opts, &cubin, &size, x->n_exprs ? &names : NULL);
         if (st != GB_OK)
             goto out;
         g->compiles++;
         GB_CU_CHECK(st, gb_cu->cuModuleLoadData(&mod, cubin));
         if (path[0]) {
             /* A reader never sees half a cubin; a failed write only costs a
-             * recompile next time (no cache directory: compile every time). */
+             * recompile next time (no cache directory: compile every time).
+             * The names go first: a cubin on disk always has its names. */
             (void)gb_mkdir_p(dir);
-            (void)gb_write_file_atomic(path, cubin, size);
+            if (!names || gb_names_write(names_path, names, x->n_exprs) == GB_OK)
+                (void)gb_write_file_atomic(path, cubin, size);
         }
     }
     e = calloc(1, sizeof *e);
@@ -263,10 +350,16 @@ static enum gb_status gb_gpu_module_compile(struct gb_gpu *g, const char *name, 
     }
     snprintf(e->key, sizeof e->key, "%s", key);
     e->mod = mod;
+    e->lowered = names;
+    e->n_lowered = x->n_exprs;
+    names = NULL;
     e->next = g->modules;
     g->modules = e;
     *out = mod;
+    if (lowered)
+        *lowered = (const char *const *)e->lowered;
 out:
+    gb_lowered_free(names, x->n_exprs);
     free(cubin);
     return st;
 }
