@@ -573,7 +573,9 @@ static enum gb_status gb_sp_axis(const struct gb_sp *c, json_t *o, struct gb_spe
     def->kind = GB_AXIS_INT;
     def->min = -GB_AXIS_LIMIT;
     def->max = GB_AXIS_LIMIT;
-    if (!(def->name = strdup(name)) || !(def->help = strdup(help ? help : "")))
+    char dflt[64];
+    snprintf(dflt, sizeof dflt, "-D%s", name);
+    if (!(def->name = strdup(name)) || !(def->help = strdup(help ? help : dflt)))
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     b->names[b->n_names++] = def->name;
     b->n_axes++;
