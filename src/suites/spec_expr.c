@@ -358,6 +358,54 @@ static enum gb_status gb_arith_step(struct gb_expr *e, const char *s, size_t len
     return GB_OK;
 }
 
+/* The kind of the token at t[*i], which is then passed: 'v' an operand
+ * (number or name), 'f' a function name before '(', or the character. */
+static char gb_token(const char *t, size_t *i)
+{
+    size_t k = *i;
+    if (isdigit((unsigned char)t[k]) || t[k] == '.') {
+        while (isdigit((unsigned char)t[k]) || t[k] == '.')
+            k++;
+        if ((t[k] == 'e' || t[k] == 'E') &&
+            (isdigit((unsigned char)t[k + 1]) || ((t[k + 1] == '+' || t[k + 1] == '-') && isdigit((unsigned char)t[k + 2]))))
+            for (k += 2; isdigit((unsigned char)t[k]); k++)
+                ;
+        *i = k;
+        return 'v';
+    }
+    if (isalpha((unsigned char)t[k]) || t[k] == '_') {
+        while (isalnum((unsigned char)t[k]) || t[k] == '_')
+            k++;
+        size_t j = k;
+        while (isspace((unsigned char)t[j]))
+            j++;
+        *i = k;
+        return t[j] == '(' ? 'f' : 'v';
+    }
+    *i = k + 1;
+    return t[k];
+}
+
+/* Two operands with nothing between them ("n m", "2 (n)", ") n") are
+ * refused here: libmatheval's parser would refuse them too, but loses
+ * memory doing so. */
+static enum gb_status gb_check_adjacent(const char *t)
+{
+    char prev = 0;
+    for (size_t i = 0; t[i];) {
+        if (isspace((unsigned char)t[i])) {
+            i++;
+            continue;
+        }
+        char k = gb_token(t, &i);
+        int operand_end = prev == 'v' || prev == ')', operand_start = k == 'v' || k == 'f' || k == '(';
+        if (operand_end && operand_start)
+            return gb_error_set(GB_ERR_USAGE, "two operands without an operator between them");
+        prev = k;
+    }
+    return GB_OK;
+}
+
 static enum gb_status gb_parse_arith(const char *s, size_t len, const char *const *names, int n_names,
                                      struct gb_expr **out)
 {
@@ -368,6 +416,8 @@ static enum gb_status gb_parse_arith(const char *s, size_t len, const char *cons
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     for (size_t i = 0; i < len && st == GB_OK;)
         st = gb_arith_step(e, s, len, &i, &b, names, n_names);
+    if (st == GB_OK && b.s)
+        st = gb_check_adjacent(b.s);
     if (st == GB_OK) {
         pthread_mutex_lock(&gb_expr_lock);
         e->ev = b.s ? evaluator_create(b.s) : NULL;

@@ -48,6 +48,8 @@ static void test_arithmetic(void **state)
     assert_true(eval("sqrt(TILE)") == 4);
     assert_true(eval("abs(3 - n)") == 997);
     assert_true(eval("1e3") == 1000);
+    assert_true(eval("2.5e-1 * 4") == 1);
+    assert_true(eval("sqrt (TILE) * 2") == 8);
 }
 
 static void test_added_functions(void **state)
@@ -106,7 +108,11 @@ static void test_errors(void **state)
     parse_error("n = 2", "unexpected character '='");
     parse_error("", "an empty expression");
     parse_error("  ", "an empty expression");
-    parse_error("n block_size_x", "not an expression");
+    parse_error("n block_size_x", "two operands without an operator between them");
+    parse_error("2 (n)", "two operands without an operator between them");
+    parse_error("(n) 2", "two operands without an operator between them");
+    parse_error("ceil(n) TILE", "two operands without an operator between them");
+    parse_error("n sqrt(4)", "two operands without an operator between them");
     parse_error("n + ", "not an expression");
     parse_error("n && ", "an empty expression");
     parse_error("min(, n)", "an empty expression");

@@ -4,11 +4,11 @@
 #include "common.cuh"
 
 template <int BLOCK>
-__global__ void partial_sums(const int *in, int *out, int n)
+__global__ void partial_sums(const int *in, int *out, int count)
 {
     __shared__ int warps[BLOCK / 32];
     int i = blockIdx.x * BLOCK + threadIdx.x;
-    int v = warp_sum(i < n ? in[i] : 0);
+    int v = warp_sum(i < count ? in[i] : 0);
     if (threadIdx.x % 32 == 0)
         warps[threadIdx.x / 32] = v;
     __syncthreads();
@@ -20,12 +20,12 @@ __global__ void partial_sums(const int *in, int *out, int n)
     }
 }
 
-extern "C" __global__ void partial_sums_naive(const int *in, int *out, int n)
+extern "C" __global__ void partial_sums_naive(const int *in, int *out, int count)
 {
     int s = 0;
     for (int k = 0; k < block_size_x; k++) {
         int i = blockIdx.x * block_size_x + k;
-        if (i < n)
+        if (i < count)
             s += in[i];
     }
     out[blockIdx.x] = s;
