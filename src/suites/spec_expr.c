@@ -58,6 +58,8 @@ struct gb_expr {
 
 #define GB_EX_PLACEHOLDER "gbq__"
 
+/* libmatheval's functions (the first GB_EX_N_FUNCS of the reserved names). */
+#define GB_EX_N_FUNCS 32
 static const char *const gb_expr_reserved_names[] = {
     "exp", "log", "sqrt", "sin", "cos", "tan", "cot", "sec", "csc", "asin", "acos", "atan", "acot",
     "asec", "acsc", "sinh", "cosh", "tanh", "coth", "sech", "csch", "asinh", "acosh", "atanh",
@@ -397,7 +399,15 @@ static enum gb_status gb_check_adjacent(const char *t)
             i++;
             continue;
         }
+        size_t start = i;
         char k = gb_token(t, &i);
+        int known = 0;
+        for (int f = 0; k == 'f' && f < GB_EX_N_FUNCS && !known; f++)
+            known = strlen(gb_expr_reserved_names[f]) == i - start &&
+                    strncmp(t + start, gb_expr_reserved_names[f], i - start) == 0;
+        if (k == 'f' && !known)
+            return gb_error_set(GB_ERR_USAGE, "unknown function \"%.*s\" (ceil, floor, min, max, sqrt, exp, log, "
+                                "abs, ...)", (int)(i - start), t + start);
         int operand_end = prev == 'v' || prev == ')', operand_start = k == 'v' || k == 'f' || k == '(';
         if (operand_end && operand_start)
             return gb_error_set(GB_ERR_USAGE, "two operands without an operator between them");

@@ -1064,7 +1064,12 @@ static enum gb_status gb_spec_bench_parse(const struct gb_sp *c, json_t *o, stru
         return st;
     if ((st = gb_sp_restrictions(c, o, b)) != GB_OK || (st = gb_sp_args(c, o, spec, b)) != GB_OK ||
         (st = gb_sp_reference(c, o, spec, b)) != GB_OK || (st = gb_sp_problem(c, o, b)) != GB_OK ||
-        (st = gb_sp_expr(c, o, "bytes", 0, b->names, b->n_names, &b->bytes)) != GB_OK)
+        (st = gb_sp_expr(c, o, "bytes", 0, b->names, b->n_names, &b->bytes)) != GB_OK ||
+        (st = gb_sp_expr(c, o, "flops", 0, b->names, b->n_names, &b->flops)) != GB_OK)
         return st;
-    return gb_sp_expr(c, o, "flops", 0, b->names, b->n_names, &b->flops);
+    /* The harness hands a kernel at most 16 options. */
+    if (b->n_axes + b->n_defines + b->ref.n_defines > 16)
+        return gb_sp_fail(c, "%d axes and %d defines (and %d of the reference) make more than the 16 -D options a "
+                          "kernel can be given", b->n_axes, b->n_defines, b->ref.n_defines);
+    return GB_OK;
 }

@@ -453,6 +453,24 @@ static void test_register_path(void **state)
     assert_string_equal(s->charts[0].name, "t-b-time");
     assert_string_equal(s->charts[0].x, "block_size_x");
     assert_string_equal(s->charts[0].series, "n");
+    /* The charts go into a run's charts.json and come back (report reads them so). */
+    struct gb_chart_book book, back;
+    struct gb_chart_set set = {s->name, s->help, s->charts, s->n_charts};
+    int found = 0;
+    gb_chart_book_init(&book);
+    gb_chart_book_init(&back);
+    assert_int_equal(gb_chart_book_add(&book, &set), GB_OK);
+    assert_int_equal(gb_chart_book_write(&book, dir), GB_OK);
+    if (gb_chart_book_load(dir, &back, &found) != GB_OK)
+        fail_msg("%s", gb_error_message());
+    assert_true(found);
+    const struct gb_chart_set *got = gb_chart_book_find(&back, "t");
+    assert_non_null(got);
+    assert_int_equal(got->n_charts, 1);
+    assert_string_equal(got->charts[0].y, "median_ns");
+    assert_true(got->charts[0].log_y);
+    gb_chart_book_release(&book);
+    gb_chart_book_release(&back);
     /* A spec named like a built-in suite is refused. */
     char other[4096];
     spec_text(other, sizeof other, NULL, NULL, NULL, NULL);

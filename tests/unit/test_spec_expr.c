@@ -113,6 +113,8 @@ static void test_errors(void **state)
     parse_error("(n) 2", "two operands without an operator between them");
     parse_error("ceil(n) TILE", "two operands without an operator between them");
     parse_error("n sqrt(4)", "two operands without an operator between them");
+    parse_error("ceih(n / 2)", "unknown function \"ceih\"");
+    parse_error("2 * n(3)", "unknown function \"n\"");
     parse_error("n + ", "not an expression");
     parse_error("n && ", "an empty expression");
     parse_error("min(, n)", "an empty expression");
