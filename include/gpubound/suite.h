@@ -149,7 +149,7 @@ struct gb_bench {
     void (*teardown)(struct gb_point *p, void *ctx);
     /* Sampling that differs from the harness's defaults (all zero: none). */
     struct gb_sample_policy sampling;
-    double timeout_s;
+    double timeout_s;            /* per-point limit in seconds on every wait for the GPU (0: 10 s) */
     /* State shared by consecutive points: share_by is a comma list of axis
      * names; points of this bench measured one after another whose values
      * of those axes are equal get the same p->shared, made once by
