@@ -8,11 +8,13 @@ find_library(GB_GSL_SO gsl)
 find_library(GB_GSLCBLAS_SO gslcblas)
 find_library(GB_JANSSON_SO jansson)
 find_library(GB_Z_SO z)
+# libmatheval's static archive is not position-independent: the shared library links its .so.
+find_library(GB_MATHEVAL_SO matheval)
 add_library(gpubound_shared SHARED $<TARGET_OBJECTS:gpubound_obj>)
 set_target_properties(gpubound_shared PROPERTIES OUTPUT_NAME gpubound
   VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
 target_link_libraries(gpubound_shared PRIVATE ${GB_GSL_SO} ${GB_GSLCBLAS_SO} ${GB_JANSSON_SO}
-  ${GB_Z_SO} ${CMAKE_DL_LIBS} m)
+  ${GB_Z_SO} ${GB_MATHEVAL_SO} ${CMAKE_DL_LIBS} m pthread)
 
 file(RELATIVE_PATH GB_PC_TO_PREFIX "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig" "${CMAKE_INSTALL_PREFIX}")
 string(REGEX REPLACE "/$" "" GB_PC_TO_PREFIX "${GB_PC_TO_PREFIX}")

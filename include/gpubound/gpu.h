@@ -141,13 +141,15 @@ struct gb_compile_ahead {
 };
 
 /* The length of a module's cache key, with its NUL. */
+struct gb_nvrtc_program; /* below */
+
 #define GB_MODULE_KEY_LEN 33
 
-/* The cache key of the module gb_gpu_module_source would build for `arch`
- * from `name`, `source` and `opts` (the kernel-mutant hook applied first):
- * 32 hex digits into key[GB_MODULE_KEY_LEN]. Needs NVRTC (its version is
- * part of the key). Thread-safe once NVRTC is loaded (gb_nvrtc_version). */
-enum gb_status gb_module_key(const char *arch, const char *name, const char *source, const char *const *opts,
+/* The cache key of the module gb_gpu_module_program would build for `arch`
+ * from program `x` and `opts` (the kernel-mutant hook applied first): 32 hex
+ * digits into key[GB_MODULE_KEY_LEN]. Needs NVRTC (its version is part of
+ * the key). Thread-safe once NVRTC is loaded (gb_nvrtc_version). */
+enum gb_status gb_module_key(const char *arch, const struct gb_nvrtc_program *x, const char *const *opts,
                              int n_opts, char key[GB_MODULE_KEY_LEN]);
 
 /* What gb_module_build did. */
@@ -161,11 +163,11 @@ struct gb_module_built {
 
 /* Builds the module gb_module_key names without a GPU: when the disk cache
  * holds it, only says so; otherwise compiles it with NVRTC and writes the
- * cubin to the disk cache (atomically; a cache that cannot be written only
+ * cubin (and the lowered names of x's expressions) to the disk cache (atomically; a cache that cannot be written only
  * costs a recompile later). Thread-safe for different keys once NVRTC is
  * loaded: the compile pool runs it on its threads. The caller frees
  * out->cubin and out->log. */
-enum gb_status gb_module_build(const char *arch, const char *name, const char *source, const char *const *opts,
+enum gb_status gb_module_build(const char *arch, const struct gb_nvrtc_program *x, const char *const *opts,
                                int n_opts, struct gb_module_built *out);
 
 
@@ -190,6 +192,30 @@ void gb_gpu_free(struct gb_gpu *g, CUdeviceptr p);
  * and NVRTC's log. `source` need not outlive the call. */
 enum gb_status gb_gpu_module_source(struct gb_gpu *g, const char *name, const char *source,
                                     const char *const *opts, int n_opts, CUmodule *out);
+
+/* A program for NVRTC beyond one source text: headers the source may
+ * #include, and C++ name expressions ("reduce<256>", "ns::kernel", or an
+ * extern "C" name) whose lowered (mangled) names the caller looks up. */
+#define GB_KERNEL_NAME_LEN 128
+struct gb_nvrtc_program {
+    const char *name;                    /* the main source's name (messages, cache key) */
+    const char *source;                  /* NUL-terminated text */
+    int n_headers;
+    const char *const *header_names;     /* as the source #includes them */
+    const char *const *header_sources;
+    int n_exprs;
+    const char (*exprs)[GB_KERNEL_NAME_LEN];  /* name expressions to lower */
+};
+
+/* gb_gpu_module_source for a program with headers and name expressions.
+ * *lowered (when not NULL) is set to the n_exprs lowered names, in the
+ * order of prog->exprs, owned by `g` like the module. The on-disk cache
+ * keeps the lowered names beside the cubin; the key hashes the headers and
+ * expressions too. A program with no headers and no expressions is the
+ * same module (and cache entry) as gb_gpu_module_source's. */
+enum gb_status gb_gpu_module_program(struct gb_gpu *g, const struct gb_nvrtc_program *prog,
+                                     const char *const *opts, int n_opts, CUmodule *out,
+                                     const char *const **lowered);
 
 /* gb_gpu_module_source on the embedded kernel source `file` (e.g.
  * "bandwidth.cu"), named by its file. GB_ERR_USAGE when no embedded
@@ -293,6 +319,13 @@ enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char
 enum gb_status gb_nvrtc_compile_log(const char *name, const char *source, const char *arch,
                                     const char *const *opts, int n_opts, char **cubin, size_t *size,
                                     char **log);
+/* gb_nvrtc_compile for a program with headers and name expressions: on
+ * success *lowered (when not NULL) is a malloc'ed array of prog->n_exprs
+ * malloc'ed lowered names (free each and the array); on GB_ERR_COMPILE *log
+ * (when not NULL) is NVRTC's log, as for gb_nvrtc_compile_log. */
+enum gb_status gb_nvrtc_compile_program(const struct gb_nvrtc_program *prog, const char *arch,
+                                        const char *const *opts, int n_opts, char **cubin,
+                                        size_t *size, char ***lowered, char **log);
 
 /* Compiles `source` like gb_nvrtc_compile, for the virtual architecture of
  * `arch` ("sm_90" -> compute_90), and returns the PTX text in *ptx

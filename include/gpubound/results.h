@@ -155,6 +155,7 @@ struct gb_run_info {
     char nvrtc[32];
     char driver_release[32];     /* "580.159.04" from NVML, "" if unknown */
     char mode[16];               /* "full" or "quick" */
+    char spec[1024];             /* the kernel spec file(s) run, as given ("" when none) */
     int complete;                /* 1 when the run ended normally */
     int points_ok, points_failed;
     double wall_s;               /* whole run */

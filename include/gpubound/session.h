@@ -54,6 +54,7 @@ struct gb_session_opts {
     int device;                  /* GPU ordinal */
     const char *out_dir;         /* prepared by gb_run_dir_prepare */
     const char *command_line;    /* for run.json */
+    const char *spec;            /* the kernel spec file(s) run, for run.json ("" or NULL: none) */
     int quick;                   /* the plan was built with quick sweeps */
     /* How points are measured; `share` is ignored (the session keeps the
      * shared state of consecutive points itself). */

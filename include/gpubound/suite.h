@@ -89,6 +89,8 @@ enum gb_status gb_point_metric(struct gb_point *p, const char *name, double valu
 void gb_point_release(struct gb_point *p);
 
 #define GB_OPT_LEN 64
+/* Name expressions a bench's kernel_program may give, at most. */
+#define GB_BENCH_MAX_EXPRS 8
 
 /* How a benchmark's points are sampled where it differs from the harness's
  * defaults (struct gb_measure_opts); a zero field keeps the default. Meant
@@ -123,6 +125,15 @@ struct gb_bench {
     const char *kernel_source;
     const char *kernel_name;
     int (*kernel_opts)(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max);
+    /* Source-text benches that need more than the text (a kernel spec
+     * file): fills *prog for a compile with `opts` (what kernel_opts gave):
+     * the headers the source may #include, and the C++ name expressions to
+     * lower, written into `exprs` (at most `max`). Must not need a GPU and
+     * be thread-safe. gb_bench_module then compiles with
+     * gb_gpu_module_program. NULL: the text alone. */
+    enum gb_status (*kernel_program)(void *ctx, const char *const *opts, int n_opts,
+                                     struct gb_nvrtc_program *prog, char exprs[][GB_KERNEL_NAME_LEN],
+                                     int max);
     const struct gb_axis_def *axes;
     int n_axes;
     enum gb_cache_mode cache;    /* the question this benchmark asks by default */

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_spec.h"
+#include "gpubound/spec.h"
 #include "gpubound/suite.h"
 
 int gb_cmd_list(int argc, char **argv)
@@ -13,8 +15,20 @@ int gb_cmd_list(int argc, char **argv)
     if (argc > 2)
         return gb_cli_usage("list", "at most one suite name");
     const char *only = argc == 2 ? argv[1] : NULL;
+    char **owned = NULL, paths[1024];
     if (only && only[0] == '-')
         return gb_cli_usage("list", "unknown option '%s'", only);
+    /* A spec file is listed as its suite (a "/BENCH" after it is ignored). */
+    if (only && gb_spec_is_path(only)) {
+        int rc = gb_cli_spec_args(1, &argv[1], &owned, paths, sizeof paths);
+        if (rc >= 0) {
+            gb_cli_spec_free(owned);
+            return rc;
+        }
+        argv[1][strcspn(argv[1], "/")] = '\0';
+        only = argv[1];
+        s = gb_suites(&n);
+    }
     if (only && !gb_suite_find(only))
         return gb_cli_usage("list", "unknown suite '%s'", only);
     for (int i = 0; i < n; i++) {
@@ -33,5 +47,6 @@ int gb_cmd_list(int argc, char **argv)
             }
         }
     }
+    gb_cli_spec_free(owned);
     return GB_EXIT_OK;
 }

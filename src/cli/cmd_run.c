@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_fleet.h"
+#include "cli/cli_spec.h"
 #include "util/fs.h"
 #include "cli/run_charts.h"
 #include "gpubound/measure.h"
@@ -147,6 +148,8 @@ struct run_args {
     struct gb_measure_opts mo;
     char **counters;             /* --counters: metric names (gb_counter_names_parse) */
     size_t n_counters;
+    char **spec_owned;           /* selectors made for spec paths */
+    char spec_paths[1024];       /* the spec files given, for run.json */
 };
 
 /* A positive number below `max` ("--ci", "--max-time"); -1 when `s` is not one. */
@@ -271,7 +274,7 @@ static enum gb_status gb_on_started(void *ctx, const struct gb_run_info *info, s
 {
     struct run_progress *pr = ctx;
     enum gb_status st = gb_cli_save_charts(pr->out, pr->plan);
-    if (st != GB_OK)
+    if (st != GB_OK || (st = gb_cli_spec_save(pr->out, pr->plan)) != GB_OK)
         return st;
     pr->started = 1;
     fprintf(stderr, "gpubound: %zu point(s) on %s into %s\n", n_points, info->device.name, pr->out);
@@ -326,7 +329,7 @@ static int gb_run_plan(int argc, char **argv, const struct run_args *a, struct g
         return gb_cli_usage("run", "%s", gb_error_message());
     if (plan->n == 0)
         return gb_cli_usage("run", "nothing to run");
-    return -1;
+    return gb_cli_spec_check(plan);
 }
 
 static void gb_default_out(char *buf, size_t n)
@@ -340,7 +343,8 @@ static void gb_default_out(char *buf, size_t n)
 static int gb_run_session(const struct run_args *a, const struct gb_plan *plan)
 {
     struct gb_session_opts so = {.device = (int)a->device, .out_dir = a->out,
-                                 .command_line = gb_cli_command_line(), .quick = a->quick, .measure = a->mo};
+                                 .command_line = gb_cli_command_line(), .quick = a->quick, .measure = a->mo,
+                                 .spec = a->spec_paths};
     struct run_progress pr = {.tty = isatty(STDERR_FILENO), .t_start = gb_wall(), .out = a->out, .plan = plan};
     struct gb_session_hooks hooks = {.started = gb_on_started, .point = gb_on_point, .ctx = &pr};
     struct gb_session_result res;
@@ -372,7 +376,9 @@ int gb_cmd_run(int argc, char **argv)
     int rc;
     memset(&plan, 0, sizeof plan);
     /* Everything the user can get wrong is checked before any GPU work. */
-    if ((rc = gb_run_args(argc, argv, &a)) >= 0 || (rc = gb_run_plan(argc, argv, &a, &plan)) >= 0)
+    if ((rc = gb_run_args(argc, argv, &a)) >= 0 ||
+        (rc = gb_cli_spec_args(argc - optind, argv + optind, &a.spec_owned, a.spec_paths, sizeof a.spec_paths)) >= 0 ||
+        (rc = gb_run_plan(argc, argv, &a, &plan)) >= 0)
         goto out;
     if (a.fleet || a.all_devices) { /* cmd_fleet_run.c */
         struct gb_fleet_run_args fa = {.all_devices = a.all_devices, .device = a.device_set ? (int)a.device : -1,
@@ -398,6 +404,7 @@ int gb_cmd_run(int argc, char **argv)
 out:
     gb_plan_release(&plan);
     gb_counter_names_free(a.counters, a.n_counters);
+    gb_cli_spec_free(a.spec_owned);
     free(a.sets);
     return rc;
 }

@@ -19,12 +19,14 @@ const struct gb_cmd gb_commands[] = {
      "  --device N    only device N (default: every device)\n"
      "Exit 3 when there is no usable GPU or driver.\n"
      "Example: gpubound info\n"},
-    {"list", gb_cmd_list, "list the suites, their benchmarks and axes", "gpubound list [SUITE]",
+    {"list", gb_cmd_list, "list the suites, their benchmarks and axes", "gpubound list [SUITE | SPEC.json]",
      "Each benchmark is shown as SUITE/BENCH with the cache mode it measures by default\n"
-     "and its axes with their default (and --quick) values.\n"
-     "Example: gpubound list bandwidth\n"},
+     "and its axes with their default (and --quick) values. A kernel spec file (a path\n"
+     "ending in .json, docs/kernel-spec.md) is checked and listed as its suite.\n"
+     "Example: gpubound list bandwidth\n"
+     "Example: gpubound list tests/data/specs/saxpy/spec.json\n"},
     {"run", gb_cmd_run, "measure suites and record them in a run directory",
-     "gpubound run [SUITE[/BENCH] ...] [options]",
+     "gpubound run [SUITE[/BENCH] | SPEC.json[/BENCH] ...] [options]",
      "  --device N          GPU to use (default 0)\n"
      "  --out DIR           run directory to create (default runs/<UTC time>); must not exist or be empty\n"
      "  --quick             smaller sweeps and problem sizes, shorter time caps\n"
@@ -52,13 +54,17 @@ const struct gb_cmd gb_commands[] = {
      "                      gathers every record into DIR (docs/fleet.md)\n"
      "  --all-devices       every GPU of this host at once, one process each, gathered into DIR\n"
      "With no SUITE every suite runs. Each point is written to DIR as it completes.\n"
+     "A kernel spec file (a path ending in .json, or containing '/' and naming a file;\n"
+     "docs/kernel-spec.md) runs as a suite: its axes take --set, its points are verified\n"
+     "against its reference, and DIR keeps a copy of it under spec/<suite>/.\n"
      "The summary table follows on stdout, then (--format table) the table of every speedup\n"
      "chart a suite declares, e.g. patterns' original against revised times.\n"
      "Exit 0 when every point verified, 1 when a point failed or the run was interrupted,\n"
      "2 on a usage error, 3 when there is no usable GPU.\n"
      "Example: gpubound run bandwidth --out runs/bw\n"
      "Example: gpubound run bandwidth/read --set width=16 --set bytes=1G,4G --quick\n"
-     "Example: gpubound run patterns/bank_conflict --set ways=1,32 --set pad=0\n"},
+     "Example: gpubound run patterns/bank_conflict --set ways=1,32 --set pad=0\n"
+     "Example: gpubound run tests/data/specs/saxpy/spec.json --set n=1M --quick\n"},
     {"profile", gb_cmd_profile, "hardware counters of one launch of each point, in-process (CUPTI)",
      "gpubound profile SUITE[/BENCH] ... [--set AXIS=V ...] [--metrics LIST] [options]",
      "  --metrics LIST      Nsight Compute metric names, comma separated, or 'default' (the set\n"

@@ -11,7 +11,8 @@
 #define GB_NVRTC_FUNCS(X) \
     X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) \
     X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) \
-    X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX)
+    X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX) \
+    X(nvrtcAddNameExpression) X(nvrtcGetLoweredName)
 
 static struct {
 #define GB_NVRTC_MEMBER(name) __typeof__(&name) name;
@@ -128,11 +129,13 @@ static enum gb_status gb_nvrtc_failed(nvrtcProgram prog, const char *name, const
     return st;
 }
 
-/* Creates and compiles a program for `arch` ("sm_90" or "compute_90");
- * on success *prog is left for the caller to read and destroy. On a compile
- * error *log (when log is not NULL) receives NVRTC's log (malloc'ed). */
-static enum gb_status gb_nvrtc_build(const char *name, const char *source, const char *arch,
-                                     const char *const *opts, int n_opts, nvrtcProgram *prog, char **log)
+/* Creates and compiles a program for `arch` ("sm_90" or "compute_90"),
+ * with the headers and name expressions of `x` (NULL: none); on success
+ * *prog is left for the caller to read and destroy. On a compile error
+ * *log (when log is not NULL) receives NVRTC's log (malloc'ed). */
+static enum gb_status gb_nvrtc_build_x(const char *name, const char *source, const char *arch,
+                                       const char *const *opts, int n_opts,
+                                       const struct gb_nvrtc_program *x, nvrtcProgram *prog, char **log)
 {
     enum gb_status st = GB_OK;
     const char **all = NULL;
@@ -149,13 +152,23 @@ static enum gb_status gb_nvrtc_build(const char *name, const char *source, const
     for (int i = 0; i < n_opts; i++)
         all[k++] = opts[i];
 
-    nvrtcResult r = nv.nvrtcCreateProgram(prog, source, name, 0, NULL, NULL);
+    nvrtcResult r = nv.nvrtcCreateProgram(prog, source, name, x ? x->n_headers : 0,
+                                          x ? (const char **)x->header_sources : NULL,
+                                          x ? (const char **)x->header_names : NULL);
     if (r != NVRTC_SUCCESS) {
         *prog = NULL;
         st = gb_error_set(GB_ERR_NVRTC, "nvrtcCreateProgram failed for %s: %s", name,
                           nv.nvrtcGetErrorString(r));
         goto out;
     }
+    for (int i = 0; x && i < x->n_exprs; i++)
+        if ((r = nv.nvrtcAddNameExpression(*prog, x->exprs[i])) != NVRTC_SUCCESS) {
+            st = gb_error_set(GB_ERR_NVRTC, "nvrtcAddNameExpression failed for %s in %s: %s", x->exprs[i], name,
+                              nv.nvrtcGetErrorString(r));
+            nv.nvrtcDestroyProgram(prog);
+            *prog = NULL;
+            goto out;
+        }
     r = nv.nvrtcCompileProgram(*prog, k, all);
     if (r != NVRTC_SUCCESS) {
         st = gb_nvrtc_failed(*prog, name, arch, all, k, log);
@@ -165,6 +178,74 @@ static enum gb_status gb_nvrtc_build(const char *name, const char *source, const
     }
 out:
     free(all);
+    return st;
+}
+
+static enum gb_status gb_nvrtc_build(const char *name, const char *source, const char *arch,
+                                     const char *const *opts, int n_opts, nvrtcProgram *prog, char **log)
+{
+    return gb_nvrtc_build_x(name, source, arch, opts, n_opts, NULL, prog, log);
+}
+
+/* The lowered names of x's expressions, copied out of `prog`. */
+static enum gb_status gb_nvrtc_lowered(nvrtcProgram prog, const struct gb_nvrtc_program *x, char ***lowered)
+{
+    char **v = calloc((size_t)x->n_exprs + 1, sizeof *v);
+    if (!v)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory compiling %s", x->name);
+    for (int i = 0; i < x->n_exprs; i++) {
+        const char *low = NULL;
+        nvrtcResult r = nv.nvrtcGetLoweredName(prog, x->exprs[i], &low);
+        if (r != NVRTC_SUCCESS || !low || !(v[i] = strdup(low))) {
+            for (int k = 0; k < i; k++)
+                free(v[k]);
+            free(v);
+            return r != NVRTC_SUCCESS ? gb_error_set(GB_ERR_NVRTC, "%s: no lowered name for %s: %s", x->name,
+                                                     x->exprs[i], nv.nvrtcGetErrorString(r))
+                                      : gb_error_set(GB_ERR_NOMEM, "out of host memory compiling %s", x->name);
+        }
+    }
+    *lowered = v;
+    return GB_OK;
+}
+
+enum gb_status gb_nvrtc_compile_program(const struct gb_nvrtc_program *x, const char *arch,
+                                        const char *const *opts, int n_opts, char **cubin, size_t *size,
+                                        char ***lowered, char **log)
+{
+    enum gb_status st = gb_nvrtc_load();
+    nvrtcProgram prog = NULL;
+    nvrtcResult r;
+    *cubin = NULL;
+    *size = 0;
+    if (lowered)
+        *lowered = NULL;
+    if (log)
+        *log = NULL;
+    if (st != GB_OK)
+        return st;
+    if ((st = gb_nvrtc_build_x(x->name, x->source, arch, opts, n_opts, x, &prog, log)) != GB_OK)
+        return st;
+    r = nv.nvrtcGetCUBINSize(prog, size);
+    if (r == NVRTC_SUCCESS && *size > 0) {
+        if (!(*cubin = malloc(*size))) {
+            st = gb_error_set(GB_ERR_NOMEM, "out of host memory compiling %s", x->name);
+            goto out;
+        }
+        r = nv.nvrtcGetCUBIN(prog, *cubin);
+    }
+    if (r != NVRTC_SUCCESS) {
+        st = gb_error_set(GB_ERR_NVRTC, "nvrtcGetCUBIN failed for %s: %s", x->name, nv.nvrtcGetErrorString(r));
+        goto out;
+    }
+    if (lowered)
+        st = gb_nvrtc_lowered(prog, x, lowered);
+out:
+    if (st != GB_OK) {
+        free(*cubin);
+        *cubin = NULL;
+    }
+    nv.nvrtcDestroyProgram(&prog);
     return st;
 }
 

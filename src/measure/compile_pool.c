@@ -21,6 +21,10 @@ enum gb_job_state { GB_JOB_PENDING = 0, GB_JOB_RUNNING, GB_JOB_DONE };
 struct gb_compile_job {
     char key[GB_MODULE_KEY_LEN];
     const char *name, *source;   /* the bench's, alive as long as the plan */
+    /* The program to compile: name and source above, and for benches with
+     * kernel_program (spec files) their headers and name expressions. */
+    struct gb_nvrtc_program prog;
+    char exprs[GB_BENCH_MAX_EXPRS][GB_KERNEL_NAME_LEN];
     char opts[GB_POOL_MAX_OPTS][GB_OPT_LEN];
     int n_opts;
     enum gb_job_state state;
@@ -88,6 +92,7 @@ static int gb_job_of(const struct gb_plan_item *it, int quick, struct gb_compile
 {
     const struct gb_bench *b = it->bench;
     struct gb_point p;
+    const char *optp[GB_POOL_MAX_OPTS];
     memset(j, 0, sizeof *j);
     if (gb_bench_kernel(b, &j->name, &j->source) != GB_OK || !j->source)
         return 0;
@@ -97,7 +102,14 @@ static int gb_job_of(const struct gb_plan_item *it, int quick, struct gb_compile
     if (j->n_opts < 0)
         j->n_opts = 0;
     gb_point_release(&p);
-    return 1;
+    j->prog.name = j->name;
+    j->prog.source = j->source;
+    for (int o = 0; o < j->n_opts; o++)
+        optp[o] = j->opts[o];
+    /* A program the bench cannot describe is left to the GPU thread, which
+     * reports why. */
+    return !b->kernel_program ||
+           b->kernel_program(b->ctx, optp, j->n_opts, &j->prog, j->exprs, GB_BENCH_MAX_EXPRS) == GB_OK;
 }
 
 /* The signature text of a job (malloc'ed). */
@@ -173,7 +185,7 @@ static enum gb_status gb_pool_jobs(struct gb_compile_pool *pool, const struct gb
         gb_job_of(&plan->items[sigs[i].item], quick, j);
         for (int o = 0; o < j->n_opts; o++)
             optp[o] = j->opts[o];
-        st = gb_module_key(pool->arch, j->name, j->source, optp, j->n_opts, j->key);
+        st = gb_module_key(pool->arch, &j->prog, optp, j->n_opts, j->key);
         pool->by_key[pool->n] = pool->n;
         pool->n++;
     }
@@ -200,7 +212,7 @@ static void gb_job_run(struct gb_compile_pool *pool, struct gb_compile_job *j)
     struct gb_module_built b;
     for (int o = 0; o < j->n_opts; o++)
         optp[o] = j->opts[o];
-    enum gb_status st = gb_module_build(pool->arch, j->name, j->source, optp, j->n_opts, &b);
+    enum gb_status st = gb_module_build(pool->arch, &j->prog, optp, j->n_opts, &b);
     char *msg = st != GB_OK ? strdup(gb_error_message()) : NULL;
     pthread_mutex_lock(&pool->lock);
     j->st = st;

@@ -218,6 +218,7 @@ static enum gb_status gb_session_start(struct gb_session_run *r, const struct gb
     /* On failure the directory is left as it was: the caller knows whether it made it. */
     if ((st = gb_session_open(&r->s, o->device, o->command_line, o->quick)) != GB_OK)
         return st;
+    snprintf(r->s.info.spec, sizeof r->s.info.spec, "%s", o->spec ? o->spec : "");
     *stage = GB_SESSION_WRITE;
     if ((st = gb_run_writer_open(o->out_dir, &r->s.info, plan->axes, plan->n_axes, &r->w)) != GB_OK)
         return st;

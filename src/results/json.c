@@ -461,6 +461,8 @@ json_t *gb_run_info_to_json(const struct gb_run_info *in)
                                              "driver_release", in->driver_release, "toolkit",
                                              in->cuda_toolkit, "nvrtc", in->nvrtc));
     json_object_set_new(o, "mode", json_string(in->mode));
+    if (in->spec[0])
+        json_object_set_new(o, "spec", json_string(in->spec));
     json_object_set_new(o, "complete", json_boolean(in->complete));
     json_object_set_new(o, "points_ok", json_integer(in->points_ok));
     json_object_set_new(o, "points_failed", json_integer(in->points_failed));
@@ -497,7 +499,8 @@ static int gb_run_info_strings(const struct gb_jr *j, json_t *o, struct gb_run_i
         gb_jr_str(j, o, "finished_utc", in->finished_utc, sizeof in->finished_utc, 0) ||
         gb_jr_str(j, o, "host", in->host, sizeof in->host, 0) ||
         gb_jr_str(j, o, "mode", in->mode, sizeof in->mode, 0) ||
-        gb_jr_str(j, o, "incomplete_reason", in->incomplete_reason, sizeof in->incomplete_reason, 0))
+        gb_jr_str(j, o, "incomplete_reason", in->incomplete_reason, sizeof in->incomplete_reason, 0) ||
+        gb_jr_str(j, o, "spec", in->spec, sizeof in->spec, 0))
         return -1;
     if (json_is_object(cuda) &&
         (gb_jr_str(&jc, cuda, "driver_api", in->cuda_driver, sizeof in->cuda_driver, 0) ||

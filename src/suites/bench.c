@@ -3,6 +3,7 @@
 
 #include "gpubound/suite.h"
 
+
 enum gb_status gb_bench_kernel(const struct gb_bench *b, const char **name, const char **source)
 {
     *name = NULL;
@@ -24,7 +25,14 @@ enum gb_status gb_bench_module(struct gb_gpu *g, const struct gb_bench *b, const
     const char *name, *source;
     enum gb_status st = gb_bench_kernel(b, &name, &source);
     *out = NULL;
-    if (st == GB_OK && source)
-        st = gb_gpu_module_source(g, name, source, opts, n_opts, out);
-    return st;
+    if (st != GB_OK || !source)
+        return st;
+    if (b->kernel_program) {
+        char exprs[GB_BENCH_MAX_EXPRS][GB_KERNEL_NAME_LEN];
+        struct gb_nvrtc_program prog = {.name = name, .source = source};
+        if ((st = b->kernel_program(b->ctx, opts, n_opts, &prog, exprs, GB_BENCH_MAX_EXPRS)) != GB_OK)
+            return st;
+        return gb_gpu_module_program(g, &prog, opts, n_opts, out, NULL);
+    }
+    return gb_gpu_module_source(g, name, source, opts, n_opts, out);
 }

@@ -10,7 +10,7 @@ SECONDS_EACH=$2
 shift 2
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz_results fuzz_results_gz fuzz_run_json fuzz_model fuzz_ncu fuzz_charts)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz_results fuzz_results_gz fuzz_run_json fuzz_model fuzz_ncu fuzz_charts fuzz_spec)
 SEEDS="$BUILD/fuzz-seeds"
 rm -rf "$SEEDS"
 bash "$SRC/tests/fuzz/seeds.sh" "$SRC" "$SEEDS" >/dev/null
@@ -20,7 +20,7 @@ for t in "${TARGETS[@]}"; do
     [ -x "$bin" ] || { echo "$t: not built ($bin)"; fails=$((fails + 1)); continue; }
     mkdir -p "$BUILD/fuzz-corpus/$t"
     log="$BUILD/fuzz-$t.log"
-    ( cd "$BUILD" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ( cd "$BUILD" && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions="$SRC/tests/fuzz/lsan.supp" UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         "$bin" -max_total_time="$SECONDS_EACH" -max_len=131072 -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 "fuzz-corpus/$t" "fuzz-seeds/$t" ) >"$log" 2>&1
     rc=$?

@@ -6,7 +6,7 @@
 set -eu
 SRC=$1
 OUT=$2
-mkdir -p "$OUT"/{fuzz_results,fuzz_results_gz,fuzz_run_json,fuzz_model,fuzz_ncu,fuzz_charts}
+mkdir -p "$OUT"/{fuzz_results,fuzz_results_gz,fuzz_run_json,fuzz_model,fuzz_ncu,fuzz_charts,fuzz_spec}
 seed() { # seed TARGET FILE (stdin: the content), named after the file's path
     local name=${2#"$SRC"/}
     head -c 131072 >"$OUT/$1/$(printf '%s' "$name" | tr -c 'A-Za-z0-9._-' _)"
@@ -31,6 +31,9 @@ find "$SRC/data" "$SRC/tests/data" -name '*.csv' -path '*ncu*' | sort |
     while IFS= read -r f; do head -n 60 "$f" | seed fuzz_ncu "$f"; done
 find "$SRC/data" -name '*.csv.gz' -path '*ncu*' | sort | awk 'NR % 4 == 1' |
     while IFS= read -r f; do zcat "$f" | head -n 60 | seed fuzz_ncu "$f"; done
+# Kernel specs: the examples' and the test specs.
+find "$SRC/examples" "$SRC/tests/data/specs" -name 'spec.json' 2>/dev/null | sort |
+    while IFS= read -r f; do seed fuzz_spec "$f" <"$f"; done
 # The crafted inputs of the regression tests (tests/fuzz/regress/TARGET/*).
 for d in "$SRC"/tests/fuzz/regress/*/; do
     t=$(basename "$d")

@@ -62,7 +62,7 @@ static void key_of(int v, char key[GB_MODULE_KEY_LEN])
     char opt[GB_OPT_LEN];
     const char *optp[] = {opt};
     snprintf(opt, sizeof opt, "-DV=%d", v);
-    assert_int_equal(gb_module_key("sm_90", "pooltest.cu", pool_src, optp, 1, key), GB_OK);
+    assert_int_equal(gb_module_key("sm_90", &(struct gb_nvrtc_program){.name = "pooltest.cu", .source = pool_src}, optp, 1, key), GB_OK);
 }
 
 static enum gb_status take(struct gb_compile_pool *pool, int v, char **cubin, size_t *size, char **log, double *w)

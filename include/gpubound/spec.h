@@ -1,0 +1,114 @@
+/* spec.h - kernel spec files: the user's own kernel as a suite.
+ *
+ * A kernel spec is one JSON file (docs/kernel-spec.md) naming a CUDA source,
+ * its entry point, the axes it is swept over (each passed as a -D define),
+ * the launch geometry and arguments as expressions of the axes, and how its
+ * outputs are verified. gb_spec_register_path reads and checks it and
+ * registers it as a heap suite (gb_suite_register) whose benches' ctx is the
+ * parsed spec: plans, the harness, records, reports and models see an
+ * ordinary suite.
+ *
+ * Expressions are evaluated by GNU libmatheval (arithmetic, + - * / ^,
+ * parentheses, sqrt, log, exp, abs ...); this module adds only what
+ * libmatheval lacks: ceil(), floor(), min(a, b, ...), max(a, b, ...), the
+ * comparisons < <= > >= == != (1 or 0) and && || between them.
+ *
+ * Nothing here prints or exits. Loading and registering are for one thread;
+ * evaluating expressions (and a spec bench's kernel_opts and admit) is
+ * thread-safe: every call into libmatheval holds one lock.
+ */
+#ifndef GPUBOUND_SPEC_H
+#define GPUBOUND_SPEC_H
+
+#include <stddef.h>
+
+#include "gpubound/status.h"
+#include "gpubound/suite.h"
+
+/* ---- expressions ---- */
+
+struct gb_expr;
+
+/* Parses `text` whose names are `names` (n_names of them; the caller keeps
+ * them alive while the expression lives). On GB_ERR_USAGE the message says
+ * what is wrong with the text alone, e.g. `unknown name "bsx"`,
+ * `unbalanced parentheses`, `min() takes at least 2 arguments`: the caller
+ * puts the file, field and text in front of it. GB_ERR_NOMEM. Free with
+ * gb_expr_free. */
+enum gb_status gb_expr_parse(const char *text, const char *const *names, int n_names,
+                             struct gb_expr **out);
+
+/* Evaluates `e` with values[i] the value of names[i] of its parse. A
+ * comparison, && and || give 1 or 0. The value may be NaN or infinite (a
+ * division by zero): the caller decides what it accepts. */
+enum gb_status gb_expr_eval(const struct gb_expr *e, const double *values, double *out);
+
+/* The text the expression was parsed from. */
+const char *gb_expr_text(const struct gb_expr *e);
+
+/* Whether the expression uses names[i] (directly or inside a call). */
+int gb_expr_uses(const struct gb_expr *e, int i);
+
+void gb_expr_free(struct gb_expr *e);
+
+/* Whether `name` is taken by the expression language: a function or
+ * constant of libmatheval (sin, exp, pi, e, ...) or of this layer (ceil,
+ * floor, min, max). An axis or define of that name is refused. */
+int gb_expr_reserved(const char *name);
+
+/* ---- spec files ---- */
+
+struct gb_spec;
+
+/* Whether a command-line argument names a spec file rather than a suite:
+ * it ends in ".json", contains ".json/" (a spec and one of its benches:
+ * "my.json/tiled"), or contains a '/' and names an existing regular file.
+ * "bandwidth/read" (a suite and bench) is not one. */
+int gb_spec_is_path(const char *arg);
+
+/* Reads and checks the spec file `path`. Every field is validated; the
+ * first problem is GB_ERR_USAGE with one line naming the file, the field
+ * path and why: `examples/sgemm/spec.json: benches[0].grid[1]: "ceil(n /
+ * bsx)": unknown name "bsx"`. GB_ERR_IO when the spec or a file it names
+ * cannot be read. Free with gb_spec_free (unless handed to gb_spec_suite). */
+enum gb_status gb_spec_load(const char *path, struct gb_spec **out);
+
+void gb_spec_free(struct gb_spec *s);
+
+/* The suite name and file path of a loaded spec. */
+const char *gb_spec_name(const struct gb_spec *s);
+const char *gb_spec_file(const struct gb_spec *s);
+
+/* Makes the heap suite of `spec`, which it then owns (on failure too: the
+ * spec is freed). The suite's benches have kernel_source (the spec's first
+ * source; the others are NVRTC headers), kernel_opts (every axis as
+ * -DNAME=value, then the defines), admit (the restrictions), setup, poison,
+ * launch, verify, teardown, and ctx = the parsed bench; its charts are time
+ * and derived throughput against each bench's first axis. Release it with
+ * gb_spec_suite_free (what gb_suite_register is given). */
+enum gb_status gb_spec_suite(struct gb_spec *spec, struct gb_suite **out);
+void gb_spec_suite_free(struct gb_suite *s);
+
+/* Loads `path` (a spec file, optionally followed by "/BENCH") and registers
+ * its suite. *selector is set to what a plan takes ("sgemm" or
+ * "sgemm/tiled"), owned by the caller (free). A spec whose suite is
+ * registered already from the same file is not loaded twice; another
+ * suite of that name is GB_ERR_USAGE. */
+enum gb_status gb_spec_register_path(const char *path, char **selector);
+
+/* The spec a registered suite was made from, or NULL for a built-in suite. */
+const struct gb_spec *gb_spec_of_suite(const struct gb_suite *s);
+
+/* Evaluates every expression of a spec bench's point (its defines, grid,
+ * block, shared memory, kernel name, counts, scalars, bytes, flops and its
+ * reference's) without a GPU: GB_ERR_USAGE naming the file, the field and
+ * the point when one is not a non-negative integer where it must be (or not
+ * a number). GB_OK for points of other benches. */
+enum gb_status gb_spec_check_point(const struct gb_point *p);
+
+/* Copies the spec file and its sources into <run_dir>/spec/<suite>/ (the
+ * run can then be read, re-run and modelled without the original files).
+ * GB_ERR_IO. */
+enum gb_status gb_spec_save_copy(const struct gb_spec *s, const char *run_dir);
+
+#endif

@@ -1,0 +1,212 @@
+/* Every kernel spec found (examples/<name>/spec.json and
+ * tests/data/specs/<name>/spec.json) compiles with NVRTC for every planned
+ * configuration: each distinct set of -D options of its full and quick
+ * sweeps for sm_90, the quick ones for sm_80 and sm_100 too, with its
+ * headers and name expressions, and every name expression lowers to a
+ * name. A reference kernel in a source of its own is compiled too. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "gpubound/measure.h"
+#include "gpubound/spec.h"
+#include "suites/spec_internal.h"
+
+#define MAX_KEYS 8192
+
+static char *seen[MAX_KEYS];
+static int n_seen, n_compiled, n_specs;
+
+/* Whether this bench and option set was compiled for `arch` already. */
+static int once(const char *suite, const char *bench, const char *arch, char opts[][GB_OPT_LEN], int n)
+{
+    char key[2048];
+    size_t len = (size_t)snprintf(key, sizeof key, "%s/%s/%s", suite, bench, arch);
+    for (int i = 0; i < n && len < sizeof key; i++)
+        len += (size_t)snprintf(key + len, sizeof key - len, " %s", opts[i]);
+    for (int i = 0; i < n_seen; i++)
+        if (strcmp(seen[i], key) == 0)
+            return 0;
+    assert_true(n_seen < MAX_KEYS);
+    seen[n_seen++] = strdup(key);
+    return 1;
+}
+
+static void compile_point(const struct gb_suite *suite, const struct gb_plan_item *it, const char *arch)
+{
+    const struct gb_bench *row = it->bench;
+    const struct gb_spec_bench *b = row->ctx;
+    char opts[16][GB_OPT_LEN], exprs[4][GB_KERNEL_NAME_LEN];
+    const char *optp[16];
+    struct gb_point p;
+    struct gb_nvrtc_program prog;
+    char *cubin = NULL, **lowered = NULL;
+    size_t size = 0;
+    gb_plan_point(it, 0, &p);
+    if (gb_spec_check_point(&p) != GB_OK)
+        fail_msg("%s", gb_error_message());
+    int n = row->kernel_opts(&p, row->ctx, opts, 16);
+    for (int i = 0; i < n; i++)
+        optp[i] = opts[i];
+    if (once(suite->name, row->name, arch, opts, n)) {
+        memset(&prog, 0, sizeof prog);
+        assert_int_equal(row->kernel_program(row->ctx, optp, n, &prog, exprs, 4), GB_OK);
+        if (gb_nvrtc_compile_program(&prog, arch, optp, n, &cubin, &size, &lowered, NULL) != GB_OK)
+            fail_msg("%s (%s/%s, %s): %s", gb_spec_file(b->spec), suite->name, row->name, arch, gb_error_message());
+        assert_true(size > 0);
+        for (int i = 0; i < prog.n_exprs; i++) {
+            assert_non_null(lowered[i]);
+            assert_true(lowered[i][0] != '\0');
+            free(lowered[i]);
+        }
+        free(lowered);
+        free(cubin);
+        n_compiled++;
+    }
+    gb_point_release(&p);
+}
+
+/* The reference kernel of a bench whose reference has a source or defines of its own. */
+static void compile_reference(const struct gb_suite *suite, const struct gb_plan_item *it, const char *arch)
+{
+    const struct gb_spec_bench *b = it->bench->ctx;
+    const struct gb_spec *spec = b->spec;
+    struct gb_spec_values pv;
+    struct gb_point p;
+    char opts[GB_SPEC_MAX_NAMES][GB_OPT_LEN], exprs[1][GB_KERNEL_NAME_LEN];
+    const char *optp[GB_SPEC_MAX_NAMES], *hn[GB_SPEC_MAX_SOURCES], *hs[GB_SPEC_MAX_SOURCES];
+    char *cubin = NULL, **lowered = NULL;
+    size_t size = 0;
+    int nh = 0;
+    if (b->ref_kind != GB_SR_KERNEL || gb_spec_ref_shared(b))
+        return;
+    gb_plan_point(it, 0, &p);
+    assert_int_equal(gb_spec_point_values(b, &p, &pv), GB_OK);
+    int n = gb_spec_opts(b, &pv, 1, opts, GB_SPEC_MAX_NAMES);
+    for (int i = 0; i < n; i++)
+        optp[i] = opts[i];
+    if (once(suite->name, "(reference)", arch, opts, n)) {
+        for (int i = 0; i < spec->n_sources; i++)
+            if (i != b->ref.source) {
+                hn[nh] = spec->sources[i].name;
+                hs[nh++] = spec->sources[i].text;
+            }
+        snprintf(exprs[0], sizeof exprs[0], "%s", pv.ref_kernel);
+        struct gb_nvrtc_program prog = {.name = spec->sources[b->ref.source].name,
+                                        .source = spec->sources[b->ref.source].text, .n_headers = nh,
+                                        .header_names = hn, .header_sources = hs, .n_exprs = 1,
+                                        .exprs = (const char (*)[GB_KERNEL_NAME_LEN])exprs};
+        if (gb_nvrtc_compile_program(&prog, arch, optp, n, &cubin, &size, &lowered, NULL) != GB_OK)
+            fail_msg("%s reference (%s): %s", spec->file, arch, gb_error_message());
+        free(lowered[0]);
+        free(lowered);
+        free(cubin);
+        n_compiled++;
+    }
+    gb_point_release(&p);
+}
+
+static void compile_spec(const char *path)
+{
+    static const char *const archs[] = {"sm_90", "sm_80", "sm_100"};
+    char *sel = NULL;
+    if (gb_spec_register_path(path, &sel) != GB_OK)
+        fail_msg("%s", gb_error_message());
+    n_specs++;
+    for (int quick = 0; quick < 2; quick++) {
+        struct gb_plan plan;
+        const char *s[] = {sel};
+        if (gb_plan_build(s, 1, NULL, 0, quick, &plan) != GB_OK)
+            fail_msg("%s: %s", path, gb_error_message());
+        for (int a = 0; a < (quick ? 3 : 1); a++)
+            for (size_t i = 0; i < plan.n; i++) {
+                compile_point(plan.items[i].suite, &plan.items[i], archs[a]);
+                compile_reference(plan.items[i].suite, &plan.items[i], archs[a]);
+            }
+        gb_plan_release(&plan);
+    }
+    free(sel);
+}
+
+/* Every <root>/<name>/spec.json, in name order. */
+static void compile_under(const char *root)
+{
+    struct dirent **names = NULL;
+    int n = scandir(root, &names, NULL, alphasort);
+    for (int i = 0; i < n; i++) {
+        char path[1024];
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/%s/spec.json", root, names[i]->d_name);
+        if (names[i]->d_name[0] != '.' && stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+            printf("spec %s\n", path);
+            compile_spec(path);
+        }
+        free(names[i]);
+    }
+    free(names);
+}
+
+static void test_every_spec(void **state)
+{
+    (void)state;
+    /* The source tree, from this file's own path (.../tests/nvrtc/test_specs.c). */
+    char root[1024], dir[1100];
+    snprintf(root, sizeof root, "%s", __FILE__);
+    char *cut = strstr(root, "/tests/nvrtc/");
+    assert_non_null(cut);
+    *cut = '\0';
+    snprintf(dir, sizeof dir, "%s/examples", root);
+    compile_under(dir);
+    snprintf(dir, sizeof dir, "%s/tests/data/specs", root);
+    compile_under(dir);
+    printf("%d spec(s), %d compilation(s)\n", n_specs, n_compiled);
+    /* At least the test specs: saxpy, reduce (a template and a header), wrong. */
+    assert_true(n_specs >= 3);
+    assert_true(n_compiled > 0);
+    gb_suites_release();
+    for (int i = 0; i < n_seen; i++)
+        free(seen[i]);
+}
+
+/* A template's name expression lowers to its mangled name, which differs
+ * from the expression; an extern "C" name lowers to itself. */
+static void test_lowered_names(void **state)
+{
+    (void)state;
+    static const char src[] = "template <int B> __global__ void t(int *p) { p[0] = B; }\n"
+                              "extern \"C\" __global__ void c(int *p) { p[0] = 1; }\n";
+    char exprs[2][GB_KERNEL_NAME_LEN] = {"t<64>", "c"};
+    struct gb_nvrtc_program prog = {.name = "t.cu", .source = src, .n_exprs = 2,
+                                    .exprs = (const char (*)[GB_KERNEL_NAME_LEN])exprs};
+    char *cubin = NULL, **lowered = NULL;
+    size_t size = 0;
+    if (gb_nvrtc_compile_program(&prog, "sm_90", NULL, 0, &cubin, &size, &lowered, NULL) != GB_OK)
+        fail_msg("%s", gb_error_message());
+    assert_string_equal(lowered[0], "_Z1tILi64EEvPi");
+    assert_string_equal(lowered[1], "c");
+    free(lowered[0]);
+    free(lowered[1]);
+    free(lowered);
+    free(cubin);
+    /* A name expression that names nothing is a compile error naming it. */
+    char bad[1][GB_KERNEL_NAME_LEN] = {"nothere<3>"};
+    prog.n_exprs = 1;
+    prog.exprs = (const char (*)[GB_KERNEL_NAME_LEN])bad;
+    assert_int_equal(gb_nvrtc_compile_program(&prog, "sm_90", NULL, 0, &cubin, &size, &lowered, NULL), GB_ERR_COMPILE);
+    assert_non_null(strstr(gb_error_message(), "nothere"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lowered_names),
+        cmocka_unit_test(test_every_spec),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
