@@ -51,7 +51,7 @@ CASES=(
     "spec|$SPEC||."
 )
 
-sets_of() { local a=(); for s in $1; do a+=(--set "$s"); done; printf '%s\n' "${a[@]}"; }
+sets_of() { local a=(); for s in $1; do a+=(--set "$s"); done; [ ${#a[@]} = 0 ] || printf '%s\n' "${a[@]}"; }
 
 step info "$GB" info
 first=1
