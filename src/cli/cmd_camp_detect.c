@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli_spec.h"
 #include "cli/cli.h"
 #include "cli/cmd_camp.h"
 #include "gpubound/camp_detect.h"
@@ -203,8 +204,12 @@ int camp_cli_detect(int argc, char **argv)
     struct gb_run *run = NULL;
     const struct gb_record *refs = NULL;
     size_t n_refs = 0, first = 0;
+    char **spec_owned = NULL, spec_paths[1024];
     int rc;
     if ((rc = detect_args(argc, argv, &a)) >= 0)
+        goto out;
+    /* A kernel spec file goes wherever a suite does, as in run. */
+    if ((rc = gb_cli_spec_args(argc - optind, argv + optind, &spec_owned, spec_paths, sizeof spec_paths)) >= 0)
         goto out;
     if (a.refs && gb_cli_load_run(a.refs, &run) != GB_OK) {
         rc = gb_cli_fail(GB_ERR_FORMAT, "camp detect --refs", "give a camping run recorded with 'run --counters'");
@@ -234,6 +239,7 @@ out:
         gb_record_release(&ds.recs[i]);
     free(ds.recs);
     gb_run_free(run);
+    gb_cli_spec_free(spec_owned);
     free(a.sets);
     return rc;
 }

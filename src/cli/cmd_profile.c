@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_spec.h"
 #include "gpu/cupti_profiler.h"
 #include "gpubound/counters.h"
 #include "gpubound/measure.h"
@@ -129,11 +130,14 @@ int gb_cmd_profile(int argc, char **argv)
 {
     struct profile_args a;
     struct gb_plan plan;
-    char **names = NULL;
+    char **names = NULL, **spec_owned = NULL, spec_paths[1024];
     size_t n = 0;
     int rc;
     memset(&plan, 0, sizeof plan);
     if ((rc = profile_args(argc, argv, &a)) >= 0)
+        goto out;
+    /* A kernel spec file goes wherever a suite does, as in run. */
+    if ((rc = gb_cli_spec_args(argc - optind, argv + optind, &spec_owned, spec_paths, sizeof spec_paths)) >= 0)
         goto out;
     if (gb_counter_names_parse(a.metrics, &names, &n) != GB_OK) {
         rc = gb_cli_usage(CMD, "--metrics: %s", gb_error_message());
@@ -153,6 +157,7 @@ int gb_cmd_profile(int argc, char **argv)
 out:
     gb_plan_release(&plan);
     gb_counter_names_free(names, n);
+    gb_cli_spec_free(spec_owned);
     free(a.sets);
     return rc;
 }
