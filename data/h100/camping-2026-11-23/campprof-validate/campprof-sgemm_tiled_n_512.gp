@@ -1,0 +1,61 @@
+# campprof-sgemm_tiled_n_512.gp - a chart of gpubound, drawn by: gnuplot campprof-sgemm_tiled_n_512.gp (in this directory)
+reset
+$s0 << EOD
+64 219.7453419 219.7453419 219.7453419
+64 115.2131817 115.2131817 115.2131817
+64 62.94710165 62.94710165 62.94710165
+EOD
+$s1 << EOD
+64 72.76009597 72.76009597 72.76009597
+64 38.0965 38.0965 38.0965
+64 20.76470202 20.76470202 20.76470202
+EOD
+$s2 << EOD
+64 17.72420776 17.72420776 17.72420776
+64 9.221594572 9.221594572 9.221594572
+64 4.97028798 4.97028798 4.97028798
+EOD
+$s3 << EOD
+64 59.6495 59.521 59.713
+64 38.0965 38.081 38.177
+64 32.3845 32.384 32.385
+EOD
+$star0 << EOD
+64 38.0965
+EOD
+set encoding utf8
+set datafile missing '?'
+set linetype 1 lc rgb '#0072B2' lw 2.5 pt 7 ps 1.5 dt solid
+set linetype 2 lc rgb '#D55E00' lw 2.5 pt 5 ps 1.5 dt solid
+set linetype 3 lc rgb '#009E73' lw 2.5 pt 9 ps 1.5 dt solid
+set linetype 4 lc rgb '#CC79A7' lw 2.5 pt 13 ps 1.5 dt solid
+set linetype 5 lc rgb '#E69F00' lw 2.5 pt 11 ps 1.5 dt solid
+set linetype 6 lc rgb '#56B4E9' lw 2.5 pt 15 ps 1.5 dt solid
+set linetype 7 lc rgb '#000000' lw 2.5 pt 7 ps 1.5 dt solid
+set linetype 8 lc rgb '#999999' lw 2.5 pt 5 ps 1.5 dt solid
+set linetype cycle 8
+set border 3 lw 1.5 lc rgb '#404040'
+set tics nomirror out scale 0.75 textcolor rgb '#202020'
+set style textbox opaque noborder margins 1,1
+set title 'CampProf validation: kernel spec/tiled n=512' . "\n" . 'line from 64 warps, degree 0.272; error 38.8% over all starts' font ',18'
+set xlabel 'active warps per SM'
+set ylabel 'time per launch (µs)'
+set xrange [61.44:66.56]
+set xtics (64)
+set format x '%g'
+set grid xtics back lt 1 lc rgb '#dcdcdc' lw 1
+set yrange [0:241.719876]
+set format y '%g'
+set grid ytics back lt 1 lc rgb '#dcdcdc' lw 1
+set key outside right top vertical Left reverse noenhanced samplen 2.5 spacing 1.3 width 1 box lc rgb '#bbbbbb'
+set terminal svg size 1200,750 dynamic noenhanced font 'Sans,16' background rgb 'white'
+set output 'campprof-sgemm_tiled_n_512.svg'
+plot $s0 using 1:2:3:4 with linespoints lt 1 title 'worst: every access camped on one L2 slice', \
+     $s1 using 1:2:3:4 with linespoints lt 2 title 'application: extrapolated in the band', \
+     $s2 using 1:2:3:4 with linespoints lt 3 title 'best: no camping', \
+     $s3 using 1:2:3:4 with yerrorlines lt 4 title 'measured', \
+     $star0 using 1:2 with points pt 3 ps 4 lw 3 lc rgb '#000000' title 'start (64 warps)'
+set terminal pngcairo size 1200,750 noenhanced font 'Sans,13' background rgb 'white'
+set output 'campprof-sgemm_tiled_n_512.png'
+replot
+unset output
