@@ -228,6 +228,12 @@ const char *gb_record_status_name(enum gb_record_status st);
 /* 1 when the point was profiled (run --counters) and has counters. */
 int gb_record_has_counters(const struct gb_record *r);
 
+/* The identity of a record's point as one string (malloc'ed; NULL when
+ * out of memory): its suite and bench (or `bench_as` in their place, for
+ * benches compared under one name), cache mode and axes sorted by name,
+ * joined by bytes that names cannot hold. Equal points give equal keys. */
+char *gb_record_point_key(const struct gb_record *r, const char *bench_as);
+
 /* The value of counter `name` (an Nsight Compute metric name such as
  * "dram__sectors_read.sum"), or `fallback` when absent or unknown. */
 double gb_record_counter(const struct gb_record *r, const char *name, double fallback);

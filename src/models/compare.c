@@ -54,28 +54,11 @@ static int gb_cmp_pair_of(const struct gb_cmp_opts *o, const struct gb_record *r
  * axes sorted by name, joined by bytes that names cannot hold. */
 static char *gb_cmp_key(const struct gb_record *r, int pair)
 {
-    size_t n = strlen(r->suite) + strlen(r->bench) + 32;
-    int order[256], na = r->n_axes < 256 ? r->n_axes : 256;
-    for (int a = 0; a < na; a++) {
-        n += strlen(r->axes[a].name) + strlen(r->axes[a].value) + 2;
-        order[a] = a;
-    }
-    for (int a = 1; a < na; a++)
-        for (int b = a; b > 0 && strcmp(r->axes[order[b - 1]].name, r->axes[order[b]].name) > 0; b--) {
-            int t = order[b];
-            order[b] = order[b - 1];
-            order[b - 1] = t;
-        }
-    char *k = malloc(n), *p = k;
-    if (!k)
-        return NULL;
-    if (pair >= 0)
-        p += sprintf(p, "\x03pair%d\x01%d", pair, (int)r->cache);
-    else
-        p += sprintf(p, "%s\x01%s\x01%d", r->suite, r->bench, (int)r->cache);
-    for (int a = 0; a < na; a++)
-        p += sprintf(p, "\x01%s\x02%s", r->axes[order[a]].name, r->axes[order[a]].value);
-    return k;
+    char as[32];
+    if (pair < 0)
+        return gb_record_point_key(r, NULL);
+    snprintf(as, sizeof as, "\x03pair%d", pair);
+    return gb_record_point_key(r, as);
 }
 
 static int gb_cmp_entry_order(const void *a, const void *b)

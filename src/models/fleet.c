@@ -99,29 +99,7 @@ enum gb_status gb_fleet_point_stats(struct gb_fleet_cell *cells, size_t n, doubl
  * cache and the axes sorted by name. */
 static char *gb_point_key(const struct gb_record *r)
 {
-    size_t n = strlen(r->suite) + strlen(r->bench) + 16;
-    int na = r->n_axes, *order = malloc(((size_t)na + 1) * sizeof *order);
-    for (int a = 0; a < na; a++)
-        n += strlen(r->axes[a].name) + strlen(r->axes[a].value) + 2;
-    char *k = malloc(n), *p = k;
-    if (!k || !order) {
-        free(k);
-        free(order);
-        return NULL;
-    }
-    for (int a = 0; a < na; a++)
-        order[a] = a;
-    for (int a = 1; a < na; a++)
-        for (int b = a; b > 0 && strcmp(r->axes[order[b - 1]].name, r->axes[order[b]].name) > 0; b--) {
-            int t = order[b];
-            order[b] = order[b - 1];
-            order[b - 1] = t;
-        }
-    p += sprintf(p, "%s\x01%s\x01%d", r->suite, r->bench, (int)r->cache);
-    for (int a = 0; a < na; a++)
-        p += sprintf(p, "\x01%s\x02%s", r->axes[order[a]].name, r->axes[order[a]].value);
-    free(order);
-    return k;
+    return gb_record_point_key(r, NULL);
 }
 
 static void gb_point_label(const struct gb_record *r, char *buf, size_t n)

@@ -123,31 +123,21 @@ static enum gb_status gb_check_samples(struct gb_run *run, const char *file, siz
                        "(%.6g) in %s", file, i, r->median_ns, med, name);
 }
 
-/* The identity of a record as one string: suite, bench, cache and the
- * axes sorted by name, separated by bytes that names cannot hold. */
+/* The identity of a record: its point, and its rank in a fleet run (which
+ * holds each point once per rank). */
 static char *gb_rec_key(const struct gb_record *r)
 {
-    size_t n = strlen(r->suite) + strlen(r->bench) + 40;
-    int order[256], na = r->n_axes < 256 ? r->n_axes : 256;
-    for (int a = 0; a < na; a++) {
-        n += strlen(r->axes[a].name) + strlen(r->axes[a].value) + 2;
-        order[a] = a;
-    }
-    for (int a = 1; a < na; a++) /* insertion sort: a record has a handful of axes */
-        for (int b = a; b > 0 && strcmp(r->axes[order[b - 1]].name, r->axes[order[b]].name) > 0; b--) {
-            int t = order[b];
-            order[b] = order[b - 1];
-            order[b - 1] = t;
-        }
-    char *k = malloc(n), *p = k;
-    if (!k)
+    char *k = gb_record_point_key(r, NULL);
+    if (!k || !r->fleet)
+        return k;
+    size_t n = strlen(k);
+    char *f = realloc(k, n + 16);
+    if (!f) {
+        free(k);
         return NULL;
-    p += sprintf(p, "%s\x01%s\x01%d", r->suite, r->bench, (int)r->cache);
-    for (int a = 0; a < na; a++)
-        p += sprintf(p, "\x01%s\x02%s", r->axes[order[a]].name, r->axes[order[a]].value);
-    if (r->fleet) /* a fleet run holds each point once per rank */
-        sprintf(p, "\x03%d", r->fleet_rank);
-    return k;
+    }
+    snprintf(f + n, 16, "\x03%d", r->fleet_rank);
+    return f;
 }
 
 struct gb_keyed {

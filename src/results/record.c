@@ -219,3 +219,33 @@ void gb_run_count_status(const struct gb_run *run, size_t *ok, size_t *failed, s
             ++*failed;
     }
 }
+
+char *gb_record_point_key(const struct gb_record *r, const char *bench_as)
+{
+    size_t n = strlen(r->suite) + strlen(r->bench) + (bench_as ? strlen(bench_as) : 0) + 48;
+    int na = r->n_axes > 0 ? r->n_axes : 0, *order = malloc(((size_t)na + 1) * sizeof *order);
+    for (int a = 0; a < na; a++)
+        n += strlen(r->axes[a].name) + strlen(r->axes[a].value) + 2;
+    char *k = malloc(n), *p = k;
+    if (!k || !order) {
+        free(k);
+        free(order);
+        return NULL;
+    }
+    for (int a = 0; a < na; a++)
+        order[a] = a;
+    for (int a = 1; a < na; a++) /* insertion sort: a record has a handful of axes */
+        for (int b = a; b > 0 && strcmp(r->axes[order[b - 1]].name, r->axes[order[b]].name) > 0; b--) {
+            int t = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = t;
+        }
+    if (bench_as)
+        p += sprintf(p, "%s\x01%d", bench_as, (int)r->cache);
+    else
+        p += sprintf(p, "%s\x01%s\x01%d", r->suite, r->bench, (int)r->cache);
+    for (int a = 0; a < na; a++)
+        p += sprintf(p, "\x01%s\x02%s", r->axes[order[a]].name, r->axes[order[a]].value);
+    free(order);
+    return k;
+}
