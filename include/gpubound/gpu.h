@@ -75,7 +75,8 @@ enum gb_status gb_cuda_fail(CUresult r, const char *call, const char *file, int 
 /* Whether `r` is one of the errors after which the context is unusable
  * (an illegal address, a misaligned access, an illegal instruction, a
  * device assert, an uncorrectable ECC error, ...): every later call in the
- * context returns it until the context is recreated (gb_gpu_recover). */
+ * context returns it, and the primary context cannot be retained again:
+ * only a new process can use the device (a run goes on in one). */
 int gb_cuda_sticky(CUresult r);
 
 /* Evaluates a driver call; on failure returns its converted status from the
@@ -114,10 +115,6 @@ struct gb_gpu {
      * that could wait for it (frees, unloads, synchronisation) is made on the
      * device again; gb_gpu_close only forgets it. */
     int hung;
-    /* Counts the contexts this device has had: gb_gpu_recover adds one. A
-     * bench that keeps context-bound handles (functions, buffers) beyond a
-     * point's teardown and its shared state must key them on it. */
-    int generation;
     /* NVRTC's log of the last module that failed to compile (owned; NULL
      * when none): the harness moves it into the point's record. */
     char *compile_log;
@@ -243,16 +240,6 @@ enum gb_status gb_gpu_wait_event(struct gb_gpu *g, CUevent ev);
  * error) when a sticky error holds it, else GB_OK (also when g holds no
  * context). Never waits. */
 enum gb_status gb_gpu_check(struct gb_gpu *g);
-
-/* Recreates g's context after a sticky error: drops every handle tied to
- * the old one (modules, the stream, the flush buffer, the helper kernels),
- * resets the process's own primary context (cuDevicePrimaryCtxReset; the
- * GPU itself is not reset), retains it again and makes the stream, helper
- * module and scratch word anew; g->generation grows by one. Whatever the
- * caller holds in the old context (events, buffers, functions, graphs) must
- * have been released or forgotten before. CUPTI keeps collecting (its
- * activity API is process-wide); what it collected so far is forgotten. */
-enum gb_status gb_gpu_recover(struct gb_gpu *g);
 
 /* Fills `n_words` 32-bit words at `p` with a fresh pseudo-random non-zero
  * pattern: word i = gb_fill_word(seed, i). Asynchronous on g->stream. */

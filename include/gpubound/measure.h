@@ -118,8 +118,8 @@ double gb_bench_timeout_s(const struct gb_bench *b);
  * compile error or a launch the driver refuses stays inside the point
  * (GB_OK). Otherwise the caller must act: GB_ERR_INTERRUPTED (stop),
  * GB_ERR_DEVICE_LOST (a kernel faulted: the point's own state is released;
- * drop what else is tied to the context and call gb_gpu_recover before the
- * next point), GB_ERR_TIMEOUT (a kernel ran past the limit and may still
+ * the context is lost for good, so the next point needs a new process:
+ * gb_session_run says where to go on), GB_ERR_TIMEOUT (a kernel ran past the limit and may still
  * run: g->hung is set, nothing of the point was freed; stop the run without
  * touching the device). */
 enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const struct gb_measure_opts *o,

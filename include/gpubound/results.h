@@ -158,7 +158,8 @@ struct gb_run_info {
     char spec[1024];             /* the kernel spec file(s) run, as given ("" when none) */
     int complete;                /* 1 when the run ended normally */
     int points_ok, points_failed;
-    double wall_s;               /* whole run */
+    int restarts_after_fault;    /* times the run went on in a fresh process after a kernel fault */
+    double wall_s;               /* whole run, over every process it took */
     double timed_s;              /* sum of timed kernel work */
     struct gb_wall_parts parts;  /* the points' parts, summed */
     double write_s;              /* writing records, run.json and the report */

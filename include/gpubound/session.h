@@ -21,6 +21,9 @@ struct gb_session {
     int gpu_open;
     double pool_cpu_s;           /* CPU seconds of the compile pool's threads */
     int pool_threads;            /* the compile pool's threads (0: none) */
+    /* What the run's earlier processes compiled (a run that went on after a
+     * fault): added to this process's counts by gb_session_finish. */
+    struct gb_run_info prior;
 };
 
 /* Opens GPU `ordinal` and fills s->info: tool, host, start time,
@@ -29,9 +32,10 @@ struct gb_session {
  * then nothing is held, and gb_session_close is still safe. */
 enum gb_status gb_session_open(struct gb_session *s, int ordinal, const char *command_line, int quick);
 
-/* Fills the end of s->info: wall time since open, NVRTC compilations and
+/* Fills the end of s->info: wall time since s->t_start (open, or the
+ * run's start carried through a restart), NVRTC compilations and
  * disk-cache hits, compile CPU time and the GPU thread's wait for
- * compiles, finish time, and `complete`. */
+ * compiles (with s->prior's), finish time, and `complete`. */
 void gb_session_finish(struct gb_session *s, int complete);
 
 /* Closes the GPU; safe on a session that failed to open or was closed. */
@@ -50,6 +54,16 @@ struct gb_session_hooks {
     void *ctx;
 };
 
+/* Where a run cut short by a kernel fault goes on. A sticky error (an
+ * illegal address) leaves the process unable to use CUDA again, so
+ * `gpubound run` starts itself anew with this (cmd_run.c). */
+struct gb_session_resume {
+    size_t next;                 /* the plan index to go on from: the items before it are recorded */
+    int restarts;                /* restarts after a fault, this one included */
+    double t_start;              /* monotonic seconds (gb_measure_now_s) when the run began */
+    char started_utc[32];        /* run.json's started_utc: the directory must hold this run */
+};
+
 struct gb_session_opts {
     int device;                  /* GPU ordinal */
     const char *out_dir;         /* prepared by gb_run_dir_prepare */
@@ -59,6 +73,9 @@ struct gb_session_opts {
     /* How points are measured; `share` is ignored (the session keeps the
      * shared state of consecutive points itself). */
     struct gb_measure_opts measure;
+    /* NULL: a new run into an empty out_dir. Else out_dir holds this run,
+     * cut short by a fault, and it goes on from resume->next. */
+    const struct gb_session_resume *resume;
 };
 
 /* Where a session run stopped when it did not return GB_OK. */
@@ -66,13 +83,15 @@ enum gb_session_stage {
     GB_SESSION_DEVICE = 0,       /* the GPU could not be opened: nothing written, out_dir removed if empty */
     GB_SESSION_WRITE,            /* the run directory could not be written */
     GB_SESSION_MEASURE,          /* interrupted (GB_ERR_INTERRUPTED), a point hung (GB_ERR_TIMEOUT),
-                                  * or a faulted context could not be recreated */
+                                  * or a kernel faulted (GB_ERR_DEVICE_LOST: go on from resume_next
+                                  * in a new process) */
     GB_SESSION_FINISH,           /* the run's last files could not be written */
 };
 
 struct gb_session_result {
     enum gb_session_stage stage; /* meaningful when gb_session_run did not return GB_OK */
     struct gb_run_info info;     /* the run's metadata as last written */
+    size_t resume_next;          /* GB_ERR_DEVICE_LOST: the plan index the run goes on from */
 };
 
 /* Measures every point of `plan` on GPU o->device into o->out_dir: opens
@@ -80,13 +99,19 @@ struct gb_session_result {
  * (results.json, results.csv), and finally run.json again with the
  * counts, times and `complete`. Seeds rand() for fresh inputs. The plan's
  * kernels are compiled ahead on host threads (gb_compile_pool_threads).
- * A failure stays inside its point (compile error, refused launch); a
- * kernel fault records the point, recreates the context and goes on.
+ * A failure stays inside its point (compile error, refused launch).
  * Stops early when gb_measure_interrupted is set, when a point runs past
  * its limit (GB_ERR_TIMEOUT: its record is written, the device is not
  * touched again, and the process should exit soon, which ends the kernel),
- * or when the context cannot be recreated; points measured before are
- * kept and res->info.incomplete_reason says why. Returns GB_OK when every
+ * or when a kernel faults before the last point (GB_ERR_DEVICE_LOST: its
+ * record is written, run.json is incomplete, and the run goes on from
+ * res->resume_next in a new process, through o->resume); points measured
+ * before are kept and res->info.incomplete_reason says why. With o->resume
+ * the records already in out_dir are loaded and written back (GB_ERR_USAGE
+ * when the directory is not that run's: another started_utc, complete, or
+ * a record count other than resume->next), run.json's
+ * restarts_after_fault is resume->restarts, and the items before
+ * resume->next are not measured again. Returns GB_OK when every
  * planned point was measured and written (points that failed count in
  * res->info, not here); otherwise the status and res->stage say why. */
 enum gb_status gb_session_run(const struct gb_plan *plan, const struct gb_session_opts *o,

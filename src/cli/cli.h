@@ -71,8 +71,11 @@ enum gb_status gb_cli_load_run(const char *dir, struct gb_run **out);
 /* Resets getopt so that a command can parse its own argv. */
 void gb_cli_getopt_reset(void);
 
-/* The command line as one string (for run.json). */
+/* The command line as one string (for run.json); gb_cli_set_command_line
+ * also keeps the arguments as given, for a command that starts itself
+ * anew (gb_cli_argv: NULL-terminated, before getopt reordered them). */
 const char *gb_cli_command_line(void);
 void gb_cli_set_command_line(int argc, char **argv);
+char *const *gb_cli_argv(void);
 
 #endif

@@ -12,6 +12,7 @@
 #include "gpubound/suite.h"
 
 static char gb_cmdline[1024];
+static char **gb_argv_kept;
 
 int gb_cli_fail(enum gb_status st, const char *what, const char *todo)
 {
@@ -60,6 +61,9 @@ void gb_cli_getopt_reset(void)
 
 void gb_cli_set_command_line(int argc, char **argv)
 {
+    free(gb_argv_kept);
+    if ((gb_argv_kept = calloc((size_t)argc + 1, sizeof *gb_argv_kept)))
+        memcpy(gb_argv_kept, argv, (size_t)argc * sizeof *argv);
     gb_cmdline[0] = '\0';
     for (int i = 0; i < argc; i++) {
         size_t len = strlen(gb_cmdline);
@@ -70,6 +74,11 @@ void gb_cli_set_command_line(int argc, char **argv)
 const char *gb_cli_command_line(void)
 {
     return gb_cmdline;
+}
+
+char *const *gb_cli_argv(void)
+{
+    return gb_argv_kept;
 }
 
 void gb_cli_missing_root(const char *dir, char *root, size_t n)

@@ -12,6 +12,7 @@
 #include "cli/cli_spec.h"
 #include "util/fs.h"
 #include "cli/run_charts.h"
+#include "cli/run_resume.h"
 #include "gpubound/measure.h"
 #include "gpubound/report.h"
 #include "gpubound/session.h"
@@ -150,6 +151,9 @@ struct run_args {
     size_t n_counters;
     char **spec_owned;           /* selectors made for spec paths */
     char spec_paths[1024];       /* the spec files given, for run.json */
+    int resuming;                /* this process goes on with a run after a fault (run_resume.h) */
+    struct gb_session_resume resume;
+    char resume_dir[GB_PATH_MAX];
 };
 
 /* A positive number below `max` ("--ci", "--max-time"); -1 when `s` is not one. */
@@ -267,6 +271,7 @@ struct run_progress {
     double t_start;
     const char *out;
     const struct gb_plan *plan;
+    const struct gb_session_resume *resume; /* NULL: the run's first process */
 };
 
 /* The run's chart specs go with it (charts.json), then the progress starts. */
@@ -277,7 +282,11 @@ static enum gb_status gb_on_started(void *ctx, const struct gb_run_info *info, s
     if (st != GB_OK || (st = gb_cli_spec_save(pr->out, pr->plan)) != GB_OK)
         return st;
     pr->started = 1;
-    fprintf(stderr, "gpubound: %zu point(s) on %s into %s\n", n_points, info->device.name, pr->out);
+    if (pr->resume)
+        fprintf(stderr, "gpubound: going on from point %zu of %zu on %s in %s (a new process after fault %d)\n",
+                pr->resume->next + 1, n_points, info->device.name, pr->out, pr->resume->restarts);
+    else
+        fprintf(stderr, "gpubound: %zu point(s) on %s into %s\n", n_points, info->device.name, pr->out);
     return GB_OK;
 }
 
@@ -339,13 +348,31 @@ static void gb_default_out(char *buf, size_t n)
     snprintf(buf, n, "runs/%.4s%.2s%.2sT%.2s%.2s%.2sZ", ts, ts + 5, ts + 8, ts + 11, ts + 14, ts + 17);
 }
 
+/* Takes the resume marker of a run going on after a fault; without --out
+ * its directory is the run's. -1 when the command goes on, else the exit code. */
+static int gb_run_resume_args(struct run_args *a)
+{
+    char why[600];
+    int r = gb_run_resume_take(a->out, &a->resume, a->resume_dir, sizeof a->resume_dir, why, sizeof why);
+    if (r < 0)
+        return gb_cli_usage("run", "%s", why);
+    a->resuming = r;
+    if (r && (a->fleet || a->all_devices))
+        return gb_cli_usage("run", "%s is for a run on one GPU, not --fleet or --all-devices", GB_RUN_RESUME_ENV);
+    if (r && !a->out)
+        a->out = a->resume_dir;
+    return -1;
+}
+
 /* Measures the plan into a->out and shows the result. */
 static int gb_run_session(const struct run_args *a, const struct gb_plan *plan)
 {
     struct gb_session_opts so = {.device = (int)a->device, .out_dir = a->out,
                                  .command_line = gb_cli_command_line(), .quick = a->quick, .measure = a->mo,
-                                 .spec = a->spec_paths};
-    struct run_progress pr = {.tty = isatty(STDERR_FILENO), .t_start = gb_wall(), .out = a->out, .plan = plan};
+                                 .spec = a->spec_paths, .resume = a->resuming ? &a->resume : NULL};
+    /* The run's time counts from its first process on. */
+    struct run_progress pr = {.tty = isatty(STDERR_FILENO), .t_start = a->resuming ? a->resume.t_start : gb_wall(),
+                              .out = a->out, .plan = plan, .resume = so.resume};
     struct gb_session_hooks hooks = {.started = gb_on_started, .point = gb_on_point, .ctx = &pr};
     struct gb_session_result res;
     signal(SIGINT, gb_on_signal);
@@ -353,6 +380,8 @@ static int gb_run_session(const struct run_args *a, const struct gb_plan *plan)
     enum gb_status st = gb_session_run(plan, &so, &hooks, &res);
     if (pr.tty && pr.started)
         fputc('\n', stderr);
+    if (st == GB_ERR_DEVICE_LOST && res.stage == GB_SESSION_MEASURE)
+        return gb_run_restart(&res, a->out, so.resume, pr.t_start);
     if (st != GB_OK)
         return gb_run_stopped(st, &res, a->out);
     char note[512];
@@ -380,6 +409,8 @@ int gb_cmd_run(int argc, char **argv)
         (rc = gb_cli_spec_args(argc - optind, argv + optind, &a.spec_owned, a.spec_paths, sizeof a.spec_paths)) >= 0 ||
         (rc = gb_run_plan(argc, argv, &a, &plan)) >= 0)
         goto out;
+    if ((rc = gb_run_resume_args(&a)) >= 0)
+        goto out;
     if (a.fleet || a.all_devices) { /* cmd_fleet_run.c */
         struct gb_fleet_run_args fa = {.all_devices = a.all_devices, .device = a.device_set ? (int)a.device : -1,
                                        .out = a.out, .quick = a.quick, .report = a.report, .fmt = a.fmt, .mo = a.mo};
@@ -391,9 +422,15 @@ int gb_cmd_run(int argc, char **argv)
         a.out = default_out;
     }
     /* Directories made for --out are taken away again when the run leaves
-     * them empty (no GPU); a directory that was there stays. */
-    if ((!gb_is_dir(a.out) && gb_mkdir_p_undoable(a.out, made, sizeof made) != GB_OK) ||
-        gb_run_dir_prepare(a.out) != GB_OK) {
+     * them empty (no GPU); a directory that was there stays. A run that
+     * goes on after a fault continues its own directory (checked by the
+     * session against run.json). */
+    if (a.resuming && !gb_is_dir(a.out)) {
+        rc = gb_cli_usage("run", "%s names %s, which is not a directory", GB_RUN_RESUME_ENV, a.out);
+        goto out;
+    }
+    if (!a.resuming && ((!gb_is_dir(a.out) && gb_mkdir_p_undoable(a.out, made, sizeof made) != GB_OK) ||
+                        gb_run_dir_prepare(a.out) != GB_OK)) {
         rc = gb_cli_usage("run", "--out refused: %s", gb_error_message());
         gb_rmdir_made(a.out, made);
         goto out;

@@ -168,8 +168,8 @@ enum gb_status gb_cupti_start(const char *skip_prefix)
     if (st != GB_OK)
         return st;
     snprintf(cp_skip, sizeof cp_skip, "%s", skip_prefix ? skip_prefix : "");
-    /* Registered once: a start after gb_cupti_stop (a recreated context)
-     * only enables the kinds again. */
+    /* Registered once: a start after gb_cupti_stop only enables the kinds
+     * again. */
     static int registered;
     CUptiResult r;
     if (!registered) {
@@ -255,14 +255,6 @@ enum gb_status gb_cupti_discard(void)
     enum gb_status st = gb_cupti_take(0, &ops, &n, &dropped);
     free(ops);
     return st;
-}
-
-void gb_cupti_forget(void)
-{
-    pthread_mutex_lock(&col.lock);
-    col.n = col.dropped = 0;
-    col.nomem = 0;
-    pthread_mutex_unlock(&col.lock);
 }
 
 void gb_cupti_stop(void)

@@ -49,9 +49,6 @@ enum gb_status gb_cupti_take(uint32_t stream, struct gb_gpu_op **ops, size_t *n,
 /* Drops every operation recorded so far (after a flush). */
 enum gb_status gb_cupti_discard(void);
 
-/* Forgets every operation collected so far without calling CUPTI (for a
- * context that was lost: nothing is asked of the driver). */
-void gb_cupti_forget(void);
 /* Opens libcupti (the versioned names, then the toolkit's folders under
  * $CUDA_HOME, $CUDA_PATH and /usr/local/cuda); NULL when not found. Every
  * call returns the same library (dlopen counts references). */

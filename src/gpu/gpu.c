@@ -80,41 +80,6 @@ out:
     return st;
 }
 
-enum gb_status gb_gpu_recover(struct gb_gpu *g)
-{
-    enum gb_status st = GB_OK;
-    if (!gb_cu || !g->ctx)
-        return gb_error_set(GB_ERR_NO_GPU, "no device is open");
-    if (g->hung)
-        return gb_error_set(GB_ERR_TIMEOUT, "a kernel may still be running on %s; the context cannot be recreated",
-                            g->info.name);
-    /* What CUPTI collected in the old context is dropped, without a call into
-     * CUPTI while the context is lost; its buffers still in flight are
-     * dropped by the next CUPTI timer's start (gb_cupti_discard), which asks
-     * for stream ids in the new context. */
-    gb_cupti_forget();
-    /* Calls on a lost context fail without harm; the handles must go before
-     * the reset frees what they point to. */
-    gb_gpu_unload_modules(g);
-    gb_gpu_free(g, g->flush_buf);
-    gb_gpu_free(g, g->scratch);
-    if (g->stream)
-        gb_cu->cuStreamDestroy(g->stream);
-    g->flush_buf = g->scratch = 0;
-    g->flush_bytes = 0;
-    g->stream = NULL;
-    gb_cu->cuDevicePrimaryCtxRelease(g->dev);
-    g->ctx = NULL;
-    GB_CU_CHECK(st, gb_cu->cuDevicePrimaryCtxReset(g->dev));
-    g->generation++;
-    g->busy_s = 0;
-    st = gb_gpu_context(g);
-out:
-    if (st != GB_OK)
-        st = gb_error_set(st, "recreating the context of %s after a fault: %s", g->info.name, gb_error_message());
-    return st;
-}
-
 enum gb_status gb_gpu_open(int ordinal, struct gb_gpu *g)
 {
     enum gb_status st;

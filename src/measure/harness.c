@@ -473,7 +473,7 @@ static void gb_failure_reason(const struct gb_point_run *r, enum gb_status st, c
         snprintf(buf, n, "hung: the GPU did not finish within the point's limit of %g s (timeout_s); the run was stopped",
                  r->g->wait_limit_s);
     else if (st == GB_ERR_DEVICE_LOST)
-        snprintf(buf, n, "faulted, the context was lost and is recreated: %s", msg);
+        snprintf(buf, n, "faulted: the context is lost, the run goes on in a fresh process: %s", msg);
     else if (st == GB_ERR_CUDA && (strncmp(msg, "cuLaunchKernel failed", 21) == 0 ||
                                    strncmp(msg, "cuFuncSetAttribute failed", 25) == 0))
         snprintf(buf, n, "the driver refused the launch (block, registers or shared memory): %s", msg);

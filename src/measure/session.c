@@ -34,10 +34,10 @@ enum gb_status gb_session_open(struct gb_session *s, int ordinal, const char *co
 void gb_session_finish(struct gb_session *s, int complete)
 {
     s->info.wall_s = gb_measure_now_s() - s->t_start;
-    s->info.modules_compiled = s->gpu.compiles;
-    s->info.modules_cached = s->gpu.disk_hits;
-    s->info.compile_cpu_s = s->gpu.compile_cpu_s + s->pool_cpu_s;
-    s->info.compile_wait_s = s->gpu.compile_wait_s;
+    s->info.modules_compiled = s->prior.modules_compiled + s->gpu.compiles;
+    s->info.modules_cached = s->prior.modules_cached + s->gpu.disk_hits;
+    s->info.compile_cpu_s = s->prior.compile_cpu_s + s->gpu.compile_cpu_s + s->pool_cpu_s;
+    s->info.compile_wait_s = s->prior.compile_wait_s + s->gpu.compile_wait_s;
     s->info.compile_threads = s->pool_threads;
     gb_utc_now(s->info.finished_utc, sizeof s->info.finished_utc);
     s->info.complete = complete;
@@ -95,22 +95,24 @@ void gb_session_point_label(const struct gb_plan_item *it, char *buf, size_t n)
         len += snprintf(buf + len, n - (size_t)len, " %s=%s", it->axis_name[a], it->axis_value[a]);
 }
 
-/* After point `it` ended with `st`: whether the loop goes on (GB_OK) or
- * stops (the status, with info->incomplete_reason saying why). A lost
- * context is dropped with everything tied to it and made anew. */
-static enum gb_status gb_session_after(const struct gb_session_loop *l, const struct gb_plan_item *it,
-                                       enum gb_status st)
+/* After item i ended with `st`: whether the loop goes on (GB_OK) or
+ * stops (the status, with info->incomplete_reason saying why). After a
+ * fault (a sticky error) the process cannot use CUDA again: the loop stops
+ * unless nothing is left, and the run goes on in a new process. */
+static enum gb_status gb_session_after(const struct gb_session_loop *l, size_t i, enum gb_status st)
 {
     char label[200];
+    const struct gb_plan_item *it = &l->plan->items[i];
     struct gb_run_info *info = l->info;
     gb_session_point_label(it, label, sizeof label);
     if (st == GB_ERR_DEVICE_LOST) {
-        /* The shared state lives in the old context: freed before it goes. */
+        /* Its calls fail without harm on the lost context; nothing leaks past the process. */
         gb_measure_share_release(l->share);
-        if ((st = l->recover(l->ctx, l->gpu)) == GB_OK)
+        if (i + 1 == l->plan->n)
             return GB_OK;
         snprintf(info->incomplete_reason, sizeof info->incomplete_reason,
-                 "%.200s faulted and the context could not be recreated", label);
+                 "%.160s faulted; the run goes on from point %zu of %zu in a new process", label, i + 2,
+                 l->plan->n);
         return st;
     }
     if (st == GB_ERR_TIMEOUT) {
@@ -125,12 +127,13 @@ static enum gb_status gb_session_after(const struct gb_session_loop *l, const st
     return st;
 }
 
-enum gb_status gb_session_loop_run(const struct gb_session_loop *l, enum gb_status *measure_st)
+enum gb_status gb_session_loop_run(const struct gb_session_loop *l, enum gb_status *measure_st, size_t *next)
 {
     enum gb_status st = GB_OK;
     const struct gb_plan *plan = l->plan;
+    size_t i;
     *measure_st = GB_OK;
-    for (size_t i = 0; i < plan->n; i++) {
+    for (i = l->first; i < plan->n; i++) {
         struct gb_point p;
         struct gb_record rec;
         gb_plan_point(&plan->items[i], l->quick, &p);
@@ -141,7 +144,7 @@ enum gb_status gb_session_loop_run(const struct gb_session_loop *l, enum gb_stat
         gb_point_release(&p);
         if (*measure_st == GB_ERR_INTERRUPTED) {
             gb_record_release(&rec);
-            *measure_st = gb_session_after(l, &plan->items[i], *measure_st);
+            *measure_st = gb_session_after(l, i, *measure_st);
             break;
         }
         double t = gb_measure_now_s();
@@ -153,10 +156,12 @@ enum gb_status gb_session_loop_run(const struct gb_session_loop *l, enum gb_stat
         }
         gb_record_release(&rec);
         if (*measure_st != GB_OK)
-            *measure_st = gb_session_after(l, &plan->items[i], *measure_st);
+            *measure_st = gb_session_after(l, i, *measure_st);
         if (st != GB_OK || *measure_st != GB_OK)
             break;
     }
+    /* A faulted point is written: a new process goes on after it. */
+    *next = i + (i < plan->n && st == GB_OK && *measure_st == GB_ERR_DEVICE_LOST);
     return st;
 }
 
@@ -165,12 +170,6 @@ static enum gb_status gb_real_measure(void *ctx, struct gb_gpu *g, struct gb_poi
 {
     (void)ctx;
     return gb_measure_point(g, p, o, rec);
-}
-
-static enum gb_status gb_real_recover(void *ctx, struct gb_gpu *g)
-{
-    (void)ctx;
-    return gb_gpu_recover(g);
 }
 
 /* Starts the compile pool over the plan (none when there is nothing to
@@ -195,21 +194,23 @@ static void gb_session_pool_stop(struct gb_session_run *r)
     r->s.pool_threads = ps.threads;
 }
 
-/* Measures and writes every point; stops at an interruption, a hung GPU, a
- * context that cannot be recreated (*measure_st) or a write error (returned). */
-static enum gb_status gb_session_points(struct gb_session_run *r, const struct gb_plan *plan, int quick,
-                                        enum gb_status *measure_st)
+/* Measures and writes every point from `first` on; stops at an
+ * interruption, a hung GPU, a fault (*measure_st; *next: where a new
+ * process goes on) or a write error (returned). */
+static enum gb_status gb_session_points(struct gb_session_run *r, const struct gb_plan *plan, size_t first,
+                                        int quick, enum gb_status *measure_st, size_t *next)
 {
-    struct gb_session_loop l = {.plan = plan, .quick = quick, .gpu = &r->s.gpu, .w = r->w, .info = &r->s.info,
-                                .mo = &r->mo, .share = &r->share, .hooks = r->hooks,
-                                .measure = gb_real_measure, .recover = gb_real_recover};
+    struct gb_session_loop l = {.plan = plan, .first = first, .quick = quick, .gpu = &r->s.gpu, .w = r->w,
+                                .info = &r->s.info, .mo = &r->mo, .share = &r->share, .hooks = r->hooks,
+                                .measure = gb_real_measure};
     gb_session_pool(r, plan, quick);
-    enum gb_status st = gb_session_loop_run(&l, measure_st);
+    enum gb_status st = gb_session_loop_run(&l, measure_st, next);
     gb_session_pool_stop(r);
     return st;
 }
 
-/* Opens the device and the run directory. */
+/* Opens the device and the run directory (a new one, or the run's own
+ * when it goes on after a fault). */
 static enum gb_status gb_session_start(struct gb_session_run *r, const struct gb_plan *plan,
                                        const struct gb_session_opts *o, enum gb_session_stage *stage)
 {
@@ -220,7 +221,13 @@ static enum gb_status gb_session_start(struct gb_session_run *r, const struct gb
         return st;
     snprintf(r->s.info.spec, sizeof r->s.info.spec, "%s", o->spec ? o->spec : "");
     *stage = GB_SESSION_WRITE;
-    if ((st = gb_run_writer_open(o->out_dir, &r->s.info, plan->axes, plan->n_axes, &r->w)) != GB_OK)
+    if (o->resume) {
+        r->s.t_start = o->resume->t_start;
+        st = gb_session_resume_open(o->out_dir, o->resume, plan, &r->s.info, &r->s.prior, &r->w);
+    } else {
+        st = gb_run_writer_open(o->out_dir, &r->s.info, plan->axes, plan->n_axes, &r->w);
+    }
+    if (st != GB_OK)
         return st;
     if (r->hooks && r->hooks->started)
         return r->hooks->started(r->hooks->ctx, &r->s.info, plan->n);
@@ -240,7 +247,7 @@ enum gb_status gb_session_run(const struct gb_plan *plan, const struct gb_sessio
     if ((st = gb_session_start(&r, plan, o, &res->stage)) != GB_OK)
         goto out;
     srand((unsigned)time(NULL) ^ (unsigned)getpid());
-    st = gb_session_points(&r, plan, o->quick, &measure_st);
+    st = gb_session_points(&r, plan, o->resume ? o->resume->next : 0, o->quick, &measure_st, &res->resume_next);
     if (!r.s.gpu.hung)
         gb_measure_share_release(&r.share);
     gb_session_finish(&r.s, measure_st == GB_OK && st == GB_OK);

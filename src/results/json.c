@@ -466,6 +466,7 @@ json_t *gb_run_info_to_json(const struct gb_run_info *in)
     json_object_set_new(o, "complete", json_boolean(in->complete));
     json_object_set_new(o, "points_ok", json_integer(in->points_ok));
     json_object_set_new(o, "points_failed", json_integer(in->points_failed));
+    json_object_set_new(o, "restarts_after_fault", json_integer(in->restarts_after_fault));
     json_object_set_new(o, "wall_s", gb_json_real(in->wall_s));
     json_object_set_new(o, "timed_s", gb_json_real(in->timed_s));
     json_object_set_new(o, "timed_share", gb_json_real(in->wall_s > 0 ? in->timed_s / in->wall_s : NAN));
@@ -524,6 +525,7 @@ int gb_run_info_from_json(json_t *o, struct gb_run_info *in, const char *file, c
         gb_jr_int(&j, o, "complete", GB_RANGE_FLAG, &in->complete) ||
         gb_jr_int(&j, o, "points_ok", GB_RANGE_POINTS, &in->points_ok) ||
         gb_jr_int(&j, o, "points_failed", GB_RANGE_POINTS, &in->points_failed) ||
+        gb_jr_int(&j, o, "restarts_after_fault", GB_RANGE_POINTS, &in->restarts_after_fault) ||
         gb_jr_real(&j, o, "wall_s", GB_RANGE_SECONDS, &in->wall_s) ||
         gb_jr_real(&j, o, "timed_s", GB_RANGE_SECONDS, &in->timed_s))
         return -1;

@@ -29,6 +29,19 @@ expect 2 "--out refused: output .*full exists and is not empty" run bandwidth --
 echo x >"$TMP/afile"
 expect 2 "--out refused: .*is not a directory" run bandwidth --out "$TMP/afile"
 
+# The resume marker (a run going on after a kernel fault) is checked before
+# any GPU work: a malformed one, one for another --out, one naming a
+# directory that is not there, and one for a fleet are refused; the
+# non-empty directory it names is not accepted for another run either.
+GPUBOUND_RESUME="x y" expect 2 "GPUBOUND_RESUME='x y' is not a resume marker" run bandwidth --out "$TMP/full"
+GPUBOUND_RESUME="4 1 10.5 2026-11-21T12:00:00Z $TMP/other" \
+    expect 2 "names the run directory .*other, not this run's --out .*full" run bandwidth --out "$TMP/full"
+GPUBOUND_RESUME="4 17 10.5 2026-11-21T12:00:00Z $TMP/full" expect 2 "is not a resume marker" run bandwidth --out "$TMP/full"
+GPUBOUND_RESUME="4 1 10.5 2026-11-21T12:00:00Z $TMP/gone" expect 2 "names .*gone, which is not a directory" run bandwidth
+GPUBOUND_RESUME="4 1 10.5 2026-11-21T12:00:00Z $TMP/full" \
+    expect 2 "is for a run on one GPU" run bandwidth --fleet --out "$TMP/full"
+[ "$(cat "$TMP/full/keep")" = x ] && [ ! -e "$TMP/gone" ] && ok || bad "a refused marker must leave the directories as they were"
+
 if ! has_gpu; then
     # No GPU: one line, exit 3, and no run directory left behind.
     expect 3 "(no CUDA driver|no usable GPU|no GPU).*needs an NVIDIA GPU" run bandwidth --quick --out "$TMP/nogpu"

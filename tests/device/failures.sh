@@ -2,8 +2,11 @@
 # (tests/data/specs/), each wrong at one value of its axis and right at the
 # others:
 #   fault.json          an illegal address at block_size_x=96: the point is
-#                       recorded (error, the driver's words), the context
-#                       recreated, and the points after it verify and time;
+#                       recorded (error, the driver's words), the process
+#                       starts itself anew (a sticky error) and the points
+#                       after it verify and time; run.json complete with
+#                       restarts_after_fault 1 and a wall time over both
+#                       processes; progress goes on at [4/5]; exit 1;
 #   compile_error.json  an #error at block_size_x=64: recorded with NVRTC's
 #                       log in compile_log, the reason naming the kernel and
 #                       the first error; the others run;
@@ -21,7 +24,7 @@ export GPUBOUND_CACHE_DIR="$out/cache"
 fail=0
 
 # spec_run SPEC [NAME]: runs tests/data/specs/SPEC.json into $out/NAME
-# (default SPEC); $rc and $secs set.
+# (default SPEC); $rc and $secs (also exported as GB_SECS) set.
 spec_run() {
     local spec=$1 name=${2:-$1} t0
     t0=$(date +%s.%N)
@@ -29,6 +32,7 @@ spec_run() {
         >"$out/$name.stdout" 2>"$out/$name.stderr"
     rc=$?
     secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    export GB_SECS=$secs
     if [ ! -f "$out/$name/run.json" ]; then
         echo "FAIL: $name: no run written (exit $rc): $(tail -n 1 "$out/$name.stderr")"
         fail=$((fail + 1))
@@ -72,6 +76,14 @@ want(by.get(96, {}).get("status") == "error", "block 96 not recorded as error")
 want("illegal" in by.get(96, {}).get("reason", "").lower(), "block 96 reason does not name the illegal address")
 want(all(by[b]["status"] == "ok" for b in (32, 64, 128, 256) if b in by), "a point other than 96 did not verify")
 want(info["complete"] is True, "run.json not complete")
+restarts, ok_n, failed_n, wall = info.get("restarts_after_fault"), info["points_ok"], info["points_failed"], info["wall_s"]
+want(restarts == 1, f"restarts_after_fault {restarts}, expected 1")
+want(ok_n == 4 and failed_n == 1, f"run.json counts {ok_n} ok, {failed_n} failed")
+want("goes on from point 4 of 5 in a new process" in err, "stderr does not say the run goes on in a new process")
+want("going on from point 4 of 5" in err and "[4/5]" in err and "[5/5]" in err, "the new process did not go on at [4/5]")
+secs = float(__import__("os").environ["GB_SECS"])
+want(0.5 * secs <= wall <= secs + 1, f"wall_s {wall:.2f} does not cover the run ({secs} s from outside)")
+print(f"  fault: wall_s {wall:.2f} s over two processes, {secs} s from outside")
 '
 
 spec_run compile_error && check compile_error '

@@ -1,10 +1,13 @@
-/* The session's run loop (session_loop.h) driven with a fake harness and a
- * fake recovery: each class of failure a point can end with is written with
- * its reason and the loop does what it must: a compile error or a refused
- * launch stays inside its point, a fault recreates the context (the shared
- * state freed first) and the sweep goes on, a hang writes the hung point and
- * stops with the reason in run.json, an interruption stops. The records and
- * run.json are read back from disk, compile_log included. */
+/* The session's run loop (session_loop.h) driven with a fake harness:
+ * each class of failure a point can end with is written with its reason
+ * and the loop does what it must: a compile error or a refused launch
+ * stays inside its point; a fault writes the point, frees the shared state
+ * and stops with the item a new process goes on from; that process reopens
+ * the run directory (gb_session_resume_open: the records written back, a
+ * directory of another run refused), skips the items before and goes on; a
+ * hang writes the hung point and stops with the reason in run.json; an
+ * interruption stops. The records and run.json are read back from disk,
+ * compile_log and restarts_after_fault included. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,8 +25,7 @@
 #define LOG2 "bad.cu(3): error: #error directive: \"case two\"\n1 error detected in the compilation of \"bad.cu\".\n"
 
 /* What the fakes saw. */
-static int measured[16], n_measured, recovers, share_freed, share_freed_before_recover;
-static enum gb_status recover_result;
+static int measured[16], n_measured, share_freed;
 static int interrupt_at;
 
 static enum gb_status fake_setup(struct gb_point *p, void *ctx)
@@ -98,7 +100,7 @@ static enum gb_status fake_measure(void *ctx, struct gb_gpu *g, struct gb_point 
         rec_error(rec, "the driver refused the launch (block, registers or shared memory): cuLaunchKernel failed");
         return GB_OK;
     case 4:
-        rec_error(rec, "faulted, the context was lost and is recreated: an illegal memory access");
+        rec_error(rec, "faulted: the context is lost, the run goes on in a fresh process: an illegal memory access");
         return GB_ERR_DEVICE_LOST;
     case 6:
         rec_error(rec, "hung: the GPU did not finish within the point's limit of 2 s (timeout_s)");
@@ -110,15 +112,6 @@ static enum gb_status fake_measure(void *ctx, struct gb_gpu *g, struct gb_point 
         rec_ok(rec);
         return GB_OK;
     }
-}
-
-static enum gb_status fake_recover(void *ctx, struct gb_gpu *g)
-{
-    struct gb_measure_share *sh = ctx;
-    (void)g;
-    recovers++;
-    share_freed_before_recover = share_freed > 0 && sh->state == NULL;
-    return recover_result == GB_OK ? GB_OK : gb_error_set(recover_result, "recreating the context failed");
 }
 
 struct fixture {
@@ -151,9 +144,8 @@ static void fixture_open(struct fixture *f)
     f->share.state = &f->share;
     f->loop = (struct gb_session_loop){.plan = &f->plan, .gpu = &f->gpu, .w = f->w, .info = &f->info,
                                        .mo = &f->mo, .share = &f->share, .measure = fake_measure,
-                                       .recover = fake_recover, .ctx = &f->share};
-    n_measured = recovers = share_freed = share_freed_before_recover = 0;
-    recover_result = GB_OK;
+                                       .ctx = &f->share};
+    n_measured = share_freed = 0;
     interrupt_at = 0;
 }
 
@@ -162,6 +154,7 @@ static struct gb_run *fixture_close(struct fixture *f)
 {
     struct gb_run *run = NULL;
     assert_int_equal(gb_run_writer_close(f->w, &f->info), GB_OK);
+    f->w = NULL;
     assert_int_equal(gb_run_load(f->dir, &run), GB_OK);
     gb_plan_release(&f->plan);
     return run;
@@ -174,20 +167,78 @@ static void fixture_remove(const struct fixture *f)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The first process: points 1..4 measured, the fault at 4 written, the
+ * shared state freed, and the loop stops for a new process from item 4. */
+static void run_to_fault(struct fixture *f)
+{
+    enum gb_status measure_st;
+    size_t next = 0;
+    assert_int_equal(gb_session_loop_run(&f->loop, &measure_st, &next), GB_OK);
+    assert_int_equal(measure_st, GB_ERR_DEVICE_LOST);
+    assert_int_equal((int)next, 4);
+    assert_int_equal(n_measured, 4);
+    assert_int_equal(measured[3], 4);
+    assert_int_equal(share_freed, 1);
+    assert_null(f->share.state);
+    assert_non_null(strstr(f->info.incomplete_reason, "fakefail/pts case=4 faulted; the run goes on from point 5 of 7"));
+    assert_int_equal(f->info.points_ok, 1);
+    assert_int_equal(f->info.points_failed, 3);
+    f->info.timed_s = 0.25;
+    f->info.modules_compiled = 3;
+    assert_int_equal(gb_run_writer_close(f->w, &f->info), GB_OK);
+    f->w = NULL;
+}
+
+static void test_fault_stops_for_a_new_process(void **state)
+{
+    (void)state;
+    struct fixture f;
+    struct gb_run *run = NULL;
+    fixture_open(&f);
+    run_to_fault(&f);
+    assert_int_equal(gb_run_load(f.dir, &run), GB_OK);
+    assert_int_equal((int)run->n_records, 4);
+    assert_non_null(strstr(run->records[3].reason, "faulted"));
+    assert_int_equal(run->info.complete, 0);
+    assert_int_equal(run->info.restarts_after_fault, 0);
+    gb_run_free(run);
+    gb_plan_release(&f.plan);
+    fixture_remove(&f);
+}
+
+/* The new process: the run reopened, its 4 records written back and
+ * counted, items 1..4 skipped; 5 and 6 measured, the hang at 6 stops it. */
 static void test_each_failure_class(void **state)
 {
     (void)state;
     struct fixture f;
     enum gb_status measure_st;
+    size_t next = 0;
+    struct gb_run_info info, prior;
+    struct gb_session_resume rz = {.next = 4, .restarts = 1, .t_start = 1};
     fixture_open(&f);
-    assert_int_equal(gb_session_loop_run(&f.loop, &measure_st), GB_OK);
+    run_to_fault(&f);
+    snprintf(rz.started_utc, sizeof rz.started_utc, "%s", f.info.started_utc);
+    gb_run_info_init(&info, "gpubound run fakefail", "13.0");
+    snprintf(info.started_utc, sizeof info.started_utc, "2099-01-01T00:00:00Z");
+    assert_int_equal(gb_session_resume_open(f.dir, &rz, &f.plan, &info, &prior, &f.w), GB_OK);
+    assert_string_equal(info.started_utc, f.info.started_utc);
+    assert_int_equal(info.points_ok, 1);
+    assert_int_equal(info.points_failed, 3);
+    assert_int_equal(info.restarts_after_fault, 1);
+    assert_true(info.timed_s == 0.25);
+    assert_int_equal(prior.modules_compiled, 3);
+    assert_string_equal(info.incomplete_reason, "");
+    f.info = info;
+    f.loop.w = f.w;
+    f.loop.first = rz.next;
+    n_measured = 0;
+    assert_int_equal(gb_session_loop_run(&f.loop, &measure_st, &next), GB_OK);
     assert_int_equal(measure_st, GB_ERR_TIMEOUT);
-    /* Points 1..6 measured, 7 never; one recovery, after the shared state was freed. */
-    assert_int_equal(n_measured, 6);
-    assert_int_equal(measured[5], 6);
-    assert_int_equal(recovers, 1);
-    assert_int_equal(share_freed, 1);
-    assert_true(share_freed_before_recover);
+    /* Items 5 and 6 measured, none before, 7 never. */
+    assert_int_equal(n_measured, 2);
+    assert_int_equal(measured[0], 5);
+    assert_int_equal(measured[1], 6);
     assert_non_null(strstr(f.info.incomplete_reason, "fakefail/pts case=6 hung"));
     assert_non_null(strstr(f.info.incomplete_reason, "2 s"));
     assert_int_equal(f.info.points_ok, 2);
@@ -197,9 +248,11 @@ static void test_each_failure_class(void **state)
     assert_int_equal((int)run->n_records, 6);
     static const enum gb_record_status want[] = {GB_REC_OK, GB_REC_ERROR, GB_REC_ERROR, GB_REC_ERROR, GB_REC_OK,
                                                  GB_REC_ERROR};
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 6; i++) {
         assert_int_equal(run->records[i].status, want[i]);
-    /* The compile log comes back whole, and only on the point that failed to compile. */
+        assert_int_equal((int)gb_record_axis_num(&run->records[i], "case", 0), i + 1);
+    }
+    /* The compile log comes back whole through the reload, and only on the point that failed to compile. */
     assert_non_null(run->records[1].compile_log);
     assert_string_equal(run->records[1].compile_log, LOG2);
     for (int i = 0; i < 6; i++)
@@ -208,27 +261,47 @@ static void test_each_failure_class(void **state)
     assert_non_null(strstr(run->records[2].reason, "refused the launch"));
     assert_non_null(strstr(run->records[3].reason, "faulted"));
     assert_non_null(strstr(run->records[5].reason, "hung"));
-    /* run.json says the run is incomplete and why. */
+    /* run.json says the run is incomplete and why, and that it restarted once. */
     assert_int_equal(run->info.complete, 0);
+    assert_int_equal(run->info.restarts_after_fault, 1);
     assert_string_equal(run->info.incomplete_reason, f.info.incomplete_reason);
     gb_run_free(run);
     fixture_remove(&f);
 }
 
-static void test_failed_recovery_stops(void **state)
+/* A marker for another run, a count of records other than the marker's,
+ * or a complete run is refused, and the directory is left as it was. */
+static void test_resume_refuses_another_run(void **state)
 {
     (void)state;
     struct fixture f;
-    enum gb_status measure_st;
+    struct gb_run_info info, prior;
+    struct gb_run_writer *w = (struct gb_run_writer *)&f;
+    struct gb_session_resume rz = {.next = 4, .restarts = 1, .t_start = 1};
+    struct gb_run *run = NULL;
     fixture_open(&f);
-    recover_result = GB_ERR_CUDA;
-    assert_int_equal(gb_session_loop_run(&f.loop, &measure_st), GB_OK);
-    assert_int_equal(measure_st, GB_ERR_CUDA);
-    assert_int_equal(n_measured, 4);     /* stopped after the fault */
-    assert_non_null(strstr(f.info.incomplete_reason, "case=4 faulted and the context could not be recreated"));
-    struct gb_run *run = fixture_close(&f);
+    run_to_fault(&f);
+    gb_run_info_init(&info, "gpubound run fakefail", "13.0");
+    snprintf(rz.started_utc, sizeof rz.started_utc, "1999-01-01T00:00:00Z");
+    assert_int_equal(gb_session_resume_open(f.dir, &rz, &f.plan, &info, &prior, &w), GB_ERR_USAGE);
+    assert_null(w);
+    assert_non_null(strstr(gb_error_message(), "not the one started at 1999-01-01T00:00:00Z"));
+    snprintf(rz.started_utc, sizeof rz.started_utc, "%s", f.info.started_utc);
+    rz.next = 5;
+    assert_int_equal(gb_session_resume_open(f.dir, &rz, &f.plan, &info, &prior, &w), GB_ERR_USAGE);
+    assert_non_null(strstr(gb_error_message(), "holds 4 record(s)"));
+    /* Nothing was rewritten: the four records are still there. */
+    assert_int_equal(gb_run_load(f.dir, &run), GB_OK);
     assert_int_equal((int)run->n_records, 4);
     gb_run_free(run);
+    /* A complete run is not resumed. */
+    rz.next = 4;
+    assert_int_equal(gb_session_resume_open(f.dir, &rz, &f.plan, &info, &prior, &w), GB_OK);
+    info.complete = 1;
+    assert_int_equal(gb_run_writer_close(w, &info), GB_OK);
+    assert_int_equal(gb_session_resume_open(f.dir, &rz, &f.plan, &info, &prior, &w), GB_ERR_USAGE);
+    assert_non_null(strstr(gb_error_message(), "complete run"));
+    gb_plan_release(&f.plan);
     fixture_remove(&f);
 }
 
@@ -239,9 +312,11 @@ static void test_interrupt_stops_unwritten(void **state)
     enum gb_status measure_st;
     fixture_open(&f);
     interrupt_at = 2;
-    assert_int_equal(gb_session_loop_run(&f.loop, &measure_st), GB_OK);
+    size_t next = 0;
+    assert_int_equal(gb_session_loop_run(&f.loop, &measure_st, &next), GB_OK);
     assert_int_equal(measure_st, GB_ERR_INTERRUPTED);
-    assert_int_equal(recovers, 0);
+    assert_int_equal((int)next, 1); /* not written: a new process would measure it again */
+    assert_int_equal(share_freed, 0);
     assert_non_null(strstr(f.info.incomplete_reason, "interrupted before fakefail/pts case=2"));
     struct gb_run *run = fixture_close(&f);
     assert_int_equal((int)run->n_records, 1);
@@ -275,8 +350,9 @@ static void test_compile_log_cut(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fault_stops_for_a_new_process),
         cmocka_unit_test(test_each_failure_class),
-        cmocka_unit_test(test_failed_recovery_stops),
+        cmocka_unit_test(test_resume_refuses_another_run),
         cmocka_unit_test(test_interrupt_stops_unwritten),
         cmocka_unit_test(test_compile_log_cut),
     };
