@@ -9,6 +9,12 @@
 set -uo pipefail
 gb=$(realpath "$1") src=$2 out=$(realpath -m "$3")
 mkdir -p "$out"
+# Every file under OUT_DIR is hashed: files of an earlier run there would
+# pass for outputs of this one.
+if [ -n "$(ls -A "$out")" ]; then
+    echo "behaviour_manifest.sh: $out is not empty; give a new or empty directory" >&2
+    exit 2
+fi
 # Paths are given relative to SRC, as a user in the checkout types them, so
 # that outputs which name their input compare equal across checkouts.
 cd "$src" || exit 2

@@ -17,8 +17,10 @@
     "                     much\n"                                                                   \
     "  --max-dyn-smem B   the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (what\n"   \
     "                     cudaFuncSetAttribute set), or 'default' for a kernel that never set\n"  \
-    "                     it (the block's limit without opt-in minus --smem); a launch asking\n" \
-    "                     more --dyn-smem than this fits 0 blocks: the driver refuses it. The\n" \
+    "                     it (the block's limit without opt-in minus --smem); above that\n"      \
+    "                     default it is the opt-in, and a launch asking more --dyn-smem than it\n" \
+    "                     fits 0 blocks; below the default it lowers nothing (as the driver\n"   \
+    "                     answers: tests/data/occupancy/h200-attribute.csv). The\n"              \
     "                     dynamic shared memory sweep then holds the attribute\n"                \
     "  --carveout PCT     preferred shared-memory carveout, percent of the SM's maximum\n"         \
     "                     (0 to 100, or -1 for the driver's default, the default)\n"               \

@@ -193,11 +193,13 @@ static enum gb_status blocks_by_smem(const struct gb_device_info *dev,
     const int *configs = smem_configs(major, minor, &n_configs);
     const int smem_unit = dev->smem_alloc_unit > 0 ? dev->smem_alloc_unit : (major <= 7 ? 256 : 128);
     long max_dyn = in->max_dyn_smem_bytes;
+    long dflt = dev->smem_per_block > in->static_smem_bytes ? (long)dev->smem_per_block - in->static_smem_bytes : 0;
     if (max_dyn == GB_OCC_MAX_DYN_AS_REQUESTED)
         max_dyn = in->dyn_smem_bytes;
-    else if (max_dyn == GB_OCC_MAX_DYN_UNSET)
-        max_dyn = dev->smem_per_block > in->static_smem_bytes
-                      ? (long)dev->smem_per_block - in->static_smem_bytes : 0;
+    else if (max_dyn < dflt)
+        /* The attribute opts in above the default; set below it, it does not
+         * lower the default (the driver's answers: data/h200/occupancy-2026-11-23). */
+        max_dyn = dflt;
     long static_total = (long)in->static_smem_bytes + dev->smem_reserved_per_block;
     long alloc = round_up(static_total + in->dyn_smem_bytes, smem_unit);
     long max_usage = static_total + max_dyn;

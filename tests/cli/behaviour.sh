@@ -3,7 +3,7 @@
 # give the output they gave when tests/data/behaviour.manifest was made
 # (scripts/behaviour_manifest.sh hashes every file and stdout they write).
 # A change of output on purpose regenerates the manifest in the same commit:
-#   bash scripts/behaviour_manifest.sh build/gpubound . /tmp/m > tests/data/behaviour.manifest
+#   bash scripts/behaviour_manifest.sh build/gpubound . "$(mktemp -d)" > tests/data/behaviour.manifest
 . "$(dirname "$0")/lib.bash"
 : "${GB_SRC:?GB_SRC must name the source directory}"
 OUT="" ERR=""

@@ -363,10 +363,17 @@ static void test_hopper_shared_memory(void **state)
     assert_int_equal(r.active_blocks, 0);
     assert_int_equal(r.limit, GB_OCC_LIMIT_SMEM);
 
-    /* A launch asking more dynamic memory than the kernel allows: none. */
+    /* An attribute below the default does not lower it (the driver's answers,
+     * tests/data/occupancy/h200-attribute.csv): 1000 bytes run as without it. */
     r = occ(&d, 128, 32, 0, 1000, 500, -1);
+    assert_int_equal(r.active_blocks, occ(&d, 128, 32, 0, 1000, GB_OCC_MAX_DYN_UNSET, -1).active_blocks);
+    assert_true(r.active_blocks > 0);
+    /* Above the default, the attribute is the opt-in: a request above it gets none. */
+    r = occ(&d, 128, 32, 0, 70000, 65536, -1);
     assert_int_equal(r.active_blocks, 0);
     assert_int_equal(r.limits, GB_OCC_LIMIT_SMEM);
+    r = occ(&d, 128, 32, 0, 60000, 65536, -1);
+    assert_true(r.active_blocks > 0);
     /* The kernel's maximum given explicitly, equal to the launch's: the
      * same as opting in for exactly what the launch uses (4 blocks, above). */
     r = occ(&d, 128, 32, 0, 49152, 49152, -1);
@@ -478,9 +485,9 @@ static void test_max_dyn_attribute(void **state)
     assert_int_equal(r.active_blocks, 0);
     r = occ(&d, 256, 32, 8192, 40960, GB_OCC_MAX_DYN_UNSET, -1);
     assert_int_equal(r.active_blocks, 4); /* 50176 allocated: 233472 / 50176 = 4 */
-    /* An attribute of 0 allows only launches without dynamic memory. */
+    /* An attribute of 0 is below the default: it does not forbid dynamic memory. */
     r = occ(&d, 256, 32, 0, 1, 0, -1);
-    assert_int_equal(r.active_blocks, 0);
+    assert_int_equal(r.active_blocks, 8);
     r = occ(&d, 256, 32, 0, 0, 0, -1);
     assert_int_equal(r.active_blocks, 8);
     /* The shared-memory sweep holds a given attribute: nothing above it runs. */
@@ -682,6 +689,12 @@ static void test_matches_cuda_occupancy_h(void **state)
             attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
             attr.maxDynamicSharedSizeBytes =
                 (size_t)(in.max_dyn_smem_bytes < 0 ? in.dyn_smem_bytes : in.max_dyn_smem_bytes);
+            /* cuda_occupancy.h lets an attribute below the default lower it; the
+             * driver does not (tests/data/occupancy/h200-attribute.csv): the header
+             * is given the limit the driver acts on. */
+            int dflt = d.smem_per_block > in.static_smem_bytes ? d.smem_per_block - in.static_smem_bytes : 0;
+            if (in.max_dyn_smem_bytes >= 0 && in.max_dyn_smem_bytes < dflt)
+                attr.maxDynamicSharedSizeBytes = (size_t)dflt;
             if (in.max_dyn_smem_bytes == GB_OCC_MAX_DYN_UNSET) {
                 /* A kernel that never set the attribute: the runtime's
                  * default limit, and the value the driver reads back. */
