@@ -9,6 +9,8 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fails=0 checked=0
 shopt -s nullglob
+# From the source tree: a recorded run names its spec (examples/...) relative to it.
+cd "$GB_SRC" || exit 1
 for model in "$GB_SRC"/data/*/*/lpbm-model.json; do
     run=$(dirname "$model")
     checked=$((checked + 1))
