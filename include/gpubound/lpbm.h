@@ -149,6 +149,7 @@ struct gb_lpbm_bench_model {
     struct gb_lpbm_point *pts;            /* fit.n points (owned) */
     char dominant[512];
     char sources[256];                    /* where the per-thread counts came from */
+    char note[512];                       /* the spec's note on what the terms miss, or "" */
 };
 
 /* Writes the models (n of them) as one JSON file at `path`, atomically,

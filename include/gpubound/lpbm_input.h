@@ -71,6 +71,7 @@ struct gb_lpbm_input {
     struct gb_kernel_analysis analysis;
     char defines[1024];                /* the -D defines it was parsed with */
     char sources[256];                 /* where each count came from */
+    char note[512];                    /* the spec's "lpbm" "note", or "" */
     int n_counters;                    /* points with every counter the counters form needs */
 };
 

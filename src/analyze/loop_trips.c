@@ -37,6 +37,11 @@ const char gb_an_cuda_header[] =
     "__device__ float atomicAdd(float *, float);\n"
     "__device__ int atomicAdd(int *, int);\n"
     "__device__ unsigned atomicAdd(unsigned *, unsigned);\n"
+    "__device__ double atomicAdd(double *, double);\n"
+    "__device__ unsigned atomicInc(unsigned *, unsigned);\n"
+    "__device__ unsigned long long atomicExch(unsigned long long *, unsigned long long);\n"
+    "__device__ double __longlong_as_double(long long);\n"
+    "__device__ unsigned __brev(unsigned);\n"
     "__device__ float sinf(float); __device__ float cosf(float);\n"
     "__device__ float __sinf(float); __device__ float __cosf(float);\n"
     "__device__ void sincosf(float, float *, float *);\n"
@@ -201,6 +206,22 @@ static int trips_for(int kind, const char *op, const char *a, const char *b, con
     return 0;
 }
 
+/* A block-strided loop, `for (v = threadIdx.x; v < B; v += blockDim.x)` (or
+ * `+= block_size_x`, the block's x extent by the kernel-spec convention):
+ * the threads of a block together visit every v in [0, B) once, so the
+ * block's total is B iterations and the per-thread count (the predictors are
+ * per-thread averages over the launch) is B / blockDim.x, exactly, whatever
+ * each single thread does. Returns 0 and the expression, or -1. */
+static int block_strided(int kind, const char *op, const char *a, const char *b, const char *s,
+                         char *t, size_t n)
+{
+    if (kind != '+' || strcmp(op, "<") != 0 || strcmp(a, "threadIdx.x") != 0 ||
+        (strcmp(s, "blockDim.x") != 0 && strcmp(s, "block_size_x") != 0))
+        return -1;
+    snprintf(t, n, "(1.0 * max(0, %s) / (%s))", b, s);
+    return 0;
+}
+
 int gb_an_loop_trips(const char *init, const char *cond, const char *inc, char *trips, size_t n,
                      char *why, size_t wn)
 {
@@ -220,7 +241,8 @@ int gb_an_loop_trips(const char *init, const char *cond, const char *inc, char *
                  inc, var);
         return -1;
     }
-    if (trips_for(kind, op, start, bound, step, trips, n) != 0) {
+    if (block_strided(kind, op, start, bound, step, trips, n) != 0 &&
+        trips_for(kind, op, start, bound, step, trips, n) != 0) {
         snprintf(why, wn, "the condition '%s' does not end the %s of %s", cond,
                  kind == '+' ? "increase" : kind == '-' ? "decrease" : kind == '/' ? "halving"
                                                                                  : "doubling",

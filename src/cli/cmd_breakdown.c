@@ -244,6 +244,8 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     if ((st = bd_breakdown_table(m, 1, GB_FORMAT_TABLE)) != GB_OK)
         return st;
     printf("%s/%s: %s\n", m->suite, m->bench, m->dominant);
+    if (m->note[0])
+        printf("%s/%s: note from the spec: %s\n", m->suite, m->bench, m->note);
     return GB_OK;
 }
 
@@ -274,6 +276,7 @@ static enum gb_status bd_fit(const struct bd_opts *o, const struct gb_lpbm_input
     memcpy(m->bench, in->bench, sizeof m->bench);
     snprintf(m->sources, sizeof m->sources, "%s",
              form == GB_LPBM_COUNTERS ? "measured counters" : in->sources);
+    memcpy(m->note, in->note, sizeof m->note);
     m->form = form;
     m->weight = o->weight;
     m->holdout = o->holdout;

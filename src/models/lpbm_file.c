@@ -98,6 +98,8 @@ static json_t *bench_json(const struct gb_lpbm_bench_model *m)
     json_object_set_new(o, "holdout", holdout_json(m));
     json_object_set_new(o, "counts_from", json_string(m->sources));
     json_object_set_new(o, "dominant", json_string(m->dominant));
+    if (m->note[0])
+        json_object_set_new(o, "note", json_string(m->note));
     json_object_set_new(o, "points", pts);
     return o;
 }

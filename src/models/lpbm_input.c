@@ -297,6 +297,7 @@ enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpb
     snprintf(out->suite, sizeof out->suite, "%s", spec->suite);
     snprintf(out->bench, sizeof out->bench, "%s", bench);
     snprintf(out->kernel, sizeof out->kernel, "%s", b->kernel);
+    snprintf(out->note, sizeof out->note, "%s", b->l_note);
     if (!(out->pts = calloc(run->n_records ? run->n_records : 1, sizeof *out->pts)))
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < run->n_records && st == GB_OK; i++) {

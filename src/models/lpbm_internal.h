@@ -23,6 +23,7 @@ struct gb_lpbm_sbench {
     char block[3][160], grid[3][160];
     char dyn_smem[160], flops[256], bytes[256];
     char l_ops[256], l_global[256], l_shared[256];   /* the optional "lpbm" object */
+    char l_note[512];                                /* its "note": what the terms miss */
 };
 
 struct gb_lpbm_spec {

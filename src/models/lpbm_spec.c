@@ -112,7 +112,8 @@ static enum gb_status read_bench(json_t *b, size_t idx, struct gb_lpbm_sbench *s
             return gb_error_set(GB_ERR_FORMAT, "%s is not an object", where);
         if ((st = str_field(l, "ops", where, sb->l_ops, sizeof sb->l_ops, 0)) ||
             (st = str_field(l, "global_bytes", where, sb->l_global, sizeof sb->l_global, 0)) ||
-            (st = str_field(l, "shared_accesses", where, sb->l_shared, sizeof sb->l_shared, 0)))
+            (st = str_field(l, "shared_accesses", where, sb->l_shared, sizeof sb->l_shared, 0)) ||
+            (st = str_field(l, "note", where, sb->l_note, sizeof sb->l_note, 0)))
             return st;
     }
     return GB_OK;

@@ -1049,7 +1049,7 @@ static enum gb_status gb_spec_bench_parse(const struct gb_sp *c, json_t *o, stru
 {
     static const char *const known[] = {"name", "help", "kernel", "axes", "defines", "block", "grid",
                                         "dynamic_smem", "max_dynamic_smem", "restrictions", "args", "reference",
-                                        "problem_axes", "bytes", "flops", "cache", "timeout_s", NULL};
+                                        "problem_axes", "bytes", "flops", "cache", "timeout_s", "lpbm", NULL};
     enum gb_status st;
     int grid_given, block_given;
     if ((st = gb_sp_known(c, o, known)) != GB_OK || (st = gb_sp_bench_head(c, o, b)) != GB_OK ||
