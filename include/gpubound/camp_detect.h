@@ -16,6 +16,10 @@
 /* A point is camped on a unit when its max/mean is at least this many
  * times the spread reference's. */
 #define GB_CAMP_DETECT_FACTOR 2.0
+/* Fewer sectors than this per instance (2 KiB of 32-byte sectors) are too
+ * little traffic to call an imbalance: the H100's camped set read 41 per DRAM
+ * partition from the edges of an L2-resident kernel and was called camped. */
+#define GB_CAMP_DETECT_MIN_SECTORS 64
 
 struct gb_camp_detect_unit {
     const char *what;            /* "L2 slices", "DRAM partitions (reads)", ... */

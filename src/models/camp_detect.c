@@ -39,7 +39,7 @@ void gb_camp_detect(const struct gb_counters *point, const struct gb_counters *s
             u->x_spread = u->point.max_mean / u->spread.max_mean;
         if (u->have_camped && u->camped.max_mean > 0)
             u->x_camped = u->point.max_mean / u->camped.max_mean;
-        u->judged = u->point.units > 0 && u->point.sum >= 8 * u->point.units && isfinite(u->x_spread);
+        u->judged = u->point.units > 0 && u->point.sum >= GB_CAMP_DETECT_MIN_SECTORS * u->point.units && isfinite(u->x_spread);
         u->is_camped = u->judged && u->x_spread >= GB_CAMP_DETECT_FACTOR;
     }
 }

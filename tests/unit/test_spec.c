@@ -162,7 +162,7 @@ static void test_bad_fields(void **state)
         "benches[0].grid[0]: must be an expression (a string or a number), not a boolean");
     bad(NULL, ", \"gird\": [1]", NULL, NULL,
         "benches[0]: unknown field \"gird\" (known: name, help, kernel, axes, defines, block, grid, dynamic_smem, "
-        "max_dynamic_smem, restrictions, args, reference, problem_axes, bytes, flops, cache, timeout_s)");
+        "max_dynamic_smem, restrictions, args, reference, problem_axes, bytes, flops, cache, timeout_s, lpbm)");
     bad(NULL, ", \"cache\": \"warm\"", NULL, NULL, "benches[0].cache: \"warm\" is not hot or cold");
     bad(NULL, ", \"timeout_s\": -1", NULL, NULL, "benches[0].timeout_s: -1 is out of range (0.001 to 3600)");
     bad(NULL, NULL, NULL, "\"y\"", "benches[0].args: must be a list of 1 to 32 arguments, not a string");
