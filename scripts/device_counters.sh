@@ -42,7 +42,8 @@ step() {  # step NAME CMD...: runs, logs stdout/stderr to NAME.{out,err}, record
 # label | gpubound selector | --set values | ncu kernel regex
 SPEC=$SRC/tests/data/specs/counters_copy/spec.json
 for s in "$SRC"/examples/*/spec.json; do [ -f "$s" ] && { SPEC=$s; break; }; done
-# The kernel ncu must pick: the bench's own, not its reference (launched first to verify).
+# The kernel ncu must pick: the bench's own, not its reference (launched first to verify);
+# one point (block_size_x=64, in the --quick sweep of examples/fft), so both profile the same launch.
 SPEC_KERNEL=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["benches"][0]["kernel"].split("<")[0])' "$SPEC")
 CASES=(
     "bandwidth-read|bandwidth/read|width=16 grid=stride bytes=256M|^bw_read\$"
@@ -50,7 +51,7 @@ CASES=(
     "camping-spread|camping/read|pattern=spread width=4 warps=64|^camp_read\$"
     "transpose-naive|transpose/naive|n=4096 shape=square|^tr_naive\$"
     "transpose-diagonal|transpose/diagonal|n=4096 shape=square tile=32x8|^tr_diagonal\$"
-    "spec|$SPEC||^$SPEC_KERNEL\$"
+    "spec|$SPEC|block_size_x=64|^$SPEC_KERNEL\$"
 )
 
 sets_of() { local a=(); for s in $1; do a+=(--set "$s"); done; [ ${#a[@]} = 0 ] || printf '%s\n' "${a[@]}"; }
