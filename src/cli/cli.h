@@ -3,6 +3,7 @@
 #ifndef GB_CLI_H
 #define GB_CLI_H
 
+#include "results/validate.h"
 #include <getopt.h>
 #include <stdio.h>
 
@@ -48,6 +49,11 @@ int gb_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(pr
 /* Parses a non-negative integer option value ("--device 1"); prints the usage
  * error itself and returns -1 on bad input. */
 long gb_cli_parse_long(const char *cmd, const char *opt, const char *s, long min, long max);
+
+/* A whole-number option value checked against range `id` of the one range
+ * table (results/validate.h) and at least `min`: the value, or -1 after the
+ * usage line naming the option, the allowed range and what it is. */
+long gb_cli_parse_range(const char *cmd, const char *opt, const char *s, enum gb_range_id id, long min);
 
 /* Parses a compute capability "X.Y" (X, Y >= 0) for --cc; returns 0, or -1
  * on bad input (the caller prints the usage error, in its own words). */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "results/validate.h"
 #include "gpubound/results.h"
 #include "gpubound/suite.h"
 
@@ -43,6 +44,19 @@ long gb_cli_parse_long(const char *cmd, const char *opt, const char *s, long min
         return -1;
     }
     return v;
+}
+
+long gb_cli_parse_range(const char *cmd, const char *opt, const char *s, enum gb_range_id id, long min)
+{
+    const struct gb_range *r = gb_range_get(id);
+    long long v;
+    char why[512];
+    long lo = (long)r->lo > min ? (long)r->lo : min;
+    if (gb_text_range_int(s, id, &v, cmd, opt, why, sizeof why) != 0 || v < lo) {
+        gb_cli_usage(cmd, "%s needs an integer from %ld to %.0f (%s), not '%s'", opt, lo, r->hi, r->what, s);
+        return -1;
+    }
+    return (long)v;
 }
 
 int gb_cli_parse_cc(const char *s, int *major, int *minor)

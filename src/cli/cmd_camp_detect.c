@@ -51,7 +51,7 @@ static int detect_args(int argc, char **argv, struct detect_args *a)
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         switch (c) {
         case 'd':
-            if ((a->device = gb_cli_parse_long(CMD, "detect: --device", optarg, 0, 1024)) < 0)
+            if ((a->device = gb_cli_parse_range(CMD, "detect: --device", optarg, GB_RANGE_ORDINAL, 0)) < 0)
                 return GB_EXIT_USAGE;
             break;
         case 's': a->sets[a->n_sets++] = optarg; break;

@@ -114,6 +114,14 @@ static long opt_long(const char *opt, const char *arg, long min, long max)
     return gb_cli_parse_long(CMD, what, arg, min, max);
 }
 
+/* A whole-number option checked against the range table. */
+static long opt_range(const char *opt, const char *arg, enum gb_range_id id, long min)
+{
+    char what[64];
+    snprintf(what, sizeof what, "predict: %s", opt);
+    return gb_cli_parse_range(CMD, what, arg, id, min);
+}
+
 /* One option's value into `o`; GB_EXIT_OK or the usage error's code. */
 static int predict_option(int c, const char *arg, struct predict_opts *o)
 {
@@ -132,12 +140,12 @@ static int predict_option(int c, const char *arg, struct predict_opts *o)
                                 c == 'l' ? "--gld" : "--gst", arg);
         o->have_counts = 1;
         return GB_EXIT_OK;
-    case 'i': return (o->ncu_id = opt_long("--ncu-id", arg, 0, 1L << 40)) < 0 ? GB_EXIT_USAGE : 0;
-    case 't': return (o->threads = opt_long("--threads", arg, 1, 1 << 20)) < 0 ? GB_EXIT_USAGE : 0;
-    case 'r': return (o->regs = opt_long("--regs", arg, 0, 255)) < 0 ? GB_EXIT_USAGE : 0;
-    case 'S': return (o->smem = opt_long("--smem", arg, 0, 1 << 30)) < 0 ? GB_EXIT_USAGE : 0;
-    case 'D': return (o->dyn_smem = opt_long("--dyn-smem", arg, 0, 1 << 30)) < 0 ? GB_EXIT_USAGE : 0;
-    case 'g': return (o->grid = opt_long("--grid", arg, 1, 1L << 46)) < 0 ? GB_EXIT_USAGE : 0;
+    case 'i': return (o->ncu_id = opt_range("--ncu-id", arg, GB_RANGE_LAUNCH_ID, 0)) < 0 ? GB_EXIT_USAGE : 0;
+    case 't': return (o->threads = opt_range("--threads", arg, GB_RANGE_NCU_BLOCK, 1)) < 0 ? GB_EXIT_USAGE : 0;
+    case 'r': return (o->regs = opt_long("--regs", arg, 0, 255)) < 0 ? GB_EXIT_USAGE : 0; /* the ISA's limit, below the table's */
+    case 'S': return (o->smem = opt_range("--smem", arg, GB_RANGE_SMEM, 0)) < 0 ? GB_EXIT_USAGE : 0;
+    case 'D': return (o->dyn_smem = opt_range("--dyn-smem", arg, GB_RANGE_SMEM, 0)) < 0 ? GB_EXIT_USAGE : 0;
+    case 'g': return (o->grid = opt_range("--grid", arg, GB_RANGE_NCU_GRID, 1)) < 0 ? GB_EXIT_USAGE : 0;
     case 'w': return (o->warps_max = opt_long("--warps", arg, 1, 4096)) < 0 ? GB_EXIT_USAGE : 0;
     case 'a': return (o->at = opt_long("--at-warps", arg, 1, 4096)) < 0 ? GB_EXIT_USAGE : 0;
     case 'T':

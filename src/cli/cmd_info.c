@@ -47,7 +47,7 @@ int gb_cmd_info(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":d:", longopts, NULL)) != -1) {
         switch (c) {
         case 'd':
-            if ((dev = gb_cli_parse_long("info", "--device", optarg, 0, 1024)) < 0)
+            if ((dev = gb_cli_parse_range("info", "--device", optarg, GB_RANGE_ORDINAL, 0)) < 0)
                 return GB_EXIT_USAGE;
             break;
         case ':':

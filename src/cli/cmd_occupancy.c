@@ -382,7 +382,7 @@ static int parse_option(int c, char **argv, struct occ_args *a)
         a->cc_arg = optarg;
         return -1;
     case 'd':
-        if ((a->device = gb_cli_parse_long(CMD, "--device", optarg, 0, 1024)) < 0)
+        if ((a->device = gb_cli_parse_range(CMD, "--device", optarg, GB_RANGE_ORDINAL, 0)) < 0)
             return GB_EXIT_USAGE;
         return -1;
     case 'f':

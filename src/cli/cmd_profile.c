@@ -34,7 +34,7 @@ struct profile_out {
 static int profile_option(int c, char **argv, struct profile_args *a)
 {
     switch (c) {
-    case 'd': return (a->device = gb_cli_parse_long(CMD, "--device", optarg, 0, 1024)) < 0 ? GB_EXIT_USAGE : -1;
+    case 'd': return (a->device = gb_cli_parse_range(CMD, "--device", optarg, GB_RANGE_ORDINAL, 0)) < 0 ? GB_EXIT_USAGE : -1;
     case 'l': return (a->launch = gb_cli_parse_long(CMD, "--launch", optarg, 0, 1000)) < 0 ? GB_EXIT_USAGE : -1;
     case 's': a->sets[a->n_sets++] = optarg; return -1;
     case 'q': a->quick = 1; return -1;

@@ -173,7 +173,7 @@ static int gb_run_option(int c, char **argv, struct run_args *a)
     switch (c) {
     case 'd':
         a->device_set = 1;
-        return (a->device = gb_cli_parse_long("run", "--device", optarg, 0, 1024)) < 0 ? GB_EXIT_USAGE : -1;
+        return (a->device = gb_cli_parse_range("run", "--device", optarg, GB_RANGE_ORDINAL, 0)) < 0 ? GB_EXIT_USAGE : -1;
     case 'o': a->out = optarg; return -1;
     case 'q': a->quick = 1; return -1;
     case 's': a->sets[a->n_sets++] = optarg; return -1;

@@ -165,6 +165,13 @@ before=$(tree_hash "$TMP/charts")
 expect 1 'charts.json: chart "[a-z-]+"\.log_y = 274877906945: allowed integers 0 to 1' report "$TMP/charts"
 [ "$(tree_hash "$TMP/charts")" = "$before" ] && ok || bad "a refused charts.json changed the run directory"
 
+# ---- command-line values through the same range table ----
+expect 2 'predict: --smem needs an integer from 0 to 16777216 \(bytes of shared memory\), not .274877908992.' \
+    camp predict --model "$MODEL" --gld 4:100 --gst 4:100 --threads 256 --regs 16 --smem 274877908992
+expect 2 'predict: --grid needs an integer from 1 to 70368744177664 \(blocks per grid, at most 2\^46\)' \
+    camp predict --model "$MODEL" --gld 4:100 --gst 4:100 --threads 256 --regs 16 --smem 0 --grid 1e18
+expect 2 '--device needs an integer from 0 to 1023 \(a device ordinal\), not .4294967296.' info --device 4294967296
+
 # ---- leftovers of a killed command ----
 # A command killed mid-write leaves its stage (.gb-stage.PID.HOST*) or a
 # temporary (.NAME.PID.tmp); the next command writing there removes those of
