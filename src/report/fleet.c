@@ -233,29 +233,37 @@ static void gb_chart_subtitle(const struct gb_fleet_report *r, char *buf, size_t
              d ? d->info.device.name : "");
 }
 
+/* The chart: per point, one bar per member, its median over the fleet
+ * median with that ratio's interval, and a line at 1 (the fleet median);
+ * outliers are named in the series label of their member. */
 enum gb_status gb_fleet_chart(const struct gb_fleet_report *r, const char *out_dir, const char *stem,
                               int formats, struct gb_report_result *res)
 {
-    char col[64], sub[256];
+    char label[96], sub[256];
     enum gb_status st = GB_OK;
-    int cells = 0;
-    struct gb_plot *p = gb_plot_new(GB_CHART_HEAT, stem, "Each GPU's median time / the fleet median");
+    int cells = 0, idx;
+    struct gb_plot *p = gb_plot_new(GB_CHART_BAR, stem, "Each GPU's median time / the fleet median, 95% interval");
     if (!p)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory (or a bad chart name '%s')", stem);
     gb_chart_subtitle(r, sub, sizeof sub);
     GB_TRY(st, gb_plot_subtitle(p, sub));
-    GB_TRY(st, gb_plot_labels(p, "rank", "point"));
-    GB_TRY(st, gb_plot_heat_style(p, 0, "outlier"));
+    GB_TRY(st, gb_plot_labels(p, "point", "median / fleet median"));
+    GB_TRY(st, gb_plot_ref(p, "fleet median", 1.0, NULL));
     gb_plot_formats(p, formats);
-    for (size_t pt = 0; pt < r->n_points; pt++)
-        for (size_t m = 0; m < r->n_members; m++) {
+    for (size_t m = 0; m < r->n_members; m++) {
+        int outliers = 0;
+        for (size_t pt = 0; pt < r->n_points; pt++)
+            outliers += r->points[pt].status[m] >= 0 && r->points[pt].cells[m].flag != 0;
+        snprintf(label, sizeof label, "rank %d%s", r->members[m].rank, outliers ? " (outlier at some points)" : "");
+        GB_TRY(st, gb_plot_series(p, label, &idx));
+        for (size_t pt = 0; pt < r->n_points; pt++) {
             const struct gb_fleet_cell *c = &r->points[pt].cells[m];
-            if (r->points[pt].status[m] < 0)
+            if (r->points[pt].status[m] < 0 || !c->present)
                 continue;
-            snprintf(col, sizeof col, "r%d", r->members[m].rank);
-            GB_TRY(st, gb_plot_heat_cell(p, r->points[pt].label, col, c->present ? c->ratio : NAN, c->flag != 0));
-            cells += c->present;
+            GB_TRY(st, gb_plot_bar(p, idx, r->points[pt].label, c->ratio, c->ratio_lo, c->ratio_hi));
+            cells++;
         }
+    }
     if (!cells) {
         st = gb_error_set(GB_ERR_USAGE, "no member measured a point: there is no chart to draw");
         goto out;
