@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/fs.h"
 #include "cli/cli.h"
 #include "gpubound/compare_report.h"
 #include "gpubound/results.h"
@@ -282,8 +283,10 @@ static int gb_cmp_chart(const struct gb_cmp_args *a, const struct gb_cmp_context
 {
     struct gb_report_result res;
     struct stat sb;
-    if (stat(a->chart_dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        fprintf(stderr, "gpubound compare: --chart %s is not a directory; make it first\n", a->chart_dir);
+    /* Made when missing, as every command's output directory is. */
+    if ((stat(a->chart_dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) || gb_mkdir_p(a->chart_dir) != GB_OK) {
+        fprintf(stderr, "gpubound compare: --chart %s is not a directory and cannot be made; give a directory\n",
+                a->chart_dir);
         return GB_EXIT_USAGE;
     }
     gb_report_result_init(&res);

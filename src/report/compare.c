@@ -166,11 +166,12 @@ enum gb_status gb_report_compare_json(const struct gb_cmp_result *r, const struc
 
 /* ---- the chart ---- */
 
-/* A point's label on the chart: its name without the suite. */
+/* A point's label on the chart: its row in the table (the names are
+ * there; on the axis they would squeeze the plot to nothing). */
 static void gb_cmp_label(const struct gb_cmp_point *p, size_t i, char *buf, size_t n)
 {
-    const char *s = strchr(p->name, '/');
-    snprintf(buf, n, "%zu. %.70s", i + 1, s ? s + 1 : p->name);
+    (void)p;
+    snprintf(buf, n, "%zu", i + 1);
 }
 
 static enum gb_status gb_cmp_chart_fill(struct gb_plot *p, const struct gb_cmp_result *r, size_t shown,
@@ -204,10 +205,12 @@ enum gb_status gb_report_compare_chart(const struct gb_cmp_result *r, const stru
     struct gb_plot *p = gb_plot_new(GB_CHART_LINE, "compare", "Time ratio new / base per point");
     if (!p)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
-    snprintf(sub, sizeof sub, "%s (%s) against %s (%s); %g%% intervals; %s%zu of %zu points, largest effects first",
-             ctx->new_label, ctx->new_device, ctx->base_label, ctx->base_device, 100 * (1 - ctx->alpha),
-             shown < r->n_points ? "the " : "", shown, r->n_points);
-    enum gb_status st = gb_plot_labels(p, "point (table order)", "time ratio new / base");
+    /* The GPUs when they differ, else the runs (the table names both). */
+    int same = strcmp(ctx->new_device, ctx->base_device) == 0;
+    snprintf(sub, sizeof sub, "%.60s against %.60s; %g%% intervals; %s%zu of %zu points",
+             same ? ctx->new_label : ctx->new_device, same ? ctx->base_label : ctx->base_device,
+             100 * (1 - ctx->alpha), shown < r->n_points ? "the " : "", shown, r->n_points);
+    enum gb_status st = gb_plot_labels(p, "point (its row in the table, largest effect first)", "time ratio new / base");
     if (st == GB_OK)
         st = gb_plot_subtitle(p, sub);
     if (st == GB_OK)
