@@ -6,7 +6,8 @@
 #      spread, transpose naive and diagonal, a kernel spec), with --trace
 #      on the first (every CUPTI call and its status);
 #   2. ncu --csv --page raw on the same launches for the same metrics
-#      (--clock-control none, --cache-control all, --print-metric-instances
+#      (--clock-control none, --cache-control all (NCU_CACHE=none: ncu leaves the caches as
+#      gpubound's profiler does), --print-metric-instances
 #      values), the verification launch of a `gpubound run` of the point;
 #   3. the comparison table (scripts/counters_compare.py): instruction
 #      counts equal, sectors within 1 %, per-instance values in order;
@@ -69,7 +70,7 @@ for c in "${CASES[@]}"; do
     METRICS=$(python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); print(",".join(dict.fromkeys(x[1] for x in r[1:] if len(x) > 2)))' "$OUT/gb-$label.csv" 2>/dev/null)
     [ -n "$METRICS" ] || METRICS=$(python3 -c 'print("smsp__inst_executed.sum,lts__t_sectors.sum,lts__t_sectors.avg,lts__t_sectors.max,lts__t_sectors.min,dram__sectors_read.sum,dram__sectors_read.avg,dram__sectors_read.max,dram__sectors_read.min")')
     if command -v ncu >/dev/null; then
-        step "ncu-$label" ncu --clock-control none --cache-control all --csv --page raw --print-units base \
+        step "ncu-$label" ncu --clock-control none --cache-control "${NCU_CACHE:-all}" --csv --page raw --print-units base \
             --print-metric-instances values -k "regex:$kre" --launch-skip 0 --launch-count 1 --metrics "$METRICS" \
             "$GB" run "$sel" --quick "${SETS[@]}" --no-report --timer events --max-time 0.05 --out "$OUT/ncu-run-$label"
         cp "$OUT/ncu-$label.out" "$OUT/ncu-$label.csv"
