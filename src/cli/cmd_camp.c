@@ -132,8 +132,12 @@ static void print_stats_line(const char *what, const struct gb_camp_fitstats *s)
     gb_format_num(rmse, sizeof rmse, s->rmse_ns, 4);
     gb_format_num(f, sizeof f, s->f, 4);
     gb_format_num(fp, sizeof fp, s->f_p, 2);
-    printf("  %s: R^2 %s, adjusted R^2 %s, RMSE %s ns, F %s (p %s), %g residual df\n", what, r2,
-           adj, rmse, f, fp, s->df_resid);
+    /* The latency-throughput forms are not linear in their knees: no F test. */
+    if (isfinite(s->f))
+        printf("  %s: R^2 %s, adjusted R^2 %s, RMSE %s ns, F %s (p %s), %g residual df\n", what, r2,
+               adj, rmse, f, fp, s->df_resid);
+    else
+        printf("  %s: R^2 %s, adjusted R^2 %s, RMSE %s ns, %g residual df\n", what, r2, adj, rmse, s->df_resid);
 }
 
 static enum gb_status print_fit_table(const struct gb_camp_model *m, const char *run_dir)
