@@ -13,14 +13,17 @@
 #define GB_LPBM_M_INST "smsp__inst_executed.sum"
 #define GB_LPBM_M_GLD "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 #define GB_LPBM_M_GST "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
-#define GB_LPBM_M_SHARED "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
+#define GB_LPBM_M_SHARED_SUM "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
+#define GB_LPBM_M_SHARED "l1tex__data_pipe_lsu_wavefronts_mem_shared"
 
 int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, size_t index,
                           gb_lpbm_counter_fn fn, void *ctx)
 {
     double inst = fn(ctx, r, index, GB_LPBM_M_INST);
     double ld = fn(ctx, r, index, GB_LPBM_M_GLD), st = fn(ctx, r, index, GB_LPBM_M_GST);
-    double sh = fn(ctx, r, index, GB_LPBM_M_SHARED);
+    double sh = fn(ctx, r, index, GB_LPBM_M_SHARED_SUM);
+    if (!isfinite(sh)) /* run --counters' default set has loads and stores apart */
+        sh = fn(ctx, r, index, GB_LPBM_M_SHARED "_op_ld.sum") + fn(ctx, r, index, GB_LPBM_M_SHARED "_op_st.sum");
     p->c_inst = inst;
     p->c_global_sectors = isfinite(ld) && isfinite(st) ? ld + st : NAN;
     p->c_shared_wavefronts = sh;
