@@ -289,6 +289,18 @@ static double fake_counter(void *ctx, const struct gb_record *r, size_t index, c
     return NAN;
 }
 
+/* As run --counters records them: shared wavefronts as loads and stores apart. */
+static double split_counter(void *ctx, const struct gb_record *r, size_t index, const char *metric)
+{
+    if (!strcmp(metric, "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"))
+        return NAN;
+    if (!strcmp(metric, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"))
+        return 4e5;
+    if (!strcmp(metric, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"))
+        return 1e5;
+    return fake_counter(ctx, r, index, metric);
+}
+
 static double no_counter(void *ctx, const struct gb_record *r, size_t index, const char *metric)
 {
     (void)ctx, (void)r, (void)index, (void)metric;
@@ -309,6 +321,9 @@ static void test_counters_form(void **state)
     assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_COUNTERS), GB_OK);
     near(p.x[GB_LPBM_PUT], 1e6 / 8000, 1e-12);   /* fewer warps than resident: / WF_ndr */
     near(p.x[GB_LPBM_G2ST], 32 * 4000, 1e-12);
+    near(p.x[GB_LPBM_S2PT], 5e5 / 8000, 1e-12);
+    assert_int_equal(gb_lpbm_counters_fill(&p, &rec, 0, split_counter, NULL), 1);
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_COUNTERS), GB_OK);
     near(p.x[GB_LPBM_S2PT], 5e5 / 8000, 1e-12);
     assert_int_equal(gb_lpbm_counters_fill(&p, &rec, 0, no_counter, NULL), 0);
     assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_COUNTERS), GB_ERR_FORMAT);
