@@ -163,7 +163,8 @@ static enum gb_status gb_pv_args(const struct gb_pv_ctx *c, struct gb_spec_value
         if (!a->scalar) {
             snprintf(field, sizeof field, "args[%d].count", i);
             st = gb_pv_count(c, field, a->count, out->v, 1e12 / (double)gb_spec_type_size(a->type), &x);
-            out->count[i] = (size_t)x;
+            if (st == GB_OK) /* a refused count may be anything, inf included */
+                out->count[i] = (size_t)x;
             continue;
         }
         snprintf(field, sizeof field, "args[%d].value", i);
