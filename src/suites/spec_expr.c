@@ -281,7 +281,10 @@ static enum gb_status gb_bind_vars(struct gb_expr *e, const char *const *names, 
     for (int k = 0; k < n; k++) {
         int found = -1;
         if (strncmp(vars[k], GB_EX_PLACEHOLDER, strlen(GB_EX_PLACEHOLDER)) == 0) {
-            e->var_ref[k] = -1 - atoi(vars[k] + strlen(GB_EX_PLACEHOLDER));
+            int kid = atoi(vars[k] + strlen(GB_EX_PLACEHOLDER));
+            if (kid < 0 || kid >= e->n_kids)
+                return gb_error_set(GB_ERR_USAGE, "unknown name \"%s\"", vars[k]);
+            e->var_ref[k] = -1 - kid;
             continue;
         }
         for (int i = 0; i < n_names && found < 0; i++)
@@ -494,6 +497,10 @@ enum gb_status gb_expr_parse(const char *text, const char *const *names, int n_n
         depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
     if (depth != 0)
         return gb_error_set(GB_ERR_USAGE, "unbalanced parentheses");
+    /* The placeholders name the layer's own nodes: a name of that form in the
+     * text would be taken for one (and index past the nodes there are). */
+    if (strstr(text, GB_EX_PLACEHOLDER))
+        return gb_error_set(GB_ERR_USAGE, "names beginning with \"" GB_EX_PLACEHOLDER "\" are reserved");
     struct gb_expr *e = NULL;
     enum gb_status st = gb_parse(text, len, names, n_names, &e);
     if (st != GB_OK)

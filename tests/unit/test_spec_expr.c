@@ -101,6 +101,7 @@ static void test_errors(void **state)
     parse_error("ceil(n / bsx)", "unknown name \"bsx\"");
     parse_error("ceil(n / 2", "unbalanced parentheses");
     parse_error("n) + (1", "unbalanced parentheses");
+    parse_error("3 * gbq__33333334 * n + (n >= ceil(n / 2))", "names beginning with \"gbq__\" are reserved");
     parse_error("1 < n < 3", "chained comparison");
     parse_error("min(n)", "min() takes at least 2 arguments");
     parse_error("ceil(n, 2)", "ceil() takes 1 argument, not 2");
