@@ -3,7 +3,7 @@
 
 Usage: counters_tables.py SRC
 
-Reads data/<gpu>/counters-*/comparison.csv (gpubound profile against
+Reads the newest data/<gpu>/counters-*/comparison.csv of each GPU (gpubound profile against
 Nsight Compute, written by scripts/counters_compare.py) and the camp detect
 outputs (detect.out, detect-transpose.out, detect-bandwidth.out) beside it,
 and prints the markdown that docs/counters.md holds between its
@@ -28,11 +28,12 @@ DETECT_FILES = ["detect.out", "detect-transpose.out", "detect-bandwidth.out"]
 
 
 def gpu_runs(src):
-    runs = []
+    """The newest comparison of each GPU (the runs sort by date, then -b, -c...)."""
+    latest = {}
     for d in sorted(glob.glob(os.path.join(src, "data", "*", "counters-*"))):
         if os.path.isfile(os.path.join(d, "comparison.csv")):
-            runs.append(d)
-    return runs
+            latest[os.path.basename(os.path.dirname(d))] = d
+    return [latest[g] for g in sorted(latest)]
 
 
 def rel_path(src, path):

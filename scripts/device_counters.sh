@@ -64,7 +64,8 @@ for c in "${CASES[@]}"; do
     mapfile -t SETS < <(sets_of "$sets")
     trace=()
     [ $first = 1 ] && trace=(--trace) && first=0
-    step "gb-$label" "$GB" profile "$sel" --quick "${SETS[@]}" --metrics default --format csv "${trace[@]}"
+    step "gb-$label" "$GB" profile "$sel" --quick "${SETS[@]}" --metrics default --cache-control "${NCU_CACHE:-all}" \
+        --format csv "${trace[@]}"
     cp "$OUT/gb-$label.out" "$OUT/gb-$label.csv"
     # The metric list ncu collects: the names gpubound profiled (rollups included).
     METRICS=$(python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); print(",".join(dict.fromkeys(x[1] for x in r[1:] if len(x) > 2)))' "$OUT/gb-$label.csv" 2>/dev/null)

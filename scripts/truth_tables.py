@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """truth_tables.py [SRC]: the tables of docs/measurement.md, made from the
-truth runs committed under SRC/data/<gpu>/truth-*/ (truth.csv of the CUPTI
-clock, events/truth.csv, flush-write/truth.csv). A CPU test diffs its output
+truth runs committed under SRC/data/<gpu>/truth-*/: truth.csv of the run's
+clock, with events/truth.csv and flush-write/truth.csv (the CUPTI-clock runs)
+or cupti/truth.csv (the profiler-clock runs) beside it. A CPU test diffs its output
 against the section of docs/measurement.md between the markers."""
 import csv
 import glob
@@ -24,8 +25,33 @@ def us(r, key):
     return '%.3f' % (float(r[key]) / 1e3) if r and r.get(key) else ''
 
 
+def clock(r):
+    return {'profiler': 'profiler', 'cupti': 'CUPTI'}.get(r['time_source'], r['time_source'])
+
+
+def table_cupti(run_dir, main):
+    """A profiler-clock run: the CUPTI clock against the same ncu exports."""
+    cu = rows(os.path.join(run_dir, 'cupti', 'truth.csv'))
+    out = ['%s (`%s`): %d of %d comparisons within 1%% or 0.1 us of ncu with the profiler clock, '
+           '%d with the CUPTI clock.' % (
+        gpu_name(run_dir), os.path.relpath(run_dir, SRC), sum(r['pass'] == 'yes' for r in main.values()), len(main),
+        sum(r['pass'] == 'yes' for r in cu.values())),
+        '',
+        '| point | mode | ncu (us) | gpubound, profiler (us) | difference | gpubound, CUPTI (us) | difference |',
+        '| --- | --- | ---: | ---: | ---: | ---: | ---: |']
+    for (tag, mode), r in main.items():
+        c = cu.get((tag, mode))
+        out.append('| %s | %s | %s | %s | %+.2f%% | %s | %s |' % (
+            tag, mode, us(r, 'ncu_median_ns'), us(r, 'gpubound_ns'), float(r['diff_pct']),
+            us(c, 'gpubound_ns') + (' (batch)' if c and c['time_source'].endswith('graph') else ''),
+            '%+.2f%%' % float(c['diff_pct']) if c else ''))
+    return '\n'.join(out)
+
+
 def table(run_dir):
     main = rows(os.path.join(run_dir, 'truth.csv'))
+    if os.path.isdir(os.path.join(run_dir, 'cupti')):
+        return table_cupti(run_dir, main)
     ev = rows(os.path.join(run_dir, 'events', 'truth.csv'))
     wr = rows(os.path.join(run_dir, 'flush-write', 'truth.csv'))
     out = ['%s (`%s`): %d of %d comparisons within 1%% or 0.1 us of ncu.' % (

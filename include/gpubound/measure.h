@@ -56,6 +56,9 @@ struct gb_measure_opts {
     size_t n_counters;
     int counters_strict;    /* a metric the GPU lacks fails the point (else it is left out) */
     int counter_launch;     /* the launch profiled: 0 = the first after the outputs are poisoned */
+    int counters_keep_cache; /* Nsight Compute's --cache-control none: CUPTI's kernel replay, the
+                              * caches as the previous pass left them (0: every pass after an
+                              * L2 clean, the launch replayed by gpubound: --cache-control all) */
     int profile_only;       /* no warm-up and no samples: set up, verify, profile */
 };
 
@@ -63,7 +66,7 @@ struct gb_measure_opts {
  * through CUPTI where it can be had (AUTO falls back to CUDA events, and
  * the record says which timed it), or one of them only (CUPTI: a point
  * fails when CUPTI cannot be had). */
-enum gb_timer_choice { GB_TIMER_AUTO = 0, GB_TIMER_EVENTS, GB_TIMER_CUPTI };
+enum gb_timer_choice { GB_TIMER_AUTO = 0, GB_TIMER_EVENTS, GB_TIMER_CUPTI, GB_TIMER_PROFILER };
 
 void gb_measure_opts_default(struct gb_measure_opts *o);
 
@@ -86,7 +89,7 @@ void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench 
                          struct gb_measure_opts *out);
 
 /* Profiles launch o->counter_launch of the set-up point `p` (the outputs
- * poisoned first, the L2 flushed before the profiled launch) for the
+ * poisoned first, the L2 cleaned before each pass: counters.c) for the
  * metrics o->counters (with the rollups gb_counter_request adds), and
  * checks the outputs after it when it is the first launch (the kernel
  * replay restored what the kernel reads). The decoded values are added

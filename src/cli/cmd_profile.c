@@ -20,7 +20,7 @@
 struct profile_args {
     long device, launch;
     const char **sets;
-    int n_sets, quick, trace;
+    int n_sets, quick, trace, keep_cache;
     const char *metrics;
     enum gb_format fmt;
 };
@@ -40,6 +40,11 @@ static int profile_option(int c, char **argv, struct profile_args *a)
     case 'q': a->quick = 1; return -1;
     case 'M': a->metrics = optarg; return -1;
     case 'T': a->trace = 1; return -1;
+    case 'C':
+        if (strcmp(optarg, "all") && strcmp(optarg, "none"))
+            return gb_cli_usage(CMD, "--cache-control takes all or none, not '%s'", optarg);
+        a->keep_cache = strcmp(optarg, "none") == 0;
+        return -1;
     case 'f': return gb_format_parse(optarg, &a->fmt) != GB_OK ? gb_cli_usage(CMD, "%s", gb_error_message()) : -1;
     case ':': return gb_cli_usage(CMD, "%s needs a value", argv[optind - 1]);
     default: return gb_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
@@ -52,7 +57,8 @@ static int profile_args(int argc, char **argv, struct profile_args *a)
         {"device", required_argument, NULL, 'd'}, {"launch", required_argument, NULL, 'l'},
         {"set", required_argument, NULL, 's'},    {"quick", no_argument, NULL, 'q'},
         {"metrics", required_argument, NULL, 'M'}, {"trace", no_argument, NULL, 'T'},
-        {"format", required_argument, NULL, 'f'}, {NULL, 0, NULL, 0}};
+        {"format", required_argument, NULL, 'f'}, {"cache-control", required_argument, NULL, 'C'},
+        {NULL, 0, NULL, 0}};
     int c, rc;
     memset(a, 0, sizeof *a);
     a->metrics = "default";
@@ -60,7 +66,7 @@ static int profile_args(int argc, char **argv, struct profile_args *a)
     if (!(a->sets = calloc((size_t)argc + 1, sizeof *a->sets)))
         return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), NULL, NULL);
     gb_cli_getopt_reset();
-    while ((c = getopt_long(argc, argv, ":d:l:s:qM:Tf:", longopts, NULL)) != -1)
+    while ((c = getopt_long(argc, argv, ":d:l:s:qM:Tf:C:", longopts, NULL)) != -1)
         if ((rc = profile_option(c, argv, a)) >= 0)
             return rc;
     if (optind >= argc)
@@ -107,6 +113,7 @@ static int profile_points(const struct profile_args *a, const struct gb_plan *pl
     so.measure.n_counters = n;
     so.measure.counters_strict = strcmp(a->metrics, "default") != 0;
     so.measure.counter_launch = (int)a->launch;
+    so.measure.counters_keep_cache = a->keep_cache;
     if (!po.t || gb_table_column(po.t, "point", NULL) || gb_table_column(po.t, "metric", NULL) ||
         gb_table_column(po.t, "value", NULL))
         return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), CMD, NULL);

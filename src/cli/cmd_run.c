@@ -184,10 +184,13 @@ static int gb_run_option(int c, char **argv, struct run_args *a)
         a->mo.cache = c == 'C' ? GB_CACHE_COLD : GB_CACHE_HOT;
         return -1;
     case 'T':
-        if (strcmp(optarg, "auto") && strcmp(optarg, "cupti") && strcmp(optarg, "events"))
-            return gb_cli_usage("run", "--timer takes auto, cupti or events, not '%s'", optarg);
-        a->mo.timer = !strcmp(optarg, "cupti") ? GB_TIMER_CUPTI : !strcmp(optarg, "events") ? GB_TIMER_EVENTS
-                                                                                            : GB_TIMER_AUTO;
+        if (strcmp(optarg, "auto") && strcmp(optarg, "cupti") && strcmp(optarg, "events") &&
+            strcmp(optarg, "profiler"))
+            return gb_cli_usage("run", "--timer takes auto, cupti, events or profiler, not '%s'", optarg);
+        a->mo.timer = !strcmp(optarg, "cupti")      ? GB_TIMER_CUPTI
+                      : !strcmp(optarg, "events")   ? GB_TIMER_EVENTS
+                      : !strcmp(optarg, "profiler") ? GB_TIMER_PROFILER
+                                                    : GB_TIMER_AUTO;
         return -1;
     case 'F':
         if ((a->mo.flush = gb_flush_method_parse(optarg)) < 0)

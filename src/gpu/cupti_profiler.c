@@ -43,6 +43,8 @@ struct gb_profiler {
     CUpti_RangeProfiler_Object *obj;
     uint8_t *avail, *config, *data;
     size_t config_size, data_size, passes;
+    enum gb_profiler_replay replay;
+    int armed;                       /* the counter data image holds no decoded range yet */
     const char **names, **dropped;   /* point into `names_store` / `dropped_store` */
     char **store;                    /* copies of every name given */
     size_t n, n_dropped, n_given;
@@ -58,8 +60,11 @@ static void gb_trace(const char *call, CUptiResult r)
     const char *s = NULL;
     if (pf.cuptiGetResultString)
         pf.cuptiGetResultString(r, &s);
-    snprintf(gb_trace_lines[gb_trace_next++ % 64], sizeof gb_trace_lines[0], "%s -> %d (%s)", call,
-             (int)r, s ? s : r == CUPTI_SUCCESS ? "CUPTI_SUCCESS" : "?");
+    char *line = gb_trace_lines[gb_trace_next++ % 64];
+    snprintf(line, sizeof gb_trace_lines[0], "%s -> %d (%s)", call, (int)r,
+             s ? s : r == CUPTI_SUCCESS ? "CUPTI_SUCCESS" : "?");
+    if (getenv("GPUBOUND_CUPTI_TRACE"))   /* as it happens, for a crash inside CUPTI */
+        fprintf(stderr, "cupti: %s\n", line);
 }
 
 void gb_profiler_trace(char *buf, size_t n)
@@ -238,6 +243,27 @@ out:
     return st;
 }
 
+/* A fresh counter data image and the configuration that writes into it:
+ * before the first collection and after each one is read. */
+static enum gb_status gb_prof_arm(struct gb_profiler *p)
+{
+    enum gb_status st = GB_OK;
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params di = {
+        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = p->obj, .counterDataSize = p->data_size, .pCounterData = p->data};
+    GB_PROF_CALL(st, cuptiRangeProfilerCounterDataImageInitialize, &di);
+    CUpti_RangeProfiler_SetConfig_Params sc = {
+        .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, .pRangeProfilerObject = p->obj,
+        .configSize = p->config_size, .pConfig = p->config, .counterDataImageSize = p->data_size,
+        .pCounterDataImage = p->data, .range = CUPTI_AutoRange, .replayMode = p->replay == GB_PROFILER_USER_REPLAY ? CUPTI_UserReplay : CUPTI_KernelReplay,
+        .maxRangesPerPass = GB_PROF_MAX_RANGES, .numNestingLevels = 1, .minNestingLevel = 1,
+        .passIndex = 0, .targetNestingLevel = 1};
+    GB_PROF_CALL(st, cuptiRangeProfilerSetConfig, &sc);
+    p->armed = 1;
+out:
+    return st;
+}
+
 /* The range profiler on the context, its counter data image, its config. */
 static enum gb_status gb_prof_target(struct gb_profiler *p)
 {
@@ -254,23 +280,13 @@ static enum gb_status gb_prof_target(struct gb_profiler *p)
     p->data_size = ds.counterDataSize;
     if (!(p->data = malloc(p->data_size ? p->data_size : 1)))
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
-    CUpti_RangeProfiler_CounterDataImage_Initialize_Params di = {
-        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE,
-        .pRangeProfilerObject = p->obj, .counterDataSize = p->data_size, .pCounterData = p->data};
-    GB_PROF_CALL(st, cuptiRangeProfilerCounterDataImageInitialize, &di);
-    CUpti_RangeProfiler_SetConfig_Params sc = {
-        .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, .pRangeProfilerObject = p->obj,
-        .configSize = p->config_size, .pConfig = p->config, .counterDataImageSize = p->data_size,
-        .pCounterDataImage = p->data, .range = CUPTI_AutoRange, .replayMode = CUPTI_KernelReplay,
-        .maxRangesPerPass = GB_PROF_MAX_RANGES, .numNestingLevels = 1, .minNestingLevel = 1,
-        .passIndex = 0, .targetNestingLevel = 1};
-    GB_PROF_CALL(st, cuptiRangeProfilerSetConfig, &sc);
+    st = gb_prof_arm(p);
 out:
     return st;
 }
 
 enum gb_status gb_profiler_open(struct gb_gpu *g, char *const *names, size_t n, int drop_unknown,
-                                struct gb_profiler **out)
+                                enum gb_profiler_replay replay, struct gb_profiler **out)
 {
     enum gb_status st;
     const char *chip = NULL;
@@ -279,6 +295,7 @@ enum gb_status gb_profiler_open(struct gb_gpu *g, char *const *names, size_t n, 
     if (!p)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     p->g = g;
+    p->replay = replay;
     if (!(p->store = calloc(n ? n : 1, sizeof *p->store)) || !(p->names = calloc(n ? n : 1, sizeof *p->names)) ||
         !(p->dropped = calloc(n ? n : 1, sizeof *p->dropped)))
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
@@ -342,37 +359,39 @@ out:
     return st;
 }
 
-enum gb_status gb_profiler_collect(struct gb_profiler *p, enum gb_status (*work)(void *ctx), void *ctx,
-                                   double **values, size_t *n_ranges)
+enum gb_status gb_profiler_start(struct gb_profiler *p)
 {
-    enum gb_status st = GB_OK, wst;
-    *values = NULL;
-    *n_ranges = 0;
+    enum gb_status st = GB_OK;
     CUpti_RangeProfiler_Start_Params sp = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
                                            .pRangeProfilerObject = p->obj};
+    if (!p->armed && (st = gb_prof_arm(p)) != GB_OK)
+        return st;
+    GB_PROF_CALL(st, cuptiRangeProfilerStart, &sp);
+out:
+    return st;
+}
+
+enum gb_status gb_profiler_stop(struct gb_profiler *p, int *all_submitted)
+{
+    enum gb_status st = GB_OK;
     CUpti_RangeProfiler_Stop_Params tp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
                                           .pRangeProfilerObject = p->obj};
+    GB_PROF_CALL(st, cuptiRangeProfilerStop, &tp);
+    *all_submitted = tp.isAllPassSubmitted != 0;
+out:
+    return st;
+}
+
+enum gb_status gb_profiler_read(struct gb_profiler *p, double **values, size_t *n_ranges)
+{
+    enum gb_status st = GB_OK;
     CUpti_RangeProfiler_DecodeData_Params dd = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
                                                 .pRangeProfilerObject = p->obj};
-    GB_PROF_CALL(st, cuptiRangeProfilerStart, &sp);
-    wst = work(ctx);
-    {
-        CUptiResult r = pf.cuptiRangeProfilerStop(&tp);
-        gb_trace("cuptiRangeProfilerStop", r);
-        if (wst != GB_OK)
-            return wst;
-        if (r != CUPTI_SUCCESS) {
-            st = gb_prof_fail("cuptiRangeProfilerStop", r);
-            goto out;
-        }
-    }
-    if (!tp.isAllPassSubmitted) {
-        st = gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI's kernel replay left passes unsubmitted after the "
-                          "launch (pass %zu); the launch's kernels cannot be replayed", tp.passIndex);
-        goto out;
-    }
+    *values = NULL;
+    *n_ranges = 0;
     if ((st = gb_gpu_sync(p->g)) != GB_OK)
-        goto out;
+        return st;
+    p->armed = 0;
     GB_PROF_CALL(st, cuptiRangeProfilerDecodeData, &dd);
     if (dd.numOfRangeDropped) {
         st = gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI dropped %zu ranges (more than %d kernels in one "
@@ -382,6 +401,42 @@ enum gb_status gb_profiler_collect(struct gb_profiler *p, enum gb_status (*work)
     st = gb_prof_evaluate(p, values, n_ranges);
 out:
     return st;
+}
+
+/* The passes of one collection: kernel replay submits them all in one
+ * Start/Stop; user replay needs the work once per pass. */
+static enum gb_status gb_prof_passes(struct gb_profiler *p, enum gb_status (*before_pass)(void *ctx),
+                                     enum gb_status (*work)(void *ctx), void *ctx)
+{
+    enum gb_status st = GB_OK;
+    int all = 0;
+    for (size_t pass = 0; !all && st == GB_OK; pass++) {
+        if (pass > p->passes)
+            return gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI asked for more than the %zu passes its "
+                                "configuration needs; the launch cannot be profiled", p->passes);
+        if (before_pass && (st = before_pass(ctx)) != GB_OK)
+            break;
+        if ((st = gb_profiler_start(p)) != GB_OK)
+            break;
+        enum gb_status wst = work(ctx);
+        st = gb_profiler_stop(p, &all);
+        if (wst != GB_OK)
+            return wst;
+        if (st == GB_OK && !all && p->replay == GB_PROFILER_KERNEL_REPLAY)
+            st = gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI's kernel replay left passes unsubmitted after "
+                              "the launch; the launch's kernels cannot be replayed");
+    }
+    return st;
+}
+
+enum gb_status gb_profiler_collect(struct gb_profiler *p, enum gb_status (*before_pass)(void *ctx),
+                                   enum gb_status (*work)(void *ctx), void *ctx, double **values,
+                                   size_t *n_ranges)
+{
+    enum gb_status st = gb_prof_passes(p, before_pass, work, ctx);
+    *values = NULL;
+    *n_ranges = 0;
+    return st == GB_OK ? gb_profiler_read(p, values, n_ranges) : st;
 }
 
 void gb_profiler_close(struct gb_profiler *p)

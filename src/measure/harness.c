@@ -329,7 +329,7 @@ static enum gb_status gb_point_batch(struct gb_point_run *r)
     struct gb_sample_work w;
     struct gb_sample_set warm;
     const struct gb_measure_opts *o = &r->o;
-    if (r->rec->cache == GB_CACHE_COLD || r->p->no_graph || r->est_ns >= o->batch_below_ns)
+    if (r->rec->cache == GB_CACHE_COLD || r->p->no_graph || r->timer.one_launch || r->est_ns >= o->batch_below_ns)
         return GB_OK;
     int batch = (int)ceil(o->batch_target_ns / fmax(r->est_ns, 100.0));
     if (batch > 1000)
@@ -345,11 +345,14 @@ static enum gb_status gb_point_batch(struct gb_point_run *r)
 }
 
 /* The one place that picks the clock: CUPTI's per-kernel timestamps where
- * they can be had, else CUDA events (unless the options insist on one). */
+ * they can be had, else CUDA events (unless the options insist on one);
+ * the profiler's counted duration only when asked for. */
 static enum gb_status gb_point_timer(struct gb_point_run *r)
 {
     if (r->o.timer == GB_TIMER_EVENTS)
         return gb_timer_events_open(r->g, &r->timer);
+    if (r->o.timer == GB_TIMER_PROFILER)
+        return gb_timer_profiler_open(r->g, &r->timer);
     enum gb_status st = gb_timer_cupti_open(r->g, &r->timer);
     if (st != GB_ERR_UNSUPPORTED || r->o.timer == GB_TIMER_CUPTI)
         return st;
@@ -451,6 +454,11 @@ static enum gb_status gb_point_record(struct gb_point_run *r)
  * without counters and gb_counters_note_take says why. */
 static enum gb_status gb_point_counters(struct gb_point_run *r)
 {
+    /* The samples are recorded: the clock goes first (the profiler timer
+     * holds the context's one range profiler). */
+    if (r->timer.release)
+        r->timer.release(r->timer.self);
+    r->timer.release = NULL;
     enum gb_status st = gb_counters_profile(r->g, r->p, &r->o, &r->rec->counters);
     if (st == GB_OK || st == GB_ERR_USAGE || r->o.profile_only || st == GB_ERR_INTERRUPTED || st == GB_ERR_DEVICE_LOST || st == GB_ERR_TIMEOUT)
         return st;

@@ -57,6 +57,9 @@ struct gb_timer {
     /* Optional (NULL: none). The GPU time, in ns, of the operations left
      * out of the samples so far (the cold mode's flushes). */
     double (*aside_ns)(void *self);
+    /* Nonzero: every sample is one launch (the harness never captures a
+     * graph batch for this clock). */
+    int one_launch;
     /* Frees what the backend holds; safe after a failed open. */
     void (*release)(void *self);
 };
@@ -72,6 +75,19 @@ enum gb_status gb_timer_events_open(struct gb_gpu *g, struct gb_timer *t);
  * span timed by events for the batch time. GB_ERR_UNSUPPORTED with the
  * reason when CUPTI is missing or refused: the caller falls back to events. */
 enum gb_status gb_timer_cupti_open(struct gb_gpu *g, struct gb_timer *t);
+
+/* Opens the profiler timer on `g` (timer_profiler.c): each launch's
+ * gpu__time_duration.sum, the counter Nsight Compute reports, through
+ * CUPTI's range profiler; one launch a sample, read before the next.
+ * GB_ERR_UNSUPPORTED with the reason when the profiler cannot be had
+ * (CUPTI missing, profiling not permitted). */
+enum gb_status gb_timer_profiler_open(struct gb_gpu *g, struct gb_timer *t);
+
+/* The durations of `launches` launches from the profiler's ranges (one per
+ * kernel, in launch order): each launch the sum of n_ranges / launches
+ * consecutive ranges. GB_ERR_CUDA when the count does not divide, or
+ * launches > cap. */
+enum gb_status gb_prof_timer_group(const double *range_ns, size_t n_ranges, int launches, double *ns, int cap);
 
 struct gb_gpu_op;
 /* The durations of `launches` launches from the GPU operations their

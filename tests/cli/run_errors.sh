@@ -12,7 +12,7 @@ expect 2 "--cold and --hot ask different questions" run bandwidth --cold --hot -
 [ ! -e "$TMP/r3" ] && ok || bad "--cold --hot left $TMP/r3 behind"
 expect 2 "--cold and --hot ask different questions" run bandwidth --hot --cold --out "$TMP/r3"
 [ "$(wc -l <"$TMP/err")" = 1 ] && ok || bad "--hot --cold: more than one line on stderr"
-expect 2 "--timer takes auto, cupti or events" run bandwidth --timer gpu --out "$TMP/r3"
+expect 2 "--timer takes auto, cupti, events or profiler" run bandwidth --timer gpu --out "$TMP/r3"
 expect 2 "--flush takes read, write or write-read" run bandwidth --cold --flush none --out "$TMP/r3"
 expect 2 "--set 'width' is not AXIS=V1,V2" run bandwidth --set width --out "$TMP/r3"
 expect 2 "--device needs an integer" run bandwidth --device abc

@@ -44,12 +44,29 @@ static void test_counts_that_do_not_fit(void **state)
     assert_int_equal(gb_cupti_group(ops, 0, 1, ns, 4), GB_ERR_CUDA); /* nothing recorded */
 }
 
+static void test_profiler_ranges(void **state)
+{
+    (void)state;
+    /* the profiler timer: one range per kernel, in launch order */
+    const double one[] = {2368.0, 2400.0};
+    const double two[] = {100.0, 40.0, 110.0, 50.0};
+    double ns[4];
+    assert_int_equal(gb_prof_timer_group(one, 2, 2, ns, 4), GB_OK);
+    assert_true(ns[0] == 2368.0 && ns[1] == 2400.0);
+    assert_int_equal(gb_prof_timer_group(two, 4, 2, ns, 4), GB_OK); /* two kernels a launch: summed */
+    assert_true(ns[0] == 140.0 && ns[1] == 160.0);
+    assert_int_equal(gb_prof_timer_group(two, 3, 2, ns, 4), GB_ERR_CUDA); /* a kernel missing */
+    assert_int_equal(gb_prof_timer_group(two, 4, 2, ns, 1), GB_ERR_CUDA); /* no room */
+    assert_int_equal(gb_prof_timer_group(two, 0, 1, ns, 4), GB_ERR_CUDA); /* nothing profiled */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_kernel_per_launch),
         cmocka_unit_test(test_two_ops_per_launch),
         cmocka_unit_test(test_counts_that_do_not_fit),
+        cmocka_unit_test(test_profiler_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

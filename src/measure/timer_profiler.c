@@ -1,0 +1,120 @@
+/* timer_profiler.c - the profiler timer (timer.h): each launch's duration
+ * as the GPU's performance monitor counts it, gpu__time_duration.sum read
+ * through CUPTI's range profiler (gpu/cupti_profiler.h), the very counter
+ * Nsight Compute reports. Every kernel a sample runs is one range of a
+ * one-pass configuration under kernel replay (so nothing is replayed or
+ * restored); a launch's duration is the sum of its kernels'. The profiler
+ * serializes the kernels it measures and adds host work around each
+ * sample, which is outside the counted duration: samples are one launch
+ * each, never a graph batch, and one sample is read before the next is
+ * enqueued. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/cupti_profiler.h"
+#include "measure/timer.h"
+
+struct gb_prof_timer {
+    struct gb_profiler *prof;
+    int batch;     /* launches per sample (1: the harness does not batch this clock) */
+    int pending;   /* samples started since the last collect */
+};
+
+static enum gb_status gb_prof_timer_begin(void *self)
+{
+    struct gb_prof_timer *t = self;
+    return gb_profiler_start(t->prof);
+}
+
+static enum gb_status gb_prof_timer_end(void *self)
+{
+    struct gb_prof_timer *t = self;
+    int all = 0;
+    enum gb_status st = gb_profiler_stop(t->prof, &all);
+    if (st == GB_OK && !all)
+        st = gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI needs more than one pass for gpu__time_duration; "
+                          "use --timer cupti");
+    if (st == GB_OK)
+        t->pending++;
+    return st;
+}
+
+enum gb_status gb_prof_timer_group(const double *range_ns, size_t n_ranges, int launches, double *ns, int cap)
+{
+    if (launches < 1 || n_ranges == 0 || n_ranges % (size_t)launches != 0 || launches > cap)
+        return gb_error_set(GB_ERR_CUDA, "the profiler saw %zu kernels for %d launches; the samples "
+                            "cannot be told apart", n_ranges, launches);
+    size_t per = n_ranges / (size_t)launches;
+    for (int l = 0; l < launches; l++) {
+        double sum = 0;
+        for (size_t k = 0; k < per; k++)
+            sum += range_ns[(size_t)l * per + k];
+        ns[l] = sum;
+    }
+    return GB_OK;
+}
+
+static enum gb_status gb_prof_timer_collect(void *self, double *ns, int cap, int *n)
+{
+    struct gb_prof_timer *t = self;
+    double *values = NULL;
+    size_t n_ranges = 0;
+    int launches = t->pending * t->batch;
+    *n = 0;
+    t->pending = 0;
+    if (launches == 0)
+        return GB_OK;
+    enum gb_status st = gb_profiler_read(t->prof, &values, &n_ranges);
+    if (st == GB_OK)
+        st = gb_prof_timer_group(values, n_ranges, launches, ns, cap);
+    if (st == GB_OK)
+        *n = launches;
+    free(values);
+    return st;
+}
+
+static void gb_prof_timer_set_batch(void *self, int batch)
+{
+    struct gb_prof_timer *t = self;
+    t->batch = batch > 0 ? batch : 1;
+}
+
+static void gb_prof_timer_release(void *self)
+{
+    struct gb_prof_timer *t = self;
+    if (!t)
+        return;
+    gb_profiler_close(t->prof);
+    free(t);
+}
+
+enum gb_status gb_timer_profiler_open(struct gb_gpu *g, struct gb_timer *out)
+{
+    static char metric[] = "gpu__time_duration.sum";
+    char *names[] = {metric};
+    struct gb_prof_timer *t = calloc(1, sizeof *t);
+    enum gb_status st;
+    memset(out, 0, sizeof *out);
+    out->release = gb_prof_timer_release;
+    out->self = t;
+    if (!t)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    t->batch = 1;
+    if ((st = gb_profiler_open(g, names, 1, 0, GB_PROFILER_KERNEL_REPLAY, &t->prof)) != GB_OK)
+        return st;
+    if (gb_profiler_passes(t->prof) != 1)
+        return gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI needs %zu passes for gpu__time_duration on this GPU; "
+                            "use --timer cupti", gb_profiler_passes(t->prof));
+    /* Whatever ran before (set-up, the verification launch) is done. */
+    if ((st = gb_gpu_sync(g)) != GB_OK)
+        return st;
+    out->name = "profiler";
+    out->span = GB_TIMER_PER_KERNEL;
+    out->max_pending = 1;
+    out->one_launch = 1;
+    out->begin = gb_prof_timer_begin;
+    out->end = gb_prof_timer_end;
+    out->collect = gb_prof_timer_collect;
+    out->set_batch = gb_prof_timer_set_batch;
+    return GB_OK;
+}
