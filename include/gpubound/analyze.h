@@ -72,6 +72,15 @@ struct gb_kop {
     char text[64];           /* "*", "+=", "sinf" */
 };
 
+/* An atomic operation (atomicAdd, atomicInc, ...): once per thread that
+ * reaches it, or once per block when it lies under a branch taken by one
+ * thread of the block (`if (threadIdx.x == 0)`). */
+struct gb_katomic {
+    struct gb_kcount at;
+    int per_block;
+    char text[64];           /* "atomicAdd" */
+};
+
 struct gb_kernel_analysis {
     char kernel[128];
     char file[512];
@@ -81,6 +90,8 @@ struct gb_kernel_analysis {
     size_t n_acc;
     struct gb_kop *ops;
     size_t n_ops;
+    struct gb_katomic *atomics;
+    size_t n_atomics;
     char **params;           /* the kernel's parameter names, in order */
     size_t n_params;
     char **notes;            /* branches counted as taken, calls not followed, parse errors */
@@ -118,7 +129,9 @@ struct gb_analysis_totals {
     double global_bytes;     /* bytes loaded and stored in global memory per thread */
     double global_accesses;  /* global loads + stores per thread */
     double shared_accesses;  /* shared loads + stores per thread */
-    char why_ops[256], why_global[256], why_shared[256];
+    double atomics_thread;   /* atomic operations per thread */
+    double atomics_block;    /* atomic operations per block (under a one-thread branch) */
+    char why_ops[256], why_global[256], why_shared[256], why_atomics[256];
 };
 
 void gb_analysis_totals(const struct gb_kernel_analysis *a, gb_cexpr_lookup lookup, void *ctx,

@@ -2,10 +2,10 @@
  * Framework for Performance Analysis and Optimization for GPU Kernel
  * Programs using Linear Performance-Breakdown Model", 2014, chapter 4):
  * a kernel's time at each launch configuration as a non-negative
- * combination of three predictors,
- *     t = a1*PUT + a2*G2ST + a3*S2PT          (a_j >= 0, no intercept)
+ * combination of the thesis's three predictors and a fourth for Hopper,
+ *     t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM   (a_j >= 0, no intercept)
  * fitted by non-negative least squares, and the breakdown of each
- * configuration's time into the three terms.
+ * configuration's time into the terms.
  *
  * The predictors (docs/models.md, "LPBM"), with a warp as the thesis's
  * wavefront:
@@ -22,10 +22,15 @@
  *   S2PT    = shared_accesses_per_thread * max(CL, 1)
  *             Eq. 4.6 (WG_total / WF_max) weighted by the block's shared
  *             accesses per warp
+ *   ATOM    = atomics_per_thread * threads + atomics_per_block * blocks
+ *             the launch's atomic operations, which the memory system
+ *             serializes where they hit one address (a reduction's
+ *             per-block total): not in the thesis, whose kernels had none
  * The counters form puts measured counts in the same places:
  *   PUT  = smsp__inst_executed.sum / min(WF_ndr, WF_max)
  *   G2ST = 32 * (global load + store sectors)
  *   S2PT = shared-memory wavefronts / min(WF_ndr, WF_max)
+ *   ATOM as in the formula form
  *
  * Everything here is a pure computation except gb_lpbm_model_write and
  * gb_lpbm_model_load; nothing touches a GPU. A fit switches GSL's error
@@ -38,7 +43,7 @@
 
 #include "gpubound/status.h"
 
-#define GB_LPBM_TERMS 3
+#define GB_LPBM_TERMS 4
 #define GB_LPBM_MODEL_FORMAT "gpubound-lpbm/1"
 #define GB_LPBM_MODEL_FILE "lpbm-model.json"
 /* Residual-bootstrap replicates behind each coefficient's interval, and the
@@ -48,11 +53,11 @@
 /* Configurations a fit needs at least: more than the coefficients. */
 #define GB_LPBM_MIN_POINTS 4
 
-enum gb_lpbm_term { GB_LPBM_PUT = 0, GB_LPBM_G2ST = 1, GB_LPBM_S2PT = 2 };
+enum gb_lpbm_term { GB_LPBM_PUT = 0, GB_LPBM_G2ST = 1, GB_LPBM_S2PT = 2, GB_LPBM_ATOM = 3 };
 enum gb_lpbm_form { GB_LPBM_FORMULA = 0, GB_LPBM_COUNTERS = 1 };
 enum gb_lpbm_weight { GB_LPBM_RELATIVE = 0, GB_LPBM_PLAIN = 1 };
 
-/* "PUT", "G2ST", "S2PT". */
+/* "PUT", "G2ST", "S2PT", "ATOM". */
 const char *gb_lpbm_term_name(enum gb_lpbm_term t);
 /* "formula", "counters". */
 const char *gb_lpbm_form_name(enum gb_lpbm_form f);
@@ -67,6 +72,9 @@ struct gb_lpbm_point {
     int sm_count, warp_size;
     /* Formula form: per-thread counts (from the source analysis or the spec). */
     double ops, global_bytes, shared_accesses;
+    /* Both forms: atomic operations in the launch (from the source analysis;
+     * 0 when the kernel has none or they could not be counted). */
+    double atomics;
     /* Counters form: totals per launch (NaN when not measured). */
     double c_inst, c_global_sectors, c_shared_wavefronts;
     /* Filled by gb_lpbm_predictors. */

@@ -28,6 +28,7 @@ struct scan {
     char loop_trips[GB_AN_MAX_DEPTH][300];
     int loop_decided[GB_AN_MAX_DEPTH];
     int depth;
+    int one_thread;          /* inside a branch taken by one thread of the block */
     enum gb_status st;
 };
 
@@ -351,6 +352,37 @@ static enum gb_status add_op(struct scan *s, CXCursor c, const char *text, int n
     return GB_OK;
 }
 
+static enum gb_status add_atomic(struct scan *s, CXCursor c, const char *text)
+{
+    struct gb_kernel_analysis *a = s->a;
+    struct gb_katomic *na = realloc(a->atomics, (a->n_atomics + 1) * sizeof *na);
+    unsigned b, e, line;
+    if (!na)
+        return s->st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+    a->atomics = na;
+    struct gb_katomic *x = &na[a->n_atomics++];
+    memset(x, 0, sizeof *x);
+    cursor_span(s, c, &b, &e, &line);
+    count_here(s, &x->at, line);
+    x->per_block = s->one_thread > 0;
+    snprintf(x->text, sizeof x->text, "%.63s", text);
+    return GB_OK;
+}
+
+/* Whether a branch condition selects one thread of the block: thread 0 of
+ * a one-dimensional block (`threadIdx.x == 0`, `0 == threadIdx.x`,
+ * `!threadIdx.x`), spaces ignored. */
+static int one_thread_cond(const char *text)
+{
+    char t[160];
+    size_t k = 0;
+    for (const char *p = text; *p && k + 1 < sizeof t; p++)
+        if (*p != ' ' && *p != '\t' && *p != '(' && *p != ')')
+            t[k++] = *p;
+    t[k] = '\0';
+    return !strcmp(t, "threadIdx.x==0") || !strcmp(t, "0==threadIdx.x") || !strcmp(t, "!threadIdx.x");
+}
+
 static enum gb_status scan_binop(struct scan *s, CXCursor c)
 {
     struct kids kd = children(s, c);
@@ -378,7 +410,7 @@ static enum gb_status scan_call(struct scan *s, CXCursor c)
     static const char *const ignore[] = {"__syncthreads", "__syncwarp", "__threadfence",
                                          "make_float2", "make_float4", "make_double2", "min",
                                          "max", "__shfl_down_sync", "__shfl_xor_sync",
-                                         "__shfl_sync", "atomicAdd", "fabsf"};
+                                         "__shfl_sync", "fabsf"};
     CXString sp = s->cl->getCursorSpelling(c);
     char name[128];
     unsigned b, e, line;
@@ -395,6 +427,11 @@ static enum gb_status scan_call(struct scan *s, CXCursor c)
         known |= !strcmp(name, ignore[i]);
     if (n && add_op(s, c, name, n) != GB_OK)
         return s->st;
+    if (!strncmp(name, "atomic", 6)) {
+        if (add_atomic(s, c, name) != GB_OK)
+            return s->st;
+        known = 1;
+    }
     cursor_span(s, c, &b, &e, &line);
     if (!n && !known && name[0])
         note(s, "line %u: the call of %s is not followed (its accesses and operations are not "
@@ -452,6 +489,17 @@ static enum gb_status scan_node(struct scan *s, CXCursor c)
         cursor_span(s, c, &b, &e, &line);
         if (kd.n)
             cursor_text(s, kd.c[0], text, sizeof text);
+        if (kd.n && one_thread_cond(text)) {
+            note(s, "line %u: the branch on '%s' is counted as taken by one thread of each block",
+                 text, line);
+            /* The condition and the branch taken; an else runs on the others. */
+            for (int i = 0; i < (kd.n < 4 ? kd.n : 4) && s->st == GB_OK; i++) {
+                s->one_thread += i == 1;
+                scan_node(s, kd.c[i]);
+                s->one_thread -= i == 1;
+            }
+            return s->st;
+        }
         note(s, "line %u: the branch on '%s' is counted as taken by every thread",
              kd.n ? text : "?", line);
         return walk_children(s, c);
@@ -663,6 +711,7 @@ void gb_analysis_release(struct gb_kernel_analysis *a)
     free(a->loops);
     free(a->acc);
     free(a->ops);
+    free(a->atomics);
     for (size_t i = 0; i < a->n_notes; i++)
         free(a->notes[i]);
     free(a->notes);

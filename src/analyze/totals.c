@@ -68,6 +68,10 @@ void gb_analysis_totals(const struct gb_kernel_analysis *a, gb_cexpr_lookup look
                 per * count_value(&t, &x->at, out->why_shared, sizeof out->why_shared);
         }
     }
+    for (size_t i = 0; i < a->n_atomics; i++) {
+        double c = count_value(&t, &a->atomics[i].at, out->why_atomics, sizeof out->why_atomics);
+        *(a->atomics[i].per_block ? &out->atomics_block : &out->atomics_thread) += c;
+    }
     /* A loop with no count makes its body's count unknown even when it
      * holds no access: the kernel's work is then not fully counted. */
     for (size_t i = 0; i < a->n_loops; i++)
@@ -80,5 +84,7 @@ void gb_analysis_totals(const struct gb_kernel_analysis *a, gb_cexpr_lookup look
         out->global_bytes = out->global_accesses = NAN;
     if (out->why_shared[0])
         out->shared_accesses = NAN;
+    if (out->why_atomics[0])
+        out->atomics_thread = out->atomics_block = NAN;
     gb_error_clear();
 }

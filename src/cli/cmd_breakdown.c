@@ -113,6 +113,11 @@ static void bd_explain(const struct gb_lpbm_input *in)
         for (size_t i = 0; i < a->n_ops; i++)
             printf("    line %d, %s x%d: %s\n", a->ops[i].at.line, a->ops[i].text, a->ops[i].n,
                    a->ops[i].at.decided ? a->ops[i].at.count : "undecided");
+        printf("  atomic operations (per thread, or per block under a one-thread branch):\n");
+        for (size_t i = 0; i < a->n_atomics; i++)
+            printf("    line %d, %s, per %s: %s\n", a->atomics[i].at.line, a->atomics[i].text,
+                   a->atomics[i].per_block ? "block" : "thread",
+                   a->atomics[i].at.decided ? a->atomics[i].at.count : "undecided");
         for (size_t i = 0; i < a->n_notes; i++)
             printf("  note: %s\n", a->notes[i]);
         if (in->analysis_why[0])
@@ -126,9 +131,9 @@ static void bd_explain(const struct gb_lpbm_input *in)
         if (gb_lpbm_predictors(&q, GB_LPBM_FORMULA) != GB_OK)
             gb_error_clear();
         printf("    %s%s%s: ops %g, global bytes %g, shared accesses %g, %g x %g threads, "
-               "%g warps/SM resident, CL %.4g\n", p->config, p->problem[0] ? ", " : "",
-               p->problem, p->ops, p->global_bytes, p->shared_accesses, p->grid_blocks,
-               p->block_threads, p->active_warps_per_sm, p->cl);
+               "%g warps/SM resident, CL %.4g, atomics in the launch %g\n", p->config,
+               p->problem[0] ? ", " : "", p->problem, p->ops, p->global_bytes, p->shared_accesses,
+               p->grid_blocks, p->block_threads, p->active_warps_per_sm, p->cl, p->atomics);
     }
 }
 
@@ -197,7 +202,7 @@ static enum gb_status bd_breakdown_table(const struct gb_lpbm_bench_model *m, si
     static const char *const cols[][2] = {
         {"config", NULL},        {"problem", NULL}, {"measured", "us"}, {"CI low", "us"},
         {"CI high", "us"},       {"predicted", "us"}, {"PUT", "%"},     {"G2ST", "%"},
-        {"S2PT", "%"},           {"held-out error", "%"}};
+        {"S2PT", "%"},           {"ATOM", "%"},       {"held-out error", "%"}};
     if (!t)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     if (machine && ((st = gb_table_column(t, "bench", NULL)) || (st = gb_table_column(t, "form", NULL))))
@@ -229,7 +234,7 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     char split[128];
     enum gb_status st;
     bd_split_name(&m->holdout, split, sizeof split);
-    printf("\n%s/%s, %s form: t = a1*PUT + a2*G2ST + a3*S2PT, non-negative least squares on %zu "
+    printf("\n%s/%s, %s form: t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM, non-negative least squares on %zu "
            "configurations (%s weights)\n", m->suite, m->bench, gb_lpbm_form_name(m->form),
            m->fit.n, m->weight == GB_LPBM_RELATIVE ? "1/t^2, relative" : "equal");
     printf("coefficients with 95%% residual-bootstrap intervals (%d replicates):\n", m->fit.boot);

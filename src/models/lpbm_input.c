@@ -208,6 +208,9 @@ static void point_counts(struct gb_lpbm_input *in, struct env *e, struct gb_lpbm
         else if (!isfinite(*dst[k]))
             snprintf(src[k], 16, "none");
     }
+    p->atomics = in->analysed && isfinite(t.atomics_thread) && isfinite(t.atomics_block)
+                     ? t.atomics_thread * threads + t.atomics_block * p->grid_blocks
+                     : 0;
     if (in->analysed && !in->analysis_why[0]) {
         const char *why = t.why_ops[0] ? t.why_ops : t.why_global[0] ? t.why_global : t.why_shared;
         snprintf(in->analysis_why, sizeof in->analysis_why, "%s", why);

@@ -19,7 +19,8 @@ static enum gb_status draw_one(const struct gb_lpbm_bench_model *m, const char *
                                int formats, struct gb_report_result *res)
 {
     static const char *const labels[GB_LPBM_TERMS] = {
-        "PUT: processing units", "G2ST: global to shared", "S2PT: shared to private"};
+        "PUT: processing units", "G2ST: global to shared", "S2PT: shared to private",
+        "ATOM: atomics"};
     char name[256], title[256];
     int idx[GB_LPBM_TERMS];
     enum gb_status st;

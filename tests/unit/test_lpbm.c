@@ -160,6 +160,45 @@ static void test_reduction_counts(void **state)
     gb_analysis_release(&a);
 }
 
+/* The reduction example (examples/reduction): one atomicAdd per block, under
+ * `if (threadIdx.x == 0)`; the atomicInc of finish() is in a call the
+ * analysis does not follow. The ATOM predictor is the launch's count. */
+static void test_example_reduction_atomics(void **state)
+{
+    (void)state;
+    struct gb_kernel_analysis a;
+    struct gb_analysis_totals t;
+    struct red r = {256, 4};
+    const char *defs[] = {"block_size_x=256", "elems_per_thread=4", "n=16777216"};
+    if (!gb_analysis_available(NULL, 0))
+        skip();
+    assert_int_equal(gb_analysis_run(GB_TEST_DATA "/../../examples/reduction/reduction.cu", NULL, defs, 3,
+                                     "sum_blocks", &a), GB_OK);
+    assert_int_equal(a.n_atomics, 1);
+    assert_string_equal(a.atomics[0].text, "atomicAdd");
+    assert_int_equal(a.atomics[0].per_block, 1);
+    gb_analysis_totals(&a, red_lookup, &r, &t);
+    near(t.atomics_block, 1, 0);
+    near(t.atomics_thread, 0, 0);
+    gb_analysis_release(&a);
+
+    struct gb_lpbm_point p;
+    memset(&p, 0, sizeof p);
+    p.block_threads = 256;
+    p.grid_blocks = 16777216.0 / (256 * 4);
+    p.active_warps_per_sm = 64;
+    p.sm_count = SM;
+    p.warp_size = 32;
+    p.ops = 4;
+    p.global_bytes = 16;
+    p.atomics = t.atomics_block * p.grid_blocks;
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_FORMULA), GB_OK);
+    near(p.x[GB_LPBM_ATOM], 16384, 0);
+    p.atomics = NAN;   /* not counted: no term, not a failure */
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_FORMULA), GB_OK);
+    near(p.x[GB_LPBM_ATOM], 0, 0);
+}
+
 /* ---- the fit ---- */
 
 /* Twelve configurations of the SGEMM predictors (hand-derived) with times
@@ -335,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_cexpr),
         cmocka_unit_test(test_sgemm_counts),
         cmocka_unit_test(test_reduction_counts),
+        cmocka_unit_test(test_example_reduction_atomics),
         cmocka_unit_test(test_fit_recovers),
         cmocka_unit_test(test_fit_zero_stays_zero),
         cmocka_unit_test(test_fit_too_few),

@@ -1,36 +1,36 @@
 # breakdown-reduction-sum-n_67108864.gp - a chart of gpubound, drawn by: gnuplot breakdown-reduction-sum-n_67108864.gp (in this directory)
 reset
 $bars << EOD
-"block_size_x=32 elems_per_thread=1" 0.232835142 0
-"block_size_x=32 elems_per_thread=2" 0.232835142 0
-"block_size_x=32 elems_per_thread=4" 0.232835142 0
-"block_size_x=32 elems_per_thread=8" 0.232835142 0
-"block_size_x=32 elems_per_thread=16" 0.232835142 0
-"block_size_x=64 elems_per_thread=1" 0.116417571 0
-"block_size_x=64 elems_per_thread=2" 0.116417571 0
-"block_size_x=64 elems_per_thread=4" 0.116417571 0
-"block_size_x=64 elems_per_thread=8" 0.116417571 0
-"block_size_x=64 elems_per_thread=16" 0.116417571 0
-"block_size_x=128 elems_per_thread=1" 0.116417571 0
-"block_size_x=128 elems_per_thread=2" 0.116417571 0
-"block_size_x=128 elems_per_thread=4" 0.116417571 0
-"block_size_x=128 elems_per_thread=8" 0.116417571 0
-"block_size_x=128 elems_per_thread=16" 0.116417571 0
-"block_size_x=256 elems_per_thread=1" 0.116417571 0
-"block_size_x=256 elems_per_thread=2" 0.116417571 0
-"block_size_x=256 elems_per_thread=4" 0.116417571 0
-"block_size_x=256 elems_per_thread=8" 0.116417571 0
-"block_size_x=256 elems_per_thread=16" 0.116417571 0
-"block_size_x=512 elems_per_thread=1" 0.116417571 0
-"block_size_x=512 elems_per_thread=2" 0.116417571 0
-"block_size_x=512 elems_per_thread=4" 0.116417571 0
-"block_size_x=512 elems_per_thread=8" 0.116417571 0
-"block_size_x=512 elems_per_thread=16" 0.116417571 0
-"block_size_x=1024 elems_per_thread=1" 0.116417571 0
-"block_size_x=1024 elems_per_thread=2" 0.116417571 0
-"block_size_x=1024 elems_per_thread=4" 0.116417571 0
-"block_size_x=1024 elems_per_thread=8" 0.116417571 0
-"block_size_x=1024 elems_per_thread=16" 0.116417571 0
+"block_size_x=32 elems_per_thread=1" 0.01135622228 0.0491796296 4.423084491
+"block_size_x=32 elems_per_thread=2" 0.01135622228 0.0491796296 2.211542245
+"block_size_x=32 elems_per_thread=4" 0.01135622228 0.0491796296 1.105771123
+"block_size_x=32 elems_per_thread=8" 0.01135622228 0.0491796296 0.5528855613
+"block_size_x=32 elems_per_thread=16" 0.01135622228 0.0491796296 0.2764427807
+"block_size_x=64 elems_per_thread=1" 0.00567811114 0.0491796296 2.211542245
+"block_size_x=64 elems_per_thread=2" 0.00567811114 0.0491796296 1.105771123
+"block_size_x=64 elems_per_thread=4" 0.00567811114 0.0491796296 0.5528855613
+"block_size_x=64 elems_per_thread=8" 0.00567811114 0.0491796296 0.2764427807
+"block_size_x=64 elems_per_thread=16" 0.00567811114 0.0491796296 0.1382213903
+"block_size_x=128 elems_per_thread=1" 0.00567811114 0.0491796296 1.105771123
+"block_size_x=128 elems_per_thread=2" 0.00567811114 0.0491796296 0.5528855613
+"block_size_x=128 elems_per_thread=4" 0.00567811114 0.0491796296 0.2764427807
+"block_size_x=128 elems_per_thread=8" 0.00567811114 0.0491796296 0.1382213903
+"block_size_x=128 elems_per_thread=16" 0.00567811114 0.0491796296 0.06911069517
+"block_size_x=256 elems_per_thread=1" 0.00567811114 0.0491796296 0.5528855613
+"block_size_x=256 elems_per_thread=2" 0.00567811114 0.0491796296 0.2764427807
+"block_size_x=256 elems_per_thread=4" 0.00567811114 0.0491796296 0.1382213903
+"block_size_x=256 elems_per_thread=8" 0.00567811114 0.0491796296 0.06911069517
+"block_size_x=256 elems_per_thread=16" 0.00567811114 0.0491796296 0.03455534758
+"block_size_x=512 elems_per_thread=1" 0.00567811114 0.0491796296 0.2764427807
+"block_size_x=512 elems_per_thread=2" 0.00567811114 0.0491796296 0.1382213903
+"block_size_x=512 elems_per_thread=4" 0.00567811114 0.0491796296 0.06911069517
+"block_size_x=512 elems_per_thread=8" 0.00567811114 0.0491796296 0.03455534758
+"block_size_x=512 elems_per_thread=16" 0.00567811114 0.0491796296 0.01727767379
+"block_size_x=1024 elems_per_thread=1" 0.00567811114 0.0491796296 0.1382213903
+"block_size_x=1024 elems_per_thread=2" 0.00567811114 0.0491796296 0.06911069517
+"block_size_x=1024 elems_per_thread=4" 0.00567811114 0.0491796296 0.03455534758
+"block_size_x=1024 elems_per_thread=8" 0.00567811114 0.0491796296 0.01727767379
+"block_size_x=1024 elems_per_thread=16" 0.00567811114 0.0491796296 0.008638836896
 EOD
 $marks << EOD
 0 4.927569 4.926481 4.928497
@@ -78,7 +78,7 @@ set linetype cycle 8
 set border 3 lw 1.5 lc rgb '#404040'
 set tics nomirror out scale 0.75 textcolor rgb '#202020'
 set style textbox opaque noborder margins 1,1
-set title 'Where the time goes: reduction/sum, n=67108864 (LPBM, formula form)' . "\n" . 'NVIDIA H200; R^2 -0.099, held-out median |error| 63.1%' font ',18'
+set title 'Where the time goes: reduction/sum, n=67108864 (LPBM, formula form)' . "\n" . 'NVIDIA H200; R^2 0.990, held-out median |error| 8.1%' font ',18'
 set xlabel 'configuration'
 set ylabel 'time per launch (ms)'
 set style data histograms
@@ -95,6 +95,7 @@ set terminal svg size 1200,750 dynamic noenhanced font 'Sans,16' background rgb 
 set output 'breakdown-reduction-sum-n_67108864.svg'
 plot $bars using 2:xtic(1) lt 1 title 'PUT: processing units', \
      $bars using 3 lt 2 title 'G2ST: global to shared', \
+     $bars using 4 lt 3 title 'ATOM: atomics', \
      $marks using 1:2:3:4 with yerrorbars pt 7 ps 1.3 lw 1.5 lc rgb '#000000' title 'measured (95% CI)'
 set terminal pngcairo size 1200,750 noenhanced font 'Sans,13' background rgb 'white'
 set output 'breakdown-reduction-sum-n_67108864.png'
