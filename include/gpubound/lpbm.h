@@ -31,6 +31,9 @@
  *   G2ST = 32 * (global load + store sectors)
  *   S2PT = shared-memory wavefronts / min(WF_ndr, WF_max)
  *   ATOM as in the formula form
+ * and, only when asked for (breakdown --intercept), a fixed time per launch:
+ *   FIX  = 1   (a launch's latency floor: launch, the last wave's tail,
+ *              dependent stages; a constant the thesis's model leaves out)
  *
  * Everything here is a pure computation except gb_lpbm_model_write and
  * gb_lpbm_model_load; nothing touches a GPU. A fit switches GSL's error
@@ -43,7 +46,7 @@
 
 #include "gpubound/status.h"
 
-#define GB_LPBM_TERMS 4
+#define GB_LPBM_TERMS 5
 #define GB_LPBM_MODEL_FORMAT "gpubound-lpbm/1"
 #define GB_LPBM_MODEL_FILE "lpbm-model.json"
 /* Residual-bootstrap replicates behind each coefficient's interval, and the
@@ -53,11 +56,11 @@
 /* Configurations a fit needs at least: more than the coefficients. */
 #define GB_LPBM_MIN_POINTS 4
 
-enum gb_lpbm_term { GB_LPBM_PUT = 0, GB_LPBM_G2ST = 1, GB_LPBM_S2PT = 2, GB_LPBM_ATOM = 3 };
+enum gb_lpbm_term { GB_LPBM_PUT = 0, GB_LPBM_G2ST = 1, GB_LPBM_S2PT = 2, GB_LPBM_ATOM = 3, GB_LPBM_FIX = 4 };
 enum gb_lpbm_form { GB_LPBM_FORMULA = 0, GB_LPBM_COUNTERS = 1 };
 enum gb_lpbm_weight { GB_LPBM_RELATIVE = 0, GB_LPBM_PLAIN = 1 };
 
-/* "PUT", "G2ST", "S2PT", "ATOM". */
+/* "PUT", "G2ST", "S2PT", "ATOM", "FIX". */
 const char *gb_lpbm_term_name(enum gb_lpbm_term t);
 /* "formula", "counters". */
 const char *gb_lpbm_form_name(enum gb_lpbm_form f);
@@ -75,6 +78,8 @@ struct gb_lpbm_point {
     /* Both forms: atomic operations in the launch (from the source analysis;
      * 0 when the kernel has none or they could not be counted). */
     double atomics;
+    /* 1 to fit a fixed time per launch (the FIX term, breakdown --intercept), else 0. */
+    int intercept;
     /* Counters form: totals per launch (NaN when not measured). */
     double c_inst, c_global_sectors, c_shared_wavefronts;
     /* Filled by gb_lpbm_predictors. */
@@ -151,6 +156,7 @@ struct gb_lpbm_bench_model {
     char suite[32], bench[64];
     enum gb_lpbm_form form;
     enum gb_lpbm_weight weight;
+    int intercept;                        /* the FIX term fitted (--intercept) */
     struct gb_lpbm_fit fit;
     struct gb_lpbm_holdout holdout;
     struct gb_lpbm_holdout_result held;   /* rel not kept in the file */

@@ -22,7 +22,7 @@
 struct bd_opts {
     const char *bench, *out, *spec;
     struct gb_lpbm_holdout holdout;
-    int explain, force, no_chart;
+    int explain, force, no_chart, intercept;
     int form;                    /* -1 auto, else enum gb_lpbm_form */
     enum gb_lpbm_weight weight;
     enum gb_format fmt;
@@ -45,7 +45,7 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
         {"out", required_argument, NULL, 'o'},     {"format", required_argument, NULL, 'f'},
         {"spec", required_argument, NULL, 's'},    {"weight", required_argument, NULL, 'w'},
         {"force", no_argument, NULL, 'X'},         {"no-chart", no_argument, NULL, 'n'},
-        {NULL, 0, NULL, 0}};
+        {"intercept", no_argument, NULL, 'I'},     {NULL, 0, NULL, 0}};
     int c;
     memset(o, 0, sizeof *o);
     o->form = -1;
@@ -58,6 +58,7 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
         case 'e': o->explain = 1; break;
         case 'X': o->force = 1; break;
         case 'n': o->no_chart = 1; break;
+        case 'I': o->intercept = 1; break;
         case 'H':
             if (gb_lpbm_holdout_parse(optarg, &o->holdout) != GB_OK)
                 return gb_cli_usage(CMD, "%s", gb_error_message());
@@ -202,7 +203,8 @@ static enum gb_status bd_breakdown_table(const struct gb_lpbm_bench_model *m, si
     static const char *const cols[][2] = {
         {"config", NULL},        {"problem", NULL}, {"measured", "us"}, {"CI low", "us"},
         {"CI high", "us"},       {"predicted", "us"}, {"PUT", "%"},     {"G2ST", "%"},
-        {"S2PT", "%"},           {"ATOM", "%"},       {"held-out error", "%"}};
+        {"S2PT", "%"},           {"ATOM", "%"},       {"FIX", "%"},
+        {"held-out error", "%"}};
     if (!t)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     if (machine && ((st = gb_table_column(t, "bench", NULL)) || (st = gb_table_column(t, "form", NULL))))
@@ -234,9 +236,10 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     char split[128];
     enum gb_status st;
     bd_split_name(&m->holdout, split, sizeof split);
-    printf("\n%s/%s, %s form: t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM, non-negative least squares on %zu "
-           "configurations (%s weights)\n", m->suite, m->bench, gb_lpbm_form_name(m->form),
-           m->fit.n, m->weight == GB_LPBM_RELATIVE ? "1/t^2, relative" : "equal");
+    printf("\n%s/%s, %s form: t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM%s, non-negative least squares "
+           "on %zu configurations (%s weights)\n", m->suite, m->bench, gb_lpbm_form_name(m->form),
+           m->intercept ? " + a5*FIX" : "", m->fit.n,
+           m->weight == GB_LPBM_RELATIVE ? "1/t^2, relative" : "equal");
     printf("coefficients with 95%% residual-bootstrap intervals (%d replicates):\n", m->fit.boot);
     if ((st = bd_coef_table(m)) != GB_OK)
         return st;
@@ -284,13 +287,16 @@ static enum gb_status bd_fit(const struct bd_opts *o, const struct gb_lpbm_input
     memcpy(m->note, in->note, sizeof m->note);
     m->form = form;
     m->weight = o->weight;
+    m->intercept = o->intercept;
     m->holdout = o->holdout;
     if (!(m->pts = malloc(in->n * sizeof *m->pts)))
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     memcpy(m->pts, in->pts, in->n * sizeof *m->pts);
-    for (size_t i = 0; i < in->n; i++)
+    for (size_t i = 0; i < in->n; i++) {
+        m->pts[i].intercept = o->intercept;
         if ((st = gb_lpbm_predictors(&m->pts[i], form)) != GB_OK)
             return st;
+    }
     if ((st = gb_lpbm_fit(m->pts, in->n, o->weight, GB_LPBM_BOOT, GB_LPBM_SEED, &m->fit)) ||
         (st = gb_lpbm_holdout_run(m->pts, in->n, o->weight, &o->holdout, &m->held)))
         return gb_error_set(st, "%s/%s: %s", in->suite, in->bench, gb_error_message());

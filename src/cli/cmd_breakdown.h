@@ -5,7 +5,8 @@
 
 #define GB_BREAKDOWN_USAGE                                                                     \
     "gpubound breakdown RUN_DIR [--bench B] [--holdout loo|every:K|size:AXIS=V] [--explain]\n" \
-    "                   [--form formula|counters] [--weight relative|none] [--spec PATH]\n"    \
+    "                   [--form formula|counters] [--weight relative|none] [--intercept]\n"     \
+    "                   [--spec PATH]\n"                                                        \
     "                   [--out DIR] [--force] [--no-chart] [--format table|csv|json]"
 
 #define GB_BREAKDOWN_HELP                                                                       \
@@ -21,13 +22,16 @@
     "                   too when every record has them\n"                                       \
     "  --weight W       relative (default: weights 1/t^2, the fit minimizes relative error)\n" \
     "                   or none (the thesis's plain least squares)\n"                          \
+    "  --intercept      fit a fixed time per launch too (the FIX term: a latency floor the\n"   \
+    "                   thesis's model leaves out; the model file says so)\n"                  \
     "  --spec PATH      the kernel spec the run was recorded from (default: the copy in the\n" \
     "                   run directory, else the .json on its command line)\n"                   \
     "  --out DIR        where lpbm-model.json and the charts go (default: RUN_DIR)\n"          \
     "  --force          replace a recorded lpbm-model.json fitted on more configurations\n"    \
     "  --no-chart       no breakdown chart\n"                                                   \
     "  --format FMT     table (default), or csv or json: the breakdown table only\n"           \
-    "Fits the Linear Performance-Breakdown Model t = a1*PUT + a2*G2ST + a3*S2PT (a_j >= 0) to\n" \
+    "Fits the Linear Performance-Breakdown Model t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM\n"   \
+    "(a_j >= 0; ATOM, the launch's atomic operations, is present when the kernel has any) to\n" \
     "a recorded kernel-spec run whose bench sweeps a block size (no GPU needed): prints the\n"  \
     "coefficients with 95% residual-bootstrap intervals, R^2, RMSE, the held-out error, each\n" \
     "configuration's breakdown beside its measured time, and which term dominates at the best\n" \

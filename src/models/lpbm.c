@@ -11,7 +11,8 @@
 
 const char *gb_lpbm_term_name(enum gb_lpbm_term t)
 {
-    return t == GB_LPBM_PUT ? "PUT" : t == GB_LPBM_G2ST ? "G2ST" : t == GB_LPBM_S2PT ? "S2PT" : "ATOM";
+    static const char *const names[GB_LPBM_TERMS] = {"PUT", "G2ST", "S2PT", "ATOM", "FIX"};
+    return (unsigned)t < GB_LPBM_TERMS ? names[t] : "?";
 }
 
 const char *gb_lpbm_form_name(enum gb_lpbm_form f)
@@ -47,6 +48,7 @@ enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form for
         p->x[GB_LPBM_G2ST] = p->global_bytes * p->wf_ndr;
         p->x[GB_LPBM_S2PT] = p->shared_accesses * waves;
         p->x[GB_LPBM_ATOM] = bad(p->atomics) ? 0 : p->atomics;
+        p->x[GB_LPBM_FIX] = p->intercept ? 1 : 0;
         return GB_OK;
     }
     if (bad(p->c_inst) || bad(p->c_global_sectors) || bad(p->c_shared_wavefronts))
@@ -58,6 +60,7 @@ enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form for
     p->x[GB_LPBM_G2ST] = 32 * p->c_global_sectors;
     p->x[GB_LPBM_S2PT] = slots > 0 ? p->c_shared_wavefronts / slots : 0;
     p->x[GB_LPBM_ATOM] = bad(p->atomics) ? 0 : p->atomics;
+    p->x[GB_LPBM_FIX] = p->intercept ? 1 : 0;
     return GB_OK;
 }
 
@@ -363,6 +366,9 @@ enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_
         "atomics: the time follows the atomic operations of the launch, which the memory system "
         "serializes on one address, so fewer of them (more work per block, or a per-block "
         "partial result combined in a second pass) is what helps",
+        "a fixed time per launch: the launch's latency floor (launch, the last wave's tail, "
+        "dependent stages), so more work per launch (fusing launches, larger batches) is what "
+        "helps",
     };
     double terms[GB_LPBM_TERMS];
     double total = gb_lpbm_predict(f, p, terms);

@@ -89,6 +89,8 @@ static json_t *bench_json(const struct gb_lpbm_bench_model *m)
     json_object_set_new(o, "bench", json_string(m->bench));
     json_object_set_new(o, "form", json_string(gb_lpbm_form_name(m->form)));
     json_object_set_new(o, "weight", json_string(m->weight == GB_LPBM_RELATIVE ? "relative" : "none"));
+    if (m->intercept)
+        json_object_set_new(o, "intercept", json_true());
     json_object_set_new(o, "n_points", json_integer((json_int_t)m->fit.n));
     json_object_set_new(o, "bootstrap", json_integer(m->fit.boot));
     json_object_set_new(o, "coefficients", coef);

@@ -194,9 +194,12 @@ static void test_example_reduction_atomics(void **state)
     p.atomics = t.atomics_block * p.grid_blocks;
     assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_FORMULA), GB_OK);
     near(p.x[GB_LPBM_ATOM], 16384, 0);
+    near(p.x[GB_LPBM_FIX], 0, 0);      /* no fixed term unless asked for */
     p.atomics = NAN;   /* not counted: no term, not a failure */
+    p.intercept = 1;
     assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_FORMULA), GB_OK);
     near(p.x[GB_LPBM_ATOM], 0, 0);
+    near(p.x[GB_LPBM_FIX], 1, 0);
 }
 
 /* ---- the fit ---- */
@@ -243,6 +246,33 @@ static void test_fit_recovers(void **state)
         }
         near(f.r2, 1, 1e-9);
     }
+}
+
+/* With --intercept the fit recovers a fixed time per launch beside the
+ * terms, and without it the same data leave no FIX term. */
+static void test_fit_intercept(void **state)
+{
+    (void)state;
+    const double c[3] = {1.5, 0.003, 0.7};
+    struct gb_lpbm_point pts[12];
+    struct gb_lpbm_fit f;
+    synthetic(c, 0, pts);
+    for (int i = 0; i < 12; i++) {
+        pts[i].time_ns += 5000;     /* 5 us per launch */
+        pts[i].intercept = 1;
+        assert_int_equal(gb_lpbm_predictors(&pts[i], GB_LPBM_FORMULA), GB_OK);
+    }
+    assert_int_equal(gb_lpbm_fit(pts, 12, GB_LPBM_RELATIVE, 0, 0, &f), GB_OK);
+    near(f.coef[GB_LPBM_FIX], 5000, 1e-6);
+    near(f.coef[GB_LPBM_PUT], 1.5, 1e-6);
+    assert_true(f.present[GB_LPBM_FIX]);
+    for (int i = 0; i < 12; i++) {
+        pts[i].intercept = 0;
+        assert_int_equal(gb_lpbm_predictors(&pts[i], GB_LPBM_FORMULA), GB_OK);
+    }
+    assert_int_equal(gb_lpbm_fit(pts, 12, GB_LPBM_RELATIVE, 0, 0, &f), GB_OK);
+    assert_false(f.present[GB_LPBM_FIX]);
+    assert_true(f.r2 < 1 - 1e-6);   /* the constant is now unexplained */
 }
 
 static void test_fit_zero_stays_zero(void **state)
@@ -376,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_reduction_counts),
         cmocka_unit_test(test_example_reduction_atomics),
         cmocka_unit_test(test_fit_recovers),
+        cmocka_unit_test(test_fit_intercept),
         cmocka_unit_test(test_fit_zero_stays_zero),
         cmocka_unit_test(test_fit_too_few),
         cmocka_unit_test(test_holdout),
