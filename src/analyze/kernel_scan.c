@@ -1,6 +1,7 @@
 /* kernel_scan.c - a kernel's loops, memory accesses and operations, read
  * from its libclang AST (gpubound/analyze.h). */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,35 +336,42 @@ static int is_float(const struct scan *s, CXCursor c)
            t.kind == CXType_Float16;
 }
 
+/* One more zeroed element at the end of the array *arr of *n elements of
+ * `size` bytes, counted at the line of `c`: its gb_kcount is at offset
+ * `at_off`. NULL (s->st set) when out of memory. */
+static void *add_counted(struct scan *s, CXCursor c, void **arr, size_t *n, size_t size, size_t at_off)
+{
+    unsigned b, e, line;
+    char *na = realloc(*arr, (*n + 1) * size);
+    if (!na) {
+        s->st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    *arr = na;
+    char *x = na + (*n)++ * size;
+    memset(x, 0, size);
+    cursor_span(s, c, &b, &e, &line);
+    count_here(s, (struct gb_kcount *)(x + at_off), line);
+    return x;
+}
+
 static enum gb_status add_op(struct scan *s, CXCursor c, const char *text, int n)
 {
-    struct gb_kernel_analysis *a = s->a;
-    struct gb_kop *no = realloc(a->ops, (a->n_ops + 1) * sizeof *no);
-    unsigned b, e, line;
-    if (!no)
-        return s->st = gb_error_set(GB_ERR_NOMEM, "out of memory");
-    a->ops = no;
-    struct gb_kop *o = &no[a->n_ops++];
-    memset(o, 0, sizeof *o);
-    cursor_span(s, c, &b, &e, &line);
-    count_here(s, &o->at, line);
+    struct gb_kop *o = add_counted(s, c, (void **)&s->a->ops, &s->a->n_ops, sizeof *o,
+                                   offsetof(struct gb_kop, at));
+    if (!o)
+        return s->st;
     o->n = n;
-    snprintf(o->text, sizeof o->text, "%s", text);
+    snprintf(o->text, sizeof o->text, "%.63s", text);
     return GB_OK;
 }
 
 static enum gb_status add_atomic(struct scan *s, CXCursor c, const char *text)
 {
-    struct gb_kernel_analysis *a = s->a;
-    struct gb_katomic *na = realloc(a->atomics, (a->n_atomics + 1) * sizeof *na);
-    unsigned b, e, line;
-    if (!na)
-        return s->st = gb_error_set(GB_ERR_NOMEM, "out of memory");
-    a->atomics = na;
-    struct gb_katomic *x = &na[a->n_atomics++];
-    memset(x, 0, sizeof *x);
-    cursor_span(s, c, &b, &e, &line);
-    count_here(s, &x->at, line);
+    struct gb_katomic *x = add_counted(s, c, (void **)&s->a->atomics, &s->a->n_atomics, sizeof *x,
+                                       offsetof(struct gb_katomic, at));
+    if (!x)
+        return s->st;
     x->per_block = s->one_thread > 0;
     snprintf(x->text, sizeof x->text, "%.63s", text);
     return GB_OK;
