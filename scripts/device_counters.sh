@@ -8,7 +8,8 @@
 #   2. ncu --csv --page raw on the same launches for the same metrics
 #      (--clock-control none, --cache-control all (NCU_CACHE=none: ncu leaves the caches as
 #      gpubound's profiler does), --print-metric-instances
-#      values), the verification launch of a `gpubound run` of the point;
+#      values), the second launch of the kernel in a `gpubound run` of the point
+#      (the first after verification, as `gpubound profile` profiles it);
 #   3. the comparison table (scripts/counters_compare.py): instruction
 #      counts equal, sectors within 1 %, per-instance values in order;
 #   4. run --counters on camping/read (width 4, 64 warps) and transpose,
@@ -72,7 +73,7 @@ for c in "${CASES[@]}"; do
     [ -n "$METRICS" ] || METRICS=$(python3 -c 'print("smsp__inst_executed.sum,lts__t_sectors.sum,lts__t_sectors.avg,lts__t_sectors.max,lts__t_sectors.min,dram__sectors_read.sum,dram__sectors_read.avg,dram__sectors_read.max,dram__sectors_read.min")')
     if command -v ncu >/dev/null; then
         step "ncu-$label" ncu --clock-control none --cache-control "${NCU_CACHE:-all}" --csv --page raw --print-units base \
-            --print-metric-instances values -k "regex:$kre" --launch-skip 0 --launch-count 1 --metrics "$METRICS" \
+            --print-metric-instances values -k "regex:$kre" --launch-skip 1 --launch-count 1 --metrics "$METRICS" \
             "$GB" run "$sel" --quick "${SETS[@]}" --no-report --timer events --max-time 0.05 --out "$OUT/ncu-run-$label"
         cp "$OUT/ncu-$label.out" "$OUT/ncu-$label.csv"
     else
