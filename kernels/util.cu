@@ -64,6 +64,31 @@ extern "C" __global__ void gb_flush(uint4 *p, unsigned long long n, unsigned int
 // neither finds its own data there nor pays to write back another's dirty
 // lines. The sum goes to out[0] only when it is impossible, so the reads
 // cannot be removed and nothing is written.
+// The same reads, marked evict-last (persisting) on sm_80 and newer, so that
+// they displace lines that plain reads do not; the caller resets the
+// persisting lines to normal afterwards (cuCtxResetPersistingL2Cache).
+extern "C" __global__ void gb_flush_read_last(const uint4 *p, unsigned long long n, unsigned int *out)
+{
+    unsigned int acc = 0;
+#if __CUDA_ARCH__ >= 800
+    unsigned long long policy;
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+#endif
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        uint4 v;
+#if __CUDA_ARCH__ >= 800
+        asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p + i), "l"(policy));
+#else
+        v = __ldcg(p + i);
+#endif
+        acc ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (acc == 0x9e3779b9u && out)
+        out[0] = acc;
+}
+
 extern "C" __global__ void gb_flush_read(const uint4 *p, unsigned long long n, unsigned int *out)
 {
     unsigned int acc = 0;

@@ -29,15 +29,16 @@ def clock(r):
     return {'profiler': 'profiler', 'cupti': 'CUPTI'}.get(r['time_source'], r['time_source'])
 
 
-def table_cupti(run_dir, main):
-    """A profiler-clock run: the CUPTI clock against the same ncu exports."""
-    cu = rows(os.path.join(run_dir, 'cupti', 'truth.csv'))
-    out = ['%s (`%s`): %d of %d comparisons within 1%% or 0.1 us of ncu with the profiler clock, '
-           '%d with the CUPTI clock.' % (
+def table_cupti(run_dir, main, sub='cupti', first='the profiler clock', second='the CUPTI clock',
+                cols=('gpubound, profiler (us)', 'gpubound, CUPTI (us)')):
+    """A profiler-clock run and a second pass (sub/) against the same ncu exports."""
+    cu = rows(os.path.join(run_dir, sub, 'truth.csv'))
+    out = ['%s (`%s`): %d of %d comparisons within 1%% or 0.1 us of ncu with %s, '
+           '%d with %s.' % (
         gpu_name(run_dir), os.path.relpath(run_dir, SRC), sum(r['pass'] == 'yes' for r in main.values()), len(main),
-        sum(r['pass'] == 'yes' for r in cu.values())),
+        first, sum(r['pass'] == 'yes' for r in cu.values()), second),
         '',
-        '| point | mode | ncu (us) | gpubound, profiler (us) | difference | gpubound, CUPTI (us) | difference |',
+        '| point | mode | ncu (us) | %s | difference | %s | difference |' % cols,
         '| --- | --- | ---: | ---: | ---: | ---: | ---: |']
     for (tag, mode), r in main.items():
         c = cu.get((tag, mode))
@@ -52,6 +53,9 @@ def table(run_dir):
     main = rows(os.path.join(run_dir, 'truth.csv'))
     if os.path.isdir(os.path.join(run_dir, 'cupti')):
         return table_cupti(run_dir, main)
+    if os.path.isdir(os.path.join(run_dir, 'flush-read')):
+        return table_cupti(run_dir, main, 'flush-read', 'the read-last flush', 'the read flush',
+                           ('gpubound, read-last (us)', 'gpubound, read (us)'))
     ev = rows(os.path.join(run_dir, 'events', 'truth.csv'))
     wr = rows(os.path.join(run_dir, 'flush-write', 'truth.csv'))
     out = ['%s (`%s`): %d of %d comparisons within 1%% or 0.1 us of ncu.' % (

@@ -50,7 +50,8 @@ void gb_device_arch(const struct gb_device_info *info, char *buf, size_t n);
     X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) \
     X(cuEventElapsedTime) \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
-    X(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags)
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) \
+    X(cuCtxGetLimit) X(cuCtxSetLimit) X(cuCtxResetPersistingL2Cache)
 
 struct gb_cuda_api {
 #define GB_CUDA_MEMBER(name) __typeof__(&name) name;
@@ -273,10 +274,16 @@ enum gb_status gb_gpu_sum_u32(struct gb_gpu *g, CUdeviceptr p, size_t n_words, u
  *                        no other's dirty line;
  *   GB_FLUSH_WRITE       writes it: the L2 ends full of the buffer's dirty
  *                        lines, which the next kernel pays to write back;
- *   GB_FLUSH_WRITE_READ  writes it, then reads it. */
-enum gb_flush_method { GB_FLUSH_READ = 0, GB_FLUSH_WRITE, GB_FLUSH_WRITE_READ };
+ *   GB_FLUSH_WRITE_READ  writes it, then reads it;
+ *   GB_FLUSH_READ_LAST   reads it marked evict-last (sm_80 and newer) with
+ *                        the whole persisting set-aside granted for the
+ *                        read, then resets every persisting line to normal
+ *                        and gives the set-aside back: the reads displace
+ *                        lines that plain reads leave in place. */
+enum gb_flush_method { GB_FLUSH_READ = 0, GB_FLUSH_WRITE, GB_FLUSH_WRITE_READ, GB_FLUSH_READ_LAST };
 
-/* The method's name ("read", "write", "write-read") and back (-1: none). */
+/* The method's name ("read", "write", "write-read", "read-last") and back
+ * (-1: none). */
 const char *gb_flush_method_name(enum gb_flush_method m);
 int gb_flush_method_parse(const char *s);
 

@@ -688,7 +688,7 @@ enum gb_status gb_gpu_sum_u32(struct gb_gpu *g, CUdeviceptr p, size_t n_words, u
     return gb_util_reduce(g, "gb_sum_u32", n_words, args, sum);
 }
 
-static const char *const gb_flush_names[] = {"read", "write", "write-read"};
+static const char *const gb_flush_names[] = {"read", "write", "write-read", "read-last"};
 
 const char *gb_flush_method_name(enum gb_flush_method m)
 {
@@ -711,6 +711,25 @@ static enum gb_status gb_flush_write(struct gb_gpu *g)
     salt++;
     void *args[] = {&g->flush_buf, &n, &salt};
     return gb_util_run(g, "gb_flush", (size_t)n, args);
+}
+
+/* GB_FLUSH_READ_LAST: the reads marked evict-last with the whole
+ * persisting set-aside granted for the flush, then every persisting line
+ * reset to normal and the set-aside given back. */
+static enum gb_status gb_flush_read_persist(struct gb_gpu *g, size_t n, void **args)
+{
+    enum gb_status st = GB_OK;
+    size_t old = 0;
+    int max = 0;
+    GB_CU_CHECK(st, gb_cu->cuDeviceGetAttribute(&max, CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE,
+                                                g->dev));
+    GB_CU_CHECK(st, gb_cu->cuCtxGetLimit(&old, CU_LIMIT_PERSISTING_L2_CACHE_SIZE));
+    GB_CU_CHECK(st, gb_cu->cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, (size_t)max));
+    if ((st = gb_util_run(g, "gb_flush_read_last", n, args)) == GB_OK && (st = gb_gpu_sync(g)) == GB_OK)
+        GB_CU_CHECK(st, gb_cu->cuCtxResetPersistingL2Cache());
+    GB_CU_CHECK(st, gb_cu->cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, old));
+out:
+    return st;
 }
 
 static enum gb_status gb_flush_read(struct gb_gpu *g)
@@ -736,8 +755,14 @@ enum gb_status gb_gpu_flush_l2(struct gb_gpu *g, enum gb_flush_method method)
             return st;
         g->flush_bytes = bytes;
         /* The reads need defined contents, written once. */
-        if (method == GB_FLUSH_READ && (st = gb_flush_write(g)) != GB_OK)
+        if ((method == GB_FLUSH_READ || method == GB_FLUSH_READ_LAST) && (st = gb_flush_write(g)) != GB_OK)
             return st;
+    }
+    if (method == GB_FLUSH_READ_LAST) {
+        unsigned long long n = g->flush_bytes / 16;
+        CUdeviceptr none = 0;
+        void *args[] = {&g->flush_buf, &n, &none};
+        return gb_flush_read_persist(g, (size_t)n, args);
     }
     if (method != GB_FLUSH_READ && (st = gb_flush_write(g)) != GB_OK)
         return st;

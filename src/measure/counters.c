@@ -48,9 +48,9 @@ static enum gb_status gb_counters_before_pass(void *ctx)
     if (c->poison && c->p->bench->poison)
         st = c->p->bench->poison(c->p, c->p->bench->ctx);
     const char *e = getenv("GPUBOUND_COUNTERS_FLUSH");
-    int m = e ? gb_flush_method_parse(e) : GB_FLUSH_READ;
+    int m = e ? gb_flush_method_parse(e) : GB_FLUSH_READ_LAST;
     if (st == GB_OK)
-        st = gb_gpu_flush_l2(c->g, m < 0 ? GB_FLUSH_READ : (enum gb_flush_method)m);
+        st = gb_gpu_flush_l2(c->g, m < 0 ? GB_FLUSH_READ_LAST : (enum gb_flush_method)m);
     return st == GB_OK ? gb_gpu_sync(c->g) : st;
 }
 
