@@ -2,10 +2,12 @@
  * (measure.h: gb_counters_profile), after its timed samples so that the
  * profiler never touches them. By default (Nsight Compute's
  * --cache-control all) the launch runs once per pass (user replay), each
- * pass after the outputs are poisoned and the L2 is cleaned by reading a
- * buffer twice its size, so every pass starts with no line of the
- * kernel's buffers and no dirty line in the L2: the DRAM and L2 counts are
- * the kernel's own. With o->counters_keep_cache (--cache-control none)
+ * pass after the outputs are poisoned and the L2 is emptied as a cold
+ * sample empties it (the read-last flush, gpu.h; GPUBOUND_COUNTERS_FLUSH
+ * names another for experiments), so every pass starts without the
+ * kernel's lines in the L2. No flush kernel removes the L2's standing dirty
+ * lines (docs/counters.md), which the launch writes back as it sweeps the
+ * L2: its DRAM write counts carry them. With o->counters_keep_cache (--cache-control none)
  * CUPTI replays the kernel itself with the memory it may write saved and
  * restored between passes, and the caches are as the previous pass left
  * them. Either way the outputs are checked after the first launch, which
