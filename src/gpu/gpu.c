@@ -725,9 +725,15 @@ static enum gb_status gb_flush_read_persist(struct gb_gpu *g, size_t n, void **a
                                                 g->dev));
     GB_CU_CHECK(st, gb_cu->cuCtxGetLimit(&old, CU_LIMIT_PERSISTING_L2_CACHE_SIZE));
     GB_CU_CHECK(st, gb_cu->cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, (size_t)max));
-    if ((st = gb_util_run(g, "gb_flush_read_last", n, args)) == GB_OK && (st = gb_gpu_sync(g)) == GB_OK)
-        GB_CU_CHECK(st, gb_cu->cuCtxResetPersistingL2Cache());
-    GB_CU_CHECK(st, gb_cu->cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, old));
+    if ((st = gb_util_run(g, "gb_flush_read_last", n, args)) == GB_OK && (st = gb_gpu_sync(g)) == GB_OK) {
+        CUresult r = gb_cu->cuCtxResetPersistingL2Cache();
+        if (r != CUDA_SUCCESS)
+            st = gb_cuda_fail(r, "cuCtxResetPersistingL2Cache()", __FILE__, __LINE__);
+    }
+    /* The set-aside goes back whatever happened above. */
+    CUresult r = gb_cu->cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, old);
+    if (r != CUDA_SUCCESS && st == GB_OK)
+        st = gb_cuda_fail(r, "cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, old)", __FILE__, __LINE__);
 out:
     return st;
 }
