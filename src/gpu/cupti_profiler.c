@@ -255,7 +255,8 @@ static enum gb_status gb_prof_arm(struct gb_profiler *p)
     CUpti_RangeProfiler_SetConfig_Params sc = {
         .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, .pRangeProfilerObject = p->obj,
         .configSize = p->config_size, .pConfig = p->config, .counterDataImageSize = p->data_size,
-        .pCounterDataImage = p->data, .range = CUPTI_AutoRange, .replayMode = p->replay == GB_PROFILER_USER_REPLAY ? CUPTI_UserReplay : CUPTI_KernelReplay,
+        .pCounterDataImage = p->data, .range = CUPTI_AutoRange,
+        .replayMode = p->replay == GB_PROFILER_USER_REPLAY ? CUPTI_UserReplay : CUPTI_KernelReplay,
         .maxRangesPerPass = GB_PROF_MAX_RANGES, .numNestingLevels = 1, .minNestingLevel = 1,
         .passIndex = 0, .targetNestingLevel = 1};
     GB_PROF_CALL(st, cuptiRangeProfilerSetConfig, &sc);
@@ -411,7 +412,7 @@ static enum gb_status gb_prof_passes(struct gb_profiler *p, enum gb_status (*bef
     enum gb_status st = GB_OK;
     int all = 0;
     for (size_t pass = 0; !all && st == GB_OK; pass++) {
-        if (pass > p->passes)
+        if (pass >= p->passes)
             return gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI asked for more than the %zu passes its "
                                 "configuration needs; the launch cannot be profiled", p->passes);
         if (before_pass && (st = before_pass(ctx)) != GB_OK)

@@ -713,10 +713,10 @@ static enum gb_status gb_flush_write(struct gb_gpu *g)
     return gb_util_run(g, "gb_flush", (size_t)n, args);
 }
 
-/* GB_FLUSH_READ_LAST: the reads marked evict-last with the whole
- * persisting set-aside granted for the flush, then every persisting line
- * reset to normal and the set-aside given back. */
-static enum gb_status gb_flush_read_persist(struct gb_gpu *g, size_t n, void **args)
+/* GB_FLUSH_READ_LAST: runs the evict-last reads with the whole
+ * persisting set-aside granted for them, then resets every persisting line
+ * to normal and gives the set-aside back. */
+static enum gb_status gb_flush_persisting(struct gb_gpu *g, size_t n, void **args)
 {
     enum gb_status st = GB_OK;
     size_t old = 0;
@@ -738,15 +738,19 @@ out:
     return st;
 }
 
-static enum gb_status gb_flush_read(struct gb_gpu *g)
+/* Reads the flush buffer: evict-last (read-last), or plainly
+ * GPUBOUND_FLUSH_PASSES times (default once). */
+static enum gb_status gb_flush_read(struct gb_gpu *g, int last)
 {
     unsigned long long n = g->flush_bytes / 16;
     CUdeviceptr none = 0;
     void *args[] = {&g->flush_buf, &n, &none};
     enum gb_status st = GB_OK;
+    if (last)
+        return gb_flush_persisting(g, (size_t)n, args);
     const char *e = getenv("GPUBOUND_FLUSH_PASSES");
-    int passes = e ? atoi(e) : 1;
-    for (int i = 0; i < (passes > 0 ? passes : 1) && st == GB_OK; i++)
+    int passes = e && atoi(e) > 0 ? atoi(e) : 1;
+    for (int i = 0; i < passes && st == GB_OK; i++)
         st = gb_util_run(g, "gb_flush_read", (size_t)n, args);
     return st;
 }
@@ -754,25 +758,21 @@ static enum gb_status gb_flush_read(struct gb_gpu *g)
 enum gb_status gb_gpu_flush_l2(struct gb_gpu *g, enum gb_flush_method method)
 {
     enum gb_status st = GB_OK;
+    int reads_only = method == GB_FLUSH_READ || method == GB_FLUSH_READ_LAST;
     if (!g->flush_buf) {
         const char *e = getenv("GPUBOUND_FLUSH_SCALE");
-        size_t bytes = (size_t)(g->info.l2_bytes > 0 ? g->info.l2_bytes : (64 << 20)) * (size_t)(e && atoi(e) > 0 ? atoi(e) : 2);
+        size_t scale = e && atoi(e) > 0 ? (size_t)atoi(e) : 2;
+        size_t bytes = (size_t)(g->info.l2_bytes > 0 ? g->info.l2_bytes : (64 << 20)) * scale;
         if ((st = gb_gpu_alloc(g, bytes, &g->flush_buf)) != GB_OK)
             return st;
         g->flush_bytes = bytes;
         /* The reads need defined contents, written once. */
-        if ((method == GB_FLUSH_READ || method == GB_FLUSH_READ_LAST) && (st = gb_flush_write(g)) != GB_OK)
+        if (reads_only && (st = gb_flush_write(g)) != GB_OK)
             return st;
     }
-    if (method == GB_FLUSH_READ_LAST) {
-        unsigned long long n = g->flush_bytes / 16;
-        CUdeviceptr none = 0;
-        void *args[] = {&g->flush_buf, &n, &none};
-        return gb_flush_read_persist(g, (size_t)n, args);
-    }
-    if (method != GB_FLUSH_READ && (st = gb_flush_write(g)) != GB_OK)
+    if (!reads_only && (st = gb_flush_write(g)) != GB_OK)
         return st;
-    return method == GB_FLUSH_WRITE ? GB_OK : gb_flush_read(g);
+    return method == GB_FLUSH_WRITE ? GB_OK : gb_flush_read(g, method == GB_FLUSH_READ_LAST);
 }
 
 int gb_gpu_sm_clock_mhz(const struct gb_gpu *g)

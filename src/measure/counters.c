@@ -82,11 +82,9 @@ static enum gb_status gb_counters_collect(struct gb_gpu *g, struct gb_point *p, 
     size_t n_ranges = 0, n_kept, n_dropped;
     const char *const *kept, *const *dropped;
     enum gb_status st = gb_profiler_open(g, req, n_req, !o->counters_strict, replay, &prof);
-    if (st == GB_OK && o->counters_keep_cache)
-        st = gb_counters_before_pass(&pass);
+    /* Kernel replay has one pass of the work: the hook runs once. */
     if (st == GB_OK)
-        st = gb_profiler_collect(prof, o->counters_keep_cache ? NULL : gb_counters_before_pass, gb_profiled_launch,
-                                 &pass, &values, &n_ranges);
+        st = gb_profiler_collect(prof, gb_counters_before_pass, gb_profiled_launch, &pass, &values, &n_ranges);
     if (st == GB_OK) {
         n_kept = gb_profiler_metrics(prof, &kept);
         st = gb_counter_decode((char *const *)kept, n_kept, values, n_ranges, NULL, NULL, out);
