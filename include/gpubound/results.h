@@ -53,6 +53,7 @@ struct gb_metric {
  * record's (or run's) timed_s, inside `sampling_s`; `flush_s` is the GPU
  * time of the cold mode's L2 flushes (CUPTI clock only; 0 otherwise). */
 struct gb_wall_parts {
+    double start_s;              /* the GPU's start: driver, context, utility kernels (once a process) */
     double compile_s;            /* NVRTC, or loading the cubin from the disk cache */
     double setup_s;              /* buffers, fresh inputs, shared state */
     double verify_s;             /* the poisoned launch and its check */
@@ -172,6 +173,9 @@ struct gb_run_info {
     int has_device;
     struct gb_device_info device;
 };
+
+/* The wall time of a run none of its parts names (planning, progress output). */
+double gb_run_info_other_s(const struct gb_run_info *in);
 
 /* A loaded run directory. It owns its records (and their axes and metrics). */
 struct gb_run {

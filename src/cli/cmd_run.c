@@ -79,15 +79,14 @@ static void gb_print_wall(const char *dir, const struct gb_run_info *in)
 {
     const struct gb_wall_parts *w = &in->parts;
     double wall = in->wall_s > 0 ? in->wall_s : 1;
-    double other = in->wall_s - (w->compile_s + w->setup_s + w->verify_s + w->warmup_s + w->sampling_s +
-                                 w->teardown_s + in->write_s);
+    double other = gb_run_info_other_s(in);
     fprintf(stderr, "run: %s (wall %.1f s, %.1f%% of it in timed kernel work", dir, in->wall_s,
             100.0 * in->timed_s / wall);
     if (w->sampling_s > 0)
-        fprintf(stderr, "; compile %.0f%%, set-up %.0f%%, verification %.0f%%, warm-up %.0f%%, "
+        fprintf(stderr, "; GPU start %.0f%%, compile %.0f%%, set-up %.0f%%, verification %.0f%%, warm-up %.0f%%, "
                         "between timed kernels %.0f%% (L2 flushes %.0f%%), teardown %.0f%%, writing %.0f%%, "
                         "other %.0f%%",
-                100 * w->compile_s / wall, 100 * w->setup_s / wall, 100 * w->verify_s / wall,
+                100 * w->start_s / wall, 100 * w->compile_s / wall, 100 * w->setup_s / wall, 100 * w->verify_s / wall,
                 100 * w->warmup_s / wall, 100 * (w->sampling_s - in->timed_s) / wall, 100 * w->flush_s / wall,
                 100 * w->teardown_s / wall, 100 * in->write_s / wall, 100 * other / wall);
     fputs(")\n", stderr);

@@ -21,7 +21,17 @@ static struct {
 #undef GB_CUPTI_MEMBER
 } cp;
 
-#define GB_CUPTI_BUFFER (8u << 20)
+#define GB_CUPTI_BUFFER (4u << 20)
+#define GB_CUPTI_POOL 8
+
+/* Buffers CUPTI gave back, kept for its next request: a forced flush
+ * returns the buffer in use at every collect, and a fresh one would cost
+ * its page faults (about 0.5 ms for 8 MiB) inside the next launch. */
+static struct {
+    pthread_mutex_t lock;
+    uint8_t *free[GB_CUPTI_POOL];
+    int n;
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* What the buffer callbacks collect, under `lock`: they may run on a
  * thread of CUPTI's own. */
@@ -103,7 +113,11 @@ static enum gb_status gb_cupti_fail(CUptiResult r, const char *call)
 
 static void CUPTIAPI gb_cupti_buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
-    *buffer = aligned_alloc(8, GB_CUPTI_BUFFER);
+    pthread_mutex_lock(&pool.lock);
+    *buffer = pool.n ? pool.free[--pool.n] : NULL;
+    pthread_mutex_unlock(&pool.lock);
+    if (!*buffer)
+        *buffer = aligned_alloc(8, GB_CUPTI_BUFFER);
     *size = *buffer ? GB_CUPTI_BUFFER : 0;
     *max_records = 0;
 }
@@ -143,6 +157,17 @@ static int gb_cupti_op(const CUpti_Activity *rec, struct gb_gpu_op *op)
     return 1;
 }
 
+static void gb_cupti_buffer_keep(uint8_t *buffer)
+{
+    pthread_mutex_lock(&pool.lock);
+    if (pool.n < GB_CUPTI_POOL) {
+        pool.free[pool.n++] = buffer;
+        buffer = NULL;
+    }
+    pthread_mutex_unlock(&pool.lock);
+    free(buffer);
+}
+
 static void CUPTIAPI gb_cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer,
                                                size_t size, size_t valid)
 {
@@ -157,7 +182,7 @@ static void CUPTIAPI gb_cupti_buffer_completed(CUcontext ctx, uint32_t stream, u
         col.dropped += dropped;
     pthread_mutex_unlock(&col.lock);
     (void)size;
-    free(buffer);
+    gb_cupti_buffer_keep(buffer);
 }
 
 enum gb_status gb_cupti_start(const char *skip_prefix)
@@ -270,4 +295,8 @@ void gb_cupti_stop(void)
     col.ops = NULL;
     col.n = col.cap = col.dropped = 0;
     pthread_mutex_unlock(&col.lock);
+    pthread_mutex_lock(&pool.lock);
+    while (pool.n)
+        free(pool.free[--pool.n]);
+    pthread_mutex_unlock(&pool.lock);
 }

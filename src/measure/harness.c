@@ -24,12 +24,6 @@
 #include "measure/sampling.h"
 #include "measure/timer.h"
 
-/* A point that starts within GB_STILL_WARM_S of the previous point's last
- * sample warms up for GB_REWARM_S (and its warm-up launches) instead of
- * the full warmup_s, which is for a GPU that may have idled. */
-#define GB_STILL_WARM_S 0.25
-#define GB_REWARM_S 0.002
-
 /* ---- the bench's callbacks: every call goes through one of these ---- */
 
 static int gb_call_kernel_opts(const struct gb_point *p, char opts[][GB_OPT_LEN], int max)
@@ -203,7 +197,8 @@ struct gb_point_run {
     CUgraphExec exec;
     int set_up;                  /* setup was called: teardown must be */
     void *own_shared;            /* shared state nobody keeps: freed with the point */
-    double est_ns;               /* the shortest warm-up launch */
+    double est_ns;               /* the launch's length: the shortest warm-up launch, or verify_ns */
+    double verify_ns;            /* the verification launch, host clock */
     int batch;                   /* launches per sample */
     struct gb_sample_set samples;
 };
@@ -296,9 +291,12 @@ static enum gb_status gb_point_prepare(struct gb_point_run *r)
 static enum gb_status gb_point_verify(struct gb_point_run *r)
 {
     enum gb_status st;
-    if ((st = gb_call_poison(r->p)) != GB_OK || (st = gb_call_launch(r->p)) != GB_OK ||
-        (st = gb_gpu_sync(r->g)) != GB_OK)
+    if ((st = gb_call_poison(r->p)) != GB_OK || (st = gb_gpu_sync(r->g)) != GB_OK)
         return st;
+    double t = gb_measure_now_s();
+    if ((st = gb_call_launch(r->p)) != GB_OK || (st = gb_gpu_sync(r->g)) != GB_OK)
+        return st;
+    r->verify_ns = (gb_measure_now_s() - t) * 1e9;
     return gb_call_verify(r->p);
 }
 
@@ -370,9 +368,15 @@ static enum gb_status gb_point_warm_up(struct gb_point_run *r)
     if ((st = gb_point_timer(r)) != GB_OK)
         return st;
     /* The GPU was busy with the previous point moments ago: its clocks are
-     * up, and a few launches warm this point's caches and code. */
-    if (r->g->busy_s > 0 && gb_measure_now_s() - r->g->busy_s < GB_STILL_WARM_S && r->o.warmup_s > GB_REWARM_S)
-        r->o.warmup_s = GB_REWARM_S;
+     * up; a long verified launch has warmed this point's caches and code,
+     * and one burst of launches warms a short one's. */
+    enum gb_warm_plan plan = gb_warm_plan(r->g->busy_s > 0 ? gb_measure_now_s() - r->g->busy_s : -1, r->verify_ns);
+    if (plan == GB_WARM_NONE) {
+        r->est_ns = r->verify_ns;
+        return GB_OK;
+    }
+    if (plan == GB_WARM_BURST)
+        r->o.warmup_s = 0;
     gb_point_work(r, &w);
     if ((st = gb_sample_warm_up(&r->timer, &w, &r->o, &r->est_ns)) != GB_OK ||
         (st = gb_point_batch(r)) != GB_OK)

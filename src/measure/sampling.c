@@ -96,6 +96,13 @@ static enum gb_status gb_sample_untimed(const struct gb_sample_work *w, int n)
     return st;
 }
 
+enum gb_warm_plan gb_warm_plan(double since_busy_s, double verify_ns)
+{
+    if (since_busy_s < 0 || since_busy_s >= GB_STILL_WARM_S)
+        return GB_WARM_FULL;
+    return verify_ns >= GB_VERIFIED_WARM_NS ? GB_WARM_NONE : GB_WARM_BURST;
+}
+
 enum gb_status gb_sample_warm_up(const struct gb_timer *t, const struct gb_sample_work *w,
                                  const struct gb_measure_opts *o, double *est_ns)
 {

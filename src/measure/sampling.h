@@ -45,6 +45,24 @@ enum gb_status gb_sample_chunk(const struct gb_timer *t, const struct gb_sample_
 enum gb_status gb_sample_warm_up(const struct gb_timer *t, const struct gb_sample_work *w,
                                  const struct gb_measure_opts *o, double *est_ns);
 
+/* How much warm-up a point needs (gb_warm_plan). */
+enum gb_warm_plan {
+    GB_WARM_FULL,                /* bursts for the whole warmup_s: the GPU may have idled */
+    GB_WARM_BURST,               /* one burst of warmup_launches: clocks are up */
+    GB_WARM_NONE,                /* none: the verification launch warmed it */
+};
+
+/* A point that starts more than GB_STILL_WARM_S after the previous point's
+ * last sample (since_busy_s; negative: no point has run yet) warms up in
+ * full. On a GPU still warm, a point whose verification launch took at
+ * least GB_VERIFIED_WARM_NS (verify_ns, host clock from launch to
+ * completion) needs none: that launch ran the same kernel on the same
+ * buffers moments before the samples, and its length sizes them; a
+ * shorter one warms up with one burst. */
+#define GB_STILL_WARM_S 0.25
+#define GB_VERIFIED_WARM_NS 100000.0
+enum gb_warm_plan gb_warm_plan(double since_busy_s, double verify_ns);
+
 /* Samples `w` in chunks of about o->chunk_s of work (sample_ns: the
  * expected length of one sample) until, with at least o->min_samples,
  * the relative CI half-width of the median is at most o->rel_ci

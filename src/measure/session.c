@@ -28,6 +28,7 @@ enum gb_status gb_session_open(struct gb_session *s, int ordinal, const char *co
              (s->gpu.info.driver_version % 1000) / 10);
     gb_gpu_driver_release(s->info.driver_release, sizeof s->info.driver_release);
     snprintf(s->info.mode, sizeof s->info.mode, "%s", quick ? "quick" : "full");
+    s->info.parts.start_s = gb_measure_now_s() - s->t_start;
     return GB_OK;
 }
 

@@ -427,13 +427,12 @@ int gb_device_from_json(json_t *o, struct gb_device_info *d, const char *file, c
 }
 
 /* Where the run's wall time went; the remainder is the tool's own work
- * between points (planning, the GPU's start, progress output). */
+ * between points (planning, progress output). */
 static json_t *gb_wall_parts_to_json(const struct gb_run_info *in)
 {
     const struct gb_wall_parts *w = &in->parts;
-    double known = w->compile_s + w->setup_s + w->verify_s + w->warmup_s + w->sampling_s + w->teardown_s +
-                   in->write_s;
     json_t *o = json_object();
+    json_object_set_new(o, "start_s", gb_json_real(w->start_s));
     json_object_set_new(o, "compile_s", gb_json_real(w->compile_s));
     json_object_set_new(o, "setup_s", gb_json_real(w->setup_s));
     json_object_set_new(o, "verify_s", gb_json_real(w->verify_s));
@@ -443,7 +442,7 @@ static json_t *gb_wall_parts_to_json(const struct gb_run_info *in)
     json_object_set_new(o, "flush_s", gb_json_real(w->flush_s));
     json_object_set_new(o, "teardown_s", gb_json_real(w->teardown_s));
     json_object_set_new(o, "write_s", gb_json_real(in->write_s));
-    json_object_set_new(o, "other_s", gb_json_real(in->wall_s - known));
+    json_object_set_new(o, "other_s", gb_json_real(gb_run_info_other_s(in)));
     return o;
 }
 
@@ -539,7 +538,9 @@ int gb_run_info_from_json(json_t *o, struct gb_run_info *in, const char *file, c
          gb_jr_real(&jw, parts, "sampling_s", GB_RANGE_SECONDS, &in->parts.sampling_s) ||
          gb_jr_real(&jw, parts, "flush_s", GB_RANGE_SECONDS, &in->parts.flush_s) ||
          gb_jr_real(&jw, parts, "teardown_s", GB_RANGE_SECONDS, &in->parts.teardown_s) ||
-         gb_jr_real(&jw, parts, "write_s", GB_RANGE_SECONDS, &in->write_s)))
+         gb_jr_real(&jw, parts, "write_s", GB_RANGE_SECONDS, &in->write_s) ||
+         (json_object_get(parts, "start_s") && /* absent in runs recorded before it */
+          gb_jr_real(&jw, parts, "start_s", GB_RANGE_SECONDS, &in->parts.start_s))))
         return -1;
     json_t *mods = json_object_get(o, "modules");
     if (json_is_object(mods) &&

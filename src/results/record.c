@@ -196,8 +196,16 @@ void gb_run_info_init(struct gb_run_info *info, const char *command_line,
     snprintf(info->mode, sizeof info->mode, "full");
 }
 
+double gb_run_info_other_s(const struct gb_run_info *in)
+{
+    const struct gb_wall_parts *w = &in->parts;
+    return in->wall_s - (w->start_s + w->compile_s + w->setup_s + w->verify_s + w->warmup_s + w->sampling_s +
+                         w->teardown_s + in->write_s);
+}
+
 void gb_wall_parts_add(struct gb_wall_parts *a, const struct gb_wall_parts *b)
 {
+    a->start_s += b->start_s;
     a->compile_s += b->compile_s;
     a->setup_s += b->setup_s;
     a->verify_s += b->verify_s;

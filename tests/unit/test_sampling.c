@@ -350,6 +350,21 @@ static void test_warm_up_time(void **state)
     assert_true(est == 1000.0); /* the shortest of the timed launches */
 }
 
+/* The warm-up a point gets: in full when the GPU may have idled (or nothing
+ * ran before), none after a long verified launch on a warm GPU, one burst
+ * after a short one. */
+static void test_warm_plan(void **state)
+{
+    (void)state;
+    assert_int_equal(gb_warm_plan(-1, 5e6), GB_WARM_FULL);             /* the run's first point */
+    assert_int_equal(gb_warm_plan(GB_STILL_WARM_S, 5e6), GB_WARM_FULL); /* idled long enough */
+    assert_int_equal(gb_warm_plan(2.0, 50.0), GB_WARM_FULL);
+    assert_int_equal(gb_warm_plan(0.01, GB_VERIFIED_WARM_NS), GB_WARM_NONE);
+    assert_int_equal(gb_warm_plan(0.01, 5e6), GB_WARM_NONE);
+    assert_int_equal(gb_warm_plan(0.01, GB_VERIFIED_WARM_NS - 1), GB_WARM_BURST);
+    assert_int_equal(gb_warm_plan(0.0, 3000.0), GB_WARM_BURST);
+}
+
 static void test_interrupted(void **state)
 {
     (void)state;
@@ -380,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_batch_per_kernel),
         cmocka_unit_test(test_prepare_outside_span),
         cmocka_unit_test(test_warm_up),
+        cmocka_unit_test(test_warm_plan),
         cmocka_unit_test(test_warm_up_time),
         cmocka_unit_test(test_interrupted),
     };
