@@ -14,13 +14,13 @@ fail() { echo "FAIL: $*"; cat "$out/stderr" 2>/dev/null | tail -n 5; exit 1; }
 cat "$out/fit"
 [ -s "$out/run/campprof-model.json" ] || fail "camp fit wrote no model"
 python3 "${GB_SRC:-$(dirname "$0")/../..}/scripts/plausible.py" "$out/run" || fail "implausible numbers in the camping run"
-# Values of the fit: every equation's R^2 in [0, 1]; the warps term (a1,
-# ns per active warp) positive wherever it was kept: every warp issues a
-# fixed number of requests, so more warps per SM move more bytes and take
-# longer (the H200 run under data/ has 885 ns spread, 14941 ns camped).
-awk '/full fit: R\^2/ { r = $4; n++; if (r < 0 || r > 1) { print "R^2 " r " outside [0, 1]"; bad++ } }
-     /^w  / { nw++; if ($2 + 0 <= 0) { print "warps term " $2 " not positive"; bad++ } }
-     END { if (n < 2) { print "fewer than two equations fitted"; bad++ } exit bad > 0 }' "$out/fit" ||
+# Values of the fit (the default form, smax4: t = L_W * (1 + (w / knee_W)^4)^(1/4)):
+# every equation's R^2 in [0, 1]; every latency term L and knee positive,
+# since more warps per SM move more bytes and cannot take less time.
+awk '/^  fit: R\^2/ { r = $3; sub(/,$/, "", r); n++; if (r < 0 || r > 1) { print "R^2 " r " outside [0, 1]"; bad++ } }
+     /^(L|knee):b[0-9]+ / { nt++; if ($2 + 0 <= 0) { print $1 " " $2 " not positive"; bad++ } }
+     END { if (n < 2) { print "fewer than two equations fitted"; bad++ }
+           if (nt < 4) { print "fewer than four terms printed"; bad++ } exit bad > 0 }' "$out/fit" ||
     fail "camp fit's values are implausible"
 "$GPUBOUND" camp predict --model "$out/run/campprof-model.json" --gld 4:1048576 --gst 4:1048576 \
     --threads 256 --regs 32 --smem 0 --format csv >"$out/predict" 2>"$out/stderr" || fail "camp predict exited $?"
