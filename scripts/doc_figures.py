@@ -240,7 +240,7 @@ def wall(name):
 
 
 def bw_wall_parts():
-    w, share, p = wall("bandwidth-2026-11-23-d")
+    w, share, p = wall("bandwidth-2026-11-23-h")
     w0, share0, _ = wall("bandwidth-2026-11-23-b")
     return (f(w, 2), f(share, 1), f(w0, 2), f(share0, 1), f(p["start_s"], 2), f(p["verify_s"], 2),
             f(p["setup_s"], 2), f(p["warmup_s"], 2), f(p["teardown_s"], 2), f(p["sampling_s"] - p["timed_s"], 2),
@@ -248,7 +248,7 @@ def bw_wall_parts():
 
 
 def ub_wall_parts():
-    w, share, p = wall("ubench-2026-11-23-b")
+    w, share, p = wall("ubench-2026-11-23-d")
     w0, share0, _ = wall("ubench-2026-11-21")
     return (f(w, 0), f(share, 1), f(w0, 0), f(share0, 0), f(p["verify_s"], 0), f(p["warmup_s"], 0),
             f(p["sampling_s"] - p["timed_s"], 0), f(p["setup_s"], 0))
@@ -256,7 +256,7 @@ def ub_wall_parts():
 
 def ub_moved():
     old = {(r["bench"], tuple(sorted(r["axes"].items()))): r for r in run("ubench-2026-11-21")[1]}
-    new = {(r["bench"], tuple(sorted(r["axes"].items()))): r for r in run("ubench-2026-11-23-b")[1]}
+    new = {(r["bench"], tuple(sorted(r["axes"].items()))): r for r in run("ubench-2026-11-23-d")[1]}
     keys = [k for k in old if k in new]
     ratio = sorted(med(new[k]) / med(old[k]) for k in keys)
     single = sorted(med(new[k]) / med(old[k]) for k in keys if old[k]["batch"] == 1)
@@ -269,11 +269,11 @@ def ub_moved():
 
 
 FIGURES = [
-    ("docs/measurement.md", "took {} s, {}% of it in timed kernels (the same run before: {} s, {}%): the GPU's start {} s, verification {} s, set-up {} s, warm-up {} s, teardown {} s, sampling around the timed kernels {} s", "data/h200/bandwidth-2026-11-23-{d,b}/run.json wall_parts", lambda: bw_wall_parts()[:10]),
-    ("docs/measurement.md", "without the GPU's start the timed share is {}%", "data/h200/bandwidth-2026-11-23-d/run.json wall_parts", lambda: bw_wall_parts()[10:]),
-    ("docs/measurement.md", "took {} s, {}% of it in timed kernels, against {} s and {}% for the sweep timed by events", "data/h200/ubench-2026-11-2{3-b,1}/run.json", lambda: ub_wall_parts()[:4]),
-    ("docs/measurement.md", "verification {} s, warm-up {} s, between the timed kernels {} s, set-up {} s", "data/h200/ubench-2026-11-23-b/run.json wall_parts", lambda: ub_wall_parts()[4:]),
-    ("docs/measurement.md", "the median point is {}% faster than in the events sweep (5th to 95th percentile of the ratio: {} to {}), single launches by {}% (the event pair's overhead gone), and only {}% of the points' intervals overlap", "data/h200/ubench-2026-11-2{1,3-b} matched points", ub_moved),
+    ("docs/measurement.md", "took {} s, {}% of it in timed kernels (the same run before: {} s, {}%): the start of the GPU and the profiler {} s, verification {} s, set-up {} s, warm-up {} s, teardown {} s, sampling around the timed kernels {} s", "data/h200/bandwidth-2026-11-23-{h,b}/run.json wall_parts", lambda: bw_wall_parts()[:10]),
+    ("docs/measurement.md", "without the GPU's start the timed share is {}%", "data/h200/bandwidth-2026-11-23-h/run.json wall_parts", lambda: bw_wall_parts()[10:]),
+    ("docs/measurement.md", "took {} s, {}% of it in timed kernels, against {} s and {}% for the sweep timed by events", "data/h200/ubench-2026-11-2{3-d,1}/run.json", lambda: ub_wall_parts()[:4]),
+    ("docs/measurement.md", "verification {} s, warm-up {} s, between the timed kernels {} s, set-up {} s", "data/h200/ubench-2026-11-23-d/run.json wall_parts", lambda: ub_wall_parts()[4:]),
+    ("docs/measurement.md", "the median point is {}% faster than in the events sweep (5th to 95th percentile of the ratio: {} to {}), single launches by {}% (the event pair's overhead gone), and only {}% of the points' intervals overlap", "data/h200/ubench-2026-11-2{1,3-d} matched points", ub_moved),
     ("README.md", "The theoretical peak the driver's attributes give is {} GB/s", "data/h200/%s/run.json" % BW, bw_peak),
     ("README.md", "| read | stride | {} | {} | |", "data/h200/%s read width=16 grid=stride" % BW, lambda: bw_row("read", "stride")),
     ("README.md", "| write | stride | {} | {} | |", "data/h200/%s write width=16 grid=stride" % BW, lambda: bw_row("write", "stride")),

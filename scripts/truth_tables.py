@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """truth_tables.py [SRC]: the tables of docs/measurement.md, made from the
 truth runs committed under SRC/data/<gpu>/truth-*/: truth.csv of the run's
-clock, with events/truth.csv and flush-write/truth.csv (the CUPTI-clock runs)
-or cupti/truth.csv (the profiler-clock runs) beside it. A CPU test diffs its output
+clock, with events/truth.csv and flush-write/truth.csv (the CUPTI-clock runs),
+cupti/truth.csv (the profiler-clock runs) or flush-read/truth.csv (the
+read-last runs) beside it; a run with none of them is the default clock's. A CPU test diffs its output
 against the section of docs/measurement.md between the markers."""
 import csv
 import glob
@@ -49,8 +50,23 @@ def table_cupti(run_dir, main, sub='cupti', first='the profiler clock', second='
     return '\n'.join(out)
 
 
+def table_default(run_dir, main):
+    """A run of the default clock (auto: each point's clock in a column)."""
+    out = ['%s (`%s`): %d of %d comparisons within 1%% or 0.1 us of ncu with the default clock.' % (
+        gpu_name(run_dir), os.path.relpath(run_dir, SRC), sum(r['pass'] == 'yes' for r in main.values()), len(main)),
+        '',
+        '| point | mode | ncu (us) | gpubound (us) | clock | difference | within the goal |',
+        '| --- | --- | ---: | ---: | --- | ---: | --- |']
+    for (tag, mode), r in main.items():
+        out.append('| %s | %s | %s | %s | %s | %+.2f%% | %s |' % (
+            tag, mode, us(r, 'ncu_median_ns'), us(r, 'gpubound_ns'), clock(r), float(r['diff_pct']), r['pass']))
+    return '\n'.join(out)
+
+
 def table(run_dir):
     main = rows(os.path.join(run_dir, 'truth.csv'))
+    if not any(os.path.isdir(os.path.join(run_dir, d)) for d in ('cupti', 'flush-read', 'events', 'flush-write')):
+        return table_default(run_dir, main)
     if os.path.isdir(os.path.join(run_dir, 'cupti')):
         return table_cupti(run_dir, main)
     if os.path.isdir(os.path.join(run_dir, 'flush-read')):
@@ -73,5 +89,13 @@ def table(run_dir):
 
 
 SRC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..')
+def default_clock_first(d):
+    """Per GPU, the default clock's runs first, then the others newest first."""
+    has_sub = any(os.path.isdir(os.path.join(d, s)) for s in ('cupti', 'flush-read', 'events', 'flush-write'))
+    return (os.path.basename(os.path.dirname(d)), has_sub, os.path.basename(d))
+
+
 runs = sorted(glob.glob(os.path.join(SRC, 'data', '*', 'truth-*')), reverse=True)
+runs.sort(key=lambda d: default_clock_first(d)[:2], reverse=False)
+runs.sort(key=lambda d: default_clock_first(d)[0], reverse=True)
 print('\n\n'.join(table(d) for d in runs))

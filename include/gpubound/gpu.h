@@ -91,6 +91,8 @@ int gb_cuda_sticky(CUresult r);
         }                                                                      \
     } while (0)
 
+struct gb_profiler;
+
 /* An opened device: its limits, primary context and the stream all
  * benchmark work runs on. */
 struct gb_gpu {
@@ -119,6 +121,12 @@ struct gb_gpu {
     /* NVRTC's log of the last module that failed to compile (owned; NULL
      * when none): the harness moves it into the point's record. */
     char *compile_log;
+    /* The range profiler of gpu__time_duration that the profiler clock
+     * keeps open from point to point (opening one takes about 0.4 s);
+     * NULL: none open. duration_prof_failed: it could not be opened in
+     * this process (CUPTI missing, profiling not permitted), not tried again. */
+    struct gb_profiler *duration_prof;
+    int duration_prof_failed;
     /* Modules compiled ahead of the GPU thread (the compile pool); NULL: none. */
     const struct gb_compile_ahead *ahead;
 };

@@ -53,7 +53,7 @@ struct gb_metric {
  * record's (or run's) timed_s, inside `sampling_s`; `flush_s` is the GPU
  * time of the cold mode's L2 flushes (CUPTI clock only; 0 otherwise). */
 struct gb_wall_parts {
-    double start_s;              /* the GPU's start: driver, context, utility kernels (once a process) */
+    double start_s;              /* once a process: the GPU's start (driver, context, utility kernels), opening the profiler clock */
     double compile_s;            /* NVRTC, or loading the cubin from the disk cache */
     double setup_s;              /* buffers, fresh inputs, shared state */
     double verify_s;             /* the poisoned launch and its check */

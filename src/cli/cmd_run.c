@@ -83,7 +83,7 @@ static void gb_print_wall(const char *dir, const struct gb_run_info *in)
     fprintf(stderr, "run: %s (wall %.1f s, %.1f%% of it in timed kernel work", dir, in->wall_s,
             100.0 * in->timed_s / wall);
     if (w->sampling_s > 0)
-        fprintf(stderr, "; GPU start %.0f%%, compile %.0f%%, set-up %.0f%%, verification %.0f%%, warm-up %.0f%%, "
+        fprintf(stderr, "; start of the GPU and profiler %.0f%%, compile %.0f%%, set-up %.0f%%, verification %.0f%%, warm-up %.0f%%, "
                         "between timed kernels %.0f%% (L2 flushes %.0f%%), teardown %.0f%%, writing %.0f%%, "
                         "other %.0f%%",
                 100 * w->start_s / wall, 100 * w->compile_s / wall, 100 * w->setup_s / wall, 100 * w->verify_s / wall,

@@ -26,7 +26,7 @@ static struct {
 
 /* Buffers CUPTI gave back, kept for its next request: a forced flush
  * returns the buffer in use at every collect, and a fresh one would cost
- * its page faults (about 0.5 ms for 8 MiB) inside the next launch. */
+ * its page faults inside the next launch. */
 static struct {
     pthread_mutex_t lock;
     uint8_t *free[GB_CUPTI_POOL];

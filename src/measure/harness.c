@@ -343,16 +343,23 @@ static enum gb_status gb_point_batch(struct gb_point_run *r)
     return st;
 }
 
-/* The one place that picks the clock: CUPTI's per-kernel timestamps where
- * they can be had, else CUDA events (unless the options insist on one);
- * the profiler's counted duration only when asked for. */
+/* The one place that picks the clock (gb_timer_first): the profiler's
+ * counted duration, falling back to CUPTI's per-kernel timestamps, then
+ * CUDA events, where it cannot be had, unless the options insist on one. */
 static enum gb_status gb_point_timer(struct gb_point_run *r)
 {
-    if (r->o.timer == GB_TIMER_EVENTS)
+    enum gb_timer_choice first = gb_timer_first(r->o.timer);
+    enum gb_status st;
+    if (first == GB_TIMER_EVENTS)
         return gb_timer_events_open(r->g, &r->timer);
-    if (r->o.timer == GB_TIMER_PROFILER)
-        return gb_timer_profiler_open(r->g, &r->timer);
-    enum gb_status st = gb_timer_cupti_open(r->g, &r->timer);
+    if (first == GB_TIMER_PROFILER) {
+        st = gb_timer_profiler_open(r->g, &r->timer);
+        if (st != GB_ERR_UNSUPPORTED || r->o.timer == GB_TIMER_PROFILER)
+            return st;
+        if (r->timer.release)
+            r->timer.release(r->timer.self);
+    }
+    st = gb_timer_cupti_open(r->g, &r->timer);
     if (st != GB_ERR_UNSUPPORTED || r->o.timer == GB_TIMER_CUPTI)
         return st;
     if (r->timer.release)
@@ -365,7 +372,16 @@ static enum gb_status gb_point_warm_up(struct gb_point_run *r)
 {
     enum gb_status st;
     struct gb_sample_work w;
-    if ((st = gb_point_timer(r)) != GB_OK)
+    int had_profiler = r->g->duration_prof != NULL;
+    double t = gb_measure_now_s();
+    st = gb_point_timer(r);
+    if (!had_profiler && r->g->duration_prof) {
+        /* Opening the profiler is once a process, like the GPU's start. */
+        double dt = gb_measure_now_s() - t;
+        r->rec->parts.start_s += dt;
+        r->rec->parts.warmup_s -= dt;
+    }
+    if (st != GB_OK)
         return st;
     /* The GPU was busy with the previous point moments ago: its clocks are
      * up; a long verified launch has warmed this point's caches and code,
@@ -464,6 +480,7 @@ static enum gb_status gb_point_counters(struct gb_point_run *r)
     if (r->timer.release)
         r->timer.release(r->timer.self);
     r->timer.release = NULL;
+    gb_timer_profiler_forget(r->g);
     enum gb_status st = gb_counters_profile(r->g, r->p, &r->o, &r->rec->counters);
     if (st == GB_OK || st == GB_ERR_USAGE || r->o.profile_only || st == GB_ERR_INTERRUPTED || st == GB_ERR_DEVICE_LOST || st == GB_ERR_TIMEOUT)
         return st;

@@ -78,10 +78,16 @@ enum gb_status gb_timer_cupti_open(struct gb_gpu *g, struct gb_timer *t);
 
 /* Opens the profiler timer on `g` (timer_profiler.c): each launch's
  * gpu__time_duration.sum, the counter Nsight Compute reports, through
- * CUPTI's range profiler; one launch a sample, read before the next.
+ * CUPTI's range profiler; one launch a sample, read before the next. The
+ * range profiler stays open in g->duration_prof from point to point, and
+ * CUPTI's activity records are off while it counts.
  * GB_ERR_UNSUPPORTED with the reason when the profiler cannot be had
- * (CUPTI missing, profiling not permitted). */
+ * (CUPTI missing, profiling not permitted; not tried again in the process). */
 enum gb_status gb_timer_profiler_open(struct gb_gpu *g, struct gb_timer *t);
+
+/* Closes g's duration profiler (before counters take the context's one
+ * range profiler; after a failed sample). */
+void gb_timer_profiler_forget(struct gb_gpu *g);
 
 /* The durations of `launches` launches from the profiler's ranges (one per
  * kernel, in launch order): each launch the sum of n_ranges / launches

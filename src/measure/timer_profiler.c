@@ -8,14 +8,18 @@
  * sample, which is outside the counted duration: samples are one launch
  * each, never a graph batch, and one sample is read before the next is
  * enqueued. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/cupti.h"
 #include "gpu/cupti_profiler.h"
 #include "measure/timer.h"
 
 struct gb_prof_timer {
-    struct gb_profiler *prof;
+    struct gb_gpu *g;
+    struct gb_profiler *prof;  /* g->duration_prof */
+    int failed;                /* a step failed: the profiler is closed with the timer */
     int batch;     /* launches per sample (1: the harness does not batch this clock) */
     int pending;   /* samples started since the last collect */
 };
@@ -23,7 +27,9 @@ struct gb_prof_timer {
 static enum gb_status gb_prof_timer_begin(void *self)
 {
     struct gb_prof_timer *t = self;
-    return gb_profiler_start(t->prof);
+    enum gb_status st = gb_profiler_start(t->prof);
+    t->failed |= st != GB_OK;
+    return st;
 }
 
 static enum gb_status gb_prof_timer_end(void *self)
@@ -36,6 +42,7 @@ static enum gb_status gb_prof_timer_end(void *self)
                           "use --timer cupti");
     if (st == GB_OK)
         t->pending++;
+    t->failed |= st != GB_OK;
     return st;
 }
 
@@ -70,6 +77,7 @@ static enum gb_status gb_prof_timer_collect(void *self, double *ns, int cap, int
     if (st == GB_OK)
         *n = launches;
     free(values);
+    t->failed |= st != GB_OK;
     return st;
 }
 
@@ -84,14 +92,43 @@ static void gb_prof_timer_release(void *self)
     struct gb_prof_timer *t = self;
     if (!t)
         return;
-    gb_profiler_close(t->prof);
+    if (t->failed && t->g)
+        gb_timer_profiler_forget(t->g);
     free(t);
+}
+
+void gb_timer_profiler_forget(struct gb_gpu *g)
+{
+    gb_profiler_close(g->duration_prof);
+    g->duration_prof = NULL;
+}
+
+/* Opens g's duration profiler, or says why it cannot be (once a process:
+ * a failed open is not tried again). */
+static enum gb_status gb_duration_profiler(struct gb_gpu *g)
+{
+    static char metric[] = "gpu__time_duration.sum";
+    static char why[512];
+    char *names[] = {metric};
+    enum gb_status st = GB_OK;
+    if (g->duration_prof)
+        return GB_OK;
+    if (g->duration_prof_failed)
+        return gb_error_set(GB_ERR_UNSUPPORTED, "%s", why);
+    st = gb_profiler_open(g, names, 1, 0, GB_PROFILER_KERNEL_REPLAY, &g->duration_prof);
+    if (st == GB_OK && gb_profiler_passes(g->duration_prof) != 1)
+        st = gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI needs %zu passes for gpu__time_duration on this GPU; "
+                          "use --timer cupti", gb_profiler_passes(g->duration_prof));
+    if (st != GB_OK) {
+        snprintf(why, sizeof why, "%s", gb_error_message());
+        gb_timer_profiler_forget(g);
+        g->duration_prof_failed = 1;
+    }
+    return st;
 }
 
 enum gb_status gb_timer_profiler_open(struct gb_gpu *g, struct gb_timer *out)
 {
-    static char metric[] = "gpu__time_duration.sum";
-    char *names[] = {metric};
     struct gb_prof_timer *t = calloc(1, sizeof *t);
     enum gb_status st;
     memset(out, 0, sizeof *out);
@@ -100,11 +137,13 @@ enum gb_status gb_timer_profiler_open(struct gb_gpu *g, struct gb_timer *out)
     if (!t)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     t->batch = 1;
-    if ((st = gb_profiler_open(g, names, 1, 0, GB_PROFILER_KERNEL_REPLAY, &t->prof)) != GB_OK)
+    if ((st = gb_duration_profiler(g)) != GB_OK)
         return st;
-    if (gb_profiler_passes(t->prof) != 1)
-        return gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI needs %zu passes for gpu__time_duration on this GPU; "
-                            "use --timer cupti", gb_profiler_passes(t->prof));
+    t->g = g;
+    t->prof = g->duration_prof;
+    /* No activity records while the profiler counts: its samples are the
+     * profiler's alone (the CUPTI clock enables them again). */
+    gb_cupti_stop();
     /* Whatever ran before (set-up, the verification launch) is done. */
     if ((st = gb_gpu_sync(g)) != GB_OK)
         return st;

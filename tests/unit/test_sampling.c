@@ -365,6 +365,17 @@ static void test_warm_plan(void **state)
     assert_int_equal(gb_warm_plan(0.0, 3000.0), GB_WARM_BURST);
 }
 
+/* The clock tried first: auto tries the profiler; a clock asked for by
+ * name is that clock. */
+static void test_timer_first(void **state)
+{
+    (void)state;
+    assert_int_equal(gb_timer_first(GB_TIMER_AUTO), GB_TIMER_PROFILER);
+    assert_int_equal(gb_timer_first(GB_TIMER_CUPTI), GB_TIMER_CUPTI);
+    assert_int_equal(gb_timer_first(GB_TIMER_EVENTS), GB_TIMER_EVENTS);
+    assert_int_equal(gb_timer_first(GB_TIMER_PROFILER), GB_TIMER_PROFILER);
+}
+
 static void test_interrupted(void **state)
 {
     (void)state;
@@ -396,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_prepare_outside_span),
         cmocka_unit_test(test_warm_up),
         cmocka_unit_test(test_warm_plan),
+        cmocka_unit_test(test_timer_first),
         cmocka_unit_test(test_warm_up_time),
         cmocka_unit_test(test_interrupted),
     };
