@@ -185,7 +185,7 @@ def transpose_headline():
 
 
 # ---- ubench ----
-UB = "ubench-2026-11-21"
+UB = "ubench-2026-11-23-d"
 
 
 def ubench_best():

@@ -43,6 +43,6 @@
     "or a file cannot be written, 2 on a usage error.\n"                                          \
     "Example: gpubound report runs/20261121T120000Z\n"                                            \
     "Example: gpubound report data/h200/bandwidth-2026-11-21-a --out /tmp/bw-report --format csv\n"\
-    "Example: gpubound report data/h200/ubench-2026-11-21 --charts 'shape-ubench1-*' --chart-format svg\n"
+    "Example: gpubound report data/h200/ubench-2026-11-23-d --charts 'shape-ubench1-*' --chart-format svg\n"
 
 #endif
