@@ -8,8 +8,9 @@
 # gpubound's median against ncu's median, goes to OUT_DIR/truth.csv and
 # OUT_DIR/truth.md; a point passes within 1% or 0.1 us, whichever is larger.
 # Needs a GPU, ncu (or $NCU) and python3. Exits 1 when a point fails.
-# GB_TRUTH_MODES ("hot cold"), GB_TRUTH_ARGS (more gpubound options) and
-# GB_TRUTH_NCU_DIR (reuse another comparison's ncu results) vary it.
+# GB_TRUTH_MODES ("hot cold"), GB_TRUTH_ARGS (more gpubound options),
+# GB_TRUTH_NCU_DIR (reuse another comparison's ncu results) and
+# GB_TRUTH_POINTS (a file of points in the table's format, instead of it) vary it.
 set -uo pipefail
 gb=$(realpath "$1")
 out=$2
@@ -34,6 +35,7 @@ ub1-small-32x32 | ubench/ubench1 --set size=small --set cache=default --set rows
 ub8-large-4x64  | ubench/ubench8 --set size=large --set cache=default --set rows=4 --set cols=64  | ubench8
 bank-32-orig    | patterns/bank_conflict --set ways=32 --set pad=0 --set variant=original --set codewords=1M | bank_every_thread
 '
+[ -n "${GB_TRUTH_POINTS:-}" ] && POINTS=$(cat "$GB_TRUTH_POINTS")
 echo "tag,mode,bench,kernel,gpubound_ns,gpubound_ci_lo_ns,gpubound_ci_hi_ns,time_source,cold_flush,batch,batch_median_ns,ncu_median_ns,ncu_launches,diff_pct,pass" >"$out/truth.csv"
 fails=0
 while IFS='|' read -r tag args kernel; do
