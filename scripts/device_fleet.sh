@@ -2,8 +2,17 @@
 # device_fleet.sh BUILD OUTDIR BUNDLE: the fleet runs on a lent GPU machine
 # that has no MPI of its own. BUNDLE is made here by scripts/mpi_bundle.sh
 # and carried along; BUILD holds the built gpubound. Builds nothing, never
-# stops at a failed step (each step's exit code is logged), about 2 to 3
-# minutes on an H100 or H200. Records into OUTDIR:
+# stops at a failed step (each step's exit code is logged).
+#
+# On a machine with N >= 2 GPUs (about 70 s on two H200s), one rank per GPU:
+#   fleet/        mpirun -np N gpubound run bandwidth throughput transpose --fleet
+#   all/          gpubound run bandwidth throughput transpose --all-devices
+#   fleet-b/      the mpirun run again (do the GPUs' differences repeat?)
+#   <run>.txt     gpubound fleet <run>; topo.txt, clocks-before/after.txt
+# Then, on a machine with gnuplot: gpubound fleet OUTDIR/fleet draws the
+# charts, and scripts/fleet_repeat.py compares the three runs.
+#
+# On one GPU (about 10 s on an H100 or H200), ranks share it:
 #   fleet2/       mpirun -np 2 gpubound run bandwidth --fleet (the two ranks
 #                 share the one GPU, so each sees the other's traffic)
 #   fleet2.txt    gpubound fleet fleet2 (the points side by side, per GPU)
@@ -47,6 +56,28 @@ else
 fi
 step mpirun_version 20 mpirun --version
 step mpirun_hostname 30 mpirun -np 2 hostname
+N=$(grep -c '^GPU' "$OUT/gpus.txt")
+
+if [ "$N" -ge 2 ]; then
+    SUITES="bandwidth throughput transpose"
+    nvidia-smi topo -m >"$OUT/topo.txt" 2>&1
+    nvidia-smi -q -d CLOCK,POWER,PERFORMANCE >"$OUT/clocks-before.txt" 2>&1
+    rm -rf "$OUT/fleet" "$OUT/all" "$OUT/fleet-b"
+    # shellcheck disable=SC2086
+    step fleet 240 mpirun -np "$N" "$GB" run $SUITES --fleet --no-report --out "$OUT/fleet"
+    # shellcheck disable=SC2086
+    step all 240 "$GB" run $SUITES --all-devices --no-report --out "$OUT/all"
+    # shellcheck disable=SC2086
+    step fleet_b 240 mpirun -np "$N" "$GB" run $SUITES --fleet --no-report --out "$OUT/fleet-b"
+    nvidia-smi -q -d CLOCK,POWER,PERFORMANCE >"$OUT/clocks-after.txt" 2>&1
+    for r in fleet all fleet-b; do
+        "$GB" fleet "$OUT/$r" --no-chart >"$OUT/$r.txt" 2>>"$LOG"
+        echo "${r}_report rc=$?" >>"$LOG"
+    done
+    { echo "device_fleet: $(($(date +%s) - T0)) s"; cat "$LOG"; sed -n '/^Per suite/,$p' "$OUT/fleet.txt"; } |
+        tee "$OUT/summary.txt"
+    exit 0
+fi
 
 rm -rf "$OUT/fleet2" "$OUT/fleet4" "$OUT/all"
 step fleet2 150 mpirun -np 2 "$GB" run bandwidth --fleet --no-report --out "$OUT/fleet2"

@@ -197,8 +197,11 @@ enum gb_status gb_fleet_point_stats(struct gb_fleet_cell *cells, size_t n, doubl
 struct gb_fleet_point {
     char label[256];             /* "suite/bench axis=value ... (cold)" */
     size_t first;                /* index of the first record of the point */
+    char suite[64];              /* the record's suite */
     double fleet_median, robust_sd;
     int n_present;
+    double spread;               /* max/min of the present medians; NAN with fewer than two */
+    int apart;                   /* some two present members' 95% intervals do not overlap */
     struct gb_fleet_cell *cells; /* one per member, in member order */
     int *status;                 /* per member: the record's status, -1 when it has none */
 };
@@ -213,12 +216,26 @@ struct gb_fleet_summary {
     int shares_gpu_with;         /* rank of an earlier member on the same GPU UUID, -1 none */
 };
 
+/* One suite's spread between the members, over its points that at least
+ * two members measured. */
+struct gb_fleet_suite {
+    char suite[64];
+    int points;                  /* points measured by two members or more */
+    int apart;                   /* of those, points whose spread exceeds the intervals */
+    int flagged;                 /* of those, points with an outlier */
+    double spread_median;        /* median over the points of max/min of the medians */
+    double spread_max;           /* the largest, at point `widest` */
+    size_t widest;
+};
+
 struct gb_fleet_report {
     struct gb_fleet_member *members; /* owned */
     size_t n_members;
     struct gb_fleet_point *points;
     size_t n_points;
     struct gb_fleet_summary *summary; /* one per member */
+    struct gb_fleet_suite *suites;   /* in the order of their first point */
+    size_t n_suites;
 };
 
 /* Groups the records of `run` by point (suite, bench, cache, axes) and by
@@ -243,14 +260,24 @@ enum gb_status gb_fleet_wide_table(const struct gb_fleet_report *r, struct gb_ta
  * interval, robust z, outlier ("slow", "fast" or ""). */
 enum gb_status gb_fleet_long_table(const struct gb_fleet_report *r, struct gb_table **out);
 
+/* One row per suite: points compared, max/min of the medians (median and
+ * largest, with that point), points whose spread exceeds the members' own
+ * intervals, points with an outlier. */
+enum gb_status gb_fleet_suite_table(const struct gb_fleet_report *r, struct gb_table **out);
+
 /* One row per member: rank, host, GPU, state, points measured and failed,
  * geometric-mean ratio, range, outlier counts, and a verdict. */
 enum gb_status gb_fleet_summary_table(const struct gb_fleet_report *r, struct gb_table **out);
 
-/* Draws the fleet chart into `out_dir` (must exist) as <stem>.gp/.svg/.png:
- * a heat grid with one row per point and one column per member, each cell
- * the member's ratio to the fleet median, outliers shaded. Files go to
+/* Draws the fleet charts into `out_dir` (must exist) as .gp/.svg/.png.
+ * Up to GB_FLEET_BAR_POINTS points: one chart, <stem>, with one bar per
+ * point and member, the member's median over the fleet median with that
+ * ratio's 95% interval, and a dashed line at 1. More points: one chart
+ * per suite, <stem>-<suite>, with per member its ratios at the suite's
+ * points sorted, against the share of the points (a flat line at 1 is a
+ * GPU like the fleet; the interval of each ratio is drawn). Files go to
  * res as gb_plot_draw says. GB_ERR_USAGE when nothing was measured. */
+#define GB_FLEET_BAR_POINTS 40
 enum gb_status gb_fleet_chart(const struct gb_fleet_report *r, const char *out_dir, const char *stem,
                               int formats, struct gb_report_result *res);
 

@@ -58,6 +58,11 @@ enum gb_status gb_plot_subtitle(struct gb_plot *p, const char *subtitle);
  * value ("4K", "1M"). */
 void gb_plot_log(struct gb_plot *p, int log_x, int log_y);
 
+/* Line charts: the linear y axis spans the data, the intervals and the
+ * reference lines only, instead of starting at zero: for ratios near 1,
+ * where zero means nothing. Bars always start at zero. */
+void gb_plot_y_fit(struct gb_plot *p);
+
 /* Adds a series (a line, or one bar of each group) and returns its index
  * in *idx. Series are drawn and listed in the legend in this order. */
 enum gb_status gb_plot_series(struct gb_plot *p, const char *label, int *idx);

@@ -9,12 +9,15 @@
 #include "gpubound/fleet.h"
 #include "util/fs.h"
 
-/* The table format: the points side by side, then the GPUs. */
+/* The table format: the points side by side, then the suites, then the
+ * GPUs. */
 static enum gb_status gb_fleet_print_tables(const struct gb_fleet_report *r)
 {
-    struct gb_table *wide = NULL, *sum = NULL;
+    struct gb_table *wide = NULL, *sum = NULL, *suites = NULL;
     int width = isatty(STDOUT_FILENO) ? gb_term_width(stdout) : 0;
     enum gb_status st = gb_fleet_wide_table(r, &wide);
+    if (st == GB_OK)
+        st = gb_fleet_suite_table(r, &suites);
     if (st == GB_OK)
         st = gb_fleet_summary_table(r, &sum);
     if (st == GB_OK) {
@@ -22,10 +25,16 @@ static enum gb_status gb_fleet_print_tables(const struct gb_fleet_report *r)
         st = gb_table_print(wide, stdout, GB_FORMAT_TABLE, 0);
     }
     if (st == GB_OK) {
+        printf("\nPer suite: max/min of the GPUs' medians; beyond the intervals: points where one GPU's "
+               "95%% interval lies wholly above another's\n\n");
+        st = gb_table_print(suites, stdout, GB_FORMAT_TABLE, width);
+    }
+    if (st == GB_OK) {
         printf("\nPer GPU\n\n");
         st = gb_table_print(sum, stdout, GB_FORMAT_TABLE, width);
     }
     gb_table_free(wide);
+    gb_table_free(suites);
     gb_table_free(sum);
     return st;
 }
@@ -33,21 +42,27 @@ static enum gb_status gb_fleet_print_tables(const struct gb_fleet_report *r)
 /* CSV: one row per point and member; JSON: those rows and the summary. */
 static enum gb_status gb_fleet_print_data(const struct gb_fleet_report *r, enum gb_format fmt)
 {
-    struct gb_table *rows = NULL, *sum = NULL;
+    struct gb_table *rows = NULL, *sum = NULL, *suites = NULL;
     enum gb_status st = gb_fleet_long_table(r, &rows);
     if (st == GB_OK && fmt == GB_FORMAT_JSON)
         st = gb_fleet_summary_table(r, &sum);
+    if (st == GB_OK && fmt == GB_FORMAT_JSON)
+        st = gb_fleet_suite_table(r, &suites);
     if (st == GB_OK && fmt == GB_FORMAT_CSV)
         st = gb_table_print(rows, stdout, fmt, 0);
     if (st == GB_OK && fmt == GB_FORMAT_JSON) {
         fputs("{\"points\":\n", stdout);
         st = gb_table_print(rows, stdout, fmt, 0);
+        fputs(",\"suites\":\n", stdout);
+        if (st == GB_OK)
+            st = gb_table_print(suites, stdout, fmt, 0);
         fputs(",\"members\":\n", stdout);
         if (st == GB_OK)
             st = gb_table_print(sum, stdout, fmt, 0);
         fputs("}\n", stdout);
     }
     gb_table_free(rows);
+    gb_table_free(suites);
     gb_table_free(sum);
     return st;
 }
@@ -62,7 +77,9 @@ static int gb_fleet_draw(const struct gb_fleet_report *r, const char *chart_dir)
     if (st == GB_OK && res.n_not_drawn)
         fprintf(stderr, "gpubound: the fleet chart was not drawn: %s\n", res.note);
     else if (st == GB_OK)
-        fprintf(stderr, "chart: %s/fleet.svg\n", chart_dir);
+        for (size_t i = 0; i < res.n_files; i++)
+            if (strstr(res.files[i], ".svg"))
+                fprintf(stderr, "chart: %s\n", res.files[i]);
     gb_report_result_release(&res);
     return st == GB_OK ? GB_EXIT_OK : gb_cli_fail(st, "fleet chart", NULL);
 }

@@ -9,9 +9,12 @@
 
 #define GB_FLEET_USAGE "gpubound fleet RUN [options]"
 #define GB_FLEET_HELP                                                                                  \
-    "  --format FMT      table (default): the points side by side and a summary line per GPU;\n"     \
-    "                    csv or json: one row per point and GPU (json adds the summary)\n"            \
-    "  --chart-dir DIR   where the chart goes (default RUN/report): fleet.svg, fleet.png\n"            \
+    "  --format FMT      table (default): the points side by side, a line per suite (max/min of\n"  \
+    "                    the GPUs' medians, points apart beyond their intervals) and per GPU;\n"  \
+    "                    csv or json: one row per point and GPU (json adds suites and GPUs)\n"      \
+    "  --chart-dir DIR   where the charts go (default RUN/report): fleet.svg/.png with a bar per\n" \
+    "                    point and GPU, or, over 40 points, fleet-SUITE.svg/.png per suite with\n"  \
+    "                    each GPU's ratios sorted\n"                                                 \
     "  --no-chart        do not draw the chart\n"                                                     \
     "RUN is a fleet run ('gpubound run --fleet' under mpirun or srun, or 'run --all-devices').\n"   \
     "Per point: each GPU's median time, its ratio to the fleet median with its interval, and\n"    \

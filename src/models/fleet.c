@@ -16,6 +16,7 @@
  * more than half of the medians are equal the MAD is 0; then the mean
  * absolute deviation (x 1.2533, the same normal scaling) stands in. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +145,7 @@ static enum gb_status gb_point_new(struct gb_fleet_report *r, const struct gb_re
     struct gb_fleet_point *p = &r->points[r->n_points];
     memset(p, 0, sizeof *p);
     gb_point_label(rec, p->label, sizeof p->label);
+    snprintf(p->suite, sizeof p->suite, "%s", rec->suite);
     p->first = first;
     p->cells = calloc(r->n_members, sizeof *p->cells);
     p->status = malloc(r->n_members * sizeof *p->status);
@@ -260,6 +262,73 @@ static void gb_fleet_summarize(struct gb_fleet_report *r, size_t m)
         s->min_ratio = s->max_ratio = NAN;
 }
 
+/* A point's spread: max/min of the present medians, and whether the
+ * interval of one member lies wholly above another's. */
+static void gb_point_spread(struct gb_fleet_point *p, size_t n)
+{
+    double lo = INFINITY, hi = -INFINITY, top_lo = -INFINITY, low_hi = INFINITY;
+    for (size_t m = 0; m < n; m++)
+        if (p->cells[m].present) {
+            lo = fmin(lo, p->cells[m].median);
+            hi = fmax(hi, p->cells[m].median);
+            top_lo = fmax(top_lo, p->cells[m].lo);
+            low_hi = fmin(low_hi, p->cells[m].hi);
+        }
+    p->spread = p->n_present >= 2 ? hi / lo : NAN;
+    p->apart = p->n_present >= 2 && top_lo > low_hi;
+}
+
+/* The suite entry named `suite`, added at the end when it is new. */
+static struct gb_fleet_suite *gb_suite_of(struct gb_fleet_report *r, const char *suite)
+{
+    for (size_t s = 0; s < r->n_suites; s++)
+        if (strcmp(r->suites[s].suite, suite) == 0)
+            return &r->suites[s];
+    struct gb_fleet_suite *s = &r->suites[r->n_suites++];
+    snprintf(s->suite, sizeof s->suite, "%s", suite);
+    s->spread_max = -INFINITY;
+    return s;
+}
+
+/* Per suite: the spread of its points compared by two members or more. */
+static enum gb_status gb_fleet_suites(struct gb_fleet_report *r)
+{
+    double *v = malloc((r->n_points + 1) * sizeof *v);
+    if (!v || !(r->suites = calloc(r->n_points + 1, sizeof *r->suites))) {
+        free(v);
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    }
+    for (size_t p = 0; p < r->n_points; p++) {
+        const struct gb_fleet_point *pt = &r->points[p];
+        struct gb_fleet_suite *s = gb_suite_of(r, pt->suite);
+        if (!isfinite(pt->spread))
+            continue;
+        s->points++;
+        s->apart += pt->apart;
+        for (size_t m = 0; m < r->n_members; m++)
+            if (pt->cells[m].flag) {
+                s->flagged++;
+                break;
+            }
+        if (pt->spread > s->spread_max) {
+            s->spread_max = pt->spread;
+            s->widest = p;
+        }
+    }
+    for (size_t i = 0; i < r->n_suites; i++) {
+        struct gb_fleet_suite *s = &r->suites[i];
+        size_t k = 0;
+        for (size_t p = 0; p < r->n_points; p++)
+            if (isfinite(r->points[p].spread) && strcmp(r->points[p].suite, s->suite) == 0)
+                v[k++] = r->points[p].spread;
+        s->spread_median = k ? gb_median(v, k) : NAN;
+        if (!k)
+            s->spread_max = NAN;
+    }
+    free(v);
+    return GB_OK;
+}
+
 enum gb_status gb_fleet_analyze(const struct gb_run *run, struct gb_fleet_member *members, size_t n,
                                 struct gb_fleet_report *out)
 {
@@ -278,10 +347,11 @@ enum gb_status gb_fleet_analyze(const struct gb_run *run, struct gb_fleet_member
         st = gb_fleet_point_stats(pt->cells, n, &pt->fleet_median, &pt->robust_sd);
         for (size_t m = 0; m < n; m++)
             pt->n_present += pt->cells[m].present;
+        gb_point_spread(pt, n);
     }
     for (size_t m = 0; m < n && st == GB_OK; m++)
         gb_fleet_summarize(out, m);
-    return st;
+    return st == GB_OK ? gb_fleet_suites(out) : st;
 }
 
 void gb_fleet_report_release(struct gb_fleet_report *r)
@@ -294,6 +364,7 @@ void gb_fleet_report_release(struct gb_fleet_report *r)
     }
     free(r->points);
     free(r->summary);
+    free(r->suites);
     free(r->members);
     memset(r, 0, sizeof *r);
 }

@@ -3,6 +3,7 @@
  * it out. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpubound/fleet.h"
@@ -24,18 +25,6 @@ static enum gb_status gb_columns(struct gb_table *t, const char *const *names, c
 static const char *gb_flag_name(int flag)
 {
     return flag > 0 ? "slow" : flag < 0 ? "fast" : "";
-}
-
-/* max/min of the present medians of a point, NAN with fewer than two. */
-static double gb_spread(const struct gb_fleet_point *p, size_t n)
-{
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t m = 0; m < n; m++)
-        if (p->cells[m].present) {
-            lo = fmin(lo, p->cells[m].median);
-            hi = fmax(hi, p->cells[m].median);
-        }
-    return p->n_present >= 2 ? hi / lo : NAN;
 }
 
 static enum gb_status gb_wide_header(const struct gb_fleet_report *r, struct gb_table *t)
@@ -89,7 +78,7 @@ enum gb_status gb_fleet_wide_table(const struct gb_fleet_report *r, struct gb_ta
         GB_TRY(st, gb_table_row(t));
         GB_TRY(st, gb_table_cell_text(t, pt->label));
         GB_TRY(st, gb_table_cell_num(t, pt->fleet_median / 1e3, 4));
-        GB_TRY(st, gb_table_cell_num(t, gb_spread(pt, r->n_members), 4));
+        GB_TRY(st, gb_table_cell_num(t, pt->spread, 4));
         GB_TRY(st, gb_table_cell_int(t, flagged));
         for (size_t m = 0; m < r->n_members; m++)
             GB_TRY(st, gb_wide_cells(t, pt, m));
@@ -215,6 +204,45 @@ out:
     return st;
 }
 
+static enum gb_status gb_suite_row(struct gb_table *t, const struct gb_fleet_report *r, size_t i)
+{
+    const struct gb_fleet_suite *s = &r->suites[i];
+    char apart[64];
+    enum gb_status st;
+    snprintf(apart, sizeof apart, "%d of %d", s->apart, s->points);
+    GB_TRY(st, gb_table_row(t));
+    GB_TRY(st, gb_table_cell_text(t, s->suite));
+    GB_TRY(st, gb_table_cell_int(t, s->points));
+    GB_TRY(st, gb_table_cell_num(t, s->spread_median, 4));
+    GB_TRY(st, gb_table_cell_num(t, s->spread_max, 4));
+    GB_TRY(st, gb_table_cell_text(t, s->points ? r->points[s->widest].label : ""));
+    GB_TRY(st, gb_table_cell_text(t, apart));
+    GB_TRY(st, gb_table_cell_int(t, s->flagged));
+out:
+    return st;
+}
+
+enum gb_status gb_fleet_suite_table(const struct gb_fleet_report *r, struct gb_table **out)
+{
+    static const char *const names[] = {"suite", "points", "max/min (median)", "max/min (largest)",
+                                        "at point", "beyond the intervals", "points flagged"};
+    static const char *const units[sizeof names / sizeof names[0]] = {NULL};
+    enum gb_status st = GB_OK;
+    struct gb_table *t = gb_table_new();
+    *out = NULL;
+    if (!t)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    GB_TRY(st, gb_columns(t, names, units, sizeof names / sizeof names[0]));
+    for (size_t i = 0; i < r->n_suites; i++)
+        GB_TRY(st, gb_suite_row(t, r, i));
+out:
+    if (st != GB_OK)
+        gb_table_free(t);
+    else
+        *out = t;
+    return st;
+}
+
 /* The chart's subtitle: members and hosts. */
 static void gb_chart_subtitle(const struct gb_fleet_report *r, char *buf, size_t n)
 {
@@ -233,23 +261,15 @@ static void gb_chart_subtitle(const struct gb_fleet_report *r, char *buf, size_t
              d ? d->info.device.name : "");
 }
 
-/* The chart: per point, one bar per member, its median over the fleet
+/* The bar chart: per point, one bar per member, its median over the fleet
  * median with that ratio's interval, and a line at 1 (the fleet median);
  * outliers are named in the series label of their member. */
-enum gb_status gb_fleet_chart(const struct gb_fleet_report *r, const char *out_dir, const char *stem,
-                              int formats, struct gb_report_result *res)
+static enum gb_status gb_fleet_bars(const struct gb_fleet_report *r, struct gb_plot *p, int *cells)
 {
-    char label[96], sub[256];
+    char label[96];
     enum gb_status st = GB_OK;
-    int cells = 0, idx;
-    struct gb_plot *p = gb_plot_new(GB_CHART_BAR, stem, "Each GPU's median time / the fleet median, 95% interval");
-    if (!p)
-        return gb_error_set(GB_ERR_NOMEM, "out of host memory (or a bad chart name '%s')", stem);
-    gb_chart_subtitle(r, sub, sizeof sub);
-    GB_TRY(st, gb_plot_subtitle(p, sub));
+    int idx;
     GB_TRY(st, gb_plot_labels(p, "point", "median / fleet median"));
-    GB_TRY(st, gb_plot_ref(p, "fleet median", 1.0, NULL));
-    gb_plot_formats(p, formats);
     for (size_t m = 0; m < r->n_members; m++) {
         int outliers = 0;
         for (size_t pt = 0; pt < r->n_points; pt++)
@@ -261,9 +281,72 @@ enum gb_status gb_fleet_chart(const struct gb_fleet_report *r, const char *out_d
             if (r->points[pt].status[m] < 0 || !c->present)
                 continue;
             GB_TRY(st, gb_plot_bar(p, idx, r->points[pt].label, c->ratio, c->ratio_lo, c->ratio_hi));
-            cells++;
+            (*cells)++;
         }
     }
+out:
+    return st;
+}
+
+static int gb_cmp_ratio(const void *a, const void *b)
+{
+    const struct gb_fleet_cell *x = a, *y = b;
+    return (x->ratio > y->ratio) - (x->ratio < y->ratio);
+}
+
+/* The distribution chart of one suite: per member, its ratios at the
+ * suite's points sorted, against the share of the points at or below. */
+static enum gb_status gb_fleet_quantiles(const struct gb_fleet_report *r, const char *suite, struct gb_plot *p,
+                                         int *cells)
+{
+    char label[96];
+    enum gb_status st = GB_OK;
+    int idx;
+    struct gb_fleet_cell *v = malloc((r->n_points + 1) * sizeof *v);
+    if (!v)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    gb_plot_y_fit(p);
+    GB_TRY(st, gb_plot_labels(p, "share of the suite's points, sorted by the ratio (%)", "median / fleet median"));
+    for (size_t m = 0; m < r->n_members; m++) {
+        size_t k = 0;
+        for (size_t pt = 0; pt < r->n_points; pt++)
+            if (r->points[pt].cells[m].present && strcmp(r->points[pt].suite, suite) == 0)
+                v[k++] = r->points[pt].cells[m];
+        if (!k)
+            continue;
+        qsort(v, k, sizeof *v, gb_cmp_ratio);
+        snprintf(label, sizeof label, "rank %d (%zu points)", r->members[m].rank, k);
+        GB_TRY(st, gb_plot_series(p, label, &idx));
+        for (size_t i = 0; i < k; i++)
+            GB_TRY(st, gb_plot_point(p, idx, 100.0 * (double)(i + 1) / (double)k, v[i].ratio, v[i].ratio_lo,
+                                     v[i].ratio_hi));
+        *cells += (int)k;
+    }
+out:
+    free(v);
+    return st;
+}
+
+/* One chart named `name`: the bars of every point (suite NULL) or the
+ * distribution of one suite's points. */
+static enum gb_status gb_fleet_chart_one(const struct gb_fleet_report *r, const char *suite, const char *name,
+                                         int formats, const char *out_dir, struct gb_report_result *res)
+{
+    char sub[256], title[160];
+    enum gb_status st = GB_OK;
+    int cells = 0;
+    if (suite)
+        snprintf(title, sizeof title, "%s: each GPU's median time / the fleet median, points sorted", suite);
+    else
+        snprintf(title, sizeof title, "Each GPU's median time / the fleet median, 95%% interval");
+    struct gb_plot *p = gb_plot_new(suite ? GB_CHART_LINE : GB_CHART_BAR, name, title);
+    if (!p)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory (or a bad chart name '%s')", name);
+    gb_chart_subtitle(r, sub, sizeof sub);
+    GB_TRY(st, gb_plot_subtitle(p, sub));
+    GB_TRY(st, gb_plot_ref(p, "fleet median", 1.0, NULL));
+    gb_plot_formats(p, formats);
+    GB_TRY(st, suite ? gb_fleet_quantiles(r, suite, p, &cells) : gb_fleet_bars(r, p, &cells));
     if (!cells) {
         st = gb_error_set(GB_ERR_USAGE, "no member measured a point: there is no chart to draw");
         goto out;
@@ -271,5 +354,21 @@ enum gb_status gb_fleet_chart(const struct gb_fleet_report *r, const char *out_d
     st = gb_plot_draw(p, out_dir, res);
 out:
     gb_plot_free(p);
+    return st;
+}
+
+enum gb_status gb_fleet_chart(const struct gb_fleet_report *r, const char *out_dir, const char *stem,
+                              int formats, struct gb_report_result *res)
+{
+    char name[160];
+    enum gb_status st = GB_OK;
+    if (r->n_points <= GB_FLEET_BAR_POINTS)
+        return gb_fleet_chart_one(r, NULL, stem, formats, out_dir, res);
+    for (size_t i = 0; i < r->n_suites && st == GB_OK; i++) {
+        if (!r->suites[i].points)
+            continue;
+        snprintf(name, sizeof name, "%s-%s", stem, r->suites[i].suite);
+        st = gb_fleet_chart_one(r, r->suites[i].suite, name, formats, out_dir, res);
+    }
     return st;
 }

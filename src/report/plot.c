@@ -80,6 +80,7 @@ struct gb_plot {
     char name[128];
     char *title, *subtitle, *x_label, *y_label;
     int log_x, log_y;
+    int y_fit;                  /* linear y spans the data only, not from zero */
     int x_mode;                 /* 0 unset, 1 numeric x, 2 categorical x */
     struct gb_series *series;
     size_t n_series;
@@ -249,6 +250,11 @@ void gb_plot_formats(struct gb_plot *p, int formats)
 void gb_plot_tag(struct gb_plot *p, long rec)
 {
     p->tag = rec < 0 ? -1 : rec;
+}
+
+void gb_plot_y_fit(struct gb_plot *p)
+{
+    p->y_fit = 1;
 }
 
 void gb_plot_log(struct gb_plot *p, int log_x, int log_y)
@@ -786,6 +792,12 @@ static void gb_gp_yrange(FILE *f, const struct gb_plot *p)
         fprintf(f, "set yrange [%.10g:%.10g]\n", lo / 1.6, hi * 1.8);
         fputs("set grid ytics mytics back lt 1 lc rgb '#dcdcdc' lw 1, "
               "lt 1 lc rgb '#f0f0f0' lw 1\n", f);
+        return;
+    }
+    if (p->y_fit && p->kind == GB_CHART_LINE) {
+        double pad = hi > lo ? 0.08 * (hi - lo) : 0.01 * fabs(hi) + 1e-9;
+        fprintf(f, "set yrange [%.10g:%.10g]\n", lo - pad, hi + pad);
+        fputs("set format y '%g'\nset grid ytics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);
         return;
     }
     if (lo > 0)

@@ -14,8 +14,8 @@
 : "${GB_SRC:?GB_SRC must name the source directory}"
 OUT="" ERR=""
 
-mapfile -t RUNS < <(grep -l '"suite":"camping","bench":"\(read\|write\)"' \
-    "$GB_SRC"/data/*/*/results.json 2>/dev/null | xargs -r -n1 dirname | sort)
+mapfile -t RUNS < <(zgrep -l '"suite":"camping","bench":"\(read\|write\)"' \
+    "$GB_SRC"/data/*/*/results.json "$GB_SRC"/data/*/*/results.json.gz 2>/dev/null | xargs -r -n1 dirname | sort)
 if [ "${#RUNS[@]}" = 0 ]; then
     echo "FAIL: no camping run committed under data/<gpu>/<run>/ (data/h200/camping-2026-11-21 is expected): nothing to reproduce"
     exit 1

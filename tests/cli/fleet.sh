@@ -96,6 +96,18 @@ info["fleet"] = {"format": "gpubound-fleet/1", "size": len(members), "members": 
 json.dump(info, open(dst + "/run.json", "w"), indent=2)
 with open(dst + "/results.json", "w") as f:
     f.write("[\n" + ",\n".join(json.dumps(r) for r in out) + "\n]\n")
+# The same fleet with 60 points (each record thrice, told apart by an axis).
+many = dst + "-many"
+os.makedirs(many)
+json.dump(info, open(many + "/run.json", "w"), indent=2)
+rows = []
+for r in out:
+    for k in range(10):
+        r2 = json.loads(json.dumps(r))
+        r2["axes"]["copy"] = str(k)
+        rows.append(r2)
+with open(many + "/results.json", "w") as f:
+    f.write("[\n" + ",\n".join(json.dumps(r) for r in rows) + "\n]\n")
 EOF
     run_gb fleet "$TMP/made" --no-chart
     [ "$RC" = 0 ] && ok || bad "gpubound fleet on the made-up fleet exited $RC"
@@ -103,6 +115,8 @@ EOF
         || bad "rank 4 (15% slow) is not flagged slow at every point"
     [ "$(printf '%s\n' "$OUT" | grep -c "like the fleet")" = 4 ] && ok || bad "the four noisy GPUs must read 'like the fleet'"
     printf '%s\n' "$OUT" | grep -q "no-gpu: no CUDA driver" && ok || bad "rank 5's reason is not shown"
+    printf '%s\n' "$OUT" | grep -E "^bandwidth +6 +1\.15[0-9]* +1\.15[0-9]* .* 6 of 6 +6$" >/dev/null && ok \
+        || bad "the per-suite row must say 6 points, all beyond the intervals and flagged (rank 4)"
     run_gb fleet "$TMP/made" --format csv --no-chart
     [ "$(printf '%s\n' "$OUT" | grep -c ',slow$')" = 6 ] && ok || bad "csv: expected 6 slow rows"
     [ "$(printf '%s\n' "$OUT" | grep -c ',fast$')" = 0 ] && ok || bad "csv: no GPU is fast"
@@ -110,8 +124,11 @@ EOF
     if command -v gnuplot >/dev/null 2>&1; then
         run_gb fleet "$TMP/made" --chart-dir "$TMP/chart"
         [ -s "$TMP/chart/fleet.svg" ] && ok || bad "the fleet chart was not drawn"
+        run_gb fleet "$TMP/made-many" --chart-dir "$TMP/chart-many"
+        [ -s "$TMP/chart-many/fleet-bandwidth.svg" ] && [ ! -e "$TMP/chart-many/fleet.svg" ] && ok \
+            || bad "60 points: one chart per suite (fleet-bandwidth.svg) instead of bars, not drawn ($ERR)"
     else
-        skip 1 "gnuplot is not installed: the fleet chart"
+        skip 2 "gnuplot is not installed: the fleet charts"
     fi
 fi
 finish

@@ -257,6 +257,13 @@ static void test_gather_round_trip(void **state)
     assert_int_equal(rep.summary[0].slow + rep.summary[1].slow + rep.summary[2].slow, 0);
     assert_int_equal(rep.summary[4].measured, 0);
     assert_true(fabs(rep.summary[3].geo_ratio - 1.12 / 1.0015) < 1e-9);
+    assert_int_equal(rep.n_suites, 1);
+    assert_string_equal(rep.suites[0].suite, "bandwidth");
+    assert_int_equal(rep.suites[0].points, 2);
+    assert_int_equal(rep.suites[0].apart, 2); /* 1.12 against 0.998, intervals of +-0.2% */
+    assert_int_equal(rep.suites[0].flagged, 2);
+    assert_true(fabs(rep.points[0].spread - 1.12 / 0.998) < 1e-9);
+    assert_true(fabs(rep.suites[0].spread_max - 1.12 / 0.998) < 1e-9);
     struct gb_table *t = NULL;
     assert_int_equal(gb_fleet_long_table(&rep, &t), GB_OK);
     assert_int_equal(gb_table_n_rows(t), 2 * N);
@@ -279,6 +286,61 @@ static void test_gather_round_trip(void **state)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
+}
+
+/* Per suite: two GPUs whose intervals overlap are not apart, and the
+ * spread of each suite is its own; a point only one GPU measured is not
+ * compared. */
+static void test_suite_spread(void **state)
+{
+    (void)state;
+    struct gb_fleet_part parts[2];
+    struct gb_record recs[5];
+    struct gb_run run;
+    memset(&run, 0, sizeof run);
+    for (int i = 0; i < 2; i++) {
+        make_member(&parts[i], i, "node-a", 1);
+        add_records(&parts[i], i ? 1.003 : 1.0); /* within the +-0.2% intervals */
+        snprintf(parts[i].records[1].suite, sizeof parts[i].records[1].suite, "other");
+        struct gb_record *o = &parts[i].records[1]; /* 5% apart */
+        o->median_ns *= i ? 1.05 : 1.0;
+        o->ci_lo_ns *= i ? 1.05 : 1.0;
+        o->ci_hi_ns *= i ? 1.05 : 1.0;
+        for (int k = 0; k < 2; k++) {
+            recs[2 * i + k] = parts[i].records[k];
+            recs[2 * i + k].fleet = 1;
+            recs[2 * i + k].fleet_rank = i;
+        }
+    }
+    recs[4] = recs[0];
+    recs[4].axes = NULL; /* its own axes, not rank 0's first record's */
+    recs[4].n_axes = recs[4].cap_axes = 0;
+    assert_int_equal(gb_record_set_axis(&recs[4], "size", "16M"), GB_OK); /* rank 0 only */
+    run.records = recs;
+    run.n_records = 5;
+    struct gb_fleet_member *members = calloc(2, sizeof *members);
+    assert_non_null(members);
+    members[0] = parts[0].m;
+    members[1] = parts[1].m;
+    struct gb_fleet_report rep;
+    assert_int_equal(gb_fleet_analyze(&run, members, 2, &rep), GB_OK);
+    assert_int_equal(rep.n_suites, 2);
+    assert_string_equal(rep.suites[0].suite, "bandwidth");
+    assert_int_equal(rep.suites[0].points, 1);
+    assert_int_equal(rep.suites[0].apart, 0);
+    assert_true(fabs(rep.suites[0].spread_median - 1.003) < 1e-9);
+    assert_string_equal(rep.suites[1].suite, "other");
+    assert_int_equal(rep.suites[1].apart, 1);
+    assert_true(fabs(rep.suites[1].spread_max - 1.003 * 1.05) < 1e-9);
+    assert_int_equal(rep.suites[0].flagged + rep.suites[1].flagged, 0); /* two GPUs */
+    struct gb_table *t = NULL;
+    assert_int_equal(gb_fleet_suite_table(&rep, &t), GB_OK);
+    assert_int_equal(gb_table_n_rows(t), 2);
+    gb_table_free(t);
+    gb_fleet_report_release(&rep);
+    free(recs[4].axes);
+    for (int i = 0; i < 2; i++)
+        gb_fleet_part_release(&parts[i]);
 }
 
 /* Two members saying the same rank are refused; nothing is written. */
@@ -318,7 +380,7 @@ int main(void)
         cmocka_unit_test(test_noise_not_flagged),     cmocka_unit_test(test_wide_interval_not_flagged),
         cmocka_unit_test(test_two_never_flagged),     cmocka_unit_test(test_mad_zero_fallback),
         cmocka_unit_test(test_gather_round_trip),     cmocka_unit_test(test_duplicate_ranks_refused),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_bad_input),             cmocka_unit_test(test_suite_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
