@@ -39,7 +39,7 @@ deps:
 	  echo "make deps: no CUDA toolkit at $(CUDA_HOME) (cuda.h not found); install the CUDA toolkit or set CUDA_HOME" >&2; exit 1; \
 	fi
 
-$(BUILD)/Makefile: CMakeLists.txt
+$(BUILD)/Makefile: CMakeLists.txt | deps
 	cmake -S . -B $(BUILD) -DGB_CUDA_HOME=$(CUDA_HOME) >/dev/null
 
 build: deps $(BUILD)/Makefile

@@ -35,7 +35,7 @@ static struct {
 #undef GB_PROF_MEMBER
 } pf;
 
-#define GB_PROF_MAX_RANGES 64
+#define GB_PROF_MAX_RANGES 128
 
 struct gb_profiler {
     struct gb_gpu *g;
@@ -396,7 +396,7 @@ enum gb_status gb_profiler_read(struct gb_profiler *p, double **values, size_t *
     GB_PROF_CALL(st, cuptiRangeProfilerDecodeData, &dd);
     if (dd.numOfRangeDropped) {
         st = gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI dropped %zu ranges (more than %d kernels in one "
-                          "launch)", dd.numOfRangeDropped, GB_PROF_MAX_RANGES);
+                          "collection)", dd.numOfRangeDropped, GB_PROF_MAX_RANGES);
         goto out;
     }
     st = gb_prof_evaluate(p, values, n_ranges);

@@ -343,12 +343,11 @@ static enum gb_status gb_point_batch(struct gb_point_run *r)
     return st;
 }
 
-/* The one place that picks the clock (gb_timer_first): the profiler's
- * counted duration, falling back to CUPTI's per-kernel timestamps, then
- * CUDA events, where it cannot be had, unless the options insist on one. */
-static enum gb_status gb_point_timer(struct gb_point_run *r)
+/* The clock, trying `first` and then the ones after it: the profiler's
+ * counted duration, CUPTI's per-kernel timestamps, CUDA events, unless
+ * the options insist on one. */
+static enum gb_status gb_point_timer_from(struct gb_point_run *r, enum gb_timer_choice first)
 {
-    enum gb_timer_choice first = gb_timer_first(r->o.timer);
     enum gb_status st;
     if (first == GB_TIMER_EVENTS)
         return gb_timer_events_open(r->g, &r->timer);
@@ -367,26 +366,27 @@ static enum gb_status gb_point_timer(struct gb_point_run *r)
     return gb_timer_events_open(r->g, &r->timer);
 }
 
-/* Step 3: warm-up, which also tells the launch's length, then the batch. */
-static enum gb_status gb_point_warm_up(struct gb_point_run *r)
+/* The one place that picks the clock (gb_timer_first). */
+static enum gb_status gb_point_timer(struct gb_point_run *r)
+{
+    return gb_point_timer_from(r, gb_timer_first(r->o.timer));
+}
+
+/* Whether a failure `st` of the chosen clock's samples lets the point try
+ * the next clock: the profiler, chosen by default, refused this launch
+ * (one that runs no kernel, a copy or a set, has no range to count). */
+static int gb_point_clock_refused(const struct gb_point_run *r, enum gb_status st)
+{
+    return st == GB_ERR_UNSUPPORTED && r->o.timer == GB_TIMER_AUTO && r->timer.name &&
+           strcmp(r->timer.name, "profiler") == 0;
+}
+
+/* Warm-up with the open clock, which also tells the launch's length, then
+ * the batch. */
+static enum gb_status gb_point_warm(struct gb_point_run *r, enum gb_warm_plan plan)
 {
     enum gb_status st;
     struct gb_sample_work w;
-    int had_profiler = r->g->duration_prof != NULL;
-    double t = gb_measure_now_s();
-    st = gb_point_timer(r);
-    if (!had_profiler && r->g->duration_prof) {
-        /* Opening the profiler is once a process, like the GPU's start. */
-        double dt = gb_measure_now_s() - t;
-        r->rec->parts.start_s += dt;
-        r->rec->parts.warmup_s -= dt;
-    }
-    if (st != GB_OK)
-        return st;
-    /* The GPU was busy with the previous point moments ago: its clocks are
-     * up; a long verified launch has warmed this point's caches and code,
-     * and one burst of launches warms a short one's. */
-    enum gb_warm_plan plan = gb_warm_plan(r->g->busy_s > 0 ? gb_measure_now_s() - r->g->busy_s : -1, r->verify_ns);
     if (plan == GB_WARM_NONE) {
         r->est_ns = r->verify_ns;
         return GB_OK;
@@ -401,6 +401,44 @@ static enum gb_status gb_point_warm_up(struct gb_point_run *r)
     return GB_OK;
 }
 
+/* The profiler refused the point's launch: CUPTI's timestamps (then
+ * events) time it instead, after a warm-up with that clock, one launch a
+ * sample: the profiler stays attached to the context, and a captured graph
+ * of copies launched under it lost the context (an H100, driver 580). */
+static enum gb_status gb_point_next_clock(struct gb_point_run *r)
+{
+    enum gb_status st;
+    r->timer.release(r->timer.self);
+    r->timer.release = NULL;
+    gb_sample_set_release(&r->samples);
+    if ((st = gb_point_timer_from(r, GB_TIMER_CUPTI)) != GB_OK)
+        return st;
+    r->timer.one_launch = 1;
+    return gb_point_warm(r, GB_WARM_BURST);
+}
+
+/* Step 3: the clock, then warm-up. */
+static enum gb_status gb_point_warm_up(struct gb_point_run *r)
+{
+    enum gb_status st;
+    int had_profiler = r->g->duration_prof != NULL;
+    double t = gb_measure_now_s();
+    st = gb_point_timer(r);
+    if (!had_profiler && r->g->duration_prof) {
+        /* Opening the profiler is once a process, like the GPU's start. */
+        double dt = gb_measure_now_s() - t;
+        r->rec->parts.start_s += dt;
+        r->rec->parts.warmup_s -= dt;
+    }
+    if (st != GB_OK)
+        return st;
+    /* The GPU was busy with the previous point moments ago: its clocks are
+     * up; a long verified launch has warmed this point's caches and code,
+     * and one burst of launches warms a short one's. */
+    st = gb_point_warm(r, gb_warm_plan(r->g->busy_s > 0 ? gb_measure_now_s() - r->g->busy_s : -1, r->verify_ns));
+    return gb_point_clock_refused(r, st) ? gb_point_next_clock(r) : st;
+}
+
 /* Step 4: samples until the stopping rule holds or a cap, between two
  * readings of the SM clock. */
 static enum gb_status gb_point_sample(struct gb_point_run *r)
@@ -412,7 +450,14 @@ static enum gb_status gb_point_sample(struct gb_point_run *r)
     if (r->timer.mark)
         r->timer.mark(r->timer.self);
     rec->sm_mhz_before = gb_gpu_sm_clock_mhz(r->g);
-    if ((st = gb_sample_until(&r->timer, &w, &r->o, r->est_ns * rec->batch, &r->samples)) != GB_OK)
+    st = gb_sample_until(&r->timer, &w, &r->o, r->est_ns * rec->batch, &r->samples);
+    if (gb_point_clock_refused(r, st) && (st = gb_point_next_clock(r)) == GB_OK) {
+        gb_point_work(r, &w);
+        if (r->timer.mark)
+            r->timer.mark(r->timer.self);
+        st = gb_sample_until(&r->timer, &w, &r->o, r->est_ns * rec->batch, &r->samples);
+    }
+    if (st != GB_OK)
         return st;
     r->g->busy_s = gb_measure_now_s();
     rec->sm_mhz_after = gb_gpu_sm_clock_mhz(r->g);

@@ -144,6 +144,8 @@ static int gb_chunk_size(const struct gb_timer *t, const struct gb_sample_work *
         k = 1;
     if (k > t->max_pending)
         k = t->max_pending;
+    if (t->shared_session && w->prepare)
+        k = 1;
     return k > left ? left : k;
 }
 

@@ -60,6 +60,11 @@ struct gb_timer {
     /* Nonzero: every sample is one launch (the harness never captures a
      * graph batch for this clock). */
     int one_launch;
+    /* Nonzero: the samples of one chunk share one counting session, from
+     * the first begin() to collect(), so whatever ran between them would
+     * be counted too: a work with a prepare step (the cold mode's flush)
+     * is sampled in chunks of one. */
+    int shared_session;
     /* Frees what the backend holds; safe after a failed open. */
     void (*release)(void *self);
 };

@@ -4,10 +4,13 @@
  * Nsight Compute reports. Every kernel a sample runs is one range of a
  * one-pass configuration under kernel replay (so nothing is replayed or
  * restored); a launch's duration is the sum of its kernels'. The profiler
- * serializes the kernels it measures and adds host work around each
- * sample, which is outside the counted duration: samples are one launch
- * each, never a graph batch, and one sample is read before the next is
- * enqueued. */
+ * serializes the kernels it measures: samples are one launch each, never a
+ * graph batch. A chunk of samples is one profiling session (one Start,
+ * the chunk's launches, one Stop, one decode), so the session's set-up and
+ * decode are paid once a chunk, not once a sample, and nothing of the
+ * profiler's own runs between the chunk's launches; a work with a
+ * prepare step (a cold sample's flush) gets chunks of one (shared_session),
+ * so that the flush is not counted. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +25,20 @@ struct gb_prof_timer {
     int failed;                /* a step failed: the profiler is closed with the timer */
     int batch;     /* launches per sample (1: the harness does not batch this clock) */
     int pending;   /* samples started since the last collect */
+    int started;   /* the chunk's session is open (Start called, Stop not yet) */
 };
+
+/* Samples of one chunk: well under the profiler's 128 ranges a session. */
+#define GB_PROF_TIMER_CHUNK 32
 
 static enum gb_status gb_prof_timer_begin(void *self)
 {
     struct gb_prof_timer *t = self;
-    enum gb_status st = gb_profiler_start(t->prof);
+    enum gb_status st = GB_OK;
+    if (!t->started) {
+        st = gb_profiler_start(t->prof);
+        t->started = st == GB_OK;
+    }
     t->failed |= st != GB_OK;
     return st;
 }
@@ -35,14 +46,22 @@ static enum gb_status gb_prof_timer_begin(void *self)
 static enum gb_status gb_prof_timer_end(void *self)
 {
     struct gb_prof_timer *t = self;
+    t->pending++;
+    return GB_OK;
+}
+
+/* Ends the chunk's session: every pass must have been submitted. */
+static enum gb_status gb_prof_timer_stop(struct gb_prof_timer *t)
+{
     int all = 0;
-    enum gb_status st = gb_profiler_stop(t->prof, &all);
+    enum gb_status st = GB_OK;
+    if (!t->started)
+        return GB_OK;
+    t->started = 0;
+    st = gb_profiler_stop(t->prof, &all);
     if (st == GB_OK && !all)
         st = gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI needs more than one pass for gpu__time_duration; "
                           "use --timer cupti");
-    if (st == GB_OK)
-        t->pending++;
-    t->failed |= st != GB_OK;
     return st;
 }
 
@@ -69,9 +88,12 @@ static enum gb_status gb_prof_timer_collect(void *self, double *ns, int cap, int
     int launches = t->pending * t->batch;
     *n = 0;
     t->pending = 0;
-    if (launches == 0)
-        return GB_OK;
-    enum gb_status st = gb_profiler_read(t->prof, &values, &n_ranges);
+    enum gb_status st = gb_prof_timer_stop(t);
+    if (launches == 0 || st != GB_OK) {
+        t->failed |= st != GB_OK;
+        return st;
+    }
+    st = gb_profiler_read(t->prof, &values, &n_ranges);
     if (st == GB_OK)
         st = gb_prof_timer_group(values, n_ranges, launches, ns, cap);
     if (st == GB_OK)
@@ -92,6 +114,10 @@ static void gb_prof_timer_release(void *self)
     struct gb_prof_timer *t = self;
     if (!t)
         return;
+    if (t->started) { /* a chunk left unread: its ranges would be read with the next */
+        gb_prof_timer_stop(t);
+        t->failed = 1;
+    }
     if (t->failed && t->g)
         gb_timer_profiler_forget(t->g);
     free(t);
@@ -115,7 +141,7 @@ static enum gb_status gb_duration_profiler(struct gb_gpu *g)
         return GB_OK;
     if (g->duration_prof_failed)
         return gb_error_set(GB_ERR_UNSUPPORTED, "%s", why);
-    st = gb_profiler_open(g, names, 1, 0, GB_PROFILER_KERNEL_REPLAY, &g->duration_prof);
+    st = gb_profiler_open(g, names, 1, 0, GB_PROFILER_USER_REPLAY, &g->duration_prof);
     if (st == GB_OK && gb_profiler_passes(g->duration_prof) != 1)
         st = gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI needs %zu passes for gpu__time_duration on this GPU; "
                           "use --timer cupti", gb_profiler_passes(g->duration_prof));
@@ -149,8 +175,9 @@ enum gb_status gb_timer_profiler_open(struct gb_gpu *g, struct gb_timer *out)
         return st;
     out->name = "profiler";
     out->span = GB_TIMER_PER_KERNEL;
-    out->max_pending = 1;
+    out->max_pending = GB_PROF_TIMER_CHUNK;
     out->one_launch = 1;
+    out->shared_session = 1;
     out->begin = gb_prof_timer_begin;
     out->end = gb_prof_timer_end;
     out->collect = gb_prof_timer_collect;

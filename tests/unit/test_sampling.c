@@ -306,6 +306,38 @@ static void test_prepare_outside_span(void **state)
     gb_sample_set_release(&s);
 }
 
+/* A clock whose chunk is one counting session: chunks as chunk_s says
+ * without a prepare step, and of one sample with one (the flush would be
+ * counted inside the session). */
+static void test_shared_session_chunks(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_sample_set s;
+    struct gb_measure_opts o;
+    memset(&s, 0, sizeof s);
+    opts(&o, 0.005, 10, 5000, 100.0);
+    o.chunk_s = 3.5e-6; /* three samples of 1 us per chunk */
+    fake_init(&f, &t, &w, constant_1000, GB_TIMER_PER_KERNEL, 1);
+    t.shared_session = 1;
+    assert_int_equal(gb_sample_until(&t, &w, &o, 1000.0, &s), GB_OK);
+    assert_int_equal(s.n, 12);
+    assert_int_equal(f.collects, 4);
+    gb_sample_set_release(&s);
+
+    fake_init(&f, &t, &w, constant_1000, GB_TIMER_PER_KERNEL, 1);
+    t.shared_session = 1;
+    w.prepare = fake_prepare;
+    assert_int_equal(gb_sample_until(&t, &w, &o, 1000.0, &s), GB_OK);
+    assert_int_equal(s.n, 10);
+    assert_int_equal(f.collects, 10);
+    f.log[f.log_n] = '\0';
+    assert_memory_equal(f.log, "pbrecpbrec", 10);
+    gb_sample_set_release(&s);
+}
+
 static void test_warm_up(void **state)
 {
     (void)state;
@@ -404,7 +436,7 @@ int main(void)
         cmocka_unit_test(test_chunk_follows_chunk_s),
         cmocka_unit_test(test_batch_per_sample),
         cmocka_unit_test(test_batch_per_kernel),
-        cmocka_unit_test(test_prepare_outside_span),
+        cmocka_unit_test(test_prepare_outside_span), cmocka_unit_test(test_shared_session_chunks),
         cmocka_unit_test(test_warm_up),
         cmocka_unit_test(test_warm_plan),
         cmocka_unit_test(test_timer_first),
