@@ -221,22 +221,34 @@ static void test_stops_at_time_cap(void **state)
     gb_sample_set_release(&s);
 }
 
-static void test_chunk_follows_chunk_s(void **state)
+/* Samples of 1 us, three to a chunk (chunk_s), until the stopping rule:
+ * the fake's log of begin/end/collect/prepare steps and the samples taken. */
+static int sample_three_per_chunk(struct fake *f, enum gb_timer_span span, int shared_session, int prepare)
 {
-    (void)state;
-    struct fake f;
     struct gb_timer t;
     struct gb_sample_work w;
     struct gb_sample_set s;
     struct gb_measure_opts o;
     memset(&s, 0, sizeof s);
     opts(&o, 0.005, 10, 5000, 100.0);
-    o.chunk_s = 3.5e-6; /* three samples of 1 us per chunk */
-    fake_init(&f, &t, &w, constant_1000, GB_TIMER_PER_SAMPLE, 1);
+    o.chunk_s = 3.5e-6;
+    fake_init(f, &t, &w, constant_1000, span, 1);
+    t.shared_session = shared_session;
+    if (prepare)
+        w.prepare = fake_prepare;
     assert_int_equal(gb_sample_until(&t, &w, &o, 1000.0, &s), GB_OK);
-    assert_int_equal(s.n, 12);
-    assert_int_equal(f.collects, 4);
+    f->log[f->log_n] = '\0';
+    int n = s.n;
     gb_sample_set_release(&s);
+    return n;
+}
+
+static void test_chunk_follows_chunk_s(void **state)
+{
+    (void)state;
+    struct fake f;
+    assert_int_equal(sample_three_per_chunk(&f, GB_TIMER_PER_SAMPLE, 0, 0), 12);
+    assert_int_equal(f.collects, 4);
 }
 
 /* A per-sample clock around a batch: durations divided per launch, the
@@ -313,29 +325,11 @@ static void test_shared_session_chunks(void **state)
 {
     (void)state;
     struct fake f;
-    struct gb_timer t;
-    struct gb_sample_work w;
-    struct gb_sample_set s;
-    struct gb_measure_opts o;
-    memset(&s, 0, sizeof s);
-    opts(&o, 0.005, 10, 5000, 100.0);
-    o.chunk_s = 3.5e-6; /* three samples of 1 us per chunk */
-    fake_init(&f, &t, &w, constant_1000, GB_TIMER_PER_KERNEL, 1);
-    t.shared_session = 1;
-    assert_int_equal(gb_sample_until(&t, &w, &o, 1000.0, &s), GB_OK);
-    assert_int_equal(s.n, 12);
+    assert_int_equal(sample_three_per_chunk(&f, GB_TIMER_PER_KERNEL, 1, 0), 12);
     assert_int_equal(f.collects, 4);
-    gb_sample_set_release(&s);
-
-    fake_init(&f, &t, &w, constant_1000, GB_TIMER_PER_KERNEL, 1);
-    t.shared_session = 1;
-    w.prepare = fake_prepare;
-    assert_int_equal(gb_sample_until(&t, &w, &o, 1000.0, &s), GB_OK);
-    assert_int_equal(s.n, 10);
+    assert_int_equal(sample_three_per_chunk(&f, GB_TIMER_PER_KERNEL, 1, 1), 10);
     assert_int_equal(f.collects, 10);
-    f.log[f.log_n] = '\0';
     assert_memory_equal(f.log, "pbrecpbrec", 10);
-    gb_sample_set_release(&s);
 }
 
 static void test_warm_up(void **state)
