@@ -15,7 +15,10 @@
  *   - a for loop whose header is "v = A; v <op> B; v += S" (or ++, --,
  *     -= S, >>= 1, /= 2, <<= 1, *= 2) runs a counted number of times, an
  *     expression of A, B and S; any other loop (while, do, other headers) is
- *     undecided, and so is everything inside it;
+ *     undecided, and so is everything inside it; a block-strided loop
+ *     (v = threadIdx.x; v < B; v += blockDim.x) counts the iterations of
+ *     the thread that has most, ceil(B / blockDim.x): per-thread counts are
+ *     those of the block's critical path;
  *   - a statement executes the product of its enclosing loops' trip counts;
  *   - a branch is counted as taken (every warp executes an instruction that
  *     one of its threads needs): an upper bound, listed as a note;
@@ -25,7 +28,13 @@
  *     assignment a load and a store, else a load;
  *   - an operation is a floating-point + - * / (compound assignments
  *     included) or a call of a floating-point math function (fmaf, sincosf
- *     count 2).
+ *     count 2);
+ *   - a barrier is a call of __syncthreads (or its _count, _and, _or
+ *     forms): every thread of the block waits there for the others;
+ *   - shared accesses are counted as issued: where `#pragma unroll` runs
+ *     `v = 0; v < B; v++` (B a compile-time constant) over the last
+ *     subscript of a shared array, consecutive iterations' elements go in
+ *     one vector access of up to 16 bytes, as the row length and B allow.
  * Device functions the kernel calls are not followed (a note says so).
  *
  * Not thread-safe (libclang is loaded once, on first use).
@@ -54,6 +63,7 @@ struct gb_kloop {
     int depth;               /* 0 for an outermost loop */
     char header[200];        /* "for (int m = 0; m < n / TILE; m++)" */
     char trips[256];         /* trip count per execution, or "" when undecided */
+    int unrolled;            /* `#pragma unroll` over `v = 0; v < B; v++`, B a compile-time constant */
     char why[160];           /* when undecided: what the header does not say */
 };
 
@@ -64,6 +74,13 @@ struct gb_kaccess {
     int elem_bytes;          /* size of one element */
     char array[64];
     char text[160];          /* the subscript as written */
+    /* Shared memory: the elements one access instruction takes (an
+     * expression), "" for one. Set where the last subscript is the
+     * variable of an enclosing unrolled loop and the others do not depend
+     * on it: the unrolled iterations touch consecutive elements of a row,
+     * and a vector access of 8 or 16 bytes takes as many as the row's and
+     * the loop's alignment allow (the compiler's vector loads and stores). */
+    char vector[400];
 };
 
 struct gb_kop {
@@ -81,6 +98,12 @@ struct gb_katomic {
     char text[64];           /* "atomicAdd" */
 };
 
+/* A barrier (__syncthreads): once per thread that reaches it. */
+struct gb_kbarrier {
+    struct gb_kcount at;
+    char text[64];           /* "__syncthreads" */
+};
+
 struct gb_kernel_analysis {
     char kernel[128];
     char file[512];
@@ -92,6 +115,8 @@ struct gb_kernel_analysis {
     size_t n_ops;
     struct gb_katomic *atomics;
     size_t n_atomics;
+    struct gb_kbarrier *barriers;
+    size_t n_barriers;
     char **params;           /* the kernel's parameter names, in order */
     size_t n_params;
     char **notes;            /* branches counted as taken, calls not followed, parse errors */
@@ -128,10 +153,11 @@ struct gb_analysis_totals {
     double ops;              /* floating-point operations per thread */
     double global_bytes;     /* bytes loaded and stored in global memory per thread */
     double global_accesses;  /* global loads + stores per thread */
-    double shared_accesses;  /* shared loads + stores per thread */
+    double shared_accesses;  /* shared loads + stores per thread, a vector access counted once */
     double atomics_thread;   /* atomic operations per thread */
     double atomics_block;    /* atomic operations per block (under a one-thread branch) */
-    char why_ops[256], why_global[256], why_shared[256], why_atomics[256];
+    double barriers;         /* barriers per thread */
+    char why_ops[256], why_global[256], why_shared[256], why_atomics[256], why_barriers[256];
 };
 
 void gb_analysis_totals(const struct gb_kernel_analysis *a, gb_cexpr_lookup lookup, void *ctx,

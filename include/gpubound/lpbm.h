@@ -2,8 +2,8 @@
  * Framework for Performance Analysis and Optimization for GPU Kernel
  * Programs using Linear Performance-Breakdown Model", 2014, chapter 4):
  * a kernel's time at each launch configuration as a non-negative
- * combination of the thesis's three predictors and a fourth for Hopper,
- *     t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM   (a_j >= 0, no intercept)
+ * combination of the thesis's three predictors and two it did not have,
+ *     t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC   (a_j >= 0, no intercept)
  * fitted by non-negative least squares, and the breakdown of each
  * configuration's time into the terms.
  *
@@ -26,11 +26,18 @@
  *             the launch's atomic operations, which the memory system
  *             serializes where they hit one address (a reduction's
  *             per-block total): not in the thesis, whose kernels had none
+ *   SYNC    = barriers_per_thread
+ *             the barrier-separated stages on a block's critical path, each
+ *             a round of latency that no per-thread volume follows; counted
+ *             once per launch, since blocks of later waves overlap their
+ *             stages with other blocks' work: not in the thesis
+ * Per-thread counts are those of the thread with the most work (a
+ * block-strided loop runs ceil(B / blockDim.x) times in it; analyze.h).
  * The counters form puts measured counts in the same places:
  *   PUT  = smsp__inst_executed.sum / min(WF_ndr, WF_max)
  *   G2ST = 32 * (global load + store sectors)
  *   S2PT = shared-memory wavefronts / min(WF_ndr, WF_max)
- *   ATOM as in the formula form
+ *   ATOM and SYNC as in the formula form (the analysis's counts)
  * and, only when asked for (breakdown --intercept), a fixed time per launch:
  *   FIX  = 1   (a launch's latency floor: launch, the last wave's tail,
  *              dependent stages; a constant the thesis's model leaves out)
@@ -46,7 +53,7 @@
 
 #include "gpubound/status.h"
 
-#define GB_LPBM_TERMS 5
+#define GB_LPBM_TERMS 6
 #define GB_LPBM_MODEL_FORMAT "gpubound-lpbm/1"
 #define GB_LPBM_MODEL_FILE "lpbm-model.json"
 /* Residual-bootstrap replicates behind each coefficient's interval, and the
@@ -56,11 +63,14 @@
 /* Configurations a fit needs at least: more than the coefficients. */
 #define GB_LPBM_MIN_POINTS 4
 
-enum gb_lpbm_term { GB_LPBM_PUT = 0, GB_LPBM_G2ST = 1, GB_LPBM_S2PT = 2, GB_LPBM_ATOM = 3, GB_LPBM_FIX = 4 };
+enum gb_lpbm_term {
+    GB_LPBM_PUT = 0, GB_LPBM_G2ST = 1, GB_LPBM_S2PT = 2, GB_LPBM_ATOM = 3, GB_LPBM_SYNC = 4,
+    GB_LPBM_FIX = 5
+};
 enum gb_lpbm_form { GB_LPBM_FORMULA = 0, GB_LPBM_COUNTERS = 1 };
 enum gb_lpbm_weight { GB_LPBM_RELATIVE = 0, GB_LPBM_PLAIN = 1 };
 
-/* "PUT", "G2ST", "S2PT", "ATOM", "FIX". */
+/* "PUT", "G2ST", "S2PT", "ATOM", "SYNC", "FIX". */
 const char *gb_lpbm_term_name(enum gb_lpbm_term t);
 /* "formula", "counters". */
 const char *gb_lpbm_form_name(enum gb_lpbm_form f);
@@ -75,9 +85,10 @@ struct gb_lpbm_point {
     int sm_count, warp_size;
     /* Formula form: per-thread counts (from the source analysis or the spec). */
     double ops, global_bytes, shared_accesses;
-    /* Both forms: atomic operations in the launch (from the source analysis;
-     * 0 when the kernel has none or they could not be counted). */
-    double atomics;
+    /* Both forms: atomic operations in the launch and barriers per thread
+     * (from the source analysis; 0 when the kernel has none or they could
+     * not be counted). */
+    double atomics, barriers;
     /* 1 to fit a fixed time per launch (the FIX term, breakdown --intercept), else 0. */
     int intercept;
     /* Counters form: totals per launch (NaN when not measured). */

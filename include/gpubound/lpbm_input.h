@@ -34,7 +34,9 @@ struct gb_lpbm_spec;
 enum gb_status gb_lpbm_spec_locate(const struct gb_run *run, const char *override, char *path,
                                    size_t n);
 
-/* Reads the spec at `path`. GB_ERR_IO, GB_ERR_FORMAT naming the field. */
+/* Reads and checks the spec at `path` with the spec parser (gb_spec_load):
+ * GB_ERR_FORMAT with its one line (the file, the field and why) for a spec
+ * that cannot be read or is not valid, GB_ERR_NOMEM. */
 enum gb_status gb_lpbm_spec_load(const char *path, struct gb_lpbm_spec **out);
 void gb_lpbm_spec_free(struct gb_lpbm_spec *s);
 

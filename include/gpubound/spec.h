@@ -25,6 +25,9 @@
 #include "gpubound/status.h"
 #include "gpubound/suite.h"
 
+#define GB_SPEC_MAX_ARGS 32
+#define GB_SPEC_MAX_DEFINES 8
+
 /* ---- expressions ---- */
 
 struct gb_expr;
@@ -105,6 +108,40 @@ const struct gb_spec *gb_spec_of_suite(const struct gb_suite *s);
  * the point when one is not a non-negative integer where it must be (or not
  * a number). GB_OK for points of other benches. */
 enum gb_status gb_spec_check_point(const struct gb_point *p);
+
+/* ---- a loaded spec's benches as text (gpubound breakdown) ---- */
+
+/* The fields of the optional "lpbm" object of a bench, in this order:
+ * expressions of the bench's axes and defines, per launch, and a note. */
+#define GB_SPEC_LPBM_FIELDS 4
+enum gb_spec_lpbm { GB_SPEC_LPBM_OPS, GB_SPEC_LPBM_GLOBAL, GB_SPEC_LPBM_SHARED, GB_SPEC_LPBM_NOTE };
+
+/* One bench of a loaded spec with every expression as written in the file
+ * (a number as its digits; a block dimension not given is the
+ * block_size_* axis or "1", as the launch takes it). The pointers are the
+ * spec's: valid while it lives. */
+struct gb_spec_bench_text {
+    const char *name;
+    const char *kernel;                          /* the name as written, "reduce<{block_size_x}>" */
+    const char *source;                          /* its source file, resolved against the spec's directory */
+    int n_axes;
+    const char *axes[GB_MAX_AXES];
+    unsigned problem_mask;                       /* bit a: axis a is a problem axis */
+    int n_defines;
+    const char *define_names[GB_SPEC_MAX_DEFINES], *define_exprs[GB_SPEC_MAX_DEFINES];
+    int n_args;                                  /* in the kernel's parameter order */
+    const char *arg_names[GB_SPEC_MAX_ARGS];
+    const char *arg_values[GB_SPEC_MAX_ARGS];    /* a scalar's value; NULL for a buffer */
+    const char *block[3], *grid[3];
+    const char *bytes, *flops;                   /* "" when not given */
+    const char *lpbm[GB_SPEC_LPBM_FIELDS];       /* "" when not given */
+};
+
+/* The number of benches of a loaded spec. */
+int gb_spec_n_benches(const struct gb_spec *s);
+
+/* Fills *out with bench i (0 <= i < gb_spec_n_benches) of `s`. */
+void gb_spec_bench_text(const struct gb_spec *s, int i, struct gb_spec_bench_text *out);
 
 /* Copies the spec file and its sources into <run_dir>/spec/<suite>/ (the
  * run can then be read, re-run and modelled without the original files).

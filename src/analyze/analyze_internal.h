@@ -60,6 +60,22 @@ enum gb_status gb_an_strs_add(char ***v, size_t *n, const char *s);
 int gb_an_loop_trips(const char *init, const char *cond, const char *inc, char *trips, size_t n,
                      char *why, size_t wn);
 
+/* Whether a for header is `v = 0; v < B; v++` (or ++v, v += 1): 0 with the
+ * variable and the bound B, else -1. */
+int gb_an_loop_unit(const char *init, const char *cond, const char *inc, char *var, size_t vn,
+                    char *bound, size_t bn);
+
+/* The elements of one vector access, as an expression: accesses to
+ * elements 0, 1, .. of rows of `row` elements of `elem_bytes` bytes, made
+ * by the iterations 0 .. `trips`-1 of a fully unrolled loop, issued v at a
+ * time, v the largest power of two with v * elem_bytes <= 16 that divides
+ * both (a vector access of 8 or 16 bytes needs that alignment). "" when
+ * no vector is wider than one element. */
+void gb_an_vector_expr(const char *row, const char *trips, int elem_bytes, char *buf, size_t n);
+
+/* Whether `word` stands in `text` as a whole identifier. */
+int gb_an_has_word(const char *text, const char *word);
+
 /* The built-in header of CUDA names the parse includes first. */
 extern const char gb_an_cuda_header[];
 

@@ -28,6 +28,12 @@ struct scan {
     unsigned n_toks;
     char loop_trips[GB_AN_MAX_DEPTH][300];
     int loop_decided[GB_AN_MAX_DEPTH];
+    /* An unrolled `v = 0; v < B; v++` loop's v and B ("" otherwise). */
+    char loop_var[GB_AN_MAX_DEPTH][64];
+    char loop_bound[GB_AN_MAX_DEPTH][256];
+    const char *const *defines;   /* the -D defines, "NAME=VALUE" */
+    size_t n_defines;
+    size_t n_macros;              /* the first n_macros local names are the source's macros */
     int depth;
     int one_thread;          /* inside a branch taken by one thread of the block */
     enum gb_status st;
@@ -189,12 +195,48 @@ static int for_header(const struct scan *s, CXCursor c, char parts[3][256], char
     return 0;
 }
 
-static enum gb_status add_loop(struct scan *s, CXCursor c, int is_for)
+/* Whether `text` is a compile-time constant: numbers, operators, -D defines
+ * and the source's macros only. */
+static int constant_text(const struct scan *s, const char *text)
+{
+    for (const char *p = text; *p;) {
+        if (!isalpha((unsigned char)*p) && *p != '_') {
+            for (int num = isdigit((unsigned char)*p); *p && (num ? word_char(*p) : !word_char(*p));)
+                p++;
+            continue;
+        }
+        size_t n = 0, known = 0;
+        while (word_char(p[n]))
+            n++;
+        for (size_t i = 0; i < s->n_defines && !known; i++)
+            known = !strncmp(s->defines[i], p, n) && s->defines[i][n] == '=';
+        for (size_t i = 0; i < s->n_macros && !known; i++)
+            known = strlen(s->a->local_names[i]) == n && !strncmp(s->a->local_names[i], p, n);
+        if (!known)
+            return 0;
+        p += n;
+    }
+    return 1;
+}
+
+/* Whether the statement starting at offset b follows a plain `#pragma unroll`. */
+static int after_unroll(const struct scan *s, unsigned b)
+{
+    unsigned i = tok_at(s, b);
+    return i >= 3 && !strcmp(s->toks[i - 1].s, "unroll") && !strcmp(s->toks[i - 2].s, "pragma") &&
+           !strcmp(s->toks[i - 3].s, "#");
+}
+
+/* Adds the loop; for a fully unrolled `v = 0; v < B; v++` over a constant
+ * B, its v and B in var and bound (else ""). */
+static enum gb_status add_loop(struct scan *s, CXCursor c, int is_for, char var[64],
+                               char bound[256])
 {
     struct gb_kernel_analysis *a = s->a;
     struct gb_kloop *nl = realloc(a->loops, (a->n_loops + 1) * sizeof *nl);
     unsigned b, e, line;
     char parts[3][256];
+    var[0] = bound[0] = '\0';
     if (!nl)
         return s->st = gb_error_set(GB_ERR_NOMEM, "out of memory");
     a->loops = nl;
@@ -211,23 +253,50 @@ static enum gb_status add_loop(struct scan *s, CXCursor c, int is_for)
     } else {
         gb_an_loop_trips(parts[0], parts[1], parts[2], l->trips, sizeof l->trips, l->why,
                          sizeof l->why);
+        l->unrolled = after_unroll(s, b) &&
+                      gb_an_loop_unit(parts[0], parts[1], parts[2], var, 64, bound, 256) == 0 &&
+                      constant_text(s, bound);
+        if (!l->unrolled)
+            var[0] = bound[0] = '\0';
     }
     return GB_OK;
 }
 
 static enum gb_status scan_loop(struct scan *s, CXCursor c, int is_for)
 {
-    if (add_loop(s, c, is_for) != GB_OK)
+    char var[64], bound[256];
+    if (add_loop(s, c, is_for, var, bound) != GB_OK)
         return s->st;
     if (s->depth >= GB_AN_MAX_DEPTH)
         return s->st = gb_error_set(GB_ERR_FORMAT, "loops nested deeper than %d", GB_AN_MAX_DEPTH);
     const struct gb_kloop *l = &s->a->loops[s->a->n_loops - 1];
     snprintf(s->loop_trips[s->depth], sizeof s->loop_trips[0], "%s", l->trips);
     s->loop_decided[s->depth] = l->trips[0] != '\0';
+    snprintf(s->loop_var[s->depth], sizeof s->loop_var[0], "%s", var);
+    snprintf(s->loop_bound[s->depth], sizeof s->loop_bound[0], "%s", bound);
     s->depth++;
     walk_children(s, c);
     s->depth--;
     return s->st;
+}
+
+/* One more zeroed element at the end of the array *arr of *n elements of
+ * `size` bytes, counted at the line of `c`: its gb_kcount is at offset
+ * `at_off`. NULL (s->st set) when out of memory. */
+static void *add_counted(struct scan *s, CXCursor c, void **arr, size_t *n, size_t size, size_t at_off)
+{
+    unsigned b, e, line;
+    char *na = realloc(*arr, (*n + 1) * size);
+    if (!na) {
+        s->st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    *arr = na;
+    char *x = na + (*n)++ * size;
+    memset(x, 0, size);
+    cursor_span(s, c, &b, &e, &line);
+    count_here(s, (struct gb_kcount *)(x + at_off), line);
+    return x;
 }
 
 /* ---- accesses ---- */
@@ -282,38 +351,79 @@ static enum gb_kspace base_space(struct scan *s, CXCursor base, char *name, size
     return 0;
 }
 
+/* The extent of the last dimension of the array declared at `decl`, as
+ * written ("TILE" of `float As[TILE][TILE]`), into buf; "" when unknown. */
+static void last_extent(const struct scan *s, CXCursor decl, char *buf, size_t n)
+{
+    char text[300];
+    cursor_text(s, decl, text, sizeof text);
+    char *close = strrchr(text, ']'), *open = close;
+    buf[0] = '\0';
+    while (open && open > text && *open != '[')
+        open--;
+    if (close && open && *open == '[' && strchr(open, '=') == NULL)
+        snprintf(buf, n, "%.*s", (int)(close - open - 1), open + 1);
+}
+
+/* A shared access whose last subscript is the variable of an enclosing
+ * unrolled loop (and the rest of it does not depend on that variable):
+ * the loop's consecutive iterations take consecutive elements of a row,
+ * and the compiler issues them as vector accesses (analyze.h). */
+static void shared_vector(const struct scan *s, const struct kids *kd, struct gb_kaccess *x)
+{
+    char idx[160], base[160], row[160];
+    if (kd->n < 2)
+        return;
+    cursor_text(s, kd->c[1], idx, sizeof idx);
+    cursor_text(s, kd->c[0], base, sizeof base);
+    for (int d = s->depth - 1; d >= 0; d--) {
+        if (!s->loop_var[d][0] || strcmp(idx, s->loop_var[d]) != 0)
+            continue;
+        if (gb_an_has_word(base, s->loop_var[d]))
+            return;
+        CXCursor decl = s->cl->getCursorReferenced(first_declref(s, kd->c[0], 0));
+        last_extent(s, decl, row, sizeof row);
+        if (row[0] && constant_text(s, row))
+            gb_an_vector_expr(row, s->loop_bound[d], x->elem_bytes, x->vector, sizeof x->vector);
+        return;
+    }
+}
+
+static enum gb_status add_access(struct scan *s, CXCursor c, const struct kids *kd,
+                                 enum gb_kspace space, const char *name)
+{
+    unsigned b, e, line;
+    struct gb_kaccess *x = add_counted(s, c, (void **)&s->a->acc, &s->a->n_acc, sizeof *x,
+                                       offsetof(struct gb_kaccess, at));
+    if (!x)
+        return s->st;
+    cursor_span(s, c, &b, &e, &line);
+    x->space = space;
+    snprintf(x->array, sizeof x->array, "%s", name);
+    cursor_text(s, c, x->text, sizeof x->text);
+    long long sz = s->cl->Type_getSizeOf(s->cl->getCursorType(c));
+    x->elem_bytes = sz > 0 ? (int)sz : 4;
+    unsigned nt = tok_at(s, e);
+    /* data[i].x = v: the member is part of the access */
+    while (nt + 2 < s->n_toks && !strcmp(s->toks[nt].s, "."))
+        nt += 2;
+    const char *next = nt < s->n_toks ? s->toks[nt].s : "";
+    int compound = strlen(next) >= 2 && next[strlen(next) - 1] == '=' && strcmp(next, "==") &&
+                   strcmp(next, "<=") && strcmp(next, ">=") && strcmp(next, "!=");
+    x->stores = !strcmp(next, "=") || compound || !strcmp(next, "++") || !strcmp(next, "--");
+    x->loads = strcmp(next, "=") != 0;
+    if (space == GB_KSPACE_SHARED)
+        shared_vector(s, kd, x);
+    return GB_OK;
+}
+
 static enum gb_status scan_subscript(struct scan *s, CXCursor c)
 {
     struct kids kd = children(s, c);
     char name[64];
-    unsigned b, e, line;
     enum gb_kspace space = kd.n ? base_space(s, kd.c[0], name, sizeof name) : 0;
-    if (space) {
-        struct gb_kernel_analysis *a = s->a;
-        struct gb_kaccess *na = realloc(a->acc, (a->n_acc + 1) * sizeof *na);
-        if (!na)
-            return s->st = gb_error_set(GB_ERR_NOMEM, "out of memory");
-        a->acc = na;
-        struct gb_kaccess *x = &na[a->n_acc++];
-        memset(x, 0, sizeof *x);
-        cursor_span(s, c, &b, &e, &line);
-        count_here(s, &x->at, line);
-        x->space = space;
-        snprintf(x->array, sizeof x->array, "%s", name);
-        cursor_text(s, c, x->text, sizeof x->text);
-        long long sz = s->cl->Type_getSizeOf(s->cl->getCursorType(c));
-        x->elem_bytes = sz > 0 ? (int)sz : 4;
-        unsigned nt = tok_at(s, e);
-        /* data[i].x = v: the member is part of the access */
-        while (nt + 2 < s->n_toks && !strcmp(s->toks[nt].s, "."))
-            nt += 2;
-        const char *next = nt < s->n_toks ? s->toks[nt].s : "";
-        int compound = strlen(next) >= 2 && next[strlen(next) - 1] == '=' &&
-                       strcmp(next, "==") && strcmp(next, "<=") && strcmp(next, ">=") &&
-                       strcmp(next, "!=");
-        x->stores = !strcmp(next, "=") || compound || !strcmp(next, "++") || !strcmp(next, "--");
-        x->loads = strcmp(next, "=") != 0;
-    }
+    if (space && add_access(s, c, &kd, space, name) != GB_OK)
+        return s->st;
     /* The index may hold accesses too (a[b[i]]); the base is walked for
      * nested subscripts of arrays of arrays. */
     for (int i = 1; i < kd.n && i < 4 && s->st == GB_OK; i++)
@@ -336,25 +446,6 @@ static int is_float(const struct scan *s, CXCursor c)
            t.kind == CXType_Float16;
 }
 
-/* One more zeroed element at the end of the array *arr of *n elements of
- * `size` bytes, counted at the line of `c`: its gb_kcount is at offset
- * `at_off`. NULL (s->st set) when out of memory. */
-static void *add_counted(struct scan *s, CXCursor c, void **arr, size_t *n, size_t size, size_t at_off)
-{
-    unsigned b, e, line;
-    char *na = realloc(*arr, (*n + 1) * size);
-    if (!na) {
-        s->st = gb_error_set(GB_ERR_NOMEM, "out of memory");
-        return NULL;
-    }
-    *arr = na;
-    char *x = na + (*n)++ * size;
-    memset(x, 0, size);
-    cursor_span(s, c, &b, &e, &line);
-    count_here(s, (struct gb_kcount *)(x + at_off), line);
-    return x;
-}
-
 static enum gb_status add_op(struct scan *s, CXCursor c, const char *text, int n)
 {
     struct gb_kop *o = add_counted(s, c, (void **)&s->a->ops, &s->a->n_ops, sizeof *o,
@@ -375,6 +466,24 @@ static enum gb_status add_atomic(struct scan *s, CXCursor c, const char *text)
     x->per_block = s->one_thread > 0;
     snprintf(x->text, sizeof x->text, "%.63s", text);
     return GB_OK;
+}
+
+static enum gb_status add_barrier(struct scan *s, CXCursor c, const char *text)
+{
+    struct gb_kbarrier *x = add_counted(s, c, (void **)&s->a->barriers, &s->a->n_barriers,
+                                        sizeof *x, offsetof(struct gb_kbarrier, at));
+    if (!x)
+        return s->st;
+    snprintf(x->text, sizeof x->text, "%.63s", text);
+    return GB_OK;
+}
+
+/* Whether `name` is a block-wide barrier: __syncthreads and its counting
+ * forms (__syncthreads_count, _and, _or). */
+static int is_barrier(const char *name)
+{
+    return !strcmp(name, "__syncthreads") || !strcmp(name, "__syncthreads_count") ||
+           !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or");
 }
 
 /* Whether a branch condition selects one thread of the block: thread 0 of
@@ -437,6 +546,11 @@ static enum gb_status scan_call(struct scan *s, CXCursor c)
         return s->st;
     if (!strncmp(name, "atomic", 6)) {
         if (add_atomic(s, c, name) != GB_OK)
+            return s->st;
+        known = 1;
+    }
+    if (is_barrier(name)) {
+        if (add_barrier(s, c, name) != GB_OK)
             return s->st;
         known = 1;
     }
@@ -670,6 +784,8 @@ enum gb_status gb_analysis_run(const char *source, const char *include_dir,
     snprintf(out->file, sizeof out->file, "%s", source);
     s.a = out;
     s.kernel = name;
+    s.defines = defines;
+    s.n_defines = n_defines;
     idx = s.cl->createIndex(0, 0);
     if ((s.st = parse_tu(&s, idx, source, include_dir, defines, n_defines)) != GB_OK)
         goto out;
@@ -686,6 +802,7 @@ enum gb_status gb_analysis_run(const char *source, const char *include_dir,
         s.cl->visitChildren(s.fn, last_child, &body);
     if (parse_notes(&s) != GB_OK || (s.st = load_tokens(&s, body)) != GB_OK)
         goto out;
+    s.n_macros = out->n_locals;
     walk_children(&s, s.fn);
 out:
     free_tokens(&s);
@@ -720,6 +837,7 @@ void gb_analysis_release(struct gb_kernel_analysis *a)
     free(a->acc);
     free(a->ops);
     free(a->atomics);
+    free(a->barriers);
     for (size_t i = 0; i < a->n_notes; i++)
         free(a->notes[i]);
     free(a->notes);

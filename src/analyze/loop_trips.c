@@ -29,6 +29,8 @@ const char gb_an_cuda_header[] =
     "__device__ float4 make_float4(float, float, float, float);\n"
     "__device__ double2 make_double2(double, double);\n"
     "__device__ void __syncthreads(void);\n"
+    "__device__ int __syncthreads_count(int); __device__ int __syncthreads_and(int);\n"
+    "__device__ int __syncthreads_or(int);\n"
     "__device__ void __syncwarp(unsigned mask = 0xffffffffu);\n"
     "__device__ void __threadfence(void);\n"
     "__device__ float __shfl_down_sync(unsigned, float, unsigned, int = 32);\n"
@@ -208,17 +210,63 @@ static int trips_for(int kind, const char *op, const char *a, const char *b, con
 
 /* A block-strided loop, `for (v = threadIdx.x; v < B; v += blockDim.x)` (or
  * `+= block_size_x`, the block's x extent by the kernel-spec convention):
- * the threads of a block together visit every v in [0, B) once, so the
- * block's total is B iterations and the per-thread count (the predictors are
- * per-thread averages over the launch) is B / blockDim.x, exactly, whatever
- * each single thread does. Returns 0 and the expression, or -1. */
+ * the threads of a block together visit every v in [0, B) once, thread t
+ * the values t, t + S, ...; the thread with the most iterations, which
+ * keeps its warp (and the block, at the next barrier) running, makes
+ * ceil(B / S) of them, however few the others make. The per-thread counts
+ * are those of that thread, the block's critical path (ceil(B / S) is 1
+ * when the block is larger than B, where B / S would be a fraction).
+ * Returns 0 and the expression, or -1. */
 static int block_strided(int kind, const char *op, const char *a, const char *b, const char *s,
                          char *t, size_t n)
 {
     if (kind != '+' || strcmp(op, "<") != 0 || strcmp(a, "threadIdx.x") != 0 ||
         (strcmp(s, "blockDim.x") != 0 && strcmp(s, "block_size_x") != 0))
         return -1;
-    snprintf(t, n, "(1.0 * max(0, %s) / (%s))", b, s);
+    snprintf(t, n, "ceil(1.0 * max(0, %s) / (%s))", b, s);
+    return 0;
+}
+
+int gb_an_loop_unit(const char *init, const char *cond, const char *inc, char *var, size_t vn,
+                    char *bound, size_t bn)
+{
+    char start[256], op[3], step[128];
+    if (parse_init(init, var, vn, start, sizeof start) != 0 ||
+        parse_cond(cond, var, op, bound, bn) != 0 ||
+        parse_inc(inc, var, step, sizeof step) != '+')
+        return -1;
+    return strcmp(start, "0") == 0 && strcmp(op, "<") == 0 && strcmp(step, "1") == 0 ? 0 : -1;
+}
+
+void gb_an_vector_expr(const char *row, const char *trips, int elem_bytes, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    if (elem_bytes < 1 || 16 / elem_bytes < 2)
+        return;
+    len += (size_t)snprintf(buf, n, "(");
+    for (int v = 16 / elem_bytes; v >= 2 && len < n; v /= 2) {
+        if (strcmp(row, trips) == 0)
+            len += (size_t)snprintf(buf + len, n - len, "(%s) %% %d == 0 ? %d : ", row, v, v);
+        else
+            len += (size_t)snprintf(buf + len, n - len, "(%s) %% %d == 0 && (%s) %% %d == 0 ? %d : ",
+                                    row, v, trips, v, v);
+    }
+    if (len < n)
+        len += (size_t)snprintf(buf + len, n - len, "1)");
+    if (len >= n)
+        buf[0] = '\0';
+}
+
+int gb_an_has_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = strstr(text, word); n && p; p = strstr(p + 1, word)) {
+        int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after)
+            return 1;
+    }
     return 0;
 }
 

@@ -49,6 +49,22 @@ static double count_value(struct tctx *t, const struct gb_kcount *k, char *why, 
     return v;
 }
 
+/* The elements one access instruction of x takes (1 unless vectorized), or
+ * NaN with the reason in `why`. */
+static double vector_width(struct tctx *t, const struct gb_kaccess *x, char *why, size_t wn)
+{
+    double v;
+    if (!x->vector[0])
+        return 1;
+    if (gb_cexpr_eval(x->vector, GB_CEXPR_C, t_lookup, t, &v) != GB_OK || !(v >= 1)) {
+        if (!why[0])
+            snprintf(why, wn, "line %d: the vector width: %.120s", x->at.line,
+                     gb_error_message());
+        return NAN;
+    }
+    return v;
+}
+
 void gb_analysis_totals(const struct gb_kernel_analysis *a, gb_cexpr_lookup lookup, void *ctx,
                         struct gb_analysis_totals *out)
 {
@@ -64,14 +80,18 @@ void gb_analysis_totals(const struct gb_kernel_analysis *a, gb_cexpr_lookup look
             out->global_accesses += per * c;
             out->global_bytes += per * c * x->elem_bytes;
         } else {
-            out->shared_accesses +=
-                per * count_value(&t, &x->at, out->why_shared, sizeof out->why_shared);
+            out->shared_accesses += per *
+                                    count_value(&t, &x->at, out->why_shared, sizeof out->why_shared) /
+                                    vector_width(&t, x, out->why_shared, sizeof out->why_shared);
         }
     }
     for (size_t i = 0; i < a->n_atomics; i++) {
         double c = count_value(&t, &a->atomics[i].at, out->why_atomics, sizeof out->why_atomics);
         *(a->atomics[i].per_block ? &out->atomics_block : &out->atomics_thread) += c;
     }
+    for (size_t i = 0; i < a->n_barriers; i++)
+        out->barriers += count_value(&t, &a->barriers[i].at, out->why_barriers,
+                                     sizeof out->why_barriers);
     /* A loop with no count makes its body's count unknown even when it
      * holds no access: the kernel's work is then not fully counted. */
     for (size_t i = 0; i < a->n_loops; i++)
@@ -86,5 +106,7 @@ void gb_analysis_totals(const struct gb_kernel_analysis *a, gb_cexpr_lookup look
         out->shared_accesses = NAN;
     if (out->why_atomics[0])
         out->atomics_thread = out->atomics_block = NAN;
+    if (out->why_barriers[0])
+        out->barriers = NAN;
     gb_error_clear();
 }

@@ -99,8 +99,9 @@ static void bd_explain(const struct gb_lpbm_input *in)
     } else {
         printf("  loops:\n");
         for (size_t i = 0; i < a->n_loops; i++)
-            printf("    line %d, depth %d: %s\n      trips: %s\n", a->loops[i].at.line,
+            printf("    line %d, depth %d: %s%s\n      trips: %s\n", a->loops[i].at.line,
                    a->loops[i].depth, a->loops[i].header,
+                   a->loops[i].unrolled ? " (unrolled)" : "",
                    a->loops[i].trips[0] ? a->loops[i].trips : a->loops[i].why);
         printf("  memory accesses (per thread: count x loads+stores):\n");
         for (size_t i = 0; i < a->n_acc; i++) {
@@ -109,6 +110,8 @@ static void bd_explain(const struct gb_lpbm_input *in)
                    x->space == GB_KSPACE_GLOBAL ? "global" : "shared",
                    x->loads && x->stores ? "load+store" : x->stores ? "store" : "load", x->text,
                    x->elem_bytes, x->array, x->at.decided ? x->at.count : "undecided");
+            if (x->vector[0])
+                printf("      one access takes %s elements (a vector access)\n", x->vector);
         }
         printf("  floating-point operations (per thread):\n");
         for (size_t i = 0; i < a->n_ops; i++)
@@ -119,22 +122,28 @@ static void bd_explain(const struct gb_lpbm_input *in)
             printf("    line %d, %s, per %s: %s\n", a->atomics[i].at.line, a->atomics[i].text,
                    a->atomics[i].per_block ? "block" : "thread",
                    a->atomics[i].at.decided ? a->atomics[i].at.count : "undecided");
+        printf("  barriers (per thread):\n");
+        for (size_t i = 0; i < a->n_barriers; i++)
+            printf("    line %d, %s: %s\n", a->barriers[i].at.line, a->barriers[i].text,
+                   a->barriers[i].at.decided ? a->barriers[i].at.count : "undecided");
         for (size_t i = 0; i < a->n_notes; i++)
             printf("  note: %s\n", a->notes[i]);
         if (in->analysis_why[0])
             printf("  undecided: %s\n", in->analysis_why);
     }
     printf("  counts used: %s\n", in->sources);
-    printf("  per configuration (per thread; CL = warps in the launch / warps resident):\n");
+    printf("  per configuration (per thread: the thread with the most work; CL = warps in the "
+           "launch / warps resident):\n");
     for (size_t i = 0; i < in->n; i++) {
         struct gb_lpbm_point q = in->pts[i];
         const struct gb_lpbm_point *p = &q;
         if (gb_lpbm_predictors(&q, GB_LPBM_FORMULA) != GB_OK)
             gb_error_clear();
-        printf("    %s%s%s: ops %g, global bytes %g, shared accesses %g, %g x %g threads, "
-               "%g warps/SM resident, CL %.4g, atomics in the launch %g\n", p->config,
+        printf("    %s%s%s: ops %g, global bytes %g, shared accesses %g, barriers %g, %g x %g "
+               "threads, %g warps/SM resident, CL %.4g, atomics in the launch %g\n", p->config,
                p->problem[0] ? ", " : "", p->problem, p->ops, p->global_bytes, p->shared_accesses,
-               p->grid_blocks, p->block_threads, p->active_warps_per_sm, p->cl, p->atomics);
+               p->barriers, p->grid_blocks, p->block_threads, p->active_warps_per_sm, p->cl,
+               p->atomics);
     }
 }
 
@@ -203,7 +212,8 @@ static enum gb_status bd_breakdown_table(const struct gb_lpbm_bench_model *m, si
     static const char *const cols[][2] = {
         {"config", NULL},        {"problem", NULL}, {"measured", "us"}, {"CI low", "us"},
         {"CI high", "us"},       {"predicted", "us"}, {"PUT", "%"},     {"G2ST", "%"},
-        {"S2PT", "%"},           {"ATOM", "%"},       {"FIX", "%"},
+        {"S2PT", "%"},           {"ATOM", "%"},       {"SYNC", "%"},
+        {"FIX", "%"},
         {"held-out error", "%"}};
     if (!t)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
@@ -236,9 +246,9 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     char split[128];
     enum gb_status st;
     bd_split_name(&m->holdout, split, sizeof split);
-    printf("\n%s/%s, %s form: t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM%s, non-negative least squares "
-           "on %zu configurations (%s weights)\n", m->suite, m->bench, gb_lpbm_form_name(m->form),
-           m->intercept ? " + a5*FIX" : "", m->fit.n,
+    printf("\n%s/%s, %s form: t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC%s, non-negative "
+           "least squares on %zu configurations (%s weights)\n", m->suite, m->bench,
+           gb_lpbm_form_name(m->form), m->intercept ? " + a6*FIX" : "", m->fit.n,
            m->weight == GB_LPBM_RELATIVE ? "1/t^2, relative" : "equal");
     printf("coefficients with 95%% residual-bootstrap intervals (%d replicates):\n", m->fit.boot);
     if ((st = bd_coef_table(m)) != GB_OK)

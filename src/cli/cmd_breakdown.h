@@ -15,8 +15,8 @@
     "                   fit on the others), every:K (every K-th configuration held out), or\n"   \
     "                   size:AXIS=V (the problem size AXIS=V held out, the others fitted)\n"     \
     "  --explain        print what the source analysis found: loops and their trip counts,\n"   \
-    "                   global and shared accesses, operations, per-thread counts as\n"         \
-    "                   expressions, and each configuration's counts\n"                        \
+    "                   global and shared accesses, operations, atomics, barriers, per-thread\n" \
+    "                   counts as expressions, and each configuration's counts\n"              \
     "  --form F         formula (predictors from the kernel's source) or counters (from the\n"  \
     "                   measured counters the run recorded); default: formula, and counters\n"  \
     "                   too when every record has them\n"                                       \
@@ -30,12 +30,14 @@
     "  --force          replace a recorded lpbm-model.json fitted on more configurations\n"    \
     "  --no-chart       no breakdown chart\n"                                                   \
     "  --format FMT     table (default), or csv or json: the breakdown table only\n"           \
-    "Fits the Linear Performance-Breakdown Model t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM\n"   \
-    "(a_j >= 0; ATOM, the launch's atomic operations, is present when the kernel has any) to\n" \
-    "a recorded kernel-spec run whose bench sweeps a block size (no GPU needed): prints the\n"  \
-    "coefficients with 95% residual-bootstrap intervals, R^2, RMSE, the held-out error, each\n" \
-    "configuration's breakdown beside its measured time, and which term dominates at the best\n" \
-    "configuration; writes lpbm-model.json and breakdown-<suite>-<bench>[-<problem>].svg.\n"    \
+    "Fits the Linear Performance-Breakdown Model\n"                                              \
+    "t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC (a_j >= 0; ATOM, the launch's atomic\n"  \
+    "operations, and SYNC, the barriers on a thread's path, are present when the kernel has\n"   \
+    "any) to a recorded kernel-spec run whose bench sweeps a block size (no GPU needed):\n"      \
+    "prints the coefficients with 95% residual-bootstrap intervals, R^2, RMSE, the held-out\n"  \
+    "error, each configuration's breakdown beside its measured time, and which term dominates\n" \
+    "at the best configuration; writes lpbm-model.json and\n"                                  \
+    "breakdown-<suite>-<bench>[-<problem>].svg.\n"                                              \
     "docs/models.md ('LPBM') explains the predictors and how to read the chart.\n"              \
     "Exit 0 on success, 1 when the run or its spec is missing or malformed, 2 on a usage error\n" \
     "(a bench that sweeps no block size, too few configurations for three coefficients).\n"

@@ -11,7 +11,7 @@
 
 const char *gb_lpbm_term_name(enum gb_lpbm_term t)
 {
-    static const char *const names[GB_LPBM_TERMS] = {"PUT", "G2ST", "S2PT", "ATOM", "FIX"};
+    static const char *const names[GB_LPBM_TERMS] = {"PUT", "G2ST", "S2PT", "ATOM", "SYNC", "FIX"};
     return (unsigned)t < GB_LPBM_TERMS ? names[t] : "?";
 }
 
@@ -23,6 +23,16 @@ const char *gb_lpbm_form_name(enum gb_lpbm_form f)
 static int bad(double v)
 {
     return !isfinite(v) || v < 0;
+}
+
+/* The terms both forms take from the analysis: the launch's atomics, the
+ * barriers on a thread's path (once per launch: the stages of later waves
+ * overlap other blocks' work), and the fixed time when asked for. */
+static void analysed_terms(struct gb_lpbm_point *p)
+{
+    p->x[GB_LPBM_ATOM] = bad(p->atomics) ? 0 : p->atomics;
+    p->x[GB_LPBM_SYNC] = bad(p->barriers) ? 0 : p->barriers;
+    p->x[GB_LPBM_FIX] = p->intercept ? 1 : 0;
 }
 
 enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form form)
@@ -47,8 +57,7 @@ enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form for
         p->x[GB_LPBM_PUT] = p->ops * waves;
         p->x[GB_LPBM_G2ST] = p->global_bytes * p->wf_ndr;
         p->x[GB_LPBM_S2PT] = p->shared_accesses * waves;
-        p->x[GB_LPBM_ATOM] = bad(p->atomics) ? 0 : p->atomics;
-        p->x[GB_LPBM_FIX] = p->intercept ? 1 : 0;
+        analysed_terms(p);
         return GB_OK;
     }
     if (bad(p->c_inst) || bad(p->c_global_sectors) || bad(p->c_shared_wavefronts))
@@ -59,8 +68,7 @@ enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form for
     p->x[GB_LPBM_PUT] = slots > 0 ? p->c_inst / slots : 0;
     p->x[GB_LPBM_G2ST] = 32 * p->c_global_sectors;
     p->x[GB_LPBM_S2PT] = slots > 0 ? p->c_shared_wavefronts / slots : 0;
-    p->x[GB_LPBM_ATOM] = bad(p->atomics) ? 0 : p->atomics;
-    p->x[GB_LPBM_FIX] = p->intercept ? 1 : 0;
+    analysed_terms(p);
     return GB_OK;
 }
 
@@ -366,6 +374,9 @@ enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_
         "atomics: the time follows the atomic operations of the launch, which the memory system "
         "serializes on one address, so fewer of them (more work per block, or a per-block "
         "partial result combined in a second pass) is what helps",
+        "barrier stages: the time follows the barriers on each thread's path, each a round of "
+        "latency between dependent stages, so fewer stages (more work between barriers, warp "
+        "shuffles in place of shared-memory rounds) is what helps",
         "a fixed time per launch: the launch's latency floor (launch, the last wave's tail, "
         "dependent stages), so more work per launch (fusing launches, larger batches) is what "
         "helps",

@@ -45,6 +45,7 @@ static json_t *point_json(const struct gb_lpbm_bench_model *m, size_t i)
     json_object_set_new(o, "ops_per_thread", num(p->ops));
     json_object_set_new(o, "global_bytes_per_thread", num(p->global_bytes));
     json_object_set_new(o, "shared_accesses_per_thread", num(p->shared_accesses));
+    json_object_set_new(o, "barriers_per_thread", num(p->barriers));
     json_object_set_new(o, "predictors", x);
     json_object_set_new(o, "terms_ns", t);
     return o;

@@ -9,9 +9,12 @@
 #include "gpubound/occupancy.h"
 #include "lpbm_internal.h"
 
+/* The -D defines the analysis parses with: the axes, then the spec's defines. */
+#define GB_LPBM_DEFINES (GB_MAX_AXES + GB_SPEC_MAX_DEFINES)
+
 /* The names a point's expressions may use. */
 struct env {
-    const struct gb_lpbm_sbench *b;
+    const struct gb_spec_bench_text *b;
     const struct gb_record *r;
     int depth;
     const struct gb_kernel_analysis *a;   /* the kernel's parameters, in order */
@@ -42,8 +45,8 @@ static enum gb_status spec_lookup(void *ctx, const char *name, double *v, int *i
         return *end ? gb_error_set(GB_ERR_FORMAT, "axis %s=%s is not a number", name, ax) : GB_OK;
     }
     for (int i = 0; i < e->b->n_defines; i++)
-        if (strcmp(e->b->def_names[i], name) == 0) {
-            enum gb_status st = eval_spec(e, e->b->def_exprs[i], v);
+        if (strcmp(e->b->define_names[i], name) == 0) {
+            enum gb_status st = eval_spec(e, e->b->define_exprs[i], v);
             *is_int = *v == floor(*v);
             return st;
         }
@@ -53,16 +56,7 @@ static enum gb_status spec_lookup(void *ctx, const char *name, double *v, int *i
 /* Block (which = 0) or grid (1) extent along dim d. */
 static enum gb_status launch_dim(struct env *e, int which, int d, double *v)
 {
-    static const char *const axes[3] = {"block_size_x", "block_size_y", "block_size_z"};
-    const char *expr = which ? e->b->grid[d] : e->b->block[d];
-    if (expr[0])
-        return eval_spec(e, expr, v);
-    if (which == 0 && gb_record_axis(e->r, axes[d])) {
-        *v = gb_record_axis_num(e->r, axes[d], 1);
-        return GB_OK;
-    }
-    *v = 1;
-    return GB_OK;
+    return eval_spec(e, which ? e->b->grid[d] : e->b->block[d], v);
 }
 
 static enum gb_status source_lookup(void *ctx, const char *name, double *v, int *is_int)
@@ -84,15 +78,15 @@ static enum gb_status source_lookup(void *ctx, const char *name, double *v, int 
     /* A kernel parameter is the spec's argument in the same position. */
     for (size_t i = 0; e->a && i < e->a->n_params; i++)
         if (strcmp(e->a->params[i], name) == 0) {
-            if ((int)i < e->b->n_all_args && e->b->arg_pos[i] >= 0)
-                return eval_spec(e, e->b->arg_exprs[e->b->arg_pos[i]], v);
+            if ((int)i < e->b->n_args && e->b->arg_values[i])
+                return eval_spec(e, e->b->arg_values[i], v);
             return gb_error_set(GB_ERR_FORMAT, "parameter %s is not a scalar argument of the "
                                 "spec", name);
         }
     return spec_lookup(ctx, name, v, is_int);
 }
 
-static const struct gb_lpbm_sbench *find_bench(const struct gb_lpbm_spec *s, const char *bench)
+static const struct gb_spec_bench_text *find_bench(const struct gb_lpbm_spec *s, const char *bench)
 {
     for (size_t i = 0; i < s->n; i++)
         if (strcmp(s->b[i].name, bench) == 0)
@@ -100,17 +94,15 @@ static const struct gb_lpbm_sbench *find_bench(const struct gb_lpbm_spec *s, con
     return NULL;
 }
 
-static int is_problem_axis(const struct gb_lpbm_sbench *b, const char *axis)
+static int is_problem_axis(const struct gb_spec_bench_text *b, const char *axis)
 {
-    if (!b->has_problem_axes)
-        return strncmp(axis, "block_size_", 11) != 0;
-    for (int i = 0; i < b->n_problem; i++)
-        if (strcmp(b->problem[i], axis) == 0)
-            return 1;
-    return 0;
+    for (int i = 0; i < b->n_axes; i++)
+        if (strcmp(b->axes[i], axis) == 0)
+            return (b->problem_mask >> i) & 1;
+    return strncmp(axis, "block_size_", 11) != 0;
 }
 
-static void point_labels(const struct gb_lpbm_sbench *b, const struct gb_record *r,
+static void point_labels(const struct gb_spec_bench_text *b, const struct gb_record *r,
                          struct gb_lpbm_point *p)
 {
     size_t lc = 0, lp = 0;
@@ -187,7 +179,7 @@ static void point_counts(struct gb_lpbm_input *in, struct env *e, struct gb_lpbm
 {
     struct gb_analysis_totals t;
     double threads = p->block_threads * p->grid_blocks;
-    const struct gb_lpbm_sbench *b = e->b;
+    const struct gb_spec_bench_text *b = e->b;
     e->a = in->analysed ? &in->analysis : NULL;
     if (in->analysed) {
         gb_analysis_totals(&in->analysis, source_lookup, e, &t);
@@ -195,7 +187,8 @@ static void point_counts(struct gb_lpbm_input *in, struct env *e, struct gb_lpbm
         t.ops = t.global_bytes = t.shared_accesses = NAN;
     }
     const double an[3] = {t.ops, t.global_bytes, t.shared_accesses};
-    const char *const lp[3] = {b->l_ops, b->l_global, b->l_shared};
+    const char *const lp[3] = {b->lpbm[GB_SPEC_LPBM_OPS], b->lpbm[GB_SPEC_LPBM_GLOBAL],
+                               b->lpbm[GB_SPEC_LPBM_SHARED]};
     const char *const fb[3] = {b->flops, b->bytes, ""};
     double *dst[3] = {&p->ops, &p->global_bytes, &p->shared_accesses};
     for (int k = 0; k < 3; k++) {
@@ -211,6 +204,7 @@ static void point_counts(struct gb_lpbm_input *in, struct env *e, struct gb_lpbm
     p->atomics = in->analysed && isfinite(t.atomics_thread) && isfinite(t.atomics_block)
                      ? t.atomics_thread * threads + t.atomics_block * p->grid_blocks
                      : 0;
+    p->barriers = in->analysed && isfinite(t.barriers) ? t.barriers : 0;
     if (in->analysed && !in->analysis_why[0]) {
         const char *why = t.why_ops[0] ? t.why_ops : t.why_global[0] ? t.why_global : t.why_shared;
         snprintf(in->analysis_why, sizeof in->analysis_why, "%s", why);
@@ -223,12 +217,12 @@ static void parse_defines(struct env *e, char defs[][200], size_t *nd, char *lin
 {
     size_t len = 0;
     *nd = 0;
-    for (int i = 0; i < e->r->n_axes && *nd < 2 * GB_LPBM_SPEC_MAX; i++)
+    for (int i = 0; i < e->r->n_axes && *nd < GB_LPBM_DEFINES; i++)
         snprintf(defs[(*nd)++], 200, "%s=%s", e->r->axes[i].name, e->r->axes[i].value);
-    for (int i = 0; i < e->b->n_defines && *nd < 2 * GB_LPBM_SPEC_MAX; i++) {
+    for (int i = 0; i < e->b->n_defines && *nd < GB_LPBM_DEFINES; i++) {
         double v;
-        if (eval_spec(e, e->b->def_exprs[i], &v) == GB_OK)
-            snprintf(defs[(*nd)++], 200, "%s=%.17g", e->b->def_names[i], v);
+        if (eval_spec(e, e->b->define_exprs[i], &v) == GB_OK)
+            snprintf(defs[(*nd)++], 200, "%s=%.17g", e->b->define_names[i], v);
         gb_error_clear();
     }
     line[0] = '\0';
@@ -238,13 +232,13 @@ static void parse_defines(struct env *e, char defs[][200], size_t *nd, char *lin
 
 static void run_analysis(struct gb_lpbm_input *in, const struct gb_lpbm_spec *s, struct env *e)
 {
-    char defs[2 * GB_LPBM_SPEC_MAX][200];
-    const char *ptrs[2 * GB_LPBM_SPEC_MAX];
+    char defs[GB_LPBM_DEFINES][200];
+    const char *ptrs[GB_LPBM_DEFINES];
     size_t nd;
     parse_defines(e, defs, &nd, in->defines, sizeof in->defines);
     for (size_t i = 0; i < nd; i++)
         ptrs[i] = defs[i];
-    snprintf(in->source, sizeof in->source, "%s/%s", s->dir, e->b->source[0] ? e->b->source : s->source);
+    snprintf(in->source, sizeof in->source, "%s", e->b->source);
     if (gb_analysis_run(in->source, s->dir, ptrs, nd, e->b->kernel, &in->analysis) == GB_OK)
         in->analysed = 1;
     else
@@ -289,23 +283,24 @@ enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpb
                                    const char *bench, gb_lpbm_counter_fn counters, void *ctx,
                                    struct gb_lpbm_input *out)
 {
-    const struct gb_lpbm_sbench *b = find_bench(spec, bench);
+    const struct gb_spec_bench_text *b = find_bench(spec, bench);
+    const char *suite = gb_lpbm_spec_suite(spec);
     struct env e = {b, NULL, 0, NULL};
     char src[3][16] = {"", "", ""};
     enum gb_status st = GB_OK;
     memset(out, 0, sizeof *out);
     if (!b)
-        return gb_error_set(GB_ERR_USAGE, "the spec of suite %s has no bench '%s'", spec->suite,
+        return gb_error_set(GB_ERR_USAGE, "the spec of suite %s has no bench '%s'", suite,
                             bench);
-    snprintf(out->suite, sizeof out->suite, "%s", spec->suite);
+    snprintf(out->suite, sizeof out->suite, "%s", suite);
     snprintf(out->bench, sizeof out->bench, "%s", bench);
     snprintf(out->kernel, sizeof out->kernel, "%s", b->kernel);
-    snprintf(out->note, sizeof out->note, "%s", b->l_note);
+    snprintf(out->note, sizeof out->note, "%s", b->lpbm[GB_SPEC_LPBM_NOTE]);
     if (!(out->pts = calloc(run->n_records ? run->n_records : 1, sizeof *out->pts)))
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < run->n_records && st == GB_OK; i++) {
         const struct gb_record *r = &run->records[i];
-        if (r->status != GB_REC_OK || strcmp(r->suite, spec->suite) || strcmp(r->bench, bench))
+        if (r->status != GB_REC_OK || strcmp(r->suite, suite) || strcmp(r->bench, bench))
             continue;
         e.r = r;
         if (!out->analysed && !out->analysis_why[0])
@@ -313,7 +308,7 @@ enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpb
         st = build_point(out, run, &e, i, counters, ctx, src);
     }
     if (st == GB_OK && out->n == 0)
-        st = gb_error_set(GB_ERR_USAGE, "the run has no measured record of %s/%s", spec->suite,
+        st = gb_error_set(GB_ERR_USAGE, "the run has no measured record of %s/%s", suite,
                           bench);
     if (st == GB_OK)
         st = check_sweep(out);
@@ -323,7 +318,7 @@ enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpb
         if (!strcmp(src[k], "none"))
             st = gb_error_set(GB_ERR_USAGE, "%s/%s: the %s count is neither analysed (%s) nor "
                               "given by the spec (add \"lpbm\": {\"%s\": \"...\"} to the bench)",
-                              spec->suite, bench, k == 0 ? "operation" : k == 1 ? "global-byte"
+                              suite, bench, k == 0 ? "operation" : k == 1 ? "global-byte"
                                                                                : "shared-access",
                               out->analysis_why[0] ? out->analysis_why : "no reason",
                               k == 0 ? "ops" : k == 1 ? "global_bytes" : "shared_accesses");

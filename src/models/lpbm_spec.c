@@ -1,188 +1,57 @@
-/* lpbm_spec.c - the fields of a kernel spec the breakdown model reads, and
- * where a run's spec is (gpubound/lpbm_input.h). */
+/* lpbm_spec.c - the kernel spec the breakdown model reads, loaded and
+ * checked by the spec parser (gpubound/spec.h), and where a run's spec is
+ * (gpubound/lpbm_input.h). */
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "gpubound/lpbm_input.h"
 #include "lpbm_internal.h"
 
-static enum gb_status str_field(json_t *o, const char *key, const char *where, char *buf,
-                                size_t n, int required)
-{
-    json_t *v = json_object_get(o, key);
-    buf[0] = '\0';
-    if (!v)
-        return required ? gb_error_set(GB_ERR_FORMAT, "%s: no \"%s\"", where, key) : GB_OK;
-    if (json_is_integer(v) || json_is_real(v)) {
-        snprintf(buf, n, "%.17g", json_number_value(v));
-        return GB_OK;
-    }
-    if (!json_is_string(v) || strlen(json_string_value(v)) >= n)
-        return gb_error_set(GB_ERR_FORMAT, "%s: \"%s\" is not a string of at most %zu characters",
-                            where, key, n - 1);
-    snprintf(buf, n, "%s", json_string_value(v));
-    return GB_OK;
-}
-
-static enum gb_status triple(json_t *b, const char *key, const char *where, char out[3][160])
-{
-    json_t *v = json_object_get(b, key);
-    for (int i = 0; i < 3; i++)
-        out[i][0] = '\0';
-    if (!v)
-        return GB_OK;
-    if (!json_is_array(v) || json_array_size(v) < 1 || json_array_size(v) > 3)
-        return gb_error_set(GB_ERR_FORMAT, "%s: \"%s\" is not a list of 1 to 3 expressions",
-                            where, key);
-    for (size_t i = 0; i < json_array_size(v); i++) {
-        json_t *e = json_array_get(v, i);
-        if (json_is_string(e))
-            snprintf(out[i], 160, "%s", json_string_value(e));
-        else if (json_is_number(e))
-            snprintf(out[i], 160, "%.17g", json_number_value(e));
-        else
-            return gb_error_set(GB_ERR_FORMAT, "%s: \"%s\"[%zu] is not an expression", where, key, i);
-    }
-    return GB_OK;
-}
-
-static enum gb_status read_names(json_t *b, struct gb_lpbm_sbench *sb, const char *where)
-{
-    json_t *axes = json_object_get(b, "axes"), *defs = json_object_get(b, "defines");
-    json_t *args = json_object_get(b, "args"), *pa = json_object_get(b, "problem_axes"), *v;
-    size_t i;
-    const char *k;
-    if (!json_is_array(axes))
-        return gb_error_set(GB_ERR_FORMAT, "%s: no \"axes\" list", where);
-    json_array_foreach(axes, i, v) {
-        if (sb->n_axes >= GB_LPBM_SPEC_MAX ||
-            str_field(v, "name", where, sb->axes[sb->n_axes], 32, 1) != GB_OK)
-            return gb_error_set(GB_ERR_FORMAT, "%s: axis %zu has no name", where, i);
-        sb->n_axes++;
-    }
-    json_object_foreach(defs, k, v) {
-        if (sb->n_defines >= GB_LPBM_SPEC_MAX || !json_is_string(v) || strlen(k) >= 32)
-            return gb_error_set(GB_ERR_FORMAT, "%s: define \"%s\" is not an expression", where, k);
-        snprintf(sb->def_names[sb->n_defines], 32, "%s", k);
-        snprintf(sb->def_exprs[sb->n_defines++], 160, "%s", json_string_value(v));
-    }
-    json_array_foreach(args, i, v) {
-        char name[32], value[160];
-        if (str_field(v, "name", where, name, sizeof name, 1) != GB_OK ||
-            str_field(v, "value", where, value, sizeof value, 0) != GB_OK)
-            return GB_ERR_FORMAT;
-        if (sb->n_all_args < GB_LPBM_SPEC_MAX)
-            sb->arg_pos[sb->n_all_args++] = value[0] && sb->n_args < GB_LPBM_SPEC_MAX ? sb->n_args : -1;
-        if (value[0] && sb->n_args < GB_LPBM_SPEC_MAX) {
-            snprintf(sb->arg_names[sb->n_args], 32, "%s", name);
-            snprintf(sb->arg_exprs[sb->n_args++], 160, "%s", value);
-        }
-    }
-    sb->has_problem_axes = json_is_array(pa);
-    json_array_foreach(pa, i, v) {
-        if (json_is_string(v) && sb->n_problem < GB_LPBM_SPEC_MAX)
-            snprintf(sb->problem[sb->n_problem++], 32, "%s", json_string_value(v));
-    }
-    return GB_OK;
-}
-
-static enum gb_status read_bench(json_t *b, size_t idx, struct gb_lpbm_sbench *sb)
-{
-    char where[128];
-    json_t *l;
-    enum gb_status st;
-    snprintf(where, sizeof where, "benches[%zu]", idx);
-    if ((st = str_field(b, "name", where, sb->name, sizeof sb->name, 1)) ||
-        (st = str_field(b, "kernel", where, sb->kernel, sizeof sb->kernel, 1)) ||
-        (st = str_field(b, "dynamic_smem", where, sb->dyn_smem, sizeof sb->dyn_smem, 0)) ||
-        (st = str_field(b, "flops", where, sb->flops, sizeof sb->flops, 0)) ||
-        (st = str_field(b, "bytes", where, sb->bytes, sizeof sb->bytes, 0)) ||
-        (st = str_field(b, "source", where, sb->source, sizeof sb->source, 0)) ||
-        (st = triple(b, "block", where, sb->block)) || (st = triple(b, "grid", where, sb->grid)) ||
-        (st = read_names(b, sb, where)))
-        return st;
-    if ((l = json_object_get(b, "lpbm")) != NULL) {
-        snprintf(where, sizeof where, "benches[%zu].lpbm", idx);
-        if (!json_is_object(l))
-            return gb_error_set(GB_ERR_FORMAT, "%s is not an object", where);
-        if ((st = str_field(l, "ops", where, sb->l_ops, sizeof sb->l_ops, 0)) ||
-            (st = str_field(l, "global_bytes", where, sb->l_global, sizeof sb->l_global, 0)) ||
-            (st = str_field(l, "shared_accesses", where, sb->l_shared, sizeof sb->l_shared, 0)) ||
-            (st = str_field(l, "note", where, sb->l_note, sizeof sb->l_note, 0)))
-            return st;
-    }
-    return GB_OK;
-}
-
-static enum gb_status read_source(json_t *root, struct gb_lpbm_spec *s)
-{
-    json_t *src = json_object_get(root, "source");
-    const char *first = json_is_string(src) ? json_string_value(src)
-                        : (json_is_array(src) && json_is_string(json_array_get(src, 0)))
-                            ? json_string_value(json_array_get(src, 0))
-                            : NULL;
-    if (!first)
-        return gb_error_set(GB_ERR_FORMAT, "%s: no \"source\"", s->path);
-    snprintf(s->source, sizeof s->source, "%s", first);
-    return GB_OK;
-}
-
 enum gb_status gb_lpbm_spec_load(const char *path, struct gb_lpbm_spec **out)
 {
-    json_error_t err;
-    enum gb_status st = GB_OK;
+    enum gb_status st;
     struct gb_lpbm_spec *s = calloc(1, sizeof *s);
-    json_t *root = NULL, *benches;
     *out = NULL;
     if (!s)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     snprintf(s->path, sizeof s->path, "%s", path);
     const char *slash = strrchr(path, '/');
     snprintf(s->dir, sizeof s->dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-    if (!(root = json_load_file(path, 0, &err))) {
-        st = gb_error_set(access(path, R_OK) ? GB_ERR_IO : GB_ERR_FORMAT, "%s: %s", path, err.text);
-        goto out;
-    }
-    if ((st = str_field(root, "suite", path, s->suite, sizeof s->suite, 1)) ||
-        (st = read_source(root, s)))
-        goto out;
-    benches = json_object_get(root, "benches");
-    if (!json_is_array(benches) || !json_array_size(benches)) {
-        st = gb_error_set(GB_ERR_FORMAT, "%s: no \"benches\" list", path);
-        goto out;
-    }
-    s->n = json_array_size(benches);
-    if (!(s->b = calloc(s->n, sizeof *s->b))) {
-        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < s->n && st == GB_OK; i++)
-        if ((st = read_bench(json_array_get(benches, i), i, &s->b[i])) != GB_OK)
-            gb_error_set(st, "%s: %s", path, gb_error_message());
-out:
-    json_decref(root);
-    if (st != GB_OK)
+    if ((st = gb_spec_load(path, &s->spec)) != GB_OK) {
+        /* A spec that cannot be read or checked is a bad input, not a
+         * misuse of the command. */
+        char why[1024];
+        snprintf(why, sizeof why, "%s", gb_error_message());
+        st = gb_error_set(st == GB_ERR_NOMEM ? st : GB_ERR_FORMAT, "%s", why);
         gb_lpbm_spec_free(s);
-    else
-        *out = s;
-    return st;
+        return st;
+    }
+    s->n = (size_t)gb_spec_n_benches(s->spec);
+    if (!(s->b = calloc(s->n, sizeof *s->b))) {
+        gb_lpbm_spec_free(s);
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < s->n; i++)
+        gb_spec_bench_text(s->spec, (int)i, &s->b[i]);
+    *out = s;
+    return GB_OK;
 }
 
 void gb_lpbm_spec_free(struct gb_lpbm_spec *s)
 {
-    if (s)
+    if (s) {
         free(s->b);
+        gb_spec_free(s->spec);
+    }
     free(s);
 }
 
 const char *gb_lpbm_spec_suite(const struct gb_lpbm_spec *s)
 {
-    return s->suite;
+    return gb_spec_name(s->spec);
 }
 
 size_t gb_lpbm_spec_n_benches(const struct gb_lpbm_spec *s)

@@ -20,7 +20,7 @@ static enum gb_status draw_one(const struct gb_lpbm_bench_model *m, const char *
 {
     static const char *const labels[GB_LPBM_TERMS] = {
         "PUT: processing units", "G2ST: global to shared", "S2PT: shared to private",
-        "ATOM: atomics", "FIX: fixed per launch"};
+        "ATOM: atomics", "SYNC: barrier stages", "FIX: fixed per launch"};
     char name[256], title[256];
     int idx[GB_LPBM_TERMS];
     enum gb_status st;

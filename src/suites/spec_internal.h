@@ -12,8 +12,6 @@
 #include "gpubound/spec.h"
 #include "gpubound/suite.h"
 
-#define GB_SPEC_MAX_ARGS 32
-#define GB_SPEC_MAX_DEFINES 8
 #define GB_SPEC_MAX_RESTRICT 32
 #define GB_SPEC_MAX_SOURCES 16
 /* Names in a bench's scope: its axes, then its defines, then its reference's. */
@@ -85,6 +83,7 @@ struct gb_spec_bench {
     int n_ref_names;
     unsigned problem_mask;       /* bit a: axis a is a problem axis */
     struct gb_expr *bytes, *flops;
+    char *lpbm[GB_SPEC_LPBM_FIELDS];  /* the "lpbm" object's fields as written (NULL: absent) */
     enum gb_cache_mode cache;
     double timeout_s;
     /* "first" references held while a run lasts (spec_verify.c). */

@@ -396,6 +396,49 @@ const char *gb_spec_file(const struct gb_spec *s)
     return s->file;
 }
 
+/* ---- the benches as text ---- */
+
+int gb_spec_n_benches(const struct gb_spec *s)
+{
+    return s->n_benches;
+}
+
+static const char *gb_text_of(const struct gb_expr *e)
+{
+    return e ? gb_expr_text(e) : "";
+}
+
+void gb_spec_bench_text(const struct gb_spec *s, int i, struct gb_spec_bench_text *out)
+{
+    const struct gb_spec_bench *b = &s->benches[i];
+    memset(out, 0, sizeof *out);
+    out->name = b->name;
+    out->kernel = b->launch.kernel.text;
+    out->source = s->sources[b->launch.source].path;
+    out->n_axes = b->n_axes;
+    for (int a = 0; a < b->n_axes; a++)
+        out->axes[a] = b->axes[a].name;
+    out->problem_mask = b->problem_mask;
+    out->n_defines = b->n_defines;
+    for (int k = 0; k < b->n_defines; k++) {
+        out->define_names[k] = b->defines[k].name;
+        out->define_exprs[k] = gb_text_of(b->defines[k].expr);
+    }
+    out->n_args = b->n_args;
+    for (int k = 0; k < b->n_args; k++) {
+        out->arg_names[k] = b->args[k].name;
+        out->arg_values[k] = b->args[k].scalar ? gb_text_of(b->args[k].value) : NULL;
+    }
+    for (int d = 0; d < 3; d++) {
+        out->block[d] = gb_text_of(b->launch.block[d]);
+        out->grid[d] = gb_text_of(b->launch.grid[d]);
+    }
+    out->bytes = gb_text_of(b->bytes);
+    out->flops = gb_text_of(b->flops);
+    for (int k = 0; k < GB_SPEC_LPBM_FIELDS; k++)
+        out->lpbm[k] = b->lpbm[k] ? b->lpbm[k] : "";
+}
+
 /* ---- kernel names ---- */
 
 void gb_spec_name_release(struct gb_spec_name *nm)
@@ -491,6 +534,8 @@ static void gb_bench_release(struct gb_spec_bench *b)
     }
     gb_expr_free(b->bytes);
     gb_expr_free(b->flops);
+    for (int k = 0; k < GB_SPEC_LPBM_FIELDS; k++)
+        free(b->lpbm[k]);
 }
 
 void gb_spec_free(struct gb_spec *s)
@@ -1023,6 +1068,42 @@ static enum gb_status gb_sp_reference(const struct gb_sp *c, json_t *o, struct g
     return GB_OK;
 }
 
+/* "lpbm": counts for gpubound breakdown where its source analysis cannot
+ * decide them (docs/models.md): expressions ops, global_bytes and
+ * shared_accesses, a note and a comment, kept as written (run does not
+ * use them; the breakdown evaluates them). */
+static enum gb_status gb_sp_lpbm(const struct gb_sp *c, json_t *o, struct gb_spec_bench *b)
+{
+    static const char *const known[] = {"ops", "global_bytes", "shared_accesses", "note", "comment", NULL};
+    json_t *v = json_object_get(o, "lpbm");
+    struct gb_sp s = gb_sp_sub(c, "lpbm", 0);
+    enum gb_status st;
+    char num[64];
+    if (!v)
+        return GB_OK;
+    if (!json_is_object(v))
+        return gb_sp_fail(&s, "must be an object, not %s", gb_json_kind(v));
+    if ((st = gb_sp_known(&s, v, known)) != GB_OK)
+        return st;
+    for (int k = 0; k < GB_SPEC_LPBM_FIELDS; k++) {
+        json_t *x = json_object_get(v, known[k]);
+        struct gb_sp e = gb_sp_sub(&s, known[k], 0);
+        const char *text = json_is_string(x) ? json_string_value(x) : num;
+        if (!x)
+            continue;
+        if (json_is_integer(x) && k != GB_SPEC_LPBM_NOTE)
+            snprintf(num, sizeof num, "%lld", (long long)json_integer_value(x));
+        else if (json_is_real(x) && k != GB_SPEC_LPBM_NOTE)
+            snprintf(num, sizeof num, "%.17g", json_real_value(x));
+        else if (!json_is_string(x))
+            return gb_sp_fail(&e, "must be %s, not %s", k == GB_SPEC_LPBM_NOTE ? "a string"
+                              : "an expression (a string or a number)", gb_json_kind(x));
+        if (!(b->lpbm[k] = strdup(text)))
+            return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    }
+    return GB_OK;
+}
+
 /* name, help, cache, timeout_s. */
 static enum gb_status gb_sp_bench_head(const struct gb_sp *c, json_t *o, struct gb_spec_bench *b)
 {
@@ -1065,7 +1146,8 @@ static enum gb_status gb_spec_bench_parse(const struct gb_sp *c, json_t *o, stru
     if ((st = gb_sp_restrictions(c, o, b)) != GB_OK || (st = gb_sp_args(c, o, spec, b)) != GB_OK ||
         (st = gb_sp_reference(c, o, spec, b)) != GB_OK || (st = gb_sp_problem(c, o, b)) != GB_OK ||
         (st = gb_sp_expr(c, o, "bytes", 0, b->names, b->n_names, &b->bytes)) != GB_OK ||
-        (st = gb_sp_expr(c, o, "flops", 0, b->names, b->n_names, &b->flops)) != GB_OK)
+        (st = gb_sp_expr(c, o, "flops", 0, b->names, b->n_names, &b->flops)) != GB_OK ||
+        (st = gb_sp_lpbm(c, o, b)) != GB_OK)
         return st;
     /* The harness hands a kernel at most 16 options. */
     if (b->n_axes + b->n_defines + b->ref.n_defines > 16)

@@ -16,6 +16,9 @@ check "fit exits 0 (got $rc)" '[ $rc -eq 0 ]'
 check "explain lists the tile loop" 'grep -q "for(int m=0;m<width/TILE;m++)" "$T/out"'
 check "no parse error in the fixture" '! grep -q "parse error" "$T/out"'
 check "coefficients printed" 'grep -q "^G2ST " "$T/out"'
+check "explain lists the barriers" 'grep -q "line 14, __syncthreads: (max(0, width/TILE))" "$T/out"'
+check "the SYNC term is fitted" 'grep -q "^SYNC " "$T/out" && grep -q "a5\*SYNC" "$T/out"'
+check "barriers per thread in the model" 'grep -q "\"barriers_per_thread\": 64" "$T/a/lpbm-model.json"'
 check "R^2 of the exact fixture" 'grep -q "^R^2 1.0000" "$T/out"'
 check "one dominant line per form" '[ "$(grep -c "dominates:" "$T/out")" -eq 2 ]'
 check "model written" '[ -s "$T/a/lpbm-model.json" ] && grep -q "gpubound-lpbm/1" "$T/a/lpbm-model.json"'
@@ -54,5 +57,11 @@ bad 2 "holdout of a size not measured" "$D/run-sgemm" --holdout size:n=4096
 bad 2 "no run" 
 bad 1 "missing run" "$T/none"
 bad 1 "missing spec" "$D/run-sgemm" --spec "$T/none.json"
+# the spec is read by the spec parser: a malformed "lpbm" object is refused
+mkdir -p "$T/badlpbm"
+cp "$D/run-sgemm/"* "$T/badlpbm/"
+sed -i 's/"flops": "2 \* n \* n \* n"/"flops": "2 * n * n * n", "lpbm": {"ops": [1]}/' "$T/badlpbm/spec.json"
+bad 1 "malformed lpbm object" "$T/badlpbm"
+check "malformed lpbm: the field named" 'grep -q "benches\[0\].lpbm.ops" "$T/e"'
 [ $fails -eq 0 ] && echo "breakdown: all checks passed"
 exit $((fails > 0))

@@ -1,7 +1,8 @@
 /* test_lpbm.c - the breakdown model: the source analysis's counts against
- * hand-derived ones (the fixture SGEMM and reduction of tests/data/lpbm),
- * the predictors, the fit recovering known coefficients, held-out splits,
- * the counters adapter, and the expression evaluator. */
+ * hand-derived ones (the fixture SGEMM and reduction of tests/data/lpbm,
+ * the FFT and tiled SGEMM of examples/), the predictors, the fit recovering
+ * known coefficients, held-out splits, the counters adapter, the spec as
+ * the breakdown reads it, and the expression evaluator. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -155,6 +156,8 @@ static void test_reduction_counts(void **state)
             near(t.global_accesses, r.elems + 1, 0);
             near(t.global_bytes, 4 * (r.elems + 1), 0);
             near(t.shared_accesses, 1 + 3 * lg + 1, 0);
+            /* one barrier after the store, one per tree step */
+            near(t.barriers, 1 + lg, 0);
         }
     assert_true(a.n_notes >= 2);   /* the two branches, counted as taken */
     gb_analysis_release(&a);
@@ -202,11 +205,173 @@ static void test_example_reduction_atomics(void **state)
     near(p.x[GB_LPBM_FIX], 1, 0);
 }
 
+/* ---- the FFT and tiled SGEMM examples ---- */
+
+/* The names of the examples' counts: the axes (and the -D defines they
+ * become), the block, and the kernels' scalar parameters. */
+struct ex {
+    double n, bs, batch;
+};
+
+static enum gb_status ex_lookup(void *ctx, const char *name, double *v, int *is_int)
+{
+    const struct ex *x = ctx;
+    *is_int = 1;
+    if (!strcmp(name, "n") || !strcmp(name, "size") || !strcmp(name, "points"))
+        return *v = x->n, GB_OK;
+    if (!strcmp(name, "block_size_x") || !strcmp(name, "blockDim.x") || !strcmp(name, "blockDim.y"))
+        return *v = x->bs, GB_OK;
+    if (!strcmp(name, "batch") || !strcmp(name, "transforms"))
+        return *v = x->batch, GB_OK;
+    return gb_error_set(GB_ERR_FORMAT, "unknown %s", name);
+}
+
+/* fft_radix2 at n points and bs threads, per thread on the block's critical
+ * path: the load loop (i = threadIdx.x; i < n; i += bs) runs ceil(n / bs)
+ * times in the thread that has most, one global load of a float2 and one
+ * shared store each; log2(n) stages of butterflies b = threadIdx.x, b + bs,
+ * .. < n/2, ceil(n / 2 / bs) in that thread, each 13 operations (sincospif
+ * 2, the division, 6 for the twiddle's complex product, 4 for u + w and
+ * u - w) and 2 shared loads and 2 stores; the store loop as the load loop;
+ * one barrier after the load and one per stage. */
+static void fft_hand(double n, double bs, double *ops, double *gbytes, double *shared,
+                     double *barriers)
+{
+    double lg = log2(n), per_i = ceil(n / bs), per_b = ceil(n / 2 / bs);
+    *ops = 13 * lg * per_b;
+    *gbytes = 8 * per_i + 8 * per_i;
+    *shared = per_i + 4 * lg * per_b + per_i;
+    *barriers = 1 + lg;
+}
+
+/* The hand-derived counts of an example at one point. */
+typedef void (*hand_fn)(double n, double bs, double *ops, double *gbytes, double *shared,
+                        double *barriers);
+
+/* The analysis's totals at each point against the hand-derived ones. */
+static void check_totals(const struct gb_kernel_analysis *a, const struct ex *pts, size_t n,
+                         hand_fn hand)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct gb_analysis_totals t;
+        double ops, gb, sh, bar;
+        gb_analysis_totals(a, ex_lookup, (void *)&pts[i], &t);
+        hand(pts[i].n, pts[i].bs, &ops, &gb, &sh, &bar);
+        near(t.ops, ops, 0);
+        near(t.global_bytes, gb, 0);
+        near(t.shared_accesses, sh, 0);
+        near(t.barriers, bar, 0);
+    }
+}
+
+static void test_example_fft_counts(void **state)
+{
+    (void)state;
+    /* 96 and 768 threads divide neither n nor n/2; 512 threads for n = 256
+     * is a block larger than both loops (one iteration, not a fraction). */
+    static const struct ex pts[] = {{256, 96, 8192}, {256, 1, 8192}, {1024, 32, 2048},
+                                    {4096, 768, 512}, {256, 512, 8192}};
+    const char *defs[] = {"block_size_x=96", "n=256", "batch=8192"};
+    struct gb_kernel_analysis a;
+    if (!gb_analysis_available(NULL, 0))
+        skip();
+    assert_int_equal(gb_analysis_run(GB_TEST_DATA "/../../examples/fft/fft.cu", NULL, defs, 3,
+                                     "fft_radix2", &a), GB_OK);
+    assert_int_equal(a.n_barriers, 2);
+    check_totals(&a, pts, sizeof pts / sizeof pts[0], fft_hand);
+    /* 96 threads, n = 256: 3 loads and 2 butterflies a stage in threads
+     * 0..31 (the averages would be 2.67 and 1.33). */
+    struct gb_analysis_totals t;
+    gb_analysis_totals(&a, ex_lookup, (void *)&pts[0], &t);
+    near(t.ops, 13 * 8 * 2, 0);
+    near(t.global_bytes, 16 * 3, 0);
+    near(t.barriers, 9, 0);
+    gb_analysis_release(&a);
+
+    /* The SYNC predictor is the barriers on a thread's path, whatever the
+     * launch's waves: 9 for n = 256 at 96 and at 1 thread per block. */
+    struct gb_lpbm_point p;
+    memset(&p, 0, sizeof p);
+    p.block_threads = 96;
+    p.grid_blocks = 8192;
+    p.active_warps_per_sm = 63;
+    p.sm_count = SM;
+    p.warp_size = 32;
+    fft_hand(256, 96, &p.ops, &p.global_bytes, &p.shared_accesses, &p.barriers);
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_FORMULA), GB_OK);
+    near(p.x[GB_LPBM_SYNC], 9, 0);
+    near(p.cl, 8192.0 * 3 / (63 * SM), 1e-12);
+    near(p.x[GB_LPBM_PUT], 208 * p.cl, 1e-12);
+    p.block_threads = 1;
+    p.active_warps_per_sm = 32;
+    fft_hand(256, 1, &p.ops, &p.global_bytes, &p.shared_accesses, &p.barriers);
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_FORMULA), GB_OK);
+    near(p.x[GB_LPBM_SYNC], 9, 0);
+    near(p.x[GB_LPBM_G2ST], 4096.0 * 8192, 0);   /* one warp per block */
+    /* the counters form carries the same analysed count */
+    p.c_inst = 1e6;
+    p.c_global_sectors = 1e3;
+    p.c_shared_wavefronts = 1e3;
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_COUNTERS), GB_OK);
+    near(p.x[GB_LPBM_SYNC], 9, 0);
+}
+
+/* sgemm_tiled at size n and tile T, per thread: ceil(n / T) tiles; each
+ * stores As and Bs once, then the unrolled k loop reads Bs[k][tx] T times
+ * and As[ty][k] T times in vector accesses of v elements (v = 4 when rows
+ * of T floats are 16-byte aligned, T % 4 == 0; 2 when 8-byte, T even; else
+ * 1); 2 operations per k; A and B loaded once per tile, C stored once; two
+ * barriers per tile. */
+static void sgemm_example_hand(double n, double t, double *ops, double *gbytes, double *shared,
+                               double *barriers)
+{
+    double tiles = ceil(n / t), v = fmod(t, 4) == 0 ? 4 : fmod(t, 2) == 0 ? 2 : 1;
+    *ops = 2 * t * tiles;
+    *gbytes = 4 * (2 * tiles + 1);
+    *shared = (2 + t + t / v) * tiles;
+    *barriers = 2 * tiles;
+}
+
+static void test_example_sgemm_counts(void **state)
+{
+    (void)state;
+    static const struct ex pts[] = {{512, 31, 0}, {512, 30, 0}, {512, 32, 0}, {1024, 6, 0},
+                                    {1024, 12, 0}, {1024, 1, 0}};
+    const char *defs[] = {"block_size_x=16", "n=512"};
+    struct gb_kernel_analysis a;
+    if (!gb_analysis_available(NULL, 0))
+        skip();
+    assert_int_equal(gb_analysis_run(GB_TEST_DATA "/../../examples/sgemm/sgemm.cu", NULL, defs, 2,
+                                     "sgemm_tiled", &a), GB_OK);
+    assert_int_equal(a.n_loops, 2);
+    assert_false(a.loops[0].unrolled);   /* t < size: a runtime bound */
+    assert_true(a.loops[1].unrolled);    /* #pragma unroll, k < TILE */
+    int vec_as = 0, vec_bs = 0;
+    for (size_t i = 0; i < a.n_acc; i++)
+        if (a.acc[i].space == GB_KSPACE_SHARED && a.acc[i].loads) {
+            vec_as += !strcmp(a.acc[i].array, "As") && a.acc[i].vector[0];
+            vec_bs += !strcmp(a.acc[i].array, "Bs") && a.acc[i].vector[0];
+        }
+    assert_int_equal(vec_as, 1);   /* As[ty][k]: consecutive k, one row */
+    assert_int_equal(vec_bs, 0);   /* Bs[k][tx]: k picks the row */
+    check_totals(&a, pts, sizeof pts / sizeof pts[0], sgemm_example_hand);
+    /* T = 31, n = 512: 17 tiles, 34 barriers, (2 + 31 + 31) * 17 accesses;
+     * T = 32: 16 tiles, (2 + 32 + 8) * 16. */
+    struct gb_analysis_totals t;
+    gb_analysis_totals(&a, ex_lookup, (void *)&pts[0], &t);
+    near(t.barriers, 34, 0);
+    near(t.shared_accesses, 64 * 17, 0);
+    gb_analysis_totals(&a, ex_lookup, (void *)&pts[2], &t);
+    near(t.shared_accesses, 42 * 16, 0);
+    gb_analysis_release(&a);
+}
+
 /* ---- the fit ---- */
 
-/* Twelve configurations of the SGEMM predictors (hand-derived) with times
- * made from the coefficients `c`, times (1 + noise_i). */
-static void synthetic(const double c[3], double noise, struct gb_lpbm_point *pts)
+/* Twelve configurations of the SGEMM predictors (hand-derived; two
+ * barriers per tile) with times made from the coefficients `c` of PUT,
+ * G2ST, S2PT and SYNC, times (1 + noise_i). */
+static void synthetic(const double c[4], double noise, struct gb_lpbm_point *pts)
 {
     static const double tiles[] = {1, 2, 4, 8, 16, 32}, aw[] = {32, 32, 32, 64, 64, 64};
     size_t k = 0;
@@ -223,10 +388,12 @@ static void synthetic(const double c[3], double noise, struct gb_lpbm_point *pts
             p->sm_count = SM;
             p->warp_size = 32;
             sgemm_hand(t, n, &p->ops, &p->global_bytes, &p->shared_accesses);
+            p->barriers = 2 * (n / t);
             assert_int_equal(gb_lpbm_predictors(p, GB_LPBM_FORMULA), GB_OK);
             /* deterministic noise, uniform in [-noise, noise] */
             double e = noise * (2.0 * (double)((k * 2654435761u + 12345u) % 1000u) / 999.0 - 1);
-            p->time_ns = (c[0] * p->x[0] + c[1] * p->x[1] + c[2] * p->x[2]) * (1 + e);
+            p->time_ns = (c[0] * p->x[GB_LPBM_PUT] + c[1] * p->x[GB_LPBM_G2ST] +
+                          c[2] * p->x[GB_LPBM_S2PT] + c[3] * p->x[GB_LPBM_SYNC]) * (1 + e);
             p->ci_lo_ns = p->ci_hi_ns = p->time_ns;
         }
 }
@@ -234,7 +401,7 @@ static void synthetic(const double c[3], double noise, struct gb_lpbm_point *pts
 static void test_fit_recovers(void **state)
 {
     (void)state;
-    const double c[3] = {1.5, 0.003, 0.7};
+    const double c[4] = {1.5, 0.003, 0.7, 0};
     struct gb_lpbm_point pts[12];
     struct gb_lpbm_fit f;
     synthetic(c, 0, pts);
@@ -253,7 +420,7 @@ static void test_fit_recovers(void **state)
 static void test_fit_intercept(void **state)
 {
     (void)state;
-    const double c[3] = {1.5, 0.003, 0.7};
+    const double c[4] = {1.5, 0.003, 0.7, 0};
     struct gb_lpbm_point pts[12];
     struct gb_lpbm_fit f;
     synthetic(c, 0, pts);
@@ -278,7 +445,7 @@ static void test_fit_intercept(void **state)
 static void test_fit_zero_stays_zero(void **state)
 {
     (void)state;
-    const double c[3] = {2.0, 0.004, 0};
+    const double c[4] = {2.0, 0.004, 0, 0};
     struct gb_lpbm_point pts[12];
     struct gb_lpbm_fit f;
     /* Exact data: the zero coefficient is found as zero, the others as made. */
@@ -301,10 +468,56 @@ static void test_fit_zero_stays_zero(void **state)
     assert_true(f.r2 > 0.99);
 }
 
+/* The SYNC term: recovered beside the others, and a fit without it leaves
+ * the barriers' time unexplained. */
+static void test_fit_sync(void **state)
+{
+    (void)state;
+    const double c[4] = {1.5, 0.003, 0.7, 400};
+    struct gb_lpbm_point pts[12];
+    struct gb_lpbm_fit f;
+    synthetic(c, 0, pts);
+    assert_int_equal(gb_lpbm_fit(pts, 12, GB_LPBM_RELATIVE, 200, 5, &f), GB_OK);
+    for (int j = 0; j < 3; j++)
+        near(f.coef[j], c[j], 1e-6);
+    near(f.coef[GB_LPBM_SYNC], 400, 1e-6);
+    assert_true(f.present[GB_LPBM_SYNC]);
+    assert_true(f.ci_lo[GB_LPBM_SYNC] <= 400 * (1 + 1e-9) && f.ci_hi[GB_LPBM_SYNC] >= 400 * (1 - 1e-9));
+    near(f.r2, 1, 1e-9);
+    for (int i = 0; i < 12; i++) {
+        pts[i].barriers = 0;
+        assert_int_equal(gb_lpbm_predictors(&pts[i], GB_LPBM_FORMULA), GB_OK);
+    }
+    assert_int_equal(gb_lpbm_fit(pts, 12, GB_LPBM_RELATIVE, 0, 0, &f), GB_OK);
+    assert_false(f.present[GB_LPBM_SYNC]);
+    assert_true(f.r2 < 1 - 1e-6);
+}
+
+/* A term whose true coefficient is 0 stays at 0 (never negative) with the
+ * SYNC term present: PUT here, with 1% noise; every estimate and interval
+ * is non-negative and SYNC's true value lies in its interval. */
+static void test_fit_sync_zero_put(void **state)
+{
+    (void)state;
+    const double c[4] = {0, 0.004, 0.7, 300};
+    struct gb_lpbm_point pts[12];
+    struct gb_lpbm_fit f;
+    synthetic(c, 0, pts);
+    assert_int_equal(gb_lpbm_fit(pts, 12, GB_LPBM_RELATIVE, 0, 0, &f), GB_OK);
+    assert_true(f.coef[GB_LPBM_PUT] >= 0 && f.coef[GB_LPBM_PUT] < 1e-9);
+    near(f.coef[GB_LPBM_SYNC], 300, 1e-6);
+    synthetic(c, 0.01, pts);
+    assert_int_equal(gb_lpbm_fit(pts, 12, GB_LPBM_RELATIVE, 500, 3, &f), GB_OK);
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        assert_true(f.coef[j] >= 0 && (!f.present[j] || (f.ci_lo[j] >= 0 && f.ci_hi[j] >= f.ci_lo[j])));
+    assert_true(f.ci_lo[GB_LPBM_SYNC] <= 300 && f.ci_hi[GB_LPBM_SYNC] >= 300);
+    assert_true(f.r2 > 0.99);
+}
+
 static void test_fit_too_few(void **state)
 {
     (void)state;
-    const double c[3] = {1, 1, 1};
+    const double c[4] = {1, 1, 1, 1};
     struct gb_lpbm_point pts[12];
     struct gb_lpbm_fit f;
     synthetic(c, 0, pts);
@@ -316,7 +529,7 @@ static void test_fit_too_few(void **state)
 static void test_holdout(void **state)
 {
     (void)state;
-    const double c[3] = {1.5, 0.003, 0.7};
+    const double c[4] = {1.5, 0.003, 0.7, 0};
     struct gb_lpbm_point pts[12];
     struct gb_lpbm_holdout h;
     struct gb_lpbm_holdout_result r;
@@ -405,9 +618,13 @@ int main(void)
         cmocka_unit_test(test_sgemm_counts),
         cmocka_unit_test(test_reduction_counts),
         cmocka_unit_test(test_example_reduction_atomics),
+        cmocka_unit_test(test_example_fft_counts),
+        cmocka_unit_test(test_example_sgemm_counts),
         cmocka_unit_test(test_fit_recovers),
         cmocka_unit_test(test_fit_intercept),
         cmocka_unit_test(test_fit_zero_stays_zero),
+        cmocka_unit_test(test_fit_sync),
+        cmocka_unit_test(test_fit_sync_zero_put),
         cmocka_unit_test(test_fit_too_few),
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_counters_form),
