@@ -40,6 +40,6 @@
     "breakdown-<suite>-<bench>[-<problem>].svg.\n"                                              \
     "docs/models.md ('LPBM') explains the predictors and how to read the chart.\n"              \
     "Exit 0 on success, 1 when the run or its spec is missing or malformed, 2 on a usage error\n" \
-    "(a bench that sweeps no block size, too few configurations for three coefficients).\n"
+    "(a bench that sweeps no block size, fewer than 4 configurations).\n"
 
 #endif

@@ -208,8 +208,8 @@ enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lp
     double *a = NULL, *y = NULL, *w = NULL, *fitted = NULL;
     memset(out, 0, sizeof *out);
     if (n < GB_LPBM_MIN_POINTS)
-        return gb_error_set(GB_ERR_USAGE, "%zu configurations cannot fit %d coefficients (at "
-                            "least %d are needed)", n, GB_LPBM_TERMS, GB_LPBM_MIN_POINTS);
+        return gb_error_set(GB_ERR_USAGE, "%zu configurations are too few to fit the breakdown (at "
+                            "least %d are needed); measure more block sizes", n, GB_LPBM_MIN_POINTS);
     for (size_t i = 0; i < n; i++)
         if (!(pts[i].time_ns > 0) || !isfinite(pts[i].time_ns))
             return gb_error_set(GB_ERR_USAGE, "%s %s: the time %g ns is not positive",

@@ -26,7 +26,7 @@ for model in "$GB_SRC"/data/*/*/lpbm-model.json "$GB_SRC"/data/*/*/*/lpbm-model.
 done
 examples=0
 for rj in "$GB_SRC"/data/*/*/run.json "$GB_SRC"/data/*/*/*/run.json; do
-    # A --quick run measures too few configurations for three coefficients.
+    # A --quick run measures too few configurations for the fit.
     if grep -q '"command_line": *"[^"]*examples/\(sgemm\|fft\|reduction\)/' "$rj" &&
         ! grep -q '"command_line": *"[^"]*--quick' "$rj"; then
         examples=$((examples + 1))
