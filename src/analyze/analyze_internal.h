@@ -73,9 +73,6 @@ int gb_an_loop_unit(const char *init, const char *cond, const char *inc, char *v
  * no vector is wider than one element. */
 void gb_an_vector_expr(const char *row, const char *trips, int elem_bytes, char *buf, size_t n);
 
-/* Whether `word` stands in `text` as a whole identifier. */
-int gb_an_has_word(const char *text, const char *word);
-
 /* The built-in header of CUDA names the parse includes first. */
 extern const char gb_an_cuda_header[];
 

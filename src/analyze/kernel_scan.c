@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze_internal.h"
+#include "util/text.h"
 
 #ifdef GB_HAVE_CLANG_C
 
@@ -379,7 +380,7 @@ static void shared_vector(const struct scan *s, const struct kids *kd, struct gb
     for (int d = s->depth - 1; d >= 0; d--) {
         if (!s->loop_var[d][0] || strcmp(idx, s->loop_var[d]) != 0)
             continue;
-        if (gb_an_has_word(base, s->loop_var[d]))
+        if (gb_text_has_word(base, s->loop_var[d]))
             return;
         CXCursor decl = s->cl->getCursorReferenced(first_declref(s, kd->c[0], 0));
         last_extent(s, decl, row, sizeof row);

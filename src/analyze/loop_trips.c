@@ -258,18 +258,6 @@ void gb_an_vector_expr(const char *row, const char *trips, int elem_bytes, char 
         buf[0] = '\0';
 }
 
-int gb_an_has_word(const char *text, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = strstr(text, word); n && p; p = strstr(p + 1, word)) {
-        int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        int after = isalnum((unsigned char)p[n]) || p[n] == '_';
-        if (!before && !after)
-            return 1;
-    }
-    return 0;
-}
-
 int gb_an_loop_trips(const char *init, const char *cond, const char *inc, char *trips, size_t n,
                      char *why, size_t wn)
 {

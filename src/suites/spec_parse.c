@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "suites/spec_internal.h"
+#include "util/text.h"
 
 #define GB_SPEC_MAX_FILE (16L << 20)   /* a spec or source file */
 #define GB_AXIS_LIMIT (1L << 52)       /* axis values are exact as doubles */
@@ -726,18 +727,6 @@ static enum gb_status gb_sp_default_block(const struct gb_spec_bench *b, struct 
     return st;
 }
 
-/* Whether the source text has `word` as a whole identifier. */
-static int gb_has_word(const char *text, const char *word, size_t n)
-{
-    for (const char *p = strstr(text, word); n && p; p = strstr(p + 1, word)) {
-        int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        int after = isalnum((unsigned char)p[n]) || p[n] == '_';
-        if (!before && !after && strncmp(p, word, n) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 /* A kernel name and a check that the source defines something of its name. */
 static enum gb_status gb_sp_kernel(const struct gb_sp *c, json_t *o, const struct gb_spec *spec, int source,
                                    const char *const *names, int n_names, struct gb_spec_name *out)
@@ -763,7 +752,7 @@ static enum gb_status gb_sp_kernel(const struct gb_sp *c, json_t *o, const struc
     if (!gb_is_ident(word))
         return gb_sp_fail(&s, "\"%s\" does not name a kernel (an identifier, optionally ns:: and <template "
                           "arguments>)", text);
-    if (!gb_has_word(spec->sources[source].text, word, strlen(word)))
+    if (!gb_text_has_word(spec->sources[source].text, word))
         return gb_sp_fail(&s, "\"%s\": no kernel named %s in %s", text, word, spec->sources[source].name);
     return GB_OK;
 }
