@@ -439,24 +439,26 @@ static enum gb_status gb_point_warm_up(struct gb_point_run *r)
     return gb_point_clock_refused(r, st) ? gb_point_next_clock(r) : st;
 }
 
+/* The samples with the open clock, from its mark on. */
+static enum gb_status gb_point_samples(struct gb_point_run *r)
+{
+    struct gb_sample_work w;
+    gb_point_work(r, &w);
+    if (r->timer.mark)
+        r->timer.mark(r->timer.self);
+    return gb_sample_until(&r->timer, &w, &r->o, r->est_ns * r->rec->batch, &r->samples);
+}
+
 /* Step 4: samples until the stopping rule holds or a cap, between two
  * readings of the SM clock. */
 static enum gb_status gb_point_sample(struct gb_point_run *r)
 {
     enum gb_status st;
-    struct gb_sample_work w;
     struct gb_record *rec = r->rec;
-    gb_point_work(r, &w);
-    if (r->timer.mark)
-        r->timer.mark(r->timer.self);
     rec->sm_mhz_before = gb_gpu_sm_clock_mhz(r->g);
-    st = gb_sample_until(&r->timer, &w, &r->o, r->est_ns * rec->batch, &r->samples);
-    if (gb_point_clock_refused(r, st) && (st = gb_point_next_clock(r)) == GB_OK) {
-        gb_point_work(r, &w);
-        if (r->timer.mark)
-            r->timer.mark(r->timer.self);
-        st = gb_sample_until(&r->timer, &w, &r->o, r->est_ns * rec->batch, &r->samples);
-    }
+    st = gb_point_samples(r);
+    if (gb_point_clock_refused(r, st) && (st = gb_point_next_clock(r)) == GB_OK)
+        st = gb_point_samples(r);
     if (st != GB_OK)
         return st;
     r->g->busy_s = gb_measure_now_s();

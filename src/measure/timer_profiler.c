@@ -2,8 +2,8 @@
  * as the GPU's performance monitor counts it, gpu__time_duration.sum read
  * through CUPTI's range profiler (gpu/cupti_profiler.h), the very counter
  * Nsight Compute reports. Every kernel a sample runs is one range of a
- * one-pass configuration under kernel replay (so nothing is replayed or
- * restored); a launch's duration is the sum of its kernels'. The profiler
+ * one-pass configuration under user replay (one pass: nothing is
+ * replayed or restored); a launch's duration is the sum of its kernels'. The profiler
  * serializes the kernels it measures: samples are one launch each, never a
  * graph batch. A chunk of samples is one profiling session (one Start,
  * the chunk's launches, one Stop, one decode), so the session's set-up and
