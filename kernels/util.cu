@@ -100,3 +100,16 @@ extern "C" __global__ void gb_flush_read(const uint4 *p, unsigned long long n, u
     if (acc == 0x9e3779b9u && out)
         out[0] = acc;
 }
+
+// Invalidates every 128-byte line of the buffer in the L2 without writing
+// it back (sm_80 and newer; nothing before): after the flush's reads, the
+// L2 holds no valid line at all, as after the driver's own invalidation.
+extern "C" __global__ void gb_flush_discard(const char *p, unsigned long long n_lines)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n_lines;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+#if __CUDA_ARCH__ >= 800
+        asm volatile("discard.global.L2 [%0], 128;" ::"l"(p + i * 128) : "memory");
+#endif
+    }
+}

@@ -2,8 +2,8 @@
 """truth_tables.py [SRC]: the tables of docs/measurement.md, made from the
 truth runs committed under SRC/data/<gpu>/truth-*/: truth.csv of the run's
 clock, with events/truth.csv and flush-write/truth.csv (the CUPTI-clock runs),
-cupti/truth.csv (the profiler-clock runs) or flush-read/truth.csv (the
-read-last runs) beside it; a run with none of them is the default clock's. A CPU test diffs its output
+cupti/truth.csv (the profiler-clock runs), flush-read/truth.csv (the
+read-last runs) or flush-read-last/truth.csv (the empty-flush runs) beside it; a run with none of them is the default clock's. A CPU test diffs its output
 against the section of docs/measurement.md between the markers."""
 import csv
 import glob
@@ -63,12 +63,18 @@ def table_default(run_dir, main):
     return '\n'.join(out)
 
 
+SUBDIRS = ('cupti', 'flush-read', 'flush-read-last', 'events', 'flush-write')
+
+
 def table(run_dir):
     main = rows(os.path.join(run_dir, 'truth.csv'))
-    if not any(os.path.isdir(os.path.join(run_dir, d)) for d in ('cupti', 'flush-read', 'events', 'flush-write')):
+    if not any(os.path.isdir(os.path.join(run_dir, d)) for d in SUBDIRS):
         return table_default(run_dir, main)
     if os.path.isdir(os.path.join(run_dir, 'cupti')):
         return table_cupti(run_dir, main)
+    if os.path.isdir(os.path.join(run_dir, 'flush-read-last')):
+        return table_cupti(run_dir, main, 'flush-read-last', 'the empty flush', 'the read-last flush',
+                           ('gpubound, empty (us)', 'gpubound, read-last (us)'))
     if os.path.isdir(os.path.join(run_dir, 'flush-read')):
         return table_cupti(run_dir, main, 'flush-read', 'the read-last flush', 'the read flush',
                            ('gpubound, read-last (us)', 'gpubound, read (us)'))
@@ -91,7 +97,7 @@ def table(run_dir):
 SRC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..')
 def default_clock_first(d):
     """Per GPU, the default clock's runs first, then the others newest first."""
-    has_sub = any(os.path.isdir(os.path.join(d, s)) for s in ('cupti', 'flush-read', 'events', 'flush-write'))
+    has_sub = any(os.path.isdir(os.path.join(d, s)) for s in SUBDIRS)
     return (os.path.basename(os.path.dirname(d)), has_sub, os.path.basename(d))
 
 

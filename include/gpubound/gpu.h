@@ -102,6 +102,7 @@ struct gb_gpu {
     CUstream stream;
     char arch[16];            /* "sm_90" */
     CUmodule util;            /* gpubound's own helper kernels (fill, compare, flush) */
+    CUmodule flush_code;      /* the empty flush's code kernel (flush_code.cu), loaded on first use */
     CUdeviceptr flush_buf;    /* allocated on first L2 flush */
     double busy_s;            /* monotonic time (gb_measure_now_s) the last point's samples ended; 0: none */
     size_t flush_bytes;
@@ -287,10 +288,16 @@ enum gb_status gb_gpu_sum_u32(struct gb_gpu *g, CUdeviceptr p, size_t n_words, u
  *                        the whole persisting set-aside granted for the
  *                        read, then resets every persisting line to normal
  *                        and gives the set-aside back: the reads displace
- *                        lines that plain reads leave in place. */
-enum gb_flush_method { GB_FLUSH_READ = 0, GB_FLUSH_WRITE, GB_FLUSH_WRITE_READ, GB_FLUSH_READ_LAST };
+ *                        lines that plain reads leave in place;
+ *   GB_FLUSH_EMPTY       the read-last reads, then discards every line of
+ *                        the buffer from the L2 (no write-back: sm_80 and
+ *                        newer), then runs 256 KiB of other code on every
+ *                        SM: the L2 holds no valid line and the SMs'
+ *                        instruction caches none of the timed kernel's, as
+ *                        after Nsight Compute's --cache-control all. */
+enum gb_flush_method { GB_FLUSH_READ = 0, GB_FLUSH_WRITE, GB_FLUSH_WRITE_READ, GB_FLUSH_READ_LAST, GB_FLUSH_EMPTY };
 
-/* The method's name ("read", "write", "write-read", "read-last") and back
+/* The method's name ("read", "write", "write-read", "read-last", "empty") and back
  * (-1: none). */
 const char *gb_flush_method_name(enum gb_flush_method m);
 int gb_flush_method_parse(const char *s);

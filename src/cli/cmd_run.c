@@ -193,7 +193,7 @@ static int gb_run_option(int c, char **argv, struct run_args *a)
         return -1;
     case 'F':
         if ((a->mo.flush = gb_flush_method_parse(optarg)) < 0)
-            return gb_cli_usage("run", "--flush takes read, write, write-read or read-last, not '%s'", optarg);
+            return gb_cli_usage("run", "--flush takes empty, read-last, read, write or write-read, not '%s'", optarg);
         return -1;
     case 'c':
         if ((v = gb_parse_positive(optarg, 100, 0)) < 0)

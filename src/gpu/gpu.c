@@ -52,6 +52,7 @@ static void gb_gpu_unload_modules(struct gb_gpu *g)
     }
     g->modules = NULL;
     g->util = NULL;
+    g->flush_code = NULL;
 }
 
 /* Forgets the modules without a driver call (a hung device: an unload could wait). */
@@ -690,7 +691,7 @@ enum gb_status gb_gpu_sum_u32(struct gb_gpu *g, CUdeviceptr p, size_t n_words, u
     return gb_util_reduce(g, "gb_sum_u32", n_words, args, sum);
 }
 
-static const char *const gb_flush_names[] = {"read", "write", "write-read", "read-last"};
+static const char *const gb_flush_names[] = {"read", "write", "write-read", "read-last", "empty"};
 
 const char *gb_flush_method_name(enum gb_flush_method m)
 {
@@ -757,10 +758,35 @@ static enum gb_status gb_flush_read(struct gb_gpu *g, int last)
     return st;
 }
 
+/* GB_FLUSH_EMPTY: every line of the flush buffer out of the L2, unwritten. */
+static enum gb_status gb_flush_discard(struct gb_gpu *g)
+{
+    unsigned long long n = g->flush_bytes / 128;
+    void *args[] = {&g->flush_buf, &n};
+    return gb_util_run(g, "gb_flush_discard", (size_t)n, args);
+}
+
+/* GB_FLUSH_EMPTY: other code through every SM's instruction caches (four
+ * one-warp blocks an SM), from its own module, loaded on first use. */
+static enum gb_status gb_flush_code(struct gb_gpu *g)
+{
+    CUfunction f;
+    unsigned int a = 3, b = 7;
+    CUdeviceptr none = 0;
+    void *args[] = {&a, &b, &none};
+    unsigned blocks = (unsigned)(g->info.sm_count > 0 ? g->info.sm_count * 4 : 512);
+    enum gb_status st = GB_OK;
+    if (!g->flush_code && (st = gb_gpu_module(g, "flush_code.cu", NULL, 0, &g->flush_code)) != GB_OK)
+        return st;
+    if ((st = gb_gpu_function(g->flush_code, "gb_flush_code", &f)) != GB_OK)
+        return st;
+    return gb_gpu_launch(g, f, blocks, 1, 1, 32, 1, 1, 0, args);
+}
+
 enum gb_status gb_gpu_flush_l2(struct gb_gpu *g, enum gb_flush_method method)
 {
     enum gb_status st = GB_OK;
-    int reads_only = method == GB_FLUSH_READ || method == GB_FLUSH_READ_LAST;
+    int reads_only = method == GB_FLUSH_READ || method == GB_FLUSH_READ_LAST || method == GB_FLUSH_EMPTY;
     if (!g->flush_buf) {
         const char *e = getenv("GPUBOUND_FLUSH_SCALE");
         size_t scale = e && atoi(e) > 0 ? (size_t)atoi(e) : 2;
@@ -774,7 +800,14 @@ enum gb_status gb_gpu_flush_l2(struct gb_gpu *g, enum gb_flush_method method)
     }
     if (!reads_only && (st = gb_flush_write(g)) != GB_OK)
         return st;
-    return method == GB_FLUSH_WRITE ? GB_OK : gb_flush_read(g, method == GB_FLUSH_READ_LAST);
+    if (method == GB_FLUSH_WRITE)
+        return GB_OK;
+    if ((st = gb_flush_read(g, method == GB_FLUSH_READ_LAST || method == GB_FLUSH_EMPTY)) != GB_OK ||
+        method != GB_FLUSH_EMPTY)
+        return st;
+    if ((st = gb_flush_discard(g)) != GB_OK)
+        return st;
+    return gb_flush_code(g);
 }
 
 int gb_gpu_sm_clock_mhz(const struct gb_gpu *g)

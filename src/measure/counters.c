@@ -3,11 +3,9 @@
  * profiler never touches them. By default (Nsight Compute's
  * --cache-control all) the launch runs once per pass (user replay), each
  * pass after the outputs are poisoned and the L2 is emptied as a cold
- * sample empties it (the read-last flush, gpu.h; GPUBOUND_COUNTERS_FLUSH
+ * sample empties it (the empty flush, gpu.h; GPUBOUND_COUNTERS_FLUSH
  * names another for experiments), so every pass starts without the
- * kernel's lines in the L2. No flush kernel removes the L2's standing dirty
- * lines (docs/counters.md), which the launch writes back as it sweeps the
- * L2: its DRAM write counts carry them. With o->counters_keep_cache (--cache-control none)
+ * kernel's lines in the L2. With o->counters_keep_cache (--cache-control none)
  * CUPTI replays the kernel itself with the memory it may write saved and
  * restored between passes, and the caches are as the previous pass left
  * them. Either way the outputs are checked after the first launch, which
@@ -50,9 +48,9 @@ static enum gb_status gb_counters_before_pass(void *ctx)
     if (c->poison && c->p->bench->poison)
         st = c->p->bench->poison(c->p, c->p->bench->ctx);
     const char *e = getenv("GPUBOUND_COUNTERS_FLUSH");
-    int m = e ? gb_flush_method_parse(e) : GB_FLUSH_READ_LAST;
+    int m = e ? gb_flush_method_parse(e) : GB_FLUSH_EMPTY;
     if (st == GB_OK)
-        st = gb_gpu_flush_l2(c->g, m < 0 ? GB_FLUSH_READ_LAST : (enum gb_flush_method)m);
+        st = gb_gpu_flush_l2(c->g, m < 0 ? GB_FLUSH_EMPTY : (enum gb_flush_method)m);
     return st == GB_OK ? gb_gpu_sync(c->g) : st;
 }
 

@@ -82,7 +82,7 @@ void gb_measure_opts_default(struct gb_measure_opts *o)
     o->warmup_s = 0.02;
     o->chunk_s = 0.01;
     o->cache = -1;
-    o->flush = GB_FLUSH_READ_LAST;
+    o->flush = GB_FLUSH_EMPTY;
 }
 
 void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench *b,

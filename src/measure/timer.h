@@ -90,6 +90,17 @@ enum gb_status gb_timer_cupti_open(struct gb_gpu *g, struct gb_timer *t);
  * (CUPTI missing, profiling not permitted; not tried again in the process). */
 enum gb_status gb_timer_profiler_open(struct gb_gpu *g, struct gb_timer *t);
 
+/* Opens g's duration profiler and counts one session around the L2
+ * flush kernel, read and thrown away: done before a run's first point
+ * (session.c). Until a process has completed a profiling session, the
+ * kernels of the buffers and modules it made before run slower under the
+ * profiler than Nsight Compute measures them, on an H100 a hot 8 MiB read
+ * 3.968 us (data/h100/hot-order-2026-11-25) and a 4 GiB copy 3074 us
+ * (truth-2026-11-23-b) against 3.584 and 3036 us after it
+ * (truth-2026-11-25-b; docs/measurement.md). A failure is returned and
+ * found again by the first point that opens the clock. */
+enum gb_status gb_timer_profiler_prime(struct gb_gpu *g);
+
 /* Closes g's duration profiler (before counters take the context's one
  * range profiler; after a failed sample). */
 void gb_timer_profiler_forget(struct gb_gpu *g);

@@ -153,6 +153,20 @@ static enum gb_status gb_duration_profiler(struct gb_gpu *g)
     return st;
 }
 
+enum gb_status gb_timer_profiler_prime(struct gb_gpu *g)
+{
+    struct gb_timer t;
+    double ns = 0;
+    int n = 0;
+    enum gb_status st = gb_timer_profiler_open(g, &t);
+    if (st == GB_OK && (st = t.begin(t.self)) == GB_OK &&
+        (st = gb_gpu_flush_l2(g, GB_FLUSH_READ)) == GB_OK && (st = t.end(t.self)) == GB_OK)
+        st = t.collect(t.self, &ns, 1, &n);
+    if (t.release)
+        t.release(t.self);
+    return st;
+}
+
 enum gb_status gb_timer_profiler_open(struct gb_gpu *g, struct gb_timer *out)
 {
     struct gb_prof_timer *t = calloc(1, sizeof *t);

@@ -13,7 +13,7 @@ expect 2 "--cold and --hot ask different questions" run bandwidth --cold --hot -
 expect 2 "--cold and --hot ask different questions" run bandwidth --hot --cold --out "$TMP/r3"
 [ "$(wc -l <"$TMP/err")" = 1 ] && ok || bad "--hot --cold: more than one line on stderr"
 expect 2 "--timer takes auto, cupti, events or profiler" run bandwidth --timer gpu --out "$TMP/r3"
-expect 2 "--flush takes read, write, write-read or read-last" run bandwidth --cold --flush none --out "$TMP/r3"
+expect 2 "--flush takes empty, read-last, read, write or write-read" run bandwidth --cold --flush none --out "$TMP/r3"
 expect 2 "--set 'width' is not AXIS=V1,V2" run bandwidth --set width --out "$TMP/r3"
 expect 2 "--device needs an integer" run bandwidth --device abc
 expect 2 "--ci needs a percentage" run bandwidth --ci -1

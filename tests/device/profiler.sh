@@ -1,7 +1,7 @@
 # Device tier: the profiler clock (run --timer profiler) and the counters'
 # two replays (profile --cache-control all|none).
 #   1. every point timed by the profiler says so, is one launch a sample (no
-#      graph batch), and a cold point names the read-last flush;
+#      graph batch), and a cold point names the empty flush;
 #   2. profiling a 256 MiB read with user replay (all) counts its DRAM reads
 #      within 1% of the bytes it reads (8388608 sectors), and both replays
 #      count the same instructions.
@@ -22,7 +22,7 @@ for path in sys.argv[1:]:
             continue
         if r["time_source"] != "profiler" or r["batch"] != 1 or not r["time_ns"]["median"] > 0:
             bad.append("%s: time_source %s, batch %s, median %s" % (path, r["time_source"], r["batch"], r["time_ns"]["median"]))
-        if r["cache"] == "cold" and r.get("cold_flush") != "read-last":
+        if r["cache"] == "cold" and r.get("cold_flush") != "empty":
             bad.append("%s: cold flush %s" % (path, r.get("cold_flush")))
 print("\n".join(bad) if bad else "profiler clock: every record timed by the profiler, one launch a sample")
 sys.exit(1 if bad else 0)
