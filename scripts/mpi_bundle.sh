@@ -23,15 +23,18 @@ set -euo pipefail
 DIR=${1:?usage: mpi_bundle.sh DIR}
 command -v ompi_info >/dev/null || { echo "mpi_bundle: ompi_info not found (install openmpi-bin)" >&2; exit 1; }
 
-path_of() { ompi_info --path all 2>/dev/null | awk -F': ' -v k="$1" '$1 ~ "^ *"k"$" {print $2; exit}'; }
+# The awk programs below read their input to the end (no early exit): under
+# pipefail, a writer cut off by a closed pipe (SIGPIPE) would fail the
+# assignment, and set -e would end the script without a word.
+path_of() { ompi_info --path all 2>/dev/null | awk -F': ' -v k="$1" '$1 ~ "^ *"k"$" && !n++ {print $2}'; }
 PREFIX=$(path_of Prefix)
 PKGLIB=$(path_of Pkglibdir)
 PKGDATA=$(path_of Pkgdatadir)
 ORTERUN=$(command -v orterun || readlink -f "$(command -v mpirun)")
 ORTED=$(command -v orted)
-LIBMPI=$(ldconfig -p | awk '$1 == "libmpi.so.40" {print $NF; exit}')
+LIBMPI=$(ldconfig -p | awk '$1 == "libmpi.so.40" && !n++ {print $NF}')
 [ -n "$PREFIX" ] && [ -d "$PKGLIB" ] && [ -n "$LIBMPI" ] || { echo "mpi_bundle: Open MPI 4 (libmpi.so.40) not found" >&2; exit 1; }
-PMIX_LIB=$(readlink -f "$(ldconfig -p | awk '$1 == "libpmix.so.2" {print $NF; exit}')" 2>/dev/null || true)
+PMIX_LIB=$(readlink -f "$(ldconfig -p | awk '$1 == "libpmix.so.2" && !n++ {print $NF}')" 2>/dev/null || true)
 PMIX_ROOT=${PMIX_LIB:+$(dirname "$(dirname "$PMIX_LIB")")}
 
 rm -rf "$DIR"
