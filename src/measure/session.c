@@ -201,7 +201,7 @@ static void gb_session_pool_stop(struct gb_session_run *r)
  * of the start. A failure is the first point's to say. */
 static void gb_session_prime(struct gb_session_run *r)
 {
-    if (r->mo.profile_only || (r->mo.timer != GB_TIMER_AUTO && r->mo.timer != GB_TIMER_PROFILER))
+    if (r->mo.profile_only || gb_timer_first(r->mo.timer) != GB_TIMER_PROFILER)
         return;
     double t = gb_measure_now_s();
     (void)gb_timer_profiler_prime(&r->s.gpu);

@@ -17,6 +17,7 @@
 
 #include "gpu/cupti.h"
 #include "gpu/cupti_profiler.h"
+#include "measure/sampling.h"
 #include "measure/timer.h"
 
 struct gb_prof_timer {
@@ -153,15 +154,23 @@ static enum gb_status gb_duration_profiler(struct gb_gpu *g)
     return st;
 }
 
+/* The priming session's work: one plain L2 flush (its first call also
+ * makes the flush buffer). */
+static enum gb_status gb_prime_flush(void *ctx)
+{
+    return gb_gpu_flush_l2(ctx, GB_FLUSH_READ);
+}
+
 enum gb_status gb_timer_profiler_prime(struct gb_gpu *g)
 {
     struct gb_timer t;
-    double ns = 0;
-    int n = 0;
+    struct gb_sample_set s;
+    struct gb_sample_work w = {.run = gb_prime_flush, .ctx = g, .batch = 1};
+    memset(&s, 0, sizeof s);
     enum gb_status st = gb_timer_profiler_open(g, &t);
-    if (st == GB_OK && (st = t.begin(t.self)) == GB_OK &&
-        (st = gb_gpu_flush_l2(g, GB_FLUSH_READ)) == GB_OK && (st = t.end(t.self)) == GB_OK)
-        st = t.collect(t.self, &ns, 1, &n);
+    if (st == GB_OK)
+        st = gb_sample_chunk(&t, &w, 1, &s);
+    gb_sample_set_release(&s);
     if (t.release)
         t.release(t.self);
     return st;
