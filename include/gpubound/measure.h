@@ -11,13 +11,23 @@
 
 struct gb_sample_stats {
     int n;
-    double min, median, mean, stddev;
+    double min, median, mean, stddev; /* median: Harrell-Davis (gb_stats_compute) */
     double ci_lo, ci_hi;   /* distribution-free 95% CI of the median (order statistics) */
     int ci_exact;          /* 0 when n is too small for a 95% interval: [min, max] given */
 };
 
-/* Computes the statistics of `n` samples (not modified). n >= 1. */
+/* Computes the statistics of `n` samples (not modified). n >= 1. The
+ * median is the Harrell-Davis estimate (gb_stats_hd_median). */
 enum gb_status gb_stats_compute(const double *x, int n, struct gb_sample_stats *out);
+
+/* The same with the middle sample as the median (the mean of the middle
+ * two for even n): cheaper, for the stopping rule between chunks. */
+enum gb_status gb_stats_progress(const double *x, int n, struct gb_sample_stats *out);
+
+/* The Harrell-Davis estimate of the median of n >= 1 samples sorted
+ * ascending: a Beta-weighted mean of all of them, which moves smoothly as
+ * samples are added, unlike the middle one. */
+double gb_stats_hd_median(const double *sorted, int n);
 
 /* The 1-based ranks (lo, hi) of the order statistics that bound a 95%
  * confidence interval of the median of n samples (binomial, p = 1/2), or
@@ -37,11 +47,12 @@ struct gb_measure_opts {
     double batch_below_ns;  /* launches shorter than this are batched in a graph (20 us) */
     double batch_target_ns; /* a batched sample lasts about this long (200 us) */
     int warmup_launches;    /* warm-up: at least this many launches (3) */
-    double warmup_s;        /* and at least this long (20 ms) */
+    double warmup_s;        /* and at least this long (100 ms, the least) */
     double chunk_s;         /* samples enqueued per host synchronisation, in time (10 ms) */
     int cache;              /* -1: each bench's own mode; else GB_CACHE_HOT/COLD for all */
     int timer;              /* enum gb_timer_choice: the clock of the samples */
     int flush;              /* enum gb_flush_method (gpu.h): how cold samples empty the L2 */
+    double isolate_s;       /* the GPU idles this long right before each sample's launch (--isolate); 0: none */
     int quick;
     /* Set when the user gave rel_ci / max_time_s: a bench's own sampling
      * policy (struct gb_sample_policy) then keeps them. */

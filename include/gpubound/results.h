@@ -99,6 +99,7 @@ struct gb_record {
      * `batch` launches, divided by batch); "" when the point was not timed. */
     char time_source[24];
     char cold_flush[16];         /* cold samples: how the L2 was emptied ("read"); "" when hot */
+    double isolate_s;            /* the GPU's idle time right before each sample's launch (--isolate); 0: none */
     double min_ns, median_ns, mean_ns, stddev_ns;
     double ci_lo_ns, ci_hi_ns;   /* 95% confidence interval of the median */
     /* The individual samples, per launch in ns, in the order taken: what

@@ -102,7 +102,7 @@ struct gb_sample_policy {
     int min_samples;
     int max_samples;
     int warmup_launches;     /* at least this many warm-up launches (default 3) */
-    double warmup_s;         /* and at least this long (default 20 ms) */
+    double warmup_s;         /* and at least this long (default and least 100 ms) */
     double chunk_s;          /* samples enqueued per host synchronisation, in time (10 ms) */
     double batch_target_ns;  /* a graph-batched sample lasts about this long */
 };

@@ -207,6 +207,11 @@ static int gb_run_option(int c, char **argv, struct run_args *a)
         a->mo.max_time_s = v;
         a->mo.user_max_time = 1;
         return -1;
+    case 'I':
+        if ((v = gb_parse_positive(optarg, 1000, 1)) < 0)
+            return gb_cli_usage("run", "--isolate needs milliseconds between 0 and 1000, not '%s'", optarg);
+        a->mo.isolate_s = v / 1000.0;
+        return -1;
     case 'f':
         return gb_format_parse(optarg, &a->fmt) != GB_OK ? gb_cli_usage("run", "%s", gb_error_message()) : -1;
     case 'R': a->report = 0; return -1;
@@ -241,7 +246,7 @@ static int gb_run_args(int argc, char **argv, struct run_args *a)
         {"ci", required_argument, NULL, 'c'},     {"max-time", required_argument, NULL, 'm'},
         {"format", required_argument, NULL, 'f'}, {"no-report", no_argument, NULL, 'R'},
         {"timer", required_argument, NULL, 'T'},  {"flush", required_argument, NULL, 'F'},
-        {"max-points", required_argument, NULL, 'P'},
+        {"max-points", required_argument, NULL, 'P'}, {"isolate", required_argument, NULL, 'I'},
         {"counters", optional_argument, NULL, 'K'},
         {"fleet", no_argument, NULL, 'M'},        {"all-devices", no_argument, NULL, 'A'},
         {NULL, 0, NULL, 0}};

@@ -79,7 +79,7 @@ void gb_measure_opts_default(struct gb_measure_opts *o)
     o->batch_below_ns = 20000.0;
     o->batch_target_ns = 200000.0;
     o->warmup_launches = 3;
-    o->warmup_s = 0.02;
+    o->warmup_s = GB_IDLE_WARMUP_S;
     o->chunk_s = 0.01;
     o->cache = -1;
     o->flush = GB_FLUSH_EMPTY;
@@ -210,6 +210,21 @@ static enum gb_status gb_work_flush(void *ctx)
     return gb_gpu_flush_l2(r->g, (enum gb_flush_method)r->o.flush);
 }
 
+/* --isolate: the GPU idle for isolate_s right before each sample's
+ * launch (after a cold sample's flush), as under Nsight Compute, whose
+ * launches run one at a time with its own host work before each. */
+static enum gb_status gb_work_isolate(void *ctx)
+{
+    struct gb_point_run *r = ctx;
+    enum gb_status st = GB_OK;
+    if ((r->rec->cache == GB_CACHE_COLD && (st = gb_work_flush(ctx)) != GB_OK) || (st = gb_gpu_sync(r->g)) != GB_OK)
+        return st;
+    struct timespec ts = {(time_t)r->o.isolate_s, (long)(fmod(r->o.isolate_s, 1.0) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && !gb_measure_interrupted)
+        ;
+    return GB_OK;
+}
+
 /* One sample's work: the graph of `batch` launches, or one launch. */
 static enum gb_status gb_work_run(void *ctx)
 {
@@ -224,7 +239,7 @@ out:
 
 static void gb_point_work(struct gb_point_run *r, struct gb_sample_work *w)
 {
-    w->prepare = r->rec->cache == GB_CACHE_COLD ? gb_work_flush : NULL;
+    w->prepare = r->o.isolate_s > 0 ? gb_work_isolate : r->rec->cache == GB_CACHE_COLD ? gb_work_flush : NULL;
     w->run = gb_work_run;
     w->ctx = r;
     w->batch = r->batch;
@@ -393,6 +408,8 @@ static enum gb_status gb_point_warm(struct gb_point_run *r, enum gb_warm_plan pl
     }
     if (plan == GB_WARM_BURST)
         r->o.warmup_s = 0;
+    else if (r->o.warmup_s < GB_IDLE_WARMUP_S)
+        r->o.warmup_s = GB_IDLE_WARMUP_S;
     gb_point_work(r, &w);
     if ((st = gb_sample_warm_up(&r->timer, &w, &r->o, &r->est_ns)) != GB_OK ||
         (st = gb_point_batch(r)) != GB_OK)
@@ -499,6 +516,7 @@ static enum gb_status gb_point_record(struct gb_point_run *r)
     rec->n_sample_ns = r->samples.n;
     r->samples.ns = NULL;
     gb_timer_source(&r->timer, rec->batch, rec->time_source, sizeof rec->time_source);
+    rec->isolate_s = r->o.isolate_s;
     if (r->timer.span == GB_TIMER_PER_SAMPLE && rec->batch > 1)
         gb_record_batch_time(rec, s);
     struct gb_sample_stats bs;

@@ -165,10 +165,10 @@ enum gb_status gb_sample_until(const struct gb_timer *t, const struct gb_sample_
             return st;
         if (s->n < o->min_samples)
             continue;
-        if ((st = gb_stats_compute(s->ns, s->n, &s->stats)) != GB_OK)
+        if ((st = gb_stats_progress(s->ns, s->n, &s->stats)) != GB_OK)
             return st;
         s->converged = gb_stats_converged(&s->stats, o->rel_ci);
         if (s->converged || s->n >= o->max_samples || gb_measure_now_s() - start > o->max_time_s)
-            return GB_OK;
+            return gb_stats_compute(s->ns, s->n, &s->stats); /* the reported median: Harrell-Davis */
     }
 }

@@ -61,6 +61,12 @@ enum gb_warm_plan {
  * shorter one warms up with one burst. */
 #define GB_STILL_WARM_S 0.25
 #define GB_VERIFIED_WARM_NS 100000.0
+/* A full warm-up lasts at least this long, whatever warmup_s says: for
+ * its first few tens of milliseconds of work after an idle spell a GPU
+ * runs short cold kernels faster than it does from then on (and than
+ * Nsight Compute times them), so samples taken then are not the kernel's
+ * steady time (docs/measurement.md, "The first milliseconds"). */
+#define GB_IDLE_WARMUP_S 0.1
 enum gb_warm_plan gb_warm_plan(double since_busy_s, double verify_ns);
 
 /* The clock `choice` (enum gb_timer_choice) tries first: auto tries the

@@ -56,6 +56,8 @@ json_t *gb_record_to_json(const struct gb_record *r)
     json_object_set_new(o, "time_source", r->time_source[0] ? json_string(r->time_source) : json_null());
     if (r->cold_flush[0])
         json_object_set_new(o, "cold_flush", json_string(r->cold_flush));
+    if (r->isolate_s > 0)
+        json_object_set_new(o, "isolate_s", gb_json_real(r->isolate_s));
     json_object_set_new(o, "time_ns", t);
     json_object_set_new(o, "batch_time_ns", gb_batch_time_to_json(r));
     json_object_set_new(o, "bytes", gb_json_real(r->bytes));
@@ -149,8 +151,11 @@ static int gb_time_source_from_json(const struct gb_jr *j, json_t *o, struct gb_
     if (src && !json_is_null(src) &&
         gb_jr_str(j, o, "time_source", r->time_source, sizeof r->time_source, 0))
         return -1;
-    if (gb_jr_str(j, o, "cold_flush", r->cold_flush, sizeof r->cold_flush, 0))
+    if (gb_jr_str(j, o, "cold_flush", r->cold_flush, sizeof r->cold_flush, 0) ||
+        gb_jr_real(j, o, "isolate_s", GB_RANGE_SECONDS, &r->isolate_s))
         return -1;
+    if (isnan(r->isolate_s))
+        r->isolate_s = 0;
     if (b && json_is_object(b)) {
         if (gb_jr_times(j, b, "batch_time_ns", bt))
             return -1;

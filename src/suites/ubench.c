@@ -601,7 +601,6 @@ static const struct gb_axis_def ub_axes_cannon[] = {
                   .min_samples = 6,                  \
                   .max_samples = 200,                \
                   .warmup_launches = 1,              \
-                  .warmup_s = 0.0005,                \
                   .chunk_s = 0.001,                  \
                   .batch_target_ns = 100000.0},      \
      .share_by = "size",                             \
