@@ -3,7 +3,8 @@
 truth runs committed under SRC/data/<gpu>/truth-*/: truth.csv of the run's
 clock, with events/truth.csv and flush-write/truth.csv (the CUPTI-clock runs),
 cupti/truth.csv (the profiler-clock runs), flush-read/truth.csv (the
-read-last runs) or flush-read-last/truth.csv (the empty-flush runs) beside it; a run with none of them is the default clock's. A CPU test diffs its output
+read-last runs), flush-read-last/truth.csv (the empty-flush runs) or
+isolate-1/truth.csv (the default clock with --isolate 1) beside it; a run with none of them is the default clock's. A CPU test diffs its output
 against the section of docs/measurement.md between the markers."""
 import csv
 import glob
@@ -63,7 +64,7 @@ def table_default(run_dir, main):
     return '\n'.join(out)
 
 
-SUBDIRS = ('cupti', 'flush-read', 'flush-read-last', 'events', 'flush-write')
+SUBDIRS = ('cupti', 'flush-read', 'flush-read-last', 'isolate-1', 'events', 'flush-write')
 
 
 def table(run_dir):
@@ -72,6 +73,9 @@ def table(run_dir):
         return table_default(run_dir, main)
     if os.path.isdir(os.path.join(run_dir, 'cupti')):
         return table_cupti(run_dir, main)
+    if os.path.isdir(os.path.join(run_dir, 'isolate-1')):
+        return table_cupti(run_dir, main, 'isolate-1', 'the default clock', '`--isolate 1`',
+                           ('gpubound (us)', 'gpubound, --isolate 1 (us)'))
     if os.path.isdir(os.path.join(run_dir, 'flush-read-last')):
         return table_cupti(run_dir, main, 'flush-read-last', 'the empty flush', 'the read-last flush',
                            ('gpubound, empty (us)', 'gpubound, read-last (us)'))
@@ -97,7 +101,7 @@ def table(run_dir):
 SRC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..')
 def default_clock_first(d):
     """Per GPU, the default clock's runs first, then the others newest first."""
-    has_sub = any(os.path.isdir(os.path.join(d, s)) for s in SUBDIRS)
+    has_sub = any(os.path.isdir(os.path.join(d, s)) for s in SUBDIRS if s != 'isolate-1')
     return (os.path.basename(os.path.dirname(d)), has_sub, os.path.basename(d))
 
 
