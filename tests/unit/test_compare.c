@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "gpubound/compare.h"
+#include "gpubound/measure.h"
 #include "gpubound/results.h"
 
 /* ---- a seeded generator (xorshift64*, Box-Muller): the same on every machine ---- */
@@ -264,6 +265,25 @@ static void test_one_sided_and_no_samples(void **state)
     rm_rf(dir);
 }
 
+/* Writes one record of five samples in two bands with `median` to `path`,
+ * loads the run in `dir` and counts the warnings that name its median. */
+static int median_warnings(const char *path, const char *dir, double median)
+{
+    struct gb_run *run;
+    int n = 0;
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "[\n{\"suite\":\"s\",\"bench\":\"b\",\"axes\":{},\"status\":\"ok\",\"samples\":5,"
+               "\"time_ns\":{\"min\":2592,\"median\":%.17g,\"mean\":2656,\"stddev\":87,\"ci_lo\":2592,"
+               "\"ci_hi\":2752},\"sample_ns\":[2592,2752,2592,2752,2592]}\n]\n", median);
+    fclose(f);
+    assert_int_equal(gb_run_load(dir, &run), GB_OK);
+    for (size_t i = 0; i < run->n_warnings; i++)
+        n += strstr(run->warnings[i], "time_ns.median") != NULL;
+    gb_run_free(run);
+    return n;
+}
+
 /* Samples go through results.json and results.json.gz and come back; a bad
  * one is refused with the field named. */
 static void test_samples_round_trip(void **state)
@@ -307,6 +327,15 @@ static void test_samples_round_trip(void **state)
     fclose(f);
     assert_int_equal(gb_run_load(a, &run), GB_ERR_FORMAT);
     assert_non_null(strstr(gb_error_message(), "samples = 3"));
+    /* Two bands: a median that is their Harrell-Davis estimate loads
+     * without a word (runs from 2026-11-26 on), one that is neither it
+     * nor the middle sample is named. */
+    double bands[5] = {2592, 2592, 2592, 2752, 2752};
+    double hd = gb_stats_hd_median(bands, 5);
+    assert_true(hd > 2592 && hd < 2752);
+    assert_int_equal(median_warnings(path, a, hd), 0);
+    assert_int_equal(median_warnings(path, a, 2592), 0); /* the middle sample: runs from before */
+    assert_int_equal(median_warnings(path, a, 2700), 1);
     rm_rf(dir);
 }
 
