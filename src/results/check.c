@@ -102,8 +102,8 @@ static int gb_cmp_double(const void *a, const void *b)
 }
 
 /* The kept samples against the median they summarise (samples are written
- * to 0.001 ns): their Harrell-Davis estimate (gb_stats_compute, runs from
- * 2026-11-26 on) or, in a run recorded before, the middle sample. */
+ * to 0.001 ns): their Harrell-Davis estimate (gb_stats_compute) or, in a
+ * run recorded before gpubound reported it, the middle sample. */
 static enum gb_status gb_check_samples(struct gb_run *run, const char *file, size_t i)
 {
     const struct gb_record *r = &run->records[i];
