@@ -39,6 +39,7 @@ struct gb_counters_pass {
     struct gb_gpu *g;
     struct gb_point *p;
     int poison;
+    int flush;   /* enum gb_flush_method: the run's (--flush), unless GPUBOUND_COUNTERS_FLUSH names one */
 };
 
 static enum gb_status gb_counters_before_pass(void *ctx)
@@ -48,9 +49,9 @@ static enum gb_status gb_counters_before_pass(void *ctx)
     if (c->poison && c->p->bench->poison)
         st = c->p->bench->poison(c->p, c->p->bench->ctx);
     const char *e = getenv("GPUBOUND_COUNTERS_FLUSH");
-    int m = e ? gb_flush_method_parse(e) : GB_FLUSH_EMPTY;
+    int m = e ? gb_flush_method_parse(e) : c->flush;
     if (st == GB_OK)
-        st = gb_gpu_flush_l2(c->g, m < 0 ? GB_FLUSH_EMPTY : (enum gb_flush_method)m);
+        st = gb_gpu_flush_l2(c->g, (enum gb_flush_method)(m < 0 ? c->flush : m));
     return st == GB_OK ? gb_gpu_sync(c->g) : st;
 }
 
@@ -73,7 +74,7 @@ static enum gb_status gb_counters_lead_in(struct gb_gpu *g, struct gb_point *p, 
 static enum gb_status gb_counters_collect(struct gb_gpu *g, struct gb_point *p, char **req, size_t n_req,
                                           const struct gb_measure_opts *o, struct gb_counters *out)
 {
-    struct gb_counters_pass pass = {.g = g, .p = p, .poison = o->counter_launch == 0};
+    struct gb_counters_pass pass = {.g = g, .p = p, .poison = o->counter_launch == 0, .flush = o->flush};
     enum gb_profiler_replay replay = o->counters_keep_cache ? GB_PROFILER_KERNEL_REPLAY : GB_PROFILER_USER_REPLAY;
     struct gb_profiler *prof = NULL;
     double *values = NULL;
