@@ -18,6 +18,9 @@ expect 2 "--set 'width' is not AXIS=V1,V2" run bandwidth --set width --out "$TMP
 expect 2 "--device needs an integer" run bandwidth --device abc
 expect 2 "--ci needs a percentage" run bandwidth --ci -1
 expect 2 "--max-time needs seconds" run bandwidth --max-time 0
+expect 2 "--isolate needs milliseconds between 0 and 1000, not '0'" run bandwidth --isolate 0
+expect 2 "--isolate needs milliseconds between 0 and 1000, not '1500'" run bandwidth --isolate 1500
+expect 2 "--isolate needs milliseconds between 0 and 1000, not '2ms'" run bandwidth --isolate 2ms
 expect 2 "--format: unknown format 'xml'|'xml'" run bandwidth --format xml
 expect 2 "run: unknown option '--bogus'" run --bogus
 expect 2 "run: --out needs a value|--out needs a value" run bandwidth --out
