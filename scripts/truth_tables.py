@@ -64,18 +64,18 @@ def table_default(run_dir, main):
     return '\n'.join(out)
 
 
-SUBDIRS = ('cupti', 'flush-read', 'flush-read-last', 'isolate-1', 'events', 'flush-write')
+SUBDIRS = ('cupti', 'flush-read', 'flush-read-last', 'events', 'flush-write')
 
 
 def table(run_dir):
     main = rows(os.path.join(run_dir, 'truth.csv'))
+    if os.path.isdir(os.path.join(run_dir, 'isolate-1')):
+        return table_cupti(run_dir, main, 'isolate-1', 'the default clock', '`--isolate 1`',
+                           ('gpubound (us)', 'gpubound, --isolate 1 (us)'))
     if not any(os.path.isdir(os.path.join(run_dir, d)) for d in SUBDIRS):
         return table_default(run_dir, main)
     if os.path.isdir(os.path.join(run_dir, 'cupti')):
         return table_cupti(run_dir, main)
-    if os.path.isdir(os.path.join(run_dir, 'isolate-1')):
-        return table_cupti(run_dir, main, 'isolate-1', 'the default clock', '`--isolate 1`',
-                           ('gpubound (us)', 'gpubound, --isolate 1 (us)'))
     if os.path.isdir(os.path.join(run_dir, 'flush-read-last')):
         return table_cupti(run_dir, main, 'flush-read-last', 'the empty flush', 'the read-last flush',
                            ('gpubound, empty (us)', 'gpubound, read-last (us)'))
@@ -101,7 +101,7 @@ def table(run_dir):
 SRC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..')
 def default_clock_first(d):
     """Per GPU, the default clock's runs first, then the others newest first."""
-    has_sub = any(os.path.isdir(os.path.join(d, s)) for s in SUBDIRS if s != 'isolate-1')
+    has_sub = any(os.path.isdir(os.path.join(d, s)) for s in SUBDIRS)
     return (os.path.basename(os.path.dirname(d)), has_sub, os.path.basename(d))
 
 

@@ -4,10 +4,8 @@
 # sample, and its median is not longer than the back-to-back one by more
 # than 0.5% (on an H100 it is 0.7% shorter; on both GPUs closer to Nsight
 # Compute's, data/h100/truth-2026-11-26 and its isolate-1/).
-set -u
-: "${GPUBOUND:?}"
-dir=$(mktemp -d /tmp/gb-isolate-XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.bash"
+dir=$out
 a="bandwidth/read --set width=16 --set grid=stride --set bytes=256M --hot --no-report"
 # shellcheck disable=SC2086
 "$GPUBOUND" run $a --out "$dir/loop" >/dev/null 2>"$dir/loop.err" ||
@@ -15,6 +13,8 @@ a="bandwidth/read --set width=16 --set grid=stride --set bytes=256M --hot --no-r
 # shellcheck disable=SC2086
 "$GPUBOUND" run $a --isolate 2 --out "$dir/alone" >/dev/null 2>"$dir/alone.err" ||
     { echo "FAIL: --isolate 2: $(tail -n 1 "$dir/alone.err")"; exit 1; }
+plausible "$dir/loop"
+plausible "$dir/alone"
 python3 - "$dir" <<'PY'
 import json, sys
 d = sys.argv[1]
