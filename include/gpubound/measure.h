@@ -73,10 +73,11 @@ struct gb_measure_opts {
     int profile_only;       /* no warm-up and no samples: set up, verify, profile */
 };
 
-/* Which clock times the samples: the GPU's own per-kernel timestamps
- * through CUPTI where it can be had (AUTO falls back to CUDA events, and
- * the record says which timed it), or one of them only (CUPTI: a point
- * fails when CUPTI cannot be had). */
+/* Which clock times the samples: AUTO tries the clocks in the order of
+ * their table (src/measure/clocks.c: the profiler's gpu__time_duration,
+ * CUPTI's kernel timestamps, CUDA events), each falling back to the next
+ * where it cannot be had, and the record says which timed it; any other
+ * value is that clock only (a point fails when it cannot be had). */
 enum gb_timer_choice { GB_TIMER_AUTO = 0, GB_TIMER_EVENTS, GB_TIMER_CUPTI, GB_TIMER_PROFILER };
 
 void gb_measure_opts_default(struct gb_measure_opts *o);
