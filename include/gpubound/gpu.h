@@ -91,8 +91,6 @@ int gb_cuda_sticky(CUresult r);
         }                                                                      \
     } while (0)
 
-struct gb_profiler;
-
 /* An opened device: its limits, primary context and the stream all
  * benchmark work runs on. */
 struct gb_gpu {
@@ -122,12 +120,13 @@ struct gb_gpu {
     /* NVRTC's log of the last module that failed to compile (owned; NULL
      * when none): the harness moves it into the point's record. */
     char *compile_log;
-    /* The range profiler of gpu__time_duration that the profiler clock
-     * keeps open from point to point (opening one takes about 0.4 s);
-     * NULL: none open. duration_prof_failed: it could not be opened in
-     * this process (CUPTI missing, profiling not permitted), not tried again. */
-    struct gb_profiler *duration_prof;
-    int duration_prof_failed;
+    /* What the clocks that time samples keep on this GPU from point to
+     * point (the profiler clock's range profiler: src/measure/clocks.h,
+     * gb_clock_state), opaque here; NULL: nothing. gb_gpu_close calls
+     * clock_state_release (when set) before it frees the GPU's buffers,
+     * modules and context. */
+    void *clock_state;
+    void (*clock_state_release)(struct gb_gpu *g);
     /* Modules compiled ahead of the GPU thread (the compile pool); NULL: none. */
     const struct gb_compile_ahead *ahead;
 };

@@ -1,41 +1,12 @@
-/* measure.h - timing one point, the statistics of its samples, and the
- * plan of points a run measures. The harness knows nothing of the suite it
- * runs: it calls a benchmark's callbacks and fills a gb_record. */
+/* measure.h - timing one point and the plan of points a run measures (the
+ * statistics of its samples: numbers.h). The harness knows nothing of the
+ * suite it runs: it calls a benchmark's callbacks and fills a gb_record. */
 #ifndef GPUBOUND_MEASURE_H
 #define GPUBOUND_MEASURE_H
 
+#include "gpubound/numbers.h"
 #include "gpubound/results.h"
 #include "gpubound/suite.h"
-
-/* ---- statistics of timed samples ---- */
-
-struct gb_sample_stats {
-    int n;
-    double min, median, mean, stddev; /* median: Harrell-Davis (gb_stats_compute) */
-    double ci_lo, ci_hi;   /* distribution-free 95% CI of the median (order statistics) */
-    int ci_exact;          /* 0 when n is too small for a 95% interval: [min, max] given */
-};
-
-/* Computes the statistics of `n` samples (not modified). n >= 1. The
- * median is the Harrell-Davis estimate (gb_stats_hd_median). */
-enum gb_status gb_stats_compute(const double *x, int n, struct gb_sample_stats *out);
-
-/* The same with the middle sample as the median (the mean of the middle
- * two for even n): cheaper, for the stopping rule between chunks. */
-enum gb_status gb_stats_progress(const double *x, int n, struct gb_sample_stats *out);
-
-/* The Harrell-Davis estimate of the median of n >= 1 samples sorted
- * ascending: a Beta-weighted mean of all of them, which moves smoothly as
- * samples are added, unlike the middle one. */
-double gb_stats_hd_median(const double *sorted, int n);
-
-/* The 1-based ranks (lo, hi) of the order statistics that bound a 95%
- * confidence interval of the median of n samples (binomial, p = 1/2), or
- * 0 when n is too small. */
-int gb_stats_median_ci_ranks(int n, int *lo, int *hi);
-
-/* 1 if the relative half-width of the median's CI is at most rel_ci. */
-int gb_stats_converged(const struct gb_sample_stats *s, double rel_ci);
 
 /* ---- the harness ---- */
 
@@ -73,10 +44,11 @@ struct gb_measure_opts {
     int profile_only;       /* no warm-up and no samples: set up, verify, profile */
 };
 
-/* Which clock times the samples: the GPU's own per-kernel timestamps
- * through CUPTI where it can be had (AUTO falls back to CUDA events, and
- * the record says which timed it), or one of them only (CUPTI: a point
- * fails when CUPTI cannot be had). */
+/* Which clock times the samples: AUTO tries the clocks in the order of
+ * their table (src/measure/clocks.c: the profiler's gpu__time_duration,
+ * CUPTI's kernel timestamps, CUDA events), each falling back to the next
+ * where it cannot be had, and the record says which timed it; any other
+ * value is that clock only (a point fails when it cannot be had). */
 enum gb_timer_choice { GB_TIMER_AUTO = 0, GB_TIMER_EVENTS, GB_TIMER_CUPTI, GB_TIMER_PROFILER };
 
 void gb_measure_opts_default(struct gb_measure_opts *o);

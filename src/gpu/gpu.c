@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "gpubound/gpu.h"
-#include "gpu/cupti_profiler.h"
 #include "gpu/cupti.h"
 #include "gpu/gpu_internal.h"
 #include "util/fs.h"
@@ -117,7 +116,8 @@ void gb_gpu_close(struct gb_gpu *g)
     gb_cu->cuCtxSetCurrent(g->ctx);
     if (g->stream)
         gb_cu->cuStreamSynchronize(g->stream);
-    gb_profiler_close(g->duration_prof);
+    if (g->clock_state_release)
+        g->clock_state_release(g);
     gb_gpu_free(g, g->flush_buf);
     gb_gpu_free(g, g->scratch);
     gb_gpu_unload_modules(g);

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "gpubound/measure.h"
+#include "measure/clocks.h"
 #include "measure/sampling.h"
 #include "measure/timer.h"
 
@@ -193,6 +194,7 @@ struct gb_point_run {
     struct gb_record *rec;
     struct gb_measure_opts o;    /* the caller's options with the bench's policy applied */
     struct gb_timer timer;
+    const struct gb_clock *clock; /* the timer's row in the table of clocks (clocks.h) */
     CUgraph graph;               /* `batch` launches captured, when batched */
     CUgraphExec exec;
     int set_up;                  /* setup was called: teardown must be */
@@ -343,7 +345,8 @@ static enum gb_status gb_point_batch(struct gb_point_run *r)
     struct gb_sample_work w;
     struct gb_sample_set warm;
     const struct gb_measure_opts *o = &r->o;
-    if (r->rec->cache == GB_CACHE_COLD || r->p->no_graph || r->timer.one_launch || r->est_ns >= o->batch_below_ns)
+    if (r->rec->cache == GB_CACHE_COLD || r->p->no_graph || !(r->clock->can & GB_CLOCK_BATCH) ||
+        r->timer.one_launch || r->est_ns >= o->batch_below_ns)
         return GB_OK;
     int batch = (int)ceil(o->batch_target_ns / fmax(r->est_ns, 100.0));
     if (batch > 1000)
@@ -358,42 +361,12 @@ static enum gb_status gb_point_batch(struct gb_point_run *r)
     return st;
 }
 
-/* The clock, trying `first` and then the ones after it: the profiler's
- * counted duration, CUPTI's per-kernel timestamps, CUDA events, unless
- * the options insist on one. */
-static enum gb_status gb_point_timer_from(struct gb_point_run *r, enum gb_timer_choice first)
-{
-    enum gb_status st;
-    if (first == GB_TIMER_EVENTS)
-        return gb_timer_events_open(r->g, &r->timer);
-    if (first == GB_TIMER_PROFILER) {
-        st = gb_timer_profiler_open(r->g, &r->timer);
-        if (st != GB_ERR_UNSUPPORTED || r->o.timer == GB_TIMER_PROFILER)
-            return st;
-        if (r->timer.release)
-            r->timer.release(r->timer.self);
-    }
-    st = gb_timer_cupti_open(r->g, &r->timer);
-    if (st != GB_ERR_UNSUPPORTED || r->o.timer == GB_TIMER_CUPTI)
-        return st;
-    if (r->timer.release)
-        r->timer.release(r->timer.self);
-    return gb_timer_events_open(r->g, &r->timer);
-}
-
-/* The one place that picks the clock (gb_timer_first). */
+/* The clock: the one the options name, or auto's first and then the ones
+ * after it (the table of clocks, clocks.h). */
 static enum gb_status gb_point_timer(struct gb_point_run *r)
 {
-    return gb_point_timer_from(r, gb_timer_first(r->o.timer));
-}
-
-/* Whether a failure `st` of the chosen clock's samples lets the point try
- * the next clock: the profiler, chosen by default, refused this launch
- * (one that runs no kernel, a copy or a set, has no range to count). */
-static int gb_point_clock_refused(const struct gb_point_run *r, enum gb_status st)
-{
-    return st == GB_ERR_UNSUPPORTED && r->o.timer == GB_TIMER_AUTO && r->timer.name &&
-           strcmp(r->timer.name, "profiler") == 0;
+    const struct gb_clock_table *tab = gb_clocks();
+    return gb_clock_open(tab, gb_clock_first(tab, r->o.timer), r->o.timer, 0, r->g, &r->timer, &r->clock);
 }
 
 /* Warm-up with the open clock, which also tells the launch's length, then
@@ -418,19 +391,20 @@ static enum gb_status gb_point_warm(struct gb_point_run *r, enum gb_warm_plan pl
     return GB_OK;
 }
 
-/* The profiler refused the point's launch: CUPTI's timestamps (then
- * events) time it instead, after a warm-up with that clock, one launch a
- * sample: the profiler stays attached to the context, and a captured graph
- * of copies launched under it lost the context (an H100, driver 580). */
+/* The clock refused the point's launch (gb_clock_refused: the profiler, a
+ * launch that runs no kernel): the clock after it (CUPTI's timestamps,
+ * then events) times it instead, after a warm-up with that clock, opened
+ * as a replacement (GB_CLOCK_REPLACES: one launch a sample). */
 static enum gb_status gb_point_next_clock(struct gb_point_run *r)
 {
     enum gb_status st;
+    const struct gb_clock_table *tab = gb_clocks();
     r->timer.release(r->timer.self);
     r->timer.release = NULL;
     gb_sample_set_release(&r->samples);
-    if ((st = gb_point_timer_from(r, GB_TIMER_CUPTI)) != GB_OK)
+    if ((st = gb_clock_open(tab, gb_clock_next(tab, r->clock), r->o.timer, GB_CLOCK_REPLACES, r->g, &r->timer,
+                            &r->clock)) != GB_OK)
         return st;
-    r->timer.one_launch = 1;
     return gb_point_warm(r, GB_WARM_BURST);
 }
 
@@ -438,11 +412,12 @@ static enum gb_status gb_point_next_clock(struct gb_point_run *r)
 static enum gb_status gb_point_warm_up(struct gb_point_run *r)
 {
     enum gb_status st;
-    int had_profiler = r->g->duration_prof != NULL;
+    int held = gb_clocks_hold(gb_clocks(), r->g);
     double t = gb_measure_now_s();
     st = gb_point_timer(r);
-    if (!had_profiler && r->g->duration_prof) {
-        /* Opening the profiler is once a process, like the GPU's start. */
+    if (!held && gb_clocks_hold(gb_clocks(), r->g)) {
+        /* Opening what a clock keeps from point to point (the profiler) is
+         * once a process, like the GPU's start. */
         double dt = gb_measure_now_s() - t;
         r->rec->parts.start_s += dt;
         r->rec->parts.warmup_s -= dt;
@@ -453,7 +428,7 @@ static enum gb_status gb_point_warm_up(struct gb_point_run *r)
      * up; a long verified launch has warmed this point's caches and code,
      * and one burst of launches warms a short one's. */
     st = gb_point_warm(r, gb_warm_plan(r->g->busy_s > 0 ? gb_measure_now_s() - r->g->busy_s : -1, r->verify_ns));
-    return gb_point_clock_refused(r, st) ? gb_point_next_clock(r) : st;
+    return gb_clock_refused(gb_clocks(), r->clock, r->o.timer, st) ? gb_point_next_clock(r) : st;
 }
 
 /* The samples with the open clock, from its mark on. */
@@ -474,7 +449,7 @@ static enum gb_status gb_point_sample(struct gb_point_run *r)
     struct gb_record *rec = r->rec;
     rec->sm_mhz_before = gb_gpu_sm_clock_mhz(r->g);
     st = gb_point_samples(r);
-    if (gb_point_clock_refused(r, st) && (st = gb_point_next_clock(r)) == GB_OK)
+    if (gb_clock_refused(gb_clocks(), r->clock, r->o.timer, st) && (st = gb_point_next_clock(r)) == GB_OK)
         st = gb_point_samples(r);
     if (st != GB_OK)
         return st;
@@ -545,7 +520,7 @@ static enum gb_status gb_point_counters(struct gb_point_run *r)
     if (r->timer.release)
         r->timer.release(r->timer.self);
     r->timer.release = NULL;
-    gb_timer_profiler_forget(r->g);
+    gb_clocks_set_aside(gb_clocks(), r->g);
     enum gb_status st = gb_counters_profile(r->g, r->p, &r->o, &r->rec->counters);
     if (st == GB_OK || st == GB_ERR_USAGE || r->o.profile_only || st == GB_ERR_INTERRUPTED || st == GB_ERR_DEVICE_LOST || st == GB_ERR_TIMEOUT)
         return st;

@@ -96,11 +96,6 @@ static enum gb_status gb_sample_untimed(const struct gb_sample_work *w, int n)
     return st;
 }
 
-enum gb_timer_choice gb_timer_first(int choice)
-{
-    return choice == GB_TIMER_AUTO ? GB_TIMER_PROFILER : (enum gb_timer_choice)choice;
-}
-
 enum gb_warm_plan gb_warm_plan(double since_busy_s, double verify_ns)
 {
     if (since_busy_s < 0 || since_busy_s >= GB_STILL_WARM_S)

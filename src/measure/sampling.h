@@ -69,15 +69,6 @@ enum gb_warm_plan {
 #define GB_IDLE_WARMUP_S 0.1
 enum gb_warm_plan gb_warm_plan(double since_busy_s, double verify_ns);
 
-/* The clock `choice` (enum gb_timer_choice) tries first: auto tries the
- * profiler's gpu__time_duration, the counter Nsight Compute reports.
- * CUPTI's kernel timestamps leave out 0.6 to 1.5 us of it, and with its
- * activity records on some kernels run slower: a launch of 36,864 empty
- * 1024-thread blocks took 47.6 us by CUPTI's timestamps, 29.2 us by
- * events and 27.0 us by the profiler on an H200 (docs/measurement.md).
- * Each falls back to the next, CUPTI then events (harness.c). */
-enum gb_timer_choice gb_timer_first(int choice);
-
 /* Samples `w` in chunks of about o->chunk_s of work (sample_ns: the
  * expected length of one sample) until, with at least o->min_samples,
  * the relative CI half-width of the median is at most o->rel_ci

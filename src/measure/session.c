@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include "gpubound/session.h"
+#include "measure/clocks.h"
 #include "measure/compile_pool.h"
 #include "measure/sampling.h"
 #include "measure/session_loop.h"
-#include "measure/timer.h"
 
 enum gb_status gb_session_open(struct gb_session *s, int ordinal, const char *command_line, int quick)
 {
@@ -196,15 +196,17 @@ static void gb_session_pool_stop(struct gb_session_run *r)
     r->s.pool_threads = ps.threads;
 }
 
-/* Before the first point of a run timed by the profiler's clock: its
- * first session, counted and thrown away (gb_timer_profiler_prime), part
- * of the start. A failure is the first point's to say. */
+/* Before the first point of a run: the prime of the clock its points try
+ * first, when that clock has one (the profiler's first session, counted
+ * and thrown away: gb_timer_profiler_prime), part of the start. A failure
+ * is the first point's to say. */
 static void gb_session_prime(struct gb_session_run *r)
 {
-    if (r->mo.profile_only || gb_timer_first(r->mo.timer) != GB_TIMER_PROFILER)
+    const struct gb_clock *c = gb_clock_first(gb_clocks(), r->mo.timer);
+    if (r->mo.profile_only || !c || !c->prime)
         return;
     double t = gb_measure_now_s();
-    (void)gb_timer_profiler_prime(&r->s.gpu);
+    (void)c->prime(&r->s.gpu);
     r->s.info.parts.start_s += gb_measure_now_s() - t;
 }
 

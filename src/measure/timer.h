@@ -58,7 +58,9 @@ struct gb_timer {
      * out of the samples so far (the cold mode's flushes). */
     double (*aside_ns)(void *self);
     /* Nonzero: every sample is one launch (the harness never captures a
-     * graph batch for this clock). */
+     * graph batch for this clock). Set by the clock itself: a clock that
+     * cannot batch (clocks.h, GB_CLOCK_BATCH), or one opened in place of a
+     * clock that refused the point's launch (GB_CLOCK_REPLACES). */
     int one_launch;
     /* Nonzero: the samples of one chunk share one counting session, from
      * the first begin() to collect(), so whatever ran between them would
@@ -69,9 +71,13 @@ struct gb_timer {
     void (*release)(void *self);
 };
 
+/* The clocks' open functions (a row of clocks.c each; `flags` as
+ * gb_clock.open's, clocks.h: GB_CLOCK_REPLACES makes the timer's samples
+ * one launch each). */
+
 /* Opens the CUDA-event timer on `g`'s stream (timer_events.c). Events are
  * created on first use; release with t->release(t->self). */
-enum gb_status gb_timer_events_open(struct gb_gpu *g, struct gb_timer *t);
+enum gb_status gb_timer_events_open(struct gb_gpu *g, unsigned flags, struct gb_timer *t);
 
 /* Opens the CUPTI timer on `g`'s stream (timer_cupti.c): the GPU's own
  * start and end of every kernel, copy and set each sample runs (one
@@ -79,31 +85,41 @@ enum gb_status gb_timer_events_open(struct gb_gpu *g, struct gb_timer *t);
  * the cold mode's flush kernels ("gb_flush*") left out, and the sample's
  * span timed by events for the batch time. GB_ERR_UNSUPPORTED with the
  * reason when CUPTI is missing or refused: the caller falls back to events. */
-enum gb_status gb_timer_cupti_open(struct gb_gpu *g, struct gb_timer *t);
+enum gb_status gb_timer_cupti_open(struct gb_gpu *g, unsigned flags, struct gb_timer *t);
 
 /* Opens the profiler timer on `g` (timer_profiler.c): each launch's
  * gpu__time_duration.sum, the counter Nsight Compute reports, through
  * CUPTI's range profiler; one launch a sample, read before the next. The
- * range profiler stays open in g->duration_prof from point to point, and
- * CUPTI's activity records are off while it counts.
- * GB_ERR_UNSUPPORTED with the reason when the profiler cannot be had
- * (CUPTI missing, profiling not permitted; not tried again in the process). */
-enum gb_status gb_timer_profiler_open(struct gb_gpu *g, struct gb_timer *t);
+ * range profiler stays open on `g` from point to point, in the profiler
+ * clock's own slot of `g` (gb_clock_state), and CUPTI's activity records
+ * are off while it counts. GB_ERR_UNSUPPORTED with the reason when the
+ * profiler cannot be had (CUPTI missing, profiling not permitted; not
+ * tried again on `g`). */
+enum gb_status gb_timer_profiler_open(struct gb_gpu *g, unsigned flags, struct gb_timer *t);
 
 /* Opens g's duration profiler and counts one session around the L2
  * flush kernel, read and thrown away: done before a run's first point
- * (session.c). Until a process has completed a profiling session, the
- * kernels of the buffers and modules it made before run slower under the
- * profiler than Nsight Compute measures them, on an H100 a hot 8 MiB read
- * 3.968 us (data/h100/hot-order-2026-11-25) and a 4 GiB copy 3074 us
+ * (session.c, through the profiler row's prime). Until a process has
+ * completed a profiling session, the kernels of the buffers and modules
+ * it made before run slower under the profiler than Nsight Compute
+ * measures them, on an H100 a hot 8 MiB read 3.968 us
+ * (data/h100/hot-order-2026-11-25) and a 4 GiB copy 3074 us
  * (truth-2026-11-23-b) against 3.584 and 3036 us after it
  * (truth-2026-11-25-b; docs/measurement.md). A failure is returned and
  * found again by the first point that opens the clock. */
 enum gb_status gb_timer_profiler_prime(struct gb_gpu *g);
 
-/* Closes g's duration profiler (before counters take the context's one
- * range profiler; after a failed sample). */
-void gb_timer_profiler_forget(struct gb_gpu *g);
+/* Closes g's duration profiler, if open (before counters take the
+ * context's one range profiler; after a failed sample). Whether it could
+ * be opened is remembered. */
+void gb_timer_profiler_set_aside(struct gb_gpu *g);
+
+/* Nonzero while g's duration profiler is open. */
+int gb_timer_profiler_holds(const struct gb_gpu *g);
+
+/* Frees the profiler clock's state on a GPU (its slot), closing its
+ * profiler: when the GPU closes. */
+void gb_timer_profiler_release_state(void *state);
 
 /* The durations of `launches` launches from the profiler's ranges (one per
  * kernel, in launch order): each launch the sum of n_ranges / launches

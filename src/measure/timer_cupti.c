@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu/cupti.h"
+#include "measure/clocks.h"
 #include "measure/timer.h"
 
 struct gb_cupti_timer {
@@ -141,7 +142,7 @@ static void gb_cupti_release(void *self)
     free(c);
 }
 
-enum gb_status gb_timer_cupti_open(struct gb_gpu *g, struct gb_timer *t)
+enum gb_status gb_timer_cupti_open(struct gb_gpu *g, unsigned flags, struct gb_timer *t)
 {
     struct gb_cupti_timer *c = calloc(1, sizeof *c);
     enum gb_status st;
@@ -153,7 +154,7 @@ enum gb_status gb_timer_cupti_open(struct gb_gpu *g, struct gb_timer *t)
     c->batch = 1;
     if ((st = gb_cupti_start("gb_flush")) != GB_OK ||
         (st = gb_cupti_stream_id(g->ctx, g->stream, &c->stream)) != GB_OK ||
-        (st = gb_timer_events_open(g, &c->events)) != GB_OK)
+        (st = gb_timer_events_open(g, 0, &c->events)) != GB_OK)
         return st;
     /* Whatever ran before this point (set-up, the verification launch) is
      * complete and not a sample. */
@@ -169,5 +170,6 @@ enum gb_status gb_timer_cupti_open(struct gb_gpu *g, struct gb_timer *t)
     t->mark = gb_cupti_mark;
     t->batch_stats = gb_cupti_batch_stats;
     t->aside_ns = gb_cupti_aside_ns;
+    t->one_launch = (flags & GB_CLOCK_REPLACES) != 0;
     return GB_OK;
 }

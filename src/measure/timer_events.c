@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/clocks.h"
 #include "measure/timer.h"
 
 #define GB_EVENTS_MAX 32 /* samples pending per collect */
@@ -101,7 +102,7 @@ static void gb_events_release(void *self)
     free(e);
 }
 
-enum gb_status gb_timer_events_open(struct gb_gpu *g, struct gb_timer *t)
+enum gb_status gb_timer_events_open(struct gb_gpu *g, unsigned flags, struct gb_timer *t)
 {
     struct gb_events *e = calloc(1, sizeof *e);
     memset(t, 0, sizeof *t);
@@ -117,5 +118,6 @@ enum gb_status gb_timer_events_open(struct gb_gpu *g, struct gb_timer *t)
     t->end = gb_events_end;
     t->collect = gb_events_collect;
     t->counters = NULL;
+    t->one_launch = (flags & GB_CLOCK_REPLACES) != 0;
     return GB_OK;
 }

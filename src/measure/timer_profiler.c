@@ -17,12 +17,23 @@
 
 #include "gpu/cupti.h"
 #include "gpu/cupti_profiler.h"
+#include "measure/clocks.h"
 #include "measure/sampling.h"
 #include "measure/timer.h"
 
+/* What the profiler clock keeps on a GPU from point to point, in its slot
+ * of the GPU (gb_clock_state): the range profiler of gpu__time_duration
+ * (opening one takes about 0.4 s; NULL: none open), and whether it could
+ * not be opened on this GPU (CUPTI missing, profiling not permitted), not
+ * tried again. */
+struct gb_prof_gpu {
+    struct gb_profiler *prof;
+    int failed;
+};
+
 struct gb_prof_timer {
     struct gb_gpu *g;
-    struct gb_profiler *prof;  /* g->duration_prof */
+    struct gb_profiler *prof;  /* the GPU's duration profiler (struct gb_prof_gpu) */
     int failed;                /* a step failed: the profiler is closed with the timer */
     int batch;     /* launches per sample (1: the harness does not batch this clock) */
     int pending;   /* samples started since the last collect */
@@ -120,37 +131,70 @@ static void gb_prof_timer_release(void *self)
         t->failed = 1;
     }
     if (t->failed && t->g)
-        gb_timer_profiler_forget(t->g);
+        gb_timer_profiler_set_aside(t->g);
     free(t);
 }
 
-void gb_timer_profiler_forget(struct gb_gpu *g)
+/* The profiler clock's state on `g`; made when `create` (NULL when out of
+ * memory), else NULL when there is none. */
+static struct gb_prof_gpu *gb_prof_gpu_of(const struct gb_gpu *g, int create)
 {
-    gb_profiler_close(g->duration_prof);
-    g->duration_prof = NULL;
+    void **slot = gb_clock_state((struct gb_gpu *)g, GB_TIMER_PROFILER, create);
+    if (slot && !*slot && create)
+        *slot = calloc(1, sizeof(struct gb_prof_gpu));
+    return slot ? *slot : NULL;
 }
 
-/* Opens g's duration profiler, or says why it cannot be (once a process:
- * a failed open is not tried again). */
-static enum gb_status gb_duration_profiler(struct gb_gpu *g)
+void gb_timer_profiler_set_aside(struct gb_gpu *g)
+{
+    struct gb_prof_gpu *pg = gb_prof_gpu_of(g, 0);
+    if (!pg)
+        return;
+    gb_profiler_close(pg->prof);
+    pg->prof = NULL;
+}
+
+int gb_timer_profiler_holds(const struct gb_gpu *g)
+{
+    const struct gb_prof_gpu *pg = gb_prof_gpu_of(g, 0);
+    return pg && pg->prof;
+}
+
+void gb_timer_profiler_release_state(void *state)
+{
+    struct gb_prof_gpu *pg = state;
+    if (!pg)
+        return;
+    gb_profiler_close(pg->prof);
+    free(pg);
+}
+
+/* Opens g's duration profiler into *out, or says why it cannot be (once a
+ * GPU: a failed open is not tried again). */
+static enum gb_status gb_duration_profiler(struct gb_gpu *g, struct gb_profiler **out)
 {
     static char metric[] = "gpu__time_duration.sum";
     static char why[512];
     char *names[] = {metric};
     enum gb_status st = GB_OK;
-    if (g->duration_prof)
+    struct gb_prof_gpu *pg = gb_prof_gpu_of(g, 1);
+    if (!pg)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    *out = pg->prof;
+    if (pg->prof)
         return GB_OK;
-    if (g->duration_prof_failed)
+    if (pg->failed)
         return gb_error_set(GB_ERR_UNSUPPORTED, "%s", why);
-    st = gb_profiler_open(g, names, 1, 0, GB_PROFILER_USER_REPLAY, &g->duration_prof);
-    if (st == GB_OK && gb_profiler_passes(g->duration_prof) != 1)
+    st = gb_profiler_open(g, names, 1, 0, GB_PROFILER_USER_REPLAY, &pg->prof);
+    if (st == GB_OK && gb_profiler_passes(pg->prof) != 1)
         st = gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI needs %zu passes for gpu__time_duration on this GPU; "
-                          "use --timer cupti", gb_profiler_passes(g->duration_prof));
+                          "use --timer cupti", gb_profiler_passes(pg->prof));
     if (st != GB_OK) {
         snprintf(why, sizeof why, "%s", gb_error_message());
-        gb_timer_profiler_forget(g);
-        g->duration_prof_failed = 1;
+        gb_timer_profiler_set_aside(g);
+        pg->failed = 1;
     }
+    *out = pg->prof;
     return st;
 }
 
@@ -167,7 +211,7 @@ enum gb_status gb_timer_profiler_prime(struct gb_gpu *g)
     struct gb_sample_set s;
     struct gb_sample_work w = {.run = gb_prime_flush, .ctx = g, .batch = 1};
     memset(&s, 0, sizeof s);
-    enum gb_status st = gb_timer_profiler_open(g, &t);
+    enum gb_status st = gb_timer_profiler_open(g, 0, &t);
     if (st == GB_OK)
         st = gb_sample_chunk(&t, &w, 1, &s);
     gb_sample_set_release(&s);
@@ -176,7 +220,7 @@ enum gb_status gb_timer_profiler_prime(struct gb_gpu *g)
     return st;
 }
 
-enum gb_status gb_timer_profiler_open(struct gb_gpu *g, struct gb_timer *out)
+enum gb_status gb_timer_profiler_open(struct gb_gpu *g, unsigned flags, struct gb_timer *out)
 {
     struct gb_prof_timer *t = calloc(1, sizeof *t);
     enum gb_status st;
@@ -186,10 +230,10 @@ enum gb_status gb_timer_profiler_open(struct gb_gpu *g, struct gb_timer *out)
     if (!t)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     t->batch = 1;
-    if ((st = gb_duration_profiler(g)) != GB_OK)
+    (void)flags; /* one launch a sample whatever it replaces */
+    if ((st = gb_duration_profiler(g, &t->prof)) != GB_OK)
         return st;
     t->g = g;
-    t->prof = g->duration_prof;
     /* No activity records while the profiler counts: its samples are the
      * profiler's alone (the CUPTI clock enables them again). */
     gb_cupti_stop();

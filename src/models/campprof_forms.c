@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gpubound/campprof.h"
+#include "gpubound/numbers.h"
 #include "gpubound/regress.h"
 #include "models/campprof_int.h"
 
@@ -195,12 +196,6 @@ enum gb_status gb_camp_lt_fit(struct gb_camp_equation *eq, const struct gb_camp_
 
 /* ---- held-out error ---- */
 
-static int gb_cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Leave one warps value out: refit `eq`'s form on the others (with the
  * same widths), predict the left-out samples. A fold whose refit fails
  * (too few points) is skipped. */
@@ -221,7 +216,7 @@ enum gb_status gb_camp_heldout(struct gb_camp_equation *eq, const struct gb_camp
     }
     for (size_t i = 0; i < n; i++)
         ws[i] = s[i].warps;
-    qsort(ws, n, sizeof *ws, gb_cmp_d);
+    qsort(ws, n, sizeof *ws, gb_stats_cmp_double);
     for (size_t i = 0; i < n; i++)
         if (i == 0 || ws[i] != ws[nw - 1])
             ws[nw++] = ws[i];

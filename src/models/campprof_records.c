@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gpubound/campprof.h"
+#include "gpubound/numbers.h"
 
 /* The axes of the micro-benchmark records. */
 #define GB_CAMP_AXIS_WIDTH "width"
@@ -120,12 +121,6 @@ enum gb_status gb_camp_records_samples(const struct gb_run *run, enum gb_camp_op
 
 /* ---- the camping level ---- */
 
-static int gb_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The median over the camped reads of `level` of their time over the
  * spread read's of the same level, width and warps; NaN when none pair. */
 static double gb_level_slowdown(const struct gb_run *run, enum gb_camp_level level)
@@ -152,10 +147,8 @@ static double gb_level_slowdown(const struct gb_run *run, enum gb_camp_level lev
             break;
         }
     }
-    if (n) {
-        qsort(ratio, n, sizeof *ratio, gb_cmp_double);
-        med = n % 2 ? ratio[n / 2] : 0.5 * (ratio[n / 2 - 1] + ratio[n / 2]);
-    }
+    if (n)
+        med = gb_stats_median(ratio, n);
     free(ratio);
     return med;
 }

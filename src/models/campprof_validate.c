@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gpubound/campprof.h"
+#include "gpubound/numbers.h"
 
 /* The benches of the validation applications, with the paper's names. */
 static const struct {
@@ -32,12 +33,6 @@ void gb_camp_app_list(char *buf, size_t n)
     size_t len = (size_t)snprintf(buf, n, "%s/", GB_CAMP_SUITE);
     for (size_t k = 0; k < GB_CAMP_N_APPS && len < n; k++)
         len += (size_t)snprintf(buf + len, n - len, "%s%s", k ? ", " : "", gb_camp_apps[k].bench);
-}
-
-static int gb_cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 double gb_camp_geomean(const double *v, size_t n)
@@ -146,10 +141,9 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
     out->gm_app = gb_gm_value(&ga);
     out->gm_app_inside = gb_gm_value(&gi);
     if (nd) {
-        qsort(deg, nd, sizeof *deg, gb_cmp_d);
+        out->degree_median = gb_stats_median(deg, nd);
         out->degree_min = deg[0];
         out->degree_max = deg[nd - 1];
-        out->degree_median = nd % 2 ? deg[nd / 2] : 0.5 * (deg[nd / 2 - 1] + deg[nd / 2]);
     }
 out:
     free(b);

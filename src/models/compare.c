@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpubound/compare.h"
+#include "gpubound/numbers.h"
 
 void gb_cmp_opts_default(struct gb_cmp_opts *o)
 {
@@ -152,19 +153,6 @@ static double *gb_cmp_pool(const struct gb_cmp_group *g, int *n)
     return v;
 }
 
-static int gb_cmp_dbl_order(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of v[0..n) (sorts v). */
-static double gb_cmp_median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, gb_cmp_dbl_order);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* A side's summary of one point: the median of its records' medians and
  * the hull of their 95% intervals. */
 static void gb_cmp_group_summary(const struct gb_cmp_group *g, double *med, double *lo, double *hi)
@@ -180,7 +168,7 @@ static void gb_cmp_group_summary(const struct gb_cmp_group *g, double *med, doub
         *lo = fmin(*lo, r->ci_lo_ns);
         *hi = fmax(*hi, r->ci_hi_ns);
     }
-    *med = gb_cmp_median(m, k);
+    *med = gb_stats_median(m, (size_t)k);
 }
 
 /* The summary method: the ratio of medians, with the log-scale standard
@@ -220,8 +208,8 @@ static enum gb_status gb_cmp_ranks(const struct gb_cmp_group *gb, const struct g
     if (!x || !y)
         st = gb_error_set(GB_ERR_NOMEM, "out of host memory comparing %s", pt->name);
     else if ((st = gb_cmp_samples(x, pt->n_base, y, pt->n_new, alpha, &pt->s)) == GB_OK) {
-        pt->base_ns = gb_cmp_median(x, pt->n_base);
-        pt->new_ns = gb_cmp_median(y, pt->n_new);
+        pt->base_ns = gb_stats_median(x, (size_t)pt->n_base);
+        pt->new_ns = gb_stats_median(y, (size_t)pt->n_new);
     }
     free(x);
     free(y);

@@ -14,14 +14,9 @@
 #include <string.h>
 
 #include "gpubound/compare.h"
+#include "gpubound/numbers.h"
 
 #define GB_CMP_EXACT_MAX 50
-
-static int gb_cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* How many differences y_j - x_i are <= d (strict: < d). x, y sorted. */
 static double gb_count_diffs(const double *x, int n, const double *y, int m, double d, int strict)
@@ -216,7 +211,7 @@ static double *gb_sorted_logs(const double *v, int n, enum gb_status *st)
         }
         l[i] = log(v[i]);
     }
-    qsort(l, (size_t)n, sizeof *l, gb_cmp_dbl);
+    qsort(l, (size_t)n, sizeof *l, gb_stats_cmp_double);
     return l;
 }
 

@@ -21,19 +21,7 @@
 #include <string.h>
 
 #include "gpubound/fleet.h"
-
-static int gb_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of v[0..n) (sorted in place); n > 0. */
-static double gb_median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, gb_cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+#include "gpubound/numbers.h"
 
 /* The robust standard deviation of the present medians around m. */
 static double gb_robust_sd(const struct gb_fleet_cell *cells, size_t n, double m, double *scratch)
@@ -45,7 +33,7 @@ static double gb_robust_sd(const struct gb_fleet_cell *cells, size_t n, double m
             scratch[k] = fabs(cells[i].median - m);
             mean_ad += scratch[k++];
         }
-    double mad = gb_median(scratch, k);
+    double mad = gb_stats_median(scratch, k);
     if (mad > 0)
         return 1.4826 * mad;
     return 1.2533 * mean_ad / (double)k;
@@ -82,7 +70,7 @@ enum gb_status gb_fleet_point_stats(struct gb_fleet_cell *cells, size_t n, doubl
             v[k++] = c->median;
     }
     if (k > 0) {
-        double m = gb_median(v, k);
+        double m = gb_stats_median(v, k);
         double sd = gb_robust_sd(cells, n, m, v);
         for (size_t i = 0; i < n; i++)
             if (cells[i].present)
@@ -321,7 +309,7 @@ static enum gb_status gb_fleet_suites(struct gb_fleet_report *r)
         for (size_t p = 0; p < r->n_points; p++)
             if (isfinite(r->points[p].spread) && strcmp(r->points[p].suite, s->suite) == 0)
                 v[k++] = r->points[p].spread;
-        s->spread_median = k ? gb_median(v, k) : NAN;
+        s->spread_median = k ? gb_stats_median(v, k) : NAN;
         if (!k)
             s->spread_max = NAN;
     }

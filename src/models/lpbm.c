@@ -8,6 +8,7 @@
 
 #include "gpubound/lpbm.h"
 #include "gpubound/nnls.h"
+#include "gpubound/numbers.h"
 
 const char *gb_lpbm_term_name(enum gb_lpbm_term t)
 {
@@ -115,15 +116,9 @@ static void design(const struct gb_lpbm_point *pts, size_t n, double *a, double 
     }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static double quantile(double *v, size_t n, double q)
 {
-    qsort(v, n, sizeof *v, cmp_double);
+    qsort(v, n, sizeof *v, gb_stats_cmp_double);
     double pos = q * (double)(n - 1);
     size_t i = (size_t)pos;
     return i + 1 < n ? v[i] + (pos - (double)i) * (v[i + 1] - v[i]) : v[n - 1];

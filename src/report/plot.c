@@ -19,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "gpubound/numbers.h"
 #include "gpubound/plot.h"
 #include "gpubound/table.h"
 #include "report_internal.h"
@@ -723,12 +724,6 @@ static int gb_cmp_pt(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int gb_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int gb_series_has_ci(const struct gb_series *s)
 {
     for (size_t i = 0; i < s->n; i++)
@@ -947,7 +942,7 @@ static void gb_gp_cat_tics(FILE *f, const struct gb_plot *p, int with_labels)
  * nx values of xs (sorted and made distinct here). */
 static void gb_gp_line_xaxis(FILE *f, const struct gb_plot *p, double *xs, size_t nx)
 {
-    qsort(xs, nx, sizeof *xs, gb_cmp_double);
+    qsort(xs, nx, sizeof *xs, gb_stats_cmp_double);
     size_t nd = 0;
     for (size_t i = 0; i < nx; i++)
         if (nd == 0 || xs[i] != xs[nd - 1])

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpubound/measure.h"
+#include "gpubound/numbers.h"
 #include "gpubound/results.h"
 
 #define GB_MAX_WARNINGS 20
@@ -95,12 +95,6 @@ static enum gb_status gb_check_stats(struct gb_run *run, const char *file, size_
     return st;
 }
 
-static int gb_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The kept samples against the median they summarise (samples are written
  * to 0.001 ns): their Harrell-Davis estimate (gb_stats_compute) or, in a
  * run recorded before gpubound reported it, the middle sample. */
@@ -114,8 +108,7 @@ static enum gb_status gb_check_samples(struct gb_run *run, const char *file, siz
     if (!s)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     memcpy(s, r->sample_ns, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, gb_cmp_double);
-    double med = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    double med = gb_stats_median(s, (size_t)n);
     free(s);
     double tol = 1e-3 + 1e-9 * fabs(r->median_ns);
     if (fabs(med - r->median_ns) <= tol)

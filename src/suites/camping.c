@@ -20,9 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 
+#include "gpubound/numbers.h"
 #include "gpubound/report.h"
 #include "suites/camping_int.h"
 #include "suites/suites.h"
@@ -126,8 +125,7 @@ static enum gb_status camp_time(struct gb_point *p, enum gb_status (*launch)(str
             t[rep] = per;
         }
     }
-    gsl_sort(t, 1, 5);
-    *ns = gsl_stats_median_from_sorted_data(t, 1, 5);
+    *ns = gb_stats_median(t, 5);
 out:
     if (ev[0])
         gb_cu->cuEventDestroy(ev[0]);
@@ -194,20 +192,6 @@ static enum gb_status camp_probe_pairs(struct camp_probe_ctx *c, uint64_t a, con
     return st;
 }
 
-static double camp_median(const double *x, int n)
-{
-    double *s = malloc((size_t)n * sizeof *s);
-    if (!s || n < 1) {
-        free(s);
-        return NAN;
-    }
-    memcpy(s, x, (size_t)n * sizeof *s);
-    gsl_sort(s, 1, (size_t)n);
-    double m = gsl_stats_median_from_sorted_data(s, 1, (size_t)n);
-    free(s);
-    return m;
-}
-
 /* The probe kernel over the k lines of `set`: the median of 16 launches. */
 static enum gb_status camp_probe_set(struct camp_probe_ctx *c, const uint32_t *set, int k, double *ns)
 {
@@ -218,7 +202,7 @@ static enum gb_status camp_probe_set(struct camp_probe_ctx *c, const uint32_t *s
         memcpy(c->host + (size_t)i * k, set, (size_t)k * sizeof *set);
     if ((st = camp_probe_batch(c, c->host, (unsigned)k, N, t)) != GB_OK)
         return st;
-    *ns = camp_median(t, N);
+    *ns = gb_stats_median(t, N);
     return GB_OK;
 }
 
@@ -305,7 +289,7 @@ static enum gb_status camp_search_same(struct camp_search *s, struct camp_found 
     if ((st = camp_probe_pairs(&s->c, s->anchor, self, 64, tb)) != GB_OK ||
         (st = camp_probe_pairs(&s->c, s->anchor, self, 64, tb)) != GB_OK)
         return st;
-    out->t_same_ns = camp_median(tb, 64);
+    out->t_same_ns = gb_stats_median(tb, 64);
     return GB_OK;
 }
 
@@ -361,7 +345,7 @@ static enum gb_status camp_search_camped(struct camp_search *s, struct camp_foun
                 return st;
         for (int i = 0; i < n_conf && n_camped < s->want; i++) {
             double v[3] = {s->t[s->slow[i]], rt[0][i], rt[1][i]};
-            if (camp_median(v, 3) > s->thr) {
+            if (gb_stats_median(v, 3) > s->thr) {
                 out->camped[n_camped++] = (uint32_t)lines[i];
                 s->in_set[lines[i]] = 1;
                 s->same++;

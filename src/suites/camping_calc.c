@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 
+#include "gpubound/numbers.h"
 #include "gpubound/occupancy.h"
 #include "suites/camping.h"
 
@@ -347,7 +347,7 @@ int gb_camp_probe_threshold(const double *t, int n, double t_same, double *media
         return 0;
     memcpy(s, t, (size_t)n * sizeof *s);
     gsl_sort(s, 1, (size_t)n);
-    *median = gsl_stats_median_from_sorted_data(s, 1, (size_t)n);
+    *median = gb_stats_median_sorted(s, (size_t)n);
     const double cap = isfinite(t_same) ? 1.5 * t_same : INFINITY;
     double slow = *median;
     for (int i = n - 1; i >= 0; i--)

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpubound/numbers.h"
 #include "gpubound/report.h"
 #include "suites/suites.h"
 #include "suites/throughput.h"
@@ -340,17 +341,6 @@ static enum gb_status tp_calibrate(struct gb_point *p, double target)
     return GB_OK;
 }
 
-static double tp_median(double *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Records the rate metrics from the stamps of the launch just verified and
  * of TP_REPEATS - 1 more: the median of each. `ops` is per launch. */
 static enum gb_status tp_rate_metrics(struct gb_point *p, double ops, int doc)
@@ -365,7 +355,7 @@ static enum gb_status tp_rate_metrics(struct gb_point *p, double ops, int doc)
             return st;
         rate[k] = ops / fmax(cyc, 1.0);
     }
-    double r = tp_median(rate, TP_REPEATS), m = tp_median(mhz, TP_REPEATS);
+    double r = gb_stats_median(rate, TP_REPEATS), m = gb_stats_median(mhz, TP_REPEATS);
     if (s->lat) {
         /* One warp: cycles per step of its one chain. */
         st = gb_point_metric(p, "clk_per_op", 1.0 / (r / 32.0));

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "measure/clocks.h"
 #include "measure/sampling.h"
 
 #define FAKE_PENDING 8
@@ -391,15 +392,17 @@ static void test_warm_plan(void **state)
     assert_int_equal(gb_warm_plan(0.0, 3000.0), GB_WARM_BURST);
 }
 
-/* The clock tried first: auto tries the profiler; a clock asked for by
- * name is that clock. */
+/* The clock tried first (the table of clocks): auto tries the profiler;
+ * a clock asked for by name is that clock. */
 static void test_timer_first(void **state)
 {
     (void)state;
-    assert_int_equal(gb_timer_first(GB_TIMER_AUTO), GB_TIMER_PROFILER);
-    assert_int_equal(gb_timer_first(GB_TIMER_CUPTI), GB_TIMER_CUPTI);
-    assert_int_equal(gb_timer_first(GB_TIMER_EVENTS), GB_TIMER_EVENTS);
-    assert_int_equal(gb_timer_first(GB_TIMER_PROFILER), GB_TIMER_PROFILER);
+    const struct gb_clock_table *tab = gb_clocks();
+    assert_int_equal(gb_clock_first(tab, GB_TIMER_AUTO)->choice, GB_TIMER_PROFILER);
+    assert_int_equal(gb_clock_first(tab, GB_TIMER_CUPTI)->choice, GB_TIMER_CUPTI);
+    assert_int_equal(gb_clock_first(tab, GB_TIMER_EVENTS)->choice, GB_TIMER_EVENTS);
+    assert_int_equal(gb_clock_first(tab, GB_TIMER_PROFILER)->choice, GB_TIMER_PROFILER);
+    assert_null(gb_clock_first(tab, 99));
 }
 
 static void test_interrupted(void **state)

@@ -1,4 +1,6 @@
-/* stats.c - summary statistics of timed samples and the stopping rule. */
+/* stats.c - the numbers floor (numbers.h): the median and the comparator,
+ * the order statistics of a median, summary statistics of timed samples
+ * and the stopping rule. */
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -6,7 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpubound/measure.h"
+#include "gpubound/numbers.h"
+
+int gb_stats_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double gb_stats_median_sorted(const double *sorted, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    return n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+double gb_stats_median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, gb_stats_cmp_double);
+    return gb_stats_median_sorted(v, n);
+}
 
 int gb_stats_median_ci_ranks(int n, int *lo, int *hi)
 {
@@ -63,7 +84,7 @@ static enum gb_status gb_stats_fill(const double *x, int n, int hd, struct gb_sa
     gsl_sort(s, 1, (size_t)n);
     out->n = n;
     out->min = s[0];
-    out->median = hd ? gb_stats_hd_median(s, n) : gsl_stats_median_from_sorted_data(s, 1, (size_t)n);
+    out->median = hd ? gb_stats_hd_median(s, n) : gb_stats_median_sorted(s, (size_t)n);
     out->mean = gsl_stats_mean(s, 1, (size_t)n);
     out->stddev = n > 1 ? gsl_stats_sd_m(s, 1, (size_t)n, out->mean) : 0.0;
     int lo, hi;
