@@ -43,10 +43,15 @@ static double rng_normal(void)
 
 /* ---- synthetic runs ---- */
 
+/* The status of each point the next write_run writes, one letter per
+ * point: 'o' measured, 'f' failed verification, 'e' stopped by an error,
+ * 's' skipped, '-' no record; NULL: all measured. */
+static const char *write_status;
+
 /* A run of `points` points of suite "synth", bench "k", axis n = 0..points-1
  * (from `first`), each of `n` samples around 10 us * (1 + shift) with
  * relative noise `noise` (log-normal), quantised to 1 ns; samples kept
- * unless `no_samples`. */
+ * unless `no_samples`. Each seed gives its own start time (run identity). */
 static void write_run(const char *dir, int first, int points, int n, double shift, double noise, int no_samples,
                       uint64_t seed)
 {
@@ -59,6 +64,9 @@ static void write_run(const char *dir, int first, int points, int n, double shif
     snprintf(info.device.name, sizeof info.device.name, "Synthetic GPU");
     info.device.cc_major = 9;
     info.device.mem_peak_gbs = 3000;
+    snprintf(info.started_utc, sizeof info.started_utc, "2026-01-01T00:%02d:%02dZ", (int)(seed / 60 % 60),
+             (int)(seed % 60));
+    int n_ok = 0, n_failed = 0;
     assert_int_equal(gb_run_dir_prepare(dir), GB_OK);
     assert_int_equal(gb_run_writer_open(dir, &info, axes, 1, &w), GB_OK);
     rng_state = seed;
@@ -96,7 +104,20 @@ static void write_run(const char *dir, int first, int points, int n, double shif
         r.batch_min_ns = r.batch_median_ns = r.batch_mean_ns = NAN;
         r.batch_stddev_ns = r.batch_ci_lo_ns = r.batch_ci_hi_ns = NAN;
         r.sm_mhz_before = r.sm_mhz_after = 1980;
-        if (!no_samples) {
+        char status = write_status ? write_status[k - first] : 'o';
+        if (status != 'o') {
+            r.status = status == 's' ? GB_REC_SKIPPED : status == 'e' ? GB_REC_ERROR : GB_REC_FAILED;
+            snprintf(r.reason, sizeof r.reason, "synthetic %c", status);
+        }
+        n_ok += status == 'o';
+        n_failed += status != 'o' && status != '-';
+        if (status == '-') {
+            free(s);
+            free(sorted);
+            gb_record_release(&r);
+            continue;
+        }
+        if (!no_samples && status == 'o') {
             r.sample_ns = s;
             r.n_sample_ns = n;
         } else {
@@ -106,7 +127,8 @@ static void write_run(const char *dir, int first, int points, int n, double shif
         assert_int_equal(gb_run_writer_add(w, &r), GB_OK);
         gb_record_release(&r);
     }
-    info.points_ok = points;
+    info.points_ok = n_ok;
+    info.points_failed = n_failed;
     info.complete = 1;
     assert_int_equal(gb_run_writer_close(w, &info), GB_OK);
 }
@@ -343,6 +365,12 @@ static void test_samples_round_trip(void **state)
 static int write_cli_runs(const char *out)
 {
     char p[4200];
+    /* lost: base's six points, the first measured, then two failed, one
+     * skipped, one stopped by an error and one absent. */
+    snprintf(p, sizeof p, "%s/lost", out);
+    write_status = "offse-";
+    write_run(p, 0, 6, 20, 0.0, 0.005, 0, 8);
+    write_status = NULL;
     static const struct { const char *name; int first, points; double shift; int no_samples; uint64_t seed; } runs[] = {
         {"base", 0, 6, 0.0, 0, 1}, {"rerun", 0, 6, 0.0, 0, 2}, {"slow", 0, 6, 0.03, 0, 3},
         {"fast", 0, 6, -0.03, 0, 5}, {"nosamples", 0, 6, 0.0, 1, 4}, {"extra", 0, 7, 0.0, 0, 6}};
