@@ -58,6 +58,8 @@ then ok; else bad "the base-only points say why NEW has none"; fi
 run_gb compare "$R/base" "$R/lost" --format json
 if printf '%s\n' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); s=d["summary"]; assert (s["base_only"], s["base_only_failed"], s["base_only_skipped"], s["base_only_missing"]) == (5, 3, 1, 1) and d["only_base_in_new"][0] == "failed"' 2>/dev/null
 then ok; else bad "JSON counts of the points lost in NEW"; fi
+# One slower point is enough to fail the gate.
+expect 1 '^gpubound compare: 1 point significantly slower beyond 2%: regression$' compare "$R/base" "$R/oneslow" --fail-on-regression
 # The other way round a point only NEW measured is no regression.
 expect 0 '' compare "$R/lost" "$R/base" --fail-on-regression
 # Slower and lost together: both counted in the one line.
