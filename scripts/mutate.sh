@@ -29,6 +29,23 @@ MUTATIONS=(
 "kernel-rs-walk|kernels/rs_walk.h|w->col = (w->col + 1u) & 31u;|w->col = (w->col + 3u) & 31u;|the bank-conflict kernel's column walk steps by 3"
 "kernel-camp-columns|kernels/camp_walk.h|        w->q += w->step;|        w->q += w->step + 1u;|the camping column walk skips a chunk per step"
 "campprof-per-warp|src/models/campprof_predict.c|    double k = eq->instr_per_warp[c];|    double k = eq->instr_per_warp[c] / warps;|CampProf's time per instruction not divided by the active warps"
+"compare-verdict-interval|src/models/compare.c|!(s->lo > 1.0|!(s->lo > 0.0|compare's verdict ignores the interval (a ratio beyond the threshold is enough)"
+"compare-summary-se|src/models/compare.c|log(hin / lon)) / (2 * z95);|log(hin / lon)) / z95;|the summary method's standard error from the whole 95% interval, not its half"
+"compare-geomean-se|src/models/compare.c|sqrt(sq / (double)(k - 1) / (double)k)|sqrt(sq / (double)(k - 1))|the geometric mean's interval from the spread of the log ratios, not its standard error"
+"compare-hl-even|src/models/compare_stats.c|gb_kth_diff(lx, n, ly, m, nm / 2 + 1)|gb_kth_diff(lx, n, ly, m, nm / 2)|the Hodges-Lehmann estimate of an even number of differences takes the lower middle twice"
+"compare-moses-upper|src/models/compare_stats.c|gb_kth_diff(lx, n, ly, m, nm + 1 - k)|gb_kth_diff(lx, n, ly, m, nm - k)|the Moses interval's upper rank one low"
+"compare-gate-count|src/cli/cmd_compare.c|if (r->n_slower == 0 && r->n_only_base == 0)|if (r->n_slower <= 1 && r->n_only_base == 0)|the gate lets one slower point pass"
+"compare-lost-error|src/models/compare.c|if (e->r->status != GB_REC_SKIPPED)|if (e->r->status == GB_REC_FAILED)|a point NEW stopped on an error counted as skipped, not failed"
+"compare-fleet-pooled|src/models/compare.c|snprintf(f + n, 24, \"\x03rank%d\", r->fleet_rank);|snprintf(f + n, 24, \"\x03rank\");|a fleet record's rank left out of the point's key: the GPUs are pooled"
+"compare-twice-identity|src/cli/cmd_compare.c|strcmp(x->host, y->host) == 0|strcmp(x->host, y->host) != 0|a copied run directory is not seen to be the same run"
+"load-zero-interval|src/results/check.c|if (!(r->ci_lo_ns > 0)|if (!(r->ci_lo_ns >= 0)|the loader lets an interval reaching 0 pass"
+"fleet-mad-unscaled|src/models/fleet.c|        return 1.4826 * mad;|        return mad;|fleet's robust standard deviation is the unscaled MAD"
+"fleet-min-members|src/models/fleet.c|if (n_present >= GB_FLEET_MIN_MEMBERS|if (n_present > GB_FLEET_MIN_MEMBERS|fleet flags outliers only from four members on (off by one)"
+"fleet-size-check|src/results/fleet.c|json_integer_value(size) != (json_int_t)*n|json_integer_value(size) < (json_int_t)*n|a fleet run declaring more members than it lists is accepted"
+"fleet-uuid-check|src/results/fleet.c|        if (strcmp(r->gpu_uuid, uuid) != 0)|        if (mb->info.has_device && strcmp(r->gpu_uuid, uuid) != 0)|a record's GPU UUID is not checked against a member without a GPU"
+"breakdown-r2-same|src/models/lpbm.c|f->r2 = same ? NAN : 1 - sse / sst;|f->r2 = sst > 0 ? 1 - sse / sst : NAN;|R^2 of identical times computed from rounding noise"
+"camp-predict-no-run|src/cli/cmd_camp_predict.c|    if (ps->config_warps <= 0)|    if (ps->config_warps < 0)|camp predict gives a band for a block that cannot run"
+"error-newline|src/util/status.c|    if (c >= 0x20 && c != 0x7f)|    if (c >= 0x0a && c != 0x7f)|newlines and other control characters from 0x0a kept in an error message: it splits the line"
 )
 
 echo "mutate.sh: copying the tracked tree to $work and building it" >&2

@@ -90,11 +90,22 @@ struct gb_cmp_point {
     unsigned warn;               /* GB_CMP_WARN_* */
 };
 
+/* Why a point measured in BASE has no measurement in NEW. */
+enum gb_cmp_lost {
+    GB_CMP_LOST_MISSING = 0,     /* NEW has no record of the point */
+    GB_CMP_LOST_FAILED,          /* NEW's record failed verification or stopped on an error */
+    GB_CMP_LOST_SKIPPED,         /* NEW's record was skipped (not run on that device) */
+};
+
 struct gb_cmp_result {
     struct gb_cmp_point *points; /* sorted by effect: |log ratio| descending */
     size_t n_points;
-    char **only_base, **only_new; /* names of points found on one side only */
+    char **only_base, **only_new; /* names of points measured on one side only */
     size_t n_only_base, n_only_new;
+    /* Per only_base name: why NEW has no measurement of it; and the counts
+     * by reason (they sum to n_only_base). Every one fails the gate. */
+    enum gb_cmp_lost *only_base_why;
+    size_t n_lost[3];
     size_t n_faster, n_slower, n_same, n_summary;
     size_t n_throttled, n_clock, n_converged; /* points with each warning */
     /* Geometric mean of the ratios with its 1 - alpha interval (Student t
@@ -105,7 +116,12 @@ struct gb_cmp_result {
 /* Compares the runs of each side (several runs on a side pool their
  * samples per point; a point without samples in any run falls back to the
  * summary method, with the median of the runs' medians and the hull of
- * their intervals). GB_ERR_NOMEM, GB_ERR_USAGE (a side without runs).
+ * their intervals). The records of fleet runs are matched by rank as well:
+ * each GPU of a fleet is compared with the same rank of the other side,
+ * never pooled with the fleet's other GPUs (the caller refuses to compare
+ * a fleet run with a run that is not one). A point measured in BASE and
+ * not in NEW is one-sided, with why (only_base_why).
+ * GB_ERR_NOMEM, GB_ERR_USAGE (a side without runs).
  * Free with gb_cmp_result_release. */
 enum gb_status gb_cmp_runs(const struct gb_run *const *base, int n_base, const struct gb_run *const *new_,
                            int n_new, const struct gb_cmp_opts *o, struct gb_cmp_result *out);
@@ -114,5 +130,7 @@ void gb_cmp_result_release(struct gb_cmp_result *r);
 
 const char *gb_cmp_verdict_name(enum gb_cmp_verdict v);
 const char *gb_cmp_method_name(enum gb_cmp_method m);
+/* "missing", "failed", "skipped". */
+const char *gb_cmp_lost_name(enum gb_cmp_lost w);
 
 #endif

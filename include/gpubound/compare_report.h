@@ -27,12 +27,15 @@ enum gb_status gb_report_compare_table(const struct gb_cmp_result *r, const stru
                                        struct gb_table **out);
 
 /* The summary line: "N faster, N slower, N unchanged of N points; geometric-
- * mean ratio G [lo, hi] (99% CI)" (no newline) into buf. */
+ * mean ratio G [lo, hi] (99% CI)" (no newline) into buf; when points of
+ * BASE were not measured in NEW, "; N measured in base and not in new (F
+ * failed, S skipped, M missing)" follows the count of points. */
 void gb_report_compare_summary(const struct gb_cmp_result *r, const struct gb_cmp_context *ctx, char *buf,
                                size_t n);
 
 /* The whole comparison as one JSON document on `f`: the context, the
- * summary, every point and the one-sided points. GB_ERR_IO. */
+ * summary, every point and the one-sided points (only_base_in_new: why
+ * each base-only point has no measurement in NEW). GB_ERR_IO. */
 enum gb_status gb_report_compare_json(const struct gb_cmp_result *r, const struct gb_cmp_context *ctx, FILE *f);
 
 /* The chart <out_dir>/compare.{gp,svg,png}: each point's ratio with its

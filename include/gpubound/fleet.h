@@ -101,9 +101,16 @@ enum gb_status gb_fleet_write(const char *dir, const struct gb_fleet_part *parts
 
 /* The members listed in `dir`/run.json's "fleet" section, in rank order,
  * into *out (malloc'ed; free()). GB_ERR_FORMAT with one line when the
- * section is malformed or absent (then the run is not a fleet run: the
+ * section is malformed, its size is not the number of members listed, or
+ * it is absent (then the run is not a fleet run: the
  * message says so), GB_ERR_IO when run.json cannot be read. */
 enum gb_status gb_fleet_members_load(const char *dir, struct gb_fleet_member **out, size_t *n);
+
+/* Whether the records of `run` agree with its members m[0..n) (in rank
+ * order, from gb_fleet_members_load): every record carries a fleet rank
+ * that is a member, and the GPU UUID and host of that member. GB_ERR_FORMAT
+ * with one line naming the record and field that contradict run.json. */
+enum gb_status gb_fleet_members_check(const struct gb_run *run, const struct gb_fleet_member *m, size_t n);
 
 /* ---- measuring one member (src/measure/fleet_run.c) ---- */
 

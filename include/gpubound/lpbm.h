@@ -109,7 +109,8 @@ struct gb_lpbm_fit {
     double coef[GB_LPBM_TERMS];        /* a_j >= 0, ns per predictor unit */
     double ci_lo[GB_LPBM_TERMS], ci_hi[GB_LPBM_TERMS]; /* 95% residual-bootstrap percentiles */
     int present[GB_LPBM_TERMS];        /* 0 when the predictor is 0 at every configuration */
-    double r2;                         /* 1 - SSE/SST on the times as measured (ns) */
+    double r2;                         /* 1 - SSE/SST on the times as measured (ns); NaN
+                                        * (undefined) when every time is the same */
     double rmse_ns;                    /* sqrt(SSE / n) */
     double median_abs_rel;             /* in-sample median |predicted - measured| / measured */
     int boot;                          /* bootstrap replicates behind the intervals (0: none) */
@@ -156,7 +157,8 @@ enum gb_status gb_lpbm_holdout_run(const struct gb_lpbm_point *pts, size_t n,
                                    struct gb_lpbm_holdout_result *out);
 
 /* Which term dominates the predicted time of point `p`, and one sentence
- * saying what that means for the kernel, into buf. */
+ * saying what that means for the kernel, into buf; when R^2 is undefined
+ * (identical times) no term is named and buf says why (returns PUT). */
 enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                                    char *buf, size_t n);
 

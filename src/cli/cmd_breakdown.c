@@ -17,7 +17,6 @@
 #include "util/fs.h"
 
 #define CMD "breakdown"
-#define GB_BD_MAX_MODELS 32
 
 struct bd_opts {
     const char *bench, *out, *spec;
@@ -31,9 +30,9 @@ struct bd_opts {
 struct bd_state {
     struct gb_run *run;
     struct gb_lpbm_spec *spec;
-    struct gb_lpbm_input in[GB_BD_MAX_MODELS];
-    struct gb_lpbm_bench_model models[GB_BD_MAX_MODELS];
-    size_t n_in, n_models;
+    struct gb_lpbm_input *in;            /* one per bench fitted: no bench is left out */
+    struct gb_lpbm_bench_model *models;  /* one per bench and form */
+    size_t n_in, n_models, cap_in, cap_models;
     char out_dir[GB_PATH_MAX], made[GB_PATH_MAX];
 };
 
@@ -253,8 +252,12 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     printf("coefficients with 95%% residual-bootstrap intervals (%d replicates):\n", m->fit.boot);
     if ((st = bd_coef_table(m)) != GB_OK)
         return st;
-    printf("R^2 %.4f, RMSE %.4g us, in-sample median |error| %.2f%%\n", m->fit.r2,
-           m->fit.rmse_ns / 1e3, 100 * m->fit.median_abs_rel);
+    if (isnan(m->fit.r2))
+        printf("R^2 undefined (every configuration took the same time), RMSE %.4g us, in-sample median "
+               "|error| %.2f%%\n", m->fit.rmse_ns / 1e3, 100 * m->fit.median_abs_rel);
+    else
+        printf("R^2 %.4f, RMSE %.4g us, in-sample median |error| %.2f%%\n", m->fit.r2, m->fit.rmse_ns / 1e3,
+               100 * m->fit.median_abs_rel);
     printf("held out (%s): %zu predicted from %zu, median |error| %.2f%%, worst %.2f%% (%s%s%s)\n",
            split, m->held.n_test, m->held.n_train, 100 * m->held.median_abs_rel,
            100 * m->held.max_abs_rel, m->pts[m->held.worst].config,
@@ -323,10 +326,28 @@ static void bd_model_release(struct gb_lpbm_bench_model *m)
 
 /* ---- the command ---- */
 
+/* Room for one more element of *v (n used of *cap, each `size` bytes, zeroed). */
+static enum gb_status bd_grow(void **v, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return GB_OK;
+    size_t c = *cap ? 2 * *cap : 8;
+    char *p = realloc(*v, c * size);
+    if (!p)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    memset(p + *cap * size, 0, (c - *cap) * size);
+    *v = p;
+    *cap = c;
+    return GB_OK;
+}
+
 static enum gb_status bd_bench(const struct bd_opts *o, struct bd_state *s, const char *bench)
 {
+    enum gb_status st = bd_grow((void **)&s->in, s->n_in, &s->cap_in, sizeof *s->in);
+    if (st != GB_OK)
+        return st;
     struct gb_lpbm_input *in = &s->in[s->n_in];
-    enum gb_status st = gb_lpbm_input_build(s->run, s->spec, bench, gb_lpbm_counters_get, NULL, in);
+    st = gb_lpbm_input_build(s->run, s->spec, bench, gb_lpbm_counters_get, NULL, in);
     if (st != GB_OK)
         return st;
     s->n_in++;
@@ -337,7 +358,9 @@ static enum gb_status bd_bench(const struct bd_opts *o, struct bd_state *s, cons
         forms[nf++] = GB_LPBM_FORMULA;
     if (o->form == GB_LPBM_COUNTERS || (o->form < 0 && in->n_counters == (int)in->n))
         forms[nf++] = GB_LPBM_COUNTERS;
-    for (int k = 0; k < nf && s->n_models < GB_BD_MAX_MODELS; k++) {
+    for (int k = 0; k < nf; k++) {
+        if ((st = bd_grow((void **)&s->models, s->n_models, &s->cap_models, sizeof *s->models)) != GB_OK)
+            return st;
         struct gb_lpbm_bench_model *m = &s->models[s->n_models++];
         if ((st = bd_fit(o, in, (enum gb_lpbm_form)forms[k], m)) != GB_OK)
             return st;
@@ -357,8 +380,11 @@ static enum gb_status bd_charts(const struct bd_opts *o, struct bd_state *s)
         const struct gb_lpbm_bench_model *m = &s->models[k];
         snprintf(stem, sizeof stem, "breakdown-%s-%s%s", m->suite, m->bench,
                  m->form == GB_LPBM_COUNTERS ? "-counters" : "");
-        snprintf(sub, sizeof sub, "%s; R^2 %.3f, held-out median |error| %.1f%%",
-                 s->run->info.has_device ? s->run->info.device.name : "unnamed device", m->fit.r2,
+        char r2[32] = "undefined";
+        if (!isnan(m->fit.r2))
+            snprintf(r2, sizeof r2, "%.3f", m->fit.r2);
+        snprintf(sub, sizeof sub, "%s; R^2 %s, held-out median |error| %.1f%%",
+                 s->run->info.has_device ? s->run->info.device.name : "unnamed device", r2,
                  100 * m->held.median_abs_rel);
         st = gb_breakdown_chart_draw(m, s->out_dir, stem, sub, 0, &res);
     }
@@ -393,10 +419,19 @@ static enum gb_status bd_write_model(const struct bd_opts *o, struct bd_state *s
     return st;
 }
 
+/* Names the spec's benches the run has no record of (not fitted), on stderr. */
+static void bd_note_unmeasured(const struct bd_opts *o, const struct bd_state *s, const char *list, size_t n)
+{
+    if (n && !o->bench)
+        fprintf(stderr, "note: %zu of the spec's %zu benches %s no record in the run and %s not fitted: %s\n", n,
+                gb_lpbm_spec_n_benches(s->spec), n > 1 ? "have" : "has", n > 1 ? "are" : "is", list);
+}
+
 static enum gb_status bd_all(const struct bd_opts *o, struct bd_state *s)
 {
     enum gb_status st = GB_OK;
-    size_t n = gb_lpbm_spec_n_benches(s->spec);
+    size_t n = gb_lpbm_spec_n_benches(s->spec), n_none = 0, len = 0;
+    char none[1024] = "";
     for (size_t i = 0; i < n && st == GB_OK; i++) {
         const char *b = gb_lpbm_spec_bench(s->spec, i);
         if (o->bench && strcmp(o->bench, b) != 0)
@@ -405,9 +440,13 @@ static enum gb_status bd_all(const struct bd_opts *o, struct bd_state *s)
         for (size_t r = 0; r < s->run->n_records; r++)
             have += !strcmp(s->run->records[r].bench, b) &&
                     !strcmp(s->run->records[r].suite, gb_lpbm_spec_suite(s->spec));
-        if ((have || o->bench) && s->n_in < GB_BD_MAX_MODELS)
+        if (have || o->bench)
             st = bd_bench(o, s, b);
+        else if (n_none++, len < sizeof none)
+            len += (size_t)snprintf(none + len, sizeof none - len, "%s%s", len ? ", " : "", b);
     }
+    if (st == GB_OK && s->n_in > 0)
+        bd_note_unmeasured(o, s, none, n_none);
     if (st == GB_OK && s->n_in == 0)
         st = gb_error_set(GB_ERR_USAGE, o->bench ? "the spec of suite %s has no bench '%s'"
                                                  : "the run has no record of suite %s",
@@ -458,6 +497,8 @@ int gb_cmd_breakdown(int argc, char **argv)
         bd_model_release(&s->models[k]);
     for (size_t i = 0; i < s->n_in; i++)
         gb_lpbm_input_release(&s->in[i]);
+    free(s->models);
+    free(s->in);
     gb_lpbm_spec_free(s->spec);
     gb_run_free(s->run);
     free(s);

@@ -86,7 +86,8 @@
     "  --set, --quick, --device   the points, as for run\n"                                     \
     "Camp commands other than detect need no GPU. Exit 0 on success; 1 when a run, model or export is\n"         \
     "missing or malformed, a run has no camping records, a fit fails or a file cannot be\n"       \
-    "written; 2 on a usage error (a malformed count among them); detect: 3 without a GPU.\n"                               \
+    "written; 2 on a usage error (a malformed count, and a launch whose block cannot run, among them);\n"  \
+    "detect: 3 without a GPU.\n"                               \
     "Example: gpubound camp detect transpose/naive --set n=4096\n"                             \
     "Example: gpubound camp fit runs/camping\n"                                                   \
     "Example: gpubound camp predict --model runs/camping/campprof-model.json --gld 4:1179648 \\\n" \

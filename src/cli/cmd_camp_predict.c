@@ -346,6 +346,13 @@ static int predict_configs(const struct predict_opts *o, struct predict_state *p
                  o->warps_max);
         return GB_EXIT_OK;
     }
+    /* A band at the configurations of other block sizes would answer for
+     * a kernel that does not run. */
+    if (ps->config_warps <= 0)
+        return gb_cli_usage(CMD, "predict: a block of %ld threads with %ld registers per thread and %d bytes "
+                            "of shared memory cannot run on compute capability %d.%d (0 active warps per SM, "
+                            "as 'gpubound occupancy' says); give the launch the kernel runs with", o->threads,
+                            o->regs, cfg.smem, dev->cc_major, dev->cc_minor);
     char grid_text[64] = "";
     if (o->grid > 0)
         snprintf(grid_text, sizeof grid_text, ", %ld blocks", o->grid);

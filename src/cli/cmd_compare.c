@@ -136,6 +136,66 @@ static int gb_cmp_load_side(const char *list, int k, struct gb_cmp_runs *R)
     return GB_EXIT_OK;
 }
 
+/* Whether runs a and b are one run: the same directory, or the same
+ * identity in run.json (host, start and finish, command line and GPU: a
+ * copied directory). */
+static int gb_cmp_same_run(const struct gb_run *a, const struct gb_run *b, const char **how)
+{
+    struct stat sa, sb;
+    const struct gb_run_info *x = &a->info, *y = &b->info;
+    *how = "the same directory";
+    if (stat(a->dir, &sa) == 0 && stat(b->dir, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino)
+        return 1;
+    *how = "the same run.json identity: host, start, finish, command line and GPU";
+    return x->started_utc[0] && strcmp(x->started_utc, y->started_utc) == 0 && strcmp(x->host, y->host) == 0 &&
+           strcmp(x->finished_utc, y->finished_utc) == 0 && strcmp(x->command_line, y->command_line) == 0 &&
+           x->has_device == y->has_device && (!x->has_device || strcmp(x->device.uuid, y->device.uuid) == 0);
+}
+
+/* Refuses a side that gives one run twice: its samples would be pooled
+ * with themselves, as if measured twice. */
+static int gb_cmp_check_twice(const struct gb_cmp_runs *R, int k, const char *list)
+{
+    const char *how;
+    for (int i = 0; i < R->n[k]; i++)
+        for (int j = i + 1; j < R->n[k]; j++)
+            if (gb_cmp_same_run(R->run[k][i], R->run[k][j], &how))
+                return gb_cli_usage("compare", "%s '%s' gives one run twice (%s and %s: %s); give each run once",
+                                    k ? "NEW" : "BASE", list, R->run[k][i]->dir, R->run[k][j]->dir, how);
+    return GB_EXIT_OK;
+}
+
+/* The GPUs of a fleet run (distinct ranks of its records); 0 when the
+ * run is not one. */
+static int gb_cmp_fleet_size(const struct gb_run *run)
+{
+    int n = 0, max = -1;
+    for (size_t i = 0; i < run->n_records; i++)
+        if (run->records[i].fleet && run->records[i].fleet_rank > max) {
+            max = run->records[i].fleet_rank;
+            n++;
+        }
+    return n ? max + 1 : 0;
+}
+
+/* Fleet runs are compared GPU by GPU (ranks matched): both sides must be
+ * fleet runs, or neither, else the fleet's GPUs would be pooled. */
+static int gb_cmp_check_fleet(const struct gb_cmp_args *a, const struct gb_cmp_runs *R)
+{
+    int fleet[2][2] = {{0, 0}, {0, 0}}; /* [side][is fleet]: runs */
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < R->n[k]; i++)
+            fleet[k][gb_cmp_fleet_size(R->run[k][i]) > 0]++;
+    for (int k = 0; k < 2; k++)
+        if (fleet[k][1] && (fleet[k][0] || fleet[!k][0]))
+            return gb_cli_usage("compare", "%s '%s' holds a fleet run (%d GPUs) and %s is not one: fleet runs are "
+                                "compared GPU by GPU, rank with rank, only with fleet runs; give fleet runs on both "
+                                "sides, or one GPU's run ('gpubound fleet' compares a fleet's GPUs)",
+                                k ? "NEW" : "BASE", a->side[k], gb_cmp_fleet_size(R->run[k][0]),
+                                fleet[k][0] ? "another of its runs" : k ? "BASE" : "NEW");
+    return GB_EXIT_OK;
+}
+
 static void gb_cmp_runs_free(struct gb_cmp_runs *R)
 {
     for (int k = 0; k < 2; k++)
@@ -240,12 +300,14 @@ static void gb_cmp_print_notes(FILE *f, const struct gb_cmp_args *a, const struc
         fprintf(f, "warning: %zu points met the stopping rule on one side only\n", r->n_converged);
 }
 
-static void gb_cmp_print_one_sided(FILE *f, const char *side, char **names, size_t n)
+static void gb_cmp_print_one_sided(FILE *f, const char *side, char **names, const enum gb_cmp_lost *why,
+                                   size_t n)
 {
     if (n)
-        fprintf(f, "only in %s: %zu point%s\n", side, n, n > 1 ? "s" : "");
+        fprintf(f, "only in %s: %zu point%s%s\n", side, n, n > 1 ? "s" : "",
+                why ? " (each fails --fail-on-regression)" : "");
     for (size_t i = 0; i < n && i < 20; i++)
-        fprintf(f, "  %s\n", names[i]);
+        fprintf(f, "  %s%s%s\n", names[i], why ? ": " : "", why ? gb_cmp_lost_name(why[i]) : "");
     if (n > 20)
         fprintf(f, "  ... and %zu more\n", n - 20);
 }
@@ -272,8 +334,8 @@ static int gb_cmp_print(const struct gb_cmp_args *a, const struct gb_cmp_runs *R
         return gb_cli_fail(st, "compare", NULL);
     if (a->fmt == GB_FORMAT_TABLE)
         fputc('\n', stdout);
-    gb_cmp_print_one_sided(notes, "base", r->only_base, r->n_only_base);
-    gb_cmp_print_one_sided(notes, "new", r->only_new, r->n_only_new);
+    gb_cmp_print_one_sided(notes, "base", r->only_base, r->only_base_why, r->n_only_base);
+    gb_cmp_print_one_sided(notes, "new", r->only_new, NULL, r->n_only_new);
     gb_report_compare_summary(r, ctx, line, sizeof line);
     fprintf(notes, "summary: %s\n", line);
     return GB_EXIT_OK;
@@ -300,6 +362,25 @@ static int gb_cmp_chart(const struct gb_cmp_args *a, const struct gb_cmp_context
     return st == GB_OK ? GB_EXIT_OK : gb_cli_fail(st, "compare --chart", NULL);
 }
 
+/* --fail-on-regression: fails (one line) when a point is significantly
+ * slower, or when a point measured in BASE is failed, skipped or missing
+ * in NEW (docs/cli.md, "compare"). */
+static int gb_cmp_gate(const struct gb_cmp_args *a, const struct gb_cmp_result *r)
+{
+    char slow[96] = "", lost[160] = "";
+    if (r->n_slower == 0 && r->n_only_base == 0)
+        return GB_EXIT_OK;
+    if (r->n_slower)
+        snprintf(slow, sizeof slow, "%zu point%s significantly slower beyond %g%%", r->n_slower,
+                 r->n_slower > 1 ? "s" : "", 100 * a->o.threshold);
+    if (r->n_only_base)
+        snprintf(lost, sizeof lost, "%s%zu point%s measured in base and not in new (%zu failed, %zu skipped, "
+                 "%zu missing)", r->n_slower ? " and " : "", r->n_only_base, r->n_only_base > 1 ? "s" : "",
+                 r->n_lost[GB_CMP_LOST_FAILED], r->n_lost[GB_CMP_LOST_SKIPPED], r->n_lost[GB_CMP_LOST_MISSING]);
+    fprintf(stderr, "gpubound compare: %s%s: regression\n", slow, lost);
+    return GB_EXIT_FAIL;
+}
+
 /* Compares, prints and charts the loaded runs; the exit code. */
 static int gb_cmp_run(struct gb_cmp_args *a, const struct gb_cmp_runs *R)
 {
@@ -324,11 +405,8 @@ static int gb_cmp_run(struct gb_cmp_args *a, const struct gb_cmp_runs *R)
     rc = gb_cmp_print(a, R, &ctx, &r);
     if (rc == GB_EXIT_OK && a->chart_dir)
         rc = gb_cmp_chart(a, &ctx, &r);
-    if (rc == GB_EXIT_OK && a->fail_on_regression && r.n_slower > 0) {
-        fprintf(stderr, "gpubound compare: %zu point%s significantly slower beyond %g%%: regression\n", r.n_slower,
-                r.n_slower > 1 ? "s" : "", 100 * a->o.threshold);
-        rc = GB_EXIT_FAIL;
-    }
+    if (rc == GB_EXIT_OK && a->fail_on_regression)
+        rc = gb_cmp_gate(a, &r);
     gb_cmp_result_release(&r);
     return rc;
 }
@@ -341,7 +419,9 @@ int gb_cmd_compare(int argc, char **argv)
     memset(&R, 0, sizeof R);
     int rc = gb_cmp_options(argc, argv, &a);
     if (rc == GB_EXIT_OK && (rc = gb_cmp_load_side(a.side[0], 0, &R)) == GB_EXIT_OK &&
-        (rc = gb_cmp_load_side(a.side[1], 1, &R)) == GB_EXIT_OK)
+        (rc = gb_cmp_load_side(a.side[1], 1, &R)) == GB_EXIT_OK &&
+        (rc = gb_cmp_check_twice(&R, 0, a.side[0])) == GB_EXIT_OK &&
+        (rc = gb_cmp_check_twice(&R, 1, a.side[1])) == GB_EXIT_OK && (rc = gb_cmp_check_fleet(&a, &R)) == GB_EXIT_OK)
         rc = gb_cmp_run(&a, &R);
     gb_cmp_runs_free(&R);
     return rc;

@@ -105,6 +105,7 @@ int gb_fleet_print(const char *dir, enum gb_format fmt, const char *chart_dir)
     if (st != GB_OK)
         return gb_cli_fail(st, "fleet", NULL);
     if ((st = gb_fleet_members_load(dir, &members, &n)) != GB_OK ||
+        (st = gb_fleet_members_check(run, members, n)) != GB_OK ||
         (st = gb_fleet_analyze(run, members, n, &rep)) != GB_OK) {
         if (!rep.members)
             free(members);

@@ -22,6 +22,11 @@ const char *gb_cmp_verdict_name(enum gb_cmp_verdict v)
     return v == GB_CMP_FASTER ? "faster" : v == GB_CMP_SLOWER ? "slower" : "no change";
 }
 
+const char *gb_cmp_lost_name(enum gb_cmp_lost w)
+{
+    return w == GB_CMP_LOST_FAILED ? "failed" : w == GB_CMP_LOST_SKIPPED ? "skipped" : "missing";
+}
+
 const char *gb_cmp_method_name(enum gb_cmp_method m)
 {
     return m == GB_CMP_RANKS ? "ranks-exact" : m == GB_CMP_RANKS_NORMAL ? "ranks-normal" : "summary";
@@ -52,14 +57,23 @@ static int gb_cmp_pair_of(const struct gb_cmp_opts *o, const struct gb_record *r
 }
 
 /* The key of a record: its bench (or its pair's number), cache mode and
- * axes sorted by name, joined by bytes that names cannot hold. */
+ * axes sorted by name, joined by bytes that names cannot hold; a fleet
+ * run's record adds its rank, so that GPUs are compared one by one. */
 static char *gb_cmp_key(const struct gb_record *r, int pair)
 {
     char as[32];
-    if (pair < 0)
-        return gb_record_point_key(r, NULL);
     snprintf(as, sizeof as, "\x03pair%d", pair);
-    return gb_record_point_key(r, as);
+    char *k = gb_record_point_key(r, pair < 0 ? NULL : as);
+    if (!k || !r->fleet)
+        return k;
+    size_t n = strlen(k);
+    char *f = realloc(k, n + 24);
+    if (!f) {
+        free(k);
+        return NULL;
+    }
+    snprintf(f + n, 24, "\x03rank%d", r->fleet_rank);
+    return f;
 }
 
 static int gb_cmp_entry_order(const void *a, const void *b)
@@ -75,8 +89,9 @@ static void gb_cmp_side_free(struct gb_cmp_side *s)
     memset(s, 0, sizeof *s);
 }
 
-/* The measured records of a side's runs, keyed and sorted. */
-static enum gb_status gb_cmp_side_make(const struct gb_run *const *runs, int n_runs, int side,
+/* The measured records of a side's runs (measured = 0: the others:
+ * failed, skipped or stopped by an error), keyed and sorted. */
+static enum gb_status gb_cmp_side_make(const struct gb_run *const *runs, int n_runs, int side, int measured,
                                        const struct gb_cmp_opts *o, struct gb_cmp_side *s)
 {
     memset(s, 0, sizeof *s);
@@ -84,7 +99,7 @@ static enum gb_status gb_cmp_side_make(const struct gb_run *const *runs, int n_r
         for (size_t i = 0; i < runs[k]->n_records; i++) {
             const struct gb_record *r = &runs[k]->records[i];
             int pair = o->n_pairs > 0 ? gb_cmp_pair_of(o, r, side) : -1;
-            if (r->status != GB_REC_OK || (o->n_pairs > 0 && pair < 0))
+            if ((r->status == GB_REC_OK) != measured || (o->n_pairs > 0 && pair < 0))
                 continue;
             if (s->n == s->cap) {
                 size_t c = s->cap ? 2 * s->cap : 256;
@@ -116,6 +131,8 @@ static void gb_cmp_name(const struct gb_record *b, const struct gb_record *n, ch
         len = (size_t)snprintf(buf, size, "%s/%s", b->suite, b->bench);
     for (int a = 0; a < b->n_axes && len < size; a++)
         len += (size_t)snprintf(buf + len, size - len, " %s=%s", b->axes[a].name, b->axes[a].value);
+    if (b->fleet && len < size)
+        len += (size_t)snprintf(buf + len, size - len, " rank=%d", b->fleet_rank);
     if (len < size)
         snprintf(buf + len, size - len, " (%s)", gb_cache_mode_name(b->cache));
 }
@@ -296,6 +313,36 @@ static struct gb_cmp_group gb_cmp_next_group(const struct gb_cmp_side *s, size_t
     return g;
 }
 
+/* Why NEW has no measurement of the base point with key `key`: the
+ * status of its records of the point in `bad` (failed before skipped),
+ * else missing. */
+static enum gb_cmp_lost gb_cmp_lost_why(const struct gb_cmp_side *bad, const char *key)
+{
+    struct gb_cmp_entry probe = {.key = (char *)key};
+    const struct gb_cmp_entry *e = bad->n ? bsearch(&probe, bad->e, bad->n, sizeof *bad->e, gb_cmp_entry_order)
+                                          : NULL;
+    if (!e)
+        return GB_CMP_LOST_MISSING;
+    while (e > bad->e && strcmp(e[-1].key, key) == 0)
+        e--;
+    enum gb_cmp_lost why = GB_CMP_LOST_SKIPPED;
+    for (; e < bad->e + bad->n && strcmp(e->key, key) == 0; e++)
+        if (e->r->status != GB_REC_SKIPPED)
+            why = GB_CMP_LOST_FAILED;
+    return why;
+}
+
+static enum gb_status gb_cmp_push_lost(struct gb_cmp_result *out, enum gb_cmp_lost why)
+{
+    enum gb_cmp_lost *p = realloc(out->only_base_why, (out->n_only_base + 1) * sizeof *p);
+    if (!p)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory comparing runs");
+    out->only_base_why = p;
+    p[out->n_only_base] = why;
+    out->n_lost[why]++;
+    return GB_OK;
+}
+
 static enum gb_status gb_cmp_push_name(char ***list, size_t *n, const struct gb_record *r)
 {
     char name[512];
@@ -327,9 +374,11 @@ static enum gb_status gb_cmp_push_point(struct gb_cmp_result *out, size_t *cap, 
     return st;
 }
 
-/* Merges the two sorted sides: matched points and one-sided names. */
+/* Merges the two sorted sides: matched points and one-sided names, each
+ * base-only point with why NEW has none (its records in `bad`). */
 static enum gb_status gb_cmp_join(const struct gb_cmp_side *b, const struct gb_cmp_side *n,
-                                  const struct gb_cmp_opts *o, struct gb_cmp_result *out)
+                                  const struct gb_cmp_side *bad, const struct gb_cmp_opts *o,
+                                  struct gb_cmp_result *out)
 {
     size_t i = 0, j = 0, cap = 0;
     enum gb_status st = GB_OK;
@@ -339,7 +388,7 @@ static enum gb_status gb_cmp_join(const struct gb_cmp_side *b, const struct gb_c
         struct gb_cmp_group gn = c >= 0 ? gb_cmp_next_group(n, j) : (struct gb_cmp_group){0};
         if (c == 0)
             st = gb_cmp_push_point(out, &cap, &gb, &gn, o);
-        else if (c < 0)
+        else if (c < 0 && (st = gb_cmp_push_lost(out, gb_cmp_lost_why(bad, gb.e[0].key))) == GB_OK)
             st = gb_cmp_push_name(&out->only_base, &out->n_only_base, gb.e[0].r);
         else
             st = gb_cmp_push_name(&out->only_new, &out->n_only_new, gn.e[0].r);
@@ -401,20 +450,18 @@ static void gb_cmp_summarise(struct gb_cmp_result *r, double alpha)
 enum gb_status gb_cmp_runs(const struct gb_run *const *base, int n_base, const struct gb_run *const *new_,
                            int n_new, const struct gb_cmp_opts *o, struct gb_cmp_result *out)
 {
-    struct gb_cmp_side b, n;
+    struct gb_cmp_side b = {0}, n = {0}, bad = {0};
     enum gb_status st;
     memset(out, 0, sizeof *out);
     if (n_base < 1 || n_new < 1)
         return gb_error_set(GB_ERR_USAGE, "comparing needs at least one run on each side");
-    if ((st = gb_cmp_side_make(base, n_base, 0, o, &b)) != GB_OK)
-        return st;
-    if ((st = gb_cmp_side_make(new_, n_new, 1, o, &n)) != GB_OK) {
-        gb_cmp_side_free(&b);
-        return st;
-    }
-    st = gb_cmp_join(&b, &n, o, out);
+    if ((st = gb_cmp_side_make(base, n_base, 0, 1, o, &b)) == GB_OK &&
+        (st = gb_cmp_side_make(new_, n_new, 1, 1, o, &n)) == GB_OK &&
+        (st = gb_cmp_side_make(new_, n_new, 1, 0, o, &bad)) == GB_OK)
+        st = gb_cmp_join(&b, &n, &bad, o, out);
     gb_cmp_side_free(&b);
     gb_cmp_side_free(&n);
+    gb_cmp_side_free(&bad);
     if (st != GB_OK) {
         gb_cmp_result_release(out);
         return st;
@@ -432,6 +479,7 @@ void gb_cmp_result_release(struct gb_cmp_result *r)
     for (size_t i = 0; i < r->n_only_new; i++)
         free(r->only_new[i]);
     free(r->only_base);
+    free(r->only_base_why);
     free(r->only_new);
     free(r->points);
     memset(r, 0, sizeof *r);

@@ -189,7 +189,12 @@ static void fit_stats(const struct gb_lpbm_point *pts, size_t n, const double *f
         if (rel)
             rel[i] = fabs(r) / pts[i].time_ns;
     }
-    f->r2 = sst > 0 ? 1 - sse / sst : (sse == 0 ? 1 : 0);
+    /* Identical times leave nothing to explain: R^2 is undefined (sst is
+     * then rounding noise, and 1 - sse / sst any number at all). */
+    int same = 1;
+    for (size_t i = 1; i < n && same; i++)
+        same = pts[i].time_ns == pts[0].time_ns;
+    f->r2 = same ? NAN : 1 - sse / sst;
     f->rmse_ns = sqrt(sse / (double)n);
     f->median_abs_rel = rel ? quantile(rel, n, 0.5) : NAN;
     free(rel);
@@ -379,6 +384,11 @@ enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_
     double terms[GB_LPBM_TERMS];
     double total = gb_lpbm_predict(f, p, terms);
     int best = 0;
+    if (isnan(f->r2)) {
+        snprintf(buf, n, "no term is named: every configuration took the same time (%.6g us), so the fit "
+                 "has nothing to explain (R^2 undefined) and gives no verdict", p->time_ns / 1e3);
+        return GB_LPBM_PUT;
+    }
     for (int j = 1; j < GB_LPBM_TERMS; j++)
         if (terms[j] > terms[best])
             best = j;

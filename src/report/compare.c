@@ -79,8 +79,13 @@ enum gb_status gb_report_compare_table(const struct gb_cmp_result *r, const stru
 void gb_report_compare_summary(const struct gb_cmp_result *r, const struct gb_cmp_context *ctx, char *buf,
                                size_t n)
 {
-    snprintf(buf, n, "%zu faster, %zu slower, %zu unchanged of %zu points; geometric-mean ratio %.4g "
-             "[%.4g, %.4g] (%g%% CI)", r->n_faster, r->n_slower, r->n_same, r->n_points, r->geomean,
+    char lost[160] = "";
+    if (r->n_only_base)
+        snprintf(lost, sizeof lost, "; %zu measured in base and not in new (%zu failed, %zu skipped, %zu missing)",
+                 r->n_only_base, r->n_lost[GB_CMP_LOST_FAILED], r->n_lost[GB_CMP_LOST_SKIPPED],
+                 r->n_lost[GB_CMP_LOST_MISSING]);
+    snprintf(buf, n, "%zu faster, %zu slower, %zu unchanged of %zu points%s; geometric-mean ratio %.4g "
+             "[%.4g, %.4g] (%g%% CI)", r->n_faster, r->n_slower, r->n_same, r->n_points, lost, r->geomean,
              r->geomean_lo, r->geomean_hi, 100 * (1 - ctx->alpha));
 }
 
@@ -135,6 +140,10 @@ static json_t *gb_cmp_summary_json(const struct gb_cmp_result *r)
     json_object_set_new(s, "slower", json_integer((json_int_t)r->n_slower));
     json_object_set_new(s, "unchanged", json_integer((json_int_t)r->n_same));
     json_object_set_new(s, "summary_only", json_integer((json_int_t)r->n_summary));
+    json_object_set_new(s, "base_only", json_integer((json_int_t)r->n_only_base));
+    json_object_set_new(s, "base_only_failed", json_integer((json_int_t)r->n_lost[GB_CMP_LOST_FAILED]));
+    json_object_set_new(s, "base_only_skipped", json_integer((json_int_t)r->n_lost[GB_CMP_LOST_SKIPPED]));
+    json_object_set_new(s, "base_only_missing", json_integer((json_int_t)r->n_lost[GB_CMP_LOST_MISSING]));
     json_object_set_new(s, "geomean_ratio", gb_cmp_real(r->geomean));
     json_object_set_new(s, "geomean_lo", gb_cmp_real(r->geomean_lo));
     json_object_set_new(s, "geomean_hi", gb_cmp_real(r->geomean_hi));
@@ -156,6 +165,10 @@ enum gb_status gb_report_compare_json(const struct gb_cmp_result *r, const struc
         json_array_append_new(pts, gb_cmp_point_json(&r->points[i], ctx->anchored));
     json_object_set_new(o, "points", pts);
     json_object_set_new(o, "only_base", gb_cmp_names_json(r->only_base, r->n_only_base));
+    json_t *why = json_array();
+    for (size_t i = 0; i < r->n_only_base; i++)
+        json_array_append_new(why, json_string(gb_cmp_lost_name(r->only_base_why[i])));
+    json_object_set_new(o, "only_base_in_new", why);
     json_object_set_new(o, "only_new", gb_cmp_names_json(r->only_new, r->n_only_new));
     int rc = json_dumpf(o, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
     json_decref(o);

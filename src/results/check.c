@@ -2,7 +2,8 @@
  * each other and against run.json (results.h, gb_run_check).
  *
  * Errors (the run is refused, exit 1): statistics that contradict each
- * other (ci_lo > ci_hi, min > median), the same point recorded twice, and
+ * other (ci_lo > ci_hi, min > median), an interval reaching 0 or a median
+ * or kept sample of 0 in a measured record, the same point recorded twice, and
  * derived values that are not finite (a zero median with bytes moved).
  * Warnings (printed, and written into report.md): a record count that
  * differs from run.json's, GB/s or GFLOP/s that do not follow from the
@@ -75,6 +76,16 @@ static enum gb_status gb_check_stats(struct gb_run *run, const char *file, size_
     if (r->flops > 0 && r->median_ns == 0)
         return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu].time_ns.median = 0 with %.17g operations: "
                             "GFLOP/s would be infinite in %s", file, i, r->flops, name);
+    /* A time of 0 is no measurement: a ratio or a log of it would be
+     * infinite, and an interval reaching 0 says nothing. */
+    if (!(r->ci_lo_ns > 0) || !(r->median_ns > 0))
+        return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu].time_ns.%s = %.17g: a measured time must be above 0 in %s",
+                            file, i, r->ci_lo_ns > 0 ? "median" : "ci_lo",
+                            r->ci_lo_ns > 0 ? r->median_ns : r->ci_lo_ns, name);
+    for (int k = 0; k < r->n_sample_ns; k++)
+        if (!(r->sample_ns[k] > 0))
+            return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu].sample_ns[%d] = %.17g: a kept sample must be above 0 in %s",
+                                file, i, k, r->sample_ns[k], name);
     double peak = run->info.has_device ? run->info.device.mem_peak_gbs : 0;
     if (peak > 0 && isfinite(r->bw_gbs) && !isfinite(100.0 * r->bw_gbs / peak))
         return gb_error_set(GB_ERR_FORMAT, "%s/run.json: $.device.mem_peak_gbs = %.17g: the %% of "

@@ -368,6 +368,13 @@ static enum gb_status gb_members_from(json_t *fleet, const char *path, struct gb
         }
     }
     *n = json_array_size(arr);
+    json_t *size = json_object_get(fleet, "size");
+    if (!json_is_integer(size) || json_integer_value(size) != (json_int_t)*n) {
+        free(m);
+        return gb_error_set(GB_ERR_FORMAT, "%s: $.fleet.size = %lld but $.fleet.members lists %zu members: the run "
+                            "contradicts itself", path, json_is_integer(size) ? (long long)json_integer_value(size) : -1LL,
+                            *n);
+    }
     qsort(m, *n, sizeof *m, gb_cmp_member);
     for (i = 1; i < *n; i++)
         if (m[i].rank == m[i - 1].rank) {
@@ -400,4 +407,44 @@ enum gb_status gb_fleet_members_load(const char *dir, struct gb_fleet_member **o
                                              path, dir);
     json_decref(root);
     return st;
+}
+
+/* The member of rank `rank` in m[0..n) (sorted by rank), or NULL. */
+static const struct gb_fleet_member *gb_member_of(const struct gb_fleet_member *m, size_t n, int rank)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m[mid].rank == rank)
+            return &m[mid];
+        if (m[mid].rank < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+enum gb_status gb_fleet_members_check(const struct gb_run *run, const struct gb_fleet_member *m, size_t n)
+{
+    const char *file = run->records_file[0] ? run->records_file : run->dir;
+    for (size_t i = 0; i < run->n_records; i++) {
+        const struct gb_record *r = &run->records[i];
+        const struct gb_fleet_member *mb = r->fleet ? gb_member_of(m, n, r->fleet_rank) : NULL;
+        const char *uuid = mb && mb->info.has_device ? mb->info.device.uuid : "";
+        if (!r->fleet)
+            return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu] (%s/%s) has no fleet rank in a fleet run: the run "
+                                "contradicts itself", file, i, r->suite, r->bench);
+        if (!mb)
+            return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu].fleet.rank = %d is not a member of run.json's fleet "
+                                "section (%zu members): the run contradicts itself", file, i, r->fleet_rank, n);
+        if (strcmp(r->gpu_uuid, uuid) != 0)
+            return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu].fleet.gpu_uuid = \"%s\" but rank %d's GPU in run.json "
+                                "is \"%s\": the run contradicts itself", file, i, r->gpu_uuid, r->fleet_rank, uuid);
+        if (strcmp(r->fleet_host, mb->host) != 0)
+            return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu].fleet.host = \"%s\" but rank %d's host in run.json is "
+                                "\"%s\": the run contradicts itself", file, i, r->fleet_host, r->fleet_rank,
+                                mb->host);
+    }
+    return GB_OK;
 }

@@ -31,12 +31,22 @@ struct gb_sp {
 static enum gb_status gb_sp_fail(const struct gb_sp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static enum gb_status gb_sp_fail(const struct gb_sp *c, const char *fmt, ...)
 {
-    char msg[768];
+    /* Formatted whole: gb_error_set shortens a long message in its middle,
+     * keeping the reason at its end. */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    return gb_error_set(GB_ERR_USAGE, "%s: %s%s%s", c->file, c->at, c->at[0] ? ": " : "", msg);
+    char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (msg) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    enum gb_status st = gb_error_set(GB_ERR_USAGE, "%s: %s%s%s", c->file, c->at, c->at[0] ? ": " : "",
+                                     msg ? msg : "out of host memory describing the error");
+    free(msg);
+    return st;
 }
 
 /* A child context: the path of field `key` (or of element `idx` when key is NULL). */

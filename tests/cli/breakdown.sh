@@ -63,5 +63,49 @@ cp "$D/run-sgemm/"* "$T/badlpbm/"
 sed -i 's/"flops": "2 \* n \* n \* n"/"flops": "2 * n * n * n", "lpbm": {"ops": [1]}/' "$T/badlpbm/spec.json"
 bad 1 "malformed lpbm object" "$T/badlpbm"
 check "malformed lpbm: the field named" 'grep -q "benches\[0\].lpbm.ops" "$T/e"'
+# No bench is left out silently: 40 benches with records are all fitted
+# (there was a cap of 32), and a bench without records is named.
+mkdir -p "$T/many"
+python3 - "$D/run-sgemm" "$T/many" <<'EOF'
+import json, shutil, sys
+src, dst = sys.argv[1], sys.argv[2]
+shutil.copy(src + "/sgemm.cu", dst)
+spec = json.load(open(src + "/spec.json"))
+bench = spec["benches"][0]
+spec["benches"] = [dict(bench, name="tiled%02d" % k) for k in range(41)]
+json.dump(spec, open(dst + "/spec.json", "w"), indent=1)
+run = json.load(open(src + "/run.json"))
+recs = json.load(open(src + "/results.json"))
+out = []
+for k in range(40):  # tiled40 has no record
+    for r in recs:
+        out.append(dict(r, bench="tiled%02d" % k))
+run.update(points_ok=len(out))
+json.dump(run, open(dst + "/run.json", "w"), indent=1)
+open(dst + "/results.json", "w").write("[\n" + ",\n".join(json.dumps(r) for r in out) + "\n]\n")
+EOF
+"$GPUBOUND" breakdown "$T/many" --out "$T/many-out" --no-chart --form formula >"$T/out" 2>"$T/err"
+rc=$?
+check "40 benches: exit 0 (got $rc)" '[ $rc -eq 0 ]'
+check "40 benches: 40 models printed" '[ "$(grep -c "^sgemm/tiled[0-9]*, formula form" "$T/out")" -eq 40 ]'
+check "40 benches: 40 models written" '[ "$(grep -c "\"bench\": \"tiled" "$T/many-out/lpbm-model.json")" -eq 40 ]'
+check "the bench without records is named" 'grep -q "^note: 1 of the spec.s 41 benches has no record in the run and is not fitted: tiled40$" "$T/err"'
+
+# Identical times: R^2 is undefined, and no term is named.
+cp -r "$D/run-sgemm" "$T/same"
+python3 - "$T/same/results.json" <<'EOF'
+import json, sys
+recs = json.load(open(sys.argv[1]))
+for r in recs:
+    r["time_ns"] = {"min": 1000.0, "median": 1000.0, "mean": 1000.0, "stddev": 0.0, "ci_lo": 990.0, "ci_hi": 1010.0}
+    r["bw_gbs"], r["gflops"] = r["bytes"] / 1000.0, r["flops"] / 1000.0
+open(sys.argv[1], "w").write("[\n" + ",\n".join(json.dumps(r) for r in recs) + "\n]\n")
+EOF
+"$GPUBOUND" breakdown "$T/same" --out "$T/same-out" --no-chart --form formula >"$T/out" 2>"$T/err"
+rc=$?
+check "identical times: exit 0 (got $rc)" '[ $rc -eq 0 ]'
+check "identical times: R^2 undefined" 'grep -q "^R^2 undefined (every configuration took the same time)" "$T/out"'
+check "identical times: no verdict" 'grep -q "no term is named: every configuration took the same time" "$T/out" && ! grep -q "dominates:" "$T/out"'
+check "identical times: r2 null in the model" 'grep -q "\"r2\": null" "$T/same-out/lpbm-model.json"'
 [ $fails -eq 0 ] && echo "breakdown: all checks passed"
 exit $((fails > 0))

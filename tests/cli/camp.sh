@@ -127,6 +127,9 @@ expect 2 "predict: --time-ns needs a time in ns > 0, not '0'" "${P[@]}" --gld 4:
 expect 2 "predict: --chart needs a file name ending in .svg, not 'x.png'" "${P[@]}" --gld 4:1 --warps 4 --chart x.png
 expect 2 "predict: --regs needs an integer from 0 to 255" "${P[@]}" --gld 4:1 --threads 256 --regs 300
 expect 2 "predict: --threads 2048 is more than the 1024 threads" "${P[@]}" --gld 4:1 --threads 2048 --regs 16
+# A block that cannot run (1024 threads x 255 registers: more than an SM's registers) gets no band.
+expect 2 "predict: a block of 1024 threads with 255 registers per thread and 0 bytes of shared memory cannot run" \
+    "${P[@]}" --gld 4:1 --threads 1024 --regs 255 --smem 0
 expect 2 "predict: --ncu-id needs --from-ncu" "${P[@]}" --gld 4:1 --warps 4 --ncu-id 1
 expect 2 "transpose-raw.csv holds 3 launches \(IDs 0, 1, 2\); pick one with --ncu-id" "${P[@]}" --from-ncu "$NCU/transpose-raw.csv"
 expect 2 "has no launch with ID 7" "${P[@]}" --from-ncu "$NCU/transpose-raw.csv" --ncu-id 7

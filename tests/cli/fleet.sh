@@ -117,6 +117,29 @@ EOF
     printf '%s\n' "$OUT" | grep -q "no-gpu: no CUDA driver" && ok || bad "rank 5's reason is not shown"
     printf '%s\n' "$OUT" | grep -E "^bandwidth +6 +1\.15[0-9]* +1\.15[0-9]* .* 6 of 6 +6$" >/dev/null && ok \
         || bad "the per-suite row must say 6 points, all beyond the intervals and flagged (rank 4)"
+    # A run whose member count, ranks, GPU UUIDs or hosts contradict each other is refused when loaded.
+    contradict() { # NAME PYTHON: a copy of the made-up fleet changed by PYTHON (run: run.json, recs: records)
+        mkdir -p "$TMP/$1"
+        python3 - "$TMP/made" "$TMP/$1" "$2" <<'EOF2'
+import json, sys
+src, dst, code = sys.argv[1:4]
+run = json.load(open(src + "/run.json"))
+recs = json.load(open(src + "/results.json"))
+exec(code)
+json.dump(run, open(dst + "/run.json", "w"), indent=2)
+open(dst + "/results.json", "w").write("[\n" + ",\n".join(json.dumps(r) for r in recs) + "\n]\n")
+EOF2
+    }
+    contradict size 'run["fleet"]["size"] = 8'
+    expect 1 'fleet.size = 8 but \$.fleet.members lists 6 members: the run contradicts itself' fleet "$TMP/size" --no-chart
+    contradict rank 'recs[7]["fleet"]["rank"] = 9'
+    expect 1 '\$\[7\].fleet.rank = 9 is not a member of run.json.s fleet section \(6 members\)' fleet "$TMP/rank" --no-chart
+    contradict uuid 'recs[13]["fleet"]["gpu_uuid"] = recs[0]["fleet"]["gpu_uuid"]'
+    expect 1 '\$\[13\].fleet.gpu_uuid = "GPU-00000000-.*" but rank 2.s GPU in run.json is "GPU-00000002-' fleet "$TMP/uuid" --no-chart
+    contradict nogpu 'recs[0]["fleet"]["rank"] = 5'
+    expect 1 '\$\[0\].fleet.gpu_uuid = "GPU-00000000-.*" but rank 5.s GPU in run.json is ""' fleet "$TMP/nogpu" --no-chart
+    contradict host 'recs[2]["fleet"]["host"] = "node-7"'
+    expect 1 '\$\[2\].fleet.host = "node-7" but rank 0.s host in run.json is "node-0"' fleet "$TMP/host" --no-chart
     run_gb fleet "$TMP/made" --format csv --no-chart
     [ "$(printf '%s\n' "$OUT" | grep -c ',slow$')" = 6 ] && ok || bad "csv: expected 6 slow rows"
     [ "$(printf '%s\n' "$OUT" | grep -c ',fast$')" = 0 ] && ok || bad "csv: no GPU is fast"

@@ -98,6 +98,62 @@ static void test_wide_interval_not_flagged(void **state)
     assert_int_equal(count_flags(c, 8), 0);
 }
 
+/* Hand-computed modified z-scores. Five GPUs 100, 101, 99, 102 and X with
+ * tight intervals: the fleet median is 101, the absolute deviations of the
+ * first four are 1, 0, 2, 1, so with X = 106 (deviation 5) the MAD is the
+ * middle of 0, 1, 1, 2, 5 = 1 and the robust sd 1.4826 x 1 = 1.4826:
+ * z = 5 / 1.4826 = 3.3725 <= 3.5, not flagged (an unscaled MAD would give
+ * z = 5 and flag it). With X = 107 (deviation 6) z = 6 / 1.4826 = 4.0469:
+ * flagged slow. */
+static void test_mad_scaled_by_hand(void **state)
+{
+    (void)state;
+    double med[] = {100, 101, 99, 102, 106};
+    const double rel[] = {0.001, 0.001, 0.001, 0.001, 0.001};
+    struct gb_fleet_cell c[5];
+    double m, sd;
+    cells_from(c, med, rel, 5);
+    assert_int_equal(gb_fleet_point_stats(c, 5, &m, &sd), GB_OK);
+    assert_true(m == 101);
+    assert_true(fabs(sd - 1.4826) < 1e-12);
+    assert_true(fabs(c[4].z - 5 / 1.4826) < 1e-12);
+    assert_true(fabs(c[2].z + 2 / 1.4826) < 1e-12);
+    assert_int_equal(count_flags(c, 5), 0);
+    med[4] = 107;
+    cells_from(c, med, rel, 5);
+    assert_int_equal(gb_fleet_point_stats(c, 5, &m, &sd), GB_OK);
+    assert_true(fabs(c[4].z - 6 / 1.4826) < 1e-12);
+    assert_int_equal(c[4].flag, 1);
+    assert_int_equal(count_flags(c, 5), 1);
+}
+
+/* The fewest members that can name an outlier: three. 100, 100.5 and 130:
+ * median 100.5, deviations 0.5, 0 and 29.5, MAD 0.5, robust sd 0.7413,
+ * z of 130 = 29.5 / 0.7413 = 39.8: flagged with three members present,
+ * also when a fourth member has no measurement; never with two. */
+static void test_min_members_by_hand(void **state)
+{
+    (void)state;
+    const double med[] = {100, 100.5, 130, 100.2};
+    const double rel[] = {0.001, 0.001, 0.001, 0.001};
+    struct gb_fleet_cell c[4];
+    double m, sd;
+    cells_from(c, med, rel, 3);
+    assert_int_equal(gb_fleet_point_stats(c, 3, &m, &sd), GB_OK);
+    assert_true(m == 100.5);
+    assert_true(fabs(sd - 0.5 * 1.4826) < 1e-12);
+    assert_int_equal(c[2].flag, 1);
+    assert_int_equal(count_flags(c, 3), 1);
+    cells_from(c, med, rel, 4);
+    c[1].present = 0; /* three present of four: 100, 130, 100.2 */
+    assert_int_equal(gb_fleet_point_stats(c, 4, &m, &sd), GB_OK);
+    assert_true(m == 100.2);
+    assert_int_equal(c[2].flag, 1);
+    c[3].present = 0; /* two present: no verdict */
+    assert_int_equal(gb_fleet_point_stats(c, 4, &m, &sd), GB_OK);
+    assert_int_equal(count_flags(c, 4), 0);
+}
+
 /* Two GPUs: neither can be told to be the odd one. */
 static void test_two_never_flagged(void **state)
 {
@@ -378,7 +434,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_slow_outlier_flagged),  cmocka_unit_test(test_fast_outlier_flagged),
         cmocka_unit_test(test_noise_not_flagged),     cmocka_unit_test(test_wide_interval_not_flagged),
-        cmocka_unit_test(test_two_never_flagged),     cmocka_unit_test(test_mad_zero_fallback),
+        cmocka_unit_test(test_two_never_flagged),
+        cmocka_unit_test(test_mad_scaled_by_hand),
+        cmocka_unit_test(test_min_members_by_hand),     cmocka_unit_test(test_mad_zero_fallback),
         cmocka_unit_test(test_gather_round_trip),     cmocka_unit_test(test_duplicate_ranks_refused),
         cmocka_unit_test(test_bad_input),             cmocka_unit_test(test_suite_spread),
     };

@@ -352,6 +352,8 @@ static void test_many_axes_metrics(void **state)
         assert_int_equal(gb_record_set_metric(&rec, name, i / 7.0 + 1e-9 * i), GB_OK);
     }
     rec.median_ns = 123.5;
+    rec.min_ns = rec.ci_lo_ns = 120; /* a measured record: times above 0 */
+    rec.ci_hi_ns = 130;
     assert_int_equal(gb_run_writer_open(dir, &info, axes, N_AXES, &w), GB_OK);
     assert_int_equal(gb_run_writer_add(w, &rec), GB_OK);
     assert_int_equal(gb_run_writer_close(w, &info), GB_OK);
