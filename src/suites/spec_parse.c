@@ -22,10 +22,17 @@
 #define GB_SPEC_MAX_FILE (16L << 20)   /* a spec or source file */
 #define GB_AXIS_LIMIT (1L << 52)       /* axis values are exact as doubles */
 
-/* Where in the spec the parser is: the file and the field's path. */
+/* The most expression parts (gb_expr_size) one spec may hold: each costs
+ * about 12 KiB and some microseconds to make, and a spec of many long
+ * expressions is refused at once instead of taking seconds and gigabytes. */
+#define GB_SPEC_MAX_PARTS 8192
+
+/* Where in the spec the parser is: the file and the field's path; and the
+ * expression parts made so far (shared by every context of one load). */
 struct gb_sp {
     const char *file;
     char at[256];
+    long *parts;
 };
 
 static enum gb_status gb_sp_fail(const struct gb_sp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -122,6 +129,20 @@ static enum gb_status gb_sp_name(const struct gb_sp *c, const char *name)
     return GB_OK;
 }
 
+/* `text` for a message: at most 60 characters (then "..."), control
+ * characters as '?', so that the reason after it is never cut and the
+ * message stays one line. */
+static const char *gb_sp_quote(const char *text, char *buf, size_t n)
+{
+    size_t k = 0, len = strlen(text), show = len > 60 ? 57 : len;
+    for (; k < show && k + 4 < n; k++)
+        buf[k] = iscntrl((unsigned char)text[k]) ? '?' : text[k];
+    if (show < len && k + 4 <= n)
+        memcpy(buf + k, "...", 3), k += 3;
+    buf[k] = '\0';
+    return buf;
+}
+
 /* An expression field: a string or a number; *out NULL when absent and optional. */
 static enum gb_status gb_sp_expr_v(const struct gb_sp *c, json_t *v, const char *const *names, int n_names,
                                    struct gb_expr **out)
@@ -143,10 +164,13 @@ static enum gb_status gb_sp_expr_v(const struct gb_sp *c, json_t *v, const char 
     if (gb_expr_parse(text, names, n_names, out) != GB_OK) {
         if (*out == NULL && strstr(gb_error_message(), "out of host memory"))
             return GB_ERR_NOMEM;
-        char why[512];
+        char why[512], q[64];
         snprintf(why, sizeof why, "%s", gb_error_message());
-        return gb_sp_fail(c, "\"%s\": %s", text, why);
+        return gb_sp_fail(c, "\"%s\": %s", gb_sp_quote(text, q, sizeof q), why);
     }
+    if (c->parts && (*c->parts += gb_expr_size(*out)) > GB_SPEC_MAX_PARTS)
+        return gb_sp_fail(c, "the spec's expressions make more than %d parts (comparisons, calls and the "
+                          "arithmetic between them); split the spec", GB_SPEC_MAX_PARTS);
     return GB_OK;
 }
 
@@ -347,7 +371,8 @@ static char *gb_dir_of(const char *path)
 enum gb_status gb_spec_load(const char *path, struct gb_spec **out)
 {
     static const char *const known[] = {"suite", "help", "source", "benches", NULL};
-    struct gb_sp c = {.file = path, .at = ""};
+    long parts = 0;
+    struct gb_sp c = {.file = path, .at = "", .parts = &parts};
     enum gb_status st;
     json_t *root = NULL;
     char *text = NULL;
@@ -737,9 +762,9 @@ static enum gb_status gb_sp_kernel(const struct gb_sp *c, json_t *o, const struc
     if ((st = gb_sp_string(c, o, "kernel", 1, &text)) != GB_OK)
         return st;
     if (gb_spec_name_parse(text, names, n_names, out) != GB_OK) {
-        char why[512];
+        char why[512], q[64];
         snprintf(why, sizeof why, "%s", gb_error_message());
-        return gb_sp_fail(&s, "\"%s\": %s", text, why);
+        return gb_sp_fail(&s, "\"%s\": %s", gb_sp_quote(text, q, sizeof q), why);
     }
     /* The identifier: before any template arguments, after any namespace. */
     size_t end = strcspn(text, "<({ ");
