@@ -641,6 +641,8 @@ static void test_data_files(void **state)
                       "block_size_x=64 n=1024");
     point_check(NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"float\", \"count\": \"n\", \"init\": {\"file\": "
                       "\"in.bin\"}}]", v, "benches[0].args[1].init.file: ");
+    point_check(NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"float\", \"count\": \"n / 2\", \"init\": "
+                      "{\"file\": \"four.bin\"}}]", v, "four.bin holds 4096 bytes; x needs 2048 (512 float values)");
     const char *v2[] = {"64", "2048"};
     point_check(", \"reference\": {\"files\": {\"y\": \"four.bin\"}}", "[" OUT_Y "]", v, NULL);
     point_check(", \"reference\": {\"files\": {\"y\": \"four.bin\"}}", "[" OUT_Y "]", v2,
