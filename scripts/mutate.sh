@@ -46,6 +46,22 @@ MUTATIONS=(
 "breakdown-r2-same|src/models/lpbm.c|f->r2 = same ? NAN : 1 - sse / sst;|f->r2 = sst > 0 ? 1 - sse / sst : NAN;|R^2 of identical times computed from rounding noise"
 "camp-predict-no-run|src/cli/cmd_camp_predict.c|    if (ps->config_warps <= 0)|    if (ps->config_warps < 0)|camp predict gives a band for a block that cannot run"
 "error-newline|src/util/status.c|    if (c >= 0x20 && c != 0x7f)|    if (c >= 0x0a && c != 0x7f)|newlines and other control characters from 0x0a kept in an error message: it splits the line"
+"verify-nan-matches|src/suites/spec_verify.c|return isnan(g) && isnan(e);|return 1;|the verification rule lets a NaN match any value"
+"verify-rtol-from-atol|src/suites/spec_parse.c|(st = gb_sp_number(c, o, \"rtol\", 0, 1e300,|(st = gb_sp_number(c, o, \"atol\", 0, 1e300,|a buffer's rtol read from its atol field"
+"verify-rule-atol-twice|src/suites/spec_verify.c|return fabs(g - e) <= a->atol + a->rtol * fabs(e);|return fabs(g - e) <= a->atol + a->atol * fabs(e);|the verification rule scales the expected value by atol, not rtol"
+"spec-define-limit|src/suites/spec_parse.c|if (b->n_axes + b->n_defines + b->ref.n_defines > 16)|if (b->n_axes + b->n_defines + b->ref.n_defines > 17)|the spec parser lets 17 -D options through"
+"expr-trim-unmatched|src/suites/spec_expr.c|if (*len >= 2 && (*s)[0] == '(' && gb_match_paren(*s, *len, 0) == (long)*len - 1) {|if (*len >= 2 && (*s)[0] == '(' && (*s)[*len - 1] == ')') {|trimming takes away parentheses that do not enclose the whole text"
+"expr-chain-first-only|src/suites/spec_expr.c|if ((k[i] != 0) == (op == GB_EX_OR))|if ((k[i] != 0) == (op == GB_EX_OR) && i == 0)|a chain of && or || decided by its first operand"
+"expr-and-as-or|src/suites/spec_expr.c|return gb_parse_chain(s, len, \"&&\", GB_EX_AND, names, n_names, out);|return gb_parse_chain(s, len, \"&&\", GB_EX_OR, names, n_names, out);|a chain of && grouped as one of or"
+"expr-depth-limit|src/suites/spec_expr.c|if (deepest > GB_EXPR_MAX_DEPTH)|if (deepest > GB_EXPR_MAX_DEPTH + 1)|the expression nesting limit one level late"
+"expr-length-limit|src/suites/spec_expr.c|if (len > GB_EXPR_MAX_LEN)|if (len > GB_EXPR_MAX_LEN + 1)|the expression length limit one character late"
+"spec-parts-limit|src/suites/spec_parse.c|(*c->parts += gb_expr_size(*out)) > GB_SPEC_MAX_PARTS)|(*c->parts += gb_expr_size(*out)) > GB_SPEC_MAX_PARTS * 64)|a spec's expression parts unbounded in practice"
+"range-long-2p63|src/suites/spec_point.c|case GB_ST_LONG: ok = ok && x >= -0x1p63 && x < 0x1p63; break;|case GB_ST_LONG: ok = ok && x >= -0x1p63 && x <= 0x1p63; break;|a long scalar of 2^63 passes the range table"
+"spec-file-symlink-out|src/suites/spec_parse.c|    size_t dl = strlen(rd);|    size_t dl = 0;|a spec's data file may be a symbolic link out of its directory"
+"spec-file-size-at-least|src/suites/spec_point.c|(unsigned long long)have == (unsigned long long)count * sz|(unsigned long long)have >= (unsigned long long)count * sz|an init or reference file larger than its buffer passes"
+"axis-repeats-allowed|src/suites/axis.c|st = gb_axis_repeats(a, *out, *n);|st = GB_OK;|an axis value given twice is planned twice"
+"run-json-cap-1mib|src/results/load.c|    if (sb.st_size > (off_t)GB_RUN_JSON_MAX)|    if (sb.st_size > (off_t)GB_RECORD_LINE_MAX)|the run loader's cap on run.json back at 1 MiB (a fleet of 600 ranks unreadable)"
+"plan-cap-100m|src/cli/cmd_run.c|1, GB_PLAN_MAX_POINTS_CAP)) < 0|1, 100000000L)) < 0|--max-points up to 100 million again"
 )
 
 echo "mutate.sh: copying the tracked tree to $work and building it" >&2

@@ -133,8 +133,19 @@ struct gb_plan {
  * axis) into points, the cartesian product of each bench's axes (quick
  * sweeps under `quick`). GB_ERR_USAGE with one clear message for an unknown
  * suite or bench, an override no selected bench has, or a bad value. */
-/* The most points a plan may hold unless raised (run --max-points). */
+/* The most points a plan may hold unless raised (run --max-points), and
+ * the most it may be raised to: a plan of that many points takes about
+ * half a GiB of host memory and some seconds to build and check. */
 #define GB_PLAN_MAX_POINTS 100000
+#define GB_PLAN_MAX_POINTS_CAP 1000000
+
+/* How many points gb_plan_build_max would plan at most (each bench's
+ * product of its axes' value counts, before its restrictions), without
+ * making them; the same refusals as gb_plan_build_max (an unknown suite, a
+ * bad value, more than `max_points`). For deciding before a large plan is
+ * built (run looks for the GPU first). */
+enum gb_status gb_plan_count(const char *const *selectors, int n_sel, const char *const *sets, int n_sets,
+                             int quick, size_t max_points, size_t *count);
 
 /* As gb_plan_build with at most `max_points` points: a bench whose axes'
  * product would pass the cap is refused (GB_ERR_USAGE) before any point

@@ -32,12 +32,19 @@
 
 struct gb_expr;
 
+/* The longest expression text and the deepest nesting of parentheses
+ * (calls included) an expression may have: parsing is then linear in the
+ * text's length, and neither it nor the evaluation can run out of stack. */
+#define GB_EXPR_MAX_LEN 4096
+#define GB_EXPR_MAX_DEPTH 64
+
 /* Parses `text` whose names are `names` (n_names of them; the caller keeps
  * them alive while the expression lives). On GB_ERR_USAGE the message says
  * what is wrong with the text alone, e.g. `unknown name "bsx"`,
- * `unbalanced parentheses`, `min() takes at least 2 arguments`: the caller
- * puts the file, field and text in front of it. GB_ERR_NOMEM. Free with
- * gb_expr_free. */
+ * `unbalanced parentheses`, `min() takes at least 2 arguments`, a text
+ * longer than GB_EXPR_MAX_LEN or nested deeper than GB_EXPR_MAX_DEPTH: the
+ * caller puts the file, field and text in front of it. GB_ERR_NOMEM. Free
+ * with gb_expr_free. */
 enum gb_status gb_expr_parse(const char *text, const char *const *names, int n_names,
                              struct gb_expr **out);
 
@@ -48,6 +55,10 @@ enum gb_status gb_expr_eval(const struct gb_expr *e, const double *values, doubl
 
 /* The text the expression was parsed from. */
 const char *gb_expr_text(const struct gb_expr *e);
+
+/* The parts the expression was parsed into (its nodes, each with its own
+ * evaluator): what it costs to hold, for a caller bounding many of them. */
+int gb_expr_size(const struct gb_expr *e);
 
 /* Whether the expression uses names[i] (directly or inside a call). */
 int gb_expr_uses(const struct gb_expr *e, int i);

@@ -13,6 +13,7 @@
 #include "util/fs.h"
 #include "cli/run_charts.h"
 #include "cli/run_resume.h"
+#include "gpubound/gpu.h"
 #include "gpubound/measure.h"
 #include "gpubound/report.h"
 #include "gpubound/session.h"
@@ -218,7 +219,7 @@ static int gb_run_option(int c, char **argv, struct run_args *a)
     case 'M': a->fleet = 1; return -1;
     case 'A': a->all_devices = 1; return -1;
     case 'P':
-        return (a->max_points = gb_cli_parse_long("run", "--max-points", optarg, 1, 100000000L)) < 0
+        return (a->max_points = gb_cli_parse_long("run", "--max-points", optarg, 1, GB_PLAN_MAX_POINTS_CAP)) < 0
                    ? GB_EXIT_USAGE : -1;
     case 'K':
         gb_counter_names_free(a->counters, a->n_counters);
@@ -336,11 +337,23 @@ static int gb_run_stopped(enum gb_status st, const struct gb_session_result *res
     return GB_EXIT_FAIL;
 }
 
-/* Plans the run; -1 when there is something to run, else the exit code. */
+/* Plans the run; -1 when there is something to run, else the exit code.
+ * A plan of more than GB_RUN_GPU_FIRST points is counted first and the GPU
+ * looked for before it is built and checked: without a GPU, `run` says so
+ * at once instead of after seconds of planning. */
+#define GB_RUN_GPU_FIRST 10000
 static int gb_run_plan(int argc, char **argv, const struct run_args *a, struct gb_plan *plan)
 {
-    enum gb_status st = gb_plan_build_max((const char *const *)argv + optind, argc - optind, a->sets,
-                                          a->n_sets, a->quick, (size_t)a->max_points, plan);
+    const char *const *sel = (const char *const *)argv + optind;
+    size_t count = 0;
+    int n_dev = 0;
+    enum gb_status st = gb_plan_count(sel, argc - optind, a->sets, a->n_sets, a->quick, (size_t)a->max_points,
+                                      &count);
+    if (st != GB_OK)
+        return gb_cli_usage("run", "%s", gb_error_message());
+    if (count > GB_RUN_GPU_FIRST && !a->fleet && (st = gb_device_count(&n_dev)) != GB_OK)
+        return gb_cli_fail(st, NULL, "gpubound run needs an NVIDIA GPU (compute capability 7.0+) and its driver");
+    st = gb_plan_build_max(sel, argc - optind, a->sets, a->n_sets, a->quick, (size_t)a->max_points, plan);
     if (st != GB_OK)
         return gb_cli_usage("run", "%s", gb_error_message());
     if (plan->n == 0)

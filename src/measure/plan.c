@@ -35,10 +35,10 @@ static const char *gb_override(const char *const *sets, int n_sets, const char *
     return v;
 }
 
-/* The points of bench `b` (the product of its axes' value counts), checked
- * against the cap before any point is made. */
-static enum gb_status gb_plan_check_size(const struct gb_plan *plan, const struct gb_suite *s,
-                                         const struct gb_bench *b, const int *nv, size_t max_points)
+/* The points of bench `b` (the product of its axes' value counts) after the
+ * `planned` ones, checked against the cap before any point is made. */
+static enum gb_status gb_plan_check_size(const struct gb_suite *s, const struct gb_bench *b, const int *nv,
+                                         size_t planned, size_t max_points)
 {
     size_t prod = 1;
     for (int a = 0; a < b->n_axes; a++) {
@@ -48,18 +48,18 @@ static enum gb_status gb_plan_check_size(const struct gb_plan *plan, const struc
         }
         prod *= (size_t)nv[a];
     }
-    if (prod > max_points || plan->n > max_points - prod)
+    if (prod > max_points || planned > max_points - prod)
         return gb_error_set(GB_ERR_USAGE, "%s/%s: the run would plan %s%zu points (the product of "
                             "the axes' values), more than --max-points %zu; narrow the --set "
-                            "ranges or raise --max-points", s->name, b->name,
-                            prod == SIZE_MAX ? "over " : "", prod == SIZE_MAX ? SIZE_MAX : plan->n + prod,
-                            max_points);
+                            "ranges%s", s->name, b->name,
+                            prod == SIZE_MAX ? "over " : "", prod == SIZE_MAX ? SIZE_MAX : planned + prod,
+                            max_points, max_points < GB_PLAN_MAX_POINTS_CAP ? " or raise --max-points" : "");
     return GB_OK;
 }
 
 static enum gb_status gb_plan_bench(struct gb_plan *plan, size_t *cap, const struct gb_suite *s,
                                     const struct gb_bench *b, const char *const *sets, int n_sets,
-                                    int quick, size_t max_points)
+                                    int quick, size_t max_points, size_t *count)
 {
     enum gb_status st = GB_OK;
     char **vals[GB_MAX_AXES] = {0};
@@ -79,8 +79,15 @@ static enum gb_status gb_plan_bench(struct gb_plan *plan, size_t *cap, const str
         if (!seen && plan->n_axes < (int)(sizeof plan->axes / sizeof plan->axes[0]))
             plan->axes[plan->n_axes++] = ad->name;
     }
-    if ((st = gb_plan_check_size(plan, s, b, nv, max_points)) != GB_OK)
+    if ((st = gb_plan_check_size(s, b, nv, count ? *count : plan->n, max_points)) != GB_OK)
         goto out;
+    if (count) { /* counting only: the product, no point made */
+        size_t prod = 1;
+        for (int a = 0; a < b->n_axes; a++)
+            prod *= (size_t)nv[a];
+        *count += prod;
+        goto out;
+    }
     for (;;) {
         struct gb_plan_item it;
         memset(&it, 0, sizeof it);
@@ -140,8 +147,28 @@ enum gb_status gb_plan_build(const char *const *selectors, int n_sel, const char
     return gb_plan_build_max(selectors, n_sel, sets, n_sets, quick, GB_PLAN_MAX_POINTS, plan);
 }
 
+static enum gb_status gb_plan_make(const char *const *selectors, int n_sel, const char *const *sets, int n_sets,
+                                   int quick, size_t max_points, struct gb_plan *plan, size_t *count);
+
 enum gb_status gb_plan_build_max(const char *const *selectors, int n_sel, const char *const *sets,
                                  int n_sets, int quick, size_t max_points, struct gb_plan *plan)
+{
+    return gb_plan_make(selectors, n_sel, sets, n_sets, quick, max_points, plan, NULL);
+}
+
+enum gb_status gb_plan_count(const char *const *selectors, int n_sel, const char *const *sets, int n_sets,
+                             int quick, size_t max_points, size_t *count)
+{
+    struct gb_plan plan;
+    *count = 0;
+    enum gb_status st = gb_plan_make(selectors, n_sel, sets, n_sets, quick, max_points, &plan, count);
+    gb_plan_release(&plan);
+    return st;
+}
+
+/* Builds the plan, or (count not NULL) only adds up its size. */
+static enum gb_status gb_plan_make(const char *const *selectors, int n_sel, const char *const *sets, int n_sets,
+                                   int quick, size_t max_points, struct gb_plan *plan, size_t *count)
 {
     enum gb_status st = GB_OK;
     size_t cap = 0;
@@ -214,7 +241,7 @@ enum gb_status gb_plan_build_max(const char *const *selectors, int n_sel, const 
             const struct gb_bench *b = &sel[k].suite->benches[j];
             if (sel[k].bench && sel[k].bench != b)
                 continue;
-            if ((st = gb_plan_bench(plan, &cap, sel[k].suite, b, sets, n_sets, quick, max_points)) != GB_OK)
+            if ((st = gb_plan_bench(plan, &cap, sel[k].suite, b, sets, n_sets, quick, max_points, count)) != GB_OK)
                 goto out;
         }
 out:

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gpubound/fleet.h"
 #include "results/json.h"
+#include "results/open.h"
 #include "results/validate.h"
 #include "util/fs.h"
 
@@ -273,7 +275,13 @@ static enum gb_status gb_fleet_run_json(const char *dir, const struct gb_run_inf
     json_object_set_new(root, "fleet", json_pack("{s:s, s:I, s:o}", "format", "gpubound-fleet/1", "size",
                                                  (json_int_t)n, "members", members));
     snprintf(path, sizeof path, "%s/run.json", dir);
-    enum gb_status st = gb_json_write_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    /* What the loaders could not read is not written (json_dumpb with no
+     * buffer gives the size). */
+    size_t need = json_dumpb(root, NULL, 0, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    enum gb_status st = need > (size_t)GB_RUN_JSON_MAX
+        ? gb_error_set(GB_ERR_USAGE, "a fleet of %zu members makes a run.json of %zu bytes, more than the %ld a "
+                       "run.json may hold; record the fleet in parts", n, need, GB_RUN_JSON_MAX)
+        : gb_json_write_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
     json_decref(root);
     return st;
 }
@@ -392,6 +400,10 @@ enum gb_status gb_fleet_members_load(const char *dir, struct gb_fleet_member **o
     *out = NULL;
     *n = 0;
     snprintf(path, sizeof path, "%s/run.json", dir);
+    struct stat sb;
+    if (stat(path, &sb) == 0 && (!S_ISREG(sb.st_mode) || sb.st_size > (off_t)GB_RUN_JSON_MAX))
+        return gb_error_set(GB_ERR_FORMAT, "%s: %s", path, S_ISREG(sb.st_mode) ? "larger than a run.json may be"
+                            : "not a regular file");
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
     if (!root) {
         FILE *f = fopen(path, "r");

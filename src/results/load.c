@@ -145,9 +145,9 @@ static enum gb_status gb_load_info(struct gb_run *run, const char *dir)
                             dir, strerror(errno));
     if (!S_ISREG(sb.st_mode))
         return gb_error_set(GB_ERR_IO, "cannot read %s: not a regular file", path);
-    if (sb.st_size > (off_t)GB_RECORD_LINE_MAX)
-        return gb_error_set(GB_ERR_FORMAT, "%s: %lld bytes: a run.json has at most %d",
-                            path, (long long)sb.st_size, GB_RECORD_LINE_MAX);
+    if (sb.st_size > (off_t)GB_RUN_JSON_MAX)
+        return gb_error_set(GB_ERR_FORMAT, "%s: %lld bytes: a run.json has at most %ld",
+                            path, (long long)sb.st_size, GB_RUN_JSON_MAX);
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
     if (!root) {
         FILE *rf = fopen(path, "r");

@@ -7,6 +7,12 @@
 
 #include "gpubound/status.h"
 
+/* The most bytes a run.json may hold, for its writers and its loaders
+ * alike: a fleet run's members (about 2 KiB each) make it grow with the
+ * fleet, and 64 MiB hold some 30000 of them; a fleet whose run.json would
+ * be larger is refused by the writer rather than written unreadable. */
+#define GB_RUN_JSON_MAX (64L << 20)
+
 /* Opens the records of run directory `dir` for reading: results.json when
  * present, else results.json.gz (gzip, as written by `gzip -9`), whose
  * decompressed text is read through the returned stream exactly as the

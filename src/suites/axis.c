@@ -94,6 +94,52 @@ static enum gb_status gb_check_int(const struct gb_axis_def *a, const char *tok,
     return GB_OK;
 }
 
+/* A value of an axis and where it was given, for finding repeats. */
+struct gb_axis_seen {
+    long v;
+    const char *s;
+    int at;
+};
+
+static int gb_cmp_seen_int(const void *x, const void *y)
+{
+    const struct gb_axis_seen *a = x, *b = y;
+    return a->v != b->v ? (a->v > b->v) - (a->v < b->v) : a->at - b->at;
+}
+
+static int gb_cmp_seen_str(const void *x, const void *y)
+{
+    const struct gb_axis_seen *a = x, *b = y;
+    int c = strcmp(a->s, b->s);
+    return c ? c : a->at - b->at;
+}
+
+/* A value given twice ("64,64", "1:8,4", "1K,1024") would be measured twice,
+ * and the run could not be read back (a point recorded twice is refused):
+ * refused, naming the first value repeated. Sorted, so a list of many
+ * values costs n log n. */
+static enum gb_status gb_axis_repeats(const struct gb_axis_def *a, char *const *vals, int n)
+{
+    enum gb_status st = GB_OK;
+    struct gb_axis_seen *seen = malloc((size_t)n * sizeof *seen);
+    if (!seen)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    for (int i = 0; i < n; i++) {
+        seen[i].s = vals[i];
+        seen[i].at = i;
+        seen[i].v = 0;
+        if (a->kind == GB_AXIS_INT)
+            gb_axis_parse_int(vals[i], &seen[i].v);
+    }
+    qsort(seen, (size_t)n, sizeof *seen, a->kind == GB_AXIS_INT ? gb_cmp_seen_int : gb_cmp_seen_str);
+    for (int i = 1; i < n && st == GB_OK; i++)
+        if (a->kind == GB_AXIS_INT ? seen[i].v == seen[i - 1].v : strcmp(seen[i].s, seen[i - 1].s) == 0)
+            st = gb_error_set(GB_ERR_USAGE, "axis %s: the value %s is given twice (as %s and %s); each point is "
+                              "measured once", a->name, seen[i].s, seen[i - 1].s, seen[i].s);
+    free(seen);
+    return st;
+}
+
 enum gb_status gb_axis_expand(const struct gb_axis_def *a, const char *list, char ***out, int *n)
 {
     enum gb_status st = GB_OK;
@@ -185,6 +231,8 @@ enum gb_status gb_axis_expand(const struct gb_axis_def *a, const char *list, cha
     }
     if (*n == 0)
         st = gb_error_set(GB_ERR_USAGE, "axis %s: no values given", a->name);
+    else
+        st = gb_axis_repeats(a, *out, *n);
 out:
     free(copy);
     if (st != GB_OK) {

@@ -6,10 +6,13 @@
  * problem-axis values, so that every configuration of one problem sees the
  * same inputs (the "first" reference needs that) and every run sees fresh
  * ones. */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "suites/spec_internal.h"
 
@@ -67,12 +70,24 @@ static double gb_draw(const struct gb_spec_arg *a, uint64_t seed, size_t i)
     return x;
 }
 
+FILE *gb_spec_open_data(const char *path)
+{
+    struct stat sb;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? fdopen(fd, "rb") : NULL;
+    if (!f)
+        close(fd);
+    return f;
+}
+
 /* Reads an init file of exactly `bytes` bytes into h. */
 static enum gb_status gb_read_exact(const struct gb_spec_bench *b, int i, void *h, size_t bytes)
 {
     const struct gb_spec_arg *a = &b->args[i];
     enum gb_status st = GB_OK;
-    FILE *f = fopen(a->file, "rb");
+    FILE *f = gb_spec_open_data(a->file);
     if (!f)
         return gb_error_set(GB_ERR_USAGE, "%s: benches[%d].args[%d].init.file: cannot read %s", b->spec->file,
                             b->index, i, a->file);

@@ -9,7 +9,13 @@
  * expression or of a parenthesised group, and calls of ceil/floor/min/max,
  * become nodes of their own; what is left between them is handed to
  * libmatheval, with a placeholder variable (gbq__N) standing for each node
- * found inside it. Evaluating a node evaluates its children first.
+ * found inside it. Evaluating a node evaluates its children first. A
+ * chain of && (or ||) is one node with a child per operand.
+ *
+ * Every level of parentheses scans its own text a bounded number of times,
+ * so with the nesting capped (GB_EXPR_MAX_DEPTH) and the length capped
+ * (GB_EXPR_MAX_LEN) parsing is linear in the text and the recursion of the
+ * parse and of the evaluation stays shallow.
  *
  * libmatheval's scanner echoes characters it does not know to stdout, and
  * its parser and symbol tables are shared state: only characters of its
@@ -95,6 +101,14 @@ void gb_expr_free(struct gb_expr *e)
 const char *gb_expr_text(const struct gb_expr *e)
 {
     return e->text;
+}
+
+int gb_expr_size(const struct gb_expr *e)
+{
+    int n = 1;
+    for (int k = 0; k < e->n_kids; k++)
+        n += gb_expr_size(e->kids[k]);
+    return n;
 }
 
 int gb_expr_uses(const struct gb_expr *e, int i)
@@ -197,6 +211,38 @@ static enum gb_status gb_parse_binary(const char *s, size_t len, size_t at, size
     if ((st = gb_parse(s, at, names, n_names, &kid)) != GB_OK || (st = gb_add_kid(e, kid)) != GB_OK ||
         (st = gb_parse(s + at + oplen, len - at - oplen, names, n_names, &kid)) != GB_OK ||
         (st = gb_add_kid(e, kid)) != GB_OK) {
+        gb_expr_free(e);
+        return st;
+    }
+    *out = e;
+    return GB_OK;
+}
+
+/* A chain of `op` ("&&" or "||") at depth 0 of s[0..len): one node with a
+ * child per operand, found in one scan. */
+static enum gb_status gb_parse_chain(const char *s, size_t len, const char *opt, enum gb_expr_op op,
+                                     const char *const *names, int n_names, struct gb_expr **out)
+{
+    enum gb_status st = GB_OK;
+    struct gb_expr *e = gb_node(op, s, len);
+    if (!e)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    size_t start = 0;
+    int depth = 0;
+    for (size_t i = 0; i <= len && st == GB_OK; i++) {
+        if (i < len && s[i] == '(')
+            depth++;
+        else if (i < len && s[i] == ')')
+            depth--;
+        if (i < len && (depth != 0 || i + 1 >= len || s[i] != opt[0] || s[i + 1] != opt[1]))
+            continue;
+        struct gb_expr *kid = NULL;
+        if ((st = gb_parse(s + start, i - start, names, n_names, &kid)) == GB_OK)
+            st = gb_add_kid(e, kid);
+        start = i + 2;
+        i++;
+    }
+    if (st != GB_OK) {
         gb_expr_free(e);
         return st;
     }
@@ -476,9 +522,9 @@ static enum gb_status gb_parse(const char *s, size_t len, const char *const *nam
     if (len == 0)
         return gb_error_set(GB_ERR_USAGE, "an empty expression");
     if (gb_find_top(s, len, or_op, 1, &at, &which))
-        return gb_parse_binary(s, len, at, 2, GB_EX_OR, names, n_names, out);
+        return gb_parse_chain(s, len, "||", GB_EX_OR, names, n_names, out);
     if (gb_find_top(s, len, and_op, 1, &at, &which))
-        return gb_parse_binary(s, len, at, 2, GB_EX_AND, names, n_names, out);
+        return gb_parse_chain(s, len, "&&", GB_EX_AND, names, n_names, out);
     if (gb_find_top(s, len, gb_cmp_ops, 6, &at, &which)) {
         size_t ol = strlen(gb_cmp_ops[which]);
         if (gb_find_top(s + at + ol, len - at - ol, gb_cmp_ops, 6, &at2, &w2))
@@ -490,13 +536,21 @@ static enum gb_status gb_parse(const char *s, size_t len, const char *const *nam
 
 enum gb_status gb_expr_parse(const char *text, const char *const *names, int n_names, struct gb_expr **out)
 {
-    size_t len = strlen(text);
-    int depth = 0;
+    size_t len = strnlen(text, GB_EXPR_MAX_LEN + 1);
+    int depth = 0, deepest = 0;
     *out = NULL;
-    for (size_t i = 0; i < len && depth >= 0; i++)
+    if (len > GB_EXPR_MAX_LEN)
+        return gb_error_set(GB_ERR_USAGE, "longer than %d characters (%zu); split it into defines",
+                            GB_EXPR_MAX_LEN, strlen(text));
+    for (size_t i = 0; i < len && depth >= 0; i++) {
         depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+        deepest = depth > deepest ? depth : deepest;
+    }
     if (depth != 0)
         return gb_error_set(GB_ERR_USAGE, "unbalanced parentheses");
+    if (deepest > GB_EXPR_MAX_DEPTH)
+        return gb_error_set(GB_ERR_USAGE, "parentheses nested %d deep, more than %d; split it into defines",
+                            deepest, GB_EXPR_MAX_DEPTH);
     /* The placeholders name the layer's own nodes: a name of that form in the
      * text would be taken for one (and index past the nodes there are). */
     if (strstr(text, GB_EX_PLACEHOLDER))
@@ -555,8 +609,12 @@ static double gb_eval_op(enum gb_expr_op op, const double *k, int n)
     case GB_EX_GE: return k[0] >= k[1];
     case GB_EX_EQ: return k[0] == k[1];
     case GB_EX_NE: return k[0] != k[1];
-    case GB_EX_AND: return k[0] != 0 && k[1] != 0;
-    case GB_EX_OR: return k[0] != 0 || k[1] != 0;
+    case GB_EX_AND:
+    case GB_EX_OR:
+        for (int i = 0; i < n; i++)
+            if ((k[i] != 0) == (op == GB_EX_OR))
+                return op == GB_EX_OR;
+        return op == GB_EX_AND;
     case GB_EX_ARITH: break;
     }
     return NAN;

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gpubound/gpu.h"
 #include "gpubound/spec.h"
@@ -55,8 +56,9 @@ struct gb_spec_arg {
     double rtol, atol;
     enum gb_spec_init init;
     double a, b;                 /* random [a, b]; constant a; iota start a, step b */
-    char *file;                  /* init file (path resolved against the spec's directory) */
-    char *ref_file;              /* reference "files": the expected values of this output */
+    char *file;                  /* init file (its resolved path, inside the spec's directory) */
+    char *ref_file;              /* reference "files": the expected values of this output (resolved) */
+    long long file_size, ref_size;  /* their sizes when the spec was read */
 };
 
 struct gb_spec;
@@ -160,6 +162,9 @@ int gb_spec_opts(const struct gb_spec_bench *b, const struct gb_spec_values *pv,
 size_t gb_spec_type_size(enum gb_spec_type t);
 const char *gb_spec_type_name(enum gb_spec_type t);
 int gb_spec_type_float(enum gb_spec_type t);
+/* Whether x is a value of type t (finite; whole for integer types; within
+ * the type's range), with the range in words in *range (may be NULL). */
+int gb_spec_type_holds(enum gb_spec_type t, double x, const char **range);
 
 /* ---- parsing (spec_parse.c) ---- */
 
@@ -190,6 +195,11 @@ struct gb_spec_state {
     void *params[GB_SPEC_MAX_ARGS];
 };
 
+/* Opens a data file (init, reference) for reading: a regular file reached
+ * without a symbolic link at its last component, never blocking on a FIFO.
+ * NULL (errno set) otherwise. */
+FILE *gb_spec_open_data(const char *path);
+
 /* Allocates the buffers, fills the inputs (fresh values seeded by the
  * point's problem) and sets the scalars. */
 enum gb_status gb_spec_args_setup(const struct gb_spec_bench *b, struct gb_point *p, struct gb_spec_state *s);
@@ -210,6 +220,12 @@ enum gb_status gb_spec_launch_kernel(struct gb_point *p, struct gb_spec_state *s
 /* The reference of a point, before it is verified (setup): a reference
  * kernel's outputs, the reference files, or the first point's outputs. */
 enum gb_status gb_spec_reference(const struct gb_spec_bench *b, struct gb_point *p, struct gb_spec_state *s);
+
+/* Whether element i of output `a` matches: integers without a tolerance
+ * bit for bit; else |got - expected| <= atol + rtol * |expected|, where a
+ * NaN matches only a NaN (both left the element unwritten or both computed
+ * it so). */
+int gb_spec_match(const struct gb_spec_arg *a, const void *got, const void *exp, size_t i);
 
 /* Compares the outputs with the reference: GB_ERR_VERIFY with the output,
  * the first mismatching index, expected and got. */

@@ -22,10 +22,17 @@
 #define GB_SPEC_MAX_FILE (16L << 20)   /* a spec or source file */
 #define GB_AXIS_LIMIT (1L << 52)       /* axis values are exact as doubles */
 
-/* Where in the spec the parser is: the file and the field's path. */
+/* The most expression parts (gb_expr_size) one spec may hold: each costs
+ * about 12 KiB and some microseconds to make, and a spec of many long
+ * expressions is refused at once instead of taking seconds and gigabytes. */
+#define GB_SPEC_MAX_PARTS 8192
+
+/* Where in the spec the parser is: the file and the field's path; and the
+ * expression parts made so far (shared by every context of one load). */
 struct gb_sp {
     const char *file;
     char at[256];
+    long *parts;
 };
 
 static enum gb_status gb_sp_fail(const struct gb_sp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -132,6 +139,20 @@ static enum gb_status gb_sp_name(const struct gb_sp *c, const char *name)
     return GB_OK;
 }
 
+/* `text` for a message: at most 60 characters (then "..."), control
+ * characters as '?', so that the reason after it is never cut and the
+ * message stays one line. */
+static const char *gb_sp_quote(const char *text, char *buf, size_t n)
+{
+    size_t k = 0, len = strlen(text), show = len > 60 ? 57 : len;
+    for (; k < show && k + 4 < n; k++)
+        buf[k] = iscntrl((unsigned char)text[k]) ? '?' : text[k];
+    if (show < len && k + 4 <= n)
+        memcpy(buf + k, "...", 3), k += 3;
+    buf[k] = '\0';
+    return buf;
+}
+
 /* An expression field: a string or a number; *out NULL when absent and optional. */
 static enum gb_status gb_sp_expr_v(const struct gb_sp *c, json_t *v, const char *const *names, int n_names,
                                    struct gb_expr **out)
@@ -153,10 +174,13 @@ static enum gb_status gb_sp_expr_v(const struct gb_sp *c, json_t *v, const char 
     if (gb_expr_parse(text, names, n_names, out) != GB_OK) {
         if (*out == NULL && strstr(gb_error_message(), "out of host memory"))
             return GB_ERR_NOMEM;
-        char why[512];
+        char why[512], q[64];
         snprintf(why, sizeof why, "%s", gb_error_message());
-        return gb_sp_fail(c, "\"%s\": %s", text, why);
+        return gb_sp_fail(c, "\"%s\": %s", gb_sp_quote(text, q, sizeof q), why);
     }
+    if (c->parts && (*c->parts += gb_expr_size(*out)) > GB_SPEC_MAX_PARTS)
+        return gb_sp_fail(c, "the spec's expressions make more than %d parts (comparisons, calls and the "
+                          "arithmetic between them); split the spec", GB_SPEC_MAX_PARTS);
     return GB_OK;
 }
 
@@ -233,6 +257,57 @@ out:
     return st;
 }
 
+/* Whether `name` is a relative path without a ".." component. */
+static int gb_sp_relative(const char *name)
+{
+    size_t nl = strlen(name);
+    return name[0] && name[0] != '/' && strcmp(name, "..") && strncmp(name, "../", 3) && !strstr(name, "/../") &&
+           !(nl >= 3 && !strcmp(name + nl - 3, "/.."));
+}
+
+/* The rule of every file a spec names (sources, init and reference files):
+ * a relative path without "..", which resolves (symbolic links followed) to
+ * a regular file inside the spec's directory. Nothing is opened: a FIFO or
+ * a device is refused by its type. *path: the name joined to the spec's
+ * directory; *real (when not NULL): the resolved path; *size: its size. */
+static enum gb_status gb_sp_inside(const struct gb_sp *c, const struct gb_spec *spec, const char *name, char **path,
+                                   char **real, long long *size)
+{
+    struct stat sb;
+    enum gb_status st = GB_OK;
+    char *rd = NULL, *rf = NULL;
+    if (!gb_sp_relative(name))
+        return gb_sp_fail(c, "\"%s\" is not a file inside the spec's directory (a relative path without \"..\")",
+                          name);
+    if (!(*path = gb_path_join(spec->dir, name)))
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    errno = 0;
+    if (!(rd = realpath(spec->dir, NULL)) || !(rf = realpath(*path, NULL)) || stat(rf, &sb) != 0) {
+        st = gb_sp_fail(c, "cannot read \"%s\": %s", name, strerror(errno ? errno : ENOENT));
+        goto out;
+    }
+    size_t dl = strlen(rd);
+    if (strncmp(rf, rd, dl) != 0 || (rf[dl] != '/' && strcmp(rd, "/") != 0)) {
+        st = gb_sp_fail(c, "\"%s\" leads outside the spec's directory (to %s through a symbolic link); copy the "
+                        "file into it", name, rf);
+        goto out;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        st = gb_sp_fail(c, "cannot read \"%s\": %s", name, S_ISDIR(sb.st_mode) ? "it is a directory"
+                        : "not a regular file (a FIFO, device or socket is not read)");
+        goto out;
+    }
+    *size = (long long)sb.st_size;
+    if (real) {
+        *real = rf;
+        rf = NULL;
+    }
+out:
+    free(rd);
+    free(rf);
+    return st;
+}
+
 /* The index of source `name` in the spec, reading it when new. */
 static enum gb_status gb_sp_source(const struct gb_sp *c, struct gb_spec *spec, const char *name, int *idx)
 {
@@ -243,16 +318,15 @@ static enum gb_status gb_sp_source(const struct gb_sp *c, struct gb_spec *spec, 
         }
     if (spec->n_sources == GB_SPEC_MAX_SOURCES)
         return gb_sp_fail(c, "more than %d source files", GB_SPEC_MAX_SOURCES);
-    size_t nl = strlen(name);
-    if (!name[0] || name[0] == '/' || !strcmp(name, "..") || !strncmp(name, "../", 3) || strstr(name, "/../") ||
-        (nl >= 3 && !strcmp(name + nl - 3, "/..")))
-        return gb_sp_fail(c, "\"%s\" is not a file inside the spec's directory (a relative path without \"..\")",
-                          name);
     struct gb_spec_source *s = &spec->sources[spec->n_sources];
-    if (!(s->name = strdup(name)) || !(s->path = gb_path_join(spec->dir, name)))
+    long long size;
+    enum gb_status st;
+    if (!(s->name = strdup(name)))
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     spec->n_sources++;
     *idx = spec->n_sources - 1;
+    if ((st = gb_sp_inside(c, spec, name, &s->path, NULL, &size)) != GB_OK)
+        return st;
     return gb_sp_read(c, s->path, name, &s->text);
 }
 
@@ -280,16 +354,16 @@ static enum gb_status gb_sp_sources(const struct gb_sp *c, json_t *root, struct 
     return st;
 }
 
-/* A data file (init, reference): must exist; read when it is used. */
-static enum gb_status gb_sp_data_file(const struct gb_sp *c, const struct gb_spec *spec, const char *name, char **out)
+/* A data file (init, reference) by the rule of gb_sp_inside; *out its
+ * resolved path, *size its size (each point's needs are checked against it
+ * before the run, spec_point.c); read when it is used. */
+static enum gb_status gb_sp_data_file(const struct gb_sp *c, const struct gb_spec *spec, const char *name, char **out,
+                                      long long *size)
 {
-    struct stat sb;
-    if (!(*out = gb_path_join(spec->dir, name)))
-        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
-    errno = 0;
-    if (stat(*out, &sb) != 0 || !S_ISREG(sb.st_mode))
-        return gb_sp_fail(c, "cannot read \"%s\": %s", name, errno ? strerror(errno) : "not a regular file");
-    return GB_OK;
+    char *joined = NULL;
+    enum gb_status st = gb_sp_inside(c, spec, name, &joined, out, size);
+    free(joined);
+    return st;
 }
 
 /* ---- the spec ---- */
@@ -357,7 +431,8 @@ static char *gb_dir_of(const char *path)
 enum gb_status gb_spec_load(const char *path, struct gb_spec **out)
 {
     static const char *const known[] = {"suite", "help", "source", "benches", NULL};
-    struct gb_sp c = {.file = path, .at = ""};
+    long parts = 0;
+    struct gb_sp c = {.file = path, .at = "", .parts = &parts};
     enum gb_status st;
     json_t *root = NULL;
     char *text = NULL;
@@ -747,9 +822,9 @@ static enum gb_status gb_sp_kernel(const struct gb_sp *c, json_t *o, const struc
     if ((st = gb_sp_string(c, o, "kernel", 1, &text)) != GB_OK)
         return st;
     if (gb_spec_name_parse(text, names, n_names, out) != GB_OK) {
-        char why[512];
+        char why[512], q[64];
         snprintf(why, sizeof why, "%s", gb_error_message());
-        return gb_sp_fail(&s, "\"%s\": %s", text, why);
+        return gb_sp_fail(&s, "\"%s\": %s", gb_sp_quote(text, q, sizeof q), why);
     }
     /* The identifier: before any template arguments, after any namespace. */
     size_t end = strcspn(text, "<({ ");
@@ -812,12 +887,15 @@ static enum gb_status gb_sp_init(const struct gb_sp *c, json_t *o, const struct 
         return gb_sp_fail(&s, "unknown init \"%s\" (random, constant, iota or file)", k);
     a->init = (enum gb_spec_init)(kind + 1);
     if (a->init == GB_SI_FILE)
-        return json_is_string(x) ? gb_sp_data_file(&e, spec, json_string_value(x), &a->file)
+        return json_is_string(x) ? gb_sp_data_file(&e, spec, json_string_value(x), &a->file, &a->file_size)
                                  : gb_sp_fail(&e, "must be a file name, not %s", gb_json_kind(x));
+    const char *range;
     if (a->init == GB_SI_CONSTANT) {
         if (!json_is_number(x))
             return gb_sp_fail(&e, "must be a number, not %s", gb_json_kind(x));
         a->a = json_number_value(x);
+        if (!gb_spec_type_holds(a->type, gb_spec_type_float(a->type) ? a->a : trunc(a->a), &range))
+            return gb_sp_fail(&e, "%.10g is not %s", a->a, range);
         return GB_OK;
     }
     if (!json_is_array(x) || json_array_size(x) != 2 || !json_is_number(json_array_get(x, 0)) ||
@@ -825,6 +903,13 @@ static enum gb_status gb_sp_init(const struct gb_sp *c, json_t *o, const struct 
         return gb_sp_fail(&e, "must be a list of two numbers, [%s]", a->init == GB_SI_RANDOM ? "lo, hi" : "start, step");
     a->a = json_number_value(json_array_get(x, 0));
     a->b = json_number_value(json_array_get(x, 1));
+    /* Random bounds and the iota's start are values of the buffer's type
+     * (the iota's last element is checked per point, spec_point.c). */
+    int fl = gb_spec_type_float(a->type);
+    if (a->init == GB_SI_RANDOM && !gb_spec_type_holds(a->type, fl ? a->b : floor(a->b), &range))
+        return gb_sp_fail(&e, "hi %.10g is not %s", a->b, range);
+    if (!gb_spec_type_holds(a->type, fl ? a->a : a->init == GB_SI_RANDOM ? ceil(a->a) : trunc(a->a), &range))
+        return gb_sp_fail(&e, "%s %.10g is not %s", a->init == GB_SI_RANDOM ? "lo" : "start", a->a, range);
     if (a->init == GB_SI_RANDOM && !(a->a <= a->b))
         return gb_sp_fail(&e, "lo (%g) must not be above hi (%g)", a->a, a->b);
     if (a->init == GB_SI_RANDOM && !gb_spec_type_float(a->type) && floor(a->a) == 0 && floor(a->b) == 0 &&
@@ -1058,7 +1143,7 @@ static enum gb_status gb_sp_reference(const struct gb_sp *c, json_t *o, struct g
             return gb_sp_fail(&e, "\"%s\" is not an output of the bench", k);
         if (!json_is_string(x))
             return gb_sp_fail(&e, "must be a file name, not %s", gb_json_kind(x));
-        if ((st = gb_sp_data_file(&e, spec, json_string_value(x), &a->ref_file)) != GB_OK)
+        if ((st = gb_sp_data_file(&e, spec, json_string_value(x), &a->ref_file, &a->ref_size)) != GB_OK)
             return st;
     }
     for (int i = 0; i < b->n_args; i++)

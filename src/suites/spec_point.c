@@ -3,6 +3,7 @@
  * each checked (a count, grid, block or shared-memory size must be a
  * non-negative integer), and the -D options and name expressions it is
  * compiled with. No GPU is needed. */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +20,27 @@ size_t gb_spec_type_size(enum gb_spec_type t)
 int gb_spec_type_float(enum gb_spec_type t)
 {
     return t == GB_ST_FLOAT || t == GB_ST_DOUBLE;
+}
+
+int gb_spec_type_holds(enum gb_spec_type t, double x, const char **range)
+{
+    static const char *const r[] = {"a finite float (at most 3.4e38 in magnitude)", "a finite double",
+                                    "an int (-2^31 to 2^31-1)", "a uint (0 to 2^32-1)",
+                                    "a long (-2^63 to 2^63-1)", "a ulong (0 to 2^64-1)"};
+    int ok = isfinite(x);
+    if (ok && !gb_spec_type_float(t))
+        ok = x == floor(x);
+    switch (t) {
+    case GB_ST_FLOAT: ok = ok && fabs(x) <= FLT_MAX; break;
+    case GB_ST_DOUBLE: break;
+    case GB_ST_INT: ok = ok && x >= -0x1p31 && x < 0x1p31; break;
+    case GB_ST_UINT: ok = ok && x >= 0 && x < 0x1p32; break;
+    case GB_ST_LONG: ok = ok && x >= -0x1p63 && x < 0x1p63; break;
+    case GB_ST_ULONG: ok = ok && x >= 0 && x < 0x1p64; break;
+    }
+    if (range)
+        *range = (unsigned)t < 6 ? r[t] : "?";
+    return ok;
 }
 
 const char *gb_spec_type_name(enum gb_spec_type t)
@@ -151,6 +173,51 @@ static enum gb_status gb_pv_launch(const struct gb_pv_ctx *c, const struct gb_sp
     return GB_OK;
 }
 
+/* A data file of `have` bytes that buffer i, `count` elements, reads. */
+static enum gb_status gb_pv_file(const struct gb_pv_ctx *c, int i, size_t count, const char *field,
+                                 const char *file, long long have)
+{
+    const struct gb_spec_arg *a = &c->b->args[i];
+    size_t sz = gb_spec_type_size(a->type);
+    if (have >= 0 && (unsigned long long)have == (unsigned long long)count * sz)
+        return GB_OK;
+    char label[256];
+    gb_spec_point_label(c->b, c->p, label, sizeof label);
+    return gb_error_set(GB_ERR_USAGE, "%s: benches[%d].%s: %s holds %lld bytes; %s needs %zu (%zu %s values) at %s",
+                        c->b->spec->file, c->b->index, field, file, have, a->name, count * sz, count,
+                        gb_spec_type_name(a->type), label);
+}
+
+/* What buffer i is filled from or compared with, checked without a GPU:
+ * an iota's last element fits the type (its start was checked when the
+ * spec was read); an init or reference file holds exactly the buffer. */
+static enum gb_status gb_pv_init(const struct gb_pv_ctx *c, int i, size_t count)
+{
+    const struct gb_spec_arg *a = &c->b->args[i];
+    const char *range;
+    char field[96];
+    enum gb_status st = GB_OK;
+    if (a->scalar)
+        return GB_OK;
+    if (a->init == GB_SI_FILE) {
+        snprintf(field, sizeof field, "args[%d].init.file", i);
+        st = gb_pv_file(c, i, count, field, a->file, a->file_size);
+    }
+    if (st == GB_OK && c->b->ref_kind == GB_SR_FILES && a->output && a->ref_file) {
+        snprintf(field, sizeof field, "reference.files.%s", a->name);
+        st = gb_pv_file(c, i, count, field, a->ref_file, a->ref_size);
+    }
+    if (st != GB_OK || a->init != GB_SI_IOTA || count == 0)
+        return st;
+    double last = a->a + a->b * (double)(count - 1);
+    if (gb_spec_type_holds(a->type, gb_spec_type_float(a->type) ? last : trunc(last), &range))
+        return GB_OK;
+    char label[256];
+    gb_spec_point_label(c->b, c->p, label, sizeof label);
+    return gb_error_set(GB_ERR_USAGE, "%s: benches[%d].args[%d].init.iota: element %zu = %.10g at %s is not %s",
+                        c->b->spec->file, c->b->index, i, count - 1, last, label, range);
+}
+
 /* Buffer counts, scalars, bytes and flops. */
 static enum gb_status gb_pv_args(const struct gb_pv_ctx *c, struct gb_spec_values *out)
 {
@@ -171,12 +238,14 @@ static enum gb_status gb_pv_args(const struct gb_pv_ctx *c, struct gb_spec_value
         if ((st = gb_pv_eval(c, field, a->value, out->v, &x)) != GB_OK)
             break;
         out->scalar[i] = x;
+        const char *range;
         if (!gb_spec_type_float(a->type) && x != floor(x))
             st = gb_pv_fail(c, field, a->value, x, "an integer (the argument is an integer type)");
-        else if ((a->type == GB_ST_INT && (x < INT32_MIN || x > INT32_MAX)) ||
-                 (a->type == GB_ST_UINT && (x < 0 || x > UINT32_MAX)) || (a->type == GB_ST_ULONG && x < 0))
-            st = gb_pv_fail(c, field, a->value, x, "in the range of its type");
+        else if (!gb_spec_type_holds(a->type, x, &range))
+            st = gb_pv_fail(c, field, a->value, x, range);
     }
+    for (int i = 0; i < b->n_args && st == GB_OK; i++)
+        st = gb_pv_init(c, i, out->count[i]);
     out->bytes = out->flops = 0;
     if (st == GB_OK && b->bytes && (st = gb_pv_eval(c, "bytes", b->bytes, out->v, &out->bytes)) == GB_OK &&
         out->bytes < 0)

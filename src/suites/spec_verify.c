@@ -62,7 +62,7 @@ static enum gb_status gb_ref_file(const struct gb_spec_bench *b, int i, size_t b
 {
     const struct gb_spec_arg *a = &b->args[i];
     enum gb_status st = GB_OK;
-    FILE *f = fopen(a->ref_file, "rb");
+    FILE *f = gb_spec_open_data(a->ref_file);
     void *h = malloc(bytes ? bytes : 1);
     *out = NULL;
     if (!h || !f) {
@@ -220,8 +220,7 @@ static int gb_poisoned(const void *h, enum gb_spec_type t, size_t i)
     return 1;
 }
 
-/* Integers are compared exactly unless a tolerance was given. */
-static int gb_match(const struct gb_spec_arg *a, const void *got, const void *exp, size_t i)
+int gb_spec_match(const struct gb_spec_arg *a, const void *got, const void *exp, size_t i)
 {
     size_t sz = gb_spec_type_size(a->type);
     if (!gb_spec_type_float(a->type) && a->rtol == 0 && a->atol == 0)
@@ -237,7 +236,7 @@ static enum gb_status gb_compare_one(const struct gb_spec_bench *b, int i, const
     const struct gb_spec_arg *a = &b->args[i];
     size_t bad = 0, first = 0;
     for (size_t k = 0; k < n; k++)
-        if (!gb_match(a, got, exp, k) && bad++ == 0)
+        if (!gb_spec_match(a, got, exp, k) && bad++ == 0)
             first = k;
     if (!bad)
         return GB_OK;

@@ -196,9 +196,119 @@ run_gb camp fit "$CAMP" --model "$TMP/tmpfile/model.json"
 [ "$RC" = 0 ] && [ ! -e "$TMP/tmpfile/.model.json.$dead.tmp" ] && [ -e "$TMP/tmpfile/.model.json.$$.tmp" ] && ok ||
     bad "stale temporaries: exit $RC; the dead writer's must go and the live one's stay"
 
+# ---- kernel specs: inputs inside their spec, values in range ----
+S="$TMP/spec"
+mkdir -p "$S/sub"
+printf 'extern "C" __global__ void k(float *y, const float *x, long s) { }\n' >"$S/k.cu"
+printf abc >"$S/three.bin"
+head -c 4096 /dev/zero >"$S/four.bin"
+ln -s /etc/passwd "$S/out.bin"
+ln -s /etc "$S/sub/etc"
+mkfifo "$S/fifo.bin"
+# mkspec NAME [X_INIT_JSON] [S_TYPE S_VALUE] [REFERENCE_JSON] [VALUES] [GRID] [RESTRICTION]: a spec in $S
+# (GRID and RESTRICTION as "py:EXPR" are made by Python).
+printf '#!/bin/sh\nexec timeout 20 "%s" "$@"\n' "$GPUBOUND" >"$TMP/gb-timeout"
+chmod +x "$TMP/gb-timeout"
+mkspec() {
+    python3 - "$S/$1.json" "${2:-}" "${3:-long}" "${4:-1}" "${5:-}" "${6:-[1024]}" "${7:-ceil(n / 256)}" "${8:-}" <<'PY'
+import json, sys
+path, init, st, sv, ref, values, grid, restr = sys.argv[1:9]
+# "py:EXPR": a text too long for a command line, made here.
+grid, restr = [eval(t[3:]) if t.startswith("py:") else t for t in (grid, restr)]
+x = {"name": "x", "type": "float", "count": "n"}
+if init:
+    x["init"] = json.loads(init)
+b = {"name": "b", "kernel": "k", "axes": [{"name": "n", "values": json.loads(values)}], "grid": [grid],
+     "block": [256], "args": [{"name": "y", "type": "float", "count": "n", "output": True}, x,
+                              {"name": "s", "type": st, "value": sv}]}
+if ref:
+    b["reference"] = json.loads(ref)
+if restr:
+    b["restrictions"] = [restr]
+json.dump({"suite": "hostile", "source": "k.cu", "benches": [b]}, open(path, "w"))
+PY
+}
+if need_python3; then
+    mkspec shadow '{"file": "/etc/shadow"}'
+    expect 2 'shadow.json: benches\[0\]\.args\[1\]\.init\.file: "/etc/shadow" is not a file inside the spec.s directory' \
+        run "$S/shadow.json" --out "$TMP/o"
+    mkspec up '{"file": "../../../etc/passwd"}'
+    expect 2 'init\.file: "\.\./\.\./\.\./etc/passwd" is not a file inside' run "$S/up.json" --out "$TMP/o"
+    mkspec link '{"file": "out.bin"}'
+    expect 2 'init\.file: "out\.bin" leads outside the spec.s directory \(to /etc/passwd' run "$S/link.json" --out "$TMP/o"
+    mkspec linkdir '' long 1 '{"files": {"y": "sub/etc/passwd"}}'
+    expect 2 'reference\.files\.y: "sub/etc/passwd" leads outside the spec.s directory' list "$S/linkdir.json"
+    # A FIFO is refused by its type, never opened (opening it would hang).
+    mkspec fifo '{"file": "fifo.bin"}'
+    GPUBOUND="$TMP/gb-timeout" expect 2 'init\.file: cannot read "fifo\.bin": not a regular file' \
+        run "$S/fifo.json" --out "$TMP/o"
+    mkspec fiforef '' long 1 '{"files": {"y": "fifo.bin"}}'
+    GPUBOUND="$TMP/gb-timeout" expect 2 'reference\.files\.y: cannot read "fifo\.bin": not a regular file' \
+        list "$S/fiforef.json"
+    # Sizes are checked before any GPU work.
+    mkspec three '{"file": "three.bin"}'
+    expect 2 'init\.file: .*three\.bin holds 3 bytes; x needs 4096 \(1024 float values\) at n=1024' \
+        run "$S/three.json" --out "$TMP/o"
+    mkspec refsize '' long 1 '{"files": {"y": "four.bin"}}' '[1024, 2048]'
+    expect 2 'reference\.files\.y: .*four\.bin holds 4096 bytes; y needs 8192 \(2048 float values\) at n=2048' \
+        run "$S/refsize.json" --out "$TMP/o"
+    # Scalars and init values in the range of their type.
+    mkspec long '' long '2^63'
+    expect 2 'args\[2\]\.value: "2\^63" = 9\.223372037e\+18 at n=1024 is not a long \(-2\^63 to 2\^63-1\)' \
+        run "$S/long.json" --out "$TMP/o"
+    mkspec float '' float 1e300
+    expect 2 'args\[2\]\.value: "1e300" = 1e\+300 at n=1024 is not a finite float' run "$S/float.json" --out "$TMP/o"
+    mkspec ulong '' ulong -1
+    expect 2 'is not a ulong \(0 to 2\^64-1\)' run "$S/ulong.json" --out "$TMP/o"
+    mkspec const '{"constant": 1e300}'
+    expect 2 'init\.constant: 1e\+300 is not a finite float' list "$S/const.json"
+    # A value given twice would be measured twice and the run not read back.
+    mkspec twice '' long 1 '' '[64, 128, 64]'
+    expect 2 'values: axis n: the value 64 is given twice' list "$S/twice.json"
+    mkspec once ''
+    expect 2 'axis n: the value 1024 is given twice \(as 1024 and 1024\)' run "$S/once.json" --set n=1024,1024 --out "$TMP/o"
+    expect 2 'axis bytes: the value 1024K is given twice \(as 1M and 1024K\)' run bandwidth --set bytes=1M,1024K
+    # Expressions: bounded in length and nesting, refused in one line at once.
+    mkspec plus '' long 1 '' '[1024]' 'py:"+".join(["n"] * 200000)'
+    expect 2 'grid\[0\]: "n\+n\+n.*\.\.\.": longer than 4096 characters \(399999\); split it into defines' \
+        list "$S/plus.json"
+    mkspec ceil '' long 1 '' '[1024]' 'py:"ceil(" * 20000 + "n" + ")" * 20000'
+    expect 2 'grid\[0\]: .*longer than 4096 characters' run "$S/ceil.json" --out "$TMP/o"
+    mkspec deep '' long 1 '' '[1024]' 'py:"(" * 65 + "n" + ")" * 65'
+    expect 2 'grid\[0\]: .*parentheses nested 65 deep, more than 64' run "$S/deep.json" --out "$TMP/o"
+    mkspec chain '' long 1 '' '[1024]' 'ceil(n / 256)' 'py:" && ".join(["n > 1"] * 40000)'
+    expect 2 'restrictions\[0\]: .*longer than 4096 characters' list "$S/chain.json"
+    expect 2 'restrictions\[0\]: .*longer than 4096 characters' run "$S/chain.json" --out "$TMP/o"
+    # A 600 KB spec of expressions each within the bounds: refused in well under a second.
+    python3 - "$S/wide.json" <<'PY'
+import json, sys
+r = " && ".join(["n + 1 > %d" % i for i in range(250)])
+b = lambda i: {"name": "b%d" % i, "kernel": "k", "axes": [{"name": "n", "values": [1024]}], "grid": [1],
+               "restrictions": [r] * 3, "args": [{"name": "y", "type": "float", "count": "n", "output": True}]}
+json.dump({"suite": "wide", "source": "k.cu", "benches": [b(i) for i in range(64)]}, open(sys.argv[1], "w"))
+PY
+    t0=$(date +%s%N)
+    expect 2 'the spec.s expressions make more than 8192 parts' run "$S/wide.json" --out "$TMP/o"
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    [ "$(stat -c %s "$S/wide.json")" -gt 600000 ] && [ "$ms" -lt 2000 ] && ok ||
+        bad "a $(stat -c %s "$S/wide.json")-byte spec took $ms ms to refuse"
+fi
+
 # ---- bounds on work ----
 expect 2 'bandwidth/read: the run would plan 540000 points .* more than --max-points 100000' \
     run bandwidth --set bytes=1M:90000M:1M
+expect 2 'run: --max-points needs an integer from 1 to 1000000, not .100000000.' \
+    run bandwidth --max-points 100000000
+expect 2 'the run would plan 1080000 points .* more than --max-points 1000000; narrow the --set ranges;' \
+    run bandwidth --set bytes=1M:90000M:1M --max-points 1000000
+if ! has_gpu; then
+    # A large plan: the GPU is looked for before it is built.
+    t0=$(date +%s%N)
+    expect 3 'no CUDA driver|no GPU|no usable GPU' run bandwidth/read --set bytes=1M:100000M:1M --max-points 1000000 \
+        --out "$TMP/big"
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    [ "$ms" -lt 3000 ] && [ ! -e "$TMP/big" ] && ok || bad "a 600000-point run without a GPU took $ms ms or left $TMP/big"
+fi
 if ! has_gpu; then
     mkdir -p "$TMP/empty"
     expect 3 '' run bandwidth --quick --out "$TMP/empty"

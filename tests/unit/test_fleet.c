@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -399,6 +400,50 @@ static void test_suite_spread(void **state)
         gb_fleet_part_release(&parts[i]);
 }
 
+/* A fleet of 1200 members (a run.json of some 2.5 MB, over the 1 MiB that
+ * once capped it) is written and read back by every loader. */
+static void test_large_fleet_read_back(void **state)
+{
+    (void)state;
+    enum { N = 1200 };
+    struct gb_fleet_part *parts = calloc(N, sizeof *parts);
+    char dir[64], path[128];
+    assert_non_null(parts);
+    for (int i = 0; i < N; i++) {
+        make_member(&parts[i], i, i % 2 ? "node-a" : "node-b", 1);
+        if (i < 3)
+            add_records(&parts[i], 1.0 + 0.001 * i);
+    }
+    make_tmp(dir, sizeof dir);
+    const char *axes[] = {"size"};
+    struct gb_fleet_write_opts o = {.command_line = "mpirun -np 1200 gpubound run --fleet", .mode = "quick",
+                                    .axes = axes, .n_axes = 1};
+    if (gb_fleet_write(dir, parts, N, &o) != GB_OK)
+        fail_msg("%s", gb_error_message());
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    assert_int_equal(stat(path, &sb), 0);
+    assert_true(sb.st_size > (1 << 20));
+    struct gb_run *run = NULL;
+    if (gb_run_load(dir, &run) != GB_OK)
+        fail_msg("%s", gb_error_message());
+    assert_int_equal(run->n_records, 6);
+    gb_run_free(run);
+    struct gb_fleet_member *members;
+    size_t n;
+    if (gb_fleet_members_load(dir, &members, &n) != GB_OK)
+        fail_msg("%s", gb_error_message());
+    assert_int_equal(n, N);
+    assert_int_equal(members[N - 1].rank, N - 1);
+    free(members);
+    for (int i = 0; i < N; i++)
+        gb_fleet_part_release(&parts[i]);
+    free(parts);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Two members saying the same rank are refused; nothing is written. */
 static void test_duplicate_ranks_refused(void **state)
 {
@@ -438,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_mad_scaled_by_hand),
         cmocka_unit_test(test_min_members_by_hand),     cmocka_unit_test(test_mad_zero_fallback),
         cmocka_unit_test(test_gather_round_trip),     cmocka_unit_test(test_duplicate_ranks_refused),
+        cmocka_unit_test(test_large_fleet_read_back),
         cmocka_unit_test(test_bad_input),             cmocka_unit_test(test_suite_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

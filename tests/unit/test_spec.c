@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <math.h>
+#include <stdint.h>
 #include <cmocka.h>
 
 #include "gpubound/chart_spec.h"
@@ -499,6 +502,299 @@ static void test_save_copy(void **state)
     gb_spec_free(s);
 }
 
+/* The point {block_size_x, n} of a spec made by spec_text must be refused
+ * before any GPU work with a message holding `msg` (NULL: must pass). */
+static void point_check(const char *extra, const char *args, const char *const *vals, const char *msg)
+{
+    char text[4096];
+    struct gb_plan_item it;
+    struct gb_point p;
+    spec_text(text, sizeof text, NULL, extra, NULL, args);
+    struct gb_suite *suite = suite_of(text);
+    point_of(suite, vals, &it, &p);
+    enum gb_status st = gb_spec_check_point(&p);
+    if (!msg && st != GB_OK)
+        fail_msg("%s: %s", args, gb_error_message());
+    if (msg && (st != GB_ERR_USAGE || !strstr(gb_error_message(), msg)))
+        fail_msg("%s: got %d \"%s\", expected \"%s\"", args, st, st ? gb_error_message() : "", msg);
+    if (msg)
+        assert_null(strchr(gb_error_message(), '\n'));
+    gb_point_release(&p);
+    gb_spec_suite_free(suite);
+}
+
+#define OUT_Y "{\"name\": \"y\", \"type\": \"float\", \"count\": \"n\", \"output\": true}"
+
+/* Every scalar is a value of its type (a cast of one that is not is
+ * undefined), and so are the values an init puts into a buffer. */
+static void test_type_ranges(void **state)
+{
+    (void)state;
+    const char *v[] = {"64", "1024"};
+    static const struct {
+        const char *type, *value, *msg; /* msg NULL: accepted */
+    } cases[] = {
+        {"long", "2^63", "\"2^63\" = 9.223372037e+18 at block_size_x=64 n=1024 is not a long (-2^63 to 2^63-1)"},
+        {"long", "-2^63 - 4096", "is not a long"},
+        {"long", "2^62", NULL},
+        {"long", "-2^63", NULL},
+        {"int64", "2^63", "is not a long"},
+        {"ulong", "2^64", "is not a ulong (0 to 2^64-1)"},
+        {"ulong", "-1", "is not a ulong"},
+        {"ulong", "2^63", NULL},
+        {"int", "2^31", "is not an int (-2^31 to 2^31-1)"},
+        {"int", "-2^31 - 1", "is not an int"},
+        {"int", "2^31 - 1", NULL},
+        {"int", "-2^31", NULL},
+        {"uint", "2^32", "is not a uint (0 to 2^32-1)"},
+        {"uint", "-1", "is not a uint"},
+        {"uint", "2^32 - 1", NULL},
+        {"float", "1e300", "\"1e300\" = 1e+300 at block_size_x=64 n=1024 is not a finite float (at most 3.4e38 in "
+                           "magnitude)"},
+        {"float", "-1e39", "is not a finite float"},
+        {"float", "3.4e38", NULL},
+        {"double", "1e300", NULL},
+        {"double", "n / 0", "is not a number"},
+        {"int", "n / 3", "is not an integer (the argument is an integer type)"},
+    };
+    char args[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(args, sizeof args, "[" OUT_Y ", {\"name\": \"s\", \"type\": \"%s\", \"value\": \"%s\"}]",
+                 cases[i].type, cases[i].value);
+        point_check(NULL, args, v, cases[i].msg);
+    }
+    /* Init values: constants and random bounds when the spec is read, an
+     * iota's last element per point. */
+    bad(NULL, NULL, NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"int\", \"count\": \"n\", \"init\": {\"constant\": "
+                          "3e9}}]", "benches[0].args[1].init.constant: 3000000000 is not an int (-2^31 to 2^31-1)");
+    bad(NULL, NULL, NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"float\", \"count\": \"n\", \"init\": {\"random\": "
+                          "[-1e300, 1]}}]",
+        "benches[0].args[1].init.random: lo -1e+300 is not a finite float (at most 3.4e38 in magnitude)");
+    bad(NULL, NULL, NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"uint\", \"count\": \"n\", \"init\": {\"random\": "
+                          "[1, 5e9]}}]", "benches[0].args[1].init.random: hi 5000000000 is not a uint (0 to 2^32-1)");
+    bad(NULL, NULL, NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"ulong\", \"count\": \"n\", \"init\": {\"iota\": "
+                          "[-1, 1]}}]", "benches[0].args[1].init.iota: start -1 is not a ulong (0 to 2^64-1)");
+    point_check(NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"int\", \"count\": \"n\", \"init\": {\"iota\": "
+                      "[0, 3e6]}}]", v, "benches[0].args[1].init.iota: element 1023 = 3069000000 at block_size_x=64 "
+                      "n=1024 is not an int");
+    point_check(NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"int\", \"count\": \"n\", \"init\": {\"iota\": "
+                      "[0, 2e6]}}]", v, NULL);
+    point_check(NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"uint\", \"count\": \"n\", \"init\": {\"iota\": "
+                      "[1023, -1]}}]", v, NULL);
+}
+
+/* Init and reference files: inside the spec's directory, regular, of the
+ * exact size each point needs, all decided without opening them. */
+static void test_data_files(void **state)
+{
+    (void)state;
+    char p[700], q[700], args[512];
+    const char *v[] = {"64", "1024"};
+    static char k4[4096];
+    FILE *f;
+    snprintf(p, sizeof p, "%s/four.bin", dir);
+    assert_non_null(f = fopen(p, "wb"));
+    assert_int_equal(fwrite(k4, 1, sizeof k4, f), sizeof k4);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/link-in.bin", dir);
+    assert_int_equal(symlink("four.bin", p), 0);
+    snprintf(p, sizeof p, "%s/link-out.bin", dir);
+    assert_int_equal(symlink("/etc/passwd", p), 0);
+    snprintf(p, sizeof p, "%s/sub", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(q, sizeof q, "%s/sub/up", dir);
+    assert_int_equal(symlink("/etc", q), 0);
+    snprintf(p, sizeof p, "%s/fifo.bin", dir);
+    assert_int_equal(mkfifo(p, 0600), 0);
+    static const struct {
+        const char *file, *msg;
+    } cases[] = {
+        {"/etc/passwd", "\"/etc/passwd\" is not a file inside the spec's directory (a relative path without \"..\")"},
+        {"../t.json", "\"../t.json\" is not a file inside the spec's directory (a relative path without \"..\")"},
+        {"sub/../four.bin", "\"sub/../four.bin\" is not a file inside the spec's directory (a relative path "
+                            "without \"..\")"},
+        {"link-out.bin", "\"link-out.bin\" leads outside the spec's directory (to /etc/passwd through a symbolic "
+                         "link); copy the file into it"},
+        {"sub/up/passwd", "\"sub/up/passwd\" leads outside the spec's directory (to /etc/passwd through a "
+                          "symbolic link); copy the file into it"},
+        {"fifo.bin", "cannot read \"fifo.bin\": not a regular file (a FIFO, device or socket is not read)"},
+        {"sub", "cannot read \"sub\": it is a directory"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char want[512], ref[256];
+        snprintf(args, sizeof args, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"float\", \"count\": \"n\", \"init\": "
+                 "{\"file\": \"%s\"}}]", cases[i].file);
+        snprintf(want, sizeof want, "benches[0].args[1].init.file: %s", cases[i].msg);
+        bad(NULL, NULL, NULL, args, want);
+        snprintf(ref, sizeof ref, ", \"reference\": {\"files\": {\"y\": \"%s\"}}", cases[i].file);
+        snprintf(want, sizeof want, "benches[0].reference.files.y: %s", cases[i].msg);
+        bad(NULL, ref, NULL, "[" OUT_Y "]", want);
+    }
+    /* Sizes: 4096 bytes are 1024 floats, not 1024 doubles nor 2048 floats;
+     * in.bin (8 bytes) is 2 floats. */
+    point_check(NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"float\", \"count\": \"n\", \"init\": {\"file\": "
+                      "\"four.bin\"}}]", v, NULL);
+    point_check(NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"float\", \"count\": \"n\", \"init\": {\"file\": "
+                      "\"link-in.bin\"}}]", v, NULL);
+    point_check(NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"double\", \"count\": \"n\", \"init\": {\"file\": "
+                      "\"four.bin\"}}]", v, "four.bin holds 4096 bytes; x needs 8192 (1024 double values) at "
+                      "block_size_x=64 n=1024");
+    point_check(NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"float\", \"count\": \"n\", \"init\": {\"file\": "
+                      "\"in.bin\"}}]", v, "benches[0].args[1].init.file: ");
+    point_check(NULL, "[" OUT_Y ", {\"name\": \"x\", \"type\": \"float\", \"count\": \"n / 2\", \"init\": "
+                      "{\"file\": \"four.bin\"}}]", v, "four.bin holds 4096 bytes; x needs 2048 (512 float values)");
+    const char *v2[] = {"64", "2048"};
+    point_check(", \"reference\": {\"files\": {\"y\": \"four.bin\"}}", "[" OUT_Y "]", v, NULL);
+    point_check(", \"reference\": {\"files\": {\"y\": \"four.bin\"}}", "[" OUT_Y "]", v2,
+                "benches[0].reference.files.y: ");
+    point_check(", \"reference\": {\"files\": {\"y\": \"four.bin\"}}", "[" OUT_Y "]", v2,
+                "four.bin holds 4096 bytes; y needs 8192 (2048 float values) at block_size_x=64 n=2048");
+    /* Sources obey the same rule. */
+    bad_raw("{\"suite\": \"t\", \"source\": \"link-out.bin\", \"benches\": []}",
+            "source: \"link-out.bin\" leads outside the spec's directory");
+    bad_raw("{\"suite\": \"t\", \"source\": \"fifo.bin\", \"benches\": []}",
+            "source: cannot read \"fifo.bin\": not a regular file");
+}
+
+/* The harness gives a kernel at most 16 -D options: the axes, the defines
+ * and the reference's defines together. */
+static void test_define_limit(void **state)
+{
+    (void)state;
+    static const struct {
+        int axes, defines, ref_defines, ok;
+    } cases[] = {{12, 4, 0, 1}, {12, 5, 0, 0}, {8, 8, 0, 1}, {8, 7, 1, 1}, {8, 8, 1, 0}, {1, 8, 7, 1}, {2, 8, 7, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char text[8192], axes[2048] = "", defs[1024] = "", refd[1024] = "";
+        for (int a = 0; a < cases[c].axes; a++) {
+            char nm[16] = "n";
+            if (a)
+                snprintf(nm, sizeof nm, "a%d", a);
+            snprintf(axes + strlen(axes), sizeof axes - strlen(axes), "%s{\"name\": \"%s\", \"values\": [8]}",
+                     a ? ", " : "", nm);
+        }
+        for (int d = 0; d < cases[c].defines; d++)
+            snprintf(defs + strlen(defs), sizeof defs - strlen(defs), "%s\"D%d\": %d", d ? ", " : "", d, d);
+        for (int d = 0; d < cases[c].ref_defines; d++)
+            snprintf(refd + strlen(refd), sizeof refd - strlen(refd), "%s\"R%d\": %d", d ? ", " : "", d, d);
+        snprintf(text, sizeof text, "{\"suite\": \"t\", \"source\": \"k.cu\", \"benches\": [{\"name\": \"b\", "
+                 "\"kernel\": \"k\", \"axes\": [%s], \"defines\": {%s}, \"grid\": [1], \"args\": [" OUT_Y "], "
+                 "\"reference\": {\"kernel\": \"k_ref\", \"defines\": {%s}}}]}", axes, defs, refd);
+        struct gb_spec *s = NULL;
+        enum gb_status st = load_text(text, &s);
+        if (cases[c].ok) {
+            if (st != GB_OK)
+                fail_msg("%d axes, %d defines, %d of the reference: %s", cases[c].axes, cases[c].defines,
+                         cases[c].ref_defines, gb_error_message());
+            gb_spec_free(s);
+            continue;
+        }
+        char want[1024];
+        snprintf(want, sizeof want, "%s: benches[0]: %d axes and %d defines (and %d of the reference) make more "
+                 "than the 16 -D options a kernel can be given", path, cases[c].axes, cases[c].defines,
+                 cases[c].ref_defines);
+        assert_int_equal(st, GB_ERR_USAGE);
+        assert_string_equal(gb_error_message(), want);
+    }
+}
+
+/* A value given twice would be measured twice, and the run could not be
+ * read back: refused in the spec and on the command line. */
+static void test_repeated_values(void **state)
+{
+    (void)state;
+    char text[4096];
+    bad_raw("{\"suite\": \"t\", \"source\": \"k.cu\", \"benches\": [{\"name\": \"b\", \"kernel\": \"k\", "
+            "\"axes\": [{\"name\": \"n\", \"values\": [64, 128, 64]}], \"grid\": [1], \"args\": " ARGS_OK "}]}",
+            "benches[0].axes[0].values: axis n: the value 64 is given twice (as 64 and 64); each point is "
+            "measured once");
+    bad_raw("{\"suite\": \"t\", \"source\": \"k.cu\", \"benches\": [{\"name\": \"b\", \"kernel\": \"k\", "
+            "\"axes\": [{\"name\": \"n\", \"values\": [1], \"quick\": \"1K,1024\"}], \"grid\": [1], "
+            "\"args\": " ARGS_OK "}]}",
+            "benches[0].axes[0].quick: axis n: the value 1024 is given twice (as 1K and 1024)");
+    bad_raw("{\"suite\": \"t\", \"source\": \"k.cu\", \"benches\": [{\"name\": \"b\", \"kernel\": \"k\", "
+            "\"axes\": [{\"name\": \"n\", \"values\": \"1:8,8:16\"}], \"grid\": [1], \"args\": " ARGS_OK "}]}",
+            "benches[0].axes[0].values: axis n: the value 8 is given twice");
+    spec_text(text, sizeof text, NULL, NULL, NULL, NULL);
+    struct gb_suite *suite = suite_of(text);
+    assert_int_equal(gb_suite_register(suite, gb_spec_suite_free), GB_OK);
+    struct gb_plan plan;
+    const char *sel[] = {"t"}, *twice[] = {"n=1024,1024"}, *suffix[] = {"n=2048,1K,2K"}, *fine[] = {"n=1K,2K"};
+    assert_int_equal(gb_plan_build(sel, 1, twice, 1, 0, &plan), GB_ERR_USAGE);
+    assert_string_equal(gb_error_message(), "axis n: the value 1024 is given twice (as 1024 and 1024); each point "
+                                            "is measured once");
+    assert_int_equal(gb_plan_build(sel, 1, suffix, 1, 0, &plan), GB_ERR_USAGE);
+    assert_non_null(strstr(gb_error_message(), "the value 2K is given twice (as 2048 and 2K)"));
+    assert_int_equal(gb_plan_build(sel, 1, fine, 1, 0, &plan), GB_OK);
+    assert_int_equal(plan.n, 3 * 2); /* block_size_x 32, 64, 2048 by n 1K, 2K */
+    gb_plan_release(&plan);
+    gb_suites_release();
+}
+
+/* The verification rule against values worked out by hand. */
+static void test_match_rule(void **state)
+{
+    (void)state;
+    struct gb_spec_arg a;
+    memset(&a, 0, sizeof a);
+    a.type = GB_ST_DOUBLE;
+    double exp[] = {100, 100, 100, NAN, NAN, 0, -100, 100, 100};
+    double got[] = {100, NAN, 109, 100, NAN, 0.4, -109, 111, 91};
+    /* rtol 0.1, atol 0: within 10% of the expected value. */
+    a.rtol = 0.1;
+    int want_r[] = {1, 0, 1, 0, 1, 0, 1, 0, 1};
+    for (size_t i = 0; i < 9; i++)
+        if (gb_spec_match(&a, got, exp, i) != want_r[i])
+            fail_msg("rtol 0.1: %g against %g", got[i], exp[i]);
+    /* atol 0.5, rtol 0: within 0.5. */
+    a.rtol = 0;
+    a.atol = 0.5;
+    double got2[] = {100.4, 100.6, 99.6, 99.4, NAN, 0.4, -100.5, -100.51, 100};
+    int want_a[] = {1, 0, 1, 0, 1, 1, 1, 0, 1};
+    for (size_t i = 0; i < 9; i++)
+        if (gb_spec_match(&a, got2, exp, i) != want_a[i])
+            fail_msg("atol 0.5: %g against %g", got2[i], exp[i]);
+    /* Floats: a NaN matches only a NaN. */
+    a.type = GB_ST_FLOAT;
+    a.rtol = 1e-4;
+    a.atol = 1e-5;
+    float fe[] = {1, NAN, NAN, 1}, fg[] = {NAN, 1, NAN, 1.00005f};
+    int want_f[] = {0, 0, 1, 1};
+    for (size_t i = 0; i < 4; i++)
+        if (gb_spec_match(&a, fg, fe, i) != want_f[i])
+            fail_msg("float: %g against %g", (double)fg[i], (double)fe[i]);
+    /* Integers: bit for bit without a tolerance, else by it. */
+    a.type = GB_ST_INT;
+    a.rtol = a.atol = 0;
+    int32_t ie[] = {7, 7, -3}, ig[] = {7, 8, -3};
+    assert_true(gb_spec_match(&a, ig, ie, 0));
+    assert_false(gb_spec_match(&a, ig, ie, 1));
+    assert_true(gb_spec_match(&a, ig, ie, 2));
+    a.atol = 1;
+    assert_true(gb_spec_match(&a, ig, ie, 1));
+    a.type = GB_ST_ULONG;
+    a.atol = 0;
+    uint64_t ue[] = {UINT64_MAX}, ug[] = {UINT64_MAX - 1};
+    assert_false(gb_spec_match(&a, ug, ue, 0)); /* equal as doubles, not bit for bit */
+    /* The spec's fields reach the rule as written: rtol from "rtol", atol
+     * from "atol". */
+    char text[4096];
+    struct gb_spec *s = NULL;
+    spec_text(text, sizeof text, NULL, NULL, NULL,
+              "[{\"name\": \"y\", \"type\": \"double\", \"count\": \"n\", \"output\": true, \"rtol\": 0.25, "
+              "\"atol\": 0.003}]");
+    assert_int_equal(load_text(text, &s), GB_OK);
+    assert_true(s->benches[0].args[0].rtol == 0.25);
+    assert_true(s->benches[0].args[0].atol == 0.003);
+    gb_spec_free(s);
+    spec_text(text, sizeof text, NULL, NULL, NULL,
+              "[{\"name\": \"y\", \"type\": \"double\", \"count\": \"n\", \"output\": true, \"rtol\": 0.25}]");
+    assert_int_equal(load_text(text, &s), GB_OK);
+    assert_true(s->benches[0].args[0].rtol == 0.25);
+    assert_true(s->benches[0].args[0].atol == 1e-12);   /* the double default */
+    gb_spec_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -512,6 +808,11 @@ int main(void)
         cmocka_unit_test(test_restrictions),
         cmocka_unit_test(test_register_path),
         cmocka_unit_test(test_save_copy),
+        cmocka_unit_test(test_type_ranges),
+        cmocka_unit_test(test_data_files),
+        cmocka_unit_test(test_define_limit),
+        cmocka_unit_test(test_repeated_values),
+        cmocka_unit_test(test_match_rule),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

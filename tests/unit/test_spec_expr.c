@@ -20,7 +20,7 @@ static double eval(const char *text)
     struct gb_expr *e = NULL;
     double x = NAN;
     if (gb_expr_parse(text, names, 4, &e) != GB_OK)
-        fail_msg("\"%s\": %s", text, gb_error_message());
+        fail_msg("\"%.60s...\": %s", text, gb_error_message());
     assert_int_equal(gb_expr_eval(e, values, &x), GB_OK);
     assert_string_equal(gb_expr_text(e), text);
     gb_expr_free(e);
@@ -145,6 +145,97 @@ static void test_not_finite(void **state)
     assert_true(isinf(eval("n / (TILE - 16)")));
 }
 
+/* Outer blanks and enclosing parentheses are taken away only when they
+ * enclose the whole text: "(n) * (TILE)" is a product, not "n) * (TILE". */
+static void test_trimming(void **state)
+{
+    (void)state;
+    assert_true(eval("(n) * (TILE)") == 16000);
+    assert_true(eval(" ( ( n ) ) ") == 1000);
+    assert_true(eval("(n - 1) / (TILE - 6)") == 99.9);
+    assert_true(eval("(n > 4) + (TILE > 100)") == 1);
+    assert_true(eval("((n > 4)) && ((TILE < 8) || (TILE > 12))") == 1);
+    assert_true(eval("\t(TILE)\n") == 16);
+    parse_error("( )", "an empty expression");
+    parse_error("()", "an empty expression");
+}
+
+/* && binds tighter than ||, each chain is one node, and every operand of a
+ * chain counts (the last as much as the first). */
+static void test_logic_grouping(void **state)
+{
+    (void)state;
+    assert_true(eval("TILE > 12 || TILE < 8 && n < 10") == 1);
+    assert_true(eval("n < 10 && TILE > 12 || TILE < 8") == 0);
+    assert_true(eval("n < 10 && TILE > 12 || TILE > 8") == 1);
+    assert_true(eval("TILE > 8 && n > 10 && block_size_x == 32 && work_per_thread == 4") == 1);
+    assert_true(eval("TILE > 8 && n > 10 && block_size_x == 32 && work_per_thread == 5") == 0);
+    assert_true(eval("TILE > 80 && n > 10 && block_size_x == 32 && work_per_thread == 4") == 0);
+    assert_true(eval("TILE > 80 || n > 10000 || block_size_x == 33 || work_per_thread == 4") == 1);
+    assert_true(eval("TILE > 80 || n > 10000 || block_size_x == 33 || work_per_thread == 5") == 0);
+    assert_true(eval("TILE == 16 || n < 0 && TILE < 0") == 1);
+    assert_true(eval("(TILE == 16 || n < 0) && TILE < 0") == 0);
+    assert_true(eval("min(n > 4 && TILE > 4, 7)") == 1);
+    assert_true(eval("2 * (n > 4 || TILE > 400)") == 2);
+    struct gb_expr *e = NULL;
+    /* a || b && c: an OR of a and (an AND of b and c), 6 nodes with the 3
+     * comparisons' 6 operands: 1 + (1 + 2) + (1 + 2 * 3)... counted here. */
+    assert_int_equal(gb_expr_parse("n > 1 || TILE > 2 && n > 3", names, 4, &e), GB_OK);
+    assert_int_equal(gb_expr_size(e), 1 + 3 + 1 + 3 + 3);
+    gb_expr_free(e);
+    assert_int_equal(gb_expr_parse("n > 1 && TILE > 2 && n > 3 && TILE > 4", names, 4, &e), GB_OK);
+    assert_int_equal(gb_expr_size(e), 1 + 4 * 3);
+    gb_expr_free(e);
+}
+
+/* The text's length and the nesting of its parentheses are bounded, each
+ * refused in one phrase; anything within the bounds parses. */
+static void test_limits(void **state)
+{
+    (void)state;
+    size_t cap = 4 * GB_EXPR_MAX_LEN + 64;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    /* n+n+...+n: just within the length, and one character over. */
+    size_t k = 0;
+    t[k++] = 'n';
+    while (k + 2 <= GB_EXPR_MAX_LEN)
+        t[k++] = '+', t[k++] = 'n';
+    t[k] = '\0';
+    assert_true(eval(t) == 1000.0 * (double)((k + 1) / 2));
+    assert_int_equal(k, GB_EXPR_MAX_LEN - 1);
+    t[k++] = '+', t[k++] = 'n';
+    t[k] = '\0';
+    assert_int_equal(strlen(t), GB_EXPR_MAX_LEN + 1);
+    parse_error(t, "longer than 4096 characters (4097)");
+    /* A chain of && within the length: linear, each operand checked. */
+    k = 0;
+    for (int i = 0; k + 32 < GB_EXPR_MAX_LEN; i++)
+        k += (size_t)snprintf(t + k, cap - k, "%sn > %d", i ? " && " : "", i);
+    assert_true(eval(t) == 1);
+    snprintf(t + k, cap - k, " && n > 1000");
+    assert_true(eval(t) == 0);
+    /* Parentheses (calls included) nested GB_EXPR_MAX_DEPTH deep parse;
+     * one more is refused. */
+    k = 0;
+    for (int i = 0; i < GB_EXPR_MAX_DEPTH - 1; i++)
+        k += (size_t)snprintf(t + k, cap - k, "ceil(");
+    k += (size_t)snprintf(t + k, cap - k, "(n)");
+    for (int i = 0; i < GB_EXPR_MAX_DEPTH - 1; i++)
+        t[k++] = ')';
+    t[k] = '\0';
+    assert_true(eval(t) == 1000);
+    memmove(t + 1, t, k + 1);
+    t[0] = '(';
+    snprintf(t + k + 1, cap - k - 1, ")");
+    parse_error(t, "parentheses nested 65 deep, more than 64");
+    /* Far over the length: refused without reading it all. */
+    memset(t, '(', cap - 1);
+    t[cap - 1] = '\0';
+    parse_error(t, "longer than 4096 characters");
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +245,9 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_reserved_and_uses),
         cmocka_unit_test(test_not_finite),
+        cmocka_unit_test(test_trimming),
+        cmocka_unit_test(test_logic_grouping),
+        cmocka_unit_test(test_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
