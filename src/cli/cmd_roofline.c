@@ -173,7 +173,7 @@ static enum gb_status rl_chart(const struct gb_ceilings *c, const struct gb_roof
         lvl[l] = -1;
         if (!(bw > 0))
             continue;
-        snprintf(lab, sizeof lab, "%s roof (%.4g GB/s)", gb_roof_level_name((enum gb_roof_level)l), bw);
+        snprintf(lab, sizeof lab, "%s roof (%.6g GB/s)", gb_roof_level_name((enum gb_roof_level)l), bw);
         double xk = top > 0 ? fmin(xhi, top / bw) : xhi;
         if ((st = gb_plot_series(p, lab, &s)) || (st = gb_plot_series_style(p, s, GB_PLOT_STYLE_LINES)) ||
             (st = gb_plot_point(p, s, xlo, bw * xlo, NAN, NAN)))
@@ -344,10 +344,14 @@ int gb_cli_ceilings_print(const char *dir)
     for (int r = 0; r < GB_N_ROOFS; r++) {
         const struct gb_roof_info *i = gb_roof_info(r);
         double m = c->measured_value[r], g = c->guide[r];
-        printf("  %-22s %14.6g %-10s %14s %8s  %s\n", i->name, m, i->unit, "", "",
-               isfinite(m) ? c->best[r] : "not measured");
+        char mv[32] = "-";
+        if (isfinite(m))
+            snprintf(mv, sizeof mv, "%.6g", m);
+        printf("  %-22s %14s %-10s %14s %8s  %s\n", i->name, mv, i->unit, "", "", isfinite(m) ? c->best[r] : "not measured");
         if (g > 0)
-            printf("  %-22s %14s %-10s %14.6g %8.3f  guide: %s\n", "", "", "", g, m / g, c->guide_source[r]);
+            printf("  %-22s %14s %-10s %14.6g %8s  guide: %s\n", "", "", "", g, "", c->guide_source[r]);
+        if (g > 0 && isfinite(m))
+            printf("  %-22s %14s %-10s %14s %8.3f  measured / guide\n", "", "", "", "", m / g);
     }
     if (isfinite(c->launch_a_ns))
         printf("  launch fit over %d grid sizes (OLS of t = a + V/b, V blocks): a = %.4g ns, b = %.4g blocks/ns\n",
