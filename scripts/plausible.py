@@ -24,6 +24,13 @@ The bounds (docs/testing.md, "The plausibility layer"):
             clock (+0.5 %).
   occupancy active warps, blocks and registers within the device's limits;
             occupancies in [0, 1].
+  ceilings  l2_read, l2_write and smem are L2- or SM-resident (the bound
+            above); per SM and clock at most 512 flops of f16x2/bf16x2 FMA
+            (the guide's 256 results), 4096 flops of fp16/bf16 mma.sync and
+            8192 of fp8 (the tensor cores' dense datasheet rates, H100), one
+            atomic per lane of each scheduler (4 x warp_size), and a
+            guide_rate that is positive; smem at least 1/32 of its roof
+            (conflict-free loads).
   counters  camping read/write: the request counters times their bytes
             (32 lanes x width) add up to the bytes the point moved, and the
             sectors cover those bytes (32 B each) without exceeding 32 a
@@ -66,6 +73,9 @@ def l2_resident(r, dev):
             except ValueError:
                 return False
     if r["suite"] == "camping" and r["bench"] in ("read", "write") and ax.get("camp_pitch") == "0":
+        return True
+    # ceilings: a share of the L2 read or written many times; shared memory.
+    if r["suite"] == "ceilings" and r["bench"] in ("l2_read", "l2_write", "smem"):
         return True
     # A kernel touches no more memory than it moves: bytes moved per launch
     # within the L2 means a footprint within it (transposes at n = 2048).
@@ -148,6 +158,29 @@ class Checker:
                        "%s sectors %g do not fit %g B in %g requests" % (kind, sec, b, req), r)
 
 
+# Per SM and clock, the most each ceilings bench can do (docs/suites.md, ceilings).
+CEILINGS_PER_CLK = {"hfma2": 512, "mma:fp16": 4096, "mma:bf16": 4096, "mma:fp8": 8192}
+
+
+def check_ceilings(c, r):
+    if r["suite"] != "ceilings":
+        return
+    dev, m = c.dev, r.get("metrics", {})
+    clk = dev["sm_count"] * dev["sm_clock_max_mhz"] * 1e-3 * 1.005
+    key = r["bench"] + (":" + r["axes"].get("type", "") if r["bench"] == "mma" else "")
+    if key in CEILINGS_PER_CLK:
+        c.check(0 < (r.get("gflops") or 0) <= CEILINGS_PER_CLK[key] * clk,
+                "%.1f GFLOP/s outside (0, %d flops/clk/SM]" % (r.get("gflops") or 0, CEILINGS_PER_CLK[key]), r)
+    if r["bench"].startswith("atomic_"):
+        lim = SCHEDULERS_PER_SM * dev["warp_size"] * clk
+        c.check(0 < (r.get("gflops") or 0) <= lim, "%.3g atomics/ns outside (0, %g]" % (r.get("gflops") or 0, lim), r)
+    if "guide_rate" in m:
+        c.check(m["guide_rate"] > 0, "guide_rate %g not positive" % m["guide_rate"], r)
+    if r["bench"] == "smem":
+        c.check(r["bw_gbs"] >= SMEM_BYTES_PER_CLK / 32.0 * clk / 1.005,
+                "conflict-free shared loads at %.1f GB/s, below 1/32 of 128 B/clk/SM" % r["bw_gbs"], r)
+
+
 def check_run(run):
     with open(os.path.join(run, "run.json")) as f:
         dev = json.load(f)["device"]
@@ -159,6 +192,7 @@ def check_run(run):
         c.rates(r)
         c.metrics(r)
         c.counters(r)
+        check_ceilings(c, r)
     return len(ok), c
 
 

@@ -67,6 +67,14 @@ void gb_plot_y_fit(struct gb_plot *p);
  * in *idx. Series are drawn and listed in the legend in this order. */
 enum gb_status gb_plot_series(struct gb_plot *p, const char *label, int *idx);
 
+/* How a line series is drawn: lines through its points with markers and
+ * error bars where it has intervals (the default), a line alone (a roof),
+ * or markers alone (points that are not a sequence). */
+enum gb_plot_style { GB_PLOT_STYLE_DEFAULT = 0, GB_PLOT_STYLE_LINES, GB_PLOT_STYLE_POINTS };
+
+/* Sets the style of line series `s`. GB_ERR_USAGE for no such series. */
+enum gb_status gb_plot_series_style(struct gb_plot *p, int s, enum gb_plot_style style);
+
 /* Adds a point to line series `s`: y with its interval [ylo, yhi]; pass
  * NaN for both when the interval is unknown. Points are drawn in x order. */
 enum gb_status gb_plot_point(struct gb_plot *p, int s, double x, double y, double ylo,

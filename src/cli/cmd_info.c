@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_roofline.h"
 #include "gpubound/gpu.h"
 
 static void gb_info_print(const struct gb_device_info *d, FILE *f)
@@ -40,15 +41,20 @@ static void gb_info_print(const struct gb_device_info *d, FILE *f)
 
 int gb_cmd_info(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"device", required_argument, NULL, 'd'}, {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"device", required_argument, NULL, 'd'},
+                                               {"ceilings", required_argument, NULL, 'c'}, {NULL, 0, NULL, 0}};
+    const char *ceilings = NULL;
     long dev = -1;
     int c;
     gb_cli_getopt_reset();
-    while ((c = getopt_long(argc, argv, ":d:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:c:", longopts, NULL)) != -1) {
         switch (c) {
         case 'd':
             if ((dev = gb_cli_parse_range("info", "--device", optarg, GB_RANGE_ORDINAL, 0)) < 0)
                 return GB_EXIT_USAGE;
+            break;
+        case 'c':
+            ceilings = optarg;
             break;
         case ':':
             return gb_cli_usage("info", "%s needs a value", argv[optind - 1]);
@@ -58,6 +64,8 @@ int gb_cmd_info(int argc, char **argv)
     }
     if (optind < argc)
         return gb_cli_usage("info", "unexpected argument '%s'", argv[optind]);
+    if (ceilings)
+        return gb_cli_ceilings_print(ceilings);
     int n = 0;
     enum gb_status st = gb_device_count(&n);
     if (st != GB_OK)

@@ -11,12 +11,14 @@
 #include "cli/cmd_compare.h"
 #include "cli/cmd_occupancy.h"
 #include "cli/cmd_report.h"
+#include "cli/cmd_roofline.h"
 #include "cli/cmd_fleet.h"
 
 const struct gb_cmd gb_commands[] = {
     {"info", gb_cmd_info, "show the GPU: identity, clocks, memory, and every occupancy limit",
-     "gpubound info [--device N]",
+     "gpubound info [--device N] [--ceilings RUN]",
      "  --device N    only device N (default: every device)\n"
+     "  --ceilings RUN  the roofs a ceilings run measured, against their guide figures (no GPU needed)\n"
      "Exit 3 when there is no usable GPU or driver.\n"
      "Example: gpubound info\n"},
     {"list", gb_cmd_list, "list the suites, their benchmarks and axes", "gpubound list [SUITE | SPEC.json]",
@@ -110,6 +112,8 @@ const struct gb_cmd gb_commands[] = {
      GB_COMPARE_USAGE, GB_COMPARE_HELP},
     {"breakdown", gb_cmd_breakdown, "LPBM: where a kernel's time goes at each launch configuration (no GPU needed)",
      GB_BREAKDOWN_USAGE, GB_BREAKDOWN_HELP},
+    {"roofline", gb_cmd_roofline, "each point's intensity and binding roof under the measured roofs (no GPU needed)",
+     GB_ROOFLINE_USAGE, GB_ROOFLINE_HELP},
     {"help", gb_cmd_help, "show the commands, or one command's options", "gpubound help [COMMAND | --markdown]",
      "  --markdown    print the reference of every command as markdown (docs/cli.md)\n"},
     {NULL, NULL, NULL, NULL, NULL},

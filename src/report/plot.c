@@ -50,6 +50,7 @@ struct gb_pt {
 
 struct gb_series {
     char *label;
+    enum gb_plot_style style;
     struct gb_pt *pts;
     size_t n, cap;
 };
@@ -275,6 +276,14 @@ enum gb_status gb_plot_series(struct gb_plot *p, const char *label, int *idx)
     if (!ns[p->n_series].label)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     *idx = (int)p->n_series++;
+    return GB_OK;
+}
+
+enum gb_status gb_plot_series_style(struct gb_plot *p, int s, enum gb_plot_style style)
+{
+    if (s < 0 || (size_t)s >= p->n_series)
+        return gb_error_set(GB_ERR_USAGE, "plot %s has no series %d", p->name, s);
+    p->series[s].style = style;
     return GB_OK;
 }
 
@@ -1018,8 +1027,11 @@ static void gb_gp_line_plot(FILE *f, const struct gb_plot *p)
     for (size_t s = 0; s < p->n_series; s++) {
         if (p->series[s].n == 0)
             continue;
-        fprintf(f, "%s$s%zu using 1:2:3:4 with %s lt %zu", first ? "" : ", \\\n     ", s,
-                gb_series_has_ci(&p->series[s]) ? "yerrorlines" : "linespoints", s + 1);
+        const char *with = p->series[s].style == GB_PLOT_STYLE_LINES    ? "lines lw 2"
+                           : p->series[s].style == GB_PLOT_STYLE_POINTS ? "points ps 1.6"
+                           : gb_series_has_ci(&p->series[s])            ? "yerrorlines"
+                                                                        : "linespoints";
+        fprintf(f, "%s$s%zu using 1:2:3:4 with %s lt %zu", first ? "" : ", \\\n     ", s, with, s + 1);
         /* A series a later one would hide is drawn around it: a wide line and
          * large open markers, the later one's line and points inside them. */
         if (gb_series_covered(p, s))

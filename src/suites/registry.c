@@ -18,6 +18,7 @@ static const struct gb_suite *const gb_builtin_suites[] = {
     &gb_suite_patterns,
     &gb_suite_camping,
     &gb_suite_transpose,
+    &gb_suite_ceilings,
 };
 
 struct gb_registry_entry {

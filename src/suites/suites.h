@@ -10,5 +10,6 @@ extern const struct gb_suite gb_suite_throughput;
 extern const struct gb_suite gb_suite_patterns;
 extern const struct gb_suite gb_suite_camping;
 extern const struct gb_suite gb_suite_transpose;
+extern const struct gb_suite gb_suite_ceilings;
 
 #endif

@@ -120,6 +120,8 @@ const int gb_tp_doc_cc[GB_TP_N_CC] = {70, 75, 80, 86, 89, 90};
 const struct gb_tp_doc_row gb_tp_doc_rows[] = {
     {"fp32", "32-bit floating-point add, multiply, multiply-add", {64, 64, 64, 128, 128, 128}},
     {"fp64", "64-bit floating-point add, multiply, multiply-add", {32, 2, 32, 2, 2, 64}},
+    /* Results: an f16x2 FMA gives two (the ceilings suite's hfma2). */
+    {"fp16", "16-bit floating-point add, multiply, multiply-add", {128, 128, 256, 256, 128, 256}},
     {MUFU, "32-bit floating-point reciprocal, reciprocal square root, base-2 logarithm (__log2f), base 2 "
            "exponential (exp2f), sine (__sinf), cosine (__cosf)", {16, 16, 16, 16, 16, 16}},
     {"iadd", "32-bit integer add, extended-precision add, subtract, extended-precision subtract",

@@ -1,0 +1,118 @@
+/* roofline.c - every point of a run placed under the roofs
+ * (include/gpubound/roofline.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpubound/roofline.h"
+
+/* A roof's value in its unit per ns (GB/s = bytes per ns, G/s = ops per
+ * ns), or NAN when it bounds nothing. */
+static double gb_roof_rate(const struct gb_ceilings *c, int roof)
+{
+    if (roof < 0 || roof >= GB_N_ROOFS)
+        return NAN;
+    double v = c->value[roof];
+    return v > 0 ? v : NAN;
+}
+
+void gb_roofline_place(const struct gb_ceilings *c, struct gb_roofline_point *pt)
+{
+    double peak = pt->ops > 0 ? gb_roof_rate(c, pt->pipe) : NAN;
+    pt->bound_ns = 0;
+    pt->binding = -1;
+    pt->achieved = pt->ops > 0 && pt->time_ns > 0 ? pt->ops / pt->time_ns : 0;
+    if (isfinite(peak)) {
+        pt->bound_ns = pt->ops / peak;
+        pt->binding = pt->pipe;
+    }
+    for (int l = 0; l < GB_N_LEVELS; l++) {
+        double b = pt->bytes[l], bw = gb_roof_rate(c, gb_roof_of_level((enum gb_roof_level)l));
+        pt->intensity[l] = b > 0 && pt->ops > 0 ? pt->ops / b : NAN;
+        pt->attainable[l] = NAN;
+        if (!(b > 0) || !isfinite(bw))
+            continue;
+        if (isfinite(pt->intensity[l]))
+            pt->attainable[l] = isfinite(peak) ? fmin(peak, bw * pt->intensity[l]) : bw * pt->intensity[l];
+        if (b / bw > pt->bound_ns) {
+            pt->bound_ns = b / bw;
+            pt->binding = gb_roof_of_level((enum gb_roof_level)l);
+        }
+    }
+    pt->fraction = pt->time_ns > 0 && pt->binding >= 0 ? pt->bound_ns / pt->time_ns : NAN;
+    pt->above = pt->fraction > 1.0;
+}
+
+static double gb_counter_pair(const struct gb_record *r, const char *a, const char *b)
+{
+    double x = gb_record_counter(r, a, NAN), y = gb_record_counter(r, b, NAN);
+    return isfinite(x) && isfinite(y) ? x + y : NAN;
+}
+
+/* Bytes per level from the record's counters (docs/counters.md's default set). */
+static void gb_roofline_bytes(const struct gb_record *r, double bytes[GB_N_LEVELS])
+{
+    bytes[GB_LEVEL_DRAM] = 32.0 * gb_counter_pair(r, "dram__sectors_read.sum", "dram__sectors_write.sum");
+    bytes[GB_LEVEL_L2] = 32.0 * gb_record_counter(r, "lts__t_sectors.sum", NAN);
+    double glob = gb_counter_pair(r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                                  "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+    double shared = gb_counter_pair(r, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
+    bytes[GB_LEVEL_L1] = isfinite(glob) || isfinite(shared)
+                             ? 32.0 * (isfinite(glob) ? glob : 0) + 128.0 * (isfinite(shared) ? shared : 0)
+                             : NAN;
+}
+
+static int gb_roofline_pipe(const struct gb_record *r, const struct gb_roofline_opts *o)
+{
+    if (o && o->pipe >= 0)
+        return o->pipe;
+    double fp64 = gb_record_counter(r, "smsp__inst_executed_pipe_fp64.sum", NAN);
+    double fma = gb_record_counter(r, "smsp__inst_executed_pipe_fma.sum", NAN);
+    return fp64 > 0 && !(fma > fp64) ? GB_ROOF_FP64 : GB_ROOF_FP32;
+}
+
+static void gb_roofline_label(const struct gb_record *r, char *buf, size_t n)
+{
+    size_t len = (size_t)snprintf(buf, n, "%s/%s", r->suite, r->bench);
+    for (int a = 0; a < r->n_axes && len < n; a++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s=%s", a ? "," : " ", r->axes[a].name, r->axes[a].value);
+}
+
+enum gb_status gb_roofline_fit_run(const struct gb_run *run, const struct gb_ceilings *c,
+                                   const struct gb_roofline_opts *o, struct gb_roofline *out)
+{
+    memset(out, 0, sizeof *out);
+    if (run->n_records && !(out->pts = calloc(run->n_records, sizeof *out->pts)))
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    for (size_t i = 0; i < run->n_records; i++) {
+        const struct gb_record *r = &run->records[i];
+        if (r->status != GB_REC_OK || !(r->median_ns > 0)) {
+            out->skipped++;
+            continue;
+        }
+        struct gb_roofline_point *pt = &out->pts[out->n++];
+        gb_roofline_label(r, pt->label, sizeof pt->label);
+        pt->time_ns = r->median_ns;
+        pt->ops = r->flops > 0 ? r->flops : 0;
+        pt->pipe = pt->ops > 0 ? gb_roofline_pipe(r, o) : -1;
+        for (int l = 0; l < GB_N_LEVELS; l++)
+            pt->bytes[l] = NAN;
+        if (gb_record_has_counters(r)) {
+            gb_roofline_bytes(r, pt->bytes);
+            out->from_counters++;
+        } else {
+            pt->bytes[GB_LEVEL_DRAM] = r->bytes > 0 ? r->bytes : NAN;
+            out->without_counters++;
+        }
+        gb_roofline_place(c, pt);
+    }
+    return GB_OK;
+}
+
+void gb_roofline_release(struct gb_roofline *r)
+{
+    free(r->pts);
+    memset(r, 0, sizeof *r);
+}

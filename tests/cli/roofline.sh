@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# gpubound roofline and info --ceilings on committed runs: the sgemm examples
+# recorded with counters on an H200, the transpose counter run (no flops), and
+# the synthetic ceilings fixture (tests/data/runs/ceilings-fixture: made-up
+# rates, not a measurement). Roofs, the table in every format, the files of
+# --out and the chart, a point above a roof flagged, and bad input.
+set -u
+source "$(dirname "$0")/lib.bash"
+SG="$GB_SRC/data/h200/examples-counters-2026-11-23/sgemm"
+TR="$GB_SRC/data/h200/counters-2026-11-23/run-transpose"
+CF="$GB_TESTS/data/runs/ceilings-fixture"
+
+# info --ceilings: the fixture's roofs, hand-computed in its README.
+expect 0 "^  dram +3000 GB/s" info --ceilings "$CF"
+expect 0 "^  fp32 +65340 GFLOP/s" info --ceilings "$CF"
+expect 0 "^  l2 +9000 GB/s +ceilings/l2_read" info --ceilings "$CF"
+expect 0 "a = 2000 ns, b = 2 blocks/ns" info --ceilings "$CF"
+expect 2 "measured no roof: record one with 'gpubound run ceilings" info --ceilings "$TR"
+
+# Without --ceilings: guide figures, labelled so, with what to record.
+expect 0 "roofs: guide figures, not measured .*gpubound run ceilings" roofline "$SG"
+# Point sgemm/tiled block_size_x=2,n=512 by hand: 268435456 flops in 1002392 ns
+# = 267.8 G/s; L1 bytes 12929350272 / 33454.08 GB/s (128 B x 132 SMs x 1980 MHz)
+# = 386483 ns bound, / 1002392 ns = 0.3856 of the shared-memory roof.
+run_gb roofline "$SG" --format csv
+line=$(printf '%s\n' "$OUT" | grep '^"\?sgemm/tiled block_size_x=2,n=512"\?,')
+if [ "$RC" = 0 ] && printf '%s' "$line" | grep -q ',smem,0.38555' && printf '%s' "$line" | grep -q ',267.79'; then ok
+else bad "sgemm block_size_x=2,n=512: expected smem binding at 0.3856 and 267.8 G/s: $line"; fi
+run_gb roofline "$SG" --format json
+if [ "$RC" = 0 ] && printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d) > 50 and all("binding" in r for r in d)'; then ok
+else bad "roofline --format json is not a JSON array of rows with a binding roof"; fi
+
+# With the fixture's roofs (shared memory 20000 GB/s), the fastest sgemm points
+# move more L1 bytes per ns than that: flagged, never moved below the roof.
+run_gb roofline "$SG" --ceilings "$CF" --format csv
+n=$(printf '%s\n' "$OUT" | grep -c 'above measured roof')
+if [ "$RC" = 0 ] && [ "$n" -gt 0 ] && printf '%s\n' "$ERR" | grep -q "roofs: measured in"; then ok
+else bad "no point flagged above the fixture's shared-memory roof ($n)"; fi
+# Every flagged row has a fraction above 1, every other row one at most 1.
+if printf '%s\n' "$OUT" | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert rows
+for r in rows:
+    f = float(r["fraction"])
+    assert (f > 1) == (r["flag"] == "above measured roof"), r
+'; then ok; else bad "the flag does not follow the fraction"; fi
+
+# No counters, no flops: the DRAM roof only, said so; no chart to draw.
+expect 0 "points have no counters: placed from the spec's bytes and flops, with the DRAM roof only" \
+    roofline "$GB_TESTS/data/runs/bandwidth-fixture"
+
+# --out: table, report and chart; the run read is left alone.
+before=$(ls "$SG" | sort | tr '\n' ' ')
+run_gb roofline "$SG" --ceilings "$CF" --out "$TMP/rl"
+if [ "$RC" = 0 ] && [ -s "$TMP/rl/roofline.csv" ] && grep -q "roofline.svg" "$TMP/rl/report.md" &&
+    grep -q "roofs: measured in" "$TMP/rl/report.md" && [ -s "$TMP/rl/roofline.gp" ]; then ok
+else bad "roofline --out did not write roofline.csv, report.md and the chart"; fi
+if grep -q "above a measured roof" "$TMP/rl/roofline.gp" && grep -q "L1/shared roof (20000 GB/s)" "$TMP/rl/roofline.gp" &&
+    grep -q "logscale x" "$TMP/rl/roofline.gp" && grep -q "logscale y" "$TMP/rl/roofline.gp"; then ok
+else bad "the chart lacks the flagged points, the measured roofs or its log axes"; fi
+[ "$before" = "$(ls "$SG" | sort | tr '\n' ' ')" ] && ok || bad "roofline wrote into the run it read"
+run_gb roofline "$TR" --out "$TMP/tr"
+if [ "$RC" = 0 ] && [ -s "$TMP/tr/report.md" ] && [ ! -e "$TMP/tr/roofline.gp" ] && printf '%s' "$ERR" | grep -q "no chart"; then ok
+else bad "a run without flops: table and report, no chart, and a line saying why"; fi
+
+# Bad input: one line, exit 2 or 1.
+expect 2 "give the run directory" roofline
+expect 2 "--pipe takes fp32" roofline "$SG" --pipe quantum
+expect 2 "--format takes table, csv or json" roofline "$SG" --format xml
+expect 2 "--out must not be the run read" roofline "$SG" --out "$SG"
+expect 1 "" roofline "$TMP/nowhere"
+expect 2 "measured no roof" roofline "$SG" --ceilings "$TR"
+finish
