@@ -36,7 +36,7 @@ ROOMS_OF_HEADERS = {
     "results": "results", "counters": "results", "ncu": "results",
     "camp_counts": "models", "camp_detect": "models", "campprof": "models", "compare": "models",
     "geometry": "models", "lpbm": "models", "lpbm_input": "models", "nnls": "models",
-    "occupancy": "models", "regress": "models", "speedup": "models",
+    "occupancy": "models", "regress": "models", "speedup": "models", "roofline": "models", "guide": "models",
     "measure": "measure", "session": "measure",
     "suite": "suites", "spec": "suites",
     "band": "report", "breakdown_chart": "report", "chart_spec": "report", "compare_report": "report",
@@ -65,6 +65,7 @@ ALLOWED = {
     ("src/suites/throughput.c", "gpubound/report.h"): _CHARTS,
     ("src/suites/transpose.c", "gpubound/report.h"): _CHARTS,
     ("src/suites/ubench.c", "gpubound/report.h"): _CHARTS,
+    ("src/suites/ceilings.c", "gpubound/report.h"): _CHARTS,
     ("src/suites/spec_suite.c", "gpubound/chart_spec.h"): _CHARTS,
 }
 

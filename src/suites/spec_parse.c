@@ -139,14 +139,15 @@ static enum gb_status gb_sp_name(const struct gb_sp *c, const char *name)
     return GB_OK;
 }
 
-/* `text` for a message: at most 60 characters (then "..."), control
- * characters as '?', so that the reason after it is never cut and the
- * message stays one line. */
+/* `text` for a message: at most 60 characters (then "..."), so that the
+ * reason after it is never cut; control characters are kept for the error
+ * layer to escape (gb_error_set writes a newline as \n), so the message
+ * stays one line and shows what the value holds. */
 static const char *gb_sp_quote(const char *text, char *buf, size_t n)
 {
     size_t k = 0, len = strlen(text), show = len > 60 ? 57 : len;
     for (; k < show && k + 4 < n; k++)
-        buf[k] = iscntrl((unsigned char)text[k]) ? '?' : text[k];
+        buf[k] = text[k];
     if (show < len && k + 4 <= n)
         memcpy(buf + k, "...", 3), k += 3;
     buf[k] = '\0';

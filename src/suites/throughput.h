@@ -10,6 +10,7 @@
 #ifndef GB_SUITES_THROUGHPUT_H
 #define GB_SUITES_THROUGHPUT_H
 
+#include "gpubound/guide.h"
 #include "gpubound/suite.h"
 
 enum gb_tp_type { GB_TP_F32 = 0, GB_TP_F64, GB_TP_S32, GB_TP_U32 };
@@ -50,19 +51,6 @@ struct gb_tp_mem {
 extern const struct gb_tp_mem gb_tp_mems[];
 extern const int gb_tp_n_mems;
 
-/* Documented operations per clock cycle per multiprocessor, from the table
- * "Throughput of Native Arithmetic Instructions" of the CUDA C++
- * Programming Guide (section "Arithmetic Instructions"), for the compute
- * capabilities of gb_tp_doc_cc. */
-#define GB_TP_N_CC 6
-extern const int gb_tp_doc_cc[GB_TP_N_CC];   /* 70, 75, 80, 86, 89, 90 */
-struct gb_tp_doc_row {
-    const char *key;
-    const char *what;        /* the row's title in the guide */
-    int rate[GB_TP_N_CC];
-};
-extern const struct gb_tp_doc_row gb_tp_doc_rows[];
-extern const int gb_tp_n_doc_rows;
 
 /* The documented rate of `op` on compute capability major.minor, or 0 when
  * the guide gives none (the operation is not in its table, or the compute

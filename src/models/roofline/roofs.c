@@ -8,7 +8,7 @@
 #include <gsl/gsl_fit.h>
 
 #include "gpubound/roofline.h"
-#include "suites/throughput.h"
+#include "gpubound/guide.h"
 
 static const struct gb_roof_info gb_roofs[GB_N_ROOFS] = {
     [GB_ROOF_DRAM] = {"dram", "device memory (DRAM/HBM) bandwidth", "GB/s", GB_ROOF_MEMORY,
@@ -106,12 +106,7 @@ static double gb_roof_per_clk_sm(int r, int cc, const char **source)
     const char *row = gb_roof_guide_row(r, &factor);
     if (row) {
         *source = "CUDA C++ Programming Guide, throughput of native arithmetic instructions";
-        for (int i = 0; i < gb_tp_n_doc_rows; i++)
-            if (strcmp(gb_tp_doc_rows[i].key, row) == 0)
-                for (int k = 0; k < GB_TP_N_CC; k++)
-                    if (gb_tp_doc_cc[k] == cc)
-                        return factor * gb_tp_doc_rows[i].rate[k];
-        return 0;
+        return factor * gb_guide_rate(row, cc);
     }
     if (r == GB_ROOF_SMEM) {
         *source = "32 banks x 4 bytes per clock per SM";
