@@ -151,7 +151,10 @@ void gb_plot_formats(struct gb_plot *p, int formats);
  * `out_dir` to write <name>.svg and <name>.png; every file written is
  * appended to res->files. When gnuplot is not found the script is still
  * written, the name is appended to res->not_drawn, res->note says what to
- * install, and GB_OK is returned. `out_dir` must exist. GB_ERR_USAGE for a
+ * install, and GB_OK is returned. `out_dir` must exist and should be a
+ * stage that the caller made (util/stage.h): gnuplot writes there, and a
+ * failed chart leaves its script and log behind for the stage's abort to
+ * take away. GB_ERR_USAGE for a
  * plot with nothing to draw, GB_ERR_IO when a file cannot be written or
  * gnuplot fails (the message carries gnuplot's first error line). */
 enum gb_status gb_plot_draw(const struct gb_plot *p, const char *out_dir,

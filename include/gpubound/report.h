@@ -158,8 +158,11 @@ void gb_findings_release(struct gb_findings *f);
  * are appended to res->files, report.md last; report.html comes before it
  * (report_html.h; not written, and listed in res->not_drawn, without the
  * chart library). Missing gnuplot is not an error (see gb_plot_draw).
- * Every file is staged (util/fs.h) and moved into `out_dir` only when all
- * succeeded: on failure `out_dir` is as it was. GB_ERR_USAGE, before
+ * Every file is drawn and written in a private stage and moved into
+ * `out_dir` as a unit only when all succeeded: on failure `out_dir` is as
+ * it was (a link at an output's name is replaced, never followed), the
+ * message ends "(nothing was written to OUT_DIR...)" and res->files is
+ * emptied. GB_ERR_USAGE, before
  * anything is written, when a pattern matches no chart; GB_ERR_UNSUPPORTED,
  * before anything is written, when the report.md in `out_dir` was made from
  * more points than `run` holds (a cut run) and opts->force is not set;

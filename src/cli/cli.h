@@ -59,15 +59,11 @@ long gb_cli_parse_range(const char *cmd, const char *opt, const char *s, enum gb
  * on bad input (the caller prints the usage error, in its own words). */
 int gb_cli_parse_cc(const char *s, int *major, int *minor);
 
-/* The topmost directory of `dir` (itself or an ancestor) that does not exist
- * yet, into `root` (n bytes); "" when `dir` exists. Taken before an output
- * directory is made, so that a command that fails can take back what it made. */
-void gb_cli_missing_root(const char *dir, char *root, size_t n);
+struct gb_stage;
 
-/* Removes `dir` and its parents up to `root` (from gb_cli_missing_root) while
- * they are empty: a failed command leaves no empty directory behind. Nothing
- * when root is "". */
-void gb_cli_remove_empty(const char *dir, const char *root);
+/* Prints "wrote <file>" on stderr for every file of res->files, named where
+ * the committed `stage` (util/stage.h) put it. */
+void gb_cli_print_written(const struct gb_stage *stage, const struct gb_report_result *res);
 /* Loads a run directory (gb_run_load), checks its axis values against the
  * suite table (warnings), and prints every warning on stderr as one
  * "warning: ..." line each. The status of gb_run_load. */

@@ -11,6 +11,7 @@
 #include "results/validate.h"
 #include "gpubound/results.h"
 #include "gpubound/suite.h"
+#include "util/stage.h"
 
 static char gb_cmdline[1024];
 static char **gb_argv_kept;
@@ -95,37 +96,11 @@ char *const *gb_cli_argv(void)
     return gb_argv_kept;
 }
 
-void gb_cli_missing_root(const char *dir, char *root, size_t n)
+void gb_cli_print_written(const struct gb_stage *stage, const struct gb_report_result *res)
 {
-    char path[4096];
-    struct stat sb;
-    root[0] = '\0';
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
-        return;
-    while (path[0] && stat(path, &sb) != 0) {
-        snprintf(root, n, "%s", path);
-        char *slash = strrchr(path, '/');
-        if (!slash || slash == path)
-            break;
-        *slash = '\0';
-        while (slash > path && slash[-1] == '/')   /* "a//b" */
-            *--slash = '\0';
-    }
-}
-
-void gb_cli_remove_empty(const char *dir, const char *root)
-{
-    char path[4096];
-    size_t n_root = strlen(root);
-    if (!root[0] || snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
-        return;
-    /* rmdir fails on a non-empty directory; one already gone is passed over. */
-    while (strlen(path) >= n_root && (rmdir(path) == 0 || errno == ENOENT)) {
-        char *slash = strrchr(path, '/');
-        if (strlen(path) == n_root || !slash)
-            break;
-        *slash = '\0';
-    }
+    char final[GB_PATH_MAX + 320];
+    for (size_t i = 0; i < res->n_files; i++)
+        fprintf(stderr, "wrote %s\n", gb_stage_final(stage, res->files[i], final, sizeof final));
 }
 
 /* The suite table's judgement of one recorded axis value (gb_axis_domain_fn). */

@@ -15,6 +15,7 @@
 #include "gpubound/lpbm_input.h"
 #include "gpubound/table.h"
 #include "util/fs.h"
+#include "util/stage.h"
 
 #define CMD "breakdown"
 
@@ -33,7 +34,9 @@ struct bd_state {
     struct gb_lpbm_input *in;            /* one per bench fitted: no bench is left out */
     struct gb_lpbm_bench_model *models;  /* one per bench and form */
     size_t n_in, n_models, cap_in, cap_models;
-    char out_dir[GB_PATH_MAX], made[GB_PATH_MAX];
+    char out_dir[GB_PATH_MAX];
+    struct gb_stage stage;          /* the model and charts, moved into out_dir together */
+    struct gb_report_result res;    /* the charts drawn */
 };
 
 static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
@@ -372,10 +375,8 @@ static enum gb_status bd_bench(const struct bd_opts *o, struct bd_state *s, cons
 
 static enum gb_status bd_charts(const struct bd_opts *o, struct bd_state *s)
 {
-    struct gb_report_result res;
     enum gb_status st = GB_OK;
     char stem[160], sub[512];
-    gb_report_result_init(&res);
     for (size_t k = 0; k < s->n_models && st == GB_OK; k++) {
         const struct gb_lpbm_bench_model *m = &s->models[k];
         snprintf(stem, sizeof stem, "breakdown-%s-%s%s", m->suite, m->bench,
@@ -386,21 +387,25 @@ static enum gb_status bd_charts(const struct bd_opts *o, struct bd_state *s)
         snprintf(sub, sizeof sub, "%s; R^2 %s, held-out median |error| %.1f%%",
                  s->run->info.has_device ? s->run->info.device.name : "unnamed device", r2,
                  100 * m->held.median_abs_rel);
-        st = gb_breakdown_chart_draw(m, s->out_dir, stem, sub, 0, &res);
+        st = gb_breakdown_chart_draw(m, s->stage.tmp, stem, sub, 0, &s->res);
     }
     (void)o;
-    for (size_t i = 0; i < res.n_files; i++)
-        fprintf(stderr, "wrote %s\n", res.files[i]);
-    if (res.n_not_drawn)
-        fprintf(stderr, "not drawn: %zu charts (gnuplot was not found in PATH; install it with "
-                        "apt-get install gnuplot-nox)\n", res.n_not_drawn);
-    gb_report_result_release(&res);
     return st;
+}
+
+/* What the committed stage put in place, and the charts left undrawn. */
+static void bd_written(const struct bd_state *s)
+{
+    fprintf(stderr, "wrote %s/%s\n", s->out_dir, GB_LPBM_MODEL_FILE);
+    gb_cli_print_written(&s->stage, &s->res);
+    if (s->res.n_not_drawn)
+        fprintf(stderr, "not drawn: %zu charts (gnuplot was not found in PATH; install it with "
+                        "apt-get install gnuplot-nox)\n", s->res.n_not_drawn);
 }
 
 static enum gb_status bd_write_model(const struct bd_opts *o, struct bd_state *s)
 {
-    char path[GB_PATH_MAX + 64];
+    char path[GB_PATH_MAX + 64], staged[GB_PATH_MAX + 128];
     size_t old = 0, now = 0;
     const char *slash = strrchr(s->run->dir, '/');
     snprintf(path, sizeof path, "%s/%s", s->out_dir, GB_LPBM_MODEL_FILE);
@@ -412,11 +417,9 @@ static enum gb_status bd_write_model(const struct bd_opts *o, struct bd_state *s
                             "has %zu; it is not replaced (--force replaces it, --out writes "
                             "elsewhere)", path, old, now);
     gb_error_clear();
-    enum gb_status st = gb_lpbm_model_write(path, slash && slash[1] ? slash + 1 : s->run->dir,
-                                            s->models, s->n_models);
-    if (st == GB_OK)
-        fprintf(stderr, "wrote %s\n", path);
-    return st;
+    enum gb_status st = gb_stage_path(&s->stage, GB_LPBM_MODEL_FILE, staged, sizeof staged);
+    return st != GB_OK ? st : gb_lpbm_model_write(staged, slash && slash[1] ? slash + 1 : s->run->dir,
+                                                  s->models, s->n_models);
 }
 
 /* Names the spec's benches the run has no record of (not fitted), on stderr. */
@@ -468,15 +471,10 @@ static int bd_run(const struct bd_opts *o, struct bd_state *s, const char *dir)
     if ((st = bd_all(o, s)) != GB_OK)
         return gb_cli_fail(st, CMD, NULL);
     snprintf(s->out_dir, sizeof s->out_dir, "%s", o->out ? o->out : dir);
-    if (o->out) {
-        gb_cli_missing_root(o->out, s->made, sizeof s->made);
-        if ((st = gb_mkdir_p(o->out)) != GB_OK)
-            return gb_cli_fail(st, CMD, NULL);
-    }
-    if ((st = bd_write_model(o, s)) != GB_OK)
-        return gb_cli_fail(st, CMD, NULL);
-    if (!o->no_chart && (st = bd_charts(o, s)) != GB_OK)
-        return gb_cli_fail(st, CMD, NULL);
+    if ((st = gb_stage_open(&s->stage, s->out_dir)) != GB_OK || (st = bd_write_model(o, s)) != GB_OK ||
+        (!o->no_chart && (st = bd_charts(o, s)) != GB_OK) || (st = gb_stage_commit(&s->stage)) != GB_OK)
+        return gb_cli_fail(gb_stage_fail(&s->stage, st), CMD, NULL);
+    bd_written(s);
     return GB_EXIT_OK;
 }
 
@@ -490,9 +488,10 @@ int gb_cmd_breakdown(int argc, char **argv)
     struct bd_state *s = calloc(1, sizeof *s);
     if (!s)
         return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of memory"), CMD, NULL);
+    gb_report_result_init(&s->res);
     rc = bd_run(&o, s, dir);
-    if (rc != GB_EXIT_OK && o.out)
-        gb_cli_remove_empty(o.out, s->made);
+    gb_stage_abort(&s->stage);
+    gb_report_result_release(&s->res);
     for (size_t k = 0; k < s->n_models; k++)
         bd_model_release(&s->models[k]);
     for (size_t i = 0; i < s->n_in; i++)

@@ -16,6 +16,7 @@
 #include "gpubound/campprof.h"
 #include "gpubound/report.h"
 #include "util/fs.h"
+#include "util/stage.h"
 
 #define CMD "camp"
 
@@ -42,8 +43,6 @@ const char *camp_cli_device_name(const struct gb_camp_model *m)
 
 void camp_cli_report_files(const struct gb_report_result *res)
 {
-    for (size_t i = 0; i < res->n_files; i++)
-        fprintf(stderr, "wrote %s\n", res->files[i]);
     if (res->n_not_drawn) {
         fprintf(stderr, "not drawn:");
         for (size_t i = 0; i < res->n_not_drawn; i++)
@@ -238,15 +237,14 @@ static void print_fit_notes(const struct gb_camp_model *m)
 }
 
 /* Where camp fit writes its model: --model FILE, else campprof-model.json in
- * --out DIR (made when missing), else in RUN_DIR. --out is a directory, as in
+ * --out DIR (made at the end when missing), else in RUN_DIR. --out is a directory, as in
  * every other command: a file name there (the old meaning) is refused with
  * the option that now names the file. Returns -1 when the path is set. */
 static int camp_fit_model_path(const char *dir, const char *out, const char *model, char *buf,
-                               size_t n, char *made, size_t n_made)
+                               size_t n)
 {
     struct stat sb;
     size_t len = out ? strlen(out) : 0;
-    made[0] = '\0';
     if (!dir[0] || (out && !out[0]) || (model && !model[0]))
         return gb_cli_usage(CMD, "fit: an empty file name");
     if (out && ((len > 5 && strcmp(out + len - 5, ".json") == 0) ||
@@ -258,13 +256,21 @@ static int camp_fit_model_path(const char *dir, const char *out, const char *mod
         snprintf(buf, n, "%s", model);
         return -1;
     }
-    if (out) {
-        gb_cli_missing_root(out, made, n_made);
-        if (gb_mkdir_p(out) != GB_OK)
-            return gb_cli_fail(GB_ERR_IO, "camp fit", NULL);
-    }
     camp_cli_path_in(buf, n, out ? out : dir, "campprof-model.json");
     return -1;
+}
+
+/* The stage of the model: --out DIR (made at commit when missing), else
+ * the directory of the model's file (which must exist). */
+static enum gb_status camp_fit_stage(const char *out, const char *model, const char *path,
+                                     struct gb_stage *s, char *staged, size_t n)
+{
+    enum gb_status st;
+    if (!out || model)
+        return gb_stage_open_file(s, path, staged, n);
+    if ((st = gb_stage_open(s, out)) == GB_OK)
+        st = gb_stage_path(s, "campprof-model.json", staged, n);
+    return st;
 }
 
 /* The observations a model was fitted on: the sum over its equations. */
@@ -362,7 +368,8 @@ static int camp_fit(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     const char *out = NULL, *model = NULL, *dir;
     int force = 0;
-    char path[4300], made[4300];
+    char path[4300], staged[GB_PATH_MAX + 64];
+    struct gb_stage stage = {.open = 0};
     double p_remove = GB_CAMP_P_REMOVE;
     int interactions = 0, form = -1, compare = 0;
     enum gb_format fmt = GB_FORMAT_TABLE;
@@ -411,7 +418,7 @@ static int camp_fit(int argc, char **argv)
         form = GB_CAMP_FORM_DEFAULT;
     if (compare)
         return camp_fit_compare(dir, p_remove, fmt);
-    if ((rc = camp_fit_model_path(dir, out, model, path, sizeof path, made, sizeof made)) >= 0)
+    if ((rc = camp_fit_model_path(dir, out, model, path, sizeof path)) >= 0)
         return rc;
     rc = GB_EXIT_OK;
     if (!(m = calloc(1, sizeof *m))) {
@@ -430,8 +437,9 @@ static int camp_fit(int argc, char **argv)
         goto done;
     }
     if ((st = camp_fit_guard(path, m, force)) != GB_OK ||
-        (st = gb_camp_model_write(m, path)) != GB_OK) {
-        rc = gb_cli_fail(st, "camp fit", NULL);
+        (st = camp_fit_stage(out, model, path, &stage, staged, sizeof staged)) != GB_OK ||
+        (st = gb_camp_model_write(m, staged)) != GB_OK || (st = gb_stage_commit(&stage)) != GB_OK) {
+        rc = gb_cli_fail(gb_stage_fail(&stage, st), "camp fit", NULL);
         goto done;
     }
     if (fmt == GB_FORMAT_TABLE)
@@ -448,8 +456,7 @@ static int camp_fit(int argc, char **argv)
                 dir);
     fprintf(stderr, "wrote %s\n", path);
 done:
-    if (rc != GB_EXIT_OK && out)
-        gb_cli_remove_empty(out, made);
+    gb_stage_abort(&stage);
     gb_run_free(run);
     free(m);
     return rc;

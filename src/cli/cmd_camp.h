@@ -119,7 +119,7 @@ void camp_cli_path_in(char *buf, size_t n, const char *dir, const char *name);
 /* The model's device name, or "an unnamed device". */
 const char *camp_cli_device_name(const struct gb_camp_model *m);
 
-/* Lists on stderr the files a chart wrote, and those gnuplot could not draw. */
+/* Lists on stderr the charts gnuplot could not draw. */
 void camp_cli_report_files(const struct gb_report_result *res);
 
 #endif

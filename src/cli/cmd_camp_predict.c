@@ -15,6 +15,7 @@
 #include "gpubound/ncu.h"
 #include "gpubound/report_html.h"
 #include "util/fs.h"
+#include "util/stage.h"
 
 #define CMD "camp"
 
@@ -520,31 +521,30 @@ static int band_print(const struct predict_opts *o, const struct predict_state *
     return GB_EXIT_OK;
 }
 
-static int band_chart(const struct predict_opts *o, const struct predict_state *ps)
+/* The band chart, drawn into `dir` (the chart's stage). */
+static enum gb_status band_chart(const struct predict_opts *o, const struct predict_state *ps,
+                                 const char *dir, struct gb_report_result *res)
 {
     char title[256], star[128];
-    struct gb_report_result res;
     snprintf(title, sizeof title, "CampProf: %s", ps->kernel[0] ? ps->kernel : "kernel");
     snprintf(star, sizeof star, "measured (%g warps)", ps->at_warps);
     const struct gb_band_chart c = {
-        .dir = o->chart_dir, .stem = o->chart_stem, .title = title,
+        .dir = dir, .stem = o->chart_stem, .title = title,
         .subtitle = camp_cli_device_name(ps->m),
         .rows = ps->rows, .n = ps->n, .at_warps = ps->at_warps, .time_ns = o->time_ns,
         .star_label = star, .level = gb_camp_level_name(ps->m->level),
     };
-    gb_report_result_init(&res);
-    enum gb_status st = gb_band_draw(&c, &res);
-    camp_cli_report_files(&res);
-    gb_report_result_release(&res);
-    return st == GB_OK ? GB_EXIT_OK : gb_cli_fail(st, "camp predict --chart", NULL);
+    return gb_band_draw(&c, res);
 }
 
-/* The calculator page of --html, filled with this prediction's inputs. */
-static int band_html(const struct predict_opts *o, const struct predict_state *ps)
+/* The calculator page of --html, filled with this prediction's inputs,
+ * written at `path` (in its stage); *written is 0 when the page could not
+ * be made (`note` says why). */
+static enum gb_status band_html(const struct predict_opts *o, const struct predict_state *ps,
+                                const char *path, int *written, char *note, size_t n)
 {
     struct gb_html_camp_inputs in;
-    char note[512] = "", title[256];
-    int written = 0;
+    char title[256];
     memcpy(in.ld, o->counts.ld, sizeof in.ld);
     memcpy(in.st, o->counts.st, sizeof in.st);
     in.threads = o->threads;
@@ -556,14 +556,48 @@ static int band_html(const struct predict_opts *o, const struct predict_state *p
     in.time_ns = o->time_ns;
     snprintf(title, sizeof title, "CampProf calculator: %s", ps->kernel[0] ? ps->kernel : "kernel");
     in.title = title;
-    enum gb_status st = gb_html_camp_page(o->model_path, &in, o->html, &written, note, sizeof note);
-    if (st != GB_OK)
-        return gb_cli_fail(st, "camp predict --html", NULL);
-    if (written)
+    return gb_html_camp_page(o->model_path, &in, path, written, note, n);
+}
+
+/* --chart and --html: each made in its stage, and moved into place only
+ * when both are made. */
+static int band_outputs(const struct predict_opts *o, const struct predict_state *ps)
+{
+    struct gb_stage cs = {.open = 0}, hs = {.open = 0}, *at = &cs;
+    struct gb_report_result res;
+    char html[GB_PATH_MAX + 64], note[512] = "";
+    int written = 0;
+    enum gb_status st = GB_OK;
+    gb_report_result_init(&res);
+    if (o->chart && ((st = gb_stage_open(&cs, o->chart_dir)) != GB_OK ||
+                     (st = band_chart(o, ps, cs.tmp, &res)) != GB_OK))
+        goto out;
+    at = &hs;
+    if (o->html && ((st = gb_stage_open_file(&hs, o->html, html, sizeof html)) != GB_OK ||
+                    (st = band_html(o, ps, html, &written, note, sizeof note)) != GB_OK))
+        goto out;
+    at = &cs;
+    if (o->chart && (st = gb_stage_commit(&cs)) != GB_OK)
+        goto out;
+    if (o->chart) {
+        gb_cli_print_written(&cs, &res);
+        camp_cli_report_files(&res);
+    }
+    at = &hs;
+    if (o->html && written && (st = gb_stage_commit(&hs)) != GB_OK)
+        goto out;
+    if (o->html && written)
         fprintf(stderr, "wrote %s\n", o->html);
-    else
+    else if (o->html)
         fprintf(stderr, "not written: %s (%s)\n", o->html, note);
-    return GB_EXIT_OK;
+out:
+    if (st != GB_OK && (gb_stage_fail(at, st), at == &hs && cs.open))
+        gb_error_set(st, "%s; nor the chart %s", gb_error_message(), o->chart);
+    gb_stage_abort(&cs);
+    gb_stage_abort(&hs);
+    gb_report_result_release(&res);
+    return st == GB_OK ? GB_EXIT_OK
+                       : gb_cli_fail(st, at == &cs ? "camp predict --chart" : "camp predict --html", NULL);
 }
 
 /* Loads the model, reads the counts and launch, and predicts the band. */
@@ -577,9 +611,6 @@ static int predict_band(struct predict_opts *o, struct predict_state *ps)
         return gb_cli_fail(st, "camp predict", "give a model written by 'gpubound camp fit'");
     if ((rc = predict_device(ps->m, o->cc, &ps->dev)) != GB_EXIT_OK)
         return rc;
-    if (o->chart && gb_mkdir_p(o->chart_dir) != GB_OK)
-        return gb_cli_fail(gb_error_set(GB_ERR_IO, "cannot create %s: %s", o->chart_dir,
-                                        strerror(errno)), "camp predict --chart", NULL);
     if ((o->ncu_path || o->point) && (rc = predict_from_ncu(o, ps)) != GB_EXIT_OK)
         return rc;
     if (o->at > 0 && isnan(o->time_ns))
@@ -606,10 +637,8 @@ int camp_cli_predict(int argc, char **argv)
         return rc;
     memset(&ps, 0, sizeof ps);
     if ((rc = predict_band(&o, &ps)) == GB_EXIT_OK && (rc = band_print(&o, &ps)) == GB_EXIT_OK &&
-        o.chart)
-        rc = band_chart(&o, &ps);
-    if (rc == GB_EXIT_OK && o.html)
-        rc = band_html(&o, &ps);
+        (o.chart || o.html))
+        rc = band_outputs(&o, &ps);
     free(ps.rows);
     free(ps.warps);
     gb_ncu_free(ps.ncu);

@@ -14,6 +14,7 @@
 #include "gpubound/band.h"
 #include "gpubound/campprof.h"
 #include "util/fs.h"
+#include "util/stage.h"
 
 #define CMD "camp"
 
@@ -237,17 +238,9 @@ static int validate_write(const struct validate_opts *o, const struct gb_camp_mo
     if (st == GB_OK && (st = validate_charts(m, apps, n, v, stage.tmp, res)) == GB_OK &&
         (st = write_csv(stage.tmp, t)) == GB_OK)
         st = gb_stage_commit(&stage);
-    if (st != GB_OK) {
-        char msg[1024];
-        snprintf(msg, sizeof msg, "%s", gb_error_message());
-        gb_stage_abort(&stage);
-        gb_error_set(st, "%s (nothing was written)", msg);
-        return gb_cli_fail(st, "camp validate", NULL);
-    }
-    size_t len = strlen(stage.tmp);
-    for (size_t i = 0; i < res->n_files; i++)
-        if (strncmp(res->files[i], stage.tmp, len) == 0)
-            fprintf(stderr, "wrote %s%s\n", o->out, res->files[i] + len);
+    if (st != GB_OK)
+        return gb_cli_fail(gb_stage_fail(&stage, st), "camp validate", NULL);
+    gb_cli_print_written(&stage, res);
     fprintf(stderr, "wrote %s/validation.csv\n", o->out);
     if (res->n_not_drawn)
         fprintf(stderr, "not drawn: gnuplot was not found in PATH; install it with apt-get "

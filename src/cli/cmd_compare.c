@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "util/fs.h"
+#include "util/stage.h"
 #include "cli/cli.h"
 #include "gpubound/compare_report.h"
 #include "gpubound/results.h"
@@ -344,18 +345,23 @@ static int gb_cmp_print(const struct gb_cmp_args *a, const struct gb_cmp_runs *R
 static int gb_cmp_chart(const struct gb_cmp_args *a, const struct gb_cmp_context *ctx, const struct gb_cmp_result *r)
 {
     struct gb_report_result res;
+    struct gb_stage stage;
     struct stat sb;
     /* Made when missing, as every command's output directory is. */
-    if ((stat(a->chart_dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) || gb_mkdir_p(a->chart_dir) != GB_OK) {
+    if (stat(a->chart_dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
         fprintf(stderr, "gpubound compare: --chart %s is not a directory and cannot be made; give a directory\n",
                 a->chart_dir);
         return GB_EXIT_USAGE;
     }
     gb_report_result_init(&res);
-    enum gb_status st = gb_report_compare_chart(r, ctx, a->chart_dir, (size_t)a->chart_points, &res);
+    /* Drawn in a stage and moved into the directory when every chart is. */
+    enum gb_status st = gb_stage_open(&stage, a->chart_dir);
+    if (st == GB_OK && (st = gb_report_compare_chart(r, ctx, stage.tmp, (size_t)a->chart_points, &res)) == GB_OK)
+        st = gb_stage_commit(&stage);
+    if (st != GB_OK)
+        st = gb_stage_fail(&stage, st);
     if (st == GB_OK)
-        for (size_t i = 0; i < res.n_files; i++)
-            fprintf(stderr, "wrote %s\n", res.files[i]);
+        gb_cli_print_written(&stage, &res);
     if (st == GB_OK && res.n_not_drawn)
         fprintf(stderr, "note: %s\n", res.note);
     gb_report_result_release(&res);

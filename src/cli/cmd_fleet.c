@@ -8,6 +8,7 @@
 #include "cli/cmd_fleet.h"
 #include "gpubound/fleet.h"
 #include "util/fs.h"
+#include "util/stage.h"
 
 /* The table format: the points side by side, then the suites, then the
  * GPUs. */
@@ -70,16 +71,21 @@ static enum gb_status gb_fleet_print_data(const struct gb_fleet_report *r, enum 
 static int gb_fleet_draw(const struct gb_fleet_report *r, const char *chart_dir)
 {
     struct gb_report_result res;
-    enum gb_status st = gb_mkdir_p(chart_dir);
+    struct gb_stage stage;
+    char final[GB_PATH_MAX + 320];
     gb_report_result_init(&res);
-    if (st == GB_OK)
-        st = gb_fleet_chart(r, chart_dir, "fleet", 0, &res);
+    /* Every chart drawn in a stage, moved into chart_dir only when all are. */
+    enum gb_status st = gb_stage_open(&stage, chart_dir);
+    if (st == GB_OK && (st = gb_fleet_chart(r, stage.tmp, "fleet", 0, &res)) == GB_OK)
+        st = gb_stage_commit(&stage);
+    if (st != GB_OK)
+        st = gb_stage_fail(&stage, st);
     if (st == GB_OK && res.n_not_drawn)
         fprintf(stderr, "gpubound: the fleet chart was not drawn: %s\n", res.note);
     else if (st == GB_OK)
         for (size_t i = 0; i < res.n_files; i++)
             if (strstr(res.files[i], ".svg"))
-                fprintf(stderr, "chart: %s\n", res.files[i]);
+                fprintf(stderr, "chart: %s\n", gb_stage_final(&stage, res.files[i], final, sizeof final));
     gb_report_result_release(&res);
     return st == GB_OK ? GB_EXIT_OK : gb_cli_fail(st, "fleet chart", NULL);
 }

@@ -15,6 +15,7 @@
 #include "gpubound/fleet.h"
 #include "gpubound/gpu.h"
 #include "util/fs.h"
+#include "util/stage.h"
 
 static void gb_fleet_signal(int sig)
 {
@@ -125,10 +126,10 @@ static int gb_fleet_out(const struct gb_fleet_run_args *a, struct gb_out *o)
         snprintf(o->path, sizeof o->path, "runs/%.4s%.2s%.2sT%.2s%.2s%.2sZ", ts, ts + 5, ts + 8, ts + 11,
                  ts + 14, ts + 17);
     }
-    if ((!gb_is_dir(o->path) && gb_mkdir_p_undoable(o->path, o->made, sizeof o->made) != GB_OK) ||
+    if ((!gb_is_dir(o->path) && gb_stage_mkdir(o->path, o->made, sizeof o->made) != GB_OK) ||
         gb_run_dir_prepare(o->path) != GB_OK) {
         int rc = gb_cli_usage("run", "--out refused: %s", gb_error_message());
-        gb_rmdir_made(o->path, o->made);
+        gb_stage_unmake(o->path, o->made);
         return rc;
     }
     return -1;
@@ -150,7 +151,7 @@ static int gb_fleet_finish(const struct gb_plan *plan, const struct gb_fleet_run
                                      .ctx = (void *)plan};
     enum gb_status st = gb_fleet_write(o->path, parts, n, &wo);
     if (st != GB_OK) {
-        gb_rmdir_made(o->path, o->made);
+        gb_stage_unmake(o->path, o->made);
         return gb_cli_fail(st, "writing the fleet run", NULL);
     }
     snprintf(chart_dir, sizeof chart_dir, "%s/report", o->path);
@@ -387,7 +388,7 @@ static int gb_run_all_devices(const struct gb_plan *plan, const struct gb_fleet_
     const char *base = getenv("TMPDIR");
     snprintf(tmp, sizeof tmp, "%s/gpubound-devices-XXXXXX", base && *base ? base : "/tmp");
     if (!mkdtemp(tmp) || !(parts = calloc((size_t)n, sizeof *parts))) {
-        gb_rmdir_made(o.path, o.made);
+        gb_stage_unmake(o.path, o.made);
         return gb_cli_fail(gb_error_set(GB_ERR_IO, "cannot make a directory in %s: %s",
                                         base && *base ? base : "/tmp", strerror(errno)), "fleet", NULL);
     }

@@ -176,8 +176,9 @@ int gb_cmd_report(int argc, char **argv)
         goto out;
     }
     st = gb_report_write_book(run, &book, &a.opts, a.out, &res);
-    gb_report_print_result(&res);
-    if (st != GB_OK) {
+    if (st == GB_OK)
+        gb_report_print_result(&res);
+    else {
         rc = gb_cli_fail(st, "report", NULL);
         goto out;
     }

@@ -11,6 +11,7 @@
 #include "cli/cmd_fleet.h"
 #include "cli/cli_spec.h"
 #include "util/fs.h"
+#include "util/stage.h"
 #include "cli/run_charts.h"
 #include "cli/run_resume.h"
 #include "gpubound/gpu.h"
@@ -449,15 +450,15 @@ int gb_cmd_run(int argc, char **argv)
         rc = gb_cli_usage("run", "%s names %s, which is not a directory", GB_RUN_RESUME_ENV, a.out);
         goto out;
     }
-    if (!a.resuming && ((!gb_is_dir(a.out) && gb_mkdir_p_undoable(a.out, made, sizeof made) != GB_OK) ||
+    if (!a.resuming && ((!gb_is_dir(a.out) && gb_stage_mkdir(a.out, made, sizeof made) != GB_OK) ||
                         gb_run_dir_prepare(a.out) != GB_OK)) {
         rc = gb_cli_usage("run", "--out refused: %s", gb_error_message());
-        gb_rmdir_made(a.out, made);
+        gb_stage_unmake(a.out, made);
         goto out;
     }
     rc = gb_run_session(&a, &plan);
     if (rc != GB_EXIT_OK)
-        gb_rmdir_made(a.out, made);
+        gb_stage_unmake(a.out, made);
 out:
     gb_plan_release(&plan);
     gb_counter_names_free(a.counters, a.n_counters);

@@ -1332,7 +1332,8 @@ static enum gb_status gb_run_gnuplot(const char *gnuplot, const char *dir, const
     int logfd = -1, nullfd = -1, wstatus = 0;
     pid_t pid;
 
-    logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    /* The log lies in the command's stage beside the chart; a link there is refused. */
+    logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
     nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (logfd < 0 || nullfd < 0) {
         st = gb_error_set(GB_ERR_IO, "cannot open %s: %s", log, strerror(errno));
@@ -1361,7 +1362,10 @@ static enum gb_status gb_run_gnuplot(const char *gnuplot, const char *dir, const
     if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
         /* gnuplot's last line names the script line and what was wrong. */
         char line[512] = "", last[512] = "";
-        FILE *lf = fopen(log, "r");
+        int lfd = open(log, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        FILE *lf = lfd >= 0 ? fdopen(lfd, "r") : NULL;
+        if (lfd >= 0 && !lf)
+            close(lfd);
         while (lf && fgets(line, sizeof line, lf)) {
             line[strcspn(line, "\n")] = '\0';
             if (line[strspn(line, " \t^")])
@@ -1371,8 +1375,8 @@ static enum gb_status gb_run_gnuplot(const char *gnuplot, const char *dir, const
             fclose(lf);
         if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) >= 126)
             snprintf(last, sizeof last, "cannot run %.400s", gnuplot);
-        st = gb_error_set(GB_ERR_IO, "gnuplot failed on %s/%s: %s (its output is in %s)", dir,
-                          script, last[0] ? last : "no message", log);
+        st = gb_error_set(GB_ERR_IO, "gnuplot failed on %s/%s: %s", dir, script,
+                          last[0] ? last : "no message");
     }
 out:
     if (logfd >= 0)

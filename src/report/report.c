@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "util/fs.h"
+#include "util/stage.h"
 
 #include "gpubound/report.h"
 #include "gpubound/report_html.h"
@@ -394,7 +395,7 @@ static enum gb_status gb_write_summary_csv(const struct gb_run *run, const char 
 {
     struct gb_atomic_file a;
     struct gb_table *t = NULL;
-    char path[GB_PATH_MAX + 64];
+    char path[GB_PATH_MAX + 128];
     enum gb_status st;
     snprintf(path, sizeof path, "%s/summary.csv", out_dir);
     if ((st = gb_report_summary_table(run, NULL, &t)) != GB_OK)
@@ -415,7 +416,7 @@ static enum gb_status gb_write_md(const struct gb_run *run, const struct gb_char
                                   size_t n_suites, const char *out_dir, struct gb_report_result *res)
 {
     struct gb_atomic_file a;
-    char path[GB_PATH_MAX + 64];
+    char path[GB_PATH_MAX + 128];
     enum gb_status st;
     snprintf(path, sizeof path, "%s/report.md", out_dir);
     if ((st = gb_atomic_open(&a, path, "w")) != GB_OK)
@@ -486,18 +487,15 @@ static long gb_recorded_points(const char *out_dir)
     return n;
 }
 
-/* The files of res->files from the staging directory renamed to `dir`. */
-static enum gb_status gb_result_rebase(struct gb_report_result *res, const char *tmp, const char *dir)
+/* The files of res->files from the stage named by their final names. */
+static enum gb_status gb_result_rebase(struct gb_report_result *res, const struct gb_stage *stage)
 {
-    size_t len = strlen(tmp);
+    char final[GB_PATH_MAX + 320];
     for (size_t i = 0; i < res->n_files; i++) {
-        if (strncmp(res->files[i], tmp, len) != 0)
-            continue;
-        size_t n = strlen(dir) + strlen(res->files[i] + len) + 1;
-        char *p = malloc(n);
+        gb_stage_final(stage, res->files[i], final, sizeof final);
+        char *p = strdup(final);
         if (!p)
             return gb_error_set(GB_ERR_NOMEM, "out of memory");
-        snprintf(p, n, "%s%s", dir, res->files[i] + len);
         free(res->files[i]);
         res->files[i] = p;
     }
@@ -518,24 +516,18 @@ enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_ch
     if ((st = gb_report_check_patterns(run, book, opts)) != GB_OK ||
         (st = gb_stage_open(&stage, out_dir)) != GB_OK)
         return st;
+    /* Everything is drawn and written in the stage, then moved as a unit. */
     st = gb_report_write_staged(run, book, opts, stage.tmp, res);
-    if (st == GB_OK) {
+    enum gb_status rst = gb_result_rebase(res, &stage);
+    if (st == GB_OK)
         st = gb_stage_commit(&stage);
-    } else {
-        char msg[1024];
-        snprintf(msg, sizeof msg, "%s", gb_error_message());
-        char *log = strstr(msg, " (its output is in ");
-        if (log && strstr(log, stage.tmp)) /* the staged log goes with the stage */
-            *log = '\0';
-        char *at = strstr(msg, stage.tmp); /* name the files as they would have been */
-        gb_stage_abort(&stage);
-        if (at)
-            st = gb_error_set(st, "%.*s%s%s (nothing was written)", (int)(at - msg), msg, out_dir,
-                              at + strlen(stage.tmp));
-        else
-            st = gb_error_set(st, "%s (nothing was written)", msg);
+    else
+        st = gb_stage_fail(&stage, st);
+    if (st != GB_OK) { /* nothing was written */
+        for (size_t i = 0; i < res->n_files; i++)
+            free(res->files[i]);
+        res->n_files = 0;
     }
-    enum gb_status rst = gb_result_rebase(res, stage.tmp, out_dir);
     return st != GB_OK ? st : rst;
 }
 

@@ -12,6 +12,7 @@
 #include "results/open.h"
 #include "results/validate.h"
 #include "util/fs.h"
+#include "util/stage.h"
 
 static const char *const gb_state_names[] = {"ok", "no-gpu", "failed"};
 
@@ -341,7 +342,7 @@ enum gb_status gb_fleet_write(const char *dir, const struct gb_fleet_part *parts
     if (st == GB_OK)
         st = gb_stage_commit(&s);
     else
-        gb_stage_abort(&s);
+        st = gb_stage_fail(&s, st);
     for (size_t i = 0; i < n_all; i++)
         gb_record_release(&all[i]);
     free(all);

@@ -316,14 +316,14 @@ enum gb_status gb_run_writer_open(const char *dir, const struct gb_run_info *inf
     if (st != GB_OK)
         goto out;
     snprintf(path, sizeof path, "%s/results.json", dir);
-    if (!(w->json = fopen(path, "w"))) {
+    if (!(w->json = gb_fopen_nofollow(path))) {
         st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
         goto out;
     }
     fputs("[\n", w->json);
     fflush(w->json);
     snprintf(path, sizeof path, "%s/results.csv", dir);
-    if (!(w->csv = fopen(path, "w"))) {
+    if (!(w->csv = gb_fopen_nofollow(path))) {
         st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
         goto out;
     }

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,10 +49,7 @@ int gb_is_dir(const char *path)
     return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-/* This host as six hex digits (a hash of its name) for leftovers' names:
- * short enough for every path buffer, distinct enough that one host never
- * sweeps another's stage on a shared file system. */
-static void gb_host_tag(char *out, size_t n)
+void gb_fs_host_tag(char *out, size_t n)
 {
     char host[256];
     uint32_t h = 2166136261u;
@@ -69,58 +67,102 @@ static int gb_pid_gone(long pid)
     return pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-/* The pid in `name` after `prefix`, followed by `end` (with anything after
- * it when `exact` is 0, nothing when 1); -1 when the name is not of that form. */
-static long gb_leftover_pid(const char *name, const char *prefix, const char *end, int exact)
+/* The pid in `name` after `prefix`, followed by `end` and then exactly
+ * `tail` more characters; -1 when the name is not of that form. */
+static long gb_leftover_pid(const char *name, const char *prefix, const char *end, size_t tail)
 {
-    size_t n = strlen(prefix);
+    size_t n = strlen(prefix), e = strlen(end);
     char *stop;
-    if (strncmp(name, prefix, n) != 0)
+    if (strncmp(name, prefix, n) != 0 || name[n] < '1' || name[n] > '9')
         return -1;
     long pid = strtol(name + n, &stop, 10);
-    if (stop == name + n || (exact ? strcmp(stop, end) : strncmp(stop, end, strlen(end))) != 0)
+    if (strncmp(stop, end, e) != 0 || strlen(stop + e) != tail)
         return -1;
     return pid;
 }
 
-static void gb_stage_clear(const char *tmp);
-
-/* Removes what a killed gpubound of this host left in `dir`: staging
- * directories (".gb-stage.PID.HOST*") and, when `base` is given, the
- * temporaries of that file (".BASE.PID.tmp"), whose pid is gone. Writers
- * that are alive, and other hosts' leftovers on a shared file system, are
- * left alone. */
-static void gb_sweep_leftovers(const char *dir, const char *base)
+int gb_fs_remove_tree(int dirfd, const char *name, int depth)
 {
-    char host[16], here[24], tmp[GB_PATH_MAX], path[GB_PATH_MAX + 320];
-    DIR *d = opendir(dir[0] ? dir : ".");
+    int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    DIR *d = fdopendir(fd);
     struct dirent *e;
-    if (!d)
+    struct stat sb;
+    if (!d) {
+        close(fd);
+        return -1;
+    }
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (fstatat(fd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (!S_ISDIR(sb.st_mode))
+            unlinkat(fd, e->d_name, 0);
+        else if (depth > 0)
+            gb_fs_remove_tree(fd, e->d_name, depth - 1);
+    }
+    closedir(d);
+    return unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
+/* Whether entry `name` of `fd` is a leftover this user made of `type`
+ * (S_IFDIR or S_IFREG), looked at without following a link. */
+static int gb_is_own(int fd, const char *name, mode_t type)
+{
+    struct stat sb;
+    return fstatat(fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && (sb.st_mode & S_IFMT) == type &&
+           sb.st_uid == geteuid();
+}
+
+void gb_fs_sweep(const char *dir, const char *base)
+{
+    char host[16], here[24], tmp[GB_PATH_MAX];
+    int fd = open(dir[0] ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    struct dirent *e;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
         return;
-    gb_host_tag(host, sizeof host);
+    }
+    gb_fs_host_tag(host, sizeof host);
     snprintf(here, sizeof here, ".%s", host);
     if (base)
         snprintf(tmp, sizeof tmp, ".%s.", base);
     while ((e = readdir(d))) {
-        long pid = gb_leftover_pid(e->d_name, ".gb-stage.", here, 0);
-        snprintf(path, sizeof path, "%s/%s", dir[0] ? dir : ".", e->d_name);
-        if (pid > 0 && gb_pid_gone(pid))
-            gb_stage_clear(path);
-        else if (base && (pid = gb_leftover_pid(e->d_name, tmp, ".tmp", 1)) > 0 && gb_pid_gone(pid))
-            unlink(path);
+        long pid = gb_leftover_pid(e->d_name, ".gb-stage.", here, 6);
+        if (pid > 0 && gb_pid_gone(pid) && gb_is_own(fd, e->d_name, S_IFDIR))
+            gb_fs_remove_tree(fd, e->d_name, 1);
+        else if (base && (pid = gb_leftover_pid(e->d_name, tmp, here, 4)) > 0 &&
+                 !strcmp(e->d_name + strlen(e->d_name) - 4, ".tmp") && gb_pid_gone(pid) &&
+                 gb_is_own(fd, e->d_name, S_IFREG))
+            unlinkat(fd, e->d_name, 0);
     }
     closedir(d);
 }
 
+FILE *gb_fopen_nofollow(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (fd >= 0 && !f)
+        close(fd);
+    return f;
+}
+
 /* The temporary is a hidden name in the final file's directory, so the
- * rename never crosses a file system; the pid keeps two writers apart. */
+ * rename never crosses a file system; pid and host keep writers apart. */
 static int gb_tmp_name(char *tmp, size_t n, const char *path)
 {
+    char host[16];
     const char *slash = strrchr(path, '/');
     int dir_len = slash ? (int)(slash - path + 1) : 0;
     const char *base = slash ? slash + 1 : path;
-    int w = snprintf(tmp, n, "%.*s.%s.%ld.tmp", dir_len, path, base, (long)getpid());
-    return w > 0 && (size_t)w < n;
+    gb_fs_host_tag(host, sizeof host);
+    int w = snprintf(tmp, n, "%.*s.%s.%ld.%s.tmp", dir_len, path, base, (long)getpid(), host);
+    return w > 0 && (size_t)w < n && base[0];
 }
 
 /* The stale temporaries of `path` (a killed writer's) go before a new one. */
@@ -135,7 +177,7 @@ static void gb_atomic_sweep(const char *path)
     dir[len] = '\0';
     if (slash && len == 0)
         snprintf(dir, sizeof dir, "/");
-    gb_sweep_leftovers(dir, slash ? slash + 1 : path);
+    gb_fs_sweep(dir, slash ? slash + 1 : path);
 }
 
 enum gb_status gb_atomic_open(struct gb_atomic_file *a, const char *path, const char *mode)
@@ -146,9 +188,16 @@ enum gb_status gb_atomic_open(struct gb_atomic_file *a, const char *path, const 
         return gb_error_set(GB_ERR_IO, "bad file name '%s'", path);
     memcpy(a->path, path, n + 1);
     gb_atomic_sweep(path);
-    a->f = fopen(a->tmp, mode);
-    if (!a->f)
-        return gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    /* Made here and now: a name planted beforehand (a link) is refused. */
+    int fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 || !(a->f = fdopen(fd, mode))) {
+        int err = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(a->tmp);
+        }
+        return gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(err));
+    }
     return GB_OK;
 }
 
@@ -163,6 +212,7 @@ enum gb_status gb_atomic_commit(struct gb_atomic_file *a)
         err = errno;
     }
     a->f = NULL;
+    /* rename replaces a link at the final name; it never writes through it. */
     if (!bad && rename(a->tmp, a->path) != 0) {
         bad = 1;
         err = errno;
@@ -195,145 +245,4 @@ enum gb_status gb_write_file_atomic(const char *path, const void *data, size_t n
         return gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(err));
     }
     return gb_atomic_commit(&a);
-}
-
-enum gb_status gb_mkdir_p_undoable(const char *dir, char *made, size_t n)
-{
-    char path[GB_PATH_MAX];
-    size_t len = strlen(dir);
-    made[0] = '\0';
-    if (len == 0 || len >= sizeof path)
-        return gb_error_set(GB_ERR_IO, "bad directory name '%s'", dir);
-    memcpy(path, dir, len + 1);
-    /* The first component that does not exist is the top of what is made. */
-    for (char *p = path + 1;; p++) {
-        if (*p && (*p != '/' || p[-1] == '/'))
-            continue;
-        char c = *p;
-        *p = '\0';
-        int exists = access(path, F_OK) == 0;
-        if (!exists && !made[0])
-            snprintf(made, n, "%s", path);
-        *p = c;
-        if (!c)
-            break;
-    }
-    enum gb_status st = gb_mkdir_p(dir);
-    if (st != GB_OK) {
-        gb_rmdir_made(dir, made);
-        made[0] = '\0';
-    }
-    return st;
-}
-
-void gb_rmdir_made(const char *dir, const char *made)
-{
-    char path[GB_PATH_MAX];
-    size_t top = strlen(made);
-    if (!made[0] || strlen(dir) >= sizeof path || strncmp(dir, made, top) != 0)
-        return;
-    snprintf(path, sizeof path, "%s", dir);
-    for (;;) {
-        size_t len = strlen(path);
-        while (len > 1 && path[len - 1] == '/')
-            path[--len] = '\0';
-        if (len < top || rmdir(path) != 0 || len == top)
-            return;
-        char *slash = strrchr(path, '/');
-        if (!slash)
-            return;
-        *slash = '\0';
-    }
-}
-
-/* Removes every entry of the staging directory, then the directory. */
-static void gb_stage_clear(const char *tmp)
-{
-    DIR *d = opendir(tmp);
-    struct dirent *e;
-    char path[GB_PATH_MAX + 320];
-    if (d) {
-        while ((e = readdir(d)))
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-                snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
-                unlink(path);
-            }
-        closedir(d);
-    }
-    rmdir(tmp);
-}
-
-enum gb_status gb_stage_open(struct gb_stage *s, const char *dir)
-{
-    char base[GB_PATH_MAX], host[16];
-    memset(s, 0, sizeof *s);
-    if (!dir[0] || strlen(dir) >= sizeof s->dir)
-        return gb_error_set(GB_ERR_IO, "bad directory name '%s'", dir);
-    snprintf(s->dir, sizeof s->dir, "%s", dir);
-    /* Inside the directory when it exists, else in its deepest existing
-     * ancestor: the same file system, so that commit only renames. */
-    snprintf(base, sizeof base, "%s", dir);
-    while (!gb_is_dir(base)) {
-        char *slash = strrchr(base, '/');
-        if (!slash) {
-            snprintf(base, sizeof base, ".");
-            break;
-        }
-        if (slash == base) {
-            base[1] = '\0';
-            break;
-        }
-        *slash = '\0';
-    }
-    gb_host_tag(host, sizeof host);
-    gb_sweep_leftovers(base, NULL);
-    int w = snprintf(s->tmp, sizeof s->tmp, "%s/.gb-stage.%ld.%sXXXXXX", strcmp(base, "/") ? base : "",
-                     (long)getpid(), host);
-    if (w < 0 || (size_t)w >= sizeof s->tmp)
-        return gb_error_set(GB_ERR_IO, "directory name too long: '%s'", dir);
-    if (!mkdtemp(s->tmp))
-        return gb_error_set(GB_ERR_IO, "cannot write into %s: %s", base, strerror(errno));
-    s->open = 1;
-    return GB_OK;
-}
-
-enum gb_status gb_stage_commit(struct gb_stage *s)
-{
-    char made[GB_PATH_MAX], from[GB_PATH_MAX + 320], to[GB_PATH_MAX + 320];
-    enum gb_status st = GB_OK;
-    if (!s->open)
-        return gb_error_set(GB_ERR_IO, "nothing staged for %s", s->dir);
-    if ((st = gb_mkdir_p_undoable(s->dir, made, sizeof made)) != GB_OK) {
-        gb_stage_abort(s);
-        return st;
-    }
-    DIR *d = opendir(s->tmp);
-    struct dirent *e;
-    size_t moved = 0;
-    if (!d)
-        st = gb_error_set(GB_ERR_IO, "cannot read %s: %s", s->tmp, strerror(errno));
-    while (st == GB_OK && (e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        snprintf(from, sizeof from, "%s/%s", s->tmp, e->d_name);
-        snprintf(to, sizeof to, "%s/%s", s->dir, e->d_name);
-        if (rename(from, to) != 0)
-            st = gb_error_set(GB_ERR_IO, "cannot write %s: %s", to, strerror(errno));
-        else
-            moved++;
-    }
-    if (d)
-        closedir(d);
-    if (st != GB_OK && moved == 0)
-        gb_rmdir_made(s->dir, made);
-    gb_stage_abort(s);
-    return st;
-}
-
-void gb_stage_abort(struct gb_stage *s)
-{
-    if (!s->open)
-        return;
-    gb_stage_clear(s->tmp);
-    s->open = 0;
 }

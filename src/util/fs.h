@@ -1,9 +1,10 @@
 /* fs.h - file helpers every module shares: directories and atomic writes.
  *
  * A file gpubound writes is never seen half-written: it is written under a
- * temporary name in the same directory and renamed into place only when the
- * writer commits. A writer that fails or aborts leaves the old file as it
- * was and removes its temporary.
+ * temporary name in the same directory (created exclusively, never through
+ * a symbolic link) and renamed into place only when the writer commits. A
+ * writer that fails or aborts leaves the old file as it was and removes its
+ * temporary. A command's set of outputs goes through util/stage.h.
  */
 #ifndef GPUBOUND_UTIL_FS_H
 #define GPUBOUND_UTIL_FS_H
@@ -21,6 +22,11 @@ enum gb_status gb_mkdir_p(const char *dir);
 
 /* Whether `path` names an existing directory (1) or not (0). */
 int gb_is_dir(const char *path);
+
+/* Opens `path` for writing from its start ("w"), refusing a symbolic link
+ * at that name (ELOOP); for a file written in place, as a run's records.
+ * NULL with errno on failure. */
+FILE *gb_fopen_nofollow(const char *path);
 
 /* A file being written atomically. Caller-owned storage; not thread-safe
  * per object. */
@@ -46,37 +52,22 @@ void gb_atomic_abort(struct gb_atomic_file *a);
 /* Writes `n` bytes to `path` atomically (open, write, commit). */
 enum gb_status gb_write_file_atomic(const char *path, const void *data, size_t n);
 
-/* As gb_mkdir_p, and names in `made` the topmost directory it created (""
- * when `dir` existed), so that gb_rmdir_made can take them away again. On
- * failure whatever it made is removed. */
-enum gb_status gb_mkdir_p_undoable(const char *dir, char *made, size_t n);
+/* This host as six hex digits (a hash of its name), the part of a
+ * leftover's name that keeps one host from sweeping another's on a shared
+ * file system. */
+void gb_fs_host_tag(char *out, size_t n);
 
-/* Removes `dir` and its parents up to `made` (from gb_mkdir_p_undoable),
- * each only while empty. */
-void gb_rmdir_made(const char *dir, const char *made);
+/* Removes, in `dir`, what killed gpubound commands of this host and user
+ * left: stage directories (".gb-stage.PID.HOSTxxxxxx", util/stage.h) and,
+ * when `base` is given, temporaries of that file (".BASE.PID.HOST.tmp"),
+ * whose process is gone. Only a real directory (for a stage) or a regular
+ * file (for a temporary) owned by this user is removed; a symbolic link of
+ * such a name is left alone and never followed. */
+void gb_fs_sweep(const char *dir, const char *base);
 
-/* A command's outputs, staged: every file of the command is written into
- * `tmp` (a hidden directory beside or inside the final one, on its file
- * system) and moved into `dir` only when the whole command succeeded. A
- * command that fails aborts, and the final directory is as it was (a
- * directory made for it is removed again). */
-struct gb_stage {
-    char dir[GB_PATH_MAX];         /* the final directory */
-    char tmp[GB_PATH_MAX + 32];    /* write here between open and commit */
-    int open;
-};
-
-/* Makes the staging directory for `dir` (which need not exist yet).
- * GB_ERR_IO with the reason. */
-enum gb_status gb_stage_open(struct gb_stage *s, const char *dir);
-
-/* Creates `dir` when missing and renames every staged file into it,
- * replacing files of the same names; removes the staging directory.
- * GB_ERR_IO when a rename fails (files already moved stay). */
-enum gb_status gb_stage_commit(struct gb_stage *s);
-
-/* Removes the staged files and the staging directory; `dir` is untouched.
- * Safe on a stage that was never opened or already committed. */
-void gb_stage_abort(struct gb_stage *s);
+/* Removes directory `name` of directory descriptor `dirfd` and what it
+ * holds, `depth` levels of subdirectories deep at most, following no
+ * symbolic link (a link inside is removed as a link). 0, or -1 with errno. */
+int gb_fs_remove_tree(int dirfd, const char *name, int depth);
 
 #endif

@@ -173,9 +173,9 @@ expect 2 'predict: --grid needs an integer from 1 to 70368744177664 \(blocks per
 expect 2 '--device needs an integer from 0 to 1023 \(a device ordinal\), not .4294967296.' info --device 4294967296
 
 # ---- leftovers of a killed command ----
-# A command killed mid-write leaves its stage (.gb-stage.PID.HOST*) or a
-# temporary (.NAME.PID.tmp); the next command writing there removes those of
-# dead processes of this host, and leaves a live writer's alone.
+# A command killed mid-write leaves its stage (.gb-stage.PID.HOST*); the next
+# command writing there removes those of dead processes of this host, and
+# leaves a live writer's alone (tests/cli/outputs.sh plants links there).
 host_tag=$(python3 -c 'import socket
 h=2166136261
 for c in socket.gethostname().encode(): h=((h^c)*16777619)&0xffffffff
@@ -189,12 +189,11 @@ run_gb report "$TMP/killed" --out "$TMP/killed/report-again"
 [ "$RC" = 0 ] && [ ! -e "$TMP/killed/.gb-stage.$dead.${host_tag}AbC123" ] && ok ||
     bad "a dead command's stage was left behind (exit $RC)"
 [ -f "$TMP/killed/.gb-stage.$$.${host_tag}LiVe12/report.md" ] && ok || bad "a live command's stage was removed"
-mkdir -p "$TMP/tmpfile"
-echo half >"$TMP/tmpfile/.model.json.$dead.tmp"
-echo half >"$TMP/tmpfile/.model.json.$$.tmp"
+mkdir -p "$TMP/tmpfile/.gb-stage.$dead.${host_tag}dEaD12" "$TMP/tmpfile/.gb-stage.$$.${host_tag}LiVe12"
 run_gb camp fit "$CAMP" --model "$TMP/tmpfile/model.json"
-[ "$RC" = 0 ] && [ ! -e "$TMP/tmpfile/.model.json.$dead.tmp" ] && [ -e "$TMP/tmpfile/.model.json.$$.tmp" ] && ok ||
-    bad "stale temporaries: exit $RC; the dead writer's must go and the live one's stay"
+[ "$RC" = 0 ] && [ ! -e "$TMP/tmpfile/.gb-stage.$dead.${host_tag}dEaD12" ] &&
+    [ -d "$TMP/tmpfile/.gb-stage.$$.${host_tag}LiVe12" ] && ok ||
+    bad "stale stages beside --model FILE: exit $RC; the dead writer's must go and the live one's stay"
 
 # ---- kernel specs: inputs inside their spec, values in range ----
 S="$TMP/spec"

@@ -1,5 +1,6 @@
-/* test_hostile.c - the range table (src/results/validate.c), the staging of
- * outputs (util/fs.h) and the bound on camp validate's work (issue 26). */
+/* test_hostile.c - the range table (src/results/validate.c) and the bound
+ * on camp validate's work (issue 26); the staging of outputs is in
+ * test_stage.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +18,6 @@
 
 #include "gpubound/campprof.h"
 #include "results/validate.h"
-#include "util/fs.h"
 
 /* Integers are checked in 64 bits: 2^38 + 2048 is refused, not read as 2048. */
 static void test_no_wrap(void **state)
@@ -41,40 +41,6 @@ static void test_no_wrap(void **state)
     assert_false(gb_range_ok(GB_RANGE_TIME_NS, INFINITY));
     assert_false(gb_range_ok(GB_RANGE_SAMPLES, 2.5));
     assert_int_equal(gb_range_check("f", "x", NAN, GB_RANGE_METRIC), GB_ERR_FORMAT);
-}
-
-/* A stage leaves the final directory as it was until commit; an aborted
- * stage for a directory that did not exist leaves nothing. */
-static void test_stage(void **state)
-{
-    (void)state;
-    char dir[] = "/tmp/gb-stage-XXXXXX", out[256], f[GB_PATH_MAX + 64];
-    struct gb_stage s;
-    struct gb_atomic_file a;
-    assert_non_null(mkdtemp(dir));
-    snprintf(out, sizeof out, "%s/new/report", dir);
-    assert_int_equal(gb_stage_open(&s, out), GB_OK);
-    snprintf(f, sizeof f, "%s/x.txt", s.tmp);
-    assert_int_equal(gb_atomic_open(&a, f, "w"), GB_OK);
-    fputs("x\n", a.f);
-    assert_int_equal(gb_atomic_commit(&a), GB_OK);
-    gb_stage_abort(&s);
-    snprintf(f, sizeof f, "%s/new", dir);
-    assert_int_not_equal(access(f, F_OK), 0);
-    assert_int_equal(rmdir(dir), 0); /* nothing was left in it */
-    snprintf(dir, sizeof dir, "/tmp/gb-stage-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    assert_int_equal(gb_stage_open(&s, out), GB_OK);
-    snprintf(f, sizeof f, "%s/x.txt", s.tmp);
-    assert_int_equal(gb_write_file_atomic(f, "x\n", 2), GB_OK);
-    assert_int_equal(gb_stage_commit(&s), GB_OK);
-    snprintf(f, sizeof f, "%s/x.txt", out);
-    assert_int_equal(access(f, F_OK), 0);
-    unlink(f);
-    rmdir(out);
-    snprintf(f, sizeof f, "%s/new", dir);
-    rmdir(f);
-    rmdir(dir);
 }
 
 /* 6,000 configurations of one application: linear work and memory (it
@@ -110,7 +76,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_wrap),
-        cmocka_unit_test(test_stage),
         cmocka_unit_test(test_validate_scales),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
