@@ -66,6 +66,18 @@ struct gb_wall_parts {
 /* Adds every part of `b` to `a`. */
 void gb_wall_parts_add(struct gb_wall_parts *a, const struct gb_wall_parts *b);
 
+/* The statistics of a point's timed samples, per launch in ns (results.json's
+ * time_ns and batch_time_ns objects, under these names). GB_TIME_STATS(X)
+ * lists them in their order of writing. */
+#define GB_TIME_STATS(X) X(min) X(median) X(mean) X(stddev) X(ci_lo) X(ci_hi)
+struct gb_time_stats {
+    double min, median, mean, stddev;
+    double ci_lo, ci_hi;         /* 95% confidence interval of the median */
+};
+
+/* Sets every statistic of `t` to NAN (a point not timed, or not batched). */
+void gb_time_stats_clear(struct gb_time_stats *t);
+
 /* What one measured point leaves. Times are per launch of the benchmark's
  * work, in nanoseconds; bytes and flops are per launch too.
  *
@@ -100,8 +112,7 @@ struct gb_record {
     char time_source[24];
     char cold_flush[16];         /* cold samples: how the L2 was emptied ("read"); "" when hot */
     double isolate_s;            /* the GPU's idle time right before each sample's launch (--isolate); 0: none */
-    double min_ns, median_ns, mean_ns, stddev_ns;
-    double ci_lo_ns, ci_hi_ns;   /* 95% confidence interval of the median */
+    struct gb_time_stats time_ns; /* NAN when the point was not timed */
     /* The individual samples, per launch in ns, in the order taken: what
      * time_ns summarises (one value per kernel with the CUPTI clock, one per
      * graph launch divided by batch with events-graph). Owned like axes
@@ -111,8 +122,7 @@ struct gb_record {
     /* The batch time per launch (a graph of `batch` back-to-back launches,
      * divided by batch), apart from the kernel's own time: NAN when the
      * point was not batched. */
-    double batch_min_ns, batch_median_ns, batch_mean_ns, batch_stddev_ns;
-    double batch_ci_lo_ns, batch_ci_hi_ns;
+    struct gb_time_stats batch_time_ns;
     double bytes;                /* bytes moved per launch (reads + writes) */
     double flops;                /* operations per launch */
     double bw_gbs;               /* bytes / median time, 1e9 bytes per s */

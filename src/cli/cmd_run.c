@@ -65,7 +65,7 @@ static void gb_progress(int tty, size_t done, size_t total, double elapsed, cons
             fputc('\n', stderr);
     } else if (r) {
         if (r->status == GB_REC_OK)
-            fprintf(stderr, "[%zu/%zu] %s: %.4g us%s%s\n", done, total, label, r->median_ns / 1e3,
+            fprintf(stderr, "[%zu/%zu] %s: %.4g us%s%s\n", done, total, label, r->time_ns.median / 1e3,
                     r->converged ? "" : " (stopping rule not met)", r->throttled ? " (SM clock dropped)" : "");
         else
             fprintf(stderr, "[%zu/%zu] %s: %s: %s\n", done, total, label, gb_record_status_name(r->status),

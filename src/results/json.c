@@ -15,33 +15,21 @@ json_t *gb_json_real(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* The batch time of a record: an object like time_ns, or null when the
- * point was not batched. */
-static json_t *gb_batch_time_to_json(const struct gb_record *r)
+/* A time object (time_ns, batch_time_ns): the statistics under their own names. */
+static json_t *gb_time_stats_to_json(const struct gb_time_stats *t)
 {
-    if (r->batch <= 1)
-        return json_null();
-    json_t *b = json_object();
-    json_object_set_new(b, "min", gb_json_real(r->batch_min_ns));
-    json_object_set_new(b, "median", gb_json_real(r->batch_median_ns));
-    json_object_set_new(b, "mean", gb_json_real(r->batch_mean_ns));
-    json_object_set_new(b, "stddev", gb_json_real(r->batch_stddev_ns));
-    json_object_set_new(b, "ci_lo", gb_json_real(r->batch_ci_lo_ns));
-    json_object_set_new(b, "ci_hi", gb_json_real(r->batch_ci_hi_ns));
-    return b;
+    json_t *o = json_object();
+#define GB_TS_SET(f) json_object_set_new(o, #f, gb_json_real(t->f));
+    GB_TIME_STATS(GB_TS_SET)
+#undef GB_TS_SET
+    return o;
 }
 
 json_t *gb_record_to_json(const struct gb_record *r)
 {
-    json_t *o = json_object(), *axes = json_object(), *t = json_object(), *m = json_object();
+    json_t *o = json_object(), *axes = json_object(), *m = json_object();
     for (int i = 0; i < r->n_axes; i++)
         json_object_set_new(axes, r->axes[i].name, json_string(r->axes[i].value));
-    json_object_set_new(t, "min", gb_json_real(r->min_ns));
-    json_object_set_new(t, "median", gb_json_real(r->median_ns));
-    json_object_set_new(t, "mean", gb_json_real(r->mean_ns));
-    json_object_set_new(t, "stddev", gb_json_real(r->stddev_ns));
-    json_object_set_new(t, "ci_lo", gb_json_real(r->ci_lo_ns));
-    json_object_set_new(t, "ci_hi", gb_json_real(r->ci_hi_ns));
     for (int i = 0; i < r->n_metrics; i++)
         json_object_set_new(m, r->metrics[i].name, gb_json_real(r->metrics[i].value));
     json_object_set_new(o, "suite", json_string(r->suite));
@@ -58,8 +46,9 @@ json_t *gb_record_to_json(const struct gb_record *r)
         json_object_set_new(o, "cold_flush", json_string(r->cold_flush));
     if (r->isolate_s > 0)
         json_object_set_new(o, "isolate_s", gb_json_real(r->isolate_s));
-    json_object_set_new(o, "time_ns", t);
-    json_object_set_new(o, "batch_time_ns", gb_batch_time_to_json(r));
+    json_object_set_new(o, "time_ns", gb_time_stats_to_json(&r->time_ns));
+    /* The batch time: null when the point was not batched. */
+    json_object_set_new(o, "batch_time_ns", r->batch > 1 ? gb_time_stats_to_json(&r->batch_time_ns) : json_null());
     json_object_set_new(o, "bytes", gb_json_real(r->bytes));
     json_object_set_new(o, "flops", gb_json_real(r->flops));
     json_object_set_new(o, "bw_gbs", gb_json_real(r->bw_gbs));
@@ -127,17 +116,25 @@ static int gb_jr_str(const struct gb_jr *j, json_t *o, const char *key, char *bu
     return 0;
 }
 
-/* The six statistics of a time object (time_ns or batch_time_ns). */
-static int gb_jr_times(const struct gb_jr *j, json_t *t, const char *key, double v[6])
+/* The time object `key` of `o` (time_ns or batch_time_ns) into `t`: absent
+ * or null leaves every statistic NAN; anything but an object is refused. */
+static int gb_jr_times(const struct gb_jr *j, json_t *o, const char *key, struct gb_time_stats *t)
 {
-    static const char *const names[6] = {"min", "median", "mean", "stddev", "ci_lo", "ci_hi"};
+    json_t *v = json_object_get(o, key);
     char path[128];
     struct gb_jr sub = *j;
+    gb_time_stats_clear(t);
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_object(v)) {
+        snprintf(j->why, j->n, "%s: %s.%s is not an object or null", j->file, j->path, key);
+        return -1;
+    }
     snprintf(path, sizeof path, "%s.%s", j->path, key);
     sub.path = path;
-    for (int i = 0; i < 6; i++)
-        if (gb_jr_real(&sub, t, names[i], GB_RANGE_TIME_NS, &v[i]))
-            return -1;
+#define GB_TS_READ(f) if (gb_jr_real(&sub, v, #f, GB_RANGE_TIME_NS, &t->f)) return -1;
+    GB_TIME_STATS(GB_TS_READ)
+#undef GB_TS_READ
     return 0;
 }
 
@@ -147,7 +144,6 @@ static int gb_jr_times(const struct gb_jr *j, json_t *t, const char *key, double
 static int gb_time_source_from_json(const struct gb_jr *j, json_t *o, struct gb_record *r)
 {
     json_t *src = json_object_get(o, "time_source"), *b = json_object_get(o, "batch_time_ns");
-    double bt[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
     if (src && !json_is_null(src) &&
         gb_jr_str(j, o, "time_source", r->time_source, sizeof r->time_source, 0))
         return -1;
@@ -156,26 +152,13 @@ static int gb_time_source_from_json(const struct gb_jr *j, json_t *o, struct gb_
         return -1;
     if (isnan(r->isolate_s))
         r->isolate_s = 0;
-    if (b && json_is_object(b)) {
-        if (gb_jr_times(j, b, "batch_time_ns", bt))
-            return -1;
-    } else if (b && !json_is_null(b)) {
-        snprintf(j->why, j->n, "%s: %s.batch_time_ns is not an object or null", j->file, j->path);
+    if (gb_jr_times(j, o, "batch_time_ns", &r->batch_time_ns))
         return -1;
-    }
-    r->batch_min_ns = bt[0], r->batch_median_ns = bt[1], r->batch_mean_ns = bt[2];
-    r->batch_stddev_ns = bt[3], r->batch_ci_lo_ns = bt[4], r->batch_ci_hi_ns = bt[5];
     if (src || r->status != GB_REC_OK)
         return 0;
     snprintf(r->time_source, sizeof r->time_source, "%s", r->batch > 1 ? "events-graph" : "events");
-    if (r->batch > 1 && !b) {
-        r->batch_min_ns = r->min_ns;
-        r->batch_median_ns = r->median_ns;
-        r->batch_mean_ns = r->mean_ns;
-        r->batch_stddev_ns = r->stddev_ns;
-        r->batch_ci_lo_ns = r->ci_lo_ns;
-        r->batch_ci_hi_ns = r->ci_hi_ns;
-    }
+    if (r->batch > 1 && !b)
+        r->batch_time_ns = r->time_ns;
     return 0;
 }
 
@@ -281,7 +264,6 @@ static int gb_record_fleet(const struct gb_jr *j, json_t *o, struct gb_record *r
 
 static int gb_record_fill(const struct gb_jr *j, json_t *o, struct gb_record *r)
 {
-    double t[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
     if (!json_is_object(o)) {
         snprintf(j->why, j->n, "%s: %s is not a JSON object (a record)", j->file, j->path);
         return -1;
@@ -289,15 +271,8 @@ static int gb_record_fill(const struct gb_jr *j, json_t *o, struct gb_record *r)
     if (gb_record_names(j, o, r) || gb_record_maps(j, o, r) ||
         gb_counters_from_json(json_object_get(o, "counters"), &r->counters, j->file, j->path, j->why, j->n))
         return -1;
-    json_t *tn = json_object_get(o, "time_ns");
-    if (tn && !json_is_null(tn) && (!json_is_object(tn) || gb_jr_times(j, tn, "time_ns", t))) {
-        if (!json_is_object(tn))
-            snprintf(j->why, j->n, "%s: %s.time_ns is not an object or null", j->file, j->path);
-        return -1;
-    }
-    r->min_ns = t[0], r->median_ns = t[1], r->mean_ns = t[2];
-    r->stddev_ns = t[3], r->ci_lo_ns = t[4], r->ci_hi_ns = t[5];
-    if (gb_jr_int(j, o, "samples", GB_RANGE_SAMPLES, &r->samples) ||
+    if (gb_jr_times(j, o, "time_ns", &r->time_ns) ||
+        gb_jr_int(j, o, "samples", GB_RANGE_SAMPLES, &r->samples) ||
         gb_jr_int(j, o, "converged", GB_RANGE_FLAG, &r->converged) ||
         gb_jr_int(j, o, "batch", GB_RANGE_BATCH, &r->batch) ||
         gb_jr_int(j, o, "throttled", GB_RANGE_FLAG, &r->throttled) ||

@@ -166,17 +166,21 @@ static void gb_csv_header(FILE *f, const char *const *axes, int n_axes, char **m
     fputc('\n', f);
 }
 
+/* The six columns of a time object; empty when `present` is 0. */
+static void gb_csv_times(FILE *f, const struct gb_time_stats *t, int present)
+{
+#define GB_TS_CSV(x) gb_csv_num(f, present ? t->x : NAN);
+    GB_TIME_STATS(GB_TS_CSV)
+#undef GB_TS_CSV
+}
+
 /* The tail columns: where the time came from, and the batch time (empty
  * when the point was not batched). */
 static void gb_csv_time_source(FILE *f, const struct gb_record *r)
 {
-    const int batched = r->batch > 1;
-    const double nums[] = {r->batch_min_ns,    r->batch_median_ns, r->batch_mean_ns,
-                           r->batch_stddev_ns, r->batch_ci_lo_ns,  r->batch_ci_hi_ns};
     fputc(',', f);
     gb_csv_field(f, r->time_source);
-    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
-        gb_csv_num(f, batched ? nums[i] : NAN);
+    gb_csv_times(f, &r->batch_time_ns, r->batch > 1);
     fputc(',', f);
     gb_csv_field(f, r->cold_flush);
 }
@@ -215,8 +219,8 @@ static void gb_csv_row(FILE *f, const struct gb_record *r, const char *const *ax
     fprintf(f, ",%s,", gb_record_status_name(r->status));
     gb_csv_field(f, r->reason);
     fprintf(f, ",%s,%d,%d,%d", gb_cache_mode_name(r->cache), r->samples, r->converged, r->batch);
-    const double nums[] = {r->min_ns, r->median_ns, r->mean_ns, r->stddev_ns, r->ci_lo_ns, r->ci_hi_ns,
-                           r->bytes, r->flops, r->bw_gbs, r->gflops, r->sm_mhz_before, r->sm_mhz_after};
+    gb_csv_times(f, &r->time_ns, 1);
+    const double nums[] = {r->bytes, r->flops, r->bw_gbs, r->gflops, r->sm_mhz_before, r->sm_mhz_after};
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
         gb_csv_num(f, nums[i]);
     fprintf(f, ",%d", r->throttled);

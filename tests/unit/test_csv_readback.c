@@ -81,14 +81,14 @@ static int fixed_cell(const struct gb_record *r, const char *col, const char *ce
     static const char *const dnames[] = {"min_ns", "median_ns", "mean_ns", "stddev_ns", "ci_lo_ns",
                                          "ci_hi_ns", "bytes", "flops", "bw_gbs", "gflops",
                                          "sm_mhz_before", "sm_mhz_after", "wall_s", "timed_s"};
-    const double dvals[] = {r->min_ns, r->median_ns, r->mean_ns, r->stddev_ns, r->ci_lo_ns,
-                            r->ci_hi_ns, r->bytes, r->flops, r->bw_gbs, r->gflops,
+    const double dvals[] = {r->time_ns.min, r->time_ns.median, r->time_ns.mean, r->time_ns.stddev, r->time_ns.ci_lo,
+                            r->time_ns.ci_hi, r->bytes, r->flops, r->bw_gbs, r->gflops,
                             r->sm_mhz_before, r->sm_mhz_after, r->wall_s, r->timed_s};
     /* The tail: batch time, empty when the point was not batched. */
     static const char *const bnames[] = {"batch_min_ns", "batch_median_ns", "batch_mean_ns",
                                          "batch_stddev_ns", "batch_ci_lo_ns", "batch_ci_hi_ns"};
-    const double bvals[] = {r->batch_min_ns, r->batch_median_ns, r->batch_mean_ns,
-                            r->batch_stddev_ns, r->batch_ci_lo_ns, r->batch_ci_hi_ns};
+    const double bvals[] = {r->batch_time_ns.min, r->batch_time_ns.median, r->batch_time_ns.mean,
+                            r->batch_time_ns.stddev, r->batch_time_ns.ci_lo, r->batch_time_ns.ci_hi};
     for (size_t i = 0; i < sizeof dnames / sizeof dnames[0]; i++)
         if (strcmp(col, dnames[i]) == 0) {
             check_num(cell, dvals[i], col, row);
