@@ -221,8 +221,79 @@ static void test_committed_runs(void **state)
     globfree(&g);
 }
 
+/* The file's bytes (malloc'ed, NUL-terminated), and their count in *len. */
+static char *slurp(FILE *f, size_t *len)
+{
+    char *buf = NULL;
+    size_t cap = 0, n = 0, got;
+    do {
+        if (n + 65536 > cap) {
+            cap = 2 * cap + 65536;
+            buf = realloc(buf, cap + 1);
+            assert_non_null(buf);
+        }
+        got = fread(buf + n, 1, 65536, f);
+        n += got;
+    } while (got > 0);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Every committed results.csv of the current columns (its last column is
+ * cold_flush) is what the writer makes now of the same records, byte for
+ * byte: the columns, their order and every number's text are the writer's
+ * (the record table drives them, and a change to it shows here). */
+static void test_writer_reproduces_committed(void **state)
+{
+    (void)state;
+    glob_t g;
+    int checked = 0;
+    assert_int_equal(glob(GB_SOURCE_DIR "/data/*/*/results.csv", 0, NULL, &g), 0);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        char dir[4096], *cells[MAX_COLS];
+        const char *axes[MAX_COLS];
+        size_t committed_len, now_len;
+        struct gb_run *run = NULL;
+        FILE *f = fopen(g.gl_pathv[i], "r");
+        assert_non_null(f);
+        char *committed = slurp(f, &committed_len);
+        fclose(f);
+        char *nl = strchr(committed, '\n');
+        assert_non_null(nl);
+        size_t head_len = (size_t)(nl - committed);
+        if (head_len < 11 || strncmp(nl - 11, ",cold_flush", 11) != 0) {
+            free(committed);
+            continue;
+        }
+        char *header = strndup(committed, head_len);
+        int n = split_csv(header, cells), n_axes = 0;
+        for (int k = 2; k < n && strcmp(cells[k], "status") != 0; k++)
+            axes[n_axes++] = strncmp(cells[k], "axis_", 5) == 0 ? cells[k] + 5 : cells[k];
+        snprintf(dir, sizeof dir, "%s", g.gl_pathv[i]);
+        *strrchr(dir, '/') = '\0';
+        assert_int_equal(gb_run_load(dir, &run), GB_OK);
+        f = tmpfile();
+        assert_non_null(f);
+        assert_int_equal(gb_records_write_csv(f, run->records, run->n_records, axes, n_axes), GB_OK);
+        rewind(f);
+        char *now = slurp(f, &now_len);
+        fclose(f);
+        if (now_len != committed_len || memcmp(now, committed, now_len) != 0)
+            fail_msg("%s: the writer now makes other bytes of the same records", g.gl_pathv[i]);
+        checked++;
+        free(now);
+        free(header);
+        free(committed);
+        gb_run_free(run);
+    }
+    globfree(&g);
+    assert_true(checked >= 1);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_committed_runs)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_committed_runs),
+                                       cmocka_unit_test(test_writer_reproduces_committed)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
