@@ -61,7 +61,7 @@ MUTATIONS=(
 "spec-file-size-at-least|src/suites/spec_point.c|(unsigned long long)have == (unsigned long long)count * sz|(unsigned long long)have >= (unsigned long long)count * sz|an init or reference file larger than its buffer passes"
 "axis-repeats-allowed|src/suites/axis.c|st = gb_axis_repeats(a, *out, *n);|st = GB_OK;|an axis value given twice is planned twice"
 "run-json-cap-1mib|src/results/load.c|    if (sb.st_size > (off_t)GB_RUN_JSON_MAX)|    if (sb.st_size > (off_t)GB_RECORD_LINE_MAX)|the run loader's cap on run.json back at 1 MiB (a fleet of 600 ranks unreadable)"
-"plan-cap-100m|src/cli/cmd_run.c|1, GB_PLAN_MAX_POINTS_CAP)) < 0|1, 100000000L)) < 0|--max-points up to 100 million again"
+"plan-cap-100m|src/cli/run_options.h|GB_OPT_LONG(1, GB_PLAN_MAX_POINTS_CAP)|GB_OPT_LONG(1, 100000000L)|--max-points up to 100 million again"
 )
 
 echo "mutate.sh: copying the tracked tree to $work and building it" >&2

@@ -66,8 +66,112 @@ struct gb_wall_parts {
 /* Adds every part of `b` to `a`. */
 void gb_wall_parts_add(struct gb_wall_parts *a, const struct gb_wall_parts *b);
 
+/* The statistics of a point's timed samples, per launch in ns (results.json's
+ * time_ns and batch_time_ns objects, under these names). GB_TIME_STATS(X)
+ * lists them in their order of writing. */
+#define GB_TIME_STATS(X) X(min) X(median) X(mean) X(stddev) X(ci_lo) X(ci_hi)
+struct gb_time_stats {
+    double min, median, mean, stddev;
+    double ci_lo, ci_hi;         /* 95% confidence interval of the median */
+};
+
+/* Sets every statistic of `t` to NAN (a point not timed, or not batched). */
+void gb_time_stats_clear(struct gb_time_stats *t);
+
+/* The fields of a record that results.json and results.csv carry: one row
+ * each, in the order they are written (src/results/schema.h reads the
+ * table; docs/results-format.md describes the fields).
+ *
+ *   X(member, ctype, dim, key, kind, check, opt, csv)
+ *
+ * member  the struct gb_record member, declared from the row as `ctype
+ *         member dim` (rows of kind CUSTOM declare none: their members are
+ *         written out in struct gb_record below)
+ * key     its JSON key, and its CSV column
+ * kind    STR (a char array), INT, BOOL (an int written true/false), REAL
+ *         (a double, null when not finite), ENUM (an enum written by name),
+ *         TIMES (struct gb_time_stats: an object of six numbers, six CSV
+ *         columns named <prefix><stat>_ns), CUSTOM (a handler of its own)
+ * check   what loading accepts: a GB_RANGE_* of src/results/validate.h
+ *         (INT, BOOL, REAL, TIMES), the names of an ENUM, the handler of a
+ *         CUSTOM field; 0 for STR (at most the member's size)
+ * opt     REQUIRED (a record without it is refused), OPTIONAL (always
+ *         written; absent on loading reads as 0, NAN or ""), NULLABLE
+ *         (written null when empty; null loads as empty), OMIT (left out
+ *         when empty, 0 or NULL), BATCHED (null unless batch > 1)
+ * csv     its place among the CSV columns: 0 none; 1-9 before the axis
+ *         columns, 10-99 before the metric columns, 100 and on after them
+ *         (a new column takes the next number at the end, so that the
+ *         columns before it keep their places)
+ *
+ * A new field is one row here and its use (what fills it). */
+#define GB_RECORD_FIELDS(X)                                                                        \
+    X(suite, char, [32], "suite", STR, 0, REQUIRED, 1)                                            \
+    X(bench, char, [64], "bench", STR, 0, REQUIRED, 2)                                            \
+    /* axes: a column each, after bench (n_axes, cap_axes, axes below) */                         \
+    X(axes, , , "axes", CUSTOM, gb_field_axes, OPTIONAL, 0)                                       \
+    X(status, enum gb_record_status, , "status", ENUM, gb_record_status_names, REQUIRED, 10)      \
+    /* why failed/skipped/error; "" when ok */                                                    \
+    X(reason, char, [256], "reason", STR, 0, OPTIONAL, 11)                                        \
+    X(cache, enum gb_cache_mode, , "cache", ENUM, gb_cache_mode_names, OPTIONAL, 12)              \
+    /* timed samples taken */                                                                     \
+    X(samples, int, , "samples", INT, GB_RANGE_SAMPLES, OPTIONAL, 13)                             \
+    /* 1 if the stopping rule held */                                                             \
+    X(converged, int, , "converged", BOOL, GB_RANGE_FLAG, OPTIONAL, 14)                           \
+    /* launches per timed sample (graph when > 1) */                                              \
+    X(batch, int, , "batch", INT, GB_RANGE_BATCH, OPTIONAL, 15)                                   \
+    /* where the times came from: the clock (gb_timer_source: "events", "events-graph",           \
+     * "cupti", "profiler"); "" when the point was not timed */                                   \
+    X(time_source, char, [24], "time_source", STR, 0, NULLABLE, 100)                              \
+    /* cold samples: how the L2 was emptied ("read"); "" when hot */                              \
+    X(cold_flush, char, [16], "cold_flush", STR, 0, OMIT, 102)                                    \
+    /* the GPU's idle time right before each sample's launch (--isolate); 0: none */              \
+    X(isolate_s, double, , "isolate_s", REAL, GB_RANGE_SECONDS, OMIT, 0)                          \
+    /* the statistics of the samples; NAN when the point was not timed */                         \
+    X(time_ns, struct gb_time_stats, , "time_ns", TIMES, GB_RANGE_TIME_NS, OPTIONAL, 16)          \
+    /* the batch time per launch (a graph of `batch` back-to-back launches, divided by            \
+     * batch), apart from the kernel's own time: NAN when the point was not batched */            \
+    X(batch_time_ns, struct gb_time_stats, , "batch_time_ns", TIMES, GB_RANGE_TIME_NS, BATCHED, 101) \
+    /* bytes moved per launch (reads + writes) */                                                 \
+    X(bytes, double, , "bytes", REAL, GB_RANGE_BYTES, OPTIONAL, 17)                               \
+    /* operations per launch */                                                                   \
+    X(flops, double, , "flops", REAL, GB_RANGE_FLOPS, OPTIONAL, 18)                               \
+    /* bytes / median time, 1e9 bytes per s */                                                    \
+    X(bw_gbs, double, , "bw_gbs", REAL, GB_RANGE_GBS, OPTIONAL, 19)                               \
+    /* flops / median time */                                                                     \
+    X(gflops, double, , "gflops", REAL, GB_RANGE_GFLOPS, OPTIONAL, 20)                            \
+    /* the SM clock before and after the point; 0 when not readable */                            \
+    X(sm_mhz_before, double, , "sm_mhz_before", REAL, GB_RANGE_MHZ, OPTIONAL, 21)                 \
+    X(sm_mhz_after, double, , "sm_mhz_after", REAL, GB_RANGE_MHZ, OPTIONAL, 22)                   \
+    /* 1 if the SM clock dropped during the point */                                              \
+    X(throttled, int, , "throttled", BOOL, GB_RANGE_FLAG, OPTIONAL, 23)                           \
+    /* wall time spent on the point, set-up included */                                           \
+    X(wall_s, double, , "wall_s", REAL, GB_RANGE_SECONDS, OPTIONAL, 24)                           \
+    /* time inside timed kernel work */                                                           \
+    X(timed_s, double, , "timed_s", REAL, GB_RANGE_SECONDS, OPTIONAL, 25)                         \
+    /* metrics: a column each, before the tail columns (n_metrics ... below) */                   \
+    X(metrics, , , "metrics", CUSTOM, gb_field_metrics, OPTIONAL, 0)                              \
+    X(compile_log, , , "compile_log", CUSTOM, gb_field_compile_log, OMIT, 0)                      \
+    X(counters, , , "counters", CUSTOM, gb_field_counters, OMIT, 0)                               \
+    X(fleet, , , "fleet", CUSTOM, gb_field_fleet, OMIT, 0)                                        \
+    /* the samples close the record's line (written as text: src/results/samples.c) */            \
+    X(sample_ns, , , "sample_ns", CUSTOM, gb_field_samples, OMIT, 0)
+
+/* A row's member declaration: `ctype member dim;`, none for CUSTOM rows. */
+#define GB_RECORD_MEMBER(m, ct, dm, k, kd, ck, op, cv) GB_RECORD_MEMBER_##kd(ct, m, dm)
+#define GB_RECORD_MEMBER_DECL(ctype, member, dim) ctype member dim;
+#define GB_RECORD_MEMBER_STR GB_RECORD_MEMBER_DECL
+#define GB_RECORD_MEMBER_INT GB_RECORD_MEMBER_DECL
+#define GB_RECORD_MEMBER_BOOL GB_RECORD_MEMBER_DECL
+#define GB_RECORD_MEMBER_REAL GB_RECORD_MEMBER_DECL
+#define GB_RECORD_MEMBER_ENUM GB_RECORD_MEMBER_DECL
+#define GB_RECORD_MEMBER_TIMES GB_RECORD_MEMBER_DECL
+#define GB_RECORD_MEMBER_CUSTOM(ctype, member, dim)
+
 /* What one measured point leaves. Times are per launch of the benchmark's
- * work, in nanoseconds; bytes and flops are per launch too.
+ * work, in nanoseconds; bytes and flops are per launch too. The fields the
+ * files carry are the rows of GB_RECORD_FIELDS, above; the members of its
+ * CUSTOM rows, and what is not written, follow them.
  *
  * Axes and metrics grow as needed: they are heap arrays the record owns, so
  * a record read from a file or filled by a suite keeps every value, however
@@ -83,44 +187,16 @@ void gb_wall_parts_add(struct gb_wall_parts *a, const struct gb_wall_parts *b);
  *     copies only. Lowering n_axes or n_metrics forgets the last values and
  *     keeps the storage. */
 struct gb_record {
-    char suite[32];
-    char bench[64];
+    GB_RECORD_FIELDS(GB_RECORD_MEMBER)
     int n_axes;
     int cap_axes;                /* entries allocated in axes */
     struct gb_kv *axes;          /* n_axes entries; NULL when none */
-    enum gb_record_status status;
-    char reason[256];            /* why failed/skipped/error; "" when ok */
-    enum gb_cache_mode cache;
-    int samples;                 /* timed samples taken */
-    int converged;               /* 1 if the stopping rule held */
-    int batch;                   /* launches per timed sample (graph when > 1) */
-    /* Where the times came from: "events" (a CUDA event pair around one
-     * launch) or "events-graph" (an event pair around a CUDA graph of
-     * `batch` launches, divided by batch); "" when the point was not timed. */
-    char time_source[24];
-    char cold_flush[16];         /* cold samples: how the L2 was emptied ("read"); "" when hot */
-    double isolate_s;            /* the GPU's idle time right before each sample's launch (--isolate); 0: none */
-    double min_ns, median_ns, mean_ns, stddev_ns;
-    double ci_lo_ns, ci_hi_ns;   /* 95% confidence interval of the median */
     /* The individual samples, per launch in ns, in the order taken: what
      * time_ns summarises (one value per kernel with the CUPTI clock, one per
      * graph launch divided by batch with events-graph). Owned like axes
      * (released and copied with the record); NULL and 0 when none were kept. */
     double *sample_ns;
     int n_sample_ns;
-    /* The batch time per launch (a graph of `batch` back-to-back launches,
-     * divided by batch), apart from the kernel's own time: NAN when the
-     * point was not batched. */
-    double batch_min_ns, batch_median_ns, batch_mean_ns, batch_stddev_ns;
-    double batch_ci_lo_ns, batch_ci_hi_ns;
-    double bytes;                /* bytes moved per launch (reads + writes) */
-    double flops;                /* operations per launch */
-    double bw_gbs;               /* bytes / median time, 1e9 bytes per s */
-    double gflops;               /* flops / median time */
-    double sm_mhz_before, sm_mhz_after; /* 0 when not readable */
-    int throttled;               /* 1 if the SM clock dropped during the point */
-    double wall_s;               /* wall time spent on the point, set-up included */
-    double timed_s;              /* time inside timed kernel work */
     struct gb_wall_parts parts;  /* where wall_s went (summed into run.json; not in records) */
     int n_metrics;
     int cap_metrics;             /* entries allocated in metrics */

@@ -70,7 +70,7 @@ static enum gb_status point_launch(const struct gb_record *r, struct gb_ncu_laun
     for (size_t i = 0; i < sizeof shape / sizeof shape[0] && st == GB_OK; i++)
         st = point_metric(l, shape[i][1], gb_record_metric(r, shape[i][0], NAN));
     if (st == GB_OK)
-        st = point_metric(l, GB_NCU_TIME, r->median_ns);
+        st = point_metric(l, GB_NCU_TIME, r->time_ns.median);
     return st;
 }
 

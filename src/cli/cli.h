@@ -19,7 +19,11 @@ struct gb_cmd {
     const char *summary;                /* one line for `gpubound help` */
     const char *usage;                  /* "gpubound run [SUITE[/BENCH] ...] [options]" */
     const char *help;                   /* options and examples, one per line */
+    const char *(*help_fn)(void);       /* the help made from a table, when help is NULL */
 };
+
+/* A command's help text (its help, or what help_fn makes). */
+const char *gb_cmd_help_text(const struct gb_cmd *c);
 
 /* The table (main.c), NULL-name terminated. */
 extern const struct gb_cmd gb_commands[];

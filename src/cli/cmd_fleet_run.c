@@ -50,7 +50,7 @@ static void gb_fleet_point(void *ctx, size_t done, size_t total, const struct gb
         len += snprintf(label + len, sizeof label - (size_t)len, " %s=%s", it->axis_name[a], it->axis_value[a]);
     if (r->status == GB_REC_OK)
         fprintf(stderr, "[%s %d] [%zu/%zu] %s: %.4g us\n", pr->what, pr->member, done, total, label,
-                r->median_ns / 1e3);
+                r->time_ns.median / 1e3);
     else
         fprintf(stderr, "[%s %d] [%zu/%zu] %s: %s: %s\n", pr->what, pr->member, done, total, label,
                 gb_record_status_name(r->status), r->reason);

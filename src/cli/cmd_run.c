@@ -13,6 +13,7 @@
 #include "util/fs.h"
 #include "util/stage.h"
 #include "cli/run_charts.h"
+#include "cli/run_options.h"
 #include "cli/run_resume.h"
 #include "gpubound/gpu.h"
 #include "gpubound/measure.h"
@@ -67,7 +68,7 @@ static void gb_progress(int tty, size_t done, size_t total, double elapsed, cons
             fputc('\n', stderr);
     } else if (r) {
         if (r->status == GB_REC_OK)
-            fprintf(stderr, "[%zu/%zu] %s: %.4g us%s%s\n", done, total, label, r->median_ns / 1e3,
+            fprintf(stderr, "[%zu/%zu] %s: %.4g us%s%s\n", done, total, label, r->time_ns.median / 1e3,
                     r->converged ? "" : " (stopping rule not met)", r->throttled ? " (SM clock dropped)" : "");
         else
             fprintf(stderr, "[%zu/%zu] %s: %s: %s\n", done, total, label, gb_record_status_name(r->status),
@@ -138,132 +139,14 @@ out:
     return rc;
 }
 
-/* The command's options as given. */
-struct run_args {
-    long device;
-    const char *out;
-    const char **sets;
-    int n_sets, quick, report;
-    int device_set, fleet, all_devices; /* --device given; --fleet; --all-devices */
-    long max_points;
-    enum gb_format fmt;
-    struct gb_measure_opts mo;
-    char **counters;             /* --counters: metric names (gb_counter_names_parse) */
-    size_t n_counters;
-    char **spec_owned;           /* selectors made for spec paths */
-    char spec_paths[1024];       /* the spec files given, for run.json */
-    int resuming;                /* this process goes on with a run after a fault (run_resume.h) */
-    struct gb_session_resume resume;
-    char resume_dir[GB_PATH_MAX];
-};
-
-/* A positive number below `max` ("--ci", "--max-time"); -1 when `s` is not one. */
-static double gb_parse_positive(const char *s, double max, int inclusive)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (*end || !(v > 0 && (v < max || (inclusive && v == max))))
-        return -1;
-    return v;
-}
-
-/* Returns -1 when the option was taken, else the exit code. */
-static int gb_run_option(int c, char **argv, struct run_args *a)
-{
-    double v;
-    switch (c) {
-    case 'd':
-        a->device_set = 1;
-        return (a->device = gb_cli_parse_range("run", "--device", optarg, GB_RANGE_ORDINAL, 0)) < 0 ? GB_EXIT_USAGE : -1;
-    case 'o': a->out = optarg; return -1;
-    case 'q': a->quick = 1; return -1;
-    case 's': a->sets[a->n_sets++] = optarg; return -1;
-    case 'C':
-    case 'H':
-        if (a->mo.cache != -1 && a->mo.cache != (c == 'C' ? GB_CACHE_COLD : GB_CACHE_HOT))
-            return gb_cli_usage("run", "--cold and --hot ask different questions: give one of them");
-        a->mo.cache = c == 'C' ? GB_CACHE_COLD : GB_CACHE_HOT;
-        return -1;
-    case 'T':
-        if (strcmp(optarg, "auto") && strcmp(optarg, "cupti") && strcmp(optarg, "events") &&
-            strcmp(optarg, "profiler"))
-            return gb_cli_usage("run", "--timer takes auto, cupti, events or profiler, not '%s'", optarg);
-        a->mo.timer = !strcmp(optarg, "cupti")      ? GB_TIMER_CUPTI
-                      : !strcmp(optarg, "events")   ? GB_TIMER_EVENTS
-                      : !strcmp(optarg, "profiler") ? GB_TIMER_PROFILER
-                                                    : GB_TIMER_AUTO;
-        return -1;
-    case 'F':
-        if ((a->mo.flush = gb_flush_method_parse(optarg)) < 0)
-            return gb_cli_usage("run", "--flush takes empty, read-last, read, write or write-read, not '%s'", optarg);
-        return -1;
-    case 'c':
-        if ((v = gb_parse_positive(optarg, 100, 0)) < 0)
-            return gb_cli_usage("run", "--ci needs a percentage between 0 and 100, not '%s'", optarg);
-        a->mo.rel_ci = v / 100.0;
-        a->mo.user_rel_ci = 1;
-        return -1;
-    case 'm':
-        if ((v = gb_parse_positive(optarg, 3600, 1)) < 0)
-            return gb_cli_usage("run", "--max-time needs seconds between 0 and 3600, not '%s'", optarg);
-        a->mo.max_time_s = v;
-        a->mo.user_max_time = 1;
-        return -1;
-    case 'I':
-        if ((v = gb_parse_positive(optarg, 1000, 1)) < 0)
-            return gb_cli_usage("run", "--isolate needs milliseconds between 0 and 1000, not '%s'", optarg);
-        a->mo.isolate_s = v / 1000.0;
-        return -1;
-    case 'f':
-        return gb_format_parse(optarg, &a->fmt) != GB_OK ? gb_cli_usage("run", "%s", gb_error_message()) : -1;
-    case 'R': a->report = 0; return -1;
-    case 'M': a->fleet = 1; return -1;
-    case 'A': a->all_devices = 1; return -1;
-    case 'P':
-        return (a->max_points = gb_cli_parse_long("run", "--max-points", optarg, 1, GB_PLAN_MAX_POINTS_CAP)) < 0
-                   ? GB_EXIT_USAGE : -1;
-    case 'K':
-        gb_counter_names_free(a->counters, a->n_counters);
-        a->counters = NULL;
-        a->n_counters = 0;
-        if (gb_counter_names_parse(optarg ? optarg : "default", &a->counters, &a->n_counters) != GB_OK)
-            return gb_cli_usage("run", "--counters: %s", gb_error_message());
-        a->mo.counters = a->counters;
-        a->mo.n_counters = a->n_counters;
-        a->mo.counters_strict = optarg && strcmp(optarg, "default") != 0;
-        return -1;
-    case ':': return gb_cli_usage("run", "%s needs a value", argv[optind - 1]);
-    default: return gb_cli_usage("run", "unknown option '%s'", argv[optind - 1]);
-    }
-}
-
 /* Returns -1 when the options are whole, else the exit code. a->sets is
- * allocated (freed by the caller, also on error). */
-static int gb_run_args(int argc, char **argv, struct run_args *a)
+ * allocated (freed by the caller, also on error). Each option is parsed
+ * from its row (run_options.h); what they ask together is checked here. */
+static int gb_run_args(int argc, char **argv, struct gb_run_args *a)
 {
-    static const struct option longopts[] = {
-        {"device", required_argument, NULL, 'd'}, {"out", required_argument, NULL, 'o'},
-        {"quick", no_argument, NULL, 'q'},        {"set", required_argument, NULL, 's'},
-        {"cold", no_argument, NULL, 'C'},         {"hot", no_argument, NULL, 'H'},
-        {"ci", required_argument, NULL, 'c'},     {"max-time", required_argument, NULL, 'm'},
-        {"format", required_argument, NULL, 'f'}, {"no-report", no_argument, NULL, 'R'},
-        {"timer", required_argument, NULL, 'T'},  {"flush", required_argument, NULL, 'F'},
-        {"max-points", required_argument, NULL, 'P'}, {"isolate", required_argument, NULL, 'I'},
-        {"counters", optional_argument, NULL, 'K'},
-        {"fleet", no_argument, NULL, 'M'},        {"all-devices", no_argument, NULL, 'A'},
-        {NULL, 0, NULL, 0}};
-    int c, rc;
-    memset(a, 0, sizeof *a);
-    a->report = 1;
-    a->max_points = GB_PLAN_MAX_POINTS;
-    a->fmt = GB_FORMAT_TABLE;
-    gb_measure_opts_default(&a->mo);
-    if (!(a->sets = calloc((size_t)argc + 1, sizeof *a->sets)))
-        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), NULL, NULL);
-    gb_cli_getopt_reset();
-    while ((c = getopt_long(argc, argv, ":d:o:qs:CHc:m:f:RT:F:", longopts, NULL)) != -1)
-        if ((rc = gb_run_option(c, argv, a)) >= 0)
-            return rc;
+    int rc = gb_run_args_parse(argc, argv, a);
+    if (rc >= 0)
+        return rc;
     if (a->fleet && a->all_devices)
         return gb_cli_usage("run", "--fleet and --all-devices are two ways to run a fleet: give one of them");
     if (a->all_devices && a->device_set)
@@ -343,7 +226,7 @@ static int gb_run_stopped(enum gb_status st, const struct gb_session_result *res
  * looked for before it is built and checked: without a GPU, `run` says so
  * at once instead of after seconds of planning. */
 #define GB_RUN_GPU_FIRST 10000
-static int gb_run_plan(int argc, char **argv, const struct run_args *a, struct gb_plan *plan)
+static int gb_run_plan(int argc, char **argv, const struct gb_run_args *a, struct gb_plan *plan)
 {
     const char *const *sel = (const char *const *)argv + optind;
     size_t count = 0;
@@ -371,7 +254,7 @@ static void gb_default_out(char *buf, size_t n)
 
 /* Takes the resume marker of a run going on after a fault; without --out
  * its directory is the run's. -1 when the command goes on, else the exit code. */
-static int gb_run_resume_args(struct run_args *a)
+static int gb_run_resume_args(struct gb_run_args *a)
 {
     char why[600];
     int r = gb_run_resume_take(a->out, &a->resume, a->resume_dir, sizeof a->resume_dir, why, sizeof why);
@@ -386,7 +269,7 @@ static int gb_run_resume_args(struct run_args *a)
 }
 
 /* Measures the plan into a->out and shows the result. */
-static int gb_run_session(const struct run_args *a, const struct gb_plan *plan)
+static int gb_run_session(const struct gb_run_args *a, const struct gb_plan *plan)
 {
     struct gb_session_opts so = {.device = (int)a->device, .out_dir = a->out,
                                  .command_line = gb_cli_command_line(), .quick = a->quick, .measure = a->mo,
@@ -420,7 +303,7 @@ static int gb_run_session(const struct run_args *a, const struct gb_plan *plan)
 
 int gb_cmd_run(int argc, char **argv)
 {
-    struct run_args a;
+    struct gb_run_args a;
     struct gb_plan plan;
     char default_out[128], made[GB_PATH_MAX] = "";
     int rc;

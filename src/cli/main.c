@@ -13,6 +13,7 @@
 #include "cli/cmd_report.h"
 #include "cli/cmd_roofline.h"
 #include "cli/cmd_fleet.h"
+#include "cli/run_options.h"
 
 const struct gb_cmd gb_commands[] = {
     {"info", gb_cmd_info, "show the GPU: identity, clocks, memory, and every occupancy limit",
@@ -20,62 +21,16 @@ const struct gb_cmd gb_commands[] = {
      "  --device N    only device N (default: every device)\n"
      "  --ceilings RUN  the roofs a ceilings run measured, against their guide figures (no GPU needed)\n"
      "Exit 3 when there is no usable GPU or driver.\n"
-     "Example: gpubound info\n"},
+     "Example: gpubound info\n", NULL},
     {"list", gb_cmd_list, "list the suites, their benchmarks and axes", "gpubound list [SUITE | SPEC.json]",
      "Each benchmark is shown as SUITE/BENCH with the cache mode it measures by default\n"
      "and its axes with their default (and --quick) values. A kernel spec file (a path\n"
      "ending in .json, docs/kernel-spec.md) is checked and listed as its suite.\n"
      "Example: gpubound list bandwidth\n"
-     "Example: gpubound list tests/data/specs/saxpy/spec.json\n"},
+     "Example: gpubound list tests/data/specs/saxpy/spec.json\n", NULL},
     {"run", gb_cmd_run, "measure suites and record them in a run directory",
      "gpubound run [SUITE[/BENCH] | SPEC.json[/BENCH] ...] [options]",
-     "  --device N          GPU to use (default 0)\n"
-     "  --out DIR           run directory to create (default runs/<UTC time>); must not exist or be empty\n"
-     "  --quick             smaller sweeps and problem sizes, shorter time caps\n"
-     "  --set AXIS=V1,V2    sweep AXIS over these values (repeatable); integer axes take binary\n"
-     "                      K/M/G or KiB/MiB/GiB suffixes (1K = 1024) and ranges lo:hi,\n"
-     "                      lo:hi:step or lo:hi:*factor\n"
-     "  --cold | --hot      flush the L2 before every sample, or not, for every benchmark\n"
-     "                      (default: each benchmark's own mode, see 'gpubound list')\n"
-     "  --flush METHOD      how a cold sample empties the L2, with a buffer twice its size:\n"
-     "                      empty (default: read it marked evict-last, discard its lines from\n"
-     "                      the L2, then run other code through every SM's instruction\n"
-     "                      caches), read-last (the reads only), read, write, or write-read\n"
-     "  --timer CLOCK       auto (default): gpu__time_duration, the counter Nsight Compute\n"
-     "                      reports (CUPTI's range profiler, one launch a sample), else the\n"
-     "                      GPU's kernel timestamps (CUPTI activity), else CUDA events, where\n"
-     "                      one cannot be had (a launch without a kernel, a copy: CUPTI);\n"
-     "                      profiler, cupti or events: that clock only\n"
-     "  --isolate MS        leave the GPU idle MS milliseconds (up to 1000) right before each\n"
-     "                      sample's launch (after a cold sample's flush), as Nsight Compute's\n"
-     "                      launches run (default: none; docs/measurement.md, \"Back to back\")\n"
-     "  --ci PCT            stopping rule: 95% CI half-width of the median under PCT % (default 0.5)\n"
-     "  --max-time S        time cap for sampling one point, seconds (default 2, quick 0.5)\n"
-     "  --format FMT        summary on stdout as table, csv or json (default table)\n"
-     "  --no-report         do not write the report (charts, report.md) at the end\n"
-     "  --max-points N      refuse a plan of more than N points (default 100000, at most 1000000),\n"
-     "                      checked before any point is made; over 10000 points the GPU is\n"
-     "                      looked for first\n"
-     "  --counters[=LIST]   after each point's samples, profile one launch for hardware counters\n"
-     "                      (Nsight Compute metric names; default: the default set, see\n"
-     "                      docs/counters.md) into the record's \"counters\"; where profiling is\n"
-     "                      not permitted the run goes on without them and says why\n"
-     "  --fleet             one rank per GPU under mpirun or srun (Open MPI, opened at run time):\n"
-     "                      each rank takes the GPU of its local rank (or --device), rank 0\n"
-     "                      gathers every record into DIR (docs/fleet.md)\n"
-     "  --all-devices       every GPU of this host at once, one process each, gathered into DIR\n"
-     "With no SUITE every suite runs. Each point is written to DIR as it completes.\n"
-     "A kernel spec file (a path ending in .json, or containing '/' and naming a file;\n"
-     "docs/kernel-spec.md) runs as a suite: its axes take --set, its points are verified\n"
-     "against its reference, and DIR keeps a copy of it under spec/<suite>/.\n"
-     "The summary table follows on stdout, then (--format table) the table of every speedup\n"
-     "chart a suite declares, e.g. patterns' original against revised times.\n"
-     "Exit 0 when every point verified, 1 when a point failed or the run was interrupted,\n"
-     "2 on a usage error, 3 when there is no usable GPU.\n"
-     "Example: gpubound run bandwidth --out runs/bw\n"
-     "Example: gpubound run bandwidth/read --set width=16 --set bytes=1G,4G --quick\n"
-     "Example: gpubound run patterns/bank_conflict --set ways=1,32 --set pad=0\n"
-     "Example: gpubound run tests/data/specs/saxpy/spec.json --set n=1M --quick\n"},
+     NULL, gb_run_help},
     {"profile", gb_cmd_profile, "hardware counters of one launch of each point, in-process (CUPTI)",
      "gpubound profile SUITE[/BENCH] ... [--set AXIS=V ...] [--metrics LIST] [options]",
      "  --metrics LIST      Nsight Compute metric names, comma separated, or 'default' (the set\n"
@@ -97,26 +52,26 @@ const struct gb_cmd gb_commands[] = {
      "Exit 0, 1 when a point failed or counters cannot be had (one line says why), 2 on a usage\n"
      "error or a metric the GPU does not have, 3 when there is no usable GPU.\n"
      "Example: gpubound profile camping/read --set pattern=camped --set width=4 --set warps=64\n"
-     "Example: gpubound profile bandwidth/read --quick --metrics dram__sectors_read.sum\n"},
+     "Example: gpubound profile bandwidth/read --quick --metrics dram__sectors_read.sum\n", NULL},
     {"fleet", gb_cmd_fleet, "compare the GPUs of a fleet run and flag the outliers (no GPU needed)",
-     GB_FLEET_USAGE, GB_FLEET_HELP},
+     GB_FLEET_USAGE, GB_FLEET_HELP, NULL},
     {"report", gb_cmd_report, "write charts and report.md for a recorded run (no GPU needed)",
-     GB_REPORT_USAGE, GB_REPORT_HELP},
+     GB_REPORT_USAGE, GB_REPORT_HELP, NULL},
     {"occupancy", gb_cmd_occupancy, "occupancy calculator: active warps per SM and the limiting factor",
-     GB_OCCUPANCY_USAGE, GB_OCCUPANCY_HELP},
+     GB_OCCUPANCY_USAGE, GB_OCCUPANCY_HELP, NULL},
     {"geometry", gb_cmd_geometry, "block shapes to use, from a recorded ubench run (no GPU needed)",
-     GB_GEOMETRY_USAGE, GB_GEOMETRY_HELP},
+     GB_GEOMETRY_USAGE, GB_GEOMETRY_HELP, NULL},
     {"camp", gb_cmd_camp, "CampProf: fit, predict and validate the partition-camping band model; detect camping from counters",
-     GB_CAMP_USAGE, GB_CAMP_HELP},
+     GB_CAMP_USAGE, GB_CAMP_HELP, NULL},
     {"compare", gb_cmd_compare, "compare runs point by point: faster, slower or no significant change (no GPU needed)",
-     GB_COMPARE_USAGE, GB_COMPARE_HELP},
+     GB_COMPARE_USAGE, GB_COMPARE_HELP, NULL},
     {"breakdown", gb_cmd_breakdown, "LPBM: where a kernel's time goes at each launch configuration (no GPU needed)",
-     GB_BREAKDOWN_USAGE, GB_BREAKDOWN_HELP},
+     GB_BREAKDOWN_USAGE, GB_BREAKDOWN_HELP, NULL},
     {"roofline", gb_cmd_roofline, "each point's intensity and binding roof under the measured roofs (no GPU needed)",
-     GB_ROOFLINE_USAGE, GB_ROOFLINE_HELP},
+     GB_ROOFLINE_USAGE, GB_ROOFLINE_HELP, NULL},
     {"help", gb_cmd_help, "show the commands, or one command's options", "gpubound help [COMMAND | --markdown]",
-     "  --markdown    print the reference of every command as markdown (docs/cli.md)\n"},
-    {NULL, NULL, NULL, NULL, NULL},
+     "  --markdown    print the reference of every command as markdown (docs/cli.md)\n", NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
 const struct gb_cmd *gb_cmd_find(const char *name)
@@ -125,6 +80,11 @@ const struct gb_cmd *gb_cmd_find(const char *name)
         if (strcmp(c->name, name) == 0)
             return c;
     return NULL;
+}
+
+const char *gb_cmd_help_text(const struct gb_cmd *c)
+{
+    return c->help ? c->help : c->help_fn();
 }
 
 static void gb_help_overview(FILE *f)
@@ -164,7 +124,7 @@ static void gb_help_markdown(FILE *f)
                "  resumed); it takes only a new or empty directory, and a run that fails before\n"
                "  measuring removes the directories it made.\n");
     for (const struct gb_cmd *c = gb_commands; c->name; c++)
-        fprintf(f, "\n## %s\n\n%s.\n\n```\n%s\n%s```\n", c->name, c->summary, c->usage, c->help);
+        fprintf(f, "\n## %s\n\n%s.\n\n```\n%s\n%s```\n", c->name, c->summary, c->usage, gb_cmd_help_text(c));
 }
 
 int gb_cmd_help(int argc, char **argv)
@@ -182,7 +142,7 @@ int gb_cmd_help(int argc, char **argv)
     const struct gb_cmd *c = gb_cmd_find(argv[1]);
     if (!c)
         return gb_cli_usage("help", "unknown command '%s'", argv[1]);
-    printf("usage: %s\n\n%s.\n\n%s", c->usage, c->summary, c->help);
+    printf("usage: %s\n\n%s.\n\n%s", c->usage, c->summary, gb_cmd_help_text(c));
     return GB_EXIT_OK;
 }
 

@@ -260,9 +260,8 @@ static void gb_point_start(struct gb_point_run *r, struct gb_gpu *g, struct gb_p
     gb_measure_opts_for(given, p->bench, &r->o);
     g->wait_limit_s = gb_bench_timeout_s(p->bench);
     rec->cache = r->o.cache >= 0 ? (enum gb_cache_mode)r->o.cache : p->bench->cache;
-    rec->min_ns = rec->median_ns = rec->mean_ns = rec->stddev_ns = rec->ci_lo_ns = rec->ci_hi_ns = NAN;
-    rec->batch_min_ns = rec->batch_median_ns = rec->batch_mean_ns = NAN;
-    rec->batch_stddev_ns = rec->batch_ci_lo_ns = rec->batch_ci_hi_ns = NAN;
+    gb_time_stats_clear(&rec->time_ns);
+    gb_time_stats_clear(&rec->batch_time_ns);
     rec->bw_gbs = rec->gflops = NAN;
     rec->batch = 1;
     rec->time_source[0] = '\0';
@@ -461,15 +460,12 @@ static enum gb_status gb_point_sample(struct gb_point_run *r)
     return GB_OK;
 }
 
-/* Batched samples are batch time: kept in its own fields as well. */
-static void gb_record_batch_time(struct gb_record *rec, const struct gb_sample_stats *s)
+/* The samples' statistics as a record keeps them. */
+static void gb_time_stats_set(struct gb_time_stats *t, const struct gb_sample_stats *s)
 {
-    rec->batch_min_ns = s->min;
-    rec->batch_median_ns = s->median;
-    rec->batch_mean_ns = s->mean;
-    rec->batch_stddev_ns = s->stddev;
-    rec->batch_ci_lo_ns = s->ci_lo;
-    rec->batch_ci_hi_ns = s->ci_hi;
+#define GB_TS_COPY(f) t->f = s->f;
+    GB_TIME_STATS(GB_TS_COPY)
+#undef GB_TS_COPY
 }
 
 /* Step 5: the samples' statistics into the record. */
@@ -479,12 +475,7 @@ static enum gb_status gb_point_record(struct gb_point_run *r)
     const struct gb_sample_stats *s = &r->samples.stats;
     rec->samples = r->samples.n;
     rec->converged = r->samples.converged;
-    rec->min_ns = s->min;
-    rec->median_ns = s->median;
-    rec->mean_ns = s->mean;
-    rec->stddev_ns = s->stddev;
-    rec->ci_lo_ns = s->ci_lo;
-    rec->ci_hi_ns = s->ci_hi;
+    gb_time_stats_set(&rec->time_ns, s);
     rec->timed_s = r->samples.timed_ns * 1e-9;
     /* The samples themselves go with the record (results.json's sample_ns). */
     rec->sample_ns = r->samples.ns;
@@ -492,11 +483,11 @@ static enum gb_status gb_point_record(struct gb_point_run *r)
     r->samples.ns = NULL;
     gb_timer_source(&r->timer, rec->batch, rec->time_source, sizeof rec->time_source);
     rec->isolate_s = r->o.isolate_s;
-    if (r->timer.span == GB_TIMER_PER_SAMPLE && rec->batch > 1)
-        gb_record_batch_time(rec, s);
+    if (r->timer.span == GB_TIMER_PER_SAMPLE && rec->batch > 1) /* batched samples are batch time */
+        gb_time_stats_set(&rec->batch_time_ns, s);
     struct gb_sample_stats bs;
     if (rec->batch > 1 && r->timer.batch_stats && r->timer.batch_stats(r->timer.self, &bs) == GB_OK)
-        gb_record_batch_time(rec, &bs);
+        gb_time_stats_set(&rec->batch_time_ns, &bs);
     if (r->timer.aside_ns)
         rec->parts.flush_s = r->timer.aside_ns(r->timer.self) * 1e-9;
     if (rec->cache == GB_CACHE_COLD)

@@ -71,10 +71,10 @@ static enum gb_status gb_sample_from(const struct gb_run *run, const struct gb_r
                             "the metric %s (warp-level instructions per launch) that the "
                             "normalisation needs", run->dir, GB_CAMP_SUITE, bench, (int)width,
                             warps, mname);
-    if (!(r->median_ns > 0) || !isfinite(r->median_ns))
+    if (!(r->time_ns.median > 0) || !isfinite(r->time_ns.median))
         return gb_error_set(GB_ERR_FORMAT, "%s: the %s/%s record at width %d, %g warps has no "
                             "median time", run->dir, GB_CAMP_SUITE, bench, (int)width, warps);
-    s->time_ns = r->median_ns;
+    s->time_ns = r->time_ns.median;
     s->warps = warps;
     s->instr = k;
     s->sectors = gb_record_metric(r, gb_camp_sectors_metric(op == GB_CAMP_WRITE), NAN);
@@ -141,9 +141,9 @@ static double gb_level_slowdown(const struct gb_run *run, enum gb_camp_level lev
             if (strcmp(s->suite, GB_CAMP_SUITE) || strcmp(s->bench, "read") ||
                 s->status != GB_REC_OK || !q || strcmp(q, "spread") || gb_record_level(s) != level ||
                 gb_record_axis_num(s, GB_CAMP_AXIS_WIDTH, -1) != gb_record_axis_num(c, GB_CAMP_AXIS_WIDTH, -2) ||
-                gb_record_warps(s) != gb_record_warps(c) || !(s->median_ns > 0))
+                gb_record_warps(s) != gb_record_warps(c) || !(s->time_ns.median > 0))
                 continue;
-            ratio[n++] = c->median_ns / s->median_ns;
+            ratio[n++] = c->time_ns.median / s->time_ns.median;
             break;
         }
     }
@@ -202,7 +202,7 @@ enum gb_status gb_camp_record_obs(const struct gb_record *r, struct gb_camp_obs 
         return gb_error_set(GB_ERR_FORMAT, "the %s/%s record lacks the ld_req_<width> and "
                             "st_req_<width> metrics", r->suite, r->bench);
     o->warps = gb_record_warps(r);
-    o->time_ns = r->median_ns;
+    o->time_ns = r->time_ns.median;
     if (!(o->warps > 0) || !(o->time_ns > 0))
         return gb_error_set(GB_ERR_FORMAT, "the %s/%s record lacks its active warps or its time",
                             r->suite, r->bench);
@@ -246,7 +246,7 @@ enum gb_status gb_camp_spec_obs(const struct gb_record *r, struct gb_camp_obs *o
     enum gb_status st;
     memset(o, 0, sizeof *o);
     o->warps = gb_record_metric(r, GB_CAMP_SPEC_WARPS, NAN);
-    o->time_ns = r->median_ns;
+    o->time_ns = r->time_ns.median;
     if (!(o->warps > 0) || !(o->time_ns > 0) || !isfinite(o->time_ns))
         return gb_error_set(GB_ERR_FORMAT, "the %s/%s record lacks its %s or its time", r->suite,
                             r->bench, GB_CAMP_SPEC_WARPS);
@@ -397,8 +397,8 @@ static enum gb_status gb_app_add(const struct gb_run *run, const struct gb_recor
         snprintf(msg, sizeof msg, "%s", gb_error_message());
         return gb_error_set(st, "%s: %s", run->dir, msg);
     }
-    g->ci_lo_ns[g->n] = r->ci_lo_ns;
-    g->ci_hi_ns[g->n] = r->ci_hi_ns;
+    g->ci_lo_ns[g->n] = r->time_ns.ci_lo;
+    g->ci_hi_ns[g->n] = r->time_ns.ci_hi;
     g->n++;
     return GB_OK;
 }

@@ -181,9 +181,9 @@ static void gb_cmp_group_summary(const struct gb_cmp_group *g, double *med, doub
     for (size_t i = 0; i < g->n; i++) {
         const struct gb_record *r = g->e[i].r;
         if (k < 64)
-            m[k++] = r->median_ns;
-        *lo = fmin(*lo, r->ci_lo_ns);
-        *hi = fmax(*hi, r->ci_hi_ns);
+            m[k++] = r->time_ns.median;
+        *lo = fmin(*lo, r->time_ns.ci_lo);
+        *hi = fmax(*hi, r->time_ns.ci_hi);
     }
     *med = gb_stats_median(m, (size_t)k);
 }

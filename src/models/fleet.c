@@ -161,9 +161,9 @@ static enum gb_status gb_point_add(struct gb_fleet_report *r, const struct gb_ru
     p->status[m] = (int)rec->status;
     struct gb_fleet_cell *c = &p->cells[m];
     c->present = rec->status == GB_REC_OK;
-    c->median = rec->median_ns;
-    c->lo = rec->ci_lo_ns;
-    c->hi = rec->ci_hi_ns;
+    c->median = rec->time_ns.median;
+    c->lo = rec->time_ns.ci_lo;
+    c->hi = rec->time_ns.ci_hi;
     return GB_OK;
 }
 

@@ -308,7 +308,7 @@ enum gb_status gb_geo_set_new(const struct gb_record *recs, size_t n, struct gb_
             goto out;
         }
         gb_geo_entry_shape(r, spec, e);
-        e->time_ns = r->median_ns;
+        e->time_ns = r->time_ns.median;
         e->occupancy = gb_record_metric(r, "occupancy", NAN);
         double mo = gb_record_metric(r, "max_occupancy", NAN);
         e->max_occ = isfinite(mo) ? mo != 0 : -1;

@@ -266,9 +266,9 @@ static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run 
     enum gb_status st;
     memset(p, 0, sizeof *p);
     point_labels(e->b, e->r, p);
-    p->time_ns = e->r->median_ns;
-    p->ci_lo_ns = e->r->ci_lo_ns;
-    p->ci_hi_ns = e->r->ci_hi_ns;
+    p->time_ns = e->r->time_ns.median;
+    p->ci_lo_ns = e->r->time_ns.ci_lo;
+    p->ci_hi_ns = e->r->time_ns.ci_hi;
     if ((st = point_launch(run, e, p)) != GB_OK)
         return st;
     point_counts(in, e, p, src);

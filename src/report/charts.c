@@ -142,7 +142,7 @@ static enum gb_status gb_ys_parse(const struct gb_chart_spec *c, char *buf, size
 static int gb_y_of(const struct gb_ysel *ys, const struct gb_record *r, double *y, double *lo,
                    double *hi)
 {
-    int ci = r->ci_lo_ns > 0 && r->ci_hi_ns >= r->ci_lo_ns;
+    int ci = r->time_ns.ci_lo > 0 && r->time_ns.ci_hi >= r->time_ns.ci_lo;
     *lo = *hi = NAN;
     switch (ys->kind) {
     case GB_Y_BW:
@@ -151,8 +151,8 @@ static int gb_y_of(const struct gb_ysel *ys, const struct gb_record *r, double *
         *y = r->bw_gbs;
         /* The slow end of the time interval is the low end of bandwidth. */
         if (ci && r->bytes > 0) {
-            *lo = r->bytes / r->ci_hi_ns;
-            *hi = r->bytes / r->ci_lo_ns;
+            *lo = r->bytes / r->time_ns.ci_hi;
+            *hi = r->bytes / r->time_ns.ci_lo;
         }
         return 1;
     case GB_Y_GFLOPS:
@@ -160,17 +160,17 @@ static int gb_y_of(const struct gb_ysel *ys, const struct gb_record *r, double *
             return 0;
         *y = r->gflops;
         if (ci && r->flops > 0) {
-            *lo = r->flops / r->ci_hi_ns;
-            *hi = r->flops / r->ci_lo_ns;
+            *lo = r->flops / r->time_ns.ci_hi;
+            *hi = r->flops / r->time_ns.ci_lo;
         }
         return 1;
     case GB_Y_TIME:
-        if (!(r->median_ns > 0))
+        if (!(r->time_ns.median > 0))
             return 0;
-        *y = r->median_ns;
+        *y = r->time_ns.median;
         if (ci) {
-            *lo = r->ci_lo_ns;
-            *hi = r->ci_hi_ns;
+            *lo = r->time_ns.ci_lo;
+            *hi = r->time_ns.ci_hi;
         }
         return 1;
     case GB_Y_METRIC:

@@ -94,7 +94,7 @@ static int gb_compared(const struct gb_findings_rule *rule, const struct gb_reco
                        const char *suite, const char *bench, double max_at)
 {
     if (r->status != GB_REC_OK || strcmp(r->suite, suite) != 0 || strcmp(r->bench, bench) != 0 ||
-        !(r->median_ns > 0))
+        !(r->time_ns.median > 0))
         return 0;
     for (int i = 0; i < 2; i++)
         if (rule->where[i] && !gb_where_holds(r, rule->where[i]))
@@ -143,7 +143,7 @@ static double gb_value(const struct gb_findings_rule *rule, const char *metric,
     if (r->bw_gbs > 0 && !rule->by_time)
         return r->bw_gbs;
     *higher = 0;
-    return r->median_ns;
+    return r->time_ns.median;
 }
 
 static const char *gb_unit(const struct gb_findings_rule *rule, const char *metric,
@@ -196,7 +196,7 @@ static const struct gb_record *gb_partner(const struct gb_run *run, const struct
         const struct gb_record *q = &run->records[i];
         const char *v = gb_record_axis(q, rule->pair_axis);
         if (q->status != GB_REC_OK || !v || strcmp(v, rule->pair_den) || strcmp(q->bench, r->bench) ||
-            strcmp(q->suite, r->suite) || q->n_axes != r->n_axes || !(q->median_ns > 0))
+            strcmp(q->suite, r->suite) || q->n_axes != r->n_axes || !(q->time_ns.median > 0))
             continue;
         int same = 1;
         for (int a = 0; a < r->n_axes && same; a++) {
@@ -239,7 +239,7 @@ static enum gb_status gb_pick_bench(const struct gb_run *run, const struct gb_fi
             const struct gb_record *q = pv && !strcmp(pv, rule->pair_num) ? gb_partner(run, rule, r) : NULL;
             if (!q)
                 continue;
-            v = r->median_ns / q->median_ns;
+            v = r->time_ns.median / q->time_ns.median;
         } else {
             v = gb_value(rule, p->metric, r, &p->higher);
             if (isnan(v))

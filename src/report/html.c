@@ -115,8 +115,8 @@ static json_t *gb_html_records(const struct gb_run *run)
         json_array_append_new(rows, json_pack("[s s o s o o o i o o s s]", r->suite, r->bench,
                                               axes ? axes : json_object(),
                                               si >= 0 && si < 4 ? status[si] : "?",
-                                              gb_html_num(r->median_ns), gb_html_num(r->ci_lo_ns),
-                                              gb_html_num(r->ci_hi_ns), r->samples,
+                                              gb_html_num(r->time_ns.median), gb_html_num(r->time_ns.ci_lo),
+                                              gb_html_num(r->time_ns.ci_hi), r->samples,
                                               gb_html_num(r->bw_gbs), gb_html_num(r->gflops),
                                               r->reason, r->cache == GB_CACHE_COLD ? "cold" : "hot"));
     }

@@ -146,7 +146,7 @@ static int gb_sp_usable(const struct gb_chart_set *s, const struct gb_chart_spec
                         const char *axis, const char *value)
 {
     const char *v = gb_record_axis(r, axis);
-    return r->status == GB_REC_OK && r->median_ns > 0 && v && strcmp(v, value) == 0 &&
+    return r->status == GB_REC_OK && r->time_ns.median > 0 && v && strcmp(v, value) == 0 &&
            gb_chart_selects(s, c, r);
 }
 
@@ -172,11 +172,11 @@ static enum gb_status gb_sp_pairs(const struct gb_run *run, const struct gb_char
                 p->base = b;
                 p->improved = r;
                 /* A record without an interval counts as exact. */
-                int bci = b->ci_lo_ns > 0 && b->ci_lo_ns <= b->median_ns && b->ci_hi_ns >= b->median_ns;
-                int ici = r->ci_lo_ns > 0 && r->ci_lo_ns <= r->median_ns && r->ci_hi_ns >= r->median_ns;
-                p->has_sp = gb_speedup_ratio(b->median_ns, bci ? b->ci_lo_ns : b->median_ns,
-                                             bci ? b->ci_hi_ns : b->median_ns, r->median_ns,
-                                             ici ? r->ci_lo_ns : r->median_ns, ici ? r->ci_hi_ns : r->median_ns,
+                int bci = b->time_ns.ci_lo > 0 && b->time_ns.ci_lo <= b->time_ns.median && b->time_ns.ci_hi >= b->time_ns.median;
+                int ici = r->time_ns.ci_lo > 0 && r->time_ns.ci_lo <= r->time_ns.median && r->time_ns.ci_hi >= r->time_ns.median;
+                p->has_sp = gb_speedup_ratio(b->time_ns.median, bci ? b->time_ns.ci_lo : b->time_ns.median,
+                                             bci ? b->time_ns.ci_hi : b->time_ns.median, r->time_ns.median,
+                                             ici ? r->time_ns.ci_lo : r->time_ns.median, ici ? r->time_ns.ci_hi : r->time_ns.median,
                                              &p->sp) == GB_OK;
                 break;
             }
@@ -222,7 +222,7 @@ enum gb_status gb_report_speedup_table(const struct gb_run *run, const struct gb
     double longest = 0;
     for (size_t i = 0; i < n; i++) {
         any_point |= pairs[i].point[0] != 0;
-        longest = fmax(longest, fmax(pairs[i].base->median_ns, pairs[i].improved->median_ns));
+        longest = fmax(longest, fmax(pairs[i].base->time_ns.median, pairs[i].improved->time_ns.median));
     }
     int in_ms = longest >= 10e6;
     double unit = in_ms ? 1e6 : 1e3;
@@ -251,9 +251,9 @@ enum gb_status gb_report_speedup_table(const struct gb_run *run, const struct gb
             const struct gb_record *r = rec[k];
             /* The CI of a median is not symmetric; show its larger side, as the summary does. */
             double half = NAN;
-            if (r->ci_hi_ns > r->ci_lo_ns && r->ci_lo_ns > 0)
-                half = fmax(r->median_ns - r->ci_lo_ns, r->ci_hi_ns - r->median_ns);
-            if ((st = gb_table_cell_ci(t, r->median_ns / unit, half / unit)) != GB_OK)
+            if (r->time_ns.ci_hi > r->time_ns.ci_lo && r->time_ns.ci_lo > 0)
+                half = fmax(r->time_ns.median - r->time_ns.ci_lo, r->time_ns.ci_hi - r->time_ns.median);
+            if ((st = gb_table_cell_ci(t, r->time_ns.median / unit, half / unit)) != GB_OK)
                 goto out;
         }
         int ok = pairs[i].has_sp;

@@ -74,8 +74,8 @@ static enum gb_status gb_sum_scan(const struct gb_run *run, struct gb_sum *sm)
             continue;
         sm->any_bytes |= r->bytes > 0;
         sm->any_flops |= r->flops > 0;
-        if (r->median_ns > max_median)
-            max_median = r->median_ns;
+        if (r->time_ns.median > max_median)
+            max_median = r->time_ns.median;
     }
     sm->in_ms = max_median >= 10e6;
     sm->ns_per_unit = sm->in_ms ? 1e6 : 1e3;
@@ -146,12 +146,12 @@ static enum gb_status gb_sum_note(struct gb_table *t, const struct gb_record *r)
  * symmetric), empty for a record that was not measured. */
 static enum gb_status gb_sum_median(struct gb_table *t, const struct gb_record *r, double unit)
 {
-    if (r->status != GB_REC_OK || !(r->median_ns > 0))
+    if (r->status != GB_REC_OK || !(r->time_ns.median > 0))
         return gb_table_cell_empty(t);
     double half = NAN;
-    if (r->ci_hi_ns > r->ci_lo_ns && r->ci_lo_ns > 0)
-        half = fmax(r->median_ns - r->ci_lo_ns, r->ci_hi_ns - r->median_ns);
-    return gb_table_cell_ci(t, r->median_ns / unit, half / unit);
+    if (r->time_ns.ci_hi > r->time_ns.ci_lo && r->time_ns.ci_lo > 0)
+        half = fmax(r->time_ns.median - r->time_ns.ci_lo, r->time_ns.ci_hi - r->time_ns.median);
+    return gb_table_cell_ci(t, r->time_ns.median / unit, half / unit);
 }
 
 static enum gb_status gb_sum_row(struct gb_table *t, const struct gb_record *r, const struct gb_sum *sm)
@@ -248,9 +248,9 @@ static enum gb_status gb_bench_rows(const struct gb_run *run, const char *suite,
             v[k].failed++;
         } else {
             v[k].ok++;
-            if (r->median_ns > 0) {
-                v[k].fastest_ns = fmin(v[k].fastest_ns, r->median_ns);
-                v[k].slowest_ns = fmax(v[k].slowest_ns, r->median_ns);
+            if (r->time_ns.median > 0) {
+                v[k].fastest_ns = fmin(v[k].fastest_ns, r->time_ns.median);
+                v[k].slowest_ns = fmax(v[k].slowest_ns, r->time_ns.median);
             }
         }
     }

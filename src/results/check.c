@@ -64,24 +64,24 @@ static enum gb_status gb_check_stats(struct gb_run *run, const char *file, size_
     if (r->status != GB_REC_OK)
         return GB_OK;
     gb_rec_name(run, i, name, sizeof name);
-    if (r->ci_lo_ns > r->ci_hi_ns)
+    if (r->time_ns.ci_lo > r->time_ns.ci_hi)
         return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu].time_ns.ci_lo = %.17g > ci_hi = %.17g: the "
-                            "interval of %s is reversed", file, i, r->ci_lo_ns, r->ci_hi_ns, name);
-    if (r->min_ns > r->median_ns)
+                            "interval of %s is reversed", file, i, r->time_ns.ci_lo, r->time_ns.ci_hi, name);
+    if (r->time_ns.min > r->time_ns.median)
         return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu].time_ns.min = %.17g > median = %.17g in %s",
-                            file, i, r->min_ns, r->median_ns, name);
-    if (r->bytes > 0 && r->median_ns == 0)
+                            file, i, r->time_ns.min, r->time_ns.median, name);
+    if (r->bytes > 0 && r->time_ns.median == 0)
         return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu].time_ns.median = 0 with %.17g bytes: GB/s "
                             "would be infinite in %s", file, i, r->bytes, name);
-    if (r->flops > 0 && r->median_ns == 0)
+    if (r->flops > 0 && r->time_ns.median == 0)
         return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu].time_ns.median = 0 with %.17g operations: "
                             "GFLOP/s would be infinite in %s", file, i, r->flops, name);
     /* A time of 0 is no measurement: a ratio or a log of it would be
      * infinite, and an interval reaching 0 says nothing. */
-    if (!(r->ci_lo_ns > 0) || !(r->median_ns > 0))
+    if (!(r->time_ns.ci_lo > 0) || !(r->time_ns.median > 0))
         return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu].time_ns.%s = %.17g: a measured time must be above 0 in %s",
-                            file, i, r->ci_lo_ns > 0 ? "median" : "ci_lo",
-                            r->ci_lo_ns > 0 ? r->median_ns : r->ci_lo_ns, name);
+                            file, i, r->time_ns.ci_lo > 0 ? "median" : "ci_lo",
+                            r->time_ns.ci_lo > 0 ? r->time_ns.median : r->time_ns.ci_lo, name);
     for (int k = 0; k < r->n_sample_ns; k++)
         if (!(r->sample_ns[k] > 0))
             return gb_error_set(GB_ERR_FORMAT, "%s: $[%zu].sample_ns[%d] = %.17g: a kept sample must be above 0 in %s",
@@ -92,17 +92,17 @@ static enum gb_status gb_check_stats(struct gb_run *run, const char *file, size_
                             "peak = 100 * %.6g GB/s / peak is not finite for %s", run->dir, peak,
                             r->bw_gbs, name);
     enum gb_status st = GB_OK;
-    if (r->median_ns < r->ci_lo_ns || r->median_ns > r->ci_hi_ns)
+    if (r->time_ns.median < r->time_ns.ci_lo || r->time_ns.median > r->time_ns.ci_hi)
         st = gb_run_warn(run, "%s: $[%zu].time_ns.median = %.6g lies outside its interval [%.6g, "
-                         "%.6g] in %s", file, i, r->median_ns, r->ci_lo_ns, r->ci_hi_ns, name);
-    if (st == GB_OK && isfinite(r->bw_gbs) && r->bytes > 0 && r->median_ns > 0 &&
-        !gb_agrees(r->bw_gbs, r->bytes / r->median_ns))
+                         "%.6g] in %s", file, i, r->time_ns.median, r->time_ns.ci_lo, r->time_ns.ci_hi, name);
+    if (st == GB_OK && isfinite(r->bw_gbs) && r->bytes > 0 && r->time_ns.median > 0 &&
+        !gb_agrees(r->bw_gbs, r->bytes / r->time_ns.median))
         st = gb_run_warn(run, "%s: $[%zu].bw_gbs = %.6g does not follow from bytes / median = "
-                         "%.6g in %s", file, i, r->bw_gbs, r->bytes / r->median_ns, name);
-    if (st == GB_OK && isfinite(r->gflops) && r->flops > 0 && r->median_ns > 0 &&
-        !gb_agrees(r->gflops, r->flops / r->median_ns))
+                         "%.6g in %s", file, i, r->bw_gbs, r->bytes / r->time_ns.median, name);
+    if (st == GB_OK && isfinite(r->gflops) && r->flops > 0 && r->time_ns.median > 0 &&
+        !gb_agrees(r->gflops, r->flops / r->time_ns.median))
         st = gb_run_warn(run, "%s: $[%zu].gflops = %.6g does not follow from flops / median = "
-                         "%.6g in %s", file, i, r->gflops, r->flops / r->median_ns, name);
+                         "%.6g in %s", file, i, r->gflops, r->flops / r->time_ns.median, name);
     return st;
 }
 
@@ -113,7 +113,7 @@ static enum gb_status gb_check_samples(struct gb_run *run, const char *file, siz
 {
     const struct gb_record *r = &run->records[i];
     int n = r->n_sample_ns;
-    if (r->status != GB_REC_OK || n < 1 || !isfinite(r->median_ns))
+    if (r->status != GB_REC_OK || n < 1 || !isfinite(r->time_ns.median))
         return GB_OK;
     double *s = malloc((size_t)n * sizeof *s);
     if (!s)
@@ -121,20 +121,20 @@ static enum gb_status gb_check_samples(struct gb_run *run, const char *file, siz
     memcpy(s, r->sample_ns, (size_t)n * sizeof *s);
     double med = gb_stats_median(s, (size_t)n);
     free(s);
-    double tol = 1e-3 + 1e-9 * fabs(r->median_ns);
-    if (fabs(med - r->median_ns) <= tol)
+    double tol = 1e-3 + 1e-9 * fabs(r->time_ns.median);
+    if (fabs(med - r->time_ns.median) <= tol)
         return GB_OK;
     /* Only a median that is not the middle sample pays for the estimate. */
     struct gb_sample_stats hd;
     enum gb_status st = gb_stats_compute(r->sample_ns, n, &hd);
     if (st != GB_OK)
         return st;
-    if (fabs(hd.median - r->median_ns) <= tol)
+    if (fabs(hd.median - r->time_ns.median) <= tol)
         return GB_OK;
     char name[512];
     gb_rec_name(run, i, name, sizeof name);
     return gb_run_warn(run, "%s: $[%zu].time_ns.median = %.6g is neither the Harrell-Davis median of "
-                       "its sample_ns (%.6g) nor their middle (%.6g) in %s", file, i, r->median_ns,
+                       "its sample_ns (%.6g) nor their middle (%.6g) in %s", file, i, r->time_ns.median,
                        hd.median, med, name);
 }
 

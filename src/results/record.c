@@ -1,4 +1,5 @@
 /* record.c - accessors of struct gb_record and run metadata defaults. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,13 @@ double gb_record_metric(const struct gb_record *r, const char *name, double fall
         if (strcmp(r->metrics[i].name, name) == 0)
             return r->metrics[i].value;
     return fallback;
+}
+
+void gb_time_stats_clear(struct gb_time_stats *t)
+{
+#define GB_TS_NAN(f) t->f = NAN;
+    GB_TIME_STATS(GB_TS_NAN)
+#undef GB_TS_NAN
 }
 
 const char *gb_record_status_name(enum gb_record_status st)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "results/json.h"
+#include "results/schema.h"
 #include "util/fs.h"
 
 struct gb_run_writer {
@@ -121,64 +122,123 @@ static void gb_csv_num(FILE *f, double v)
         fputc(',', f);
 }
 
-static const char *const gb_csv_fixed[] = {
-    "status", "reason", "cache", "samples", "converged", "batch", "min_ns", "median_ns", "mean_ns",
-    "stddev_ns", "ci_lo_ns", "ci_hi_ns", "bytes", "flops", "bw_gbs", "gflops", "sm_mhz_before",
-    "sm_mhz_after", "throttled", "wall_s", "timed_s"};
+/* The CSV columns of the record table (schema.h) are its rows with a csv
+ * place, in the order of their places. A TIMES row is six columns. */
+#define GB_CSV_MAX_COLS 64
 
-/* Columns added after the first format: at the end of each row, after the
- * metrics, so that the columns before them keep their places. */
-static const char *const gb_csv_tail[] = {"time_source",     "batch_min_ns",    "batch_median_ns",
-                                          "batch_mean_ns",   "batch_stddev_ns", "batch_ci_lo_ns",
-                                          "batch_ci_hi_ns",  "cold_flush"};
+static size_t gb_csv_columns(const struct gb_field **cols)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < gb_record_n_fields && n < GB_CSV_MAX_COLS; i++) {
+        const struct gb_field *f = &gb_record_fields[i];
+        size_t k = n++;
+        if (!f->csv) {
+            n--;
+            continue;
+        }
+        for (; k > 0 && cols[k - 1]->csv > f->csv; k--)
+            cols[k] = cols[k - 1];
+        cols[k] = f;
+    }
+    return n;
+}
+
+/* The name of column `stat` of a TIMES row ("batch_time_ns": "batch_min_ns"). */
+static void gb_csv_times_name(char *buf, size_t n, const struct gb_field *f, const char *stat)
+{
+    size_t stem = strlen(f->key) - strlen("time_ns");
+    snprintf(buf, n, "%.*s%s_ns", (int)stem, f->key, stat);
+}
 
 static int gb_csv_is_column(const char *name)
 {
-    int clash = strcmp(name, "suite") == 0 || strcmp(name, "bench") == 0 || strcmp(name, "metrics") == 0;
-    for (size_t k = 0; k < sizeof gb_csv_fixed / sizeof gb_csv_fixed[0]; k++)
-        clash |= strcmp(name, gb_csv_fixed[k]) == 0;
-    for (size_t k = 0; k < sizeof gb_csv_tail / sizeof gb_csv_tail[0]; k++)
-        clash |= strcmp(name, gb_csv_tail[k]) == 0;
+    const struct gb_field *cols[GB_CSV_MAX_COLS];
+    size_t n = gb_csv_columns(cols);
+    char buf[64];
+    int clash = strcmp(name, "metrics") == 0;
+    for (size_t i = 0; i < n; i++) {
+        clash |= strcmp(name, cols[i]->key) == 0 && cols[i]->kind != GB_FK_TIMES;
+#define GB_TS_CLASH(x) gb_csv_times_name(buf, sizeof buf, cols[i], #x), clash |= cols[i]->kind == GB_FK_TIMES && !strcmp(name, buf);
+        GB_TIME_STATS(GB_TS_CLASH)
+#undef GB_TS_CLASH
+    }
     return clash;
+}
+
+/* The header names of the columns with places in [lo, hi), each after a comma
+ * but the file's first. */
+static void gb_csv_names(FILE *f, size_t lo, size_t hi)
+{
+    const struct gb_field *cols[GB_CSV_MAX_COLS];
+    size_t n = gb_csv_columns(cols);
+    char buf[64];
+    for (size_t i = 0; i < n; i++) {
+        const struct gb_field *c = cols[i];
+        if ((size_t)c->csv < lo || (size_t)c->csv >= hi)
+            continue;
+        if (c->kind != GB_FK_TIMES) {
+            fprintf(f, "%s%s", c->csv == cols[0]->csv ? "" : ",", c->key);
+            continue;
+        }
+#define GB_TS_NAME(x) gb_csv_times_name(buf, sizeof buf, c, #x), fprintf(f, ",%s", buf);
+        GB_TIME_STATS(GB_TS_NAME)
+#undef GB_TS_NAME
+    }
 }
 
 /* metrics: NULL = one "metrics" column of name=value pairs. */
 static void gb_csv_header(FILE *f, const char *const *axes, int n_axes, char **metrics, int n_metrics,
                           int metrics_column)
 {
-    fputs("suite,bench", f);
+    gb_csv_names(f, 0, GB_CSV_AXES);
     for (int i = 0; i < n_axes; i++) {
         /* An axis named like a fixed column ("bytes") is written "axis_bytes",
          * so that every header of the file is distinct. */
         fputs(gb_csv_is_column(axes[i]) ? ",axis_" : ",", f);
         gb_csv_field(f, axes[i]);
     }
-    for (size_t i = 0; i < sizeof gb_csv_fixed / sizeof gb_csv_fixed[0]; i++)
-        fprintf(f, ",%s", gb_csv_fixed[i]);
+    gb_csv_names(f, GB_CSV_AXES, GB_CSV_METRICS);
     for (int i = 0; i < n_metrics; i++) {
         fputc(',', f);
         gb_csv_field(f, metrics[i]);
     }
     if (metrics_column)
         fputs(",metrics", f);
-    for (size_t i = 0; i < sizeof gb_csv_tail / sizeof gb_csv_tail[0]; i++)
-        fprintf(f, ",%s", gb_csv_tail[i]);
+    gb_csv_names(f, GB_CSV_METRICS, (size_t)-1);
     fputc('\n', f);
 }
 
-/* The tail columns: where the time came from, and the batch time (empty
- * when the point was not batched). */
-static void gb_csv_time_source(FILE *f, const struct gb_record *r)
+/* The value of column `c` of `r`, after a comma unless `first`. */
+static void gb_csv_value(FILE *f, const struct gb_record *r, const struct gb_field *c, int first)
 {
-    const int batched = r->batch > 1;
-    const double nums[] = {r->batch_min_ns,    r->batch_median_ns, r->batch_mean_ns,
-                           r->batch_stddev_ns, r->batch_ci_lo_ns,  r->batch_ci_hi_ns};
-    fputc(',', f);
-    gb_csv_field(f, r->time_source);
-    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
-        gb_csv_num(f, batched ? nums[i] : NAN);
-    fputc(',', f);
-    gb_csv_field(f, r->cold_flush);
+    const void *p = (const char *)r + c->off;
+    const struct gb_time_stats *t = p;
+    const int present = c->opt != GB_FO_BATCHED || r->batch > 1;
+    if (!first && c->kind != GB_FK_REAL && c->kind != GB_FK_TIMES)
+        fputc(',', f);
+    switch (c->kind) {
+    case GB_FK_STR: gb_csv_field(f, p); break;
+    case GB_FK_INT:
+    case GB_FK_BOOL: fprintf(f, "%d", *(const int *)p); break;
+    case GB_FK_ENUM: gb_csv_field(f, gb_enum_name(c->names, *(const int *)p)); break;
+    case GB_FK_REAL: gb_csv_num(f, *(const double *)p); break;
+    case GB_FK_TIMES:
+#define GB_TS_CSV(x) gb_csv_num(f, present ? t->x : NAN);
+        GB_TIME_STATS(GB_TS_CSV)
+#undef GB_TS_CSV
+        break;
+    case GB_FK_CUSTOM: break;
+    }
+}
+
+/* The values of the columns with places in [lo, hi). */
+static void gb_csv_values(FILE *f, const struct gb_record *r, size_t lo, size_t hi)
+{
+    const struct gb_field *cols[GB_CSV_MAX_COLS];
+    size_t n = gb_csv_columns(cols);
+    for (size_t i = 0; i < n; i++)
+        if ((size_t)cols[i]->csv >= lo && (size_t)cols[i]->csv < hi)
+            gb_csv_value(f, r, cols[i], i == 0);
 }
 
 /* The one "metrics" column of name=value pairs, however many there are. */
@@ -204,29 +264,18 @@ static void gb_csv_metrics_field(FILE *f, const struct gb_record *r)
 static void gb_csv_row(FILE *f, const struct gb_record *r, const char *const *axes, int n_axes,
                        char **metrics, int n_metrics, int metrics_column)
 {
-    gb_csv_field(f, r->suite);
-    fputc(',', f);
-    gb_csv_field(f, r->bench);
+    gb_csv_values(f, r, 0, GB_CSV_AXES);
     for (int i = 0; i < n_axes; i++) {
         const char *v = gb_record_axis(r, axes[i]);
         fputc(',', f);
         gb_csv_field(f, v ? v : "");
     }
-    fprintf(f, ",%s,", gb_record_status_name(r->status));
-    gb_csv_field(f, r->reason);
-    fprintf(f, ",%s,%d,%d,%d", gb_cache_mode_name(r->cache), r->samples, r->converged, r->batch);
-    const double nums[] = {r->min_ns, r->median_ns, r->mean_ns, r->stddev_ns, r->ci_lo_ns, r->ci_hi_ns,
-                           r->bytes, r->flops, r->bw_gbs, r->gflops, r->sm_mhz_before, r->sm_mhz_after};
-    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
-        gb_csv_num(f, nums[i]);
-    fprintf(f, ",%d", r->throttled);
-    gb_csv_num(f, r->wall_s);
-    gb_csv_num(f, r->timed_s);
+    gb_csv_values(f, r, GB_CSV_AXES, GB_CSV_METRICS);
     for (int i = 0; i < n_metrics; i++)
         gb_csv_num(f, gb_record_metric(r, metrics[i], NAN));
     if (metrics_column)
         gb_csv_metrics_field(f, r);
-    gb_csv_time_source(f, r);
+    gb_csv_values(f, r, GB_CSV_METRICS, (size_t)-1);
     fputc('\n', f);
 }
 

@@ -86,9 +86,9 @@ static void add_record(struct gb_run *run, const char *bench, const char *patter
     assert_int_equal(gb_record_set_axis(r, "warps", buf), GB_OK);
     if (pattern)
         assert_int_equal(gb_record_set_axis(r, "pattern", pattern), GB_OK);
-    r->median_ns = r->min_ns = r->mean_ns = t;
-    r->ci_lo_ns = 0.999 * t;
-    r->ci_hi_ns = 1.001 * t;
+    r->time_ns.median = r->time_ns.min = r->time_ns.mean = t;
+    r->time_ns.ci_lo = 0.999 * t;
+    r->time_ns.ci_hi = 1.001 * t;
     assert_int_equal(gb_record_set_metric(r, "active_warps", w), GB_OK);
     if (with_counts && width) {
         snprintf(buf, sizeof buf, "%s_req_%d", strcmp(bench, "read") == 0 ? "ld" : "st", width);
@@ -201,7 +201,7 @@ static void test_fit_without_noise_is_exact(void **state)
     struct gb_camp_model *m = calloc(1, sizeof *m);
     /* Exact data leave no residual variance; add a whisper so the fit is defined. */
     for (size_t i = 0; i < run->n_records; i++)
-        run->records[i].median_ns += (i % 2 ? 1e-3 : -1e-3);
+        run->records[i].time_ns.median += (i % 2 ? 1e-3 : -1e-3);
     assert_int_equal(gb_camp_fit(run, GB_CAMP_P_REMOVE, m), GB_OK);
     for (size_t i = 0; i < m->eq[1][1].fit.n_terms; i++) {
         const struct gb_camp_term *t = &m->eq[1][1].fit.terms[i];
@@ -981,7 +981,7 @@ static void test_chosen_form_recovers(void **state)
         int op = strcmp(r->bench, "write") == 0, pat = strcmp(gb_record_axis(r, "pattern"), "camped") == 0;
         int k = gb_camp_width_class(atoi(gb_record_axis(r, "width"))) - 1;
         double w = gb_record_metric(r, "active_warps", NAN), x = w / knee[op][pat][k];
-        r->median_ns = L[op][pat][k] * pow(1 + x * x * x * x, 0.25) * (1 + 0.02 * rng_normal());
+        r->time_ns.median = L[op][pat][k] * pow(1 + x * x * x * x, 0.25) * (1 + 0.02 * rng_normal());
     }
     assert_int_equal(GB_CAMP_FORM_DEFAULT, GB_CAMP_FORM_SMAX4);
     assert_int_equal(gb_camp_fit_form(run, GB_CAMP_P_REMOVE, GB_CAMP_FORM_SMAX4, GB_CAMP_LEVEL_UNKNOWN,
@@ -1049,7 +1049,7 @@ static void test_spec_obs(void **state)
     snprintf(r.suite, sizeof r.suite, "stencil");
     snprintf(r.bench, sizeof r.bench, "stencil");
     r.status = GB_REC_OK;
-    r.median_ns = 5000;
+    r.time_ns.median = 5000;
     r.bytes = 128 * 1000;
     assert_int_equal(gb_camp_spec_obs(&r, &o, &fc), GB_ERR_FORMAT);   /* no warps */
     assert_int_equal(gb_record_set_metric(&r, "active_warps_per_sm", 24), GB_OK);

@@ -105,8 +105,8 @@ static void test_apps_from_fixture(void **state)
             assert_true(o->warps == 8.0 * (double)(i + 1)); /* ascending */
             snprintf(warps, sizeof warps, "%d", 8 * (int)(i + 1));
             const struct gb_record *r = find_record(run, g->bench, warps);
-            assert_true(o->time_ns == r->median_ns);
-            assert_true(g->ci_lo_ns[i] == r->ci_lo_ns && g->ci_hi_ns[i] == r->ci_hi_ns);
+            assert_true(o->time_ns == r->time_ns.median);
+            assert_true(g->ci_lo_ns[i] == r->time_ns.ci_lo && g->ci_hi_ns[i] == r->time_ns.ci_hi);
             assert_true(o->counts.ld[2] == want[a].ld4);
             assert_true(o->counts.ld[3] == want[a].ld8);
             assert_true(o->counts.st[2] == want[a].st4);

@@ -20,7 +20,7 @@
 static void rec(struct gb_record *r, const char *bench, const char *axis, const char *value)
 {
     test_record(r, "throughput", bench, 1000);
-    r->ci_lo_ns = r->ci_hi_ns = 1000;
+    r->time_ns.ci_lo = r->time_ns.ci_hi = 1000;
     if (axis)
         gb_record_set_axis(r, axis, value);
 }

@@ -98,15 +98,15 @@ static void write_run(const char *dir, int first, int points, int n, double shif
         r.converged = 1;
         r.batch = 1;
         snprintf(r.time_source, sizeof r.time_source, "cupti");
-        r.min_ns = st.min;
-        r.median_ns = st.med;
-        r.mean_ns = st.med;
-        r.stddev_ns = noise * st.med;
-        r.ci_lo_ns = sorted[n / 2 - 3 > 0 ? n / 2 - 3 : 0];
-        r.ci_hi_ns = sorted[n / 2 + 2 < n ? n / 2 + 2 : n - 1];
+        r.time_ns.min = st.min;
+        r.time_ns.median = st.med;
+        r.time_ns.mean = st.med;
+        r.time_ns.stddev = noise * st.med;
+        r.time_ns.ci_lo = sorted[n / 2 - 3 > 0 ? n / 2 - 3 : 0];
+        r.time_ns.ci_hi = sorted[n / 2 + 2 < n ? n / 2 + 2 : n - 1];
         r.bytes = r.flops = r.bw_gbs = r.gflops = NAN;
-        r.batch_min_ns = r.batch_median_ns = r.batch_mean_ns = NAN;
-        r.batch_stddev_ns = r.batch_ci_lo_ns = r.batch_ci_hi_ns = NAN;
+        r.batch_time_ns.min = r.batch_time_ns.median = r.batch_time_ns.mean = NAN;
+        r.batch_time_ns.stddev = r.batch_time_ns.ci_lo = r.batch_time_ns.ci_hi = NAN;
         r.sm_mhz_before = r.sm_mhz_after = 1980;
         char status = write_status ? write_status[k - first] : 'o';
         if (status != 'o') {
@@ -281,10 +281,10 @@ static void mem_rec(struct gb_record *r, int k, int status, double med, double l
     assert_int_equal(gb_record_set_axis(r, "n", v), GB_OK);
     r->status = status;
     r->converged = 1;
-    r->min_ns = lo;
-    r->median_ns = med;
-    r->ci_lo_ns = lo;
-    r->ci_hi_ns = hi;
+    r->time_ns.min = lo;
+    r->time_ns.median = med;
+    r->time_ns.ci_lo = lo;
+    r->time_ns.ci_hi = hi;
 }
 
 static void mem_release(struct gb_run *run)

@@ -191,8 +191,8 @@ static void fill(struct gb_record *r)
     memset(r, 0, sizeof *r);
     strcpy(r->suite, "camping");
     strcpy(r->bench, "read");
-    r->min_ns = r->median_ns = r->mean_ns = r->stddev_ns = r->ci_lo_ns = r->ci_hi_ns = NAN;
-    r->batch_min_ns = r->batch_median_ns = NAN;
+    r->time_ns.min = r->time_ns.median = r->time_ns.mean = r->time_ns.stddev = r->time_ns.ci_lo = r->time_ns.ci_hi = NAN;
+    r->batch_time_ns.min = r->batch_time_ns.median = NAN;
     assert_int_equal(gb_record_set_axis(r, "pattern", "camped"), GB_OK);
     assert_int_equal(gb_counters_set(&r->counters, "smsp__inst_executed.sum", 123456), GB_OK);
     const double inst[] = {0, 4096, 0.5, 7};

@@ -81,14 +81,14 @@ static int fixed_cell(const struct gb_record *r, const char *col, const char *ce
     static const char *const dnames[] = {"min_ns", "median_ns", "mean_ns", "stddev_ns", "ci_lo_ns",
                                          "ci_hi_ns", "bytes", "flops", "bw_gbs", "gflops",
                                          "sm_mhz_before", "sm_mhz_after", "wall_s", "timed_s"};
-    const double dvals[] = {r->min_ns, r->median_ns, r->mean_ns, r->stddev_ns, r->ci_lo_ns,
-                            r->ci_hi_ns, r->bytes, r->flops, r->bw_gbs, r->gflops,
+    const double dvals[] = {r->time_ns.min, r->time_ns.median, r->time_ns.mean, r->time_ns.stddev, r->time_ns.ci_lo,
+                            r->time_ns.ci_hi, r->bytes, r->flops, r->bw_gbs, r->gflops,
                             r->sm_mhz_before, r->sm_mhz_after, r->wall_s, r->timed_s};
     /* The tail: batch time, empty when the point was not batched. */
     static const char *const bnames[] = {"batch_min_ns", "batch_median_ns", "batch_mean_ns",
                                          "batch_stddev_ns", "batch_ci_lo_ns", "batch_ci_hi_ns"};
-    const double bvals[] = {r->batch_min_ns, r->batch_median_ns, r->batch_mean_ns,
-                            r->batch_stddev_ns, r->batch_ci_lo_ns, r->batch_ci_hi_ns};
+    const double bvals[] = {r->batch_time_ns.min, r->batch_time_ns.median, r->batch_time_ns.mean,
+                            r->batch_time_ns.stddev, r->batch_time_ns.ci_lo, r->batch_time_ns.ci_hi};
     for (size_t i = 0; i < sizeof dnames / sizeof dnames[0]; i++)
         if (strcmp(col, dnames[i]) == 0) {
             check_num(cell, dvals[i], col, row);
@@ -221,8 +221,79 @@ static void test_committed_runs(void **state)
     globfree(&g);
 }
 
+/* The file's bytes (malloc'ed, NUL-terminated), and their count in *len. */
+static char *slurp(FILE *f, size_t *len)
+{
+    char *buf = NULL;
+    size_t cap = 0, n = 0, got;
+    do {
+        if (n + 65536 > cap) {
+            cap = 2 * cap + 65536;
+            buf = realloc(buf, cap + 1);
+            assert_non_null(buf);
+        }
+        got = fread(buf + n, 1, 65536, f);
+        n += got;
+    } while (got > 0);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Every committed results.csv of the current columns (its last column is
+ * cold_flush) is what the writer makes now of the same records, byte for
+ * byte: the columns, their order and every number's text are the writer's
+ * (the record table drives them, and a change to it shows here). */
+static void test_writer_reproduces_committed(void **state)
+{
+    (void)state;
+    glob_t g;
+    int checked = 0;
+    assert_int_equal(glob(GB_SOURCE_DIR "/data/*/*/results.csv", 0, NULL, &g), 0);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        char dir[4096], *cells[MAX_COLS];
+        const char *axes[MAX_COLS];
+        size_t committed_len, now_len;
+        struct gb_run *run = NULL;
+        FILE *f = fopen(g.gl_pathv[i], "r");
+        assert_non_null(f);
+        char *committed = slurp(f, &committed_len);
+        fclose(f);
+        char *nl = strchr(committed, '\n');
+        assert_non_null(nl);
+        size_t head_len = (size_t)(nl - committed);
+        if (head_len < 11 || strncmp(nl - 11, ",cold_flush", 11) != 0) {
+            free(committed);
+            continue;
+        }
+        char *header = strndup(committed, head_len);
+        int n = split_csv(header, cells), n_axes = 0;
+        for (int k = 2; k < n && strcmp(cells[k], "status") != 0; k++)
+            axes[n_axes++] = strncmp(cells[k], "axis_", 5) == 0 ? cells[k] + 5 : cells[k];
+        snprintf(dir, sizeof dir, "%s", g.gl_pathv[i]);
+        *strrchr(dir, '/') = '\0';
+        assert_int_equal(gb_run_load(dir, &run), GB_OK);
+        f = tmpfile();
+        assert_non_null(f);
+        assert_int_equal(gb_records_write_csv(f, run->records, run->n_records, axes, n_axes), GB_OK);
+        rewind(f);
+        char *now = slurp(f, &now_len);
+        fclose(f);
+        if (now_len != committed_len || memcmp(now, committed, now_len) != 0)
+            fail_msg("%s: the writer now makes other bytes of the same records", g.gl_pathv[i]);
+        checked++;
+        free(now);
+        free(header);
+        free(committed);
+        gb_run_free(run);
+    }
+    globfree(&g);
+    assert_true(checked >= 1);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_committed_runs)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_committed_runs),
+                                       cmocka_unit_test(test_writer_reproduces_committed)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -229,13 +229,13 @@ static void add_records(struct gb_fleet_part *p, double scale)
         r->samples = 50;
         r->converged = 1;
         r->batch = 1;
-        r->median_ns = (i ? 4000.0 : 1000.0) * scale;
-        r->min_ns = r->median_ns * 0.99;
-        r->mean_ns = r->median_ns;
-        r->ci_lo_ns = r->median_ns * 0.998;
-        r->ci_hi_ns = r->median_ns * 1.002;
+        r->time_ns.median = (i ? 4000.0 : 1000.0) * scale;
+        r->time_ns.min = r->time_ns.median * 0.99;
+        r->time_ns.mean = r->time_ns.median;
+        r->time_ns.ci_lo = r->time_ns.median * 0.998;
+        r->time_ns.ci_hi = r->time_ns.median * 1.002;
         r->bytes = i ? 4194304 : 1048576;
-        r->bw_gbs = r->bytes / r->median_ns;
+        r->bw_gbs = r->bytes / r->time_ns.median;
         r->flops = NAN;
         r->gflops = NAN;
     }
@@ -360,9 +360,9 @@ static void test_suite_spread(void **state)
         add_records(&parts[i], i ? 1.003 : 1.0); /* within the +-0.2% intervals */
         snprintf(parts[i].records[1].suite, sizeof parts[i].records[1].suite, "other");
         struct gb_record *o = &parts[i].records[1]; /* 5% apart */
-        o->median_ns *= i ? 1.05 : 1.0;
-        o->ci_lo_ns *= i ? 1.05 : 1.0;
-        o->ci_hi_ns *= i ? 1.05 : 1.0;
+        o->time_ns.median *= i ? 1.05 : 1.0;
+        o->time_ns.ci_lo *= i ? 1.05 : 1.0;
+        o->time_ns.ci_hi *= i ? 1.05 : 1.0;
         for (int k = 0; k < 2; k++) {
             recs[2 * i + k] = parts[i].records[k];
             recs[2 * i + k].fleet = 1;

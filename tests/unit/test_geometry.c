@@ -35,7 +35,7 @@ static struct gb_record rec(const char *bench, int rows, int cols, const char *s
     if (cache)
         assert_int_equal(gb_record_set_axis(&r, "cache", cache), GB_OK);
     r.status = GB_REC_OK;
-    r.min_ns = r.median_ns = r.mean_ns = r.ci_lo_ns = r.ci_hi_ns = t;
+    r.time_ns.min = r.time_ns.median = r.time_ns.mean = r.time_ns.ci_lo = r.time_ns.ci_hi = t;
     if (occ >= 0) {
         assert_int_equal(gb_record_set_metric(&r, "occupancy", occ), GB_OK);
         assert_int_equal(gb_record_set_metric(&r, "max_occupancy", max_occ), GB_OK);
@@ -574,14 +574,14 @@ static void test_kernel_spec_records(void **state)
             assert_int_equal(gb_record_set_axis(&r[i], "block_size_y", pts[i].by), GB_OK);
         assert_int_equal(gb_record_set_axis(&r[i], "n", "4096"), GB_OK);
         r[i].status = GB_REC_OK;
-        r[i].min_ns = r[i].median_ns = r[i].mean_ns = r[i].ci_lo_ns = r[i].ci_hi_ns = pts[i].t;
+        r[i].time_ns.min = r[i].time_ns.median = r[i].time_ns.mean = r[i].time_ns.ci_lo = r[i].time_ns.ci_hi = pts[i].t;
     }
     memset(&r[4], 0, sizeof r[4]);
     snprintf(r[4].suite, sizeof r[4].suite, "fft");
     snprintf(r[4].bench, sizeof r[4].bench, "radix2");
     assert_int_equal(gb_record_set_axis(&r[4], "n", "4096"), GB_OK);
     r[4].status = GB_REC_OK;
-    r[4].median_ns = 50.0;
+    r[4].time_ns.median = 50.0;
     struct gb_geo_set *s = set_of(r, 5);
     struct gb_geo_counts c;
     gb_geo_set_counts(s, &c);

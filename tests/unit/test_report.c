@@ -171,8 +171,8 @@ static void test_summary_of_fixture(void **state)
             continue;
         }
         /* The numbers shown are the numbers stored, in the column's unit. */
-        assert_true(num(row, "median (\xc2\xb5s)") == r->median_ns / 1e3);
-        double half = fmax(r->median_ns - r->ci_lo_ns, r->ci_hi_ns - r->median_ns) / 1e3;
+        assert_true(num(row, "median (\xc2\xb5s)") == r->time_ns.median / 1e3);
+        double half = fmax(r->time_ns.median - r->time_ns.ci_lo, r->time_ns.ci_hi - r->time_ns.median) / 1e3;
         assert_true(num(row, "median \xc2\xb1 (\xc2\xb5s)") == half);
         assert_int_equal((int)num(row, "samples"), r->samples);
         assert_true(num(row, "GB/s") == r->bw_gbs);
@@ -197,9 +197,9 @@ static void set_rec(struct gb_record *r, const char *suite, const char *bench, d
     r->status = GB_REC_OK;
     r->samples = 30;
     r->converged = 1;
-    r->median_ns = median_ns;
-    r->ci_lo_ns = median_ns * 0.995;
-    r->ci_hi_ns = median_ns * 1.006;
+    r->time_ns.median = median_ns;
+    r->time_ns.ci_lo = median_ns * 0.995;
+    r->time_ns.ci_hi = median_ns * 1.006;
     r->bytes = bytes;
     r->bw_gbs = bytes > 0 ? bytes / median_ns : NAN;
     r->gflops = NAN;
@@ -379,8 +379,8 @@ static void test_error_bars_in_bandwidth(void **state)
     double y, lo, hi;
     assert_int_equal(sscanf(line + 8, "%lf %lf %lf", &y, &lo, &hi), 3);
     assert_float_equal(y, r->bw_gbs, 1e-9 * y);
-    assert_float_equal(lo, r->bytes / r->ci_hi_ns, 1e-9 * y);
-    assert_float_equal(hi, r->bytes / r->ci_lo_ns, 1e-9 * y);
+    assert_float_equal(lo, r->bytes / r->time_ns.ci_hi, 1e-9 * y);
+    assert_float_equal(hi, r->bytes / r->time_ns.ci_lo, 1e-9 * y);
     assert_true(lo < y && y < hi);
     free(gp);
     gb_report_result_release(&res);
@@ -552,7 +552,7 @@ static void test_declared_charts(void **state)
             gb_record_set_metric(&recs[n], "max_occ", g == 0);
             if (t == 3 && g == 2) {
                 recs[n].status = GB_REC_FAILED;
-                recs[n].median_ns = NAN;
+                recs[n].time_ns.median = NAN;
             }
             n++;
         }

@@ -65,11 +65,11 @@ static const struct gb_record *find(const struct gb_run *run, const char *bench,
 static void check_pair_row(json_t *row, const struct gb_record *b, const struct gb_record *i)
 {
     struct gb_speedup sp;
-    assert_int_equal(gb_speedup_ratio(b->median_ns, b->ci_lo_ns, b->ci_hi_ns, i->median_ns, i->ci_lo_ns,
-                                      i->ci_hi_ns, &sp), GB_OK);
-    assert_true(fabs(num(row, "original (\xc2\xb5s)") - b->median_ns / 1e3) < 1e-9 * b->median_ns);
-    assert_true(fabs(num(row, "revised (\xc2\xb5s)") - i->median_ns / 1e3) < 1e-9 * i->median_ns);
-    assert_true(fabs(num(row, "speedup") - b->median_ns / i->median_ns) < 1e-12 * sp.ratio);
+    assert_int_equal(gb_speedup_ratio(b->time_ns.median, b->time_ns.ci_lo, b->time_ns.ci_hi, i->time_ns.median, i->time_ns.ci_lo,
+                                      i->time_ns.ci_hi, &sp), GB_OK);
+    assert_true(fabs(num(row, "original (\xc2\xb5s)") - b->time_ns.median / 1e3) < 1e-9 * b->time_ns.median);
+    assert_true(fabs(num(row, "revised (\xc2\xb5s)") - i->time_ns.median / 1e3) < 1e-9 * i->time_ns.median);
+    assert_true(fabs(num(row, "speedup") - b->time_ns.median / i->time_ns.median) < 1e-12 * sp.ratio);
     assert_true(fabs(num(row, "95% CI low") - sp.lo) < 1e-12 * sp.ratio);
     assert_true(fabs(num(row, "95% CI high") - sp.hi) < 1e-12 * sp.ratio);
 }
@@ -112,7 +112,7 @@ static void test_headline_table(void **state)
     /* The half widths of the times are the larger side of each CI. */
     const struct gb_record *b = find(run, "branch_divergence", "variant=original");
     assert_true(fabs(num(json_array_get(doc, 10), "original \xc2\xb1 (\xc2\xb5s)") -
-                     fmax(b->median_ns - b->ci_lo_ns, b->ci_hi_ns - b->median_ns) / 1e3) < 1e-9);
+                     fmax(b->time_ns.median - b->time_ns.ci_lo, b->time_ns.ci_hi - b->time_ns.median) / 1e3) < 1e-9);
     json_decref(doc);
 
     /* Printed on a terminal: the published numbers keep their digits. */
@@ -160,7 +160,7 @@ static void test_all_pairs(void **state)
 static void rec(struct gb_record *r, const char *bench, const char *x, const char *v, double ns)
 {
     test_record(r, "synth", bench, ns);
-    r->ci_hi_ns = ns * 1.02;
+    r->time_ns.ci_hi = ns * 1.02;
     gb_record_set_axis(r, "x", x);
     gb_record_set_axis(r, "v", v);
 }
@@ -303,8 +303,8 @@ static void test_chart_and_printed_tables(void **state)
     assert_non_null(b);
     assert_non_null(i);
     struct gb_speedup sp;
-    assert_int_equal(gb_speedup_ratio(b->median_ns, b->ci_lo_ns, b->ci_hi_ns, i->median_ns, i->ci_lo_ns,
-                                      i->ci_hi_ns, &sp), GB_OK);
+    assert_int_equal(gb_speedup_ratio(b->time_ns.median, b->time_ns.ci_lo, b->time_ns.ci_hi, i->time_ns.median, i->time_ns.ci_lo,
+                                      i->time_ns.ci_hi, &sp), GB_OK);
     char *line = strstr(gp, "\"bank_conflict\" ");
     assert_non_null(line);
     double y, lo, hi, f1, f2, f3, t1, t2, t3;

@@ -46,15 +46,15 @@ static void fill_record(struct gb_record *r, int i)
     r->samples = 10 + i;
     r->converged = i % 2;
     r->batch = 1 + i;
-    r->min_ns = 1000.0 + i / 3.0;
-    r->median_ns = 1001.123456789012 + i;
-    r->mean_ns = 1002.5;
-    r->stddev_ns = 0.1 / 3.0;
-    r->ci_lo_ns = 1000.9;
-    r->ci_hi_ns = 1001.7;
+    r->time_ns.min = 1000.0 + i / 3.0;
+    r->time_ns.median = 1001.123456789012 + i;
+    r->time_ns.mean = 1002.5;
+    r->time_ns.stddev = 0.1 / 3.0;
+    r->time_ns.ci_lo = 1000.9;
+    r->time_ns.ci_hi = 1001.7;
     r->bytes = 2147483648.0;
     r->flops = i == 2 ? NAN : 0.0;
-    r->bw_gbs = r->bytes / r->median_ns;
+    r->bw_gbs = r->bytes / r->time_ns.median;
     r->gflops = NAN;
     r->sm_mhz_before = 1980;
     r->sm_mhz_after = 1755;
@@ -79,9 +79,9 @@ static void assert_record_equal(const struct gb_record *a, const struct gb_recor
     assert_int_equal(a->samples, b->samples);
     assert_int_equal(a->converged, b->converged);
     assert_int_equal(a->batch, b->batch);
-    const double x[] = {a->min_ns, a->median_ns, a->mean_ns, a->stddev_ns, a->ci_lo_ns, a->ci_hi_ns, a->bytes,
+    const double x[] = {a->time_ns.min, a->time_ns.median, a->time_ns.mean, a->time_ns.stddev, a->time_ns.ci_lo, a->time_ns.ci_hi, a->bytes,
                         a->flops, a->bw_gbs, a->gflops, a->sm_mhz_before, a->sm_mhz_after, a->wall_s, a->timed_s};
-    const double y[] = {b->min_ns, b->median_ns, b->mean_ns, b->stddev_ns, b->ci_lo_ns, b->ci_hi_ns, b->bytes,
+    const double y[] = {b->time_ns.min, b->time_ns.median, b->time_ns.mean, b->time_ns.stddev, b->time_ns.ci_lo, b->time_ns.ci_hi, b->bytes,
                         b->flops, b->bw_gbs, b->gflops, b->sm_mhz_before, b->sm_mhz_after, b->wall_s, b->timed_s};
     for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
         assert_true((isnan(x[i]) && isnan(y[i])) || x[i] == y[i]); /* bit-exact round trip */
@@ -351,9 +351,9 @@ static void test_many_axes_metrics(void **state)
         snprintf(name, sizeof name, "metric_%02d", i);
         assert_int_equal(gb_record_set_metric(&rec, name, i / 7.0 + 1e-9 * i), GB_OK);
     }
-    rec.median_ns = 123.5;
-    rec.min_ns = rec.ci_lo_ns = 120; /* a measured record: times above 0 */
-    rec.ci_hi_ns = 130;
+    rec.time_ns.median = 123.5;
+    rec.time_ns.min = rec.time_ns.ci_lo = 120; /* a measured record: times above 0 */
+    rec.time_ns.ci_hi = 130;
     assert_int_equal(gb_run_writer_open(dir, &info, axes, N_AXES, &w), GB_OK);
     assert_int_equal(gb_run_writer_add(w, &rec), GB_OK);
     assert_int_equal(gb_run_writer_close(w, &info), GB_OK);

@@ -89,8 +89,8 @@ static void test_gz_equals_plain(void **state)
     assert_false(gz->truncated);
     for (size_t i = 0; i < plain->n_records; i++) {
         assert_string_equal(gz->records[i].bench, plain->records[i].bench);
-        assert_memory_equal(&gz->records[i].median_ns, &plain->records[i].median_ns, sizeof(double));
-        assert_memory_equal(&gz->records[i].ci_hi_ns, &plain->records[i].ci_hi_ns, sizeof(double));
+        assert_memory_equal(&gz->records[i].time_ns.median, &plain->records[i].time_ns.median, sizeof(double));
+        assert_memory_equal(&gz->records[i].time_ns.ci_hi, &plain->records[i].time_ns.ci_hi, sizeof(double));
     }
     gb_run_free(plain);
     gb_run_free(gz);

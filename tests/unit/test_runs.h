@@ -55,9 +55,9 @@ static inline void test_record(struct gb_record *r, const char *suite, const cha
     r->status = GB_REC_OK;
     r->samples = 10;
     r->converged = 1;
-    r->median_ns = ns;
-    r->ci_lo_ns = ns * 0.99;
-    r->ci_hi_ns = ns * 1.01;
+    r->time_ns.median = ns;
+    r->time_ns.ci_lo = ns * 0.99;
+    r->time_ns.ci_hi = ns * 1.01;
     r->bw_gbs = r->gflops = NAN;
 }
 

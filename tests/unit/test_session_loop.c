@@ -61,11 +61,11 @@ static void rec_ok(struct gb_record *rec)
     rec->samples = 10;
     rec->converged = 1;
     rec->batch = 1;
-    rec->min_ns = 990;
-    rec->median_ns = rec->mean_ns = 1000;
-    rec->stddev_ns = 5;
-    rec->ci_lo_ns = 995;
-    rec->ci_hi_ns = 1005;
+    rec->time_ns.min = 990;
+    rec->time_ns.median = rec->time_ns.mean = 1000;
+    rec->time_ns.stddev = 5;
+    rec->time_ns.ci_lo = 995;
+    rec->time_ns.ci_hi = 1005;
     rec->bytes = rec->flops = rec->bw_gbs = rec->gflops = NAN;
     snprintf(rec->time_source, sizeof rec->time_source, "events");
 }
@@ -74,7 +74,7 @@ static void rec_error(struct gb_record *rec, const char *why)
 {
     rec->status = GB_REC_ERROR;
     rec->batch = 1;
-    rec->min_ns = rec->median_ns = rec->mean_ns = rec->stddev_ns = rec->ci_lo_ns = rec->ci_hi_ns = NAN;
+    rec->time_ns.min = rec->time_ns.median = rec->time_ns.mean = rec->time_ns.stddev = rec->time_ns.ci_lo = rec->time_ns.ci_hi = NAN;
     rec->bytes = rec->flops = rec->bw_gbs = rec->gflops = NAN;
     snprintf(rec->reason, sizeof rec->reason, "%s", why);
 }

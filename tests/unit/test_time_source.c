@@ -28,23 +28,23 @@ static void fill(struct gb_record *r, int batch)
     r->status = GB_REC_OK;
     r->samples = 20;
     r->batch = batch;
-    r->min_ns = 2000.0;
-    r->median_ns = 2100.5;
-    r->mean_ns = 2101.0;
-    r->stddev_ns = 3.0;
-    r->ci_lo_ns = 2099.0;
-    r->ci_hi_ns = 2102.25;
+    r->time_ns.min = 2000.0;
+    r->time_ns.median = 2100.5;
+    r->time_ns.mean = 2101.0;
+    r->time_ns.stddev = 3.0;
+    r->time_ns.ci_lo = 2099.0;
+    r->time_ns.ci_hi = 2102.25;
     r->bytes = r->flops = r->bw_gbs = r->gflops = NAN;
     snprintf(r->time_source, sizeof r->time_source, "%s", batch > 1 ? "events-graph" : "events");
-    r->batch_min_ns = r->batch_median_ns = r->batch_mean_ns = NAN;
-    r->batch_stddev_ns = r->batch_ci_lo_ns = r->batch_ci_hi_ns = NAN;
+    r->batch_time_ns.min = r->batch_time_ns.median = r->batch_time_ns.mean = NAN;
+    r->batch_time_ns.stddev = r->batch_time_ns.ci_lo = r->batch_time_ns.ci_hi = NAN;
     if (batch > 1) {
-        r->batch_min_ns = 1900.0;
-        r->batch_median_ns = 1950.75;
-        r->batch_mean_ns = 1951.0;
-        r->batch_stddev_ns = 2.0;
-        r->batch_ci_lo_ns = 1949.5;
-        r->batch_ci_hi_ns = 1952.125;
+        r->batch_time_ns.min = 1900.0;
+        r->batch_time_ns.median = 1950.75;
+        r->batch_time_ns.mean = 1951.0;
+        r->batch_time_ns.stddev = 2.0;
+        r->batch_time_ns.ci_lo = 1949.5;
+        r->batch_time_ns.ci_hi = 1952.125;
     }
 }
 
@@ -56,12 +56,12 @@ static void assert_same(double a, double b)
 static void assert_batch_equal(const struct gb_record *a, const struct gb_record *b)
 {
     assert_string_equal(a->time_source, b->time_source);
-    assert_same(a->batch_min_ns, b->batch_min_ns);
-    assert_same(a->batch_median_ns, b->batch_median_ns);
-    assert_same(a->batch_mean_ns, b->batch_mean_ns);
-    assert_same(a->batch_stddev_ns, b->batch_stddev_ns);
-    assert_same(a->batch_ci_lo_ns, b->batch_ci_lo_ns);
-    assert_same(a->batch_ci_hi_ns, b->batch_ci_hi_ns);
+    assert_same(a->batch_time_ns.min, b->batch_time_ns.min);
+    assert_same(a->batch_time_ns.median, b->batch_time_ns.median);
+    assert_same(a->batch_time_ns.mean, b->batch_time_ns.mean);
+    assert_same(a->batch_time_ns.stddev, b->batch_time_ns.stddev);
+    assert_same(a->batch_time_ns.ci_lo, b->batch_time_ns.ci_lo);
+    assert_same(a->batch_time_ns.ci_hi, b->batch_time_ns.ci_hi);
 }
 
 /* The n-th comma-separated field of a CSV line without quotes. */
@@ -111,7 +111,7 @@ static void test_round_trip_and_csv(void **state)
     assert_int_equal(run->n_records, 2);
     for (int i = 0; i < 2; i++)
         assert_batch_equal(&recs[i], &run->records[i]);
-    assert_true(isnan(run->records[0].batch_median_ns)); /* null when not batched */
+    assert_true(isnan(run->records[0].batch_time_ns.median)); /* null when not batched */
     gb_run_free(run);
 
     /* The new columns close each row, after the metrics. */
@@ -171,14 +171,14 @@ static void test_old_records(void **state)
     assert_int_equal(run->n_records, 3);
     const struct gb_record *a = &run->records[0], *b = &run->records[1], *c = &run->records[2];
     assert_string_equal(a->time_source, "events");
-    assert_true(isnan(a->batch_median_ns));
-    assert_true(a->median_ns == 11.0);
+    assert_true(isnan(a->batch_time_ns.median));
+    assert_true(a->time_ns.median == 11.0);
     assert_string_equal(b->time_source, "events-graph");
-    assert_true(b->median_ns == 2.25); /* the primary time loads as before */
-    assert_true(b->batch_min_ns == 2.0);
-    assert_true(b->batch_median_ns == 2.25);
-    assert_true(b->batch_ci_lo_ns == 2.125);
-    assert_true(b->batch_ci_hi_ns == 2.375);
+    assert_true(b->time_ns.median == 2.25); /* the primary time loads as before */
+    assert_true(b->batch_time_ns.min == 2.0);
+    assert_true(b->batch_time_ns.median == 2.25);
+    assert_true(b->batch_time_ns.ci_lo == 2.125);
+    assert_true(b->batch_time_ns.ci_hi == 2.375);
     assert_string_equal(c->time_source, ""); /* never timed */
     gb_run_free(run);
 }
@@ -197,9 +197,9 @@ static void test_committed_run(void **state)
         assert_string_equal(r->time_source, r->batch > 1 ? "events-graph" : "events");
         if (r->batch > 1) {
             batched++;
-            assert_true(r->batch_median_ns == r->median_ns);
+            assert_true(r->batch_time_ns.median == r->time_ns.median);
         } else {
-            assert_true(isnan(r->batch_median_ns));
+            assert_true(isnan(r->batch_time_ns.median));
         }
     }
     assert_true(batched > 0);

@@ -88,13 +88,13 @@ enum gb_status gb_roofline_fit_run(const struct gb_run *run, const struct gb_cei
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     for (size_t i = 0; i < run->n_records; i++) {
         const struct gb_record *r = &run->records[i];
-        if (r->status != GB_REC_OK || !(r->median_ns > 0)) {
+        if (r->status != GB_REC_OK || !(r->time_ns.median > 0)) {
             out->skipped++;
             continue;
         }
         struct gb_roofline_point *pt = &out->pts[out->n++];
         gb_roofline_label(r, pt->label, sizeof pt->label);
-        pt->time_ns = r->median_ns;
+        pt->time_ns = r->time_ns.median;
         pt->ops = r->flops > 0 ? r->flops : 0;
         pt->pipe = pt->ops > 0 ? gb_roofline_pipe(r, o) : -1;
         for (int l = 0; l < GB_N_LEVELS; l++)

@@ -208,7 +208,7 @@ double gb_roof_record_rate(const struct gb_record *r, const struct gb_device_inf
     if (roof < 0)
         return NAN;
     if (roof == GB_ROOF_LAUNCH)
-        return r->median_ns > 0 ? r->median_ns : NAN;
+        return r->time_ns.median > 0 ? r->time_ns.median : NAN;
     if (strcmp(r->suite, "throughput") == 0) {
         /* Rates per clock per SM from the SMs' own cycle counters. */
         double mhz = gb_record_metric(r, "sm_mhz", NAN);
@@ -268,10 +268,10 @@ static void gb_ceilings_launch(const struct gb_run *run, struct gb_ceilings *c)
     size_t n = 0;
     for (size_t i = 0; i < run->n_records && n < 256; i++) {
         const struct gb_record *r = &run->records[i];
-        if (gb_roof_of_record(r) != GB_ROOF_LAUNCH || !(r->median_ns > 0))
+        if (gb_roof_of_record(r) != GB_ROOF_LAUNCH || !(r->time_ns.median > 0))
             continue;
         v[n] = gb_record_axis_num(r, "blocks", NAN);
-        t[n] = r->median_ns;
+        t[n] = r->time_ns.median;
         n += isfinite(v[n]);
     }
     c->launch_n = (int)n;

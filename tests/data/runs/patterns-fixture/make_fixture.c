@@ -40,19 +40,19 @@ static void add(const char *bench, const char *axes, double us, double bytes, co
     if (failed) {
         r.status = GB_REC_FAILED;
         snprintf(r.reason, sizeof r.reason, "%s", failed);
-        r.min_ns = r.median_ns = r.mean_ns = r.stddev_ns = r.ci_lo_ns = r.ci_hi_ns = NAN;
+        r.time_ns.min = r.time_ns.median = r.time_ns.mean = r.time_ns.stddev = r.time_ns.ci_lo = r.time_ns.ci_hi = NAN;
         r.bw_gbs = r.gflops = NAN;
     } else {
         double ns = us * 1e3;
         r.status = GB_REC_OK;
         r.samples = 40;
         r.converged = 1;
-        r.median_ns = ns;
-        r.min_ns = ns * 0.996;
-        r.mean_ns = ns * 1.001;
-        r.stddev_ns = ns * 0.004;
-        r.ci_lo_ns = ns * 0.998;
-        r.ci_hi_ns = ns * 1.003;
+        r.time_ns.median = ns;
+        r.time_ns.min = ns * 0.996;
+        r.time_ns.mean = ns * 1.001;
+        r.time_ns.stddev = ns * 0.004;
+        r.time_ns.ci_lo = ns * 0.998;
+        r.time_ns.ci_hi = ns * 1.003;
         r.bw_gbs = bytes > 0 ? bytes / ns : NAN;
         r.gflops = NAN;
         r.timed_s = 40 * ns * 1e-9;
