@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The Python tests' packages (pandas, pytest, jsonschema), in a virtual
+# The Python tests' packages (pandas, pytest, jsonschema; setuptools and wheel
+# to pip-install python/ offline), in a virtual
 # environment under the build directory: usage python_deps.sh VENV_DIR.
 # The environment sees the system's site packages, so what the system already
 # has (Debian's python3-pandas, a user's pip install) is used as it is, and pip
@@ -7,7 +8,7 @@
 set -u
 venv=${1:?usage: python_deps.sh VENV_DIR}
 py=${PYTHON:-python3}
-need="pandas pytest jsonschema setuptools"
+need="pandas pytest jsonschema setuptools wheel"
 if [ ! -x "$venv/bin/python" ]; then
     mkdir -p "$(dirname "$venv")"
     if ! "$py" -m venv --system-site-packages "$venv" >/dev/null 2>&1; then
