@@ -5,8 +5,9 @@
 #                  the last line says which device tests it did not run, and why
 #   make gpu-test  the device tier: every suite in quick mode on a real GPU
 #                  (without a GPU: one line saying so, and the recipe exits 3)
-#   make install   install gpubound, libgpubound (.a and .so), its headers and gpubound.pc
-#                  under PREFIX (default /usr/local), staged under DESTDIR when it is set
+#   make install   install gpubound, libgpubound (.a and .so), its headers, gpubound.pc, the CMake
+#                  package, the man pages and bash completion under PREFIX (default /usr/local),
+#                  staged under DESTDIR when it is set
 #   make deps      install the Debian packages the build and tests need (apt-get, as root), and
 #                  the Python tests' packages (pandas, pytest, jsonschema) into $(BUILD)/venv (pip)
 #   make asan      build with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan) and run

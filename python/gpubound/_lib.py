@@ -27,9 +27,14 @@ class GpuboundError(RuntimeError):
 
 
 def _source_build_dirs():
-    """build/ of the source tree this package sits in (python/gpubound/..)."""
-    root = Path(__file__).resolve().parent.parent.parent
-    return [root / "build"] if (root / "CMakeLists.txt").is_file() else []
+    """build/ of the source tree this package sits in (python/gpubound/..),
+    then of the source tree in the current directory (an installed package
+    used from a checkout)."""
+    out = []
+    for root in (Path(__file__).resolve().parent.parent.parent, Path.cwd()):
+        if (root / "CMakeLists.txt").is_file() and (root / "python" / "pyproject.toml").is_file():
+            out.append(root / "build")
+    return out
 
 
 def _prefixes():
