@@ -5,9 +5,11 @@
 #                  the last line says which device tests it did not run, and why
 #   make gpu-test  the device tier: every suite in quick mode on a real GPU
 #                  (without a GPU: one line saying so, and the recipe exits 3)
-#   make install   install gpubound, libgpubound (.a and .so), its headers and gpubound.pc
-#                  under PREFIX (default /usr/local), staged under DESTDIR when it is set
-#   make deps      install the Debian packages the build and tests need (apt-get, as root)
+#   make install   install gpubound, libgpubound (.a and .so), its headers, gpubound.pc, the CMake
+#                  package, the man pages and bash completion under PREFIX (default /usr/local),
+#                  staged under DESTDIR when it is set
+#   make deps      install the Debian packages the build and tests need (apt-get, as root), and
+#                  the Python tests' packages (pandas, pytest, jsonschema) into $(BUILD)/venv (pip)
 #   make asan      build with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan) and run
 #                  the CPU tiers under them
 #   make fuzz      build the libFuzzer targets of every loader with clang and the sanitizers
@@ -19,7 +21,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CUDA_HOME ?= /usr/local/cuda
 RUN_OUT ?= runs/$(shell date -u +%Y%m%dT%H%M%SZ)
 PREFIX ?= /usr/local
-PKGS = cmake make gcc clang libclang-rt-14-dev pkg-config libgsl-dev libjansson-dev libcmocka-dev zlib1g-dev gnuplot-nox pmccabe python3 libjs-chart.js chromium libmatheval-dev libclang-dev libopenmpi-dev openmpi-bin
+PKGS = cmake make gcc clang libclang-rt-14-dev pkg-config libgsl-dev libjansson-dev libcmocka-dev zlib1g-dev gnuplot-nox pmccabe python3 libjs-chart.js chromium libmatheval-dev libclang-dev libopenmpi-dev openmpi-bin python3-venv
 
 FUZZ_SECONDS ?= 60
 
@@ -38,6 +40,7 @@ deps:
 	if [ ! -f "$(CUDA_HOME)/include/cuda.h" ]; then \
 	  echo "make deps: no CUDA toolkit at $(CUDA_HOME) (cuda.h not found); install the CUDA toolkit or set CUDA_HOME" >&2; exit 1; \
 	fi
+	@bash scripts/python_deps.sh $(BUILD)/venv
 
 $(BUILD)/Makefile: CMakeLists.txt | deps
 	cmake -S . -B $(BUILD) -DGB_CUDA_HOME=$(CUDA_HOME) >/dev/null

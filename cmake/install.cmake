@@ -18,6 +18,11 @@ target_link_libraries(gpubound_shared PRIVATE ${GB_GSL_SO} ${GB_GSLCBLAS_SO} ${G
 
 file(RELATIVE_PATH GB_PC_TO_PREFIX "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig" "${CMAKE_INSTALL_PREFIX}")
 string(REGEX REPLACE "/$" "" GB_PC_TO_PREFIX "${GB_PC_TO_PREFIX}")
+# cuda.h's directory, unless the compiler searches it anyway.
+set(GB_PC_CUDA_CFLAGS "")
+if(NOT GB_CUDA_INCLUDE STREQUAL "/usr/include")
+  set(GB_PC_CUDA_CFLAGS " -I\${cudaincludedir}")
+endif()
 configure_file(${CMAKE_SOURCE_DIR}/cmake/gpubound.pc.in ${CMAKE_BINARY_DIR}/gpubound.pc @ONLY)
 
 install(TARGETS gpubound RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -1,0 +1,59 @@
+"""run, breakdown and occupancy through the program; roofline from loaded records."""
+import os
+
+import pytest
+
+import gpubound
+
+
+def test_occupancy_matches_the_calculator():
+    # 256 threads x 64 registers on 9.0: the register file holds 4 blocks (the install test's figure).
+    o = gpubound.occupancy(256, 64, 0, cc="9.0")
+    assert o.config["active_blocks"] == 4
+    assert o.config["occupancy"] == pytest.approx(0.5)
+    assert set(o.sweeps["sweep"]) == {"threads", "regs", "smem"}
+
+
+def test_occupancy_usage_error():
+    with pytest.raises(gpubound.GpuboundError) as e:
+        gpubound.occupancy(4096, 32, 0, cc="9.0")
+    assert e.value.status == 2
+
+
+def test_breakdown_leaves_the_run_alone(src):
+    d = src / "data/h200/examples-2026-11-23/sgemm"
+    before = sorted(os.listdir(d))
+    b = gpubound.breakdown(d, bench="tiled")  # the copy of the spec in the run: regblock needs the newer one
+    assert sorted(os.listdir(d)) == before
+    assert len(b.table) > 4
+    assert {"measured (us)", "predicted (us)"} <= set(b.table.columns)
+    coef = b.coefficients
+    s2pt = coef[coef["term"] == "S2PT"].iloc[0]
+    assert s2pt["ci_lo"] <= s2pt["estimate"] <= s2pt["ci_hi"]
+    assert b.model["format"] == "gpubound-lpbm/1"
+
+
+def test_roofline_memory_fraction(src):
+    d = src / "data/h100/compare-2026-11-23/bw-a"
+    df = gpubound.load_run(d)
+    r = gpubound.roofline(df)
+    peak = df.attrs["run"]["device"]["mem_peak_gbs"]
+    assert r.attrs["mem_peak_gbs"] == peak
+    assert list(r["memory_roof_fraction"]) == pytest.approx(list(r["attained_gbs"] / peak))
+    assert (r["memory_roof_fraction"] < 1).all()
+    assert set(r["bound"]) == {"unknown"}
+    r2 = gpubound.roofline(df, peak_gflops=60000)
+    assert set(r2["bound"]) == {"memory"}  # bandwidth kernels do no flops
+
+
+def test_run_without_a_gpu_says_so(program, tmp_path):
+    if gpubound_info_rc(program) == 0:
+        pytest.skip("a GPU is present: the no-GPU path cannot be checked here")
+    with pytest.raises(gpubound.GpuboundError) as e:
+        gpubound.run("bandwidth/read", out=str(tmp_path / "r"), quick=True, bytes=["1M"])
+    assert e.value.status == 3
+
+
+def gpubound_info_rc(program):
+    import subprocess
+    return subprocess.run([program, "info"], capture_output=True).returncode
