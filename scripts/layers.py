@@ -53,9 +53,9 @@ ROOMS_OF_HEADERS = {
 _FLEET = "fleet.h declares the fleet's records, outlier rule, run and report at once: split it by job"
 _CHARTS = "a suite declares its charts through report/'s headers: move the chart spec below the suites"
 ALLOWED = {
-    ("src/models/lpbm_internal.h", "gpubound/spec.h"):
+    ("src/models/lpbm/lpbm_internal.h", "gpubound/spec.h"):
         "the breakdown loads a kernel spec through suites/ (dragging in gpu.h and cuda.h)",
-    ("src/models/fleet.c", "gpubound/fleet.h"): _FLEET,
+    ("src/models/fleet/fleet.c", "gpubound/fleet.h"): _FLEET,
     ("src/results/fleet.c", "gpubound/fleet.h"): _FLEET,
     ("src/measure/fleet_run.c", "gpubound/fleet.h"): _FLEET,
     ("src/measure/fleet_mpi.c", "gpubound/fleet.h"): _FLEET,

@@ -1,6 +1,6 @@
 /* cmd_breakdown.c - `gpubound breakdown RUN`: the Linear Performance-
  * Breakdown Model fitted to a recorded kernel-spec run (no GPU needed).
- * Parses, calls src/models/lpbm*.c and src/report/breakdown_chart.c,
+ * Parses, calls src/models/lpbm/ and src/report/breakdown_chart.c,
  * prints. */
 #include <getopt.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* cmd_camp_validate.c - `gpubound camp validate`: reads the validation
- * applications of a run (src/models/campprof_records.c), validates the
- * model on each (src/models/campprof_validate.c), and prints the table,
+ * applications of a run (src/models/campprof/campprof_records.c), validates the
+ * model on each (src/models/campprof/campprof_validate.c), and prints the table,
  * writes it as validation.csv and draws each application's band. */
 #include <errno.h>
 #include <getopt.h>
