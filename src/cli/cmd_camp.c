@@ -16,6 +16,7 @@
 #include "gpubound/campprof.h"
 #include "gpubound/report.h"
 #include "util/fs.h"
+#include "util/replace.h"
 #include "util/stage.h"
 
 #define CMD "camp"
@@ -291,11 +292,10 @@ static enum gb_status camp_fit_guard(const char *out, const struct gb_camp_model
     enum gb_status st = GB_OK;
     if (!old)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
-    if (!force && access(out, F_OK) == 0 && gb_camp_model_load(out, old) == GB_OK &&
-        camp_model_points(old) > camp_model_points(m))
-        st = gb_error_set(GB_ERR_UNSUPPORTED, "%s was fitted on %zu observations and this fit has "
-                          "%zu; it is not replaced (--force replaces it, --out writes elsewhere)",
-                          out, camp_model_points(old), camp_model_points(m));
+    static const struct gb_replace_words words = {"was fitted on", "observations", "this fit has",
+                                                  GB_REPLACE_OUT_ELSEWHERE};
+    if (!force && access(out, F_OK) == 0 && gb_camp_model_load(out, old) == GB_OK)
+        st = gb_replace_check(out, camp_model_points(old), camp_model_points(m), force, &words);
     if (st == GB_OK)
         gb_error_clear();
     free(old);
