@@ -35,7 +35,7 @@ ROOMS_OF_HEADERS = {
     "analyze": "analyze", "cexpr": "analyze",
     "results": "results", "counters": "results", "ncu": "results",
     "camp_counts": "models", "camp_detect": "models", "campprof": "models", "compare": "models",
-    "geometry": "models", "lpbm": "models", "lpbm_input": "models", "nnls": "models",
+    "geometry": "models", "lpbm": "models", "lpbm_input": "models", "lpbm_run": "models", "nnls": "models",
     "occupancy": "models", "regress": "models", "speedup": "models", "roofline": "models", "guide": "models",
     "measure": "measure", "session": "measure",
     "suite": "suites", "spec": "suites",

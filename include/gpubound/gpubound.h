@@ -23,6 +23,7 @@
 #include "gpubound/gpu.h"
 #include "gpubound/lpbm.h"
 #include "gpubound/lpbm_input.h"
+#include "gpubound/lpbm_run.h"
 #include "gpubound/measure.h"
 #include "gpubound/ncu.h"
 #include "gpubound/nnls.h"
