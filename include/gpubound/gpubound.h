@@ -18,6 +18,7 @@
 #include "gpubound/device.h"
 #include "gpubound/export.h"
 #include "gpubound/fleet.h"
+#include "gpubound/fleet_loop.h"
 #include "gpubound/geometry.h"
 #include "gpubound/geometry_tables.h"
 #include "gpubound/gpu.h"
