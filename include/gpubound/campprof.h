@@ -514,4 +514,13 @@ enum gb_status gb_camp_model_write(const struct gb_camp_model *m, const char *pa
  * malformed. */
 enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m);
 
+/* The observations model `m` was fitted on: the sum over its equations. */
+size_t gb_camp_model_points(const struct gb_camp_model *m);
+
+/* The replace guard (util/replace.h) before `m` is written to `path`:
+ * GB_ERR_UNSUPPORTED, one line, when the model already at `path` was
+ * fitted on more observations (a cut run) and `force` is 0; a file there
+ * that cannot be read is replaced. GB_ERR_NOMEM. */
+enum gb_status gb_camp_model_guard(const char *path, const struct gb_camp_model *m, int force);
+
 #endif
