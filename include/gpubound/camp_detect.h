@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "gpubound/counters.h"
+#include "gpubound/results.h"
 
 /* The units judged: L2 slices (all sectors), DRAM partitions (reads, writes). */
 #define GB_CAMP_DETECT_UNITS 3
@@ -48,5 +49,28 @@ void gb_camp_detect(const struct gb_counters *point, const struct gb_counters *s
  * reference" or "not camped: max/mean 1.04, 1.01 times the spread
  * reference" or why it was not judged. */
 void gb_camp_detect_verdict(const struct gb_camp_detect_unit *u, char *buf, size_t n);
+
+/* ---- the references ---- */
+
+/* The counters a point is judged on: L2 sectors, DRAM sectors read and
+ * written (GB_CAMP_DETECT_N_METRICS names). */
+#define GB_CAMP_DETECT_N_METRICS 3
+extern const char *const gb_camp_detect_metrics[GB_CAMP_DETECT_N_METRICS];
+
+/* The reference points: the camping suite's spread and camped sets of
+ * GB_CAMP_DETECT_REF_BENCH at 4-byte loads and 64 warps per SM, as a
+ * run's --set arguments (GB_CAMP_DETECT_N_REF_SETS of them). */
+#define GB_CAMP_DETECT_REF_BENCH "camping/read"
+#define GB_CAMP_DETECT_N_REF_SETS 3
+extern const char *const gb_camp_detect_ref_sets[GB_CAMP_DETECT_N_REF_SETS];
+
+/* The reference of pattern `pattern` ("spread", "camped") among the n
+ * records: a camping/read record with counters, the one at width 4 and 64
+ * warps preferred; NULL when there is none. */
+const struct gb_record *gb_camp_detect_ref(const struct gb_record *recs, size_t n, const char *pattern);
+
+/* How many of the first records are references profiled ahead of the
+ * points (camping/read, at most 2). */
+size_t gb_camp_detect_n_refs(const struct gb_record *recs, size_t n);
 
 #endif

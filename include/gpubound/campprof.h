@@ -356,6 +356,21 @@ struct gb_camp_ncu_input {
 enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_ncu_launch *l,
                                 struct gb_camp_ncu_input *out);
 
+/* The one record of `run` that is BENCH ("suite/bench") with every pair of
+ * AXES ("a=1,b=2"; "" matches any) in *hit, and how many match in
+ * *n_hits (*hit is the first; set only when one matches). Never fails. */
+void gb_camp_point_find(const struct gb_run *run, const char *bench, const char *axes,
+                        const struct gb_record **hit, size_t *n_hits);
+
+/* A point recorded with `run --counters` as a report of one launch, for
+ * gb_camp_from_ncu: its counters (Nsight Compute metrics, by the same
+ * names), its launch's shape from the spec contract's point metrics
+ * (block_threads, grid_blocks, regs, smem_static_bytes,
+ * smem_dynamic_bytes) where present, and its median time as the duration.
+ * GB_ERR_FORMAT when the record has no counters, GB_ERR_NOMEM. Free with
+ * gb_ncu_free. */
+enum gb_status gb_camp_point_report(const struct gb_record *r, struct gb_ncu_report **out);
+
 /* ---- validation ---- */
 
 /* One measured configuration of an application. */
@@ -498,5 +513,14 @@ enum gb_status gb_camp_model_write(const struct gb_camp_model *m, const char *pa
  * not a CampProf model, or an equation, coefficient or count is missing or
  * malformed. */
 enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m);
+
+/* The observations model `m` was fitted on: the sum over its equations. */
+size_t gb_camp_model_points(const struct gb_camp_model *m);
+
+/* The replace guard (util/replace.h) before `m` is written to `path`:
+ * GB_ERR_UNSUPPORTED, one line, when the model already at `path` was
+ * fitted on more observations (a cut run) and `force` is 0; a file there
+ * that cannot be read is replaced. GB_ERR_NOMEM. */
+enum gb_status gb_camp_model_guard(const char *path, const struct gb_camp_model *m, int force);
 
 #endif

@@ -1,5 +1,5 @@
 /* compare.h - two sets of runs compared point by point: is NEW faster or
- * slower than BASE, and is the difference real? (src/models/compare.c;
+ * slower than BASE, and is the difference real? (src/models/compare/compare.c;
  * the method and why: docs/models.md, "Comparing runs").
  *
  * Points are matched by suite, bench, cache mode and axis values. Each

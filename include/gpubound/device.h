@@ -5,7 +5,7 @@
  * (gb_device_query, gpubound/gpu.h), written into run.json, and read back
  * on machines without a GPU, so the models and reports can use the limits
  * of the device that was measured. What needs no GPU lives here: the
- * limits of each compute capability (src/models/cc_table.c).
+ * limits of each compute capability (src/models/occupancy/cc_table.c).
  */
 #ifndef GPUBOUND_DEVICE_H
 #define GPUBOUND_DEVICE_H

@@ -1,6 +1,6 @@
 /* cmd_breakdown.c - `gpubound breakdown RUN`: the Linear Performance-
  * Breakdown Model fitted to a recorded kernel-spec run (no GPU needed).
- * Parses, calls src/models/lpbm*.c and src/report/breakdown_chart.c,
+ * Parses, calls src/models/lpbm/ and src/report/breakdown_chart.c,
  * prints. */
 #include <getopt.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "gpubound/breakdown_chart.h"
-#include "gpubound/lpbm_input.h"
+#include "gpubound/lpbm_run.h"
 #include "gpubound/table.h"
 #include "util/fs.h"
 #include "util/stage.h"
@@ -20,20 +20,16 @@
 #define CMD "breakdown"
 
 struct bd_opts {
-    const char *bench, *out, *spec;
-    struct gb_lpbm_holdout holdout;
-    int explain, force, no_chart, intercept;
-    int form;                    /* -1 auto, else enum gb_lpbm_form */
-    enum gb_lpbm_weight weight;
+    const char *out;
+    struct gb_lpbm_fit_opts fit;  /* --spec, --bench, --form, --weight, --intercept, --holdout */
+    int explain, force, no_chart;
     enum gb_format fmt;
+    enum gb_status print_st;      /* the first model that could not be printed */
 };
 
 struct bd_state {
     struct gb_run *run;
-    struct gb_lpbm_spec *spec;
-    struct gb_lpbm_input *in;            /* one per bench fitted: no bench is left out */
-    struct gb_lpbm_bench_model *models;  /* one per bench and form */
-    size_t n_in, n_models, cap_in, cap_models;
+    struct gb_lpbm_fit_result fit;  /* the driver's inputs and models */
     char out_dir[GB_PATH_MAX];
     struct gb_stage stage;          /* the model and charts, moved into out_dir together */
     struct gb_report_result res;    /* the charts drawn */
@@ -50,30 +46,30 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
         {"intercept", no_argument, NULL, 'I'},     {NULL, 0, NULL, 0}};
     int c;
     memset(o, 0, sizeof *o);
-    o->form = -1;
+    o->fit.form = -1;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         switch (c) {
-        case 'b': o->bench = optarg; break;
+        case 'b': o->fit.bench = optarg; break;
         case 'o': o->out = optarg; break;
-        case 's': o->spec = optarg; break;
+        case 's': o->fit.spec = optarg; break;
         case 'e': o->explain = 1; break;
         case 'X': o->force = 1; break;
         case 'n': o->no_chart = 1; break;
-        case 'I': o->intercept = 1; break;
+        case 'I': o->fit.intercept = 1; break;
         case 'H':
-            if (gb_lpbm_holdout_parse(optarg, &o->holdout) != GB_OK)
+            if (gb_lpbm_holdout_parse(optarg, &o->fit.holdout) != GB_OK)
                 return gb_cli_usage(CMD, "%s", gb_error_message());
             break;
         case 'F':
             if (strcmp(optarg, "formula") && strcmp(optarg, "counters"))
                 return gb_cli_usage(CMD, "--form takes formula or counters, not '%s'", optarg);
-            o->form = strcmp(optarg, "formula") ? GB_LPBM_COUNTERS : GB_LPBM_FORMULA;
+            o->fit.form = strcmp(optarg, "formula") ? GB_LPBM_COUNTERS : GB_LPBM_FORMULA;
             break;
         case 'w':
             if (strcmp(optarg, "relative") && strcmp(optarg, "none"))
                 return gb_cli_usage(CMD, "--weight takes relative or none, not '%s'", optarg);
-            o->weight = strcmp(optarg, "none") ? GB_LPBM_RELATIVE : GB_LPBM_PLAIN;
+            o->fit.weight = strcmp(optarg, "none") ? GB_LPBM_RELATIVE : GB_LPBM_PLAIN;
             break;
         case 'f':
             if (gb_format_parse(optarg, &o->fmt) != GB_OK)
@@ -273,112 +269,29 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     return GB_OK;
 }
 
-/* ---- fitting ---- */
-
-/* The best configuration: the fastest of the largest problem measured (the
- * problem of the slowest point). */
-static size_t bd_best(const struct gb_lpbm_point *pts, size_t n)
-{
-    size_t slow = 0, best = SIZE_MAX;
-    for (size_t i = 1; i < n; i++)
-        if (pts[i].time_ns > pts[slow].time_ns)
-            slow = i;
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(pts[i].problem, pts[slow].problem) == 0 &&
-            (best == SIZE_MAX || pts[i].time_ns < pts[best].time_ns))
-            best = i;
-    return best == SIZE_MAX ? 0 : best;
-}
-
-static enum gb_status bd_fit(const struct bd_opts *o, const struct gb_lpbm_input *in,
-                             enum gb_lpbm_form form, struct gb_lpbm_bench_model *m)
-{
-    enum gb_status st;
-    memset(m, 0, sizeof *m);
-    /* same sizes: the input's names are NUL-terminated within them */
-    memcpy(m->suite, in->suite, sizeof m->suite);
-    memcpy(m->bench, in->bench, sizeof m->bench);
-    snprintf(m->sources, sizeof m->sources, "%s",
-             form == GB_LPBM_COUNTERS ? "measured counters" : in->sources);
-    memcpy(m->note, in->note, sizeof m->note);
-    m->form = form;
-    m->weight = o->weight;
-    m->intercept = o->intercept;
-    m->holdout = o->holdout;
-    if (!(m->pts = malloc(in->n * sizeof *m->pts)))
-        return gb_error_set(GB_ERR_NOMEM, "out of memory");
-    memcpy(m->pts, in->pts, in->n * sizeof *m->pts);
-    for (size_t i = 0; i < in->n; i++) {
-        m->pts[i].intercept = o->intercept;
-        if ((st = gb_lpbm_predictors(&m->pts[i], form)) != GB_OK)
-            return st;
-    }
-    if ((st = gb_lpbm_fit(m->pts, in->n, o->weight, GB_LPBM_BOOT, GB_LPBM_SEED, &m->fit)) ||
-        (st = gb_lpbm_holdout_run(m->pts, in->n, o->weight, &o->holdout, &m->held)))
-        return gb_error_set(st, "%s/%s: %s", in->suite, in->bench, gb_error_message());
-    gb_lpbm_dominant(&m->fit, &m->pts[bd_best(m->pts, in->n)], m->dominant, sizeof m->dominant);
-    return GB_OK;
-}
-
-static void bd_model_release(struct gb_lpbm_bench_model *m)
-{
-    free(m->pts);
-    free(m->held.rel);
-    memset(m, 0, sizeof *m);
-}
-
 /* ---- the command ---- */
 
-/* Room for one more element of *v (n used of *cap, each `size` bytes, zeroed). */
-static enum gb_status bd_grow(void **v, size_t n, size_t *cap, size_t size)
+static void bd_on_input(void *ctx, const struct gb_lpbm_input *in)
 {
-    if (n < *cap)
-        return GB_OK;
-    size_t c = *cap ? 2 * *cap : 8;
-    char *p = realloc(*v, c * size);
-    if (!p)
-        return gb_error_set(GB_ERR_NOMEM, "out of memory");
-    memset(p + *cap * size, 0, (c - *cap) * size);
-    *v = p;
-    *cap = c;
-    return GB_OK;
-}
-
-static enum gb_status bd_bench(const struct bd_opts *o, struct bd_state *s, const char *bench)
-{
-    enum gb_status st = bd_grow((void **)&s->in, s->n_in, &s->cap_in, sizeof *s->in);
-    if (st != GB_OK)
-        return st;
-    struct gb_lpbm_input *in = &s->in[s->n_in];
-    st = gb_lpbm_input_build(s->run, s->spec, bench, gb_lpbm_counters_get, NULL, in);
-    if (st != GB_OK)
-        return st;
-    s->n_in++;
+    const struct bd_opts *o = ctx;
     if (o->explain && o->fmt == GB_FORMAT_TABLE)
         bd_explain(in);
-    int forms[2], nf = 0;
-    if (o->form != GB_LPBM_COUNTERS)
-        forms[nf++] = GB_LPBM_FORMULA;
-    if (o->form == GB_LPBM_COUNTERS || (o->form < 0 && in->n_counters == (int)in->n))
-        forms[nf++] = GB_LPBM_COUNTERS;
-    for (int k = 0; k < nf; k++) {
-        if ((st = bd_grow((void **)&s->models, s->n_models, &s->cap_models, sizeof *s->models)) != GB_OK)
-            return st;
-        struct gb_lpbm_bench_model *m = &s->models[s->n_models++];
-        if ((st = bd_fit(o, in, (enum gb_lpbm_form)forms[k], m)) != GB_OK)
-            return st;
-        if (o->fmt == GB_FORMAT_TABLE && (st = bd_print_model(m)) != GB_OK)
-            return st;
-    }
-    return GB_OK;
 }
 
-static enum gb_status bd_charts(const struct bd_opts *o, struct bd_state *s)
+/* A model as it is fitted, in the terminal's format. */
+static void bd_on_model(void *ctx, const struct gb_lpbm_bench_model *m)
+{
+    struct bd_opts *o = ctx;
+    if (o->fmt == GB_FORMAT_TABLE && o->print_st == GB_OK)
+        o->print_st = bd_print_model(m);
+}
+
+static enum gb_status bd_charts(struct bd_state *s)
 {
     enum gb_status st = GB_OK;
     char stem[160], sub[512];
-    for (size_t k = 0; k < s->n_models && st == GB_OK; k++) {
-        const struct gb_lpbm_bench_model *m = &s->models[k];
+    for (size_t k = 0; k < s->fit.n_models && st == GB_OK; k++) {
+        const struct gb_lpbm_bench_model *m = &s->fit.models[k];
         snprintf(stem, sizeof stem, "breakdown-%s-%s%s", m->suite, m->bench,
                  m->form == GB_LPBM_COUNTERS ? "-counters" : "");
         char r2[32] = "undefined";
@@ -389,7 +302,6 @@ static enum gb_status bd_charts(const struct bd_opts *o, struct bd_state *s)
                  100 * m->held.median_abs_rel);
         st = gb_breakdown_chart_draw(m, s->stage.tmp, stem, sub, 0, &s->res);
     }
-    (void)o;
     return st;
 }
 
@@ -403,76 +315,27 @@ static void bd_written(const struct bd_state *s)
                         "apt-get install gnuplot-nox)\n", s->res.n_not_drawn);
 }
 
-static enum gb_status bd_write_model(const struct bd_opts *o, struct bd_state *s)
-{
-    char path[GB_PATH_MAX + 64], staged[GB_PATH_MAX + 128];
-    size_t old = 0, now = 0;
-    const char *slash = strrchr(s->run->dir, '/');
-    snprintf(path, sizeof path, "%s/%s", s->out_dir, GB_LPBM_MODEL_FILE);
-    for (size_t k = 0; k < s->n_models; k++)
-        now += s->models[k].fit.n;
-    if (!o->force && access(path, F_OK) == 0 && gb_lpbm_model_points(path, &old) == GB_OK &&
-        old > now)
-        return gb_error_set(GB_ERR_UNSUPPORTED, "%s was fitted on %zu configurations and this fit "
-                            "has %zu; it is not replaced (--force replaces it, --out writes "
-                            "elsewhere)", path, old, now);
-    gb_error_clear();
-    enum gb_status st = gb_stage_path(&s->stage, GB_LPBM_MODEL_FILE, staged, sizeof staged);
-    return st != GB_OK ? st : gb_lpbm_model_write(staged, slash && slash[1] ? slash + 1 : s->run->dir,
-                                                  s->models, s->n_models);
-}
-
-/* Names the spec's benches the run has no record of (not fitted), on stderr. */
-static void bd_note_unmeasured(const struct bd_opts *o, const struct bd_state *s, const char *list, size_t n)
-{
-    if (n && !o->bench)
-        fprintf(stderr, "note: %zu of the spec's %zu benches %s no record in the run and %s not fitted: %s\n", n,
-                gb_lpbm_spec_n_benches(s->spec), n > 1 ? "have" : "has", n > 1 ? "are" : "is", list);
-}
-
-static enum gb_status bd_all(const struct bd_opts *o, struct bd_state *s)
-{
-    enum gb_status st = GB_OK;
-    size_t n = gb_lpbm_spec_n_benches(s->spec), n_none = 0, len = 0;
-    char none[1024] = "";
-    for (size_t i = 0; i < n && st == GB_OK; i++) {
-        const char *b = gb_lpbm_spec_bench(s->spec, i);
-        if (o->bench && strcmp(o->bench, b) != 0)
-            continue;
-        size_t have = 0;
-        for (size_t r = 0; r < s->run->n_records; r++)
-            have += !strcmp(s->run->records[r].bench, b) &&
-                    !strcmp(s->run->records[r].suite, gb_lpbm_spec_suite(s->spec));
-        if (have || o->bench)
-            st = bd_bench(o, s, b);
-        else if (n_none++, len < sizeof none)
-            len += (size_t)snprintf(none + len, sizeof none - len, "%s%s", len ? ", " : "", b);
-    }
-    if (st == GB_OK && s->n_in > 0)
-        bd_note_unmeasured(o, s, none, n_none);
-    if (st == GB_OK && s->n_in == 0)
-        st = gb_error_set(GB_ERR_USAGE, o->bench ? "the spec of suite %s has no bench '%s'"
-                                                 : "the run has no record of suite %s",
-                          gb_lpbm_spec_suite(s->spec), o->bench);
-    if (st == GB_OK && o->fmt != GB_FORMAT_TABLE)
-        st = bd_breakdown_table(s->models, s->n_models, o->fmt);
-    return st;
-}
-
-static int bd_run(const struct bd_opts *o, struct bd_state *s, const char *dir)
+static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
 {
     enum gb_status st;
-    char spec_path[GB_PATH_MAX];
+    const struct gb_lpbm_fit_result *f = &s->fit;
     if ((st = gb_cli_load_run(dir, &s->run)) != GB_OK)
         return gb_cli_fail(st, CMD, "give the directory of a recorded run");
-    if ((st = gb_lpbm_spec_locate(s->run, o->spec, spec_path, sizeof spec_path)) != GB_OK ||
-        (st = gb_lpbm_spec_load(spec_path, &s->spec)) != GB_OK)
-        return gb_cli_fail(st, CMD, "name the run's kernel spec with --spec PATH");
-    if ((st = bd_all(o, s)) != GB_OK)
+    o->fit.on_input = bd_on_input;
+    o->fit.on_model = bd_on_model;
+    o->fit.ctx = o;
+    if ((st = gb_lpbm_fit_run(s->run, &o->fit, &s->fit)) != GB_OK || (st = o->print_st) != GB_OK)
+        return gb_cli_fail(st, CMD, f->spec ? NULL : "name the run's kernel spec with --spec PATH");
+    if (f->n_unmeasured && !o->fit.bench)
+        fprintf(stderr, "note: %zu of the spec's %zu benches %s no record in the run and %s not fitted: %s\n",
+                f->n_unmeasured, f->n_benches, f->n_unmeasured > 1 ? "have" : "has",
+                f->n_unmeasured > 1 ? "are" : "is", f->unmeasured);
+    if (o->fmt != GB_FORMAT_TABLE && (st = bd_breakdown_table(f->models, f->n_models, o->fmt)) != GB_OK)
         return gb_cli_fail(st, CMD, NULL);
     snprintf(s->out_dir, sizeof s->out_dir, "%s", o->out ? o->out : dir);
-    if ((st = gb_stage_open(&s->stage, s->out_dir)) != GB_OK || (st = bd_write_model(o, s)) != GB_OK ||
-        (!o->no_chart && (st = bd_charts(o, s)) != GB_OK) || (st = gb_stage_commit(&s->stage)) != GB_OK)
+    if ((st = gb_stage_open(&s->stage, s->out_dir)) != GB_OK ||
+        (st = gb_lpbm_fit_write(f, s->run, &s->stage, o->force)) != GB_OK ||
+        (!o->no_chart && (st = bd_charts(s)) != GB_OK) || (st = gb_stage_commit(&s->stage)) != GB_OK)
         return gb_cli_fail(gb_stage_fail(&s->stage, st), CMD, NULL);
     bd_written(s);
     return GB_EXIT_OK;
@@ -492,13 +355,7 @@ int gb_cmd_breakdown(int argc, char **argv)
     rc = bd_run(&o, s, dir);
     gb_stage_abort(&s->stage);
     gb_report_result_release(&s->res);
-    for (size_t k = 0; k < s->n_models; k++)
-        bd_model_release(&s->models[k]);
-    for (size_t i = 0; i < s->n_in; i++)
-        gb_lpbm_input_release(&s->in[i]);
-    free(s->models);
-    free(s->in);
-    gb_lpbm_spec_free(s->spec);
+    gb_lpbm_fit_result_release(&s->fit);
     gb_run_free(s->run);
     free(s);
     return rc;

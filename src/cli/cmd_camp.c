@@ -273,35 +273,6 @@ static enum gb_status camp_fit_stage(const char *out, const char *model, const c
     return st;
 }
 
-/* The observations a model was fitted on: the sum over its equations. */
-static size_t camp_model_points(const struct gb_camp_model *m)
-{
-    size_t n = 0;
-    for (int op = 0; op < 2; op++)
-        for (int pat = 0; pat < 2; pat++)
-            n += m->eq[op][pat].n_obs;
-    return n;
-}
-
-/* A recorded model is not replaced by one fitted on fewer observations (a
- * cut run) unless --force. */
-static enum gb_status camp_fit_guard(const char *out, const struct gb_camp_model *m, int force)
-{
-    struct gb_camp_model *old = calloc(1, sizeof *old);
-    enum gb_status st = GB_OK;
-    if (!old)
-        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
-    if (!force && access(out, F_OK) == 0 && gb_camp_model_load(out, old) == GB_OK &&
-        camp_model_points(old) > camp_model_points(m))
-        st = gb_error_set(GB_ERR_UNSUPPORTED, "%s was fitted on %zu observations and this fit has "
-                          "%zu; it is not replaced (--force replaces it, --out writes elsewhere)",
-                          out, camp_model_points(old), camp_model_points(m));
-    if (st == GB_OK)
-        gb_error_clear();
-    free(old);
-    return st;
-}
-
 /* One row per form and equation: the fit and held-out statistics. */
 static enum gb_status compare_rows(struct gb_table *t, const struct gb_camp_model *m)
 {
@@ -436,7 +407,7 @@ static int camp_fit(int argc, char **argv)
                                              : NULL);
         goto done;
     }
-    if ((st = camp_fit_guard(path, m, force)) != GB_OK ||
+    if ((st = gb_camp_model_guard(path, m, force)) != GB_OK ||
         (st = camp_fit_stage(out, model, path, &stage, staged, sizeof staged)) != GB_OK ||
         (st = gb_camp_model_write(m, staged)) != GB_OK || (st = gb_stage_commit(&stage)) != GB_OK) {
         rc = gb_cli_fail(gb_stage_fail(&stage, st), "camp fit", NULL);

@@ -1,7 +1,10 @@
 /* cmd_camp_detect.c - `gpubound camp detect`: profiles points in-process
  * and says whether their traffic camps on L2 slices or DRAM partitions,
  * against the camping suite's spread and camped sets profiled in the same
- * command (or read from a camping run recorded with --counters). */
+ * command (or read from a camping run recorded with --counters). The
+ * counters, the references and the judgement are the model's
+ * (src/models/campprof/camp_detect.c); this file parses, profiles and
+ * prints. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,11 +20,6 @@
 #include "gpubound/session.h"
 
 #define CMD "camp"
-
-static const char *const detect_metrics[] = {"lts__t_sectors.sum", "dram__sectors_read.sum",
-                                             "dram__sectors_write.sum"};
-/* The reference points: camping/read at 64 warps per SM and 4-byte loads. */
-static const char *const detect_ref_sets[] = {"pattern=spread,camped", "width=4", "warps=64"};
 
 struct detect_args {
     long device;
@@ -95,23 +93,6 @@ static void detect_keep(void *ctx, const struct gb_record *rec)
         ds->failed = 1;
 }
 
-/* The reference of pattern `pattern` among `recs` (camping/read, width 4 and
- * 64 warps preferred), or NULL. */
-static const struct gb_record *detect_ref(const struct gb_record *recs, size_t n, const char *pattern)
-{
-    const struct gb_record *best = NULL;
-    for (size_t i = 0; i < n; i++) {
-        const struct gb_record *r = &recs[i];
-        const char *p = gb_record_axis(r, "pattern"), *w = gb_record_axis(r, "width");
-        if (strcmp(r->suite, "camping") || strcmp(r->bench, "read") || !p || strcmp(p, pattern) ||
-            !gb_record_has_counters(r))
-            continue;
-        if (!best || (w && !strcmp(w, "4") && gb_record_axis_num(r, "warps", 0) == 64))
-            best = r;
-    }
-    return best;
-}
-
 static void detect_label(const struct gb_record *r, char *buf, size_t n)
 {
     int len = snprintf(buf, n, "%s/%s", r->suite, r->bench);
@@ -172,13 +153,13 @@ static int detect_profile(const struct detect_args *a, int argc, char **argv, st
     const struct gb_plan *plans[2];
     size_t np = 0;
     struct gb_session_opts so = {.device = (int)a->device, .command_line = gb_cli_command_line(), .quick = a->quick};
-    const char *ref_sel[] = {"camping/read"};
+    const char *ref_sel[] = {GB_CAMP_DETECT_REF_BENCH};
     int rc = GB_EXIT_OK;
     memset(&plan, 0, sizeof plan);
     memset(&refs, 0, sizeof refs);
     if (gb_plan_build((const char *const *)argv + optind, argc - optind, a->sets, a->n_sets, a->quick, &plan) != GB_OK)
         return gb_cli_usage(CMD, "detect: %s", gb_error_message());
-    if (!a->refs && gb_plan_build(ref_sel, 1, detect_ref_sets, 3, 0, &refs) != GB_OK) {
+    if (!a->refs && gb_plan_build(ref_sel, 1, gb_camp_detect_ref_sets, GB_CAMP_DETECT_N_REF_SETS, 0, &refs) != GB_OK) {
         rc = gb_cli_fail(GB_ERR_USAGE, "camp detect: the camping references", NULL);
         goto out;
     }
@@ -186,8 +167,8 @@ static int detect_profile(const struct detect_args *a, int argc, char **argv, st
         plans[np++] = &refs;
     plans[np++] = &plan;
     gb_measure_opts_default(&so.measure);
-    so.measure.counters = (char *const *)detect_metrics;
-    so.measure.n_counters = sizeof detect_metrics / sizeof detect_metrics[0];
+    so.measure.counters = (char *const *)gb_camp_detect_metrics;
+    so.measure.n_counters = GB_CAMP_DETECT_N_METRICS;
     enum gb_status st = gb_session_profile(plans, np, &so, detect_keep, ds);
     if (st != GB_OK)
         rc = gb_cli_fail(st, "camp detect", st == GB_ERR_NO_GPU ? "camp detect profiles on an NVIDIA GPU" : NULL);
@@ -222,12 +203,10 @@ int camp_cli_detect(int argc, char **argv)
         n_refs = run->n_records;
     } else {
         refs = ds.recs;
-        for (n_refs = 0; n_refs < ds.n && !strcmp(ds.recs[n_refs].suite, "camping") &&
-                         !strcmp(ds.recs[n_refs].bench, "read") && n_refs < 2; n_refs++)
-            ;
-        first = n_refs;
+        first = n_refs = gb_camp_detect_n_refs(ds.recs, ds.n);
     }
-    const struct gb_record *spread = detect_ref(refs, n_refs, "spread"), *camped = detect_ref(refs, n_refs, "camped");
+    const struct gb_record *spread = gb_camp_detect_ref(refs, n_refs, "spread"),
+                           *camped = gb_camp_detect_ref(refs, n_refs, "camped");
     if (!spread)
         fprintf(stderr, "gpubound camp detect: no spread reference with counters%s; imbalance is shown "
                         "but not judged\n", a.refs ? " in --refs (record camping/read with --counters)" : "");

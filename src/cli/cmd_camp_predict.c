@@ -1,5 +1,5 @@
 /* cmd_camp_predict.c - `gpubound camp predict`: parses the kernel's counts
- * and launch, calls the model for its band (src/models/campprof_predict.c)
+ * and launch, calls the model for its band (src/models/campprof/campprof_predict.c)
  * and prints it, with its chart (src/report/band.c) on request. */
 #include <errno.h>
 #include <getopt.h>

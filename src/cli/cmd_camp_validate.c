@@ -1,6 +1,6 @@
 /* cmd_camp_validate.c - `gpubound camp validate`: reads the validation
- * applications of a run (src/models/campprof_records.c), validates the
- * model on each (src/models/campprof_validate.c), and prints the table,
+ * applications of a run (src/models/campprof/campprof_records.c), validates the
+ * model on each (src/models/campprof/campprof_validate.c), and prints the table,
  * writes it as validation.csv and draws each application's band. */
 #include <errno.h>
 #include <getopt.h>
@@ -14,6 +14,7 @@
 #include "gpubound/band.h"
 #include "gpubound/campprof.h"
 #include "util/fs.h"
+#include "util/replace.h"
 #include "util/stage.h"
 
 #define CMD "camp"
@@ -228,13 +229,14 @@ static int validate_write(const struct validate_opts *o, const struct gb_camp_mo
     size_t configs = 0, before = recorded_configurations(o->out);
     for (size_t a = 0; a < n; a++)
         configs += apps[a].n;
-    if (before > configs && !o->force) {
-        gb_error_set(GB_ERR_UNSUPPORTED, "%s/validation.csv was made from %zu configurations and "
-                     "this run holds %zu; it is not replaced (--force replaces it, --out writes "
-                     "elsewhere)", o->out, before, configs);
-        return gb_cli_fail(GB_ERR_UNSUPPORTED, "camp validate", NULL);
-    }
-    enum gb_status st = gb_stage_open(&stage, o->out);
+    static const struct gb_replace_words words = {"was made from", "configurations", "this run holds",
+                                                  GB_REPLACE_OUT_ELSEWHERE};
+    char file[GB_PATH_MAX + 32];
+    snprintf(file, sizeof file, "%s/validation.csv", o->out);
+    enum gb_status st = gb_replace_check(file, before, configs, o->force, &words);
+    if (st != GB_OK)
+        return gb_cli_fail(st, "camp validate", NULL);
+    st = gb_stage_open(&stage, o->out);
     if (st == GB_OK && (st = validate_charts(m, apps, n, v, stage.tmp, res)) == GB_OK &&
         (st = write_csv(stage.tmp, t)) == GB_OK)
         st = gb_stage_commit(&stage);

@@ -1,5 +1,5 @@
 /* cmd_compare.c - `gpubound compare BASE NEW`: parses, loads the runs of
- * each side, calls the comparison (models/compare.c) and prints its table,
+ * each side, calls the comparison (models/compare/compare.c) and prints its table,
  * summary and chart (report/compare.c). */
 #include <math.h>
 #include <stdio.h>

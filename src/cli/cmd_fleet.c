@@ -1,5 +1,5 @@
 /* cmd_fleet.c - `gpubound fleet RUN`: which GPU of a fleet run is not like
- * the others (the statistics: src/models/fleet.c). */
+ * the others (the statistics: src/models/fleet/fleet.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* cmd_geometry.c - `gpubound geometry RUN_DIR`: the block shapes to use, from
  * a recorded ubench run, per bench or per class of kernels. Parses, calls
- * the advisor (models/geometry.c) and prints its tables
+ * the advisor (models/geometry/geometry.c) and prints its tables
  * (report/geometry_tables.c). */
 #include <stdio.h>
 #include <stdlib.h>

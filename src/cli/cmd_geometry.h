@@ -1,6 +1,6 @@
 /* cmd_geometry.h - `gpubound geometry`: its usage and help, registered in
  * the command table of main.c. The class names listed here are checked
- * against the class table of src/models/geometry.c by
+ * against the class table of src/models/geometry/geometry.c by
  * tests/unit/test_geometry.c. */
 #ifndef GB_CMD_GEOMETRY_H
 #define GB_CMD_GEOMETRY_H

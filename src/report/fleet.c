@@ -1,5 +1,5 @@
 /* fleet.c - the tables and the chart of a fleet report (gpubound/fleet.h).
- * Everything shown is computed by src/models/fleet.c; this file only lays
+ * Everything shown is computed by src/models/fleet/fleet.c; this file only lays
  * it out. */
 #include <math.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "util/fs.h"
+#include "util/replace.h"
 #include "util/stage.h"
 
 #include "gpubound/report.h"
@@ -509,11 +510,13 @@ enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_ch
     struct gb_stage stage;
     enum gb_status st;
     long before = gb_recorded_points(out_dir);
-    if (before > (long)run->n_records && !(opts && opts->force))
-        return gb_error_set(GB_ERR_UNSUPPORTED, "%s/report.md was made from %ld points and %s now "
-                            "holds %zu; it is not replaced (--force replaces it)", out_dir, before,
-                            run->dir, run->n_records);
-    if ((st = gb_report_check_patterns(run, book, opts)) != GB_OK ||
+    char file[GB_PATH_MAX + 16], now[GB_PATH_MAX + 16];
+    snprintf(file, sizeof file, "%s/report.md", out_dir);
+    snprintf(now, sizeof now, "%s now holds", run->dir);
+    const struct gb_replace_words words = {"was made from", "points", now, "--force replaces it"};
+    if ((st = gb_replace_check(file, before > 0 ? (size_t)before : 0, run->n_records, opts && opts->force,
+                               &words)) != GB_OK ||
+        (st = gb_report_check_patterns(run, book, opts)) != GB_OK ||
         (st = gb_stage_open(&stage, out_dir)) != GB_OK)
         return st;
     /* Everything is drawn and written in the stage, then moved as a unit. */

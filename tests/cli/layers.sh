@@ -24,9 +24,9 @@ plant() {
     fi
 }
 plant src/results/check.c '#include "measure/timer.h"' "results/ reaches up to measure/"
-plant src/models/fleet.c '#include "gpubound/report.h"' "models/ reaches up to report/"
+plant src/models/fleet/fleet.c '#include "gpubound/report.h"' "models/ reaches up to report/"
 plant src/numbers/stats.c '#include "gpubound/results.h"' "numbers/ includes only util/"
 plant src/util/text.c '#include "gpubound/numbers.h"' "loop: util -> numbers -> util"
 plant src/gpu/gpu.c '#include "gpubound/measure.h"' "loop:"
-plant src/models/nnls.c '#include "gpubound/brandnew.h"' "no room"
+plant src/models/stats/nnls.c '#include "gpubound/brandnew.h"' "no room"
 finish

@@ -1067,6 +1067,30 @@ static void test_spec_obs(void **state)
     free(r.metrics);
 }
 
+/* The replace guard of the model file: a model fitted on fewer
+ * observations does not replace the one at the path unless forced. */
+static void test_model_guard(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gb-campprof-XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    struct gb_camp_model *m = fitted_model(0.0);
+    size_t all = gb_camp_model_points(m);
+    assert_true(all > 0);
+    assert_int_equal(gb_camp_model_guard(path, m, 0), GB_OK);  /* nothing there yet */
+    assert_int_equal(gb_camp_model_write(m, path), GB_OK);
+    assert_int_equal(gb_camp_model_guard(path, m, 0), GB_OK);  /* as many */
+    m->eq[0][0].n_obs--;
+    assert_int_equal(gb_camp_model_points(m), all - 1);
+    assert_int_equal(gb_camp_model_guard(path, m, 0), GB_ERR_UNSUPPORTED);
+    assert_non_null(strstr(gb_error_message(), "observations and this fit has"));
+    assert_int_equal(gb_camp_model_guard(path, m, 1), GB_OK);
+    free(m);
+    remove(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1083,6 +1107,7 @@ int main(void)
         cmocka_unit_test(test_geomean),
         cmocka_unit_test(test_validate),
         cmocka_unit_test(test_model_file),
+        cmocka_unit_test(test_model_guard),
         cmocka_unit_test(test_ncu_raw),
         cmocka_unit_test(test_ncu_details),
         cmocka_unit_test(test_ncu_errors),

@@ -1,5 +1,5 @@
 /* test_campprof_records.c - the record adapter of CampProf
- * (src/models/campprof_records.c) on the synthetic camping run of
+ * (src/models/campprof/campprof_records.c) on the synthetic camping run of
  * tests/data/runs/camping-fixture: its records become the observations
  * make.py built them from (counts, warps, times, sorted by warps), and a
  * record that lacks a metric the model needs is an error naming the metric,

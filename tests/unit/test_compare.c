@@ -1,5 +1,5 @@
 /* test_compare.c - kept samples (sample_ns) and the comparison of runs
- * (models/compare.c): the rank statistics against reference values, and
+ * (models/compare/compare.c): the rank statistics against reference values, and
  * synthetic runs written with the results writer with known shifts.
  *
  * `test_compare --write DIR` writes the synthetic runs of tests/cli/compare.sh

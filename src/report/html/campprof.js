@@ -1,6 +1,6 @@
 /* campprof.js - CampProf's prediction in the browser: a line-by-line port of
- * src/models/campprof_predict.c (the band, degree, application line and the
- * configurations) and of src/models/occupancy.c (the occupancy calculator
+ * src/models/campprof/campprof_predict.c (the band, degree, application line and the
+ * configurations) and of src/models/occupancy/occupancy.c (the occupancy calculator
  * it uses), over a model file (campprof-model.json) as written by
  * `gpubound camp fit`. The arithmetic is done in the same order as the C
  * code, so that the numbers are the same doubles. Loaded before page.js. */

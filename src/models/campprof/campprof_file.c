@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gpubound/campprof.h"
 #include "gpubound/regress.h"
 #include "results/json.h"
 #include "results/validate.h"
 #include "util/fs.h"
+#include "util/replace.h"
 
 static json_t *gb_terms_json(const struct gb_camp_fitstats *s)
 {
@@ -534,5 +536,32 @@ enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m)
     }
     enum gb_status st = gb_model_fill(&R, root, m);
     json_decref(root);
+    return st;
+}
+
+size_t gb_camp_model_points(const struct gb_camp_model *m)
+{
+    size_t n = 0;
+    for (int op = 0; op < 2; op++)
+        for (int pat = 0; pat < 2; pat++)
+            n += m->eq[op][pat].n_obs;
+    return n;
+}
+
+enum gb_status gb_camp_model_guard(const char *path, const struct gb_camp_model *m, int force)
+{
+    static const struct gb_replace_words words = {"was fitted on", "observations", "this fit has",
+                                                  GB_REPLACE_OUT_ELSEWHERE};
+    enum gb_status st = GB_OK;
+    if (force || access(path, F_OK) != 0)
+        return GB_OK;
+    struct gb_camp_model *old = calloc(1, sizeof *old);
+    if (!old)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    if (gb_camp_model_load(path, old) == GB_OK)
+        st = gb_replace_check(path, gb_camp_model_points(old), gb_camp_model_points(m), force, &words);
+    if (st == GB_OK)
+        gb_error_clear();
+    free(old);
     return st;
 }

@@ -10,7 +10,7 @@
 
 #include "gpubound/campprof.h"
 #include "gpubound/regress.h"
-#include "models/campprof_int.h"
+#include "campprof_int.h"
 
 const char *gb_camp_op_name(enum gb_camp_op op)
 {

@@ -9,7 +9,7 @@
 #include "gpubound/campprof.h"
 #include "gpubound/numbers.h"
 #include "gpubound/regress.h"
-#include "models/campprof_int.h"
+#include "campprof_int.h"
 
 static const char *const gb_camp_form_names[GB_CAMP_N_FORMS] = {
     "paper", "interactions", "sum", "smax2", "smax4", "max",

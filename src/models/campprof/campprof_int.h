@@ -1,5 +1,5 @@
 /* campprof_int.h - what the CampProf model's source files share
- * (src/models/campprof*.c); not part of the public interface. */
+ * (the files of src/models/campprof/); not part of the public interface. */
 #ifndef GPUBOUND_CAMPPROF_INT_H
 #define GPUBOUND_CAMPPROF_INT_H
 

@@ -61,3 +61,38 @@ void gb_camp_detect_verdict(const struct gb_camp_detect_unit *u, char *buf, size
         snprintf(buf, n, "%s: not camped: max/mean %.3g, %.3g times the spread reference", u->what,
                  u->point.max_mean, u->x_spread);
 }
+
+/* ---- the references ---- */
+
+const char *const gb_camp_detect_metrics[GB_CAMP_DETECT_N_METRICS] = {
+    "lts__t_sectors.sum", "dram__sectors_read.sum", "dram__sectors_write.sum"};
+
+const char *const gb_camp_detect_ref_sets[GB_CAMP_DETECT_N_REF_SETS] = {"pattern=spread,camped", "width=4",
+                                                                        "warps=64"};
+
+static int gb_is_ref_bench(const struct gb_record *r)
+{
+    return !strcmp(r->suite, "camping") && !strcmp(r->bench, "read");
+}
+
+const struct gb_record *gb_camp_detect_ref(const struct gb_record *recs, size_t n, const char *pattern)
+{
+    const struct gb_record *best = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const struct gb_record *r = &recs[i];
+        const char *p = gb_record_axis(r, "pattern"), *w = gb_record_axis(r, "width");
+        if (!gb_is_ref_bench(r) || !p || strcmp(p, pattern) || !gb_record_has_counters(r))
+            continue;
+        if (!best || (w && !strcmp(w, "4") && gb_record_axis_num(r, "warps", 0) == 64))
+            best = r;
+    }
+    return best;
+}
+
+size_t gb_camp_detect_n_refs(const struct gb_record *recs, size_t n)
+{
+    size_t k = 0;
+    while (k < n && k < 2 && gb_is_ref_bench(&recs[k]))
+        k++;
+    return k;
+}

@@ -1,0 +1,70 @@
+/* lpbm_run.h - the breakdown's driver: the Linear Performance-Breakdown
+ * Model (lpbm.h) fitted to every bench of a recorded kernel-spec run in
+ * one call, and its model file written, so that `gpubound breakdown`
+ * parses, calls and prints.
+ *
+ * gb_lpbm_fit_run finds and reads the run's spec (lpbm_input.h), builds
+ * each measured bench's input, and fits one model per bench and form:
+ * the formula form always (unless only counters are asked for), the
+ * counters form when asked for or, by default, when every configuration
+ * has the counters it needs. Reads files (the spec, the kernel source);
+ * never prints; not thread-safe (libclang, GSL's error handler).
+ */
+#ifndef GPUBOUND_LPBM_RUN_H
+#define GPUBOUND_LPBM_RUN_H
+
+#include <stddef.h>
+
+#include "gpubound/lpbm.h"
+#include "gpubound/lpbm_input.h"
+#include "gpubound/results.h"
+
+struct gb_stage;
+
+struct gb_lpbm_fit_opts {
+    const char *spec;               /* the spec's path, or NULL: the run's own (gb_lpbm_spec_locate) */
+    const char *bench;              /* the one bench to fit, or NULL: every bench the run measured */
+    int form;                       /* -1: formula, and counters where every point has them;
+                                     * else the one enum gb_lpbm_form */
+    enum gb_lpbm_weight weight;
+    int intercept;                  /* fit the FIX term too */
+    struct gb_lpbm_holdout holdout;
+    /* Called, when set, after each bench's input is built and after each
+     * model is fitted (in the order the models are kept), so that a caller
+     * can show them as they come. */
+    void (*on_input)(void *ctx, const struct gb_lpbm_input *in);
+    void (*on_model)(void *ctx, const struct gb_lpbm_bench_model *m);
+    void *ctx;
+};
+
+/* What a fit leaves; caller-owned, zeroed before the call, released with
+ * gb_lpbm_fit_result_release. */
+struct gb_lpbm_fit_result {
+    struct gb_lpbm_spec *spec;          /* NULL when the spec was not found or could not be read */
+    struct gb_lpbm_input *in;           /* one per bench fitted */
+    struct gb_lpbm_bench_model *models; /* one per bench and form, in the order fitted */
+    size_t n_in, n_models, cap_in, cap_models;
+    size_t n_benches;                   /* the spec's benches */
+    size_t n_unmeasured;                /* of them, with no record in the run (not fitted; 0 with opts->bench) */
+    char unmeasured[1024];              /* their names, ", "-joined (cut when long) */
+};
+
+/* Fits the breakdown to `run` as `opts` says, into `out`. Errors: those of
+ * gb_lpbm_spec_locate and gb_lpbm_spec_load (out->spec stays NULL: name
+ * the spec); GB_ERR_USAGE when the run has no record of the spec's suite or
+ * the spec has no bench opts->bench; those of gb_lpbm_input_build and of
+ * the fits, naming SUITE/BENCH. What was fitted before an error stays in
+ * `out`. */
+enum gb_status gb_lpbm_fit_run(const struct gb_run *run, const struct gb_lpbm_fit_opts *opts,
+                               struct gb_lpbm_fit_result *out);
+
+/* Writes the models of `r`, fitted to `run`, as GB_LPBM_MODEL_FILE into the
+ * open `stage`, unless the model file already in the stage's destination
+ * was fitted on more configurations and `force` is 0 (the replace guard,
+ * util/replace.h: GB_ERR_UNSUPPORTED). GB_ERR_IO. */
+enum gb_status gb_lpbm_fit_write(const struct gb_lpbm_fit_result *r, const struct gb_run *run,
+                                 const struct gb_stage *stage, int force);
+
+void gb_lpbm_fit_result_release(struct gb_lpbm_fit_result *r);
+
+#endif
