@@ -42,6 +42,9 @@ ROOMS_OF_HEADERS = {
     "band": "report", "breakdown_chart": "report", "chart_spec": "report", "compare_report": "report",
     "geometry_tables": "report", "plot": "report", "report": "report", "report_html": "report",
     "table": "report",
+    # The documents for bindings: a run and a comparison, written by the
+    # records' and compare's writers.
+    "export": "report",
     # Declares the fleet's records (results/), outlier rule (models/), run
     # (measure/) and report (report/) at once: the room of its highest part.
     "fleet": "report",
