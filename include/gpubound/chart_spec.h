@@ -7,6 +7,10 @@
  * The string fields are small languages, described field by field below and
  * in docs/report.md. Nothing here prints or exits; a gb_chart_book is not
  * thread-safe, distinct books may be used from distinct threads.
+ *
+ * Implemented in src/results/chart_json.c: charts.json is a file of a run
+ * directory, read and written beside its records, so that the suites
+ * declare their charts without reaching up to the report layer.
  */
 #ifndef GPUBOUND_CHART_SPEC_H
 #define GPUBOUND_CHART_SPEC_H

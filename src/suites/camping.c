@@ -22,7 +22,7 @@
 
 
 #include "gpubound/numbers.h"
-#include "gpubound/report.h"
+#include "gpubound/chart_spec.h"
 #include "suites/camping_int.h"
 #include "suites/suites.h"
 

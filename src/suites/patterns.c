@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "gpubound/occupancy.h"
-#include "gpubound/report.h"
+#include "gpubound/chart_spec.h"
 #include "suites/gf256.h"
 #include "suites/suites.h"
 

@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "gpubound/numbers.h"
-#include "gpubound/report.h"
+#include "gpubound/chart_spec.h"
 #include "suites/suites.h"
 #include "suites/throughput.h"
 

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "gpubound/occupancy.h"
-#include "gpubound/report.h"
+#include "gpubound/chart_spec.h"
 #include "suites/suites.h"
 #include "suites/ubench.h"
 
