@@ -12,7 +12,8 @@
 
 #include "cli/cmd_fleet.h"
 #include "cli/run_charts.h"
-#include "gpubound/fleet.h"
+#include "gpubound/fleet_records.h"
+#include "gpubound/fleet_run.h"
 #include "gpubound/gpu.h"
 #include "util/fs.h"
 #include "util/stage.h"
