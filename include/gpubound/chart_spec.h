@@ -7,6 +7,10 @@
  * The string fields are small languages, described field by field below and
  * in docs/report.md. Nothing here prints or exits; a gb_chart_book is not
  * thread-safe, distinct books may be used from distinct threads.
+ *
+ * Implemented in src/results/chart_json.c: charts.json is a file of a run
+ * directory, read and written beside its records, so that the suites
+ * declare their charts without reaching up to the report layer.
  */
 #ifndef GPUBOUND_CHART_SPEC_H
 #define GPUBOUND_CHART_SPEC_H
@@ -129,12 +133,37 @@ struct gb_chart_spec {
     int table;
 };
 
+/* How a run's findings (report.h, gb_report_findings) compare the benches
+ * of one suite: the suite declares it beside its charts, so that the report
+ * runs every suite's rule without knowing the suite. A zeroed rule ranks
+ * each bench's records by GB/s where they move bytes, else by time. */
+struct gb_findings_rule {
+    const char *where[2];     /* "axis=value": the configurations compared (when present) */
+    const char *at_max;       /* compare at the largest value of this axis only */
+    /* Rank by the first of these metrics a bench records (higher is better),
+     * over the records that have it; none: GB/s, else time. metric_units[i]
+     * follows a value of metrics[i] (" ops/clock/SM"); NULL: nothing. */
+    const char *metrics[2];
+    const char *metric_units[2];
+    int by_time;              /* rank by time even where GB/s is recorded */
+    int peak;                 /* say the highest GB/s against the device's theoretical peak */
+    /* Rank by the ratio of the median times at two values of this axis
+     * instead (pair_num over pair_den, same bench and other axes), named
+     * pair_what in the lines. */
+    const char *pair_axis;
+    const char *pair_num, *pair_den, *pair_what;
+    const char *source;       /* the study the suite re-creates; NULL: none */
+};
+
 /* The charts of one suite: the records of suite `name` are what they draw. */
 struct gb_chart_set {
     const char *name;                     /* the suite */
     const char *help;                     /* one paragraph on the suite for report.md; may be NULL */
     const struct gb_chart_spec *charts;
     int n_charts;
+    /* How its findings compare its benches; NULL: the zeroed rule. Declared
+     * by the suite (struct gb_suite); not stored in charts.json. */
+    const struct gb_findings_rule *findings;
 };
 
 /* The chart sets of a run, one per suite. A book either borrows its sets

@@ -3,7 +3,7 @@
  * package in python/ calls them through ctypes). The documents are written
  * by the same code as the files and outputs they mirror (results.json's
  * records, run.json, `gpubound compare --format json`), so there is one
- * writer of each format; src/results/export.c.
+ * writer of each format; src/report/export.c.
  *
  * Every function returns enum gb_status; on failure *out is NULL and
  * gb_error_message() (status.h, thread-local: read it on the calling

@@ -137,11 +137,13 @@ struct gb_findings {
     size_t n;
 };
 
-/* Fills *out (zeroed first) with the findings of `suite` in `run`: no lines
- * for a suite without records. GB_ERR_NOMEM; on error *out is empty.
- * Release with gb_findings_release. */
-enum gb_status gb_report_findings(const struct gb_run *run, const char *suite,
-                                  struct gb_findings *out);
+/* Fills *out (zeroed first) with the findings of `suite` in `run`, under
+ * the gb_findings_rule of the suite's set in `book` (chart_spec.h; the
+ * default rule when `book` is NULL or its set declares none): no lines for
+ * a suite without records. GB_ERR_NOMEM; on error *out is empty. Release
+ * with gb_findings_release. */
+enum gb_status gb_report_findings(const struct gb_run *run, const struct gb_chart_book *book,
+                                  const char *suite, struct gb_findings *out);
 
 /* Frees the lines and empties *f. Safe on an empty one and on NULL. */
 void gb_findings_release(struct gb_findings *f);
@@ -172,7 +174,9 @@ enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_ch
                                     struct gb_report_result *res);
 
 /* gb_report_write_book with the run's own charts.json (no charts when it
- * has none) and the default options. */
+ * has none) and the default options. charts.json carries no findings
+ * rules, so the findings use the default rule (gpubound's commands add the
+ * rules of the suites they know). */
 enum gb_status gb_report_write(const struct gb_run *run, const char *out_dir,
                                struct gb_report_result *res);
 

@@ -21,7 +21,8 @@
 #include "gpubound/results.h"
 #include "gpubound/status.h"
 
-struct gb_chart_spec; /* a chart of the suite, defined by the report module */
+struct gb_chart_spec;   /* a chart of the suite (chart_spec.h) */
+struct gb_findings_rule; /* how its findings compare its benches (chart_spec.h) */
 
 /* An axis: a named parameter and the values it is swept over. Values are
  * written as a comma list; integer axes take decimal values, optionally
@@ -195,8 +196,9 @@ struct gb_suite {
     const char *help;
     const struct gb_bench *benches;
     int n_benches;
-    const struct gb_chart_spec *charts;   /* the report module's chart specs */
+    const struct gb_chart_spec *charts;   /* the charts it declares (chart_spec.h) */
     int n_charts;
+    const struct gb_findings_rule *findings; /* how its findings compare its benches; NULL: the default */
 };
 
 /* ---- the registry ----

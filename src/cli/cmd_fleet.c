@@ -7,6 +7,7 @@
 
 #include "cli/cmd_fleet.h"
 #include "gpubound/fleet.h"
+#include "gpubound/fleet_tables.h"
 #include "util/fs.h"
 #include "util/stage.h"
 

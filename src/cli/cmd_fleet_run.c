@@ -13,6 +13,9 @@
 #include "cli/run_charts.h"
 #include "gpubound/fleet.h"
 #include "gpubound/fleet_loop.h"
+#include "gpubound/fleet_records.h"
+#include "gpubound/fleet_run.h"
+#include "gpubound/gpu.h"
 #include "util/fs.h"
 #include "util/stage.h"
 

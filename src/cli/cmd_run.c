@@ -97,6 +97,18 @@ static void gb_print_wall(const char *dir, const struct gb_run_info *in)
 
 /* Loads the run back and prints its summary and report, as `gpubound
  * report` would: the numbers shown are the numbers stored. */
+/* The run's report: its charts.json, with the suites' findings rules. */
+static enum gb_status gb_run_report(const struct gb_run *run, const char *out_dir,
+                                    struct gb_report_result *res)
+{
+    struct gb_chart_book book;
+    enum gb_status st = gb_cli_run_charts(run, &book);
+    if (st == GB_OK)
+        st = gb_report_write_book(run, &book, NULL, out_dir, res);
+    gb_chart_book_release(&book);
+    return st;
+}
+
 static int gb_run_finish(const char *dir, enum gb_format fmt, int report)
 {
     struct gb_run *run = NULL;
@@ -123,7 +135,7 @@ static int gb_run_finish(const char *dir, enum gb_format fmt, int report)
     if (report) {
         char out_dir[4200];
         snprintf(out_dir, sizeof out_dir, "%s/report", dir);
-        st = gb_report_write(run, out_dir, &res);
+        st = gb_run_report(run, out_dir, &res);
         if (st != GB_OK)
             rc = gb_cli_fail(st, "report", "the measurements are saved; run 'gpubound report' on the run directory");
         else

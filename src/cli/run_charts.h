@@ -10,7 +10,8 @@
 
 /* Fills `book` (released by the caller with gb_chart_book_release) with the
  * charts of `run`: its charts.json when it has one, else the suite table's
- * charts of each suite of the run that this build knows. GB_ERR_FORMAT when
+ * charts of each suite of the run that this build knows; either way with
+ * the findings rules of the suites this build knows. GB_ERR_FORMAT when
  * charts.json is malformed. */
 enum gb_status gb_cli_run_charts(const struct gb_run *run, struct gb_chart_book *book);
 

@@ -10,6 +10,9 @@
 
 #include "gpubound/fleet.h"
 #include "gpubound/fleet_loop.h"
+#include "gpubound/fleet_records.h"
+#include "gpubound/fleet_run.h"
+#include "gpubound/session.h"
 #include "gpubound/gpu.h"
 #include "util/fs.h"
 

@@ -1,5 +1,5 @@
 /* fleet_mpi.c - the few MPI calls a fleet run needs, with Open MPI opened
- * at run time (gpubound/fleet.h), so that gpubound neither links nor
+ * at run time (gpubound/fleet_run.h), so that gpubound neither links nor
  * needs MPI where it is not used.
  *
  * Open MPI's ABI: every handle (communicator, datatype) is a pointer to a
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpubound/fleet.h"
+#include "gpubound/fleet_run.h"
 
 typedef void *gb_mpi_handle; /* MPI_Comm, MPI_Datatype: pointers in Open MPI */
 

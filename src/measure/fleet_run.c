@@ -1,5 +1,5 @@
 /* fleet_run.c - one fleet member measures the plan on its GPU
- * (gpubound/fleet.h, gb_fleet_member_run). */
+ * (gpubound/fleet_run.h, gb_fleet_member_run). */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpubound/fleet.h"
+#include "gpubound/fleet_run.h"
 #include "gpubound/gpu.h"
 
 static int gb_rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)

@@ -1,6 +1,8 @@
 /* findings.c - what a run found, in a few lines per suite, computed from its
  * records: the best and the worst configuration of each bench under the
  * suite's own measure, the headline figure, and the source paper it answers.
+ * Each suite says how in the gb_findings_rule of its chart set
+ * (chart_spec.h); nothing here knows a suite by name.
  * The lines are plain text (gb_report_findings), so that report.md and any
  * other report format can show them; gb_md_findings writes report.md's
  * section. */
@@ -13,44 +15,8 @@
 #include "gpubound/report.h"
 #include "report_internal.h"
 
-/* How a suite's benches are compared. */
-struct gb_findings_rule {
-    const char *suite;
-    const char *where[2];     /* "axis=value": the configurations compared (when present) */
-    const char *at_max;       /* compare at the largest value of this axis only */
-    const char *metrics[2];   /* rank by the first of these metrics a bench records (higher is
-                               * better), over the records that have it; none: GB/s, else time */
-    int by_time;              /* rank by time even where GB/s is recorded */
-    int peak;                 /* say the highest GB/s against the device's theoretical peak */
-    const char *pair_axis;    /* rank by the ratio of two values of this axis instead */
-    const char *pair_num, *pair_den, *pair_what;
-    const char *source;       /* the study the suite re-creates */
-};
-
-static const struct gb_findings_rule gb_rules[] = {
-    {.suite = "bandwidth", .peak = 1},
-    {.suite = "ubench", .where = {"size=large", "cache=default"}, .by_time = 1,
-     .source = "Torres, Gonzalez-Escribano, Llanos, \"uBench: exposing the impact of CUDA block "
-               "geometry in terms of performance\", J. Supercomputing 2013 (docs/suites.md checks "
-               "each of its conclusions)"},
-    {.suite = "throughput", .metrics = {"ratio", "ops_per_clk_sm"},
-     .source = "the CUDA C Programming Guide's arithmetic-instruction throughput table, after "
-               "Filipovic, \"GPU Hardware Performance\" (slides, 2010); values are measured over "
-               "the guide's operations per clock per SM"},
-    {.suite = "patterns", .pair_axis = "variant", .pair_num = "original", .pair_den = "revised",
-     .pair_what = "speedup of the revised kernel",
-     .source = "Eschweiler, Becker, Wolf, \"Patterns of inefficient performance behavior in GPU "
-               "applications\", PDP 2011 (the speedup tables below set its speedups beside ours)"},
-    {.suite = "camping", .pair_axis = "pattern", .pair_num = "camped", .pair_den = "spread",
-     .pair_what = "camped over spread time",
-     .source = "Aji, Daga, Feng, \"Bounding the Effect of Partition Camping in GPU Kernels\", "
-               "CF'11 (the paper's micro-benchmarks camped about seven-fold on a GTX 280)"},
-    {.suite = "transpose", .at_max = "n", .where = {"shape=square"}, .peak = 1,
-     .source = "Filipovic, \"GPU Hardware Performance\" (slides, 2010), after NVIDIA's "
-               "\"Optimizing Matrix Transpose in CUDA\" (2009)"},
-};
-
-static const struct gb_findings_rule gb_rule_default = {.suite = NULL};
+/* The rule of a suite that declares none. */
+static const struct gb_findings_rule gb_rule_default = {0};
 
 /* ---- the line list ---- */
 
@@ -151,9 +117,9 @@ static const char *gb_unit(const struct gb_findings_rule *rule, const char *metr
 {
     if (rule->pair_axis)
         return "";
-    if (metric)
-        return !strcmp(metric, "ratio") ? " x the guide" : !strcmp(metric, "ops_per_clk_sm")
-               ? " ops/clock/SM" : "";
+    for (int m = 0; metric && m < 2; m++)
+        if (rule->metrics[m] && !strcmp(metric, rule->metrics[m]))
+            return rule->metric_units[m] ? rule->metric_units[m] : "";
     return r->bw_gbs > 0 && !rule->by_time ? " GB/s" : " us";
 }
 
@@ -299,17 +265,17 @@ static enum gb_status gb_peak_line(const struct gb_run *run, const char *suite, 
                    v, top->bench, 100 * top->bw_gbs / peak, pk);
 }
 
-static const struct gb_findings_rule *gb_rule_of(const char *suite)
+/* The rule the suite's chart set declares, or the default. */
+static const struct gb_findings_rule *gb_rule_of(const struct gb_chart_book *book, const char *suite)
 {
-    for (size_t i = 0; i < sizeof gb_rules / sizeof gb_rules[0]; i++)
-        if (strcmp(gb_rules[i].suite, suite) == 0)
-            return &gb_rules[i];
-    return &gb_rule_default;
+    const struct gb_chart_set *set = book ? gb_chart_book_find(book, suite) : NULL;
+    return set && set->findings ? set->findings : &gb_rule_default;
 }
 
-enum gb_status gb_report_findings(const struct gb_run *run, const char *suite, struct gb_findings *out)
+enum gb_status gb_report_findings(const struct gb_run *run, const struct gb_chart_book *book,
+                                  const char *suite, struct gb_findings *out)
 {
-    const struct gb_findings_rule *rule = gb_rule_of(suite);
+    const struct gb_findings_rule *rule = gb_rule_of(book, suite);
     char **benches = NULL;
     size_t n_benches = 0;
     enum gb_status st = GB_OK;
@@ -357,14 +323,15 @@ static void gb_md_plain(FILE *f, const char *s)
     }
 }
 
-enum gb_status gb_md_findings(FILE *f, const struct gb_run *run, char *const *suites, size_t n_suites)
+enum gb_status gb_md_findings(FILE *f, const struct gb_run *run, const struct gb_chart_book *book,
+                              char *const *suites, size_t n_suites)
 {
     enum gb_status st = GB_OK;
     size_t lines = 2, cap = GB_FINDINGS_MAX_LINES - 2 * n_suites - 2;
     fputs("## Findings\n\n", f);
     for (size_t s = 0; s < n_suites && st == GB_OK; s++) {
         struct gb_findings fd;
-        if ((st = gb_report_findings(run, suites[s], &fd)) != GB_OK)
+        if ((st = gb_report_findings(run, book, suites[s], &fd)) != GB_OK)
             break;
         if (n_suites > 1) {
             fputs("**", f);

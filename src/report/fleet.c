@@ -1,4 +1,4 @@
-/* fleet.c - the tables and the chart of a fleet report (gpubound/fleet.h).
+/* fleet.c - the tables and the chart of a fleet report (gpubound/fleet_tables.h).
  * Everything shown is computed by src/models/fleet/fleet.c; this file only lays
  * it out. */
 #include <math.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpubound/fleet.h"
+#include "gpubound/fleet_tables.h"
 
 #define GB_TRY(st, call)             \
     do {                             \

@@ -424,7 +424,7 @@ static enum gb_status gb_write_md(const struct gb_run *run, const struct gb_char
         return st;
     gb_md_header(a.f, run, suites, n_suites);
     if (n_suites > 0)
-        st = gb_md_findings(a.f, run, suites, n_suites);
+        st = gb_md_findings(a.f, run, book, suites, n_suites);
     if (n_suites == 0)
         fputs("No point was recorded in this run.\n", a.f);
     for (size_t i = 0; i < n_suites && st == GB_OK; i++)

@@ -10,11 +10,12 @@
 #include "gpubound/report.h"
 #include "util/fs.h"
 
-/* report.md's "Findings" section: gb_report_findings of each suite, at most
- * GB_FINDINGS_MAX_LINES lines in all (the rest is counted, not shown). */
+/* report.md's "Findings" section: gb_report_findings of each suite, under
+ * the rules of `book`'s sets, at most GB_FINDINGS_MAX_LINES lines in all
+ * (the rest is counted, not shown). */
 #define GB_FINDINGS_MAX_LINES 58
-enum gb_status gb_md_findings(FILE *f, const struct gb_run *run, char *const *suites,
-                              size_t n_suites);
+enum gb_status gb_md_findings(FILE *f, const struct gb_run *run, const struct gb_chart_book *book,
+                              char *const *suites, size_t n_suites);
 
 /* Appends a copy of `s` to a list of a gb_report_result. */
 enum gb_status gb_result_add(char ***list, size_t *n, const char *s);

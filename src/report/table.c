@@ -44,20 +44,6 @@ struct gb_table {
 
 /* ---- number formats ---- */
 
-enum gb_status gb_format_parse(const char *s, enum gb_format *out)
-{
-    if (s && strcmp(s, "table") == 0)
-        *out = GB_FORMAT_TABLE;
-    else if (s && strcmp(s, "csv") == 0)
-        *out = GB_FORMAT_CSV;
-    else if (s && strcmp(s, "json") == 0)
-        *out = GB_FORMAT_JSON;
-    else
-        return gb_error_set(GB_ERR_USAGE, "unknown format '%s' (use table, csv or json)",
-                            s ? s : "");
-    return GB_OK;
-}
-
 static int gb_format_nonfinite(char *buf, size_t n, double v)
 {
     return snprintf(buf, n, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
@@ -728,8 +714,9 @@ static void gb_put_csv_num(FILE *f, double v)
     fputs(buf, f);
 }
 
-static enum gb_status gb_print_csv(const struct gb_table *t, FILE *f)
+static enum gb_status gb_print_csv(const struct gb_table *t, FILE *f, int width)
 {
+    (void)width;
     unsigned char *has_ci = gb_ci_columns(t);
     if (!has_ci)
         return gb_error_set(GB_ERR_NOMEM, "out of memory writing CSV");
@@ -777,8 +764,9 @@ static enum gb_status gb_print_csv(const struct gb_table *t, FILE *f)
     return GB_OK;
 }
 
-static enum gb_status gb_print_json(const struct gb_table *t, FILE *f)
+static enum gb_status gb_print_json(const struct gb_table *t, FILE *f, int width)
 {
+    (void)width;
     enum gb_status st = GB_OK;
     json_t *obj = NULL;
     int prec = 1;
@@ -844,15 +832,48 @@ out:
     return st;
 }
 
+/* ---- output formats ---- */
+
+/* The output formats (--format), a row each: its value, its name, its
+ * printer. Adding a format is a value of enum gb_format, a printer and a
+ * row (docs/architecture.md). */
+static const struct gb_format_row {
+    enum gb_format fmt;
+    const char *name;
+    enum gb_status (*print)(const struct gb_table *t, FILE *f, int width);
+} gb_format_rows[] = {
+    {GB_FORMAT_TABLE, "table", gb_print_text},
+    {GB_FORMAT_CSV, "csv", gb_print_csv},
+    {GB_FORMAT_JSON, "json", gb_print_json},
+};
+#define GB_N_FORMATS (sizeof gb_format_rows / sizeof gb_format_rows[0])
+
+enum gb_status gb_format_parse(const char *s, enum gb_format *out)
+{
+    char names[256];
+    size_t used = 0;
+    for (size_t i = 0; i < GB_N_FORMATS; i++) {
+        if (s && strcmp(s, gb_format_rows[i].name) == 0) {
+            *out = gb_format_rows[i].fmt;
+            return GB_OK;
+        }
+        /* "table, csv or json" */
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                                 i == 0 ? "" : i + 1 < GB_N_FORMATS ? ", " : " or ", gb_format_rows[i].name);
+        used = used < sizeof names ? used : sizeof names - 1;
+    }
+    return gb_error_set(GB_ERR_USAGE, "unknown format '%s' (use %s)", s ? s : "", names);
+}
+
 enum gb_status gb_table_print(const struct gb_table *t, FILE *f, enum gb_format fmt, int width)
 {
-    enum gb_status st;
-    switch (fmt) {
-    case GB_FORMAT_CSV: st = gb_print_csv(t, f); break;
-    case GB_FORMAT_JSON: st = gb_print_json(t, f); break;
-    case GB_FORMAT_TABLE: st = gb_print_text(t, f, width); break;
-    default: return gb_error_set(GB_ERR_USAGE, "unknown table format %d", (int)fmt);
-    }
+    enum gb_status st = GB_ERR_USAGE;
+    size_t i = 0;
+    while (i < GB_N_FORMATS && gb_format_rows[i].fmt != fmt)
+        i++;
+    if (i == GB_N_FORMATS)
+        return gb_error_set(GB_ERR_USAGE, "unknown table format %d", (int)fmt);
+    st = gb_format_rows[i].print(t, f, width);
     if (st == GB_OK && (fflush(f) != 0 || ferror(f)))
         st = gb_error_set(GB_ERR_IO, "cannot write a table: %s", strerror(errno));
     return st;

@@ -1,5 +1,5 @@
 /* fleet.c - fleet members and parts as JSON, and the gathered run
- * directory (gpubound/fleet.h). */
+ * directory (gpubound/fleet_records.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gpubound/fleet.h"
+#include "gpubound/fleet_records.h"
 #include "results/json.h"
 #include "results/open.h"
 #include "results/validate.h"

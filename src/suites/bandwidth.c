@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpubound/report.h"
+#include "gpubound/chart_spec.h"
 #include "suites/suites.h"
 
 struct bw_state {
@@ -327,6 +327,9 @@ static const struct gb_chart_spec bw_charts[] = {
     BW_CHART("bandwidth-flat", "flat", "one access per thread"),
 };
 
+/* What its findings (report.md) compare: the highest bandwidth against the peak, then each bench by GB/s. */
+static const struct gb_findings_rule bw_findings = {.peak = 1};
+
 const struct gb_suite gb_suite_bandwidth = {
     .name = "bandwidth",
     .help = "streaming read/write/copy bandwidth of device memory against the theoretical peak and the driver's copy",
@@ -334,4 +337,5 @@ const struct gb_suite gb_suite_bandwidth = {
     .n_benches = (int)(sizeof bw_benches / sizeof bw_benches[0]),
     .charts = bw_charts,
     .n_charts = (int)(sizeof bw_charts / sizeof bw_charts[0]),
+    .findings = &bw_findings,
 };

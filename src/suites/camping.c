@@ -22,7 +22,7 @@
 
 
 #include "gpubound/numbers.h"
-#include "gpubound/report.h"
+#include "gpubound/chart_spec.h"
 #include "suites/camping_int.h"
 #include "suites/suites.h"
 
@@ -1105,6 +1105,16 @@ static const struct gb_chart_spec camp_charts[] = {
      .y_label = "time / spread reference"},
 };
 
+/* What its findings (report.md) compare: each bench by how much slower camped is than spread. */
+static const struct gb_findings_rule camp_findings = {
+    .pair_axis = "pattern",
+    .pair_num = "camped",
+    .pair_den = "spread",
+    .pair_what = "camped over spread time",
+    .source = "Aji, Daga, Feng, \"Bounding the Effect of Partition Camping in GPU Kernels\", "
+              "CF'11 (the paper's micro-benchmarks camped about seven-fold on a GTX 280)",
+};
+
 const struct gb_suite gb_suite_camping = {
     .name = "camping",
     .help = "partition camping (CampProf): read/write micro-benchmarks spread and camped over pinned active warps, "
@@ -1113,4 +1123,5 @@ const struct gb_suite gb_suite_camping = {
     .n_benches = (int)(sizeof camp_benches / sizeof camp_benches[0]),
     .charts = camp_charts,
     .n_charts = (int)(sizeof camp_charts / sizeof camp_charts[0]),
+    .findings = &camp_findings,
 };

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpubound/report.h"
+#include "gpubound/chart_spec.h"
 #include "gpubound/roofline.h"
 #include "suites/suites.h"
 

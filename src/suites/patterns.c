@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "gpubound/occupancy.h"
-#include "gpubound/report.h"
+#include "gpubound/chart_spec.h"
 #include "suites/gf256.h"
 #include "suites/suites.h"
 
@@ -1170,6 +1170,16 @@ static const struct gb_chart_spec pt_charts[] = {
      .where = "variant=original"},
 };
 
+/* What its findings (report.md) compare: each bench by the speedup of its revised kernel. */
+static const struct gb_findings_rule pt_findings = {
+    .pair_axis = "variant",
+    .pair_num = "original",
+    .pair_den = "revised",
+    .pair_what = "speedup of the revised kernel",
+    .source = "Eschweiler, Becker, Wolf, \"Patterns of inefficient performance behavior in GPU "
+              "applications\", PDP 2011 (the speedup tables below set its speedups beside ours)",
+};
+
 const struct gb_suite gb_suite_patterns = {
     .name = "patterns",
     .help = "eight patterns of inefficient behaviour, each an original kernel against a revised one "
@@ -1178,4 +1188,5 @@ const struct gb_suite gb_suite_patterns = {
     .n_benches = (int)(sizeof pt_benches / sizeof pt_benches[0]),
     .charts = pt_charts,
     .n_charts = (int)(sizeof pt_charts / sizeof pt_charts[0]),
+    .findings = &pt_findings,
 };

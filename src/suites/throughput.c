@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "gpubound/numbers.h"
-#include "gpubound/report.h"
+#include "gpubound/chart_spec.h"
 #include "suites/suites.h"
 #include "suites/throughput.h"
 
@@ -877,6 +877,15 @@ static const struct gb_chart_spec tp_charts[] = {
      .refs = "broadcast (all lanes one word)=bench:smem_broadcast"},
 };
 
+/* What its findings (report.md) compare: each bench by its measured rate against the guide. */
+static const struct gb_findings_rule tp_findings = {
+    .metrics = {"ratio", "ops_per_clk_sm"},
+    .metric_units = {" x the guide", " ops/clock/SM"},
+    .source = "the CUDA C Programming Guide's arithmetic-instruction throughput table, after "
+              "Filipovic, \"GPU Hardware Performance\" (slides, 2010); values are measured over "
+              "the guide's operations per clock per SM",
+};
+
 const struct gb_suite gb_suite_throughput = {
     .name = "throughput",
     .help = "instruction throughput (ops per clock per SM) and latency against the CUDA C++ Programming Guide, shared "
@@ -885,4 +894,5 @@ const struct gb_suite gb_suite_throughput = {
     .n_benches = (int)(sizeof tp_benches / sizeof tp_benches[0]),
     .charts = tp_charts,
     .n_charts = (int)(sizeof tp_charts / sizeof tp_charts[0]),
+    .findings = &tp_findings,
 };

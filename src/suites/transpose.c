@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpubound/report.h"
+#include "gpubound/chart_spec.h"
 #include "suites/suites.h"
 
 #define TR_GUARD_WORDS 1024              /* poisoned words after the output */
@@ -523,6 +523,16 @@ static const struct gb_chart_spec tr_charts[] = {
      .refs = "driver copy, best n=bench:dtod"},
 };
 
+/* What its findings (report.md) compare: at the largest square matrix, the highest bandwidth
+ * against the peak, then each bench by GB/s. */
+static const struct gb_findings_rule tr_findings = {
+    .at_max = "n",
+    .where = {"shape=square"},
+    .peak = 1,
+    .source = "Filipovic, \"GPU Hardware Performance\" (slides, 2010), after NVIDIA's "
+              "\"Optimizing Matrix Transpose in CUDA\" (2009)",
+};
+
 const struct gb_suite gb_suite_transpose = {
     .name = "transpose",
     .help = "matrix transpose against a copy: the slides' series (naive, shared tile, padded, diagonal) and "
@@ -531,4 +541,5 @@ const struct gb_suite gb_suite_transpose = {
     .n_benches = (int)(sizeof tr_benches / sizeof tr_benches[0]),
     .charts = tr_charts,
     .n_charts = (int)(sizeof tr_charts / sizeof tr_charts[0]),
+    .findings = &tr_findings,
 };

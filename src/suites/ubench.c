@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "gpubound/occupancy.h"
-#include "gpubound/report.h"
+#include "gpubound/chart_spec.h"
 #include "suites/suites.h"
 #include "suites/ubench.h"
 
@@ -648,6 +648,15 @@ static const struct gb_chart_spec ub_charts[] = {
      .flag_label = "maximum occupancy"},
 };
 
+/* What its findings (report.md) compare: each bench by time at the large size and default carveout. */
+static const struct gb_findings_rule ub_findings = {
+    .where = {"size=large", "cache=default"},
+    .by_time = 1,
+    .source = "Torres, Gonzalez-Escribano, Llanos, \"uBench: exposing the impact of CUDA block "
+              "geometry in terms of performance\", J. Supercomputing 2013 (docs/suites.md checks "
+              "each of its conclusions)",
+};
+
 const struct gb_suite gb_suite_ubench = {
     .name = "ubench",
     .help = "uBench: block shape (rows x cols) against time for fifteen access patterns and Cannon's matrix "
@@ -656,5 +665,6 @@ const struct gb_suite gb_suite_ubench = {
     .n_benches = UB_N_BENCHES,
     .charts = ub_charts,
     .n_charts = (int)(sizeof ub_charts / sizeof ub_charts[0]),
+    .findings = &ub_findings,
 };
 

@@ -27,4 +27,10 @@ grep -q '^- Highest bandwidth: 4585 GB/s (read), 95.2% of the device.s theoretic
     bad "bandwidth findings: the highest bandwidth line is not the record's"
 grep -q '^- read: best 4585 GB/s (width=16 grid=stride), worst 860.0 GB/s (width=4 grid=flat)' "$bw/report.md" && ok ||
     bad "bandwidth findings: read's best and worst are not the records'"
+# A run with its own charts.json: the suite's findings rule comes from its
+# row in the suite table (charts.json carries charts only).
+ub="$TMP/ubf"
+"$GPUBOUND" report "$GB_SRC/data/h100/ubench-2026-11-25" --out "$ub" --chart-format svg >/dev/null 2>&1
+grep -q '^- Compared at size=large, cache=default' "$ub/report.md" && grep -q '^- Source: Torres' "$ub/report.md" && ok ||
+    bad "ubench findings of a run with charts.json: not the suite's rule"
 finish

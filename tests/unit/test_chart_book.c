@@ -47,7 +47,7 @@ static void test_round_trip(void **state)
 {
     (void)state;
     char *dir = make_tmpdir();
-    struct gb_chart_set set = {"mysuite", "what it measures", &full_spec, 1};
+    struct gb_chart_set set = {"mysuite", "what it measures", &full_spec, 1, NULL};
     struct gb_chart_book out, in;
     int found = -1;
     gb_chart_book_init(&out);
@@ -149,7 +149,7 @@ static void test_unknown_suite_charted(void **state)
         {.name = "mine-bars", .title = "Time by kernel", .kind = GB_CHART_BAR, .x = "bench",
          .y = "median_ns", .table = 1},
     };
-    struct gb_chart_set set = {"a-spec-file-suite", "A kernel of the user's.", specs, 2};
+    struct gb_chart_set set = {"a-spec-file-suite", "A kernel of the user's.", specs, 2, NULL};
     struct gb_record r[6];
     for (int i = 0; i < 6; i++) {
         char n[16];
@@ -214,7 +214,7 @@ static void test_large_rule(void **state)
     static const struct gb_chart_spec spec = {.name = "g", .kind = GB_CHART_LINE, .x = "n",
                                               .y = "median_ns", .split = "bench",
                                               .primary = "bench=b3"};
-    struct gb_chart_set set = {"s", NULL, &spec, 1};
+    struct gb_chart_set set = {"s", NULL, &spec, 1, NULL};
     struct gb_record r[30];
     for (int i = 0; i < 30; i++) {
         char b[16];

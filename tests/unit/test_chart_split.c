@@ -47,7 +47,7 @@ static const struct gb_chart_spec specs[] = {
      .row = "rows", .col = "cols", .y = "median_ns"},
 };
 
-static const struct gb_suite suite = {"synth", "test suite", NULL, 0, specs, 3};
+static const struct gb_suite suite = {"synth", "test suite", NULL, 0, specs, 3, NULL};
 
 static size_t fill(struct gb_record *r)
 {

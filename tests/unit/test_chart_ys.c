@@ -102,7 +102,7 @@ static void test_throughput_charts(void **state)
         {.name = "bad", .kind = GB_CHART_BAR, .x = "bench", .ys = "measured"},
         {.name = "bad2", .kind = GB_CHART_BAR, .x = "bench", .ys = "a=metric:x;b=bogus"},
     };
-    const struct gb_suite bs = {"throughput", "", NULL, 0, bad, 2};
+    const struct gb_suite bs = {"throughput", "", NULL, 0, bad, 2, NULL};
     gb_report_result_init(&res);
     assert_int_equal(gb_report_charts(&run, TEST_SET(&bs), NULL, dir, &res), GB_ERR_USAGE);
     assert_non_null(strstr(gb_error_message(), "not label=y"));

@@ -13,6 +13,9 @@
 #include <cmocka.h>
 
 #include "gpubound/fleet.h"
+#include "gpubound/fleet_records.h"
+#include "gpubound/fleet_run.h"
+#include "gpubound/fleet_tables.h"
 
 /* n cells from medians and relative interval half widths. */
 static void cells_from(struct gb_fleet_cell *c, const double *median, const double *rel, size_t n)

@@ -255,6 +255,63 @@ static void test_summary_units_and_columns(void **state)
     json_decref(doc);
 }
 
+/* ---- findings: each suite's rule is data of its chart set ---- */
+
+/* The rule comes from the suite's set in the book, never from the suite's
+ * name: the same records ranked by a pair rule with its own words and
+ * source, by a metric with the rule's unit, and, without a rule, by time. */
+static void test_findings_rule_of_set(void **state)
+{
+    (void)state;
+    static const char *const variant[] = {"old", "new", "old", "new"}, *const n[] = {"1", "1", "2", "2"};
+    static const double ns[] = {4e3, 1e3, 9e3, 3e3};
+    static const struct gb_findings_rule pair = {.pair_axis = "variant", .pair_num = "old",
+                                                 .pair_den = "new", .pair_what = "gain",
+                                                 .source = "a made-up study"};
+    static const struct gb_findings_rule metric = {.metrics = {"rate"}, .metric_units = {" widgets/s"}};
+    struct gb_record recs[4];
+    struct gb_run run;
+    struct gb_chart_set set = {"made-up", NULL, NULL, 0, &pair};
+    struct gb_chart_book book;
+    struct gb_findings f;
+    memset(&run, 0, sizeof run);
+    for (int i = 0; i < 4; i++) {
+        set_rec(&recs[i], "made-up", "k", ns[i], 0);
+        gb_record_set_axis(&recs[i], "variant", variant[i]);
+        gb_record_set_axis(&recs[i], "n", n[i]);
+        gb_record_set_metric(&recs[i], "rate", 10.0 * (i + 1));
+    }
+    run.records = recs;
+    run.n_records = 4;
+    gb_chart_book_init(&book);
+    assert_int_equal(gb_chart_book_add(&book, &set), GB_OK);
+
+    assert_int_equal(gb_report_findings(&run, &book, "made-up", &f), GB_OK);
+    assert_int_equal(f.n, 2);
+    assert_non_null(strstr(f.lines[0], "k: gain from "));
+    assert_non_null(strstr(f.lines[0], " (n=2) to "));   /* 9/3 at n=2, 4/1 at n=1 */
+    assert_non_null(strstr(f.lines[0], " (n=1), over 2 configurations"));
+    assert_string_equal(f.lines[1], "Source: a made-up study.");
+    gb_findings_release(&f);
+
+    book.sets[0].findings = &metric;
+    assert_int_equal(gb_report_findings(&run, &book, "made-up", &f), GB_OK);
+    assert_int_equal(f.n, 1);
+    assert_non_null(strstr(f.lines[0], " widgets/s (variant=new n=2), worst "));
+    gb_findings_release(&f);
+
+    /* No rule (no book, or a suite the book does not have): by time. */
+    assert_int_equal(gb_report_findings(&run, NULL, "made-up", &f), GB_OK);
+    assert_int_equal(f.n, 1);
+    assert_non_null(strstr(f.lines[0], " us (variant=new n=1), worst "));
+    assert_null(strstr(f.lines[0], "widgets"));
+    gb_findings_release(&f);
+
+    gb_chart_book_release(&book);
+    for (int i = 0; i < 4; i++)
+        gb_record_release(&recs[i]);
+}
+
 /* ---- the report of the fixture ---- */
 
 static void test_report_of_fixture(void **state)
@@ -513,7 +570,7 @@ static const struct gb_chart_spec synth_charts[] = {
 
 static const struct gb_suite synth_suite = {
     "synth", "a suite made up for this test", NULL, 0, synth_charts,
-    (int)(sizeof synth_charts / sizeof synth_charts[0]),
+    (int)(sizeof synth_charts / sizeof synth_charts[0]), NULL,
 };
 
 static void test_declared_charts(void **state)
@@ -705,6 +762,7 @@ int main(void)
         cmocka_unit_test(test_gnuplot_failure_is_reported),
         cmocka_unit_test(test_declared_charts),
         cmocka_unit_test(test_no_injection),
+        cmocka_unit_test(test_findings_rule_of_set),
         cmocka_unit_test(test_plot_misuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

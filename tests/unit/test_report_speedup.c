@@ -184,7 +184,7 @@ static void test_pairing_and_where(void **state)
     run.n_records = 8;
     struct gb_chart_spec spec = {.name = "sp", .title = "speedups", .kind = GB_CHART_SPEEDUP,
                                  .pair = "v=slow/fast", .ref_speedups = "old=a:2,b:1.5e1"};
-    struct gb_suite suite = {"synth", "", NULL, 0, &spec, 1};
+    struct gb_suite suite = {"synth", "", NULL, 0, &spec, 1, NULL};
     struct gb_table *t = NULL;
     assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&suite), &spec, &t), GB_OK);
     json_t *doc = table_json(t);
@@ -240,7 +240,7 @@ static void test_bad_specs(void **state)
     static const char *const bad_pairs[] = {NULL, "", "variant", "variant=original", "=a/b", "v=/b", "v=a/"};
     for (size_t i = 0; i < sizeof bad_pairs / sizeof bad_pairs[0]; i++) {
         struct gb_chart_spec spec = {.name = "sp", .kind = GB_CHART_SPEEDUP, .pair = bad_pairs[i]};
-        struct gb_suite suite = {"synth", "", NULL, 0, &spec, 1};
+        struct gb_suite suite = {"synth", "", NULL, 0, &spec, 1, NULL};
         assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&suite), &spec, &t), GB_ERR_USAGE);
         assert_null(t);
         assert_non_null(strstr(gb_error_message(), "axis=base/improved"));
@@ -249,16 +249,16 @@ static void test_bad_specs(void **state)
     for (size_t i = 0; i < sizeof bad_refs / sizeof bad_refs[0]; i++) {
         struct gb_chart_spec spec = {.name = "sp", .kind = GB_CHART_SPEEDUP, .pair = "v=a/b",
                                      .ref_speedups = bad_refs[i]};
-        struct gb_suite suite = {"synth", "", NULL, 0, &spec, 1};
+        struct gb_suite suite = {"synth", "", NULL, 0, &spec, 1, NULL};
         assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&suite), &spec, &t), GB_ERR_USAGE);
         assert_non_null(strstr(gb_error_message(), "reference"));
     }
     struct gb_chart_spec bar = {.name = "bars", .kind = GB_CHART_BAR, .pair = "v=a/b"};
-    struct gb_suite suite = {"synth", "", NULL, 0, &bar, 1};
+    struct gb_suite suite = {"synth", "", NULL, 0, &bar, 1, NULL};
     assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&suite), &bar, &t), GB_ERR_USAGE);
     /* An empty run: a table without rows, and nothing printed. */
     struct gb_chart_spec ok = {.name = "sp", .kind = GB_CHART_SPEEDUP, .pair = "v=a/b"};
-    struct gb_suite s2 = {"synth", "", NULL, 0, &ok, 1};
+    struct gb_suite s2 = {"synth", "", NULL, 0, &ok, 1, NULL};
     assert_int_equal(gb_report_speedup_table(&run, TEST_SET(&s2), &ok, &t), GB_OK);
     assert_int_equal(gb_table_n_rows(t), 0);
     gb_table_free(t);

@@ -16,7 +16,7 @@
 #include "gpubound/suite.h"
 
 /* The chart set of a suite (a compound literal: valid in the enclosing block). */
-#define TEST_SET(s) (&(struct gb_chart_set){(s)->name, (s)->help, (s)->charts, (s)->n_charts})
+#define TEST_SET(s) (&(struct gb_chart_set){(s)->name, (s)->help, (s)->charts, (s)->n_charts, (s)->findings})
 
 /* The charts the suite table declares for the suites of the run, as
  * `gpubound report` finds them for a run without charts.json. */

@@ -458,7 +458,7 @@ static void test_register_path(void **state)
     assert_string_equal(s->charts[0].series, "n");
     /* The charts go into a run's charts.json and come back (report reads them so). */
     struct gb_chart_book book, back;
-    struct gb_chart_set set = {s->name, s->help, s->charts, s->n_charts};
+    struct gb_chart_set set = {s->name, s->help, s->charts, s->n_charts, s->findings};
     int found = 0;
     gb_chart_book_init(&book);
     gb_chart_book_init(&back);

@@ -172,7 +172,7 @@ static const struct gb_chart_spec syn_charts[] = {
     {.name = "heat", .kind = GB_CHART_HEAT, .benches = "a", .row = "cfg", .col = "n", .y = "bw_gbs"},
 };
 
-static const struct gb_suite syn_suite = {"syn", "synthetic", NULL, 0, syn_charts, 3};
+static const struct gb_suite syn_suite = {"syn", "synthetic", NULL, 0, syn_charts, 3, NULL};
 
 static char *table_csv(const struct gb_run *run, const struct gb_chart_spec *c)
 {
