@@ -32,6 +32,14 @@ int gb_format_num(char *buf, size_t n, double v, int sig);
  * significant digits. Returns the length snprintf would have written. */
 int gb_format_ci(char *buf, size_t n, double v, double half_width);
 
+/* The significant digits to write `x` (a value v or an end of its
+ * interval lo..hi) with, so that it ends at the decimal place gb_format_ci
+ * keeps for the interval's larger half width: 23.079 in 23.045..23.107
+ * takes 5 ("23.079"), its ends 5 too. `fallback` when x is zero or not
+ * finite or the interval is empty or not finite. For tables that show an
+ * interval as columns of their own (speedups, ratios). */
+int gb_format_interval_sig(double x, double v, double lo, double hi, int fallback);
+
 /* Columns of the terminal `f` is attached to (ioctl TIOCGWINSZ), 80 when
  * it is a terminal of unknown size, 0 when it is not a terminal. */
 int gb_term_width(FILE *f);
@@ -89,6 +97,16 @@ size_t gb_table_n_cols(const struct gb_table *t);
  *                    at full precision, empty cells null.
  * GB_ERR_IO when writing fails. */
 enum gb_status gb_table_print(const struct gb_table *t, FILE *f, enum gb_format fmt, int width);
+
+/* The label of column `col` ("name (unit)"), or NULL past the last. */
+const char *gb_table_label(const struct gb_table *t, size_t col);
+
+/* The text a cell shows in the terminal table, markdown and report.html:
+ * a number to its `sig` digits (gb_format_num), a value with its interval
+ * as gb_format_ci writes it ("481.9 ± 1.3"), "" for an empty cell or one
+ * past the table. The one formatting of cells every writer for people
+ * uses. Returns the length snprintf would have written. */
+int gb_table_shown(const struct gb_table *t, size_t row, size_t col, char *buf, size_t n);
 
 /* Prints the table as a GitHub-flavoured markdown table ("|" escaped),
  * with the same cell texts as GB_FORMAT_TABLE. */

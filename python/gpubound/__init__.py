@@ -6,8 +6,8 @@ comparisons of runs and the models, over libgpubound (ctypes).
     c = gpubound.compare("data/h100/compare-2026-11-23/bw-a", "data/h100/compare-2026-11-23/bw-b")
 
 Through the library: load_run, open_run, compare. Through the gpubound
-program (--format json): run, breakdown, occupancy. Computed here from a run
-the library loaded: roofline. docs/python.md is the reference.
+program (--format json): run, breakdown, roofline, occupancy. docs/python.md
+is the reference.
 """
 
 from ._lib import GpuboundError, library_path, version

@@ -1,8 +1,7 @@
 """Measuring and the models that the library reaches only through the
-gpubound program today: `run`, `breakdown` and `occupancy` call the program
-with --format json and read what it prints and writes (runs are then loaded
-through the library); `roofline` is computed here from a run loaded through
-the library."""
+gpubound program today: `run`, `breakdown`, `roofline` and `occupancy` call
+the program with --format json and read what it prints and writes (runs are
+then loaded through the library). No model is computed here."""
 
 import json
 import os
@@ -39,14 +38,15 @@ def program_path():
                              "install it (make install) or set GPUBOUND to its path", "io")
 
 
-def _call(args):
-    """Runs `gpubound ARGS`; its stdout, or GpuboundError with its message and exit code."""
+def _call(args, with_stderr=False):
+    """Runs `gpubound ARGS`; its stdout (and stderr when asked), or
+    GpuboundError with its message and exit code."""
     p = subprocess.run([program_path()] + [str(a) for a in args], capture_output=True, text=True)
     if p.returncode != 0:
         lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
         raise _lib.GpuboundError(lines[-1] if lines else f"gpubound {args[0]} exited {p.returncode}",
                                  p.returncode)
-    return p.stdout
+    return (p.stdout, p.stderr) if with_stderr else p.stdout
 
 
 def run(what, out=None, quick=False, cold=None, timer=None, counters=False, device=None, **sets):
@@ -140,32 +140,24 @@ def breakdown(run_dir, bench=None, form=None, holdout=None, weight=None, interce
     return Breakdown(table=table, model=model)
 
 
-def roofline(run, peak_gbs=None, peak_gflops=None):
-    """Each ok point of a run on the roofline: arithmetic intensity
-    (flops / bytes), attained GFLOP/s and GB/s, and the fraction of the
-    memory roof reached. ``run`` is a run directory or a DataFrame from
-    load_run. The memory roof is ``peak_gbs``, else run.json's
-    device.mem_peak_gbs; the compute roof is ``peak_gflops`` (the run does
-    not record one; without it, or without a memory roof, bound is
-    "unknown"; with both, a point left of the ridge is "memory" bound). Computed here from the records the library
-    loaded: gpubound has no roofline command."""
-    df = load_run(run) if isinstance(run, (str, os.PathLike)) else run
-    dev = (df.attrs.get("run") or {}).get("device") or {}
-    roof = peak_gbs if peak_gbs is not None else dev.get("mem_peak_gbs")
-    ok = df[(df["status"] == "ok") & (df["bytes"] > 0)].copy()
-    ok["intensity"] = ok["flops"] / ok["bytes"]
-    ok["attained_gflops"] = ok["gflops"]
-    ok["attained_gbs"] = ok["bw_gbs"]
-    ok["memory_roof_fraction"] = ok["bw_gbs"] / roof if roof else float("nan")
-    if peak_gflops and roof:
-        ridge = peak_gflops / roof
-        ok["bound"] = ["memory" if i < ridge else "compute" for i in ok["intensity"].fillna(0)]
-    else:
-        ok["bound"] = "unknown"
-    keep = ["suite", "bench"] + [c for c in ok.columns if c.startswith("axis.")] + [
-        "cache", "median_ns", "bytes", "flops", "intensity", "attained_gbs", "attained_gflops",
-        "memory_roof_fraction", "bound"]
-    out = ok[keep].reset_index(drop=True)
-    out.attrs["mem_peak_gbs"] = roof
-    out.attrs["peak_gflops"] = peak_gflops
-    return out
+def roofline(run, ceilings=None, pipe=None):
+    """Each point of a run under the roofs, as `gpubound roofline
+    --format json` computes them (no GPU needed): its arithmetic intensity
+    at DRAM, L2 and L1/shared, the roof that binds, the attained fraction
+    of it and a flag for a point above a measured roof. ``run`` is a run
+    directory or a DataFrame from load_run (its ``attrs["dir"]``);
+    ``ceilings`` a ceilings run whose largest rates are the roofs (without
+    one, the guide figures of the run's device); ``pipe`` the pipe of the
+    points' operations (fp32, fp64, ...). The program's notes (which roofs,
+    points placed without counters) are in ``attrs["notes"]``."""
+    run_dir = run.attrs.get("dir") if isinstance(run, pd.DataFrame) else run
+    if not run_dir:
+        raise _lib.GpuboundError("roofline needs a run directory (a DataFrame from load_run carries it)", "usage")
+    args = ["roofline", run_dir, "--format", "json"]
+    for flag, v in (("--ceilings", ceilings), ("--pipe", pipe)):
+        if v is not None:
+            args += [flag, v]
+    out, err = _call(args, with_stderr=True)
+    table = pd.DataFrame(json.loads(out))
+    table.attrs["notes"] = [ln.split(": ", 1)[-1] for ln in err.splitlines() if ln.strip()]
+    return table

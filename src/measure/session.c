@@ -8,6 +8,7 @@
 #include "gpubound/session.h"
 #include "measure/clocks.h"
 #include "measure/compile_pool.h"
+#include "measure/nvtx.h"
 #include "measure/sampling.h"
 #include "measure/session_loop.h"
 
@@ -142,7 +143,11 @@ enum gb_status gb_session_loop_run(const struct gb_session_loop *l, enum gb_stat
         p.gpu = l->gpu;
         gb_point_record_init(&plan->items[i], &p, &rec);
         gb_hook_point(l, i, plan->n, &plan->items[i], NULL);
+        char label[200];
+        gb_session_point_label(&plan->items[i], label, sizeof label);
+        gb_nvtx_push(label);   /* the point's work as one range, for nsys and ncu --nvtx */
         *measure_st = l->measure(l->ctx, l->gpu, &p, l->mo, &rec);
+        gb_nvtx_pop();
         gb_point_release(&p);
         if (*measure_st == GB_ERR_INTERRUPTED) {
             gb_record_release(&rec);

@@ -38,6 +38,17 @@ static enum gb_status gb_cmp_columns(struct gb_table *t, int anchored)
     return st == GB_OK ? gb_table_column(t, "notes", NULL) : st;
 }
 
+/* A ratio and its interval as three cells, each to the digits the interval
+ * warrants (4 without one). */
+static enum gb_status gb_cmp_interval(struct gb_table *t, double v, double lo, double hi)
+{
+    enum gb_status st = GB_OK;
+    double x[3] = {v, lo, hi};
+    for (int k = 0; k < 3 && st == GB_OK; k++)
+        st = gb_table_cell_num(t, x[k], gb_format_interval_sig(x[k], v, lo, hi, 4));
+    return st;
+}
+
 static enum gb_status gb_cmp_row(struct gb_table *t, const struct gb_cmp_point *p, int anchored)
 {
     char notes[256];
@@ -45,14 +56,11 @@ static enum gb_status gb_cmp_row(struct gb_table *t, const struct gb_cmp_point *
     gb_cmp_notes(p, notes, sizeof notes);
     if ((st = gb_table_row(t)) != GB_OK || (st = gb_table_cell_text(t, p->name)) != GB_OK ||
         (st = gb_table_cell_num(t, p->base_ns, 6)) != GB_OK || (st = gb_table_cell_num(t, p->new_ns, 6)) != GB_OK ||
-        (st = gb_table_cell_num(t, p->s.ratio, 4)) != GB_OK || (st = gb_table_cell_num(t, p->s.lo, 4)) != GB_OK ||
-        (st = gb_table_cell_num(t, p->s.hi, 4)) != GB_OK || (st = gb_table_cell_num(t, p->s.p, 2)) != GB_OK ||
+        (st = gb_cmp_interval(t, p->s.ratio, p->s.lo, p->s.hi)) != GB_OK || (st = gb_table_cell_num(t, p->s.p, 2)) != GB_OK ||
         (st = gb_table_cell_text(t, gb_cmp_verdict_name(p->verdict))) != GB_OK ||
         (st = gb_table_cell_text(t, gb_cmp_method_name(p->s.method))) != GB_OK)
         return st;
-    if (anchored && ((st = gb_table_cell_num(t, p->anchored, 4)) != GB_OK ||
-                     (st = gb_table_cell_num(t, p->anchored_lo, 4)) != GB_OK ||
-                     (st = gb_table_cell_num(t, p->anchored_hi, 4)) != GB_OK))
+    if (anchored && (st = gb_cmp_interval(t, p->anchored, p->anchored_lo, p->anchored_hi)) != GB_OK)
         return st;
     return gb_table_cell_text(t, notes);
 }

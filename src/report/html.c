@@ -64,41 +64,57 @@ out:
     return st;
 }
 
-/* A table as JSON: {"columns": [...], "rows": [[...], ...]}, the cell texts
- * of gb_table_print's JSON format. NULL when out of memory. */
+/* A table as JSON: {"columns": [...], "rows": [[...], ...]}, each cell the
+ * text the terminal table and report.md show (gb_table_shown: numbers to
+ * their digits, a median with its interval as "481.9 ± 1.3"), null where
+ * empty. NULL when out of memory. */
 static json_t *gb_html_table(const struct gb_table *t)
 {
-    char *text = NULL;
-    size_t len = 0;
-    json_t *rows = NULL, *cols = json_array(), *out = NULL, *arr = json_array();
-    FILE *f = open_memstream(&text, &len);
-    if (!f || !cols || !arr)
-        goto done;
-    enum gb_status st = gb_table_print(t, f, GB_FORMAT_JSON, 0);
-    fclose(f);
-    f = NULL;
-    if (st != GB_OK || !(rows = json_loads(text, 0, NULL)) || !json_is_array(rows))
-        goto done;
-    for (size_t i = 0; i < json_array_size(rows); i++) {
-        json_t *obj = json_array_get(rows, i), *row = json_array(), *v;
-        const char *key;
-        json_object_foreach(obj, key, v)
-        {
-            if (i == 0)
-                json_array_append_new(cols, json_string(key));
-            json_array_append(row, v);
+    size_t n_cols = gb_table_n_cols(t), n_rows = gb_table_n_rows(t);
+    json_t *cols = json_array(), *rows = json_array();
+    for (size_t c = 0; cols && c < n_cols; c++)
+        if (json_array_append_new(cols, json_string(gb_table_label(t, c))) != 0)
+            goto fail;
+    for (size_t r = 0; rows && r < n_rows; r++) {
+        json_t *row = json_array();
+        for (size_t c = 0; row && c < n_cols; c++) {
+            char buf[256];
+            gb_table_shown(t, r, c, buf, sizeof buf);
+            /* A text that is not valid UTF-8 is kept as null rather than dropped. */
+            json_t *v = buf[0] ? json_string(buf) : NULL;
+            json_array_append_new(row, v ? v : json_null());
         }
-        json_array_append_new(arr, row);
+        if (!row || json_array_append_new(rows, row) != 0)
+            goto fail;
     }
-    out = json_pack("{s:O, s:O}", "columns", cols, "rows", arr);
-done:
-    if (f)
-        fclose(f);
-    free(text);
-    json_decref(rows);
+    if (cols && rows)
+        return json_pack("{s:o, s:o}", "columns", cols, "rows", rows);
+fail:
     json_decref(cols);
-    json_decref(arr);
-    return out;
+    json_decref(rows);
+    return NULL;
+}
+
+/* "median 481.9 ± 1.3 µs (95% CI 480.6 .. 483.2)" of a measured record,
+ * the median to the digits its interval warrants (gb_format_ci, as the
+ * summary table shows it); "" when it was not measured. */
+static void gb_html_median_text(const struct gb_record *r, char *buf, size_t n)
+{
+    const struct gb_time_stats *t = &r->time_ns;
+    char ci[64], lo[40], hi[40];
+    if (!isfinite(t->median) || t->median <= 0)
+        return;
+    double half = t->ci_hi > t->ci_lo ? fmax(t->median - t->ci_lo, t->ci_hi - t->median) : NAN;
+    gb_format_ci(ci, sizeof ci, t->median / 1e3, half / 1e3);
+    if (!isfinite(half)) {
+        snprintf(buf, n, "median %s µs", ci);
+        return;
+    }
+    gb_format_num(lo, sizeof lo, t->ci_lo / 1e3,
+                  gb_format_interval_sig(t->ci_lo, t->median, t->ci_lo, t->ci_hi, 5));
+    gb_format_num(hi, sizeof hi, t->ci_hi / 1e3,
+                  gb_format_interval_sig(t->ci_hi, t->median, t->ci_lo, t->ci_hi, 5));
+    snprintf(buf, n, "median %s µs (95%% CI %s .. %s)", ci, lo, hi);
 }
 
 /* The records: one array per record, the columns named in "columns". */
@@ -112,17 +128,20 @@ static json_t *gb_html_records(const struct gb_run *run)
         for (int a = 0; axes && a < r->n_axes; a++)
             json_object_set_new(axes, r->axes[a].name, json_string(r->axes[a].value));
         int si = (int)r->status;
-        json_array_append_new(rows, json_pack("[s s o s o o o i o o s s]", r->suite, r->bench,
+        char median[256] = "";
+        gb_html_median_text(r, median, sizeof median);
+        json_array_append_new(rows, json_pack("[s s o s o o o i o o s s s]", r->suite, r->bench,
                                               axes ? axes : json_object(),
                                               si >= 0 && si < 4 ? status[si] : "?",
                                               gb_html_num(r->time_ns.median), gb_html_num(r->time_ns.ci_lo),
                                               gb_html_num(r->time_ns.ci_hi), r->samples,
                                               gb_html_num(r->bw_gbs), gb_html_num(r->gflops),
-                                              r->reason, r->cache == GB_CACHE_COLD ? "cold" : "hot"));
+                                              r->reason, r->cache == GB_CACHE_COLD ? "cold" : "hot",
+                                              median));
     }
-    return json_pack("{s:[ssssssssssss], s:o}", "columns", "suite", "bench", "axes", "status",
+    return json_pack("{s:[sssssssssssss], s:o}", "columns", "suite", "bench", "axes", "status",
                      "median_ns", "ci_lo_ns", "ci_hi_ns", "samples", "bw_gbs", "gflops", "reason",
-                     "cache", "rows", rows ? rows : json_array());
+                     "cache", "median_text", "rows", rows ? rows : json_array());
 }
 
 json_t *gb_html_num(double v)
@@ -245,9 +264,29 @@ static json_t *gb_html_camp_models(const char *dir)
     return models;
 }
 
-/* The suites of the run, in order of first appearance, as JSON. */
+/* The findings of `suite` (gb_report_findings, the lines of report.md's
+ * "Findings" section) appended to `findings` as {"suite", "lines"}. */
+static enum gb_status gb_html_findings(const struct gb_run *run, const char *suite, json_t *findings)
+{
+    struct gb_findings fd;
+    enum gb_status st = gb_report_findings(run, suite, &fd);
+    if (st != GB_OK)
+        return st;
+    json_t *lines = json_array();
+    for (size_t i = 0; lines && i < fd.n; i++) {
+        json_t *line = json_string(fd.lines[i]);
+        json_array_append_new(lines, line ? line : json_null());
+    }
+    gb_findings_release(&fd);
+    if (!lines || json_array_append_new(findings, json_pack("{s:s, s:o}", "suite", suite, "lines", lines)) != 0)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    return GB_OK;
+}
+
+/* The suites of the run, in order of first appearance, as JSON, and their findings. */
 static enum gb_status gb_html_suites(const struct gb_run *run, const struct gb_chart_book *book,
-                                     const struct gb_report_opts *opts, json_t *suites)
+                                     const struct gb_report_opts *opts, json_t *suites,
+                                     json_t *findings)
 {
     enum gb_status st = GB_OK;
     int large = gb_report_is_large(run, book);
@@ -255,7 +294,9 @@ static enum gb_status gb_html_suites(const struct gb_run *run, const struct gb_c
         int seen = 0;
         for (size_t k = 0; k < i && !seen; k++)
             seen = strcmp(run->records[k].suite, run->records[i].suite) == 0;
-        if (!seen)
+        if (seen)
+            continue;
+        if ((st = gb_html_findings(run, run->records[i].suite, findings)) == GB_OK)
             st = gb_html_suite(run, book, opts, large, run->records[i].suite, suites);
     }
     return st;
@@ -281,15 +322,20 @@ enum gb_status gb_report_html_write(const struct gb_run *run, const struct gb_ch
         return GB_OK;
     }
     snprintf(path, sizeof path, "%s/run.json", run->dir);
-    json_t *suites = json_array();
-    json_t *doc = json_pack("{s:s, s:o?, s:o?, s:o?, s:o?, s:b, s:I}", "tool", "gpubound " GB_VERSION,
+    json_t *suites = json_array(), *findings = json_array();
+    json_t *doc = json_pack("{s:s, s:o?, s:o?, s:o?, s:o?, s:o?, s:b, s:I}", "tool", "gpubound " GB_VERSION,
                             "run", json_load_file(path, 0, NULL), "records", gb_html_records(run),
-                            "suites", suites, "camp_models", gb_html_camp_models(run->dir),
+                            "findings", findings, "suites", suites,
+                            "camp_models", gb_html_camp_models(run->dir),
                             "large", gb_report_is_large(run, book), "n_records",
                             (json_int_t)run->n_records);
     if (!doc)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
-    if ((st = gb_html_suites(run, book, opts, suites)) == GB_OK) {
+    if (!suites || !findings) {
+        json_decref(doc);
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    }
+    if ((st = gb_html_suites(run, book, opts, suites, findings)) == GB_OK) {
         snprintf(title, sizeof title, "gpubound report: %s", run->dir);
         snprintf(path, sizeof path, "%s/report.html", out_dir);
         st = gb_html_page(path, title, doc, lib);

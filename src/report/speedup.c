@@ -257,9 +257,11 @@ enum gb_status gb_report_speedup_table(const struct gb_run *run, const struct gb
                 goto out;
         }
         int ok = pairs[i].has_sp;
-        if ((st = gb_table_cell_num(t, ok ? pairs[i].sp.ratio : NAN, 3)) != GB_OK ||
-            (st = gb_table_cell_num(t, ok ? pairs[i].sp.lo : NAN, 3)) != GB_OK ||
-            (st = gb_table_cell_num(t, ok ? pairs[i].sp.hi : NAN, 3)) != GB_OK)
+        /* The speedup and its ends to the digits its interval warrants. */
+        double x[3] = {pairs[i].sp.ratio, pairs[i].sp.lo, pairs[i].sp.hi};
+        for (int k = 0; k < 3 && st == GB_OK; k++)
+            st = gb_table_cell_num(t, ok ? x[k] : NAN, gb_format_interval_sig(x[k], x[0], x[1], x[2], 3));
+        if (st != GB_OK)
             goto out;
         for (int k = 0; k < sp->n_refs; k++) {
             int sig = 4;

@@ -72,6 +72,31 @@ int gb_format_num(char *buf, size_t n, double v, int sig)
     return snprintf(buf, n, "%.*f", decimals, v);
 }
 
+/* The decimal place (10^place) of the last digit gb_format_ci keeps for
+ * a half width: two significant digits of it when its leading digits are
+ * 100..354, one otherwise. */
+static int gb_ci_place(double half)
+{
+    int e = (int)floor(log10(half));
+    double lead3 = round(half / pow(10, e - 2));
+    if (lead3 >= 1000) {
+        lead3 /= 10;
+        e++;
+    }
+    return lead3 <= 354 ? e - 1 : e;
+}
+
+int gb_format_interval_sig(double x, double v, double lo, double hi, int fallback)
+{
+    if (!isfinite(lo) || !isfinite(hi))
+        return fallback;
+    double half = fmax(v - lo, hi - v);
+    if (!isfinite(x) || x == 0 || !isfinite(half) || half <= 0)
+        return fallback;
+    int sig = (int)floor(log10(fabs(x))) - gb_ci_place(half) + 1;
+    return sig < 1 ? 1 : sig > 17 ? 17 : sig;
+}
+
 /* The value and half width of a CI as two strings, rounded as gb_format_ci
  * documents; half is "" when the half width is not usable. */
 static void gb_format_ci_parts(double v, double half, char *vb, size_t vn, char *hb, size_t hn)
@@ -81,19 +106,7 @@ static void gb_format_ci_parts(double v, double half, char *vb, size_t vn, char 
         hb[0] = '\0';
         return;
     }
-    int e = (int)floor(log10(half));
-    double lead3 = round(half / pow(10, e - 2));
-    if (lead3 >= 1000) {
-        lead3 /= 10;
-        e++;
-    }
-    int place;               /* decimal place of the last kept digit: 10^place */
-    if (lead3 <= 354)
-        place = e - 1;
-    else if (lead3 <= 949)
-        place = e;
-    else
-        place = e;           /* rounds up to 1.0 x 10^(e+1): two digits, last at 10^e */
+    int place = gb_ci_place(half); /* decimal place of the last kept digit: 10^place */
     if (place <= 0) {
         snprintf(vb, vn, "%.*f", -place, v);
         snprintf(hb, hn, "%.*f", -place, half);
@@ -626,6 +639,22 @@ static void gb_put_markdown(FILE *f, const char *s)
     }
 }
 
+const char *gb_table_label(const struct gb_table *t, size_t col)
+{
+    return col < t->n_cols ? t->cols[col].label : NULL;
+}
+
+int gb_table_shown(const struct gb_table *t, size_t row, size_t col, char *buf, size_t n)
+{
+    struct gb_shown s;
+    if (row >= t->n_rows || col >= t->n_cols)
+        return snprintf(buf, n, "%s", "");
+    gb_cell_show(gb_table_at(t, row, col), &s);
+    if (s.b[0])
+        return snprintf(buf, n, "%s " GB_PM " %s", s.a, s.b);
+    return snprintf(buf, n, "%s", s.a);
+}
+
 enum gb_status gb_table_print_markdown(const struct gb_table *t, FILE *f)
 {
     struct gb_layout l = {0};
@@ -646,12 +675,7 @@ enum gb_status gb_table_print_markdown(const struct gb_table *t, FILE *f)
         fputc('|', f);
         for (size_t c = 0; c < t->n_cols; c++) {
             char buf[200];
-            struct gb_shown s;
-            gb_cell_show(gb_table_at(t, r, c), &s);
-            if (s.b[0])
-                snprintf(buf, sizeof buf, "%s " GB_PM " %s", s.a, s.b);
-            else
-                snprintf(buf, sizeof buf, "%s", s.a);
+            gb_table_shown(t, r, c, buf, sizeof buf);
             fputc(' ', f);
             gb_put_markdown(f, buf);
             fputs(" |", f);

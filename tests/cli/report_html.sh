@@ -43,6 +43,16 @@ for name in re.findall(r"!\[[^\]]*\]\(([^)]+)\.png\)", md):
     assert name in charts, name
 PY
 [ "$FAILS" = 0 ] && ok
+# report.html opens with report.md's findings, and its tables show report.md's cell texts
+# (one formatting: a median with its interval "481.9 ± 1.3", never a raw double).
+for run in "$FIXTURE" "$GB_SRC/data/h200/patterns-2026-11-21" "$GB_SRC/data/h200/bandwidth-2026-11-21-a"; do
+    f="$TMP/f-$(basename "$run")"
+    GB_CHARTJS="$TMP/chart.js" run_gb report "$run" --out "$f" --chart-format svg
+    [ "$RC" = 0 ] || bad "report $run: rc $RC"
+    python3 "$GB_SRC/tests/cli/report_html_check.py" "$f/report.html" "$f/report.md" \
+        || bad "report.html of $run differs from its report.md (findings or table texts)"
+done
+[ "$FAILS" = 0 ] && ok
 
 GB_CHARTJS="$TMP/chart.js" run_gb camp predict --model "$CAMP/campprof-model.json" --gld 4:1000 --warps 8 --time-ns 5000 --html "$TMP/c1.html"
 if [ "$RC" != 0 ] || ! grep -q '"camp_inputs"' "$TMP/c1.html" || ! grep -q 'campprof-model.json' "$TMP/c1.html"; then

@@ -112,6 +112,14 @@ def check_report(run):
     if res["errors"]:
         fail("%s: console errors: %s" % (run, res["errors"][:5]))
     md = open(os.path.join(rdir, "report.md"), encoding="utf-8").read()
+    if res.get("first_section") != "findings" or not res.get("findings"):
+        fail("%s: report.html does not open with its findings (first section %r, %d lines)"
+             % (run, res.get("first_section"), len(res.get("findings") or [])))
+    md_first = re.search(r"^## Findings\n\n- (.*)$", md, re.M)
+    if md_first and re.sub(r"\\(.)", r"\1", md_first.group(1)) not in (res.get("findings") or []):
+        fail("%s: report.md's first finding is not on the page" % run)
+    if res.get("long_numbers"):
+        fail("%s: the page shows raw doubles: %s" % (run, res["long_numbers"][:5]))
     for ch in res["charts"]:
         if ch["marks"] <= 0:
             fail("%s: chart %s has no mark" % (run, ch["name"]))

@@ -1,4 +1,4 @@
-"""run, breakdown and occupancy through the program; roofline from loaded records."""
+"""run, breakdown, roofline and occupancy through the program."""
 import os
 
 import pytest
@@ -33,17 +33,35 @@ def test_breakdown_leaves_the_run_alone(src):
     assert b.model["format"] == "gpubound-lpbm/1"
 
 
-def test_roofline_memory_fraction(src):
+def test_roofline_is_the_programs(src, program):
     d = src / "data/h100/compare-2026-11-23/bw-a"
     df = gpubound.load_run(d)
-    r = gpubound.roofline(df)
+    r = gpubound.roofline(df)  # the DataFrame's run directory
     peak = df.attrs["run"]["device"]["mem_peak_gbs"]
-    assert r.attrs["mem_peak_gbs"] == peak
-    assert list(r["memory_roof_fraction"]) == pytest.approx(list(r["attained_gbs"] / peak))
-    assert (r["memory_roof_fraction"] < 1).all()
-    assert set(r["bound"]) == {"unknown"}
-    r2 = gpubound.roofline(df, peak_gflops=60000)
-    assert set(r2["bound"]) == {"memory"}  # bandwidth kernels do no flops
+    # Without counters or a ceilings run: the DRAM roof is the device's peak, the fraction bytes / time / peak.
+    assert list(r["fraction"]) == pytest.approx(list(r["dram bytes"] / r["time (ns)"] / peak), rel=1e-9)
+    assert set(r["binding"]) == {"dram"} and (r["fraction"] < 1).all()
+    assert any("guide figures" in n for n in r.attrs["notes"])
+    import json, subprocess
+    printed = json.loads(subprocess.run([program, "roofline", str(d), "--format", "json"],
+                                        capture_output=True, text=True, check=True).stdout)
+    assert list(r["point"]) == [row["point"] for row in printed]
+    assert list(r["fraction"]) == [row["fraction"] for row in printed]
+    s = gpubound.roofline(str(src / "data/h200/examples-counters-2026-11-23/sgemm"), pipe="fp64")
+    assert set(s["pipe"]) == {"fp64"}
+
+
+def test_roofline_refuses_a_frame_without_a_run():
+    import pandas as pd
+    with pytest.raises(gpubound.GpuboundError) as e:
+        gpubound.roofline(pd.DataFrame())
+    assert e.value.status == "usage"
+
+
+def test_roofline_has_no_python_model():
+    import inspect
+    src_text = inspect.getsource(gpubound.models.roofline)
+    assert "_call(" in src_text and "mem_peak_gbs" not in src_text
 
 
 def test_run_without_a_gpu_says_so(program, tmp_path):

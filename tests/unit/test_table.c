@@ -348,6 +348,47 @@ static void test_misuse(void **state)
     gb_table_free(NULL);
 }
 
+/* An interval's ends and its value to the decimal place of the CI rule. */
+static void test_interval_digits(void **state)
+{
+    (void)state;
+    /* Half width 0.034 (two digits, leading 340): last digit at 10^-3. */
+    assert_int_equal(gb_format_interval_sig(23.079, 23.079, 23.045, 23.107, 3), 5);
+    assert_int_equal(gb_format_interval_sig(23.045, 23.079, 23.045, 23.107, 3), 5);
+    /* Half width 0.11: 29.90 29.79 30.01, as gb_format_ci would end 29.90 ± 0.11. */
+    assert_string_equal(fmt_num(29.9016, gb_format_interval_sig(29.9016, 29.9016, 29.79, 30.01, 3)), "29.90");
+    assert_string_equal(fmt_num(30.0131, gb_format_interval_sig(30.0131, 29.9016, 29.79, 30.01, 3)), "30.01");
+    /* A wide interval keeps one digit at least; 1050 +- 400 ends at the hundreds. */
+    assert_int_equal(gb_format_interval_sig(1050, 1050, 650, 1450, 4), 2);
+    assert_int_equal(gb_format_interval_sig(0.5, 0.5, 0.1, 900, 4), 1);
+    /* No interval, zero, not finite: the fallback. */
+    assert_int_equal(gb_format_interval_sig(2.0, 2.0, 2.0, 2.0, 3), 3);
+    assert_int_equal(gb_format_interval_sig(0, 1.0, 0.9, 1.1, 4), 4);
+    assert_int_equal(gb_format_interval_sig(1.0, 1.0, NAN, 1.1, 4), 4);
+}
+
+/* The cell text every writer for people shows. */
+static void test_shown(void **state)
+{
+    (void)state;
+    char buf[64];
+    struct gb_table *t = gb_table_new();
+    assert_int_equal(gb_table_column(t, "median", "µs"), GB_OK);
+    assert_int_equal(gb_table_column(t, "GB/s", NULL), GB_OK);
+    assert_int_equal(gb_table_row(t), GB_OK);
+    assert_int_equal(gb_table_cell_ci(t, 481.9200038909912, 1.3119876384735107), GB_OK);
+    assert_int_equal(gb_table_cell_num(t, 4460.5874805857684, 4), GB_OK);
+    gb_table_shown(t, 0, 0, buf, sizeof buf);
+    assert_string_equal(buf, "481.9 \xc2\xb1 1.3");
+    gb_table_shown(t, 0, 1, buf, sizeof buf);
+    assert_string_equal(buf, "4461");
+    gb_table_shown(t, 1, 0, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    assert_string_equal(gb_table_label(t, 0), "median (µs)");
+    assert_null(gb_table_label(t, 2));
+    gb_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -362,6 +403,8 @@ int main(void)
         cmocka_unit_test(test_fit_to_terminal),
         cmocka_unit_test(test_term_width_not_a_terminal),
         cmocka_unit_test(test_misuse),
+        cmocka_unit_test(test_interval_digits),
+        cmocka_unit_test(test_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,9 +33,27 @@
   function num(v, sig) { return v === null || v === undefined ? '' : GbCamp.fmt(v, sig || 4); }
 
   /* ---- provenance ---- */
+  /* ---- findings: the lines of report.md's "Findings" section, first ---- */
+  function findings() {
+    var sec = el('section', {id: 'findings'}, [el('h2', {text: 'Findings'})]), many = (D.findings || []).length > 1;
+    (D.findings || []).forEach(function (f) {
+      if (many) sec.appendChild(el('h3', {text: f.suite}));
+      sec.appendChild(el('ul', null, f.lines.map(function (line) { return el('li', {text: line}); })));
+    });
+    if (!(D.findings || []).length) sec.appendChild(el('p', {text: 'No point was recorded in this run.'}));
+    return sec;
+  }
+
+  /* run.json as text, its fractional numbers to 6 significant digits (the file keeps them whole) */
+  function runJsonText(r) {
+    return JSON.stringify(r, function (k, v) {
+      return typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(6)) : v;
+    }, 1);
+  }
+
   function provenance() {
     var r = D.run;
-    var sec = el('section', {id: 'provenance'}, [el('h1', {text: 'gpubound report'})]);
+    var sec = el('section', {id: 'provenance'}, [el('h2', {text: 'Provenance'})]);
     if (!r) { sec.appendChild(el('p', {text: 'No run.json.'})); return sec; }
     var dev = r.device || {};
     var rows = [
@@ -49,7 +67,7 @@
         t.appendChild(el('tr', null, [el('th', {text: kv[0]}), el('td', {text: String(kv[1])})]));
     });
     sec.appendChild(t);
-    sec.appendChild(el('details', null, [el('summary', {text: 'run.json'}), el('pre', {text: JSON.stringify(r, null, 1)})]));
+    sec.appendChild(el('details', null, [el('summary', {text: 'run.json (numbers to 6 significant digits)'}), el('pre', {text: runJsonText(r)})]));
     return sec;
   }
 
@@ -91,7 +109,7 @@
     if (!r) return [];
     var axes = Object.keys(r[2]).map(function (k) { return k + '=' + r[2][k]; }).join(' ');
     var out = [r[1] + (axes ? ' ' + axes : '') + ' (' + r[11] + ')'];
-    if (r[4] !== null) out.push('median ' + num(r[4] / 1e3, 5) + ' µs, 95% CI ' + num(r[5] / 1e3, 5) + ' .. ' + num(r[6] / 1e3, 5) + ' µs');
+    if (r[12]) out.push(r[12]);
     out.push(r[7] + ' samples' + (r[3] !== 'ok' ? ', ' + r[3] + (r[10] ? ': ' + r[10] : '') : ''));
     return out;
   }
@@ -435,7 +453,18 @@
       var raw = c.box.result ? c.box.result.rows.map(function (r) { return [r.warps, r.best_ns / 1e3, r.worst_ns / 1e3, r.app_ns / 1e3]; }) : [];
       calc = {rows: rows, raw: raw, degree: c.box.result ? c.box.result.degree : null, summary: document.querySelector('.calc-summary').textContent, error: c.box.result ? '' : document.querySelector('.calc-error').textContent, marks: marks};
     }
+    var fsec = document.getElementById('findings'), longs = [], node;
+    /* Decimal numbers of 9 significant digits or more in any text the page shows: a raw double
+     * where a figure was due (no interval measured here warrants 9). */
+    var walk = document.createTreeWalker(app, NodeFilter.SHOW_TEXT, null);
+    while ((node = walk.nextNode()))
+      longs = longs.concat((node.nodeValue.match(/\d+\.\d+/g) || []).filter(function (t) {
+        return t.replace('.', '').replace(/^0+/, '').length >= 9;
+      }));
     var res = {errors: consoleErrors, charts: drawn, calculators: calcs.length, calc: calc,
+      first_section: (app.querySelector('section') || {}).id || '',
+      findings: fsec ? Array.prototype.map.call(fsec.querySelectorAll('li'), function (li) { return li.textContent; }) : [],
+      long_numbers: longs.slice(0, 10),
       canvases: Array.prototype.map.call(document.querySelectorAll('canvas'), function (cv) {
         return {chart: cv.getAttribute('data-chart'), w: cv.width, h: cv.height, inked: inked(cv)};
       }), ms: Math.round(performance.now()), draw_ms: Math.round(performance.now() - t0)};
@@ -453,8 +482,11 @@
   function main() {
     var t0 = performance.now();
     app.textContent = '';
-    if (D.run !== undefined) app.appendChild(provenance());
-    else app.appendChild(el('h1', {text: 'CampProf calculator'}));
+    if (D.run !== undefined) {
+      app.appendChild(el('h1', {text: 'gpubound report'}));
+      app.appendChild(findings());
+      app.appendChild(provenance());
+    } else app.appendChild(el('h1', {text: 'CampProf calculator'}));
     var nav = el('nav');
     app.appendChild(nav);
     (D.camp_models || []).forEach(function (m, i) {
