@@ -266,10 +266,11 @@ static json_t *gb_html_camp_models(const char *dir)
 
 /* The findings of `suite` (gb_report_findings, the lines of report.md's
  * "Findings" section) appended to `findings` as {"suite", "lines"}. */
-static enum gb_status gb_html_findings(const struct gb_run *run, const char *suite, json_t *findings)
+static enum gb_status gb_html_findings(const struct gb_run *run, const struct gb_chart_book *book, const char *suite,
+                                      json_t *findings)
 {
     struct gb_findings fd;
-    enum gb_status st = gb_report_findings(run, suite, &fd);
+    enum gb_status st = gb_report_findings(run, book, suite, &fd);
     if (st != GB_OK)
         return st;
     json_t *lines = json_array();
@@ -296,7 +297,7 @@ static enum gb_status gb_html_suites(const struct gb_run *run, const struct gb_c
             seen = strcmp(run->records[k].suite, run->records[i].suite) == 0;
         if (seen)
             continue;
-        if ((st = gb_html_findings(run, run->records[i].suite, findings)) == GB_OK)
+        if ((st = gb_html_findings(run, book, run->records[i].suite, findings)) == GB_OK)
             st = gb_html_suite(run, book, opts, large, run->records[i].suite, suites);
     }
     return st;
