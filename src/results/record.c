@@ -204,6 +204,16 @@ void gb_run_info_init(struct gb_run_info *info, const char *command_line,
     snprintf(info->mode, sizeof info->mode, "full");
 }
 
+double gb_run_info_timed_share(const struct gb_run_info *in)
+{
+    return in->wall_s > 0 ? in->timed_s / in->wall_s : NAN;
+}
+
+double gb_run_info_timed_s(const struct gb_run_info *in)
+{
+    return in->timed_s;
+}
+
 double gb_run_info_other_s(const struct gb_run_info *in)
 {
     const struct gb_wall_parts *w = &in->parts;
