@@ -220,6 +220,29 @@ struct gb_record {
 /* The longest compile log a record keeps (a longer one is cut, marked so). */
 #define GB_COMPILE_LOG_MAX 16384
 
+/* The SHA-256 of a file a run compiled or read: its name in run.json's
+ * "sha256" (the rows spec_sha256 and kernel_sha256 below say which) and its
+ * digest, 64 lowercase hex digits. */
+#define GB_RUN_MAX_HASHES 64
+struct gb_file_hash {
+    char name[128];
+    char sha256[65];
+};
+
+/* The digests of a kind of file, in the order they were added. */
+struct gb_file_hashes {
+    int n;
+    struct gb_file_hash h[GB_RUN_MAX_HASHES];
+};
+
+/* Adds the digest of `name` to `l`, or replaces it. GB_ERR_USAGE naming
+ * the file when the name is too long (127 bytes at most), the digest is not
+ * 64 lowercase hex digits or the list is full. */
+enum gb_status gb_file_hashes_set(struct gb_file_hashes *l, const char *name, const char *sha256);
+
+/* The digest of `name` in `l`, or NULL. */
+const char *gb_file_hashes_get(const struct gb_file_hashes *l, const char *name);
+
 /* The fields of run.json: one row each, in the order they are written
  * (src/results/schema.h reads the table; docs/results-format.md describes
  * the fields; docs/schema/run.schema.json gives their ranges).
@@ -227,7 +250,7 @@ struct gb_record {
  *   X(member, ctype, dim, parent, key, kind, check, opt)
  *
  * member  the struct gb_run_info member, declared from the row as `ctype
- *         member dim` (kinds STR, INT, BOOL, REAL); a PART row names a
+ *         member dim` (kinds STR, INT, BOOL, REAL, HASHES); a PART row names a
  *         member of struct gb_wall_parts (gb_run_info.parts); rows of
  *         kinds CONST, DERIVED and CUSTOM declare none (the member column
  *         only names them)
@@ -238,7 +261,8 @@ struct gb_record {
  *         as absent)
  * key     its JSON key in the parent
  * kind    STR (a char array), INT, BOOL (an int written true/false), REAL
- *         (a double, null when not finite), PART (a REAL of parts), CONST
+ *         (a double, null when not finite), PART (a REAL of parts), HASHES
+ *         (struct gb_file_hashes: an object of digests by name), CONST
  *         (the text `check`, written, not read), DERIVED (the number
  *         `check`(info) returns, written, not read), CUSTOM (a handler of
  *         its own, `check`: struct gb_run_field_io of src/results/schema.h)
@@ -270,6 +294,14 @@ struct gb_record {
     X(mode, char, [16], "", "mode", STR, 0, OPTIONAL)                                             \
     /* the kernel spec file(s) run, as given ("" when none) */                                    \
     X(spec, char, [1024], "", "spec", STR, 0, OMIT)                                               \
+    /* SHA-256 of what the run compiled and read: every kernel spec file, its sources and its     \
+     * init and reference files, by "<suite>/<path inside the spec's directory>" (the spec        \
+     * copy's path under DIR/spec/); each spec without what only models read (its "lpbm"        \
+     * hints), by the spec file's name (gb_spec_measured_hash); the embedded kernel sources,    \
+     * by file name */                                                                            \
+    X(spec_sha256, struct gb_file_hashes, , "sha256", "spec", HASHES, 0, OMIT)                    \
+    X(spec_measured_sha256, struct gb_file_hashes, , "sha256", "spec_measured", HASHES, 0, OMIT)  \
+    X(kernel_sha256, struct gb_file_hashes, , "sha256", "kernels", HASHES, 0, OMIT)               \
     /* 1 when the run ended normally */                                                           \
     X(complete, int, , "", "complete", BOOL, GB_RANGE_FLAG, OPTIONAL)                             \
     X(points_ok, int, , "", "points_ok", INT, GB_RANGE_POINTS, OPTIONAL)                          \
@@ -313,6 +345,7 @@ struct gb_record {
 #define GB_RUN_MEMBER_INT GB_RECORD_MEMBER_DECL
 #define GB_RUN_MEMBER_BOOL GB_RECORD_MEMBER_DECL
 #define GB_RUN_MEMBER_REAL GB_RECORD_MEMBER_DECL
+#define GB_RUN_MEMBER_HASHES GB_RECORD_MEMBER_DECL
 #define GB_RUN_MEMBER_PART(ctype, member, dim)
 #define GB_RUN_MEMBER_CONST(ctype, member, dim)
 #define GB_RUN_MEMBER_DERIVED(ctype, member, dim)

@@ -459,6 +459,18 @@ static enum gb_status bd_all(const struct bd_opts *o, struct bd_state *s)
     return st;
 }
 
+/* The spec read must be the one the run measured (its digests in
+ * run.json); a run recorded before they were kept is warned of, once. */
+static enum gb_status bd_spec_measured(const struct bd_state *s, const char *spec_path)
+{
+    int unchecked = 0;
+    enum gb_status st = gb_lpbm_spec_check(s->run, s->spec, &unchecked);
+    if (st == GB_OK && unchecked)
+        fprintf(stderr, "warning: %s/run.json keeps no SHA-256 of its spec (recorded before runs kept them): %s "
+                "is not checked against the spec measured\n", s->run->dir, spec_path);
+    return st;
+}
+
 static int bd_run(const struct bd_opts *o, struct bd_state *s, const char *dir)
 {
     enum gb_status st;
@@ -468,7 +480,7 @@ static int bd_run(const struct bd_opts *o, struct bd_state *s, const char *dir)
     if ((st = gb_lpbm_spec_locate(s->run, o->spec, spec_path, sizeof spec_path)) != GB_OK ||
         (st = gb_lpbm_spec_load(spec_path, &s->spec)) != GB_OK)
         return gb_cli_fail(st, CMD, "name the run's kernel spec with --spec PATH");
-    if ((st = bd_all(o, s)) != GB_OK)
+    if ((st = bd_spec_measured(s, spec_path)) != GB_OK || (st = bd_all(o, s)) != GB_OK)
         return gb_cli_fail(st, CMD, NULL);
     snprintf(s->out_dir, sizeof s->out_dir, "%s", o->out ? o->out : dir);
     if ((st = gb_stage_open(&s->stage, s->out_dir)) != GB_OK || (st = bd_write_model(o, s)) != GB_OK ||

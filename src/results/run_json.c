@@ -9,6 +9,42 @@
 
 #include "results/json.h"
 #include "results/schema.h"
+#include "util/sha256.h"
+
+/* A HASHES row: an object of digests by file name. */
+static json_t *gb_hashes_to_json(const struct gb_file_hashes *l)
+{
+    json_t *o = json_object();
+    for (int i = 0; i < l->n; i++)
+        json_object_set_new(o, l->h[i].name, json_string(l->h[i].sha256));
+    return o;
+}
+
+/* A HASHES row: absent or null (none, as in runs recorded before it), or an
+ * object of at most GB_RUN_MAX_HASHES digests (64 lowercase hex digits) by
+ * names of at most 127 bytes. */
+static int gb_jr_hashes(const struct gb_jr *j, json_t *o, const char *key, struct gb_file_hashes *l)
+{
+    json_t *v = json_object_get(o, key), *d;
+    const char *name;
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_object(v)) {
+        snprintf(j->why, j->n, "%s: %s.%s is not an object (of SHA-256 digests by file name)", j->file, j->path, key);
+        return -1;
+    }
+    json_object_foreach(v, name, d) {
+        if (!json_is_string(d) || !gb_sha256_is_hex(json_string_value(d)) ||
+            gb_file_hashes_set(l, name, json_string_value(d)) != GB_OK) {
+            snprintf(j->why, j->n, "%s: %s.%s.%.60s: %s", j->file, j->path, key, name,
+                     !json_is_string(d) || !gb_sha256_is_hex(json_string_value(d))
+                         ? "not a SHA-256 digest (64 lowercase hex digits)"
+                         : gb_error_message());
+            return -1;
+        }
+    }
+    return 0;
+}
 
 /* Whether a row holds nothing (left out when its opt is OMIT). */
 static int gb_run_field_empty(const struct gb_run_field *f, const void *p)
@@ -19,6 +55,7 @@ static int gb_run_field_empty(const struct gb_run_field *f, const void *p)
     case GB_RK_BOOL: return *(const int *)p == 0;
     case GB_RK_REAL:
     case GB_RK_PART: return *(const double *)p == 0 || isnan(*(const double *)p);
+    case GB_RK_HASHES: return ((const struct gb_file_hashes *)p)->n == 0;
     default: break;
     }
     return 0;
@@ -38,6 +75,7 @@ static json_t *gb_run_field_to_json(const struct gb_run_info *in, const struct g
     case GB_RK_BOOL: return json_boolean(*(const int *)p);
     case GB_RK_REAL:
     case GB_RK_PART: return gb_json_real(*(const double *)p);
+    case GB_RK_HASHES: return gb_hashes_to_json(p);
     case GB_RK_CONST: return json_string(f->text);
     case GB_RK_DERIVED: return gb_json_real(f->derive(in));
     case GB_RK_CUSTOM: break;
@@ -113,6 +151,7 @@ static int gb_run_field_from_json(const struct gb_jr *root_j, json_t *root, cons
         if (f->opt == GB_RO_ADDED && !json_object_get(o, f->key)) /* a run recorded before it */
             return 0;
         return gb_jr_real(&j, o, f->key, f->range, p);
+    case GB_RK_HASHES: return gb_jr_hashes(&j, o, f->key, p);
     case GB_RK_CUSTOM: return f->io->from_json(&j, o, f->key, in);
     default: break;
     }

@@ -66,11 +66,13 @@ const size_t gb_record_n_fields = sizeof gb_record_fields / sizeof gb_record_fie
 #define GB_RUN_CHECK_ANY(member, kind) \
     _Static_assert(GB_KIND_IS_##kind(GB_RUN_MEMBER_OF(member)), "run.json field " #member " is not of kind " #kind);
 #define GB_KIND_IS_PART(m) GB_KIND_IS_REAL(m)
+#define GB_KIND_IS_HASHES(m) _Generic(m, struct gb_file_hashes: 1, default: 0)
 #define GB_RUN_CHECK_STR GB_RUN_CHECK_ANY
 #define GB_RUN_CHECK_INT GB_RUN_CHECK_ANY
 #define GB_RUN_CHECK_BOOL GB_RUN_CHECK_ANY
 #define GB_RUN_CHECK_REAL GB_RUN_CHECK_ANY
 #define GB_RUN_CHECK_PART(member, kind) GB_RUN_CHECK_ANY(parts.member, kind)
+#define GB_RUN_CHECK_HASHES GB_RUN_CHECK_ANY
 #define GB_RUN_CHECK_CONST(member, kind)
 #define GB_RUN_CHECK_DERIVED(member, kind)
 #define GB_RUN_CHECK_CUSTOM(member, kind)
@@ -82,6 +84,7 @@ GB_RUN_INFO_FIELDS(GB_RUN_CHECK)
 #define GB_RCHECK_BOOL(c) .range = c
 #define GB_RCHECK_REAL(c) .range = c
 #define GB_RCHECK_PART(c) .range = c
+#define GB_RCHECK_HASHES(c) .text = NULL
 #define GB_RCHECK_CONST(c) .text = c
 #define GB_RCHECK_DERIVED(c) .derive = c
 #define GB_RCHECK_CUSTOM(c) .io = &c
@@ -92,6 +95,7 @@ GB_RUN_INFO_FIELDS(GB_RUN_CHECK)
 #define GB_ROFF_BOOL GB_ROFF_MEMBER
 #define GB_ROFF_REAL GB_ROFF_MEMBER
 #define GB_ROFF_PART(member) GB_ROFF_MEMBER(parts.member)
+#define GB_ROFF_HASHES GB_ROFF_MEMBER
 #define GB_ROFF_CONST GB_ROFF_NONE
 #define GB_ROFF_DERIVED GB_ROFF_NONE
 #define GB_ROFF_CUSTOM GB_ROFF_NONE

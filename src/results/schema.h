@@ -80,7 +80,8 @@ const char *gb_enum_name(const struct gb_enum_names *e, int v);
 /* ---- run.json (GB_RUN_INFO_FIELDS) ---- */
 
 enum gb_run_field_kind {
-    GB_RK_STR, GB_RK_INT, GB_RK_BOOL, GB_RK_REAL, GB_RK_PART, GB_RK_CONST, GB_RK_DERIVED, GB_RK_CUSTOM
+    GB_RK_STR, GB_RK_INT, GB_RK_BOOL, GB_RK_REAL, GB_RK_PART, GB_RK_HASHES, GB_RK_CONST, GB_RK_DERIVED,
+    GB_RK_CUSTOM
 };
 enum gb_run_field_opt { GB_RO_REQUIRED, GB_RO_OPTIONAL, GB_RO_OMIT, GB_RO_ADDED };
 
@@ -98,7 +99,7 @@ struct gb_run_field {
     const char *parent;          /* "" the document, else the object's key */
     const char *key;
     enum gb_run_field_kind kind;
-    size_t off, size;            /* the member's place and size in struct gb_run_info (STR ... PART) */
+    size_t off, size;            /* the member's place and size in struct gb_run_info (STR ... HASHES) */
     enum gb_range_id range;      /* INT, BOOL, REAL, PART */
     const char *text;            /* CONST */
     double (*derive)(const struct gb_run_info *in); /* DERIVED */
