@@ -22,7 +22,7 @@
 struct rl_opts {
     const char *run, *ceilings, *out;
     enum gb_format fmt;
-    int pipe, no_chart;
+    int pipe, no_chart, other_gpu;
 };
 
 static int rl_parse(int argc, char **argv, struct rl_opts *o)
@@ -30,7 +30,8 @@ static int rl_parse(int argc, char **argv, struct rl_opts *o)
     static const struct option longopts[] = {
         {"ceilings", required_argument, NULL, 'c'}, {"format", required_argument, NULL, 'f'},
         {"out", required_argument, NULL, 'o'},      {"pipe", required_argument, NULL, 'p'},
-        {"no-chart", no_argument, NULL, 'n'},       {NULL, 0, NULL, 0}};
+        {"no-chart", no_argument, NULL, 'n'},       {"other-gpu", no_argument, NULL, 'g'},
+        {NULL, 0, NULL, 0}};
     int c;
     memset(o, 0, sizeof *o);
     o->pipe = -1;
@@ -40,6 +41,7 @@ static int rl_parse(int argc, char **argv, struct rl_opts *o)
         case 'c': o->ceilings = optarg; break;
         case 'o': o->out = optarg; break;
         case 'n': o->no_chart = 1; break;
+        case 'g': o->other_gpu = 1; break;
         case 'f':
             if (gb_format_parse(optarg, &o->fmt) != GB_OK)
                 return gb_cli_usage(CMD, "--format takes table, csv or json, not '%s'", optarg);
@@ -262,7 +264,7 @@ static enum gb_status rl_outputs(const struct rl_opts *o, const struct gb_ceilin
 }
 
 /* The roofs: a ceilings run, else the guide figures of the run's device. */
-static enum gb_status rl_roofs(const char *ceil_dir, const struct gb_run *run, struct gb_ceilings *c)
+static enum gb_status rl_roofs(const char *ceil_dir, int other_gpu, const struct gb_run *run, struct gb_ceilings *c)
 {
     enum gb_status st;
     struct gb_run *cr = NULL;
@@ -273,7 +275,17 @@ static enum gb_status rl_roofs(const char *ceil_dir, const struct gb_run *run, s
         gb_ceilings_guide(&run->info.device, c);
         return GB_OK;
     }
-    if ((st = gb_cli_load_run(ceil_dir, &cr)) == GB_OK)
+    if ((st = gb_cli_load_run(ceil_dir, &cr)) == GB_OK && run->info.has_device && cr->info.has_device &&
+        strcmp(run->info.device.name, cr->info.device.name) != 0) {
+        if (!other_gpu)
+            st = gb_error_set(GB_ERR_USAGE, "%s was measured on %s and %s on %s: the roofs of one kind of GPU "
+                              "do not bound another; record a ceilings run on that GPU (or give --other-gpu)",
+                              ceil_dir, cr->info.device.name, run->dir, run->info.device.name);
+        else
+            fprintf(stderr, "roofline: roofs of another GPU (--other-gpu): %s, not %s\n", cr->info.device.name,
+                    run->info.device.name);
+    }
+    if (st == GB_OK)
         st = gb_ceilings_from_run(cr, c);
     gb_run_free(cr);
     return st;
@@ -301,7 +313,7 @@ int gb_cmd_roofline(int argc, char **argv)
         rc = gb_cli_fail(st, CMD, "give the directory of a recorded run");
         goto done;
     }
-    if ((st = rl_roofs(o.ceilings, run, c)) != GB_OK) {
+    if ((st = rl_roofs(o.ceilings, o.other_gpu, run, c)) != GB_OK) {
         rc = gb_cli_fail(st, CMD, "give a ceilings run with --ceilings DIR");
         goto done;
     }

@@ -3,7 +3,7 @@
 #ifndef GB_CLI_CMD_ROOFLINE_H
 #define GB_CLI_CMD_ROOFLINE_H
 
-#define GB_ROOFLINE_USAGE "gpubound roofline RUN [--ceilings CEILRUN] [--format table|csv|json] [--out DIR]"
+#define GB_ROOFLINE_USAGE "gpubound roofline RUN [--ceilings CEILRUN [--other-gpu]] [--format table|csv|json] [--out DIR]"
 #define GB_ROOFLINE_HELP                                                                              \
     "  --ceilings DIR  the roofs: the largest rate of each roof bench in this ceilings run\n"          \
     "                  (default: the guide figures of RUN's device, labelled 'guide figures, not\n"   \
@@ -16,12 +16,15 @@
     "                  tc_bf16, tc_fp8, int or mufu (default: FP64 when the counters show more\n"     \
     "                  FP64-pipe than FMA-pipe instructions, else FP32)\n"                             \
     "  --no-chart      with --out, no chart\n"                                                         \
+    "  --other-gpu     accept a ceilings run of another kind of GPU than RUN's (said on stderr);\n"   \
+    "                  without it such roofs are refused: they do not bound this GPU\n"             \
     "Each point's arithmetic intensity at DRAM, L2 and L1/shared (from its counters, run\n"           \
     "--counters), the roof that binds (its time cannot be below bytes / bandwidth at each\n"         \
     "level nor below operations / the pipe's rate), and the attained fraction of it; a point\n"      \
     "faster than a roof allows is flagged 'above measured roof'. Without counters: the spec's\n"     \
     "bytes and flops with the DRAM roof only. No GPU needed.\n"                                       \
-    "Example: gpubound roofline data/h200/examples-counters-2026-11-23/sgemm --out /tmp/rl\n"
+    "Example: gpubound roofline data/h200/examples-counters-2026-11-23/sgemm --ceilings \\\n"       \
+    "         data/h200/ceilings-2026-11-26 --out /tmp/rl\n"
 
 int gb_cmd_roofline(int argc, char **argv);
 

@@ -32,7 +32,7 @@ else bad "roofline --format json is not a JSON array of rows with a binding roof
 
 # With the fixture's roofs (shared memory 20000 GB/s), the fastest sgemm points
 # move more L1 bytes per ns than that: flagged, never moved below the roof.
-run_gb roofline "$SG" --ceilings "$CF" --format csv
+run_gb roofline "$SG" --ceilings "$CF" --other-gpu --format csv
 n=$(printf '%s\n' "$OUT" | grep -c 'above measured roof')
 if [ "$RC" = 0 ] && [ "$n" -gt 0 ] && printf '%s\n' "$ERR" | grep -q "roofs: measured in"; then ok
 else bad "no point flagged above the fixture's shared-memory roof ($n)"; fi
@@ -46,13 +46,23 @@ for r in rows:
     assert (f > 1) == (r["flag"] == "above measured roof"), r
 '; then ok; else bad "the flag does not follow the fraction"; fi
 
+# Roofs of another kind of GPU are refused unless asked for, and then said.
+expect 2 "measured on Synthetic GPU .* and .* on NVIDIA H200: the roofs of one kind of GPU do not bound another" \
+    roofline "$SG" --ceilings "$CF"
+run_gb roofline "$SG" --ceilings "$CF" --other-gpu --format csv
+printf '%s\n' "$ERR" | grep -q "roofs of another GPU (--other-gpu): Synthetic GPU" && ok || bad "--other-gpu is not said: $ERR"
+# The H200's own measured roofs (data/h200/ceilings-2026-11-26): no sgemm point lies above them.
+run_gb roofline "$SG" --ceilings "$GB_SRC/data/h200/ceilings-2026-11-26" --format csv
+if [ "$RC" = 0 ] && ! printf '%s\n' "$OUT" | grep -q 'above measured roof' && printf '%s\n' "$ERR" | grep -q "measured in"; then ok
+else bad "the H200 sgemm run under the H200's measured roofs: rc $RC, $(printf '%s\n' "$OUT" | grep -c 'above measured roof') flagged"; fi
+
 # No counters, no flops: the DRAM roof only, said so; no chart to draw.
 expect 0 "points have no counters: placed from the spec's bytes and flops, with the DRAM roof only" \
     roofline "$GB_TESTS/data/runs/bandwidth-fixture"
 
 # --out: table, report and chart; the run read is left alone.
 before=$(ls "$SG" | sort | tr '\n' ' ')
-run_gb roofline "$SG" --ceilings "$CF" --out "$TMP/rl"
+run_gb roofline "$SG" --ceilings "$CF" --other-gpu --out "$TMP/rl"
 if [ "$RC" = 0 ] && [ -s "$TMP/rl/roofline.csv" ] && grep -q "roofline.svg" "$TMP/rl/report.md" &&
     grep -q "roofs: measured in" "$TMP/rl/report.md" && [ -s "$TMP/rl/roofline.gp" ]; then ok
 else bad "roofline --out did not write roofline.csv, report.md and the chart"; fi

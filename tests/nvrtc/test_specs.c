@@ -1,9 +1,14 @@
-/* Every kernel spec found (examples/<name>/spec.json and
- * tests/data/specs/<name>/spec.json) compiles with NVRTC for every planned
- * configuration: each distinct set of -D options of its full and quick
- * sweeps for sm_90, the quick ones for sm_80 and sm_100 too, with its
- * headers and name expressions, and every name expression lowers to a
- * name. A reference kernel in a source of its own is compiled too. */
+/* Every kernel spec found (examples/<name>/spec.json, corpus/<name>/spec.json
+ * and tests/data/specs/<name>/spec.json) compiles with NVRTC for every
+ * planned configuration: each distinct set of -D options of its full and
+ * quick sweeps for sm_90, the quick ones of the examples and test specs for
+ * sm_80 and sm_100 too, with its headers and name expressions, and every name
+ * expression lowers to a name. A reference kernel in a source of its own is
+ * compiled too.
+ * GB_SPECS_SET=corpus compiles only corpus/ (registered as a test of its own,
+ * nvrtc/test_specs_corpus, so that the two run side by side); any other
+ * value or none, examples/ and tests/data/specs/. GB_SPECS_ONLY=path/spec.json
+ * compiles that one spec alone (for work on a spec). */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -112,7 +117,7 @@ static void compile_reference(const struct gb_suite *suite, const struct gb_plan
     gb_point_release(&p);
 }
 
-static void compile_spec(const char *path)
+static void compile_spec(const char *path, int n_archs)
 {
     static const char *const archs[] = {"sm_90", "sm_80", "sm_100"};
     char *sel = NULL;
@@ -124,7 +129,7 @@ static void compile_spec(const char *path)
         const char *s[] = {sel};
         if (gb_plan_build(s, 1, NULL, 0, quick, &plan) != GB_OK)
             fail_msg("%s: %s", path, gb_error_message());
-        for (int a = 0; a < (quick ? 3 : 1); a++)
+        for (int a = 0; a < (quick ? n_archs : 1); a++)
             for (size_t i = 0; i < plan.n; i++) {
                 compile_point(plan.items[i].suite, &plan.items[i], archs[a]);
                 compile_reference(plan.items[i].suite, &plan.items[i], archs[a]);
@@ -135,7 +140,7 @@ static void compile_spec(const char *path)
 }
 
 /* Every <root>/<name>/spec.json, in name order. */
-static void compile_under(const char *root)
+static void compile_under(const char *root, int n_archs)
 {
     struct dirent **names = NULL;
     int n = scandir(root, &names, NULL, alphasort);
@@ -145,7 +150,7 @@ static void compile_under(const char *root)
         snprintf(path, sizeof path, "%s/%s/spec.json", root, names[i]->d_name);
         if (names[i]->d_name[0] != '.' && stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
             printf("spec %s\n", path);
-            compile_spec(path);
+            compile_spec(path, n_archs);
         }
         free(names[i]);
     }
@@ -161,14 +166,29 @@ static void test_every_spec(void **state)
     char *cut = strstr(root, "/tests/nvrtc/");
     assert_non_null(cut);
     *cut = '\0';
-    snprintf(dir, sizeof dir, "%s/examples", root);
-    compile_under(dir);
-    snprintf(dir, sizeof dir, "%s/tests/data/specs", root);
-    compile_under(dir);
-    printf("%d spec(s), %d compilation(s)\n", n_specs, n_compiled);
-    /* At least the test specs: saxpy, reduce (a template and a header), wrong. */
-    assert_true(n_specs >= 3);
-    assert_true(n_compiled > 0);
+    const char *only = getenv("GB_SPECS_ONLY"), *set = getenv("GB_SPECS_SET");
+    if (only && *only) {
+        compile_spec(only, 1);
+        printf("%d spec(s), %d compilation(s)\n", n_specs, n_compiled);
+        assert_true(n_compiled > 0);
+    } else if (set && strcmp(set, "corpus") == 0) {
+        /* The corpus: sm_90, the GPUs it is recorded on (corpus/README.md). */
+        snprintf(dir, sizeof dir, "%s/corpus", root);
+        compile_under(dir, 1);
+        printf("%d corpus spec(s), %d compilation(s)\n", n_specs, n_compiled);
+        /* Its sixteen kernel directories, each at least two problem sizes. */
+        assert_true(n_specs >= 16);
+        assert_true(n_compiled >= 2 * n_specs);
+    } else {
+        snprintf(dir, sizeof dir, "%s/examples", root);
+        compile_under(dir, 3);
+        snprintf(dir, sizeof dir, "%s/tests/data/specs", root);
+        compile_under(dir, 3);
+        printf("%d spec(s), %d compilation(s)\n", n_specs, n_compiled);
+        /* At least the test specs: saxpy, reduce (a template and a header), wrong. */
+        assert_true(n_specs >= 3);
+        assert_true(n_compiled > 0);
+    }
     gb_suites_release();
     for (int i = 0; i < n_seen; i++)
         free(seen[i]);

@@ -1,0 +1,61 @@
+# The corpus (corpus/README.md): every kernel directory's spec lists with its
+# benches, the README names every kernel directory, and
+# scripts/record_corpus.sh records each kernel into a directory of its own,
+# goes on past a kernel that fails and says which (with a stand-in gpubound,
+# so no GPU is needed).
+. "$(dirname "$0")/lib.bash"
+: "${GB_SRC:?GB_SRC must name the source directory}"
+
+n=0
+for spec in "$GB_SRC"/corpus/*/spec.json; do
+    name=$(basename "$(dirname "$spec")")
+    n=$((n + 1))
+    expect 0 "corpus-" list "$spec"
+    grep -q "^| $name |" "$GB_SRC/corpus/README.md" && ok || bad "corpus/README.md has no row for $name"
+    [ -n "$(find "$GB_SRC/corpus/$name" -name '*.cu')" ] && ok || bad "corpus/$name has no .cu source"
+done
+[ "$n" -ge 16 ] && ok || bad "corpus/ holds $n kernel specs, fewer than 16"
+
+# A stand-in gpubound: `info` succeeds; `run SPEC ... --out DIR` writes a
+# run.json, and fails (exit 1, one point failed) for the scan kernel.
+fake=$TMP/fakebuild
+mkdir -p "$fake"
+cat >"$fake/gpubound" <<'FAKE'
+#!/usr/bin/env bash
+[ "$1" = info ] && { echo "fake GPU"; exit 0; }
+out=""; counters=0; spec=$2
+while [ $# -gt 0 ]; do
+    case $1 in --out) out=$2; shift ;; --counters) counters=1 ;; esac
+    shift
+done
+mkdir -p "$out"
+echo "$spec counters=$counters" >"$out/args"
+case $spec in
+*/scan/spec.json) printf '{"points_ok": 37, "points_failed": 1, "wall_s": 2.0}\n' >"$out/run.json"
+                  echo "scan: a point failed verification" >&2; exit 1 ;;
+*) printf '{"points_ok": 12, "points_failed": 0, "wall_s": 1.0}\n' >"$out/run.json" ;;
+esac
+FAKE
+chmod +x "$fake/gpubound"
+rec=$TMP/rec
+GB_CORPUS="triad scan chase" bash "$GB_SRC/scripts/record_corpus.sh" "$fake" "$rec" >"$TMP/out" 2>"$TMP/err"
+RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+[ "$RC" = 1 ] && ok || bad "record_corpus.sh with a failing kernel exited $RC, expected 1"
+for k in triad scan chase; do
+    grep -q "corpus/$k/spec.json counters=1" "$rec/$k/args" 2>/dev/null && ok || bad "$k was not run with --counters into $rec/$k"
+done
+grep -Eq '^chase +0 ' "$TMP/out" && ok || bad "the kernel after the failing one was not run or not reported"
+grep -Eq '^scan +1 .* 37 +1$' "$TMP/out" && ok || bad "the failing kernel's line does not show rc 1, 37 ok, 1 failed"
+grep -q 'scan: a point failed verification' "$TMP/out" && ok || bad "the failing kernel's last log line is not shown"
+grep -q '^scan rc=1 ' "$rec/steps.log" && ok || bad "steps.log does not record the failing kernel"
+grep -q '^triad rc=0 took=[0-9]*s ok=12 failed=0$' "$rec/steps.log" && ok || bad "steps.log does not record triad"
+
+# Usage and an unknown kernel.
+bash "$GB_SRC/scripts/record_corpus.sh" >"$TMP/out" 2>"$TMP/err"
+RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+[ "$RC" = 2 ] && grep -q '^usage: record_corpus.sh BUILD OUTDIR$' "$TMP/err" && ok || bad "no arguments: exit $RC, expected 2 with the usage line"
+GB_CORPUS="nosuch triad" bash "$GB_SRC/scripts/record_corpus.sh" "$fake" "$TMP/rec2" >"$TMP/out" 2>"$TMP/err"
+RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+[ "$RC" = 1 ] && grep -q '^nosuch rc=missing' "$TMP/rec2/steps.log" && [ -f "$TMP/rec2/triad/run.json" ] && ok ||
+    bad "an unknown kernel: exit $RC, expected 1, reported missing, the next kernel still run"
+finish
