@@ -21,7 +21,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CUDA_HOME ?= /usr/local/cuda
 RUN_OUT ?= runs/$(shell date -u +%Y%m%dT%H%M%SZ)
 PREFIX ?= /usr/local
-PKGS = cmake make gcc clang libclang-rt-14-dev pkg-config libgsl-dev libjansson-dev libcmocka-dev zlib1g-dev gnuplot-nox pmccabe python3 libjs-chart.js chromium libmatheval-dev libclang-dev libopenmpi-dev openmpi-bin python3-venv
+PKGS = cmake make gcc clang libclang-rt-14-dev pkg-config libgsl-dev libjansson-dev libssl-dev libcmocka-dev zlib1g-dev gnuplot-nox pmccabe python3 libjs-chart.js chromium libmatheval-dev libclang-dev libopenmpi-dev openmpi-bin python3-venv
 
 FUZZ_SECONDS ?= 60
 

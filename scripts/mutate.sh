@@ -62,6 +62,10 @@ MUTATIONS=(
 "axis-repeats-allowed|src/suites/axis.c|    for (int i = 1; i < n && st == GB_OK; i++)|    for (int i = n; i < n && st == GB_OK; i++)|an axis value given twice is planned twice"
 "run-json-cap-1mib|src/results/load.c|    if (sb.st_size > (off_t)GB_RUN_JSON_MAX)|    if (sb.st_size > (off_t)GB_RECORD_LINE_MAX)|the run loader's cap on run.json back at 1 MiB (a fleet of 600 ranks unreadable)"
 "plan-cap-100m|src/cli/run_options.h|GB_OPT_LONG(1, GB_PLAN_MAX_POINTS_CAP)|GB_OPT_LONG(1, 100000000L)|--max-points up to 100 million again"
+"provenance-hash-not-compared|src/models/lpbm_spec.c|strcmp(was, h->sha256) == 0|strcmp(was, was) == 0|the breakdown finds the spec's recorded digest but does not compare it"
+"provenance-old-not-warned|src/cli/cmd_breakdown.c|    if (st == GB_OK && unchecked)|    if (st == GB_OK && !unchecked)|a run recorded before digests were kept is fitted without a warning"
+"provenance-kept-copy-unread|src/models/lpbm_spec.c|snprintf(specs, sizeof specs, \"%s\", run->info.spec);|snprintf(specs, sizeof specs, \"%s\", \"\");|the copy the run kept is not found by its name in run.json, and the command line's spec is read instead"
+"provenance-measured-keeps-hints|src/suites/spec_hash.c|json_object_del(b, \"lpbm\");|json_object_del(b, \"note\");|a spec's measured digest keeps its model hints"
 )
 
 echo "mutate.sh: copying the tracked tree to $work and building it" >&2

@@ -28,9 +28,11 @@
 struct gb_lpbm_spec;
 
 /* Finds the spec a run was recorded from: `override` when given, else the
- * copy the run directory holds (spec.json, spec/spec.json, spec/ *.json),
- * else the .json path on the run's command line (as written, then relative
- * to the run directory's parents). GB_ERR_FORMAT naming what was tried. */
+ * copy the run directory holds (spec.json, spec/spec.json, spec/ *.json,
+ * then the copy run keeps, spec/<suite>/ under the name of a path of
+ * run.json's "spec" or spec.json), else the .json path on the run's command
+ * line (as written, then relative to the run directory's parents).
+ * GB_ERR_FORMAT naming what was tried. */
 enum gb_status gb_lpbm_spec_locate(const struct gb_run *run, const char *override, char *path,
                                    size_t n);
 
@@ -39,6 +41,17 @@ enum gb_status gb_lpbm_spec_locate(const struct gb_run *run, const char *overrid
  * that cannot be read or is not valid, GB_ERR_NOMEM. */
 enum gb_status gb_lpbm_spec_load(const char *path, struct gb_lpbm_spec **out);
 void gb_lpbm_spec_free(struct gb_lpbm_spec *s);
+
+/* Whether `s` is the spec `run` measured: the SHA-256 of its file and of
+ * each of its sources, as read, against the digests run.json keeps
+ * (info.spec_sha256; a spec file that differs only in what models read, its
+ * "lpbm" hints or comments, matches by info.spec_measured_sha256). GB_OK
+ * when every one matches; GB_ERR_FORMAT with one
+ * line naming the file, both digests' first 12 hex digits and what to do
+ * when one differs, or when the run, which kept digests, has none for it.
+ * A run recorded before run.json kept digests (none of either kind) cannot
+ * be checked: GB_OK with *unchecked = 1 (the caller warns); else 0. */
+enum gb_status gb_lpbm_spec_check(const struct gb_run *run, const struct gb_lpbm_spec *s, int *unchecked);
 
 /* The suite, the number of benches and the name of bench i. */
 const char *gb_lpbm_spec_suite(const struct gb_lpbm_spec *s);

@@ -47,11 +47,14 @@ struct gb_lpbm_fit_result {
     size_t n_benches;                   /* the spec's benches */
     size_t n_unmeasured;                /* of them, with no record in the run (not fitted; 0 with opts->bench) */
     char unmeasured[1024];              /* their names, ", "-joined (cut when long) */
+    char spec_path[4096];               /* the spec read */
+    int spec_unchecked;                 /* 1: the run keeps no digest of its spec (recorded before they were kept) */
 };
 
 /* Fits the breakdown to `run` as `opts` says, into `out`. Errors: those of
  * gb_lpbm_spec_locate and gb_lpbm_spec_load (out->spec stays NULL: name
- * the spec); GB_ERR_USAGE when the run has no record of the spec's suite or
+ * the spec); that of gb_lpbm_spec_check when the spec read is not the one
+ * the run measured; GB_ERR_USAGE when the run has no record of the spec's suite or
  * the spec has no bench opts->bench; those of gb_lpbm_input_build and of
  * the fits, naming SUITE/BENCH. What was fitted before an error stays in
  * `out`. */

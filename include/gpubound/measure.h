@@ -158,6 +158,16 @@ enum gb_status gb_plan_build(const char *const *selectors, int n_sel, const char
                              int n_sets, int quick, struct gb_plan *plan);
 void gb_plan_release(struct gb_plan *plan);
 
+/* Adds to info's spec_sha256, spec_measured_sha256 and kernel_sha256 the
+ * SHA-256 of what measuring `plan` compiles and reads: each kernel spec
+ * file of its suites, with its sources, init and reference files
+ * (gb_spec_hashes) and what of it is measured (gb_spec_measured_hash), and each
+ * embedded kernel source of its built-in benches, with the tool's own
+ * (util.cu, flush_code.cu: the utility and L2-flush kernels), by file
+ * name. Needs no GPU. GB_ERR_IO when a spec's data file cannot be read;
+ * GB_ERR_USAGE when more files than run.json keeps. */
+enum gb_status gb_plan_hashes(const struct gb_plan *plan, struct gb_run_info *info);
+
 /* Fills a point for a plan item (axis values parsed); p->gpu is set by the
  * caller, who releases the point with gb_point_release (its metrics). */
 void gb_plan_point(const struct gb_plan_item *it, int quick, struct gb_point *p);

@@ -220,36 +220,151 @@ struct gb_record {
 /* The longest compile log a record keeps (a longer one is cut, marked so). */
 #define GB_COMPILE_LOG_MAX 16384
 
-/* Metadata of a run: where, when, with what. */
+/* The SHA-256 of a file a run compiled or read: its name in run.json's
+ * "sha256" (the rows spec_sha256 and kernel_sha256 below say which) and its
+ * digest, 64 lowercase hex digits. */
+#define GB_RUN_MAX_HASHES 64
+struct gb_file_hash {
+    char name[128];
+    char sha256[65];
+};
+
+/* The digests of a kind of file, in the order they were added. */
+struct gb_file_hashes {
+    int n;
+    struct gb_file_hash h[GB_RUN_MAX_HASHES];
+};
+
+/* Adds the digest of `name` to `l`, or replaces it. GB_ERR_USAGE naming
+ * the file when the name is too long (127 bytes at most), the digest is not
+ * 64 lowercase hex digits or the list is full. */
+enum gb_status gb_file_hashes_set(struct gb_file_hashes *l, const char *name, const char *sha256);
+
+/* The digest of `name` in `l`, or NULL. */
+const char *gb_file_hashes_get(const struct gb_file_hashes *l, const char *name);
+
+/* The fields of run.json: one row each, in the order they are written
+ * (src/results/schema.h reads the table; docs/results-format.md describes
+ * the fields; docs/schema/run.schema.json gives their ranges).
+ *
+ *   X(member, ctype, dim, parent, key, kind, check, opt)
+ *
+ * member  the struct gb_run_info member, declared from the row as `ctype
+ *         member dim` (kinds STR, INT, BOOL, REAL, HASHES); a PART row names a
+ *         member of struct gb_wall_parts (gb_run_info.parts); rows of
+ *         kinds CONST, DERIVED and CUSTOM declare none (the member column
+ *         only names them)
+ * parent  the object of run.json the key is in: "" the document itself,
+ *         else the name of an object under it ("tool", "cuda", ...),
+ *         made where its first row is written. A parent with a REQUIRED
+ *         row is required; another one may be absent (its rows then read
+ *         as absent)
+ * key     its JSON key in the parent
+ * kind    STR (a char array), INT, BOOL (an int written true/false), REAL
+ *         (a double, null when not finite), PART (a REAL of parts), HASHES
+ *         (struct gb_file_hashes: an object of digests by name), CONST
+ *         (the text `check`, written, not read), DERIVED (the number
+ *         `check`(info) returns, written, not read), CUSTOM (a handler of
+ *         its own, `check`: struct gb_run_field_io of src/results/schema.h)
+ * check   what loading accepts: a GB_RANGE_* of src/results/validate.h
+ *         (INT, BOOL, REAL, PART); 0 for STR (at most the member's size)
+ * opt     REQUIRED (a run.json without it is refused), OPTIONAL (always
+ *         written; absent on loading reads as 0, NAN or ""), OMIT (left out
+ *         when empty; absent is empty), ADDED (always written; absent, as
+ *         in runs recorded before it, reads as 0)
+ *
+ * A new field is one row here and its use (what fills it). */
+#define GB_RUN_INFO_FIELDS(X)                                                                      \
+    X(format, , , "", "format", CONST, "gpubound-run/1", OPTIONAL)                                \
+    X(tool_name, , , "tool", "name", CONST, "gpubound", OPTIONAL)                                 \
+    X(tool_version, char, [32], "tool", "version", STR, 0, REQUIRED)                              \
+    X(git_revision, char, [48], "tool", "git_revision", STR, 0, OPTIONAL)                         \
+    X(command_line, char, [1024], "", "command_line", STR, 0, OPTIONAL)                           \
+    /* ISO 8601, "2026-11-21T12:00:00Z"; finished: "" while running or when killed */            \
+    X(started_utc, char, [32], "", "started_utc", STR, 0, REQUIRED)                               \
+    X(finished_utc, char, [32], "", "finished_utc", STR, 0, OPTIONAL)                             \
+    X(host, char, [128], "", "host", STR, 0, OPTIONAL)                                            \
+    /* "13.0"; the toolkit: the headers the tool was built with */                                \
+    X(cuda_driver, char, [32], "cuda", "driver_api", STR, 0, OPTIONAL)                            \
+    /* "580.159.04" from NVML, "" if unknown */                                                   \
+    X(driver_release, char, [32], "cuda", "driver_release", STR, 0, OPTIONAL)                     \
+    X(cuda_toolkit, char, [32], "cuda", "toolkit", STR, 0, OPTIONAL)                              \
+    X(nvrtc, char, [32], "cuda", "nvrtc", STR, 0, OPTIONAL)                                       \
+    /* "full" or "quick" */                                                                       \
+    X(mode, char, [16], "", "mode", STR, 0, OPTIONAL)                                             \
+    /* the kernel spec file(s) run, as given ("" when none) */                                    \
+    X(spec, char, [1024], "", "spec", STR, 0, OMIT)                                               \
+    /* SHA-256 of what the run compiled and read: every kernel spec file, its sources and its     \
+     * init and reference files, by "<suite>/<path inside the spec's directory>" (the spec        \
+     * copy's path under DIR/spec/); each spec without what only models read (its "lpbm"        \
+     * hints), by the spec file's name (gb_spec_measured_hash); the embedded kernel sources,    \
+     * by file name */                                                                            \
+    X(spec_sha256, struct gb_file_hashes, , "sha256", "spec", HASHES, 0, OMIT)                    \
+    X(spec_measured_sha256, struct gb_file_hashes, , "sha256", "spec_measured", HASHES, 0, OMIT)  \
+    X(kernel_sha256, struct gb_file_hashes, , "sha256", "kernels", HASHES, 0, OMIT)               \
+    /* 1 when the run ended normally */                                                           \
+    X(complete, int, , "", "complete", BOOL, GB_RANGE_FLAG, OPTIONAL)                             \
+    X(points_ok, int, , "", "points_ok", INT, GB_RANGE_POINTS, OPTIONAL)                          \
+    X(points_failed, int, , "", "points_failed", INT, GB_RANGE_POINTS, OPTIONAL)                  \
+    /* times the run went on in a fresh process after a kernel fault */                           \
+    X(restarts_after_fault, int, , "", "restarts_after_fault", INT, GB_RANGE_POINTS, OPTIONAL)    \
+    /* the whole run, over every process it took; the sum of timed kernel work */                 \
+    X(wall_s, double, , "", "wall_s", REAL, GB_RANGE_SECONDS, OPTIONAL)                           \
+    X(timed_s, double, , "", "timed_s", REAL, GB_RANGE_SECONDS, OPTIONAL)                         \
+    X(timed_share, , , "", "timed_share", DERIVED, gb_run_info_timed_share, OPTIONAL)             \
+    /* where wall_s went: the points' parts, summed (struct gb_wall_parts) */                     \
+    X(start_s, , , "wall_parts", "start_s", PART, GB_RANGE_SECONDS, ADDED)                        \
+    X(compile_s, , , "wall_parts", "compile_s", PART, GB_RANGE_SECONDS, OPTIONAL)                 \
+    X(setup_s, , , "wall_parts", "setup_s", PART, GB_RANGE_SECONDS, OPTIONAL)                     \
+    X(verify_s, , , "wall_parts", "verify_s", PART, GB_RANGE_SECONDS, OPTIONAL)                   \
+    X(warmup_s, , , "wall_parts", "warmup_s", PART, GB_RANGE_SECONDS, OPTIONAL)                   \
+    X(sampling_s, , , "wall_parts", "sampling_s", PART, GB_RANGE_SECONDS, OPTIONAL)               \
+    X(parts_timed_s, , , "wall_parts", "timed_s", DERIVED, gb_run_info_timed_s, OPTIONAL)         \
+    X(flush_s, , , "wall_parts", "flush_s", PART, GB_RANGE_SECONDS, OPTIONAL)                     \
+    X(teardown_s, , , "wall_parts", "teardown_s", PART, GB_RANGE_SECONDS, OPTIONAL)               \
+    /* writing records, run.json and the report */                                                \
+    X(write_s, double, , "wall_parts", "write_s", REAL, GB_RANGE_SECONDS, OPTIONAL)               \
+    X(other_s, , , "wall_parts", "other_s", DERIVED, gb_run_info_other_s, OPTIONAL)               \
+    /* NVRTC compilations during the run; modules loaded from the on-disk cache */                \
+    X(modules_compiled, int, , "modules", "compiled", INT, GB_RANGE_MODULES, OPTIONAL)            \
+    X(modules_cached, int, , "modules", "from_disk_cache", INT, GB_RANGE_MODULES, OPTIONAL)       \
+    /* CPU seconds NVRTC took, over every thread */                                               \
+    X(compile_cpu_s, double, , "modules", "compile_cpu_s", REAL, GB_RANGE_SECONDS, OPTIONAL)      \
+    /* how long the GPU thread waited for a module being compiled */                              \
+    X(compile_wait_s, double, , "modules", "gpu_wait_s", REAL, GB_RANGE_SECONDS, OPTIONAL)        \
+    /* host threads compiling ahead of the GPU (0: none) */                                       \
+    X(compile_threads, int, , "modules", "compile_threads", INT, GB_RANGE_MODULES, OPTIONAL)      \
+    /* why the run stopped early ("" when complete or not known) */                               \
+    X(incomplete_reason, char, [256], "", "incomplete_reason", STR, 0, OMIT)                      \
+    /* has_device and device, below */                                                            \
+    X(device, , , "", "device", CUSTOM, gb_run_field_device, OMIT)
+
+/* A row's member declaration: `ctype member dim;`, none for the other kinds. */
+#define GB_RUN_MEMBER(m, ct, dm, par, k, kd, ck, op) GB_RUN_MEMBER_##kd(ct, m, dm)
+#define GB_RUN_MEMBER_STR GB_RECORD_MEMBER_DECL
+#define GB_RUN_MEMBER_INT GB_RECORD_MEMBER_DECL
+#define GB_RUN_MEMBER_BOOL GB_RECORD_MEMBER_DECL
+#define GB_RUN_MEMBER_REAL GB_RECORD_MEMBER_DECL
+#define GB_RUN_MEMBER_HASHES GB_RECORD_MEMBER_DECL
+#define GB_RUN_MEMBER_PART(ctype, member, dim)
+#define GB_RUN_MEMBER_CONST(ctype, member, dim)
+#define GB_RUN_MEMBER_DERIVED(ctype, member, dim)
+#define GB_RUN_MEMBER_CUSTOM(ctype, member, dim)
+
+/* Metadata of a run: where, when, with what. The fields run.json carries
+ * are the rows of GB_RUN_INFO_FIELDS, above; the members of its PART and
+ * CUSTOM rows follow them. */
 struct gb_run_info {
-    char tool_version[32];
-    char git_revision[48];
-    char command_line[1024];
-    char started_utc[32];        /* ISO 8601, "2026-11-21T12:00:00Z" */
-    char finished_utc[32];       /* "" while running or when killed */
-    char host[128];
-    char cuda_driver[32];        /* "13.0" */
-    char cuda_toolkit[32];       /* headers the tool was built with */
-    char nvrtc[32];
-    char driver_release[32];     /* "580.159.04" from NVML, "" if unknown */
-    char mode[16];               /* "full" or "quick" */
-    char spec[1024];             /* the kernel spec file(s) run, as given ("" when none) */
-    int complete;                /* 1 when the run ended normally */
-    int points_ok, points_failed;
-    int restarts_after_fault;    /* times the run went on in a fresh process after a kernel fault */
-    double wall_s;               /* whole run, over every process it took */
-    double timed_s;              /* sum of timed kernel work */
+    GB_RUN_INFO_FIELDS(GB_RUN_MEMBER)
     struct gb_wall_parts parts;  /* the points' parts, summed */
-    double write_s;              /* writing records, run.json and the report */
-    int modules_compiled;        /* NVRTC compilations during the run */
-    int modules_cached;          /* modules loaded from the on-disk cache */
-    double compile_cpu_s;        /* CPU seconds NVRTC took, over every thread */
-    double compile_wait_s;       /* how long the GPU thread waited for a module being compiled */
-    int compile_threads;         /* host threads compiling ahead of the GPU (0: none) */
-    char incomplete_reason[256]; /* why the run stopped early ("" when complete or not known) */
     int has_device;
     struct gb_device_info device;
 };
+
+/* The numbers of run.json's DERIVED rows: timed_s / wall_s (NAN without a
+ * wall time), timed_s again (under wall_parts). */
+double gb_run_info_timed_share(const struct gb_run_info *in);
+double gb_run_info_timed_s(const struct gb_run_info *in);
 
 /* The wall time of a run none of its parts names (planning, progress output). */
 double gb_run_info_other_s(const struct gb_run_info *in);

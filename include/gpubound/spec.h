@@ -154,6 +154,26 @@ int gb_spec_n_benches(const struct gb_spec *s);
 /* Fills *out with bench i (0 <= i < gb_spec_n_benches) of `s`. */
 void gb_spec_bench_text(const struct gb_spec *s, int i, struct gb_spec_bench_text *out);
 
+/* Adds to `out` the SHA-256 of the spec file and of each of its sources
+ * (as read when the spec was loaded) and, when `with_data`, of each init
+ * and reference file its benches name (read now), each named
+ * "<suite>/<path inside the spec's directory>": the spec file by its base
+ * name, the others as written (a data file reached through a symbolic link
+ * inside the directory, by the path it resolves to). So named, the spec
+ * file and its sources are the files of the copy a run keeps
+ * (gb_spec_save_copy) under DIR/spec/. GB_ERR_IO when a data file cannot
+ * be read; GB_ERR_USAGE when `out` cannot take them. */
+enum gb_status gb_spec_hashes(const struct gb_spec *s, int with_data, struct gb_file_hashes *out);
+
+/* Adds to `out` the SHA-256 of what of the spec file a run measures,
+ * named "<suite>/<its base name>" as by gb_spec_hashes: the spec as
+ * compact JSON with sorted keys, without what only models read (its
+ * benches' "lpbm" objects) and without comments (members named "_..."). A
+ * spec whose file changed since a run but whose digest here did not (a
+ * model hint added) still describes the kernels and launches measured.
+ * GB_ERR_NOMEM; GB_ERR_USAGE when `out` is full. */
+enum gb_status gb_spec_measured_hash(const struct gb_spec *s, struct gb_file_hashes *out);
+
 /* Copies the spec file and its sources into <run_dir>/spec/<suite>/ (the
  * run can then be read, re-run and modelled without the original files).
  * GB_ERR_IO. */

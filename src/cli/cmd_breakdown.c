@@ -326,6 +326,9 @@ static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
     o->fit.ctx = o;
     if ((st = gb_lpbm_fit_run(s->run, &o->fit, &s->fit)) != GB_OK || (st = o->print_st) != GB_OK)
         return gb_cli_fail(st, CMD, f->spec ? NULL : "name the run's kernel spec with --spec PATH");
+    if (f->spec_unchecked)
+        fprintf(stderr, "warning: %s/run.json keeps no SHA-256 of its spec (recorded before runs kept them): %s "
+                "is not checked against the spec measured\n", s->run->dir, f->spec_path);
     if (f->n_unmeasured && !o->fit.bench)
         fprintf(stderr, "note: %zu of the spec's %zu benches %s no record in the run and %s not fitted: %s\n",
                 f->n_unmeasured, f->n_benches, f->n_unmeasured > 1 ? "have" : "has",

@@ -24,8 +24,8 @@
     "                   or none (the thesis's plain least squares)\n"                          \
     "  --intercept      fit a fixed time per launch too (the FIX term: a latency floor the\n"   \
     "                   thesis's model leaves out; the model file says so)\n"                  \
-    "  --spec PATH      the kernel spec the run was recorded from (default: the copy in the\n" \
-    "                   run directory, else the .json on its command line)\n"                   \
+    "  --spec PATH      the kernel spec the run was recorded from (default: the copy the run\n" \
+    "                   directory keeps, else the .json on its command line)\n"                 \
     "  --out DIR        where lpbm-model.json and the charts go (default: RUN_DIR)\n"          \
     "  --force          replace a recorded lpbm-model.json fitted on more configurations\n"    \
     "  --no-chart       no breakdown chart\n"                                                   \
@@ -39,7 +39,12 @@
     "at the best configuration; writes lpbm-model.json and\n"                                  \
     "breakdown-<suite>-<bench>[-<problem>].svg.\n"                                              \
     "docs/models.md ('LPBM') explains the predictors and how to read the chart.\n"              \
-    "Exit 0 on success, 1 when the run or its spec is missing or malformed, 2 on a usage error\n" \
+    "The spec read must be the one measured: its file and sources are checked against the\n"  \
+    "SHA-256 the run's run.json keeps, and one that differs is refused (exit 1, naming the\n"  \
+    "file and both digests); its \"lpbm\" hints may change. A run recorded before runs kept\n" \
+    "digests is fitted with one warning that its spec is not checked.\n"                     \
+    "Exit 0 on success, 1 when the run or its spec is missing or malformed, or not the spec\n" \
+    "measured, 2 on a usage error\n"                                                           \
     "(a bench that sweeps no block size, fewer than 4 configurations).\n"
 
 #endif

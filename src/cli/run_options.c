@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/run_options.h"
+#include "measure/clocks.h"
 
 #define GB_MEMBER(a, o, type) ((type *)((char *)(a) + (o)->off))
 
@@ -76,15 +77,17 @@ static int gb_opt_cache(const struct gb_run_opt *o, const char *arg, struct gb_r
     return -1;
 }
 
+/* --timer: auto or the name of a row of the clock table (src/measure/clocks.c). */
 static int gb_opt_timer(const struct gb_run_opt *o, const char *arg, struct gb_run_args *a)
 {
+    char names[256];
+    int choice = gb_clock_parse(gb_clocks(), arg);
     (void)o;
-    if (strcmp(arg, "auto") && strcmp(arg, "cupti") && strcmp(arg, "events") && strcmp(arg, "profiler"))
-        return gb_cli_usage("run", "--timer takes auto, cupti, events or profiler, not '%s'", arg);
-    a->mo.timer = !strcmp(arg, "cupti")      ? GB_TIMER_CUPTI
-                  : !strcmp(arg, "events")   ? GB_TIMER_EVENTS
-                  : !strcmp(arg, "profiler") ? GB_TIMER_PROFILER
-                                             : GB_TIMER_AUTO;
+    if (choice < 0) {
+        gb_clock_choices(gb_clocks(), names, sizeof names);
+        return gb_cli_usage("run", "--timer takes %s, not '%s'", names, arg);
+    }
+    a->mo.timer = choice;
     return -1;
 }
 

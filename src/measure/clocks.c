@@ -5,7 +5,9 @@
  * 36,864 empty 1024-thread blocks took 47.6 us by CUPTI's timestamps,
  * 29.2 us by events and 27.0 us by the profiler on an H200
  * (docs/measurement.md). Each falls back to the next. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "measure/clocks.h"
 
@@ -51,6 +53,34 @@ const struct gb_clock *gb_clock_find(const struct gb_clock_table *tab, int choic
         if (tab->rows[i].choice == choice)
             return &tab->rows[i];
     return NULL;
+}
+
+int gb_clock_parse(const struct gb_clock_table *tab, const char *name)
+{
+    if (strcmp(name, "auto") == 0)
+        return GB_TIMER_AUTO;
+    for (size_t i = 0; i < tab->n; i++)
+        if (strcmp(tab->rows[i].name, name) == 0)
+            return tab->rows[i].choice;
+    return -1;
+}
+
+void gb_clock_choices(const struct gb_clock_table *tab, char *buf, size_t n)
+{
+    size_t len = (size_t)snprintf(buf, n, "auto");
+    const char *last = "";
+    /* The rows' names in alphabetical order: each round takes the least
+     * name after the last one written. */
+    for (size_t k = 0; k < tab->n && len < n; k++) {
+        const char *next = NULL;
+        for (size_t i = 0; i < tab->n; i++)
+            if (strcmp(tab->rows[i].name, last) > 0 && (!next || strcmp(tab->rows[i].name, next) < 0))
+                next = tab->rows[i].name;
+        if (!next)
+            break;
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", k + 1 < tab->n ? ", " : " or ", next);
+        last = next;
+    }
 }
 
 const struct gb_clock *gb_clock_first(const struct gb_clock_table *tab, int choice)

@@ -77,6 +77,15 @@ const struct gb_clock_table *gb_clocks(void);
  * not a row. */
 const struct gb_clock *gb_clock_find(const struct gb_clock_table *tab, int choice);
 
+/* The --timer choice (enum gb_timer_choice) named `name`: "auto"
+ * (GB_TIMER_AUTO) or a row's name; -1 when no row has that name. */
+int gb_clock_parse(const struct gb_clock_table *tab, const char *name);
+
+/* The names gb_clock_parse takes, for messages: "auto", then the rows'
+ * names in alphabetical order ("auto, cupti, events or profiler"); cut to
+ * fit `n` bytes. */
+void gb_clock_choices(const struct gb_clock_table *tab, char *buf, size_t n);
+
 /* The clock `choice` tries first: auto (GB_TIMER_AUTO) the table's first
  * row, any other its own row; NULL when the table has none. */
 const struct gb_clock *gb_clock_first(const struct gb_clock_table *tab, int choice);

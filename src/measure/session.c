@@ -242,6 +242,9 @@ static enum gb_status gb_session_start(struct gb_session_run *r, const struct gb
     if ((st = gb_session_open(&r->s, o->device, o->command_line, o->quick)) != GB_OK)
         return st;
     snprintf(r->s.info.spec, sizeof r->s.info.spec, "%s", o->spec ? o->spec : "");
+    /* What the run compiles and reads, by digest: nothing written yet. */
+    if ((st = gb_plan_hashes(plan, &r->s.info)) != GB_OK)
+        return st;
     *stage = GB_SESSION_WRITE;
     if (o->resume) {
         r->s.t_start = o->resume->t_start;

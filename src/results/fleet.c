@@ -50,7 +50,15 @@ static json_t *gb_member_to_json(const struct gb_fleet_member *m)
     json_object_set_new(o, "state", json_string(gb_fleet_state_name(m->state)));
     json_object_set_new(o, "reason", json_string(m->reason));
     json_object_set_new(o, "exit_code", json_integer(m->exit_code));
-    json_object_set_new(o, "run", gb_run_info_to_json(&m->info));
+    /* The digests are the gathered run's (gb_fleet_info): every member
+     * measured the same plan with the same binary. */
+    struct gb_run_info *in = malloc(sizeof *in);
+    if (in) {
+        *in = m->info;
+        in->spec_sha256.n = in->spec_measured_sha256.n = in->kernel_sha256.n = 0;
+    }
+    json_object_set_new(o, "run", gb_run_info_to_json(in ? in : &m->info));
+    free(in);
     return o;
 }
 
@@ -188,6 +196,11 @@ static void gb_fleet_info(const struct gb_fleet_part *parts, size_t n, const str
         in->device = dev->device;
         snprintf(in->cuda_driver, sizeof in->cuda_driver, "%s", dev->cuda_driver);
         snprintf(in->driver_release, sizeof in->driver_release, "%s", dev->driver_release);
+    }
+    for (size_t i = 0; i < n && !in->spec_sha256.n && !in->kernel_sha256.n; i++) {
+        in->spec_sha256 = parts[i].m.info.spec_sha256;
+        in->spec_measured_sha256 = parts[i].m.info.spec_measured_sha256;
+        in->kernel_sha256 = parts[i].m.info.kernel_sha256;
     }
     in->complete = n > 0;
     in->finished_utc[0] = '\0';

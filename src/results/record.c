@@ -9,6 +9,7 @@
 #include <cuda.h> /* CUDA_VERSION: the toolkit headers the tool was built with */
 
 #include "gpubound/results.h"
+#include "util/sha256.h"
 
 const char *gb_record_axis(const struct gb_record *r, const char *name)
 {
@@ -202,6 +203,43 @@ void gb_run_info_init(struct gb_run_info *info, const char *command_line,
              (CUDA_VERSION % 1000) / 10);
     snprintf(info->nvrtc, sizeof info->nvrtc, "%s", nvrtc_version ? nvrtc_version : "");
     snprintf(info->mode, sizeof info->mode, "full");
+}
+
+enum gb_status gb_file_hashes_set(struct gb_file_hashes *l, const char *name, const char *sha256)
+{
+    int i = 0;
+    while (i < l->n && strcmp(l->h[i].name, name) != 0)
+        i++;
+    if (strlen(name) >= sizeof l->h[0].name)
+        return gb_error_set(GB_ERR_USAGE, "%.60s...: a file name of more than %zu bytes cannot be kept in run.json's "
+                            "sha256", name, sizeof l->h[0].name - 1);
+    if (!gb_sha256_is_hex(sha256))
+        return gb_error_set(GB_ERR_USAGE, "%s: \"%.70s\" is not a SHA-256 digest", name, sha256);
+    if (i == GB_RUN_MAX_HASHES)
+        return gb_error_set(GB_ERR_USAGE, "%s: run.json keeps the SHA-256 of at most %d files of a kind",
+                            name, GB_RUN_MAX_HASHES);
+    snprintf(l->h[i].name, sizeof l->h[i].name, "%s", name);
+    snprintf(l->h[i].sha256, sizeof l->h[i].sha256, "%s", sha256);
+    l->n = i == l->n ? l->n + 1 : l->n;
+    return GB_OK;
+}
+
+const char *gb_file_hashes_get(const struct gb_file_hashes *l, const char *name)
+{
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->h[i].name, name) == 0)
+            return l->h[i].sha256;
+    return NULL;
+}
+
+double gb_run_info_timed_share(const struct gb_run_info *in)
+{
+    return in->wall_s > 0 ? in->timed_s / in->wall_s : NAN;
+}
+
+double gb_run_info_timed_s(const struct gb_run_info *in)
+{
+    return in->timed_s;
 }
 
 double gb_run_info_other_s(const struct gb_run_info *in)

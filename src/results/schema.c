@@ -1,4 +1,4 @@
-/* schema.c - the rows of GB_RECORD_FIELDS as data (schema.h). */
+/* schema.c - the rows of GB_RECORD_FIELDS and GB_RUN_INFO_FIELDS as data (schema.h). */
 #include "results/schema.h"
 
 static const char *const gb_status_names[] = {"ok", "failed", "skipped", "error"};
@@ -57,6 +57,53 @@ GB_RECORD_FIELDS(GB_FIELD_CHECK)
      .opt = GB_FO_##op, .csv = cv},
 const struct gb_field gb_record_fields[] = {GB_RECORD_FIELDS(GB_FIELD_ROW)};
 const size_t gb_record_n_fields = sizeof gb_record_fields / sizeof gb_record_fields[0];
+
+/* ---- run.json ---- */
+
+/* The member each kind holds, as for records. */
+#define GB_RUN_MEMBER_OF(member) (((struct gb_run_info *)0)->member)
+#define GB_RUN_CHECK(m, ct, dm, par, k, kd, ck, op) GB_RUN_CHECK_##kd(m, kd)
+#define GB_RUN_CHECK_ANY(member, kind) \
+    _Static_assert(GB_KIND_IS_##kind(GB_RUN_MEMBER_OF(member)), "run.json field " #member " is not of kind " #kind);
+#define GB_KIND_IS_PART(m) GB_KIND_IS_REAL(m)
+#define GB_KIND_IS_HASHES(m) _Generic(m, struct gb_file_hashes: 1, default: 0)
+#define GB_RUN_CHECK_STR GB_RUN_CHECK_ANY
+#define GB_RUN_CHECK_INT GB_RUN_CHECK_ANY
+#define GB_RUN_CHECK_BOOL GB_RUN_CHECK_ANY
+#define GB_RUN_CHECK_REAL GB_RUN_CHECK_ANY
+#define GB_RUN_CHECK_PART(member, kind) GB_RUN_CHECK_ANY(parts.member, kind)
+#define GB_RUN_CHECK_HASHES GB_RUN_CHECK_ANY
+#define GB_RUN_CHECK_CONST(member, kind)
+#define GB_RUN_CHECK_DERIVED(member, kind)
+#define GB_RUN_CHECK_CUSTOM(member, kind)
+GB_RUN_INFO_FIELDS(GB_RUN_CHECK)
+
+/* A row's check, place and size, by kind. */
+#define GB_RCHECK_STR(c) .text = NULL
+#define GB_RCHECK_INT(c) .range = c
+#define GB_RCHECK_BOOL(c) .range = c
+#define GB_RCHECK_REAL(c) .range = c
+#define GB_RCHECK_PART(c) .range = c
+#define GB_RCHECK_HASHES(c) .text = NULL
+#define GB_RCHECK_CONST(c) .text = c
+#define GB_RCHECK_DERIVED(c) .derive = c
+#define GB_RCHECK_CUSTOM(c) .io = &c
+#define GB_ROFF_MEMBER(member) .off = offsetof(struct gb_run_info, member), .size = sizeof GB_RUN_MEMBER_OF(member)
+#define GB_ROFF_NONE(member) .off = 0, .size = 0
+#define GB_ROFF_STR GB_ROFF_MEMBER
+#define GB_ROFF_INT GB_ROFF_MEMBER
+#define GB_ROFF_BOOL GB_ROFF_MEMBER
+#define GB_ROFF_REAL GB_ROFF_MEMBER
+#define GB_ROFF_PART(member) GB_ROFF_MEMBER(parts.member)
+#define GB_ROFF_HASHES GB_ROFF_MEMBER
+#define GB_ROFF_CONST GB_ROFF_NONE
+#define GB_ROFF_DERIVED GB_ROFF_NONE
+#define GB_ROFF_CUSTOM GB_ROFF_NONE
+
+#define GB_RUN_ROW(m, ct, dm, par, k, kd, ck, op) \
+    {.parent = par, .key = k, .kind = GB_RK_##kd, GB_ROFF_##kd(m), GB_RCHECK_##kd(ck), .opt = GB_RO_##op},
+const struct gb_run_field gb_run_fields[] = {GB_RUN_INFO_FIELDS(GB_RUN_ROW)};
+const size_t gb_run_n_fields = sizeof gb_run_fields / sizeof gb_run_fields[0];
 
 const char *gb_enum_name(const struct gb_enum_names *e, int v)
 {

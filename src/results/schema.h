@@ -1,6 +1,8 @@
 /* schema.h - the record table (GB_RECORD_FIELDS in gpubound/results.h)
  * as data: one struct gb_field per row, which drives the JSON writer and
- * reader (json.c) and the CSV writer (write.c). */
+ * reader (record_json.c) and the CSV writer (write.c); and run.json's table
+ * (GB_RUN_INFO_FIELDS) as data: one struct gb_run_field per row, which
+ * drives run.json's writer and reader (run_json.c). */
 #ifndef GB_RESULTS_SCHEMA_H
 #define GB_RESULTS_SCHEMA_H
 
@@ -74,5 +76,42 @@ extern const struct gb_enum_names gb_record_status_names, gb_cache_mode_names;
 
 /* The name of an ENUM field's value `v` ("unknown" out of range). */
 const char *gb_enum_name(const struct gb_enum_names *e, int v);
+
+/* ---- run.json (GB_RUN_INFO_FIELDS) ---- */
+
+enum gb_run_field_kind {
+    GB_RK_STR, GB_RK_INT, GB_RK_BOOL, GB_RK_REAL, GB_RK_PART, GB_RK_HASHES, GB_RK_CONST, GB_RK_DERIVED,
+    GB_RK_CUSTOM
+};
+enum gb_run_field_opt { GB_RO_REQUIRED, GB_RO_OPTIONAL, GB_RO_OMIT, GB_RO_ADDED };
+
+/* The handler of a CUSTOM row of run.json (run_json.c). */
+struct gb_run_field_io {
+    /* The field as JSON (a new reference), or NULL to leave the key out. */
+    json_t *(*to_json)(const struct gb_run_info *in);
+    /* The field `key` of `parent` (the row's parent object) into `in`: 0,
+     * or -1 with the violation in j->why. */
+    int (*from_json)(const struct gb_jr *j, json_t *parent, const char *key, struct gb_run_info *in);
+};
+
+/* One row of GB_RUN_INFO_FIELDS. */
+struct gb_run_field {
+    const char *parent;          /* "" the document, else the object's key */
+    const char *key;
+    enum gb_run_field_kind kind;
+    size_t off, size;            /* the member's place and size in struct gb_run_info (STR ... HASHES) */
+    enum gb_range_id range;      /* INT, BOOL, REAL, PART */
+    const char *text;            /* CONST */
+    double (*derive)(const struct gb_run_info *in); /* DERIVED */
+    const struct gb_run_field_io *io; /* CUSTOM */
+    enum gb_run_field_opt opt;
+};
+
+/* The rows, in the order they are written (schema.c). */
+extern const struct gb_run_field gb_run_fields[];
+extern const size_t gb_run_n_fields;
+
+/* The handlers the rows name (run_json.c). */
+extern const struct gb_run_field_io gb_run_field_device;
 
 #endif

@@ -5,7 +5,7 @@
  * another kind stops the chain; a clock opened in place of one that
  * refused a launch times one launch a sample); which failures of a
  * point's samples move it to the next clock; the slots where a clock keeps
- * its state on a GPU. */
+ * its state on a GPU; the names --timer takes, read from the rows. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -96,6 +96,37 @@ static void test_events_one_launch(void **state)
     assert_int_equal(gb_timer_events_open(&g, GB_CLOCK_REPLACES, &t), GB_OK);
     assert_int_equal(t.one_launch, 1);
     t.release(t.self);
+}
+
+/* --timer's values are the rows' names: every row of gpubound's table is
+ * named, "auto" is no row, and a table with a new row takes its name. */
+static void test_parse(void **state)
+{
+    (void)state;
+    const struct gb_clock_table *tab = gb_clocks();
+    char names[128];
+    for (size_t i = 0; i < tab->n; i++)
+        assert_int_equal(gb_clock_parse(tab, tab->rows[i].name), tab->rows[i].choice);
+    assert_int_equal(gb_clock_parse(tab, "auto"), GB_TIMER_AUTO);
+    assert_int_equal(gb_clock_parse(tab, "gpu"), -1);
+    assert_int_equal(gb_clock_parse(tab, ""), -1);
+    assert_int_equal(gb_clock_parse(tab, "Events"), -1);
+    gb_clock_choices(tab, names, sizeof names);
+    assert_string_equal(names, "auto, cupti, events or profiler");
+
+    const struct gb_clock rows[] = {{.choice = 7, .name = "zeta"}, {.choice = 5, .name = "alpha"}};
+    const struct gb_clock_table two = {rows, 2}, one = {rows, 1}, none = {rows, 0};
+    assert_int_equal(gb_clock_parse(&two, "zeta"), 7);
+    assert_int_equal(gb_clock_parse(&two, "alpha"), 5);
+    assert_int_equal(gb_clock_parse(&one, "alpha"), -1);
+    gb_clock_choices(&two, names, sizeof names);
+    assert_string_equal(names, "auto, alpha or zeta");
+    gb_clock_choices(&one, names, sizeof names);
+    assert_string_equal(names, "auto or zeta");
+    gb_clock_choices(&none, names, sizeof names);
+    assert_string_equal(names, "auto");
+    gb_clock_choices(&two, names, 8); /* cut, never past the buffer */
+    assert_string_equal(names, "auto, a");
 }
 
 /* ---- the chain, over fake clocks ---- */
@@ -264,7 +295,7 @@ int main(void)
         cmocka_unit_test(test_rows),        cmocka_unit_test(test_chain),
         cmocka_unit_test(test_refused),     cmocka_unit_test(test_events_one_launch),
         cmocka_unit_test(test_open_chain),  cmocka_unit_test(test_open_stops),
-        cmocka_unit_test(test_state_slots),
+        cmocka_unit_test(test_state_slots), cmocka_unit_test(test_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -127,6 +127,9 @@ enum gb_status gb_lpbm_fit_run(const struct gb_run *run, const struct gb_lpbm_fi
         r->spec = NULL;
         return st;
     }
+    snprintf(r->spec_path, sizeof r->spec_path, "%s", spec_path);
+    if ((st = gb_lpbm_spec_check(run, r->spec, &r->spec_unchecked)) != GB_OK)
+        return st;
     r->n_benches = gb_lpbm_spec_n_benches(r->spec);
     for (size_t i = 0; i < r->n_benches && st == GB_OK; i++) {
         const char *b = gb_lpbm_spec_bench(r->spec, i);

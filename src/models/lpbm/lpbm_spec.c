@@ -64,6 +64,40 @@ const char *gb_lpbm_spec_bench(const struct gb_lpbm_spec *s, size_t i)
     return i < s->n ? s->b[i].name : NULL;
 }
 
+enum gb_status gb_lpbm_spec_check(const struct gb_run *run, const struct gb_lpbm_spec *s, int *unchecked)
+{
+    const struct gb_run_info *in = &run->info;
+    struct gb_file_hashes *read = calloc(2, sizeof *read), *measured = read + 1;
+    enum gb_status st = read ? GB_OK : gb_error_set(GB_ERR_NOMEM, "out of memory");
+    /* A run recorded before run.json kept digests has none of any kind. */
+    *unchecked = in->spec_sha256.n == 0 && in->kernel_sha256.n == 0;
+    if (st != GB_OK || *unchecked || (st = gb_spec_hashes(s->spec, 0, read)) != GB_OK ||
+        (st = gb_spec_measured_hash(s->spec, measured)) != GB_OK)
+        goto out;
+    for (int i = 0; i < read->n && st == GB_OK; i++) {
+        const struct gb_file_hash *h = &read->h[i];
+        const char *was = gb_file_hashes_get(&in->spec_sha256, h->name);
+        const char *was_measured = i ? NULL : gb_file_hashes_get(&in->spec_measured_sha256, h->name);
+        char file[2 * GB_LPBM_PATH];
+        /* The spec file (first) may differ in what only models read. */
+        if ((was && strcmp(was, h->sha256) == 0) ||
+            (was_measured && strcmp(was_measured, measured->h[0].sha256) == 0))
+            continue;
+        /* The spec file comes first; its sources are named from its directory. */
+        snprintf(file, sizeof file, "%s%s%s", i ? s->dir : s->path, i ? "/" : "",
+                 i ? h->name + strlen(gb_spec_name(s->spec)) + 1 : "");
+        st = was ? gb_error_set(GB_ERR_FORMAT, "%s is not the file the run measured (SHA-256 %.12s, %s/run.json "
+                                "records %.12s for %s); restore it, or run the changed spec again to model it",
+                                file, h->sha256, run->dir, was, h->name)
+                 : gb_error_set(GB_ERR_FORMAT, "%s (SHA-256 %.12s) is not a file of a spec the run measured "
+                                "(%s/run.json records no %s); give the spec the run measured with --spec, or run "
+                                "this one to model it", file, h->sha256, run->dir, h->name);
+    }
+out:
+    free(read);
+    return st;
+}
+
 /* ---- where the spec is ---- */
 
 static int readable(const char *p)
@@ -81,6 +115,23 @@ static int from_glob(const char *pattern, char *path, size_t n)
     }
     globfree(&g);
     return found;
+}
+
+/* The copy a run keeps of its spec, spec/<suite>/<the spec's name>: by the
+ * names of run.json's "spec" (the paths as given, ", " between them),
+ * else spec.json. */
+static int from_kept_copy(const struct gb_run *run, char *path, size_t n)
+{
+    char specs[1024], cand[2 * GB_LPBM_PATH + 64];
+    snprintf(specs, sizeof specs, "%s", run->info.spec);
+    for (char *save = NULL, *t = strtok_r(specs, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        const char *base = strrchr(t, '/');
+        snprintf(cand, sizeof cand, "%s/spec/*/%s", run->dir, base ? base + 1 : t);
+        if (from_glob(cand, path, n))
+            return 1;
+    }
+    snprintf(cand, sizeof cand, "%s/spec/*/spec.json", run->dir);
+    return from_glob(cand, path, n);
 }
 
 /* The first argument of the command line that ends in ".json". */
@@ -126,14 +177,12 @@ enum gb_status gb_lpbm_spec_locate(const struct gb_run *run, const char *overrid
         }
     }
     snprintf(cand, sizeof cand, "%s/spec/*.json", run->dir);
-    if (from_glob(cand, path, n) || from_command_line(run, path, n))
-        return GB_OK;
-    /* The copy run keeps (spec/<suite>/spec.json): what the run measured,
-     * used when the source tree's spec is not where the command line said. */
-    snprintf(cand, sizeof cand, "%s/spec/*/spec.json", run->dir);
-    if (from_glob(cand, path, n))
+    /* The copy run keeps (spec/<suite>/, under the spec's own name): what
+     * the run measured, before the command line's path, which is relative
+     * to wherever the run was started and may name another file now. */
+    if (from_glob(cand, path, n) || from_kept_copy(run, path, n) || from_command_line(run, path, n))
         return GB_OK;
     return gb_error_set(GB_ERR_FORMAT, "%s holds no kernel spec (looked for spec.json, spec/*.json, "
-                        "a .json on its command line '%s' and spec/*/spec.json)", run->dir,
+                        "spec/*/spec.json and a .json on its command line '%s')", run->dir,
                         run->info.command_line);
 }

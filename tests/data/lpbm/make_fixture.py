@@ -4,7 +4,7 @@
 coefficients applied to hand-derived predictors of the fixture SGEMM
 (sgemm.cu) with 1% deterministic noise, so that tests can check that the
 fit recovers them. Run from this directory: python3 make_fixture.py"""
-import json, math, os, random, shutil
+import hashlib, json, math, os, random, shutil
 
 SM, WARP = 132, 32
 COEF = {"PUT": 2.0, "G2ST": 0.004, "S2PT": 0.5}   # ns per predictor unit
@@ -45,6 +45,10 @@ def record(t, n, rng, counters):
                          "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum": 2.0 * n ** 3 / 32}
     return r
 
+def sha256_of(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
 def write_run(name, points, counters=False):
     d = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
     os.makedirs(d, exist_ok=True)
@@ -56,6 +60,9 @@ def write_run(name, points, counters=False):
     info["points_ok"], info["points_failed"] = len(recs), 0
     info["timed_s"] = sum(r["timed_s"] for r in recs)
     info["timed_share"] = info["timed_s"] / info["wall_s"]
+    # What a run keeps of the spec it measured (docs/results-format.md,
+    # "sha256"), named as the copy below is.
+    info["sha256"] = {"spec": {"sgemm/spec.json": sha256_of("sgemm.json"), "sgemm/sgemm.cu": sha256_of("sgemm.cu")}}
     with open(os.path.join(d, "run.json"), "w") as f:
         json.dump(info, f, indent=2)
         f.write("\n")
