@@ -31,7 +31,10 @@ def parse(markdown):
     for part in parts[1:]:
         name, rest = part.split("\n", 1)
         summary = rest.strip().split("\n", 1)[0].rstrip(".")
-        block = re.search(r"^```\n(.*?)^```", rest, flags=re.M | re.S).group(1).rstrip("\n").split("\n")
+        usage_block = re.search(r"^```\n(.*?)^```", rest, flags=re.M | re.S)
+        if not usage_block:  # a section of prose (as "Outputs"), not a command
+            continue
+        block = usage_block.group(1).rstrip("\n").split("\n")
         usage = []
         while block and (not usage or block[0].startswith(" " * 10)) and not block[0].startswith("  -"):
             usage.append(block.pop(0).strip())
