@@ -411,7 +411,7 @@ static enum gb_status bd_write_model(const struct bd_opts *o, struct bd_state *s
     snprintf(path, sizeof path, "%s/%s", s->out_dir, GB_LPBM_MODEL_FILE);
     for (size_t k = 0; k < s->n_models; k++)
         now += s->models[k].fit.n;
-    if (!o->force && access(path, F_OK) == 0 && gb_lpbm_model_points(path, &old) == GB_OK &&
+    if (!o->force && gb_lpbm_model_points(path, &old) == GB_OK &&
         old > now)
         return gb_error_set(GB_ERR_UNSUPPORTED, "%s was fitted on %zu configurations and this fit "
                             "has %zu; it is not replaced (--force replaces it, --out writes "

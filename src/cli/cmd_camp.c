@@ -291,7 +291,7 @@ static enum gb_status camp_fit_guard(const char *out, const struct gb_camp_model
     enum gb_status st = GB_OK;
     if (!old)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
-    if (!force && access(out, F_OK) == 0 && gb_camp_model_load(out, old) == GB_OK &&
+    if (!force && gb_camp_model_load_existing(out, old) == GB_OK &&
         camp_model_points(old) > camp_model_points(m))
         st = gb_error_set(GB_ERR_UNSUPPORTED, "%s was fitted on %zu observations and this fit has "
                           "%zu; it is not replaced (--force replaces it, --out writes elsewhere)",
