@@ -24,7 +24,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 MUTATIONS=(
 "stop-rule-full-width|src/numbers/stats.c|return (s->ci_hi - s->ci_lo) / 2.0 <= rel_ci * s->median;|return (s->ci_hi - s->ci_lo) <= rel_ci * s->median;|the stopping rule compares the full CI width, not the half-width"
 "ci-upper-rank|src/numbers/stats.c|*hi = n + 1 - l;|*hi = n - l;|the CI's upper order statistic one rank low"
-"csv-ci-swapped|src/results/write.c|r->ci_lo_ns, r->ci_hi_ns,|r->ci_hi_ns, r->ci_lo_ns,|results.csv with ci_lo and ci_hi swapped"
+"csv-ci-swapped|src/results/write.c|#define GB_TS_CSV(x) gb_csv_num(f, present ? t->x : NAN);|#define GB_TS_CSV(x) gb_csv_num(f, present ? (&t->x == &t->ci_lo ? t->ci_hi : &t->x == &t->ci_hi ? t->ci_lo : t->x) : NAN);|results.csv with ci_lo and ci_hi swapped"
 "ncu-msecond|src/results/ncu.c|{\"msecond\", 1e6}|{\"msecond\", 1e3}|ncu's msecond scaled by 1e3, not 1e6"
 "kernel-rs-walk|kernels/rs_walk.h|w->col = (w->col + 1u) & 31u;|w->col = (w->col + 3u) & 31u;|the bank-conflict kernel's column walk steps by 3"
 "kernel-camp-columns|kernels/camp_walk.h|        w->q += w->step;|        w->q += w->step + 1u;|the camping column walk skips a chunk per step"
