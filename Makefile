@@ -3,6 +3,8 @@
 #                  (without a GPU: one line saying so, then a demo on the runs recorded under data/)
 #   make test      install what is missing, build, then run every CPU test tier (unit, nvrtc, cli, html);
 #                  the last line says which device tests it did not run, and why
+#   make check     the quick tier for the edit loop (ctest label quick: the unit tests and the
+#                  cli tests under ~10 s; under 3 minutes on 2 cores; docs/testing.md)
 #   make gpu-test  the device tier: every suite in quick mode on a real GPU
 #                  (without a GPU: one line saying so, and the recipe exits 3)
 #   make install   install gpubound, libgpubound (.a and .so), its headers, gpubound.pc, the CMake
@@ -25,7 +27,7 @@ PKGS = cmake make gcc clang libclang-rt-14-dev pkg-config libgsl-dev libjansson-
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all build run test gpu-test install deps clean asan fuzz
+.PHONY: all build run test check gpu-test install deps clean asan fuzz
 
 all: build
 
@@ -60,6 +62,9 @@ test: build
 	@rm -f $(BUILD)/skipped-checks.log
 	@cd $(BUILD) && ctest --output-on-failure -LE device -j $(JOBS); rc=$$?; \
 	bash $(CURDIR)/scripts/test_summary.sh "$$PWD"; exit $$rc
+
+check: build
+	cd $(BUILD) && ctest --output-on-failure -L quick -j $(JOBS)
 
 # Without a GPU the tier says so in one line and exits 3 (gpubound's "no usable
 # GPU"), rather than failing every device test.

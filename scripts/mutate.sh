@@ -22,9 +22,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # name | file | text in the source | the mutated text | the bug
 MUTATIONS=(
-"stop-rule-full-width|src/measure/stats.c|return (s->ci_hi - s->ci_lo) / 2.0 <= rel_ci * s->median;|return (s->ci_hi - s->ci_lo) <= rel_ci * s->median;|the stopping rule compares the full CI width, not the half-width"
-"ci-upper-rank|src/measure/stats.c|*hi = n + 1 - l;|*hi = n - l;|the CI's upper order statistic one rank low"
-"csv-ci-swapped|src/results/write.c|r->ci_lo_ns, r->ci_hi_ns,|r->ci_hi_ns, r->ci_lo_ns,|results.csv with ci_lo and ci_hi swapped"
+"stop-rule-full-width|src/numbers/stats.c|return (s->ci_hi - s->ci_lo) / 2.0 <= rel_ci * s->median;|return (s->ci_hi - s->ci_lo) <= rel_ci * s->median;|the stopping rule compares the full CI width, not the half-width"
+"ci-upper-rank|src/numbers/stats.c|*hi = n + 1 - l;|*hi = n - l;|the CI's upper order statistic one rank low"
+"csv-ci-swapped|src/results/write.c|#define GB_TS_CSV(x) gb_csv_num(f, present ? t->x : NAN);|#define GB_TS_CSV(x) gb_csv_num(f, present ? (&t->x == &t->ci_lo ? t->ci_hi : &t->x == &t->ci_hi ? t->ci_lo : t->x) : NAN);|results.csv with ci_lo and ci_hi swapped"
 "ncu-msecond|src/results/ncu.c|{\"msecond\", 1e6}|{\"msecond\", 1e3}|ncu's msecond scaled by 1e3, not 1e6"
 "kernel-rs-walk|kernels/rs_walk.h|w->col = (w->col + 1u) & 31u;|w->col = (w->col + 3u) & 31u;|the bank-conflict kernel's column walk steps by 3"
 "kernel-camp-columns|kernels/camp_walk.h|        w->q += w->step;|        w->q += w->step + 1u;|the camping column walk skips a chunk per step"
@@ -38,7 +38,7 @@ MUTATIONS=(
 "compare-lost-error|src/models/compare/compare.c|if (e->r->status != GB_REC_SKIPPED)|if (e->r->status == GB_REC_FAILED)|a point NEW stopped on an error counted as skipped, not failed"
 "compare-fleet-pooled|src/models/compare/compare.c|snprintf(f + n, 24, \"\x03rank%d\", r->fleet_rank);|snprintf(f + n, 24, \"\x03rank\");|a fleet record's rank left out of the point's key: the GPUs are pooled"
 "compare-twice-identity|src/cli/cmd_compare.c|strcmp(x->host, y->host) == 0|strcmp(x->host, y->host) != 0|a copied run directory is not seen to be the same run"
-"load-zero-interval|src/results/check.c|if (!(r->ci_lo_ns > 0)|if (!(r->ci_lo_ns >= 0)|the loader lets an interval reaching 0 pass"
+"load-zero-interval|src/results/check.c|if (!(r->time_ns.ci_lo > 0)|if (!(r->time_ns.ci_lo >= 0)|the loader lets an interval reaching 0 pass"
 "fleet-mad-unscaled|src/models/fleet/fleet.c|        return 1.4826 * mad;|        return mad;|fleet's robust standard deviation is the unscaled MAD"
 "fleet-min-members|src/models/fleet/fleet.c|if (n_present >= GB_FLEET_MIN_MEMBERS|if (n_present > GB_FLEET_MIN_MEMBERS|fleet flags outliers only from four members on (off by one)"
 "fleet-size-check|src/results/fleet.c|json_integer_value(size) != (json_int_t)*n|json_integer_value(size) < (json_int_t)*n|a fleet run declaring more members than it lists is accepted"
@@ -62,10 +62,23 @@ MUTATIONS=(
 "axis-repeats-allowed|src/suites/axis.c|    for (int i = 1; i < n && st == GB_OK; i++)|    for (int i = n; i < n && st == GB_OK; i++)|an axis value given twice is planned twice"
 "run-json-cap-1mib|src/results/load.c|    if (sb.st_size > (off_t)GB_RUN_JSON_MAX)|    if (sb.st_size > (off_t)GB_RECORD_LINE_MAX)|the run loader's cap on run.json back at 1 MiB (a fleet of 600 ranks unreadable)"
 "plan-cap-100m|src/cli/run_options.h|GB_OPT_LONG(1, GB_PLAN_MAX_POINTS_CAP)|GB_OPT_LONG(1, 100000000L)|--max-points up to 100 million again"
-"provenance-hash-not-compared|src/models/lpbm_spec.c|strcmp(was, h->sha256) == 0|strcmp(was, was) == 0|the breakdown finds the spec's recorded digest but does not compare it"
-"provenance-old-not-warned|src/cli/cmd_breakdown.c|    if (st == GB_OK && unchecked)|    if (st == GB_OK && !unchecked)|a run recorded before digests were kept is fitted without a warning"
-"provenance-kept-copy-unread|src/models/lpbm_spec.c|snprintf(specs, sizeof specs, \"%s\", run->info.spec);|snprintf(specs, sizeof specs, \"%s\", \"\");|the copy the run kept is not found by its name in run.json, and the command line's spec is read instead"
+"provenance-hash-not-compared|src/models/lpbm/lpbm_spec.c|strcmp(was, h->sha256) == 0|strcmp(was, was) == 0|the breakdown finds the spec's recorded digest but does not compare it"
+"provenance-old-not-warned|src/cli/cmd_breakdown.c|    if (f->spec_unchecked)|    if (!f->spec_unchecked)|a run recorded before digests were kept is fitted without a warning"
+"provenance-kept-copy-unread|src/models/lpbm/lpbm_spec.c|snprintf(specs, sizeof specs, \"%s\", run->info.spec);|snprintf(specs, sizeof specs, \"%s\", \"\");|the copy the run kept is not found by its name in run.json, and the command line's spec is read instead"
 "provenance-measured-keeps-hints|src/suites/spec_hash.c|json_object_del(b, \"lpbm\");|json_object_del(b, \"note\");|a spec's measured digest keeps its model hints"
+"gz-cap-per-read|src/results/open.c|            if (n > GB_RECORDS_MAX_BYTES) {|            if ((size_t)got > GB_RECORDS_MAX_BYTES) {|the 1 GiB cap on decompressed records checked per read, not on the total"
+"sampling-final-median|src/measure/sampling.c|return gb_stats_compute(s->ns, s->n, &s->stats); /* the reported median: Harrell-Davis */|return GB_OK; /* the reported median: Harrell-Davis */|sampling reports the stopping rule's middle sample, not the final Harrell-Davis median"
+"breakdown-holdout-every|src/models/lpbm/lpbm.c|return (i + 1) % (size_t)h->every == 0;|return i % (size_t)h->every == 0;|--holdout every:K holds out the 1st, (K+1)th ... configurations, not every K-th"
+"breakdown-holdout-size-substring|src/models/lpbm/lpbm.c|return f && (f == p->problem|return f != NULL; return f && (f == p->problem|--holdout size:AXIS=V matches V as a prefix of a longer value (n=102 holds out n=1024)"
+"trips-inclusive|src/analyze/loop_trips.c|snprintf(t, n, \"max(0, (%s) + 1)\", b);|snprintf(t, n, \"max(0, %s)\", b);|a loop to i <= B counted B times, not B + 1"
+"trips-stride-floor|src/analyze/loop_trips.c|snprintf(t, n, \"max(0, ((%s) - (%s) + (%s) - 1) / (%s))\", b, a, s, s);|snprintf(t, n, \"max(0, ((%s) - (%s)) / (%s))\", b, a, s);|a strided loop's trips rounded down, not up"
+"trips-block-stride-floor|src/analyze/loop_trips.c|snprintf(t, n, \"ceil(1.0 * max(0, %s) / (%s))\", b, s);|snprintf(t, n, \"(max(0, %s) / (%s))\", b, s);|a block-strided loop's trips rounded down (the busiest thread's last trip lost)"
+"trips-halving|src/analyze/loop_trips.c|ilog2((%s) / ((%s) + 1)) + 1 : 0)\", a, b, a, b);|ilog2((%s) / ((%s) + 1)) : 0)\", a, b, a, b);|a halving loop's trips one short"
+"trips-doubling|src/analyze/loop_trips.c|clog2(((%s) + (%s) - 1) / (%s)) : 0)\", a, b, b, a, a);|ilog2((%s) / (%s)) : 0)\", a, b, b, a);|a doubling loop's trips rounded down"
+"branch-compare-as-store|src/analyze/kernel_scan.c|strcmp(next, \"<=\") && strcmp(next, \">=\")|strcmp(next, \">=\")|a comparison a[i] <= v in a branch condition counted as a read-modify-write"
+"branch-else-one-thread|src/analyze/kernel_scan.c|s->one_thread += i == 1;|s->one_thread += i >= 1;|the else of a one-thread branch counted as run by one thread of each block"
+"rmw-no-load|src/analyze/kernel_scan.c|x->loads = strcmp(next, \"=\") != 0;|x->loads = strcmp(next, \"=\") != 0 && !compound;|a read-modify-write (a[i] += v) counted as a store only"
+"rmw-bytes-once|src/analyze/totals.c|out->global_bytes += per * c * x->elem_bytes;|out->global_bytes += c * x->elem_bytes;|a read-modify-write's bytes counted once, not for the load and the store"
 )
 
 echo "mutate.sh: copying the tracked tree to $work and building it" >&2

@@ -514,6 +514,18 @@ enum gb_status gb_camp_model_write(const struct gb_camp_model *m, const char *pa
  * malformed. */
 enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m);
 
+/* gb_camp_model_load for a model that may already sit where a new one is to
+ * be written (the guard that keeps a model fitted on more observations):
+ * `path` is read only when it is a regular file, following no symbolic link
+ * at that name and never waiting on a FIFO there (GB_ERR_IO otherwise). */
+enum gb_status gb_camp_model_load_existing(const char *path, struct gb_camp_model *m);
+
+/* As gb_camp_model_load, for a model file about to be replaced (the guard
+ * that keeps a model fitted on more observations): `path` is read only when
+ * it is a regular file, following no symbolic link at that name and never
+ * waiting on a FIFO there (GB_ERR_IO otherwise). */
+enum gb_status gb_camp_model_load_existing(const char *path, struct gb_camp_model *m);
+
 /* The observations model `m` was fitted on: the sum over its equations. */
 size_t gb_camp_model_points(const struct gb_camp_model *m);
 

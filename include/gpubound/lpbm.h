@@ -186,7 +186,9 @@ enum gb_status gb_lpbm_model_write(const char *path, const char *run_dir,
 
 /* The configurations each model of the file at `path` was fitted on, summed
  * (the guard against replacing a model by one of fewer points), in *points.
- * GB_ERR_IO, GB_ERR_FORMAT. */
+ * `path` is read only when it is a regular file: a symbolic link at that name
+ * is not followed and a FIFO not waited on (util/open_regular.h).
+ * GB_ERR_IO (nothing, a link or not a regular file there), GB_ERR_FORMAT. */
 enum gb_status gb_lpbm_model_points(const char *path, size_t *points);
 
 #endif

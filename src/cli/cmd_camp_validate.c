@@ -14,6 +14,7 @@
 #include "gpubound/band.h"
 #include "gpubound/campprof.h"
 #include "util/fs.h"
+#include "util/open_regular.h"
 #include "util/replace.h"
 #include "util/stage.h"
 
@@ -207,7 +208,7 @@ static size_t recorded_configurations(const char *out)
     char csv[4400], line[1024];
     size_t total = 0;
     camp_cli_path_in(csv, sizeof csv, out, "validation.csv");
-    FILE *f = fopen(csv, "r");
+    FILE *f = gb_fopen_regular(csv);
     if (!f)
         return 0;
     for (int row = 0; fgets(line, sizeof line, f); row++) {

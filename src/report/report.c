@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "util/fs.h"
+#include "util/open_regular.h"
 #include "util/replace.h"
 #include "util/stage.h"
 
@@ -478,7 +479,7 @@ static long gb_recorded_points(const char *out_dir)
     char path[GB_PATH_MAX + 16], line[512];
     long a, b, c, n = -1;
     snprintf(path, sizeof path, "%s/report.md", out_dir);
-    FILE *f = fopen(path, "r");
+    FILE *f = gb_fopen_regular(path);
     if (!f)
         return -1;
     while (n < 0 && fgets(line, sizeof line, f))

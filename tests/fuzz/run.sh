@@ -10,7 +10,8 @@ SECONDS_EACH=$2
 shift 2
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz_results fuzz_results_gz fuzz_run_json fuzz_model fuzz_ncu fuzz_charts fuzz_spec)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz_results fuzz_results_gz fuzz_run_json fuzz_model fuzz_ncu fuzz_charts fuzz_spec
+    fuzz_compare fuzz_fleet fuzz_lpbm fuzz_expr)
 SEEDS="$BUILD/fuzz-seeds"
 rm -rf "$SEEDS"
 bash "$SRC/tests/fuzz/seeds.sh" "$SRC" "$SEEDS" >/dev/null

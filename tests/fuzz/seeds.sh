@@ -7,6 +7,7 @@ set -eu
 SRC=$1
 OUT=$2
 mkdir -p "$OUT"/{fuzz_results,fuzz_results_gz,fuzz_run_json,fuzz_model,fuzz_ncu,fuzz_charts,fuzz_spec}
+mkdir -p "$OUT"/{fuzz_compare,fuzz_fleet,fuzz_lpbm,fuzz_expr}
 seed() { # seed TARGET FILE (stdin: the content), named after the file's path
     local name=${2#"$SRC"/}
     head -c 131072 >"$OUT/$1/$(printf '%s' "$name" | tr -c 'A-Za-z0-9._-' _)"
@@ -34,6 +35,45 @@ find "$SRC/data" -name '*.csv.gz' -path '*ncu*' | sort | awk 'NR % 4 == 1' |
 # Kernel specs: the examples' and the test specs.
 find "$SRC/examples" "$SRC/tests/data/specs" -name 'spec.json' 2>/dev/null | sort |
     while IFS= read -r f; do seed fuzz_spec "$f" <"$f"; done
+# compare: two runs' records (BASE, a line "@@", NEW), the committed pairs.
+for pair in h100/compare-2026-11-23/bw-a:h100/compare-2026-11-23/bw-b \
+    h100/compare-2026-11-23/tr-a:h100/compare-2026-11-23/tr-b; do
+    a="$SRC/data/${pair%%:*}" b="$SRC/data/${pair#*:}"
+    [ -f "$a/results.json" ] && [ -f "$b/results.json" ] || continue
+    { head -n 40 "$a/results.json"; echo @@; head -n 40 "$b/results.json"; } | seed fuzz_compare "$a.pair"
+    { head -n 40 "$a/results.json"; echo @@; head -n 40 "$a/results.json"; } | seed fuzz_compare "$a.same"
+done
+# fleet: a fleet run's run.json (its members), a line "@@", its first records.
+find "$SRC/data" "$SRC/tests/data" -name run.json | sort | while IFS= read -r f; do
+    grep -q '"gpubound-fleet/1"' "$f" || continue
+    d=$(dirname "$f")
+    { cat "$f"; echo @@; if [ -f "$d/results.json" ]; then head -n 40 "$d/results.json"; else zcat "$d/results.json.gz" | head -n 40; fi; } |
+        seed fuzz_fleet "$f"
+done
+# breakdown: the committed models and the specs the breakdown reads.
+find "$SRC/data" "$SRC/tests/data" -name 'lpbm-model.json' | sort | awk 'NR % 2 == 1' |
+    while IFS= read -r f; do seed fuzz_lpbm "$f" <"$f"; done
+find "$SRC/examples" "$SRC/tests/data/lpbm" -name '*.json' | sort |
+    while IFS= read -r f; do seed fuzz_lpbm "$f" <"$f"; done
+# expressions: every string of the committed specs that reads as one.
+find "$SRC/examples" "$SRC/tests/data/specs" "$SRC/tests/data/lpbm" -name '*.json' | sort |
+    python3 -c '
+import json, os, re, sys
+out = sys.argv[1]
+seen = set()
+def walk(x):
+    if isinstance(x, dict):
+        for v in x.values(): walk(v)
+    elif isinstance(x, list):
+        for v in x: walk(v)
+    elif isinstance(x, str) and re.search(r"[-+*/<>=()]", x) and not re.search(r"\.(cu|cuh|json|bin)$", x) and len(x) < 4096:
+        seen.add(x)
+for f in sys.stdin.read().split():
+    try: walk(json.load(open(f)))
+    except ValueError: pass
+for i, e in enumerate(sorted(seen)):
+    open(os.path.join(out, "expr_%03d" % i), "w").write(e)
+' "$OUT/fuzz_expr"
 # The crafted inputs of the regression tests (tests/fuzz/regress/TARGET/*).
 for d in "$SRC"/tests/fuzz/regress/*/; do
     t=$(basename "$d")

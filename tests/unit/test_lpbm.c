@@ -548,7 +548,16 @@ static void test_holdout(void **state)
     assert_int_equal(gb_lpbm_holdout_parse("every:3", &h), GB_OK);
     assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &r), GB_OK);
     assert_int_equal(r.n_test, 4);
+    /* every third configuration counting from one: the 3rd, 6th, 9th, 12th */
+    for (size_t i = 0; i < 12; i++)
+        assert_int_equal(isfinite(r.rel[i]), i % 3 == 2);
     free(r.rel);
+    /* a size is matched as a whole value: n=102 names no configuration
+     * (not the n=1024 ones), n=51 none either */
+    assert_int_equal(gb_lpbm_holdout_parse("size:n=102", &h), GB_OK);
+    assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &r), GB_ERR_USAGE);
+    assert_int_equal(gb_lpbm_holdout_parse("size:n=51", &h), GB_OK);
+    assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &r), GB_ERR_USAGE);
     assert_int_equal(gb_lpbm_holdout_parse("size:n=4096", &h), GB_OK);
     assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &r), GB_ERR_USAGE);
     assert_int_equal(gb_lpbm_holdout_parse("every:1", &h), GB_ERR_USAGE);

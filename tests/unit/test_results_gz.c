@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "gpubound/results.h"
+#include "results/open.h"
 
 #define RUN GB_SOURCE_DIR "/data/h200/bandwidth-2026-11-21-a"
 
@@ -125,12 +126,45 @@ static void test_not_gzip(void **state)
     remove_run(dir);
 }
 
+/* The 1 GiB cap holds on the decompressed total, not on one read: a file of
+ * 1025 gzip members of 1 MiB of blanks each (about 1 MB on disk) is refused
+ * as too large before it is parsed, although no single read reaches 1 GiB. */
+static void test_gz_cap_total(void **state)
+{
+    (void)state;
+    char dir[64], gz[512], path[512];
+    size_t len, blank = (size_t)1 << 20;
+    FILE *f = NULL;
+    make_gz_run(dir, sizeof dir, 0);
+    snprintf(gz, sizeof gz, "%s/results.json.gz", dir);
+    char *text = malloc(blank);
+    assert_non_null(text);
+    memset(text, ' ', blank);
+    gzFile z = gzopen(gz, "wb9");
+    assert_non_null(z);
+    assert_int_equal(gzwrite(z, text, (unsigned)blank), (int)blank);
+    assert_int_equal(gzclose(z), Z_OK);
+    free(text);
+    char *member = slurp(gz, &len);
+    FILE *out = fopen(gz, "wb");
+    assert_non_null(out);
+    for (size_t i = 0; i <= GB_RECORDS_MAX_BYTES / blank; i++)
+        assert_int_equal(fwrite(member, 1, len, out), len);
+    assert_int_equal(fclose(out), 0);
+    free(member);
+    assert_int_equal(gb_results_open(dir, path, sizeof path, &f), GB_ERR_FORMAT);
+    assert_null(f);
+    assert_non_null(strstr(gb_error_message(), "decompresses to more than 1073741824 bytes"));
+    remove_run(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gz_equals_plain),
         cmocka_unit_test(test_gz_cut),
         cmocka_unit_test(test_not_gzip),
+        cmocka_unit_test(test_gz_cap_total),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -204,6 +204,32 @@ static void test_stops_at_sample_cap(void **state)
     gb_sample_set_release(&s);
 }
 
+static double skewed3(int i)
+{
+    return i == 2 ? 1300.0 : 1000.0;
+}
+
+/* The reported median is Harrell-Davis's, not the middle sample the stopping
+ * rule uses: for 1000, 1000, 1300 the Beta(2, 2) weights of the three ranks
+ * are F(1/3) = 7/27, F(2/3) - F(1/3) = 13/27 and 7/27 (F(x) = 3x^2 - 2x^3),
+ * so the median is (20 * 1000 + 7 * 1300) / 27 = 29100 / 27, not 1000. */
+static void test_final_median_is_harrell_davis(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_sample_set s;
+    struct gb_measure_opts o;
+    memset(&s, 0, sizeof s);
+    opts(&o, 1e-9, 3, 3, 100.0);
+    fake_init(&f, &t, &w, skewed3, GB_TIMER_PER_SAMPLE, 1);
+    assert_int_equal(gb_sample_until(&t, &w, &o, 1000.0, &s), GB_OK);
+    assert_int_equal(s.n, 3);
+    assert_true(fabs(s.stats.median - 29100.0 / 27.0) < 1e-9);
+    gb_sample_set_release(&s);
+}
+
 static void test_stops_at_time_cap(void **state)
 {
     (void)state;
@@ -429,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_stops_when_rule_holds),
         cmocka_unit_test(test_stops_at_first_chunk_where_rule_holds),
         cmocka_unit_test(test_stops_at_sample_cap),
+        cmocka_unit_test(test_final_median_is_harrell_davis),
         cmocka_unit_test(test_stops_at_time_cap),
         cmocka_unit_test(test_chunk_follows_chunk_s),
         cmocka_unit_test(test_batch_per_sample),

@@ -16,6 +16,7 @@
 #include "results/validate.h"
 #include "util/fs.h"
 #include "util/replace.h"
+#include "util/open_regular.h"
 
 static json_t *gb_terms_json(const struct gb_camp_fitstats *s)
 {
@@ -514,29 +515,45 @@ static enum gb_status gb_model_fill(const struct gb_mr *R, json_t *root, struct 
     return GB_OK;
 }
 
-enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m)
+/* The model read from the open stream `f` of `path`, which it closes. */
+static enum gb_status gb_model_read(FILE *f, const char *path, struct gb_camp_model *m)
 {
     json_error_t err;
     char why[1024];
-    struct stat sb;
     const struct gb_mr R = {.file = path, .why = why, .n = sizeof why};
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+    int read_error = ferror(f);
+    fclose(f);
+    if (!root && read_error)
+        return gb_error_set(GB_ERR_IO, "cannot read the model %s: a read error", path);
+    if (!root)
+        return gb_error_set(GB_ERR_FORMAT, "%s:%d:%d: %s", path, err.line, err.column, err.text);
+    enum gb_status st = gb_model_fill(&R, root, m);
+    json_decref(root);
+    return st;
+}
 
+enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m)
+{
+    struct stat sb;
+    FILE *f;
     memset(m, 0, sizeof *m);
     if (stat(path, &sb) != 0)
         return gb_error_set(GB_ERR_IO, "cannot read the model %s: %s", path, strerror(errno));
     if (!S_ISREG(sb.st_mode))
         return gb_error_set(GB_ERR_IO, "cannot read the model %s: not a regular file", path);
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
-    if (!root) {
-        FILE *f = fopen(path, "r");
-        if (!f)
-            return gb_error_set(GB_ERR_IO, "cannot read the model %s: %s", path, strerror(errno));
-        fclose(f);
-        return gb_error_set(GB_ERR_FORMAT, "%s:%d:%d: %s", path, err.line, err.column, err.text);
-    }
-    enum gb_status st = gb_model_fill(&R, root, m);
-    json_decref(root);
-    return st;
+    if (!(f = fopen(path, "r")))
+        return gb_error_set(GB_ERR_IO, "cannot read the model %s: %s", path, strerror(errno));
+    return gb_model_read(f, path, m);
+}
+
+enum gb_status gb_camp_model_load_existing(const char *path, struct gb_camp_model *m)
+{
+    FILE *f;
+    memset(m, 0, sizeof *m);
+    if (!(f = gb_fopen_regular(path)))
+        return gb_error_set(GB_ERR_IO, "cannot read the model %s: %s", path, strerror(errno));
+    return gb_model_read(f, path, m);
 }
 
 size_t gb_camp_model_points(const struct gb_camp_model *m)
@@ -558,7 +575,7 @@ enum gb_status gb_camp_model_guard(const char *path, const struct gb_camp_model 
     struct gb_camp_model *old = calloc(1, sizeof *old);
     if (!old)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
-    if (gb_camp_model_load(path, old) == GB_OK)
+    if (gb_camp_model_load_existing(path, old) == GB_OK)
         st = gb_replace_check(path, gb_camp_model_points(old), gb_camp_model_points(m), force, &words);
     if (st == GB_OK)
         gb_error_clear();

@@ -2,6 +2,7 @@
  * (gpubound/lpbm.h; docs/models.md describes the fields). Numbers are
  * written with 10 significant digits so that a refit of the same records
  * writes the same file. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "gpubound/lpbm.h"
 #include "util/fs.h"
+#include "util/open_regular.h"
 
 static json_t *num(double v)
 {
@@ -135,8 +137,12 @@ enum gb_status gb_lpbm_model_write(const char *path, const char *run_dir,
 enum gb_status gb_lpbm_model_points(const char *path, size_t *points)
 {
     json_error_t err;
-    json_t *root = json_load_file(path, 0, &err), *models, *m;
+    FILE *f = gb_fopen_regular(path);
+    if (!f)
+        return gb_error_set(GB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    json_t *root = json_loadf(f, 0, &err), *models, *m;
     size_t i;
+    fclose(f);
     *points = 0;
     if (!root)
         return gb_error_set(GB_ERR_FORMAT, "%s: %s", path, err.text);
