@@ -154,14 +154,16 @@ def bench_rows(gb, gpu, kernel, run, spec, recs, bench, pool):
         ho = m["holdout"]
         rows.append(head + ["breakdown, %s form" % form, "R² " + r2(m["r2"]),
                             "%s (worst %s)" % (pct(ho["median_abs_rel_error"]), pct(ho["max_abs_rel_error"])),
-                            size_cell(fits), NO_PREDICT, failing(m["points"])])
+                            size_cell(fits), NO_PREDICT, failing(m["points"]),
+                            {"goals": m["r2"] is not None and m["r2"] >= 0.98
+                             and ho["median_abs_rel_error"] <= GOAL_ERR}])
     return rows
 
 
 def camp_row(gpu, kernel, rows, err, points):
     head = [kernel, gpu, points, "CampProf (camp validate)"]
     if rows is None:
-        return head + ["refused", "-", "-", "-", "refused: " + err]
+        return head + ["refused", "-", "-", "-", "refused: " + err, {}]
     n = sum(r["configurations"] for r in rows)
     inside = sum(r["configurations"] * r["inside band (%)"] for r in rows) / (100.0 * n) if n else 0
     lines = sorted(r["application line error (%)"] for r in rows if r["application line error (%)"] is not None)
@@ -175,7 +177,8 @@ def camp_row(gpu, kernel, rows, err, points):
     line = ("no application gives an application line" if med is None else
             "application line from every start: median %.1f%% (worst %.1f%%) over the %d of %d applications "
             "that give one" % (med, lines[-1], len(lines), len(rows)))
-    return head + ["%s of %d measured times inside the band" % (pct(inside), n), line, "-", "-", fails]
+    return head + ["%s of %d measured times inside the band" % (pct(inside), n), line, "-", "-", fails,
+                   {"all_inside": not out}]
 
 
 def camp_rows(gb, gpu, kernel, run, spec, recs):
@@ -203,6 +206,21 @@ def evaluate(gb):
         return [row for job in jobs for row in job.result()]
 
 
+def summary(rows):
+    """One sentence counting the rows: breakdown fits meeting both LPBM goals, refusals,
+    benches not reached, CampProf kernels with every measured time inside the band."""
+    fits = [r for r in rows if r[3].startswith("breakdown,")]
+    met = sum(1 for r in fits if r[-1]["goals"])
+    refused = sum(1 for r in rows if r[3] == "breakdown" and r[4] == "refused")
+    unrec = sum(1 for r in rows if r[8].startswith("not recorded"))
+    camps = [r for r in rows if r[3].startswith("CampProf")]
+    inside = sum(1 for r in camps if r[-1].get("all_inside"))
+    return ("In all: %d breakdown fits (bench, GPU and form), %d of them meeting both LPBM goals (R² >= 0.98, "
+            "held-out median <= 10%%); %d bench and GPU pairs refused by breakdown; %d benches not reached "
+            "before the time limit; CampProf on %d kernel and GPU pairs, %d with every measured time inside "
+            "the band." % (len(fits), met, refused, unrec, len(camps), inside))
+
+
 def section(rows):
     head = ["kernel", "GPU", "points recorded / in the sweep", "model", "fit",
             "held out: one configuration, median (worst)", "held out: one problem size, median (worst)",
@@ -215,10 +233,10 @@ def section(rows):
            "each bench holds only the first points of its sweep; a bench with none is named. Errors are "
            "|predicted - measured| / measured; a configuration fails when its held-out error is over 10%% "
            "(the LPBM goal, docs/models.md) or when its measured time lies outside CampProf's band."
-           % (RUNS[0][1], RUNS[1][1], CAMP_MODELS["H100"], CAMP_MODELS["H200"]), "",
+           % (RUNS[0][1], RUNS[1][1], CAMP_MODELS["H100"], CAMP_MODELS["H200"]), "", summary(rows), "",
            "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for r in rows:
-        out.append("| " + " | ".join(str(c).replace("|", "\\|") for c in r) + " |")
+        out.append("| " + " | ".join(str(c).replace("|", "\\|") for c in r[:len(head)]) + " |")
     return "\n".join(out + ["", END]) + "\n"
 
 
