@@ -20,9 +20,11 @@ line of its error.
 """
 import concurrent.futures
 import glob
+import gzip
 import itertools
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -50,7 +52,8 @@ def sh(cmd, env=None):
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     lines = [l for l in p.stderr.splitlines()
              if l.strip() and not l.startswith(("wrote ", "note:", "not drawn:")) and "warning" not in l]
-    return p.returncode, p.stdout, (lines[-1] if lines else "exit %d" % p.returncode)
+    last = lines[-1] if lines else "exit %d" % p.returncode
+    return p.returncode, p.stdout, re.sub(r"^gpubound: (breakdown|camp validate|camp): ", "", last)
 
 
 def sweep_size(bench):
@@ -66,7 +69,8 @@ def sweep_size(bench):
 
 def load_run(run):
     spec = json.load(open(glob.glob(os.path.join(run, "spec", "*", "spec.json"))[0]))
-    recs = json.load(open(os.path.join(run, "results.json")))
+    path = os.path.join(run, "results.json")
+    recs = json.load(gzip.open(path + ".gz", "rt") if os.path.exists(path + ".gz") else open(path))
     return spec, [r for r in recs if r.get("status") == "ok"]
 
 
@@ -78,7 +82,7 @@ def breakdown(gb, run, bench, holdout=None):
             cmd += ["--holdout", holdout]
         rc, _, err = sh(cmd)
         if rc != 0:
-            return None, err.replace(tmp, "DIR").replace("gpubound: breakdown: ", "")
+            return None, err.replace(tmp, "DIR")
         return json.load(open(os.path.join(tmp, "lpbm-model.json"))), None
 
 
@@ -89,7 +93,7 @@ def camp(gb, run, model):
         rc, out, err = sh([gb, "camp", "validate", "--model", model, run, "--out", os.path.join(tmp, "v"),
                            "--format", "json"], env=env)
         if rc != 0:
-            return None, err.replace(tmp, "DIR").replace("gpubound: breakdown: ", "")
+            return None, err.replace(tmp, "DIR")
         return json.loads(out), None
 
 
@@ -149,7 +153,8 @@ def bench_rows(gb, gpu, kernel, run, spec, recs, bench, pool):
     rows = []
     for m in model["models"]:
         form = m["form"]
-        fits = [(s, None, e) if hm is None else (s, next(x for x in hm["models"] if x["form"] == form), None)
+        fits = [(s, None, e) if hm is None else
+                (s, next((x for x in hm["models"] if x["form"] == form), None), "this form was not fitted")
                 for s, hm, e in held]
         ho = m["holdout"]
         rows.append(head + ["breakdown, %s form" % form, "R² " + r2(m["r2"]),
