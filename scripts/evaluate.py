@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""Models on the corpus: every model that applies, fitted by gpubound itself to
+every corpus kernel recorded on each GPU, in one markdown table.
+
+    python3 scripts/evaluate.py GPUBOUND [--write docs/validation.md | --check docs/validation.md]
+
+Without --write or --check the section is printed. --write replaces the section
+between the evaluation markers in the file; --check exits 1 when the file's
+section differs from the one the committed runs give now.
+
+Every number comes from the tool: `breakdown RUN --bench B --out TMP --no-chart
+--format json` (R^2, the leave-one-configuration-out errors and each
+configuration's held-out error, from the lpbm-model.json it writes), the same
+with `--holdout size:AXIS=V` for each recorded problem size, and `camp validate
+--model M RUN --out TMP --format json` (CampProf, on the memory-bound kernels,
+with the camping model committed for the same GPU). Models are written to
+temporary directories only; nothing is written under data/. Warnings and notes
+on stderr are ignored; a model that refuses a bench is recorded with the last
+line of its error.
+"""
+import concurrent.futures
+import glob
+import gzip
+import itertools
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+RUNS = [("H100", "data/h100/corpus-2026-11-26"), ("H200", "data/h200/corpus-2026-11-26")]
+CAMP_MODELS = {"H100": "data/h100/camping-2026-11-23/campprof-model.json",
+               "H200": "data/h200/camping-2026-11-21/campprof-model.json"}
+# Kernels whose time is global-memory traffic, where CampProf's band applies
+# (corpus/README.md, "why it is here"); the GEMMs, n-body and the divergent
+# kernel are compute- or shared-memory-bound, the pointer chase latency-bound.
+MEMORY_BOUND = {"triad", "strided", "gather", "stencil2d", "stencil3d", "rowsum", "dot_atomic",
+                "histogram", "transpose", "scan", "softmax", "spmv"}
+GOAL_ERR = 0.10          # docs/models.md, "Against the thesis": held-out median <= 10%
+BEGIN = "<!-- evaluation:begin -->"
+END = "<!-- evaluation:end -->"
+NO_PREDICT = "not available: breakdown has no --predict"
+# The models' files go to temporary directories, in memory where there is one: the
+# calls spend most of their time syncing what they write, not computing.
+TMPROOT = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+
+
+def sh(cmd, env=None):
+    """(exit code, stdout, the last error line of stderr) of one gpubound call."""
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    lines = [l for l in p.stderr.splitlines()
+             if l.strip() and not l.startswith(("wrote ", "note:", "not drawn:")) and "warning" not in l]
+    last = lines[-1] if lines else "exit %d" % p.returncode
+    return p.returncode, p.stdout, re.sub(r"^gpubound: (breakdown|camp validate|camp): ", "", last)
+
+
+def sweep_size(bench):
+    """Points in a bench's sweep: the product of its axes' values that pass its restrictions."""
+    axes = bench["axes"]
+    rules = [r.replace("&&", " and ").replace("||", " or ") for r in bench.get("restrictions", [])]
+    n = 0
+    for combo in itertools.product(*[a["values"] for a in axes]):
+        env = {a["name"]: float(v) for a, v in zip(axes, combo)}
+        n += all(eval(r, {"__builtins__": {}}, env) for r in rules)  # noqa: S307 (the spec's own rules)
+    return n
+
+
+def load_run(run):
+    spec = json.load(open(glob.glob(os.path.join(run, "spec", "*", "spec.json"))[0]))
+    path = os.path.join(run, "results.json")
+    recs = json.load(gzip.open(path + ".gz", "rt") if os.path.exists(path + ".gz") else open(path))
+    return spec, [r for r in recs if r.get("status") == "ok"]
+
+
+def breakdown(gb, run, bench, holdout=None):
+    """The lpbm-model.json breakdown writes for one bench, or the reason it refused."""
+    with tempfile.TemporaryDirectory(dir=TMPROOT) as tmp:
+        cmd = [gb, "breakdown", run, "--bench", bench, "--out", tmp, "--no-chart", "--format", "json"]
+        if holdout:
+            cmd += ["--holdout", holdout]
+        rc, _, err = sh(cmd)
+        if rc != 0:
+            return None, err.replace(tmp, "DIR")
+        return json.load(open(os.path.join(tmp, "lpbm-model.json"))), None
+
+
+def camp(gb, run, model):
+    """camp validate's rows for a run, or the reason it refused (charts not drawn: no gnuplot)."""
+    with tempfile.TemporaryDirectory(dir=TMPROOT) as tmp:
+        env = dict(os.environ, PATH=tmp)  # no gnuplot: the table only, in a fraction of the time
+        rc, out, err = sh([gb, "camp", "validate", "--model", model, run, "--out", os.path.join(tmp, "v"),
+                           "--format", "json"], env=env)
+        if rc != 0:
+            return None, err.replace(tmp, "DIR")
+        return json.loads(out), None
+
+
+def pct(x):
+    return "%.1f%%" % (100 * x)
+
+
+def r2(x):
+    return "undefined" if x is None else "%.2f" % x
+
+
+def failing(points):
+    """Configurations held out beyond the goal: 'N of M over 10%', the worst three named."""
+    bad = sorted((p for p in points if p.get("heldout_rel_error") is not None
+                  and abs(p["heldout_rel_error"]) > GOAL_ERR),
+                 key=lambda p: -abs(p["heldout_rel_error"]))
+    if not bad:
+        return "none over 10% held out"
+    worst = "; ".join("%s %s (%+.0f%%)" % (p["config"], p["problem"], 100 * p["heldout_rel_error"])
+                      for p in bad[:3])
+    return "%d of %d over 10%% held out (the model's goal), worst: %s" % (len(bad), len(points), worst)
+
+
+def size_cell(fits):
+    """Leave-one-problem-size-out: per held-out size, median (worst) or the refusal."""
+    if not fits:
+        return "one problem size recorded: nothing to hold out"
+    parts = []
+    for label, model, err in fits:
+        parts.append("%s: %s" % (label, "refused: " + err if model is None else
+                                 "%s (%s)" % (pct(model["holdout"]["median_abs_rel_error"]),
+                                              pct(model["holdout"]["max_abs_rel_error"]))))
+    return "; ".join(parts)
+
+
+def bench_rows(gb, gpu, kernel, run, spec, recs, bench, pool):
+    name = bench["name"]
+    mine = [r for r in recs if r["bench"] == name]
+    points = "%d / %d" % (len(mine), sweep_size(bench))
+    head = [kernel + "/" + name, gpu, points]
+    if not mine:
+        return [head + ["breakdown", "-", "-", "-", "-", "not recorded: the run was stopped before this bench"]]
+    sizes, seen = [], set()
+    for ax in bench.get("problem_axes", []):
+        vals = sorted({r["axes"][ax] for r in mine}, key=float)
+        for v in vals if len(vals) > 1 else []:
+            held = frozenset(i for i, r in enumerate(mine) if r["axes"][ax] == v)
+            if held not in seen:  # rows=512 is cols=65536 where the product is fixed
+                seen.add(held)
+                sizes.append("%s=%s" % (ax, v))
+    loo = pool.submit(breakdown, gb, run, name)
+    held = [(s, pool.submit(breakdown, gb, run, name, "size:" + s)) for s in sizes]
+    model, err = loo.result()
+    if model is None:
+        return [head + ["breakdown", "refused", "-", "-", "-", "refused: " + err]]
+    held = [(s, *f.result()) for s, f in held]
+    rows = []
+    for m in model["models"]:
+        form = m["form"]
+        fits = [(s, None, e) if hm is None else
+                (s, next((x for x in hm["models"] if x["form"] == form), None), "this form was not fitted")
+                for s, hm, e in held]
+        ho = m["holdout"]
+        rows.append(head + ["breakdown, %s form" % form, "R² " + r2(m["r2"]),
+                            "%s (worst %s)" % (pct(ho["median_abs_rel_error"]), pct(ho["max_abs_rel_error"])),
+                            size_cell(fits), NO_PREDICT, failing(m["points"]),
+                            {"goals": m["r2"] is not None and m["r2"] >= 0.98
+                             and ho["median_abs_rel_error"] <= GOAL_ERR}])
+    return rows
+
+
+def camp_row(gpu, kernel, rows, err, points):
+    head = [kernel, gpu, points, "CampProf (camp validate)"]
+    if rows is None:
+        return head + ["refused", "-", "-", "-", "refused: " + err, {}]
+    n = sum(r["configurations"] for r in rows)
+    inside = sum(r["configurations"] * r["inside band (%)"] for r in rows) / (100.0 * n) if n else 0
+    lines = sorted(r["application line error (%)"] for r in rows if r["application line error (%)"] is not None)
+    med = statistics.median(lines) if lines else None
+    below = sum(1 for r in rows if r["degree min"] is not None and r["degree min"] < 0)
+    above = sum(1 for r in rows if r["degree max"] is not None and r["degree max"] > 1)
+    out = [r for r in rows if r["inside band (%)"] < 100]
+    fails = ("none outside the band" if not out else
+             "%d of %d applications with points outside the band: %d below the best bound (degree < 0), "
+             "%d above the worst (degree > 1)" % (len(out), len(rows), below, above))
+    line = ("no application gives an application line" if med is None else
+            "application line from every start: median %.1f%% (worst %.1f%%) over the %d of %d applications "
+            "that give one" % (med, lines[-1], len(lines), len(rows)))
+    return head + ["%s of %d measured times inside the band" % (pct(inside), n), line, "-", "-", fails,
+                   {"all_inside": not out}]
+
+
+def camp_rows(gb, gpu, kernel, run, spec, recs):
+    got, err = camp(gb, run, CAMP_MODELS[gpu])
+    pts = "%d / %d" % (len(recs), sum(sweep_size(b) for b in spec["benches"]))
+    return [camp_row(gpu, kernel, got, err, pts)]
+
+
+def evaluate(gb):
+    """Every row, in the order of the runs; the calls run side by side (one pool for
+    the rows, one for the breakdown calls a row waits on)."""
+    workers = 4 * (os.cpu_count() or 2)
+    jobs = []
+    with concurrent.futures.ThreadPoolExecutor(workers) as calls, \
+            concurrent.futures.ThreadPoolExecutor(workers) as rows:
+        for gpu, base in RUNS:
+            for run in sorted(glob.glob(os.path.join(base, "*", "run.json"))):
+                run = os.path.dirname(run)
+                kernel = os.path.basename(run)
+                spec, recs = load_run(run)
+                for bench in spec["benches"]:
+                    jobs.append(rows.submit(bench_rows, gb, gpu, kernel, run, spec, recs, bench, calls))
+                if kernel in MEMORY_BOUND:
+                    jobs.append(rows.submit(camp_rows, gb, gpu, kernel, run, spec, recs))
+        return [row for job in jobs for row in job.result()]
+
+
+def summary(rows):
+    """One sentence counting the rows: breakdown fits meeting both LPBM goals, refusals,
+    benches not reached, CampProf kernels with every measured time inside the band."""
+    fits = [r for r in rows if r[3].startswith("breakdown,")]
+    met = sum(1 for r in fits if r[-1]["goals"])
+    refused = sum(1 for r in rows if r[3] == "breakdown" and r[4] == "refused")
+    unrec = sum(1 for r in rows if r[8].startswith("not recorded"))
+    camps = [r for r in rows if r[3].startswith("CampProf")]
+    inside = sum(1 for r in camps if r[-1].get("all_inside"))
+    return ("In all: %d breakdown fits (bench, GPU and form), %d of them meeting both LPBM goals (R² >= 0.98, "
+            "held-out median <= 10%%); %d bench and GPU pairs refused by breakdown; %d benches not reached "
+            "before the time limit; CampProf on %d kernel and GPU pairs, %d with every measured time inside "
+            "the band." % (len(fits), met, refused, unrec, len(camps), inside))
+
+
+def section(rows):
+    head = ["kernel", "GPU", "points recorded / in the sweep", "model", "fit",
+            "held out: one configuration, median (worst)", "held out: one problem size, median (worst)",
+            "fitted on one GPU, predicting the other", "configurations that fail, and why"]
+    out = [BEGIN, "", "## Models on the corpus", "",
+           "Generated by `python3 scripts/evaluate.py build/gpubound --write docs/validation.md` from the "
+           "corpus runs recorded with `--counters` on an H100 (`%s`) and an H200 (`%s`); the H100 rows use "
+           "the camping model `%s`, the H200 rows `%s`. `tests/cli/evaluation.sh` regenerates it and fails "
+           "when it differs. Every run was stopped by a per-kernel time limit (run.json: `complete: false`), so "
+           "each bench holds only the first points of its sweep; a bench with none is named. Errors are "
+           "|predicted - measured| / measured; a configuration fails when its held-out error is over 10%% "
+           "(the LPBM goal, docs/models.md) or when its measured time lies outside CampProf's band."
+           % (RUNS[0][1], RUNS[1][1], CAMP_MODELS["H100"], CAMP_MODELS["H200"]), "", summary(rows), "",
+           "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for r in rows:
+        out.append("| " + " | ".join(str(c).replace("|", "\\|") for c in r[:len(head)]) + " |")
+    return "\n".join(out + ["", END]) + "\n"
+
+
+def splice(text, sec):
+    if BEGIN in text:
+        a = text.index(BEGIN)
+        b = text.index(END) + len(END) + 1
+        return text[:a] + sec + text[b:]
+    return text.rstrip("\n") + "\n\n" + sec
+
+
+def main(argv):
+    if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] not in ("--write", "--check")):
+        print("usage: evaluate.py GPUBOUND [--write FILE | --check FILE]", file=sys.stderr)
+        return 2
+    sec = section(evaluate(argv[1]))
+    if len(argv) == 2:
+        sys.stdout.write(sec)
+        return 0
+    text = open(argv[3]).read()
+    new = splice(text, sec)
+    if argv[2] == "--write":
+        if new != text:
+            open(argv[3], "w").write(new)
+        return 0
+    if new != text:
+        print("evaluate.py: %s: the section 'Models on the corpus' differs from the committed runs; "
+              "run python3 scripts/evaluate.py build/gpubound --write %s and commit it" % (argv[3], argv[3]),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# scripts/evaluate.py: the section "Models on the corpus" of docs/validation.md
+# is regenerated from the committed corpus runs (data/h{100,200}/corpus-2026-11-26)
+# by the tool's own breakdown and camp validate, and must equal the committed one.
+# Also: the check fails on a changed table, --write restores it, and nothing is
+# written under data/.
+set -u
+source "$(dirname "$0")/lib.bash"
+DOC="$GB_SRC/docs/validation.md"
+EV="$GB_SRC/scripts/evaluate.py"
+cd "$GB_SRC" || exit 1
+before=$(find data/h100/corpus-2026-11-26 data/h200/corpus-2026-11-26 -type f | sort | xargs sha256sum)
+
+# An edited table is caught by --check (one evaluation of every run) ...
+cp "$DOC" "$TMP/doc.md"
+sed -i 's/^| triad\/triad | H100 | \([0-9]*\) \/ 64 | breakdown, formula form | R² [-0-9.]*/| triad\/triad | H100 | \1 \/ 64 | breakdown, formula form | R² 0.999/' "$TMP/doc.md"
+if ! cmp -s "$DOC" "$TMP/doc.md" && ! python3 "$EV" "$GPUBOUND" --check "$TMP/doc.md" 2> "$TMP/err" \
+   && grep -q "differs from the committed runs" "$TMP/err"; then ok
+else OUT=""; ERR=$(cat "$TMP/err"); bad "--check accepted an edited table"; fi
+# ... and --write (a second) gives back the committed file: the committed section is
+# the one the committed runs give.
+if python3 "$EV" "$GPUBOUND" --write "$TMP/doc.md" 2> "$TMP/err" && cmp -s "$DOC" "$TMP/doc.md"; then ok
+else OUT=$(diff "$DOC" "$TMP/doc.md" | head -5); ERR=$(cat "$TMP/err")
+     bad "docs/validation.md's 'Models on the corpus' differs from the committed runs (python3 scripts/evaluate.py build/gpubound --write docs/validation.md)"; fi
+
+# What the table says: both GPUs, a refusal with its reason, a bench never reached,
+# the cross-GPU cell, and CampProf's share inside the band.
+for pat in '^\| triad/triad \| H100 \| [0-9]+ / 64 \| breakdown, formula form \| R² -?[0-9.]+ \|' \
+           '^\| triad/triad \| H200 \| [0-9]+ / 64 \| breakdown, counters form \|' \
+           '^\| gemm/tiled \| H(1|2)00 \| .* \| refused: corpus-gemm/tiled: the shared-access count' \
+           'not recorded: the run was stopped before this bench' \
+           'not available: breakdown has no --predict' \
+           '^\| transpose \| H200 \| [0-9]+ / 88 \| CampProf \(camp validate\) \| [0-9.]+% of [0-9]+ measured times inside the band'; do
+    if grep -Eq -- "$pat" "$TMP/doc.md"; then ok; else OUT=""; ERR=""; bad "the section lacks /$pat/"; fi
+done
+
+after=$(find data/h100/corpus-2026-11-26 data/h200/corpus-2026-11-26 -type f | sort | xargs sha256sum)
+[ "$before" = "$after" ] && ok || { OUT=""; ERR=""; bad "evaluate.py wrote under data/"; }
+finish
