@@ -546,8 +546,8 @@ int gb_cmd_check(int argc, char **argv)
     }
     rc = c.broken ? GB_EXIT_USAGE : c.failed ? GB_EXIT_FAIL : GB_EXIT_OK;
     if (rc == GB_EXIT_OK)
-        fprintf(stderr, "gpubound check: %zu configurations of %s, %zu modules compiled with NVRTC %s for %s\n",
-                c.n_rows, a.spec, c.n_jobs, ver, c.arch);
+        fprintf(stderr, "gpubound check: %zu configuration%s of %s, %zu module%s compiled with NVRTC %s for %s\n",
+                c.n_rows, c.n_rows == 1 ? "" : "s", a.spec, c.n_jobs, c.n_jobs == 1 ? "" : "s", ver, c.arch);
 out:
     for (size_t i = 0; i < c.n_jobs; i++) {
         free(c.jobs[i].sig);
