@@ -319,7 +319,9 @@ static void ck_report_failures(struct ck *c)
         if (j->st == GB_OK || told[i])
             continue;
         int n = ck_same_failures(c, i, told);
-        snprintf(more, sizeof more, n ? " (and %d more configuration%s)" : "", n, n > 1 ? "s" : "");
+        more[0] = '\0';
+        if (n)
+            snprintf(more, sizeof more, " (and %d more configuration%s)", n, n > 1 ? "s" : "");
         if (j->unknown) {
             fprintf(stderr, "gpubound check: %s: benches[%d].%skernel: \"%s\" names no kernel of %s at %s%s (%s); "
                             "give the name of a __global__ function\n",
