@@ -127,6 +127,15 @@ struct gb_gpu {
      * modules and context. */
     void *clock_state;
     void (*clock_state_release)(struct gb_gpu *g);
+    /* What kernel spec benches keep on this GPU from point to point: the
+     * inputs and references of their problems (src/suites/spec_cache.h),
+     * opaque here; NULL: nothing. gb_gpu_close calls spec_cache_release
+     * (when set) before it frees the GPU's modules and context. The
+     * budget its problems may hold, and how many it made and evicted. */
+    void *spec_cache;
+    void (*spec_cache_release)(struct gb_gpu *g);
+    size_t spec_budget_bytes;
+    int spec_problems, spec_evictions;
     /* Modules compiled ahead of the GPU thread (the compile pool); NULL: none. */
     const struct gb_compile_ahead *ahead;
 };
