@@ -102,7 +102,9 @@ struct gb_gpu {
     CUmodule util;            /* gpubound's own helper kernels (fill, compare, flush) */
     CUmodule flush_code;      /* the empty flush's code kernel (flush_code.cu), loaded on first use */
     CUdeviceptr flush_buf;    /* allocated on first L2 flush */
-    double busy_s;            /* monotonic time (gb_measure_now_s) the last point's samples ended; 0: none */
+    double busy_s;            /* monotonic time (gb_measure_now_s) the GPU's last work for a point ended
+                               * (its samples, or its verification); 0: none */
+    double spell_s;           /* when the spell of work that ended at busy_s began (gb_busy_mark) */
     size_t flush_bytes;
     CUdeviceptr scratch;      /* 8 bytes for gpubound's own reductions */
     struct gb_module_entry *modules; /* loaded modules by cache key */
