@@ -246,6 +246,12 @@ struct gb_run_info {
     double compile_cpu_s;        /* CPU seconds NVRTC took, over every thread */
     double compile_wait_s;       /* how long the GPU thread waited for a module being compiled */
     int compile_threads;         /* host threads compiling ahead of the GPU (0: none) */
+    /* Kernel spec problems kept on the device (inputs and references):
+     * the budget (half the device memory free when the first spec point
+     * ran; 0: no spec point ran), how many problems were made and evicted,
+     * in the run's last process. */
+    long long spec_budget_bytes;
+    int spec_problems, spec_evictions;
     char incomplete_reason[256]; /* why the run stopped early ("" when complete or not known) */
     int has_device;
     struct gb_device_info device;

@@ -171,6 +171,12 @@ json_t *gb_run_info_to_json(const struct gb_run_info *in)
                                                  gb_json_real(in->compile_cpu_s), "gpu_wait_s",
                                                  gb_json_real(in->compile_wait_s), "compile_threads",
                                                  in->compile_threads));
+    if (in->spec_budget_bytes > 0)
+        json_object_set_new(o, "spec_data", json_pack("{s:I, s:s, s:i, s:i}", "budget_bytes",
+                                                      (json_int_t)in->spec_budget_bytes, "budget_rule",
+                                                      "half the device memory free at the first spec point",
+                                                      "problems_made", in->spec_problems, "problems_evicted",
+                                                      in->spec_evictions));
     if (in->incomplete_reason[0])
         json_object_set_new(o, "incomplete_reason", json_string(in->incomplete_reason));
     if (in->has_device)

@@ -6,7 +6,8 @@
  *   evicted first, never one in use;
  * - an allocation the device refuses evicts and tries again, and fails
  *   with the problem's size when nothing is left to evict;
- * - a problem whose sizes changed is made again. */
+ * - a problem whose sizes changed is made again;
+ * - run.json records the budget when a spec point ran, and only then. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <jansson.h>
+
+#include "results/json.h"
 #include "suites/spec_cache.h"
 
 #define MAX_LIVE 256
@@ -233,6 +237,28 @@ static void test_sizes_changed(void **state)
     assert_int_equal(gb_spec_cache_budget(1000), 500);
 }
 
+static void test_run_json_budget(void **state)
+{
+    (void)state;
+    static struct gb_run_info in;
+    memset(&in, 0, sizeof in);
+    json_t *o = gb_run_info_to_json(&in);
+    assert_non_null(o);
+    assert_null(json_object_get(o, "spec_data"));
+    json_decref(o);
+    in.spec_budget_bytes = 40LL << 30;
+    in.spec_problems = 3;
+    in.spec_evictions = 1;
+    o = gb_run_info_to_json(&in);
+    json_t *sd = json_object_get(o, "spec_data");
+    assert_non_null(sd);
+    assert_true(json_integer_value(json_object_get(sd, "budget_bytes")) == (40LL << 30));
+    assert_int_equal(json_integer_value(json_object_get(sd, "problems_made")), 3);
+    assert_int_equal(json_integer_value(json_object_get(sd, "problems_evicted")), 1);
+    assert_non_null(strstr(json_string_value(json_object_get(sd, "budget_rule")), "half the device memory free"));
+    json_decref(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_budget_lru),
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_sizes_changed),
+        cmocka_unit_test(test_run_json_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
