@@ -102,7 +102,9 @@ struct gb_gpu {
     CUmodule util;            /* gpubound's own helper kernels (fill, compare, flush) */
     CUmodule flush_code;      /* the empty flush's code kernel (flush_code.cu), loaded on first use */
     CUdeviceptr flush_buf;    /* allocated on first L2 flush */
-    double busy_s;            /* monotonic time (gb_measure_now_s) the last point's samples ended; 0: none */
+    double busy_s;            /* monotonic time (gb_measure_now_s) the GPU's last work for a point ended
+                               * (its samples, or its verification); 0: none */
+    double spell_s;           /* when the spell of work that ended at busy_s began (gb_busy_mark) */
     size_t flush_bytes;
     CUdeviceptr scratch;      /* 8 bytes for gpubound's own reductions */
     struct gb_module_entry *modules; /* loaded modules by cache key */
@@ -127,6 +129,15 @@ struct gb_gpu {
      * modules and context. */
     void *clock_state;
     void (*clock_state_release)(struct gb_gpu *g);
+    /* What kernel spec benches keep on this GPU from point to point: the
+     * inputs and references of their problems (src/suites/spec_cache.h),
+     * opaque here; NULL: nothing. gb_gpu_close calls spec_cache_release
+     * (when set) before it frees the GPU's modules and context. The
+     * budget its problems may hold, and how many it made and evicted. */
+    void *spec_cache;
+    void (*spec_cache_release)(struct gb_gpu *g);
+    size_t spec_budget_bytes;
+    int spec_problems, spec_evictions;
     /* Modules compiled ahead of the GPU thread (the compile pool); NULL: none. */
     const struct gb_compile_ahead *ahead;
 };

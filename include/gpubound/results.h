@@ -335,6 +335,13 @@ const char *gb_file_hashes_get(const struct gb_file_hashes *l, const char *name)
     /* host threads compiling ahead of the GPU (0: none) */                                       \
     X(compile_threads, int, , "modules", "compile_threads", INT, GB_RANGE_MODULES, OPTIONAL)      \
     /* why the run stopped early ("" when complete or not known) */                               \
+    /* Kernel spec problems kept on the device (inputs and references): the                       \
+     * budget (half the device memory free when the first spec point ran),                         \
+     * how many problems were made and evicted, in the run's last process;                          \
+     * left out when no spec point ran. */                                                           \
+    X(spec_budget_bytes, double, , "spec_data", "budget_bytes", REAL, GB_RANGE_MEM_BYTES, OMIT)   \
+    X(spec_problems, int, , "spec_data", "problems_made", INT, GB_RANGE_POINTS, OMIT)             \
+    X(spec_evictions, int, , "spec_data", "problems_evicted", INT, GB_RANGE_POINTS, OMIT)         \
     X(incomplete_reason, char, [256], "", "incomplete_reason", STR, 0, OMIT)                      \
     /* has_device and device, below */                                                            \
     X(device, , , "", "device", CUSTOM, gb_run_field_device, OMIT)

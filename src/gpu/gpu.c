@@ -63,6 +63,8 @@ void gb_gpu_close(struct gb_gpu *g)
         gb_cu->cuStreamSynchronize(g->stream);
     if (g->clock_state_release)
         g->clock_state_release(g);
+    if (g->spec_cache_release)
+        g->spec_cache_release(g);
     gb_gpu_free(g, g->flush_buf);
     gb_gpu_free(g, g->scratch);
     gb_gpu_unload_modules(g);

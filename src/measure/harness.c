@@ -201,6 +201,7 @@ struct gb_point_run {
     void *own_shared;            /* shared state nobody keeps: freed with the point */
     double est_ns;               /* the launch's length: the shortest warm-up launch, or verify_ns */
     double verify_ns;            /* the verification launch, host clock */
+    double warm_for_s;           /* how long the GPU has been at work when the warm-up starts */
     int batch;                   /* launches per sample */
     struct gb_sample_set samples;
 };
@@ -303,17 +304,22 @@ static enum gb_status gb_point_prepare(struct gb_point_run *r)
     return GB_OK;
 }
 
-/* Step 2: one launch on poisoned outputs, checked. */
+/* Step 2: one launch on poisoned outputs, checked. The poison, the launch
+ * and the check are work on the GPU: the launch is the first of the
+ * warm-up (gb_warm_plan). */
 static enum gb_status gb_point_verify(struct gb_point_run *r)
 {
     enum gb_status st;
+    double t0 = gb_measure_now_s();
     if ((st = gb_call_poison(r->p)) != GB_OK || (st = gb_gpu_sync(r->g)) != GB_OK)
         return st;
     double t = gb_measure_now_s();
     if ((st = gb_call_launch(r->p)) != GB_OK || (st = gb_gpu_sync(r->g)) != GB_OK)
         return st;
     r->verify_ns = (gb_measure_now_s() - t) * 1e9;
-    return gb_call_verify(r->p);
+    st = gb_call_verify(r->p);
+    gb_busy_mark(&r->g->busy_s, &r->g->spell_s, t0, gb_measure_now_s());
+    return st;
 }
 
 static enum gb_status gb_point_capture(struct gb_point_run *r, int batch)
@@ -380,8 +386,8 @@ static enum gb_status gb_point_warm(struct gb_point_run *r, enum gb_warm_plan pl
     }
     if (plan == GB_WARM_BURST)
         r->o.warmup_s = 0;
-    else if (r->o.warmup_s < GB_IDLE_WARMUP_S)
-        r->o.warmup_s = GB_IDLE_WARMUP_S;
+    else
+        r->o.warmup_s = gb_warm_top_up(r->o.warmup_s, r->warm_for_s);
     gb_point_work(r, &w);
     if ((st = gb_sample_warm_up(&r->timer, &w, &r->o, &r->est_ns)) != GB_OK ||
         (st = gb_point_batch(r)) != GB_OK)
@@ -423,10 +429,14 @@ static enum gb_status gb_point_warm_up(struct gb_point_run *r)
     }
     if (st != GB_OK)
         return st;
-    /* The GPU was busy with the previous point moments ago: its clocks are
-     * up; a long verified launch has warmed this point's caches and code,
-     * and one burst of launches warms a short one's. */
-    st = gb_point_warm(r, gb_warm_plan(r->g->busy_s > 0 ? gb_measure_now_s() - r->g->busy_s : -1, r->verify_ns));
+    /* The GPU has been at work for a while (the previous point's samples,
+     * this one's verification): its clocks are up; a long verified launch
+     * has warmed this point's caches and code, and one burst of launches
+     * warms a short one's. A spell of work younger than the full warm-up
+     * is topped up to it. */
+    double now = gb_measure_now_s(), since = r->g->busy_s > 0 ? now - r->g->busy_s : -1;
+    r->warm_for_s = since >= 0 && since < GB_STILL_WARM_S ? now - r->g->spell_s : 0;
+    st = gb_point_warm(r, gb_warm_plan(since, r->warm_for_s, r->verify_ns));
     return gb_clock_refused(gb_clocks(), r->clock, r->o.timer, st) ? gb_point_next_clock(r) : st;
 }
 
@@ -446,13 +456,14 @@ static enum gb_status gb_point_sample(struct gb_point_run *r)
 {
     enum gb_status st;
     struct gb_record *rec = r->rec;
+    double t = gb_measure_now_s();
     rec->sm_mhz_before = gb_gpu_sm_clock_mhz(r->g);
     st = gb_point_samples(r);
     if (gb_clock_refused(gb_clocks(), r->clock, r->o.timer, st) && (st = gb_point_next_clock(r)) == GB_OK)
         st = gb_point_samples(r);
     if (st != GB_OK)
         return st;
-    r->g->busy_s = gb_measure_now_s();
+    gb_busy_mark(&r->g->busy_s, &r->g->spell_s, t, gb_measure_now_s());
     rec->sm_mhz_after = gb_gpu_sm_clock_mhz(r->g);
     if (rec->sm_mhz_before > 0 && rec->sm_mhz_after > 0 &&
         rec->sm_mhz_after < rec->sm_mhz_before - fmax(30.0, 0.03 * rec->sm_mhz_before))

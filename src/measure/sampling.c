@@ -96,11 +96,24 @@ static enum gb_status gb_sample_untimed(const struct gb_sample_work *w, int n)
     return st;
 }
 
-enum gb_warm_plan gb_warm_plan(double since_busy_s, double verify_ns)
+enum gb_warm_plan gb_warm_plan(double since_busy_s, double warm_for_s, double verify_ns)
 {
-    if (since_busy_s < 0 || since_busy_s >= GB_STILL_WARM_S)
+    if (since_busy_s < 0 || since_busy_s >= GB_STILL_WARM_S || warm_for_s < GB_IDLE_WARMUP_S)
         return GB_WARM_FULL;
     return verify_ns >= GB_VERIFIED_WARM_NS ? GB_WARM_NONE : GB_WARM_BURST;
+}
+
+void gb_busy_mark(double *busy_s, double *spell_s, double start_s, double end_s)
+{
+    if (*busy_s <= 0 || start_s - *busy_s >= GB_STILL_WARM_S)
+        *spell_s = start_s;
+    *busy_s = end_s;
+}
+
+double gb_warm_top_up(double warmup_s, double warm_for_s)
+{
+    double full = warmup_s > GB_IDLE_WARMUP_S ? warmup_s : GB_IDLE_WARMUP_S;
+    return warm_for_s < full ? full - fmax(warm_for_s, 0.0) : 0;
 }
 
 enum gb_status gb_sample_warm_up(const struct gb_timer *t, const struct gb_sample_work *w,

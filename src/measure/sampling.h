@@ -52,13 +52,19 @@ enum gb_warm_plan {
     GB_WARM_NONE,                /* none: the verification launch warmed it */
 };
 
-/* A point that starts more than GB_STILL_WARM_S after the previous point's
- * last sample (since_busy_s; negative: no point has run yet) warms up in
- * full. On a GPU still warm, a point whose verification launch took at
- * least GB_VERIFIED_WARM_NS (verify_ns, host clock from launch to
- * completion) needs none: that launch ran the same kernel on the same
- * buffers moments before the samples, and its length sizes them; a
- * shorter one warms up with one burst. */
+/* A point that starts more than GB_STILL_WARM_S after the GPU's last work
+ * (since_busy_s; negative: no point has run yet) warms up in full. The
+ * GPU's last work is the previous point's samples, or this point's own
+ * verification (its poison, launch and comparison, all on the device):
+ * the verification launch is the first launch of the warm-up, and a GPU
+ * whose spell of work (gb_busy_mark) is younger than GB_IDLE_WARMUP_S
+ * (warm_for_s) warms up in full too, topped up to the full duration from
+ * the spell's start (gb_warm_top_up), not for the whole of it again. On a
+ * GPU warm for longer, a point whose verification launch took at least
+ * GB_VERIFIED_WARM_NS (verify_ns, host clock from launch to completion)
+ * needs none: that launch ran the same kernel on the same buffers moments
+ * before the samples, and its length sizes them; a shorter one warms up
+ * with one burst. */
 #define GB_STILL_WARM_S 0.25
 #define GB_VERIFIED_WARM_NS 100000.0
 /* A full warm-up lasts at least this long, whatever warmup_s says: for
@@ -67,7 +73,18 @@ enum gb_warm_plan {
  * Nsight Compute times them), so samples taken then are not the kernel's
  * steady time (docs/measurement.md, "The first milliseconds"). */
 #define GB_IDLE_WARMUP_S 0.1
-enum gb_warm_plan gb_warm_plan(double since_busy_s, double verify_ns);
+enum gb_warm_plan gb_warm_plan(double since_busy_s, double warm_for_s, double verify_ns);
+
+/* Records work on the GPU from start_s to end_s (gb_measure_now_s): the
+ * end in *busy_s, and in *spell_s the start of the spell of work it
+ * belongs to (a new spell when the GPU idled GB_STILL_WARM_S or more
+ * before it, or had done nothing). */
+void gb_busy_mark(double *busy_s, double *spell_s, double start_s, double end_s);
+
+/* How long a full warm-up still runs: its duration (warmup_s, at least
+ * GB_IDLE_WARMUP_S) less the spell of work so far (warm_for_s); 0 when
+ * the spell is that long already. */
+double gb_warm_top_up(double warmup_s, double warm_for_s);
 
 /* Samples `w` in chunks of about o->chunk_s of work (sample_ns: the
  * expected length of one sample) until, with at least o->min_samples,

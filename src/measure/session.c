@@ -42,6 +42,9 @@ void gb_session_finish(struct gb_session *s, int complete)
     s->info.compile_cpu_s = s->prior.compile_cpu_s + s->gpu.compile_cpu_s + s->pool_cpu_s;
     s->info.compile_wait_s = s->prior.compile_wait_s + s->gpu.compile_wait_s;
     s->info.compile_threads = s->pool_threads;
+    s->info.spec_budget_bytes = (long long)s->gpu.spec_budget_bytes;
+    s->info.spec_problems = s->gpu.spec_problems;
+    s->info.spec_evictions = s->gpu.spec_evictions;
     gb_utc_now(s->info.finished_utc, sizeof s->info.finished_utc);
     s->info.complete = complete;
 }

@@ -1,11 +1,14 @@
-/* spec_args.c - a spec bench's arguments on the device: buffers with fresh
- * non-zero inputs (random, constant, iota or a file), scalars as the kernel
- * takes them, poisoned outputs, and the launch.
+/* spec_args.c - a spec bench's arguments on the device: the buffers of its
+ * problem (spec_cache.h) with non-zero inputs made on the device (random,
+ * constant, iota: kernels/spec_data.cu) or uploaded (a file), once per
+ * problem; scalars as the kernel takes them; poisoned outputs; the launch.
  *
- * Random inputs are seeded by the run (once per process) and the point's
- * problem-axis values, so that every configuration of one problem sees the
- * same inputs (the "first" reference needs that) and every run sees fresh
- * ones. */
+ * Element i of input buffer `arg` is a function of the run's seed (once
+ * per process), the problem's hash (the bench and its problem-axis
+ * values), arg and i alone (kernels/spec_data.h), so that every
+ * configuration of one problem sees the same inputs (the "first"
+ * reference needs that), every run sees fresh ones, and a problem evicted
+ * and made again gets the same values back. */
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,59 +18,125 @@
 #include <unistd.h>
 
 #include "suites/spec_internal.h"
+#include "../../kernels/spec_data.h"
 
-static uint64_t gb_mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* The seed of argument `arg` of the point: the run's, the bench, the
- * problem axes' values. */
-static uint64_t gb_spec_seed(const struct gb_spec_bench *b, const struct gb_spec_values *pv, int arg)
+/* The run's seed: fresh per process. */
+static uint64_t gb_run_seed(void)
 {
     static uint64_t run_seed;
     if (!run_seed)
-        run_seed = gb_mix(((uint64_t)rand() << 32) ^ (uint64_t)rand() ^ 0x5EED) | 1;
-    uint64_t h = run_seed ^ gb_mix((uint64_t)b->index + 1) ^ gb_mix((uint64_t)arg + 77);
+        run_seed = gb_sd_mix(((uint64_t)rand() << 32) ^ (uint64_t)rand() ^ 0x5EED) | 1;
+    return run_seed;
+}
+
+uint64_t gb_spec_problem_hash(const struct gb_spec_bench *b, const struct gb_spec_values *pv)
+{
+    uint64_t h = (uint64_t)b->index + 1;
     for (int a = 0; a < b->n_axes; a++)
         if (b->problem_mask & (1u << a))
-            h = gb_mix(h ^ (uint64_t)(int64_t)pv->v[a] ^ ((uint64_t)a << 56));
+            h = gb_sd_problem(h, a, (int64_t)pv->v[a]);
     return h;
 }
 
-/* Stores x as element i of a typed host array. */
-static void gb_store(void *h, enum gb_spec_type t, size_t i, double x)
+void gb_spec_problem_key(const struct gb_spec_bench *b, const struct gb_point *p, char *key, size_t n)
 {
-    switch (t) {
-    case GB_ST_FLOAT: ((float *)h)[i] = (float)x; break;
-    case GB_ST_DOUBLE: ((double *)h)[i] = x; break;
-    case GB_ST_INT: ((int32_t *)h)[i] = (int32_t)x; break;
-    case GB_ST_UINT: ((uint32_t *)h)[i] = (uint32_t)x; break;
-    case GB_ST_LONG: ((int64_t *)h)[i] = (int64_t)x; break;
-    case GB_ST_ULONG: ((uint64_t *)h)[i] = (uint64_t)x; break;
+    size_t len = 0;
+    key[0] = '\0';
+    for (int a = 0; a < b->n_axes && len < n; a++)
+        if (b->problem_mask & (1u << a)) {
+            int w = snprintf(key + len, n - len, "%s%s=%s", len ? " " : "", b->axes[a].name,
+                             gb_point_str(p, b->axes[a].name));
+            len += w > 0 ? (size_t)w : 0;
+        }
+}
+
+void gb_spec_need_of(const struct gb_spec_bench *b, const struct gb_spec_values *pv, struct gb_spec_need *need)
+{
+    memset(need, 0, sizeof *need);
+    for (int i = 0; i < b->n_args; i++) {
+        const struct gb_spec_arg *a = &b->args[i];
+        if (a->scalar)
+            continue;
+        need->buffer[i] = 1;
+        need->bytes[i] = pv->count[i] * gb_spec_type_size(a->type);
+        need->init[i] = a->output && a->init != GB_SI_NONE;
+        need->ref[i] = a->output;
     }
 }
 
-/* A value drawn from [lo, hi], never zero (integers: whole numbers). */
-static double gb_draw(const struct gb_spec_arg *a, uint64_t seed, size_t i)
+/* ---- the device's spec state ---- */
+
+static enum gb_status gb_dev_alloc(void *ctx, size_t bytes, CUdeviceptr *out)
 {
-    double u = (double)(gb_mix(seed + 0x9E3779B97F4A7C15ull * (i + 1)) >> 11) * 0x1.0p-53;
-    if (gb_spec_type_float(a->type)) {
-        double x = a->a + u * (a->b - a->a);
-        float f = (float)x;
-        if ((a->type == GB_ST_FLOAT && f == 0.0f) || x == 0)
-            x = a->b != 0 ? a->b : a->a != 0 ? a->a : 1;
-        return x;
-    }
-    double lo = ceil(a->a), hi = floor(a->b);
-    double x = lo + floor(u * (hi - lo + 1));
-    if (x > hi)
-        x = hi;
-    if (x == 0)
-        x = hi != 0 ? hi : lo;
-    return x;
+    return gb_gpu_alloc(ctx, bytes, out);
+}
+
+static void gb_dev_free(void *ctx, CUdeviceptr p)
+{
+    gb_gpu_free(ctx, p);
+}
+
+static void gb_spec_device_release(struct gb_gpu *g)
+{
+    struct gb_spec_device *d = g->spec_cache;
+    if (!d)
+        return;
+    gb_spec_cache_clear(&d->cache);
+    gb_gpu_free(g, d->result);
+    free(d);
+    g->spec_cache = NULL;
+    g->spec_cache_release = NULL;
+}
+
+enum gb_status gb_spec_device_of(struct gb_gpu *g, struct gb_spec_device **out)
+{
+    enum gb_status st = GB_OK;
+    size_t free_b = 0, total_b = 0;
+    CUmodule m;
+    struct gb_spec_device *d = g->spec_cache;
+    *out = d;
+    if (d)
+        return GB_OK;
+    if (!(d = calloc(1, sizeof *d)))
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    GB_CU_CHECK(st, gb_cu->cuMemGetInfo(&free_b, &total_b));
+    if ((st = gb_gpu_module(g, "spec_data.cu", NULL, 0, &m)) != GB_OK ||
+        (st = gb_gpu_function(m, "gb_spec_fill", &d->fill)) != GB_OK ||
+        (st = gb_gpu_function(m, "gb_spec_compare", &d->compare)) != GB_OK ||
+        (st = gb_gpu_alloc(g, 2 * sizeof(uint64_t), &d->result)) != GB_OK)
+        goto out;
+    d->cache.budget = gb_spec_cache_budget(free_b);
+    d->cache.alloc = gb_dev_alloc;
+    d->cache.free = gb_dev_free;
+    d->cache.ctx = g;
+    g->spec_cache = d;
+    g->spec_cache_release = gb_spec_device_release;
+    g->spec_budget_bytes = d->cache.budget;
+    *out = d;
+    d = NULL;
+out:
+    free(d);
+    return st;
+}
+
+/* A grid that covers the device a few times over for a grid-stride loop. */
+static unsigned gb_data_grid(const struct gb_gpu *g, size_t n)
+{
+    size_t blocks = (n + 255) / 256, cap = (size_t)(g->info.sm_count > 0 ? g->info.sm_count : 1) * 8;
+    return (unsigned)(blocks < cap ? (blocks ? blocks : 1) : cap);
+}
+
+/* Fills `dst`, n elements of input i, on the device. */
+static enum gb_status gb_fill_device(const struct gb_spec_bench *b, struct gb_point *p, struct gb_spec_state *s,
+                                     int i, CUdeviceptr dst)
+{
+    const struct gb_spec_arg *a = &b->args[i];
+    unsigned long long n = s->pv.count[i];
+    unsigned long long key = gb_sd_stream(gb_run_seed(), gb_spec_problem_hash(b, &s->pv), i);
+    int type = (int)a->type, init = (int)a->init;
+    double lo = a->a, hi = a->b;
+    void *args[] = {&dst, &n, &type, &init, &lo, &hi, &key};
+    return gb_gpu_launch(p->gpu, s->dev->fill, gb_data_grid(p->gpu, n), 1, 1, 256, 1, 1, 0, args);
 }
 
 FILE *gb_spec_open_data(const char *path)
@@ -101,29 +170,79 @@ static enum gb_status gb_read_exact(const struct gb_spec_bench *b, int i, void *
     return st;
 }
 
-/* The initial contents of buffer i on the host. */
-static enum gb_status gb_init_host(const struct gb_spec_bench *b, const struct gb_spec_values *pv, int i, void *h)
+/* Uploads init file of input i (read on the host, once per problem) into dst. */
+static enum gb_status gb_upload_file(const struct gb_spec_bench *b, CUdeviceptr dst, int i, size_t bytes)
 {
-    const struct gb_spec_arg *a = &b->args[i];
-    size_t n = pv->count[i];
-    uint64_t seed = gb_spec_seed(b, pv, i);
-    switch (a->init) {
-    case GB_SI_RANDOM:
-        for (size_t k = 0; k < n; k++)
-            gb_store(h, a->type, k, gb_draw(a, seed, k));
-        break;
-    case GB_SI_CONSTANT:
-        for (size_t k = 0; k < n; k++)
-            gb_store(h, a->type, k, a->a);
-        break;
-    case GB_SI_IOTA:
-        for (size_t k = 0; k < n; k++)
-            gb_store(h, a->type, k, a->a + a->b * (double)k);
-        break;
-    case GB_SI_FILE: return gb_read_exact(b, i, h, n * gb_spec_type_size(a->type));
-    case GB_SI_NONE: break;
+    enum gb_status st = GB_OK;
+    void *h = malloc(bytes);
+    if (!h)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory for %s (%zu bytes)", b->args[i].name, bytes);
+    if ((st = gb_read_exact(b, i, h, bytes)) != GB_OK)
+        goto out;
+    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(dst, h, bytes));
+out:
+    free(h);
+    return st;
+}
+
+/* The initial contents of the problem's buffers: inputs in place, outputs
+ * with an init into their initial copy (restored before each verified
+ * launch by gb_spec_args_poison). */
+static enum gb_status gb_problem_fill(const struct gb_spec_bench *b, struct gb_point *p, struct gb_spec_state *s)
+{
+    enum gb_status st = GB_OK;
+    for (int i = 0; i < b->n_args && st == GB_OK; i++) {
+        const struct gb_spec_arg *a = &b->args[i];
+        size_t bytes = s->pv.count[i] * gb_spec_type_size(a->type);
+        CUdeviceptr dst = a->output ? s->prob->init[i] : s->prob->data[i];
+        if (a->scalar || a->init == GB_SI_NONE || bytes == 0)
+            continue;
+        st = a->init == GB_SI_FILE ? gb_upload_file(b, dst, i, bytes) : gb_fill_device(b, p, s, i, dst);
     }
+    if (st == GB_OK && (st = gb_gpu_sync(p->gpu)) == GB_OK)
+        s->prob->made = 1;
+    return st;
+}
+
+/* "first": the problem's reference was made with outputs of other sizes. */
+static enum gb_status gb_first_sizes(const struct gb_spec_bench *b, const struct gb_spec_problem *kept,
+                                     const struct gb_spec_need *need)
+{
+    for (int i = 0; i < b->n_args; i++)
+        if (b->args[i].output && kept->need.bytes[i] != need->bytes[i])
+            return gb_error_set(GB_ERR_VERIFY, "output %s: %zu bytes, but the first configuration of %s made %zu",
+                                b->args[i].name, need->bytes[i], kept->key, kept->need.bytes[i]);
     return GB_OK;
+}
+
+/* The point's problem: kept, or made now (its inputs filled). */
+static enum gb_status gb_problem_acquire(struct gb_spec_bench *b, struct gb_point *p, struct gb_spec_state *s)
+{
+    enum gb_status st;
+    struct gb_spec_need need;
+    char key[GB_SPEC_PROBLEM_KEY];
+    int fresh = 0;
+    struct gb_spec_problem *kept;
+    if ((st = gb_spec_device_of(p->gpu, &s->dev)) != GB_OK)
+        return st;
+    if (!b->cache_id)
+        b->cache_id = gb_spec_cache_new_id();
+    gb_spec_problem_key(b, p, key, sizeof key);
+    gb_spec_need_of(b, &s->pv, &need);
+    kept = gb_spec_cache_find(&s->dev->cache, b->cache_id, key);
+    if (b->ref_kind == GB_SR_FIRST && kept && kept->ref_made && (st = gb_first_sizes(b, kept, &need)) != GB_OK)
+        return st;
+    st = gb_spec_cache_get(&s->dev->cache, b->cache_id, key, &need, &s->prob, &fresh);
+    p->gpu->spec_problems = s->dev->cache.made;
+    p->gpu->spec_evictions = s->dev->cache.evicted;
+    if (st != GB_OK || s->prob->made)
+        return st;
+    if ((st = gb_problem_fill(b, p, s)) != GB_OK && fresh) {
+        /* Half made: nothing of it is kept. */
+        gb_spec_cache_drop(&s->dev->cache, s->prob);
+        s->prob = NULL;
+    }
+    return st;
 }
 
 static void gb_set_scalar(struct gb_spec_state *s, int i, enum gb_spec_type t, double x)
@@ -139,54 +258,25 @@ static void gb_set_scalar(struct gb_spec_state *s, int i, enum gb_spec_type t, d
     s->params[i] = &s->scalar[i];
 }
 
-/* One buffer: allocated, filled, and for an output with an init, a copy of
- * its initial contents to restore before the verification launch. */
-static enum gb_status gb_arg_buffer(const struct gb_spec_bench *b, struct gb_point *p, struct gb_spec_state *s, int i)
+enum gb_status gb_spec_args_setup(struct gb_spec_bench *b, struct gb_point *p, struct gb_spec_state *s)
 {
-    const struct gb_spec_arg *a = &b->args[i];
-    size_t bytes = s->pv.count[i] * gb_spec_type_size(a->type);
-    enum gb_status st = GB_OK;
-    void *h = NULL;
-    /* A zero-length buffer still gets an address. */
-    if ((st = gb_gpu_alloc(p->gpu, bytes ? bytes : 16, &s->buf[i])) != GB_OK)
-        return st;
-    s->params[i] = &s->buf[i];
-    if (a->init == GB_SI_NONE || bytes == 0)
-        return GB_OK;
-    if (!(h = malloc(bytes)))
-        return gb_error_set(GB_ERR_NOMEM, "out of host memory for %s (%zu bytes)", a->name, bytes);
-    if ((st = gb_init_host(b, &s->pv, i, h)) != GB_OK)
-        goto out;
-    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->buf[i], h, bytes));
-    if (a->output) {
-        if ((st = gb_gpu_alloc(p->gpu, bytes, &s->init_copy[i])) != GB_OK)
-            goto out;
-        GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->init_copy[i], h, bytes));
-    }
-out:
-    free(h);
-    return st;
-}
-
-enum gb_status gb_spec_args_setup(const struct gb_spec_bench *b, struct gb_point *p, struct gb_spec_state *s)
-{
-    enum gb_status st = GB_OK;
+    enum gb_status st = gb_problem_acquire(b, p, s);
     for (int i = 0; i < b->n_args && st == GB_OK; i++) {
-        if (b->args[i].scalar)
+        if (b->args[i].scalar) {
             gb_set_scalar(s, i, b->args[i].type, s->pv.scalar[i]);
-        else
-            st = gb_arg_buffer(b, p, s, i);
+        } else {
+            s->buf[i] = s->prob->data[i];
+            s->params[i] = &s->buf[i];
+        }
     }
     return st;
 }
 
-void gb_spec_args_release(struct gb_gpu *g, struct gb_spec_state *s)
+void gb_spec_args_release(struct gb_spec_state *s)
 {
-    for (int i = 0; i < GB_SPEC_MAX_ARGS; i++) {
-        gb_gpu_free(g, s->buf[i]);
-        gb_gpu_free(g, s->init_copy[i]);
-        s->buf[i] = s->init_copy[i] = 0;
-    }
+    gb_spec_cache_done(s->prob);
+    s->prob = NULL;
+    memset(s->buf, 0, sizeof s->buf);
 }
 
 /* Fills an output buffer with the poison of its type. */
@@ -194,7 +284,7 @@ enum gb_status gb_spec_poison_buffer(struct gb_gpu *g, enum gb_spec_type t, CUde
 {
     enum gb_status st = GB_OK;
     /* All-ones bytes are a NaN in float and double alike. */
-    GB_CU_CHECK(st, gb_cu->cuMemsetD8Async(p, gb_spec_type_float(t) ? 0xFF : 0xA5, bytes, g->stream));
+    GB_CU_CHECK(st, gb_cu->cuMemsetD8Async(p, gb_spec_type_float(t) ? 0xFF : GB_SD_POISON_BYTE, bytes, g->stream));
 out:
     return st;
 }
@@ -208,8 +298,8 @@ enum gb_status gb_spec_args_poison(const struct gb_spec_bench *b, struct gb_poin
         if (!a->output || bytes == 0)
             continue;
         /* An output that is an input too gets its initial contents back instead. */
-        if (s->init_copy[i])
-            GB_CU_CHECK(st, gb_cu->cuMemcpyDtoDAsync(s->buf[i], s->init_copy[i], bytes, p->gpu->stream));
+        if (s->prob->init[i])
+            GB_CU_CHECK(st, gb_cu->cuMemcpyDtoDAsync(s->buf[i], s->prob->init[i], bytes, p->gpu->stream));
         else
             st = gb_spec_poison_buffer(p->gpu, a->type, s->buf[i], bytes);
     }

@@ -12,6 +12,7 @@
 #include "gpubound/gpu.h"
 #include "gpubound/spec.h"
 #include "gpubound/suite.h"
+#include "suites/spec_cache.h"
 
 #define GB_SPEC_MAX_RESTRICT 32
 #define GB_SPEC_MAX_SOURCES 16
@@ -88,8 +89,9 @@ struct gb_spec_bench {
     char *lpbm[GB_SPEC_LPBM_FIELDS];  /* the "lpbm" object's fields as written (NULL: absent) */
     enum gb_cache_mode cache;
     double timeout_s;
-    /* "first" references held while a run lasts (spec_verify.c). */
-    struct gb_spec_first *firsts;
+    /* The bench's id in the cache of problems on the device (spec_cache.h;
+     * 0 until its first point). */
+    unsigned long cache_id;
 };
 
 struct gb_spec_source {
@@ -175,13 +177,25 @@ void gb_spec_name_release(struct gb_spec_name *nm);
 
 /* ---- buffers, launch and verification (spec_args.c, spec_verify.c) ---- */
 
+/* What a device keeps for spec benches (g->spec_cache): the problems, the
+ * comparison's result word pair, and the data kernels (spec_data.cu). */
+struct gb_spec_device {
+    struct gb_spec_cache cache;
+    CUdeviceptr result;          /* the comparison's count and first index */
+    CUfunction fill, compare;
+};
+
+/* The device's spec state, made on first use: the cache's budget is half
+ * the device memory free then (gb_spec_cache_budget). */
+enum gb_status gb_spec_device_of(struct gb_gpu *g, struct gb_spec_device **out);
+
 /* The device side of a point. */
 struct gb_spec_state {
     struct gb_spec_values pv;
     CUfunction f, ref_f;
-    CUdeviceptr buf[GB_SPEC_MAX_ARGS];        /* this point's buffers */
-    CUdeviceptr init_copy[GB_SPEC_MAX_ARGS];  /* outputs with an init: their initial contents */
-    void *host_ref[GB_SPEC_MAX_ARGS];         /* outputs: the expected values (host) */
+    CUdeviceptr buf[GB_SPEC_MAX_ARGS];        /* the point's buffers: its problem's */
+    struct gb_spec_device *dev;
+    struct gb_spec_problem *prob;             /* its problem, in use while the point lasts */
     int ref_is_self;                          /* "first": this point is its problem's first */
     /* Scalars as the kernel takes them. */
     union {
@@ -195,18 +209,29 @@ struct gb_spec_state {
     void *params[GB_SPEC_MAX_ARGS];
 };
 
+/* The key of the point's problem: "n=512 m=64", its problem axes' values. */
+void gb_spec_problem_key(const struct gb_spec_bench *b, const struct gb_point *p, char *key, size_t n);
+
+/* The 64-bit hash of the point's problem the inputs are generated from
+ * (gb_sd_stream): the bench and its problem axes' values. */
+uint64_t gb_spec_problem_hash(const struct gb_spec_bench *b, const struct gb_spec_values *pv);
+
+/* What the point's problem holds on the device (spec_cache.h). */
+void gb_spec_need_of(const struct gb_spec_bench *b, const struct gb_spec_values *pv, struct gb_spec_need *need);
+
 /* Opens a data file (init, reference) for reading: a regular file reached
  * without a symbolic link at its last component, never blocking on a FIFO.
  * NULL (errno set) otherwise. */
 FILE *gb_spec_open_data(const char *path);
 
-/* Allocates the buffers, fills the inputs (fresh values seeded by the
- * point's problem) and sets the scalars. */
-enum gb_status gb_spec_args_setup(const struct gb_spec_bench *b, struct gb_point *p, struct gb_spec_state *s);
-void gb_spec_args_release(struct gb_gpu *g, struct gb_spec_state *s);
+/* Gives the point its problem's buffers (made, and the inputs generated on
+ * the device, when the problem is not kept yet) and sets the scalars. */
+enum gb_status gb_spec_args_setup(struct gb_spec_bench *b, struct gb_point *p, struct gb_spec_state *s);
+/* The point is done with its problem (which stays kept). */
+void gb_spec_args_release(struct gb_spec_state *s);
 
 /* Poisons the outputs (NaN / 0xA5 bytes) or, for outputs that are inputs
- * too, restores their initial contents. */
+ * too, restores their initial contents (a device-to-device copy). */
 enum gb_status gb_spec_args_poison(const struct gb_spec_bench *b, struct gb_point *p, struct gb_spec_state *s);
 
 /* Fills an output buffer with the poison of its type (asynchronous). */
@@ -217,21 +242,19 @@ enum gb_status gb_spec_poison_buffer(struct gb_gpu *g, enum gb_spec_type t, CUde
 enum gb_status gb_spec_launch_kernel(struct gb_point *p, struct gb_spec_state *s, CUfunction f,
                                      const unsigned grid[3], const unsigned block[3], unsigned smem);
 
-/* The reference of a point, before it is verified (setup): a reference
- * kernel's outputs, the reference files, or the first point's outputs. */
+/* The reference of a point's problem, made once per problem (setup): a
+ * reference kernel's outputs, the reference files, or (made in verify)
+ * the first point's outputs; it stays on the device with the problem. */
 enum gb_status gb_spec_reference(const struct gb_spec_bench *b, struct gb_point *p, struct gb_spec_state *s);
 
 /* Whether element i of output `a` matches: integers without a tolerance
  * bit for bit; else |got - expected| <= atol + rtol * |expected|, where a
  * NaN matches only a NaN (both left the element unwritten or both computed
- * it so). */
+ * it so). The host twin of the comparison kernel (kernels/spec_data.h). */
 int gb_spec_match(const struct gb_spec_arg *a, const void *got, const void *exp, size_t i);
 
-/* Compares the outputs with the reference: GB_ERR_VERIFY with the output,
- * the first mismatching index, expected and got. */
+/* Compares the outputs with the reference on the device: GB_ERR_VERIFY
+ * with the output, the first mismatching index, expected and got. */
 enum gb_status gb_spec_compare(struct gb_spec_bench *b, struct gb_point *p, struct gb_spec_state *s);
-
-/* Frees the "first" references a bench holds. */
-void gb_spec_firsts_release(struct gb_spec_bench *b);
 
 #endif

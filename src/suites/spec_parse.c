@@ -594,7 +594,6 @@ static void gb_launch_release(struct gb_spec_launch *l)
 
 static void gb_bench_release(struct gb_spec_bench *b)
 {
-    gb_spec_firsts_release(b);
     free(b->name);
     free(b->help);
     for (int a = 0; a < b->n_axes; a++) {

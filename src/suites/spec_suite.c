@@ -97,9 +97,7 @@ static void gb_spec_teardown(struct gb_point *p, void *ctx)
     struct gb_spec_state *s = GB_SPEC_STATE(p);
     if (!s)
         return;
-    gb_spec_args_release(p->gpu, s);
-    for (int i = 0; i < GB_SPEC_MAX_ARGS; i++)
-        free(s->host_ref[i]);
+    gb_spec_args_release(s);
     free(s);
     p->state = NULL;
 }
@@ -161,7 +159,7 @@ out:
 
 static enum gb_status gb_spec_setup(struct gb_point *p, void *ctx)
 {
-    const struct gb_spec_bench *b = ctx;
+    struct gb_spec_bench *b = ctx;
     enum gb_status st;
     struct gb_spec_state *s = calloc(1, sizeof *s);
     if (!s)

@@ -5,7 +5,9 @@
 # compiled kernel recorded; a second run of the template spec compiles
 # nothing (the disk cache keeps the lowered names); the report draws the
 # spec's charts; and tests/data/specs/wrong (a kernel that skips its last
-# element) fails verification with the mismatch reported and exit 1.
+# element) fails verification with the mismatch reported and exit 1; and
+# tests/data/specs/planted: a planted wrong configuration is still caught by
+# the reference kept on the GPU, and two problem sizes keep their own.
 set -u
 : "${GPUBOUND:?}"
 src=${GB_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -74,6 +76,48 @@ grep -o '"reason":"[^"]*"' "$out/wrong/results.json" 2>/dev/null | head -2
 grep -q 'output y: index 4095: expected 4102, got 4096' "$out/wrong/results.json" && yes \
     || no "wrong: the reason does not report the mismatch at index 4095 (expected 4102, got 4096)"
 grep -q 'point(s) failed' "$out/wrong.err" && yes || no "wrong: no line saying points failed"
+
+# A planted bug against a reference made once per problem and kept on the
+# GPU (tests/data/specs/planted): two problem sizes, taken in turn (n is the
+# fastest axis), every configuration with plant = 1 skips the last element.
+# With a reference kernel and with "first", every planted point fails at
+# index n - 1 and every other point verifies: the cached reference still
+# catches a wrong kernel, and the sizes keep their own inputs and reference
+# (out = n * x + y: another size's would differ everywhere).
+"$GPUBOUND" run "$src/tests/data/specs/planted/spec.json" --max-time 0.2 --no-report --out "$out/planted" \
+    >"$out/planted.out" 2>"$out/planted.err"
+rc=$?
+echo "planted: exit $rc"
+[ "$rc" = 1 ] && yes || { tail -n 3 "$out/planted.err"; no "planted: exit $rc, expected 1 (the planted points fail)"; }
+python3 - "$out/planted/results.json" "$out/planted/run.json" <<'PY' && yes || no "planted: a planted point passed, a correct one failed, or the problems were not kept apart"
+import json, re, sys
+recs = json.load(open(sys.argv[1]))
+run = json.load(open(sys.argv[2]))
+bad = []
+for bench in ("kernel_ref", "first_ref"):
+    mine = [r for r in recs if r["bench"] == bench]
+    if len(mine) != 8:
+        bad.append(f"{bench}: {len(mine)} records, expected 8")
+    for r in mine:
+        a, n = r["axes"], int(r["axes"]["n"])
+        if a["plant"] == "0" and r["status"] != "ok":
+            bad.append(f"{bench} {a}: a correct configuration is {r['status']}: {r['reason']}")
+        if a["plant"] == "1":
+            why = r["reason"]
+            # against a kept reference: the mismatch at n - 1; as "first": the poison left there
+            if r["status"] != "failed" or not (f"output out: index {n - 1}: expected" in why or
+                                               f"output out: index {n - 1} was not written" in why):
+                bad.append(f"{bench} {a}: the planted bug is {r['status']}: {why}")
+            m = re.search(r"\((\d+) of (\d+) values differ", why)
+            if m and (m.group(1) != "1" or int(m.group(2)) != n):
+                bad.append(f"{bench} {a}: {m.group(0)}: exactly the last of {n} values differs")
+sd = run.get("spec_data", {})
+print("planted: spec_data", sd)
+if sd.get("budget_bytes", 0) <= 0 or sd.get("problems_made", 0) < 4:
+    bad.append(f"run.json spec_data {sd}: a budget and at least 2 problems per bench")
+print("\n".join(bad) or "planted: every planted point failed, every other verified")
+sys.exit(1 if bad else 0)
+PY
 
 echo "$passed passed, $fail failed"
 [ "$fail" = 0 ]

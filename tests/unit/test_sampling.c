@@ -409,13 +409,34 @@ static void test_warm_up_time(void **state)
 static void test_warm_plan(void **state)
 {
     (void)state;
-    assert_int_equal(gb_warm_plan(-1, 5e6), GB_WARM_FULL);             /* the run's first point */
-    assert_int_equal(gb_warm_plan(GB_STILL_WARM_S, 5e6), GB_WARM_FULL); /* idled long enough */
-    assert_int_equal(gb_warm_plan(2.0, 50.0), GB_WARM_FULL);
-    assert_int_equal(gb_warm_plan(0.01, GB_VERIFIED_WARM_NS), GB_WARM_NONE);
-    assert_int_equal(gb_warm_plan(0.01, 5e6), GB_WARM_NONE);
-    assert_int_equal(gb_warm_plan(0.01, GB_VERIFIED_WARM_NS - 1), GB_WARM_BURST);
-    assert_int_equal(gb_warm_plan(0.0, 3000.0), GB_WARM_BURST);
+    assert_int_equal(gb_warm_plan(-1, 0, 5e6), GB_WARM_FULL);             /* the run's first point */
+    assert_int_equal(gb_warm_plan(GB_STILL_WARM_S, 1, 5e6), GB_WARM_FULL); /* idled long enough */
+    assert_int_equal(gb_warm_plan(2.0, 1, 50.0), GB_WARM_FULL);
+    assert_int_equal(gb_warm_plan(0.01, 1, GB_VERIFIED_WARM_NS), GB_WARM_NONE);
+    assert_int_equal(gb_warm_plan(0.01, 1, 5e6), GB_WARM_NONE);
+    assert_int_equal(gb_warm_plan(0.01, 1, GB_VERIFIED_WARM_NS - 1), GB_WARM_BURST);
+    assert_int_equal(gb_warm_plan(0.0, 1, 3000.0), GB_WARM_BURST);
+    /* busy moments ago with its verification only: a young spell, topped up */
+    assert_int_equal(gb_warm_plan(0.001, 0.02, 5e6), GB_WARM_FULL);
+    assert_int_equal(gb_warm_plan(0.001, GB_IDLE_WARMUP_S, 5e6), GB_WARM_NONE);
+}
+
+/* The verification launch is the warm-up's first: a full warm-up tops up
+ * to its duration from the start of the GPU's spell of work. */
+static void test_warm_top_up(void **state)
+{
+    (void)state;
+    double busy = 0, spell = 0;
+    gb_busy_mark(&busy, &spell, 10.0, 10.03); /* the run's first verification */
+    assert_true(spell == 10.0 && busy == 10.03);
+    gb_busy_mark(&busy, &spell, 10.1, 10.5); /* samples moments later: the same spell */
+    assert_true(spell == 10.0 && busy == 10.5);
+    gb_busy_mark(&busy, &spell, 10.5 + GB_STILL_WARM_S, 11.0); /* after an idle spell: a new one */
+    assert_true(spell == 10.5 + GB_STILL_WARM_S && busy == 11.0);
+    assert_true(fabs(gb_warm_top_up(0.05, 0.03) - (GB_IDLE_WARMUP_S - 0.03)) < 1e-12);
+    assert_true(gb_warm_top_up(0.05, 0) == GB_IDLE_WARMUP_S);
+    assert_true(gb_warm_top_up(0.05, 0.5) == 0);
+    assert_true(fabs(gb_warm_top_up(1.0, 0.25) - 0.75) < 1e-12); /* a longer warmup_s is kept */
 }
 
 /* The clock tried first (the table of clocks): auto tries the profiler;
@@ -463,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_prepare_outside_span), cmocka_unit_test(test_shared_session_chunks),
         cmocka_unit_test(test_warm_up),
         cmocka_unit_test(test_warm_plan),
+        cmocka_unit_test(test_warm_top_up),
         cmocka_unit_test(test_timer_first),
         cmocka_unit_test(test_warm_up_time),
         cmocka_unit_test(test_interrupted),
