@@ -400,8 +400,9 @@ static enum gb_status gb_members_from(json_t *fleet, const char *path, struct gb
     qsort(m, *n, sizeof *m, gb_cmp_member);
     for (i = 1; i < *n; i++)
         if (m[i].rank == m[i - 1].rank) {
+            int rank = m[i].rank;
             free(m);
-            return gb_error_set(GB_ERR_FORMAT, "%s: $.fleet.members: rank %d is listed twice", path, m[i].rank);
+            return gb_error_set(GB_ERR_FORMAT, "%s: $.fleet.members: rank %d is listed twice", path, rank);
         }
     *out = m;
     return GB_OK;

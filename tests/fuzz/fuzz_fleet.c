@@ -5,6 +5,8 @@
 #include "fuzz_split.h"
 
 #include "gpubound/fleet.h"
+#include "gpubound/fleet_records.h"
+#include "gpubound/fleet_tables.h"
 #include "gpubound/results.h"
 #include "gpubound/table.h"
 
