@@ -56,6 +56,7 @@ cpu=(
     "compare data/h100/compare-2026-11-23/bw-a data/h100/compare-2026-11-23/bw-b"
     "breakdown data/h200/examples-2026-11-23/sgemm --bench tiled --no-chart --out $TMP/bd"
     "roofline data/h100/compare-2026-11-23/bw-a"
+    "check tests/data/specs/saxpy/spec.json --quick --arch sm_90"
 )
 for inv in "${cpu[@]}"; do
     # shellcheck disable=SC2086
