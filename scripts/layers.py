@@ -29,7 +29,7 @@ FLOOR, UNDER_FLOOR = "numbers", {"util"}
 
 # The room of each public header: where what it declares is implemented.
 ROOMS_OF_HEADERS = {
-    "status": "util",
+    "status": "util", "api": "util",
     "numbers": "numbers", "counter_names": "numbers",
     "gpu": "gpu", "device": "gpu",
     "analyze": "analyze", "cexpr": "analyze",

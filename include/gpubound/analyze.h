@@ -42,6 +42,8 @@
 #ifndef GPUBOUND_ANALYZE_H
 #define GPUBOUND_ANALYZE_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/cexpr.h"
@@ -134,15 +136,15 @@ struct gb_kernel_analysis {
  * opened, GB_ERR_FORMAT when the file does not parse into a translation
  * unit or holds no function of that name, GB_ERR_NOMEM. Release with
  * gb_analysis_release. */
-enum gb_status gb_analysis_run(const char *source, const char *include_dir,
+GB_API enum gb_status gb_analysis_run(const char *source, const char *include_dir,
                                const char *const *defines, size_t n_defines, const char *kernel,
                                struct gb_kernel_analysis *out);
 
-void gb_analysis_release(struct gb_kernel_analysis *a);
+GB_API void gb_analysis_release(struct gb_kernel_analysis *a);
 
 /* Whether libclang can be opened here (the library name in `buf`, when
  * given). */
-int gb_analysis_available(char *buf, size_t n);
+GB_API int gb_analysis_available(char *buf, size_t n);
 
 /* The per-thread totals of an analysis at one point: `lookup` resolves the
  * names the source does not define itself (-D defines, kernel parameters,
@@ -160,7 +162,7 @@ struct gb_analysis_totals {
     char why_ops[256], why_global[256], why_shared[256], why_atomics[256], why_barriers[256];
 };
 
-void gb_analysis_totals(const struct gb_kernel_analysis *a, gb_cexpr_lookup lookup, void *ctx,
+GB_API void gb_analysis_totals(const struct gb_kernel_analysis *a, gb_cexpr_lookup lookup, void *ctx,
                         struct gb_analysis_totals *out);
 
 #endif

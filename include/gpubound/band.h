@@ -6,6 +6,8 @@
 #ifndef GPUBOUND_BAND_H
 #define GPUBOUND_BAND_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/campprof.h"
@@ -29,11 +31,11 @@ struct gb_band_chart {
  * (gb_plot_draw), listing what it wrote, or could not draw without
  * gnuplot, in `res`. GB_ERR_USAGE for a stem gnuplot files cannot take;
  * errors of gb_plot_draw. */
-enum gb_status gb_band_draw(const struct gb_band_chart *c, struct gb_report_result *res);
+GB_API enum gb_status gb_band_draw(const struct gb_band_chart *c, struct gb_report_result *res);
 
 /* Splits a chart's file name "dir/stem.svg" into the directory ("." when
  * none) and the stem gb_band_draw takes. GB_ERR_USAGE when the name does not
  * end in .svg or has no stem. */
-enum gb_status gb_band_path(const char *path, char *dir, size_t dn, char *stem, size_t sn);
+GB_API enum gb_status gb_band_path(const char *path, char *dir, size_t dn, char *stem, size_t sn);
 
 #endif

@@ -7,6 +7,8 @@
 #ifndef GPUBOUND_BREAKDOWN_CHART_H
 #define GPUBOUND_BREAKDOWN_CHART_H
 
+#include "gpubound/api.h"
+
 #include "gpubound/lpbm.h"
 #include "gpubound/plot.h"
 
@@ -16,7 +18,7 @@
  * the bench and the problem; `subtitle` (may be NULL) goes under the title.
  * `formats` as gb_plot_formats. What was written, or could not be drawn
  * without gnuplot, is listed in `res`. */
-enum gb_status gb_breakdown_chart_draw(const struct gb_lpbm_bench_model *m, const char *dir,
+GB_API enum gb_status gb_breakdown_chart_draw(const struct gb_lpbm_bench_model *m, const char *dir,
                                        const char *stem, const char *subtitle, int formats,
                                        struct gb_report_result *res);
 

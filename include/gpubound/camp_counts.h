@@ -8,6 +8,8 @@
 #ifndef GPUBOUND_CAMP_COUNTS_H
 #define GPUBOUND_CAMP_COUNTS_H
 
+#include "gpubound/api.h"
+
 /* Width classes: 1, 2, 4, 8 and 16 bytes per thread (index = log2). */
 #define GB_CAMP_N_WIDTHS 5
 
@@ -27,10 +29,10 @@ struct gb_camp_counts {
 };
 
 /* The class index of a width in bytes per thread (1 -> 0 ... 16 -> 4), or -1. */
-int gb_camp_width_class(int width_bytes);
+GB_API int gb_camp_width_class(int width_bytes);
 
 /* The width in bytes of class `c` (0 .. GB_CAMP_N_WIDTHS - 1). */
-int gb_camp_class_width(int c);
+GB_API int gb_camp_class_width(int c);
 
 /* ---- the metrics of a camping record ---- */
 
@@ -43,9 +45,9 @@ int gb_camp_class_width(int c);
 /* The metric holding the warp-level load (is_store = 0) or store (1)
  * instructions of width class `wclass` per launch: "ld_req_<width>",
  * "st_req_<width>". NULL for a class out of range. A static string. */
-const char *gb_camp_req_metric(int is_store, int wclass);
+GB_API const char *gb_camp_req_metric(int is_store, int wclass);
 
 /* GB_CAMP_METRIC_LD_SECTORS or GB_CAMP_METRIC_ST_SECTORS. */
-const char *gb_camp_sectors_metric(int is_store);
+GB_API const char *gb_camp_sectors_metric(int is_store);
 
 #endif

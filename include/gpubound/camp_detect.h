@@ -6,6 +6,8 @@
 #ifndef GPUBOUND_CAMP_DETECT_H
 #define GPUBOUND_CAMP_DETECT_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/counters.h"
@@ -42,35 +44,35 @@ struct gb_camp_detect {
  * judged when the point has its rollups or instances, at least 8 sectors
  * per instance on average, and the spread reference has the unit. Never
  * fails. */
-void gb_camp_detect(const struct gb_counters *point, const struct gb_counters *spread,
+GB_API void gb_camp_detect(const struct gb_counters *point, const struct gb_counters *spread,
                     const struct gb_counters *camped, struct gb_camp_detect *out);
 
 /* One line on unit `u`: "camped on 1 of 96 L2 slices, 41.2 times the spread
  * reference" or "not camped: max/mean 1.04, 1.01 times the spread
  * reference" or why it was not judged. */
-void gb_camp_detect_verdict(const struct gb_camp_detect_unit *u, char *buf, size_t n);
+GB_API void gb_camp_detect_verdict(const struct gb_camp_detect_unit *u, char *buf, size_t n);
 
 /* ---- the references ---- */
 
 /* The counters a point is judged on: L2 sectors, DRAM sectors read and
  * written (GB_CAMP_DETECT_N_METRICS names). */
 #define GB_CAMP_DETECT_N_METRICS 3
-extern const char *const gb_camp_detect_metrics[GB_CAMP_DETECT_N_METRICS];
+extern GB_API const char *const gb_camp_detect_metrics[GB_CAMP_DETECT_N_METRICS];
 
 /* The reference points: the camping suite's spread and camped sets of
  * GB_CAMP_DETECT_REF_BENCH at 4-byte loads and 64 warps per SM, as a
  * run's --set arguments (GB_CAMP_DETECT_N_REF_SETS of them). */
 #define GB_CAMP_DETECT_REF_BENCH "camping/read"
 #define GB_CAMP_DETECT_N_REF_SETS 3
-extern const char *const gb_camp_detect_ref_sets[GB_CAMP_DETECT_N_REF_SETS];
+extern GB_API const char *const gb_camp_detect_ref_sets[GB_CAMP_DETECT_N_REF_SETS];
 
 /* The reference of pattern `pattern` ("spread", "camped") among the n
  * records: a camping/read record with counters, the one at width 4 and 64
  * warps preferred; NULL when there is none. */
-const struct gb_record *gb_camp_detect_ref(const struct gb_record *recs, size_t n, const char *pattern);
+GB_API const struct gb_record *gb_camp_detect_ref(const struct gb_record *recs, size_t n, const char *pattern);
 
 /* How many of the first records are references profiled ahead of the
  * points (camping/read, at most 2). */
-size_t gb_camp_detect_n_refs(const struct gb_record *recs, size_t n);
+GB_API size_t gb_camp_detect_n_refs(const struct gb_record *recs, size_t n);
 
 #endif

@@ -39,6 +39,8 @@
 #ifndef GPUBOUND_CAMPPROF_H
 #define GPUBOUND_CAMPPROF_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/camp_counts.h"
@@ -90,17 +92,17 @@ enum gb_camp_form {
 
 /* The form's name as `--form` and the model file spell it ("paper",
  * "interactions", "sum", "smax2", "smax4", "max"). */
-const char *gb_camp_form_name(enum gb_camp_form form);
+GB_API const char *gb_camp_form_name(enum gb_camp_form form);
 
 /* The form named `name`; -1 when none is. */
-int gb_camp_form_parse(const char *name);
+GB_API int gb_camp_form_parse(const char *name);
 
 /* 1 for the latency-throughput forms (SUM, SMAX2, SMAX4, MAX). */
-int gb_camp_form_lt(enum gb_camp_form form);
+GB_API int gb_camp_form_lt(enum gb_camp_form form);
 
 /* The smooth maximum h_p(x) = (1 + x^p)^(1/p) of the latency-throughput
  * form `form` (max(1, x) for MAX), x >= 0; NaN for a linear form. */
-double gb_camp_form_h(enum gb_camp_form form, double x);
+GB_API double gb_camp_form_h(enum gb_camp_form form, double x);
 
 /* The level of the memory system the camped benchmarks camp on: the
  * records' camp_pitch axis, 0 (or absent) for one L2 slice, > 0 for DRAM
@@ -108,7 +110,7 @@ double gb_camp_form_h(enum gb_camp_form form, double x);
 enum gb_camp_level { GB_CAMP_LEVEL_UNKNOWN = -1, GB_CAMP_LEVEL_L2 = 0, GB_CAMP_LEVEL_DRAM = 1 };
 
 /* "L2 slice", "DRAM partition", or "not recorded". */
-const char *gb_camp_level_name(enum gb_camp_level level);
+GB_API const char *gb_camp_level_name(enum gb_camp_level level);
 enum gb_camp_pattern { GB_CAMP_SPREAD = 0, GB_CAMP_CAMPED = 1 };
 
 struct gb_camp_term {
@@ -175,8 +177,8 @@ struct gb_camp_model {
     char run_command_line[1024];
 };
 
-const char *gb_camp_op_name(enum gb_camp_op op);                /* "read", "write" */
-const char *gb_camp_pattern_name(enum gb_camp_pattern pattern); /* "spread", "camped" */
+GB_API const char *gb_camp_op_name(enum gb_camp_op op);                /* "read", "write" */
+GB_API const char *gb_camp_pattern_name(enum gb_camp_pattern pattern); /* "spread", "camped" */
 
 /* Fits the four equations to the ok records of suite "camping", benches
  * "read" and "write", axes "width" (bytes per thread), "warps" and
@@ -189,7 +191,7 @@ const char *gb_camp_pattern_name(enum gb_camp_pattern pattern); /* "spread", "ca
  * (metric ld_req_<width> or st_req_<width>) the normalisation needs;
  * GB_ERR_USAGE for a bad p_remove; GB_ERR_NUMERIC when a fit fails (too
  * few points, one warps value only). */
-enum gb_status gb_camp_fit(const struct gb_run *run, double p_remove, struct gb_camp_model *m);
+GB_API enum gb_status gb_camp_fit(const struct gb_run *run, double p_remove, struct gb_camp_model *m);
 
 /* gb_camp_fit, with `interactions` = 1 adding a slope per width: the terms
  * w:b2, w:b4, w:b8 (w times each dummy), so that
@@ -197,7 +199,7 @@ enum gb_status gb_camp_fit(const struct gb_run *run, double p_remove, struct gb_
  * An extension of the paper's model, for GPUs on which the time per warp
  * depends on the width (it does whenever the bytes a warp moves bound the
  * time). Backward elimination treats every term alike. */
-enum gb_status gb_camp_fit_ext(const struct gb_run *run, double p_remove, int interactions,
+GB_API enum gb_status gb_camp_fit_ext(const struct gb_run *run, double p_remove, int interactions,
                                struct gb_camp_model *m);
 
 /* gb_camp_fit with the equations of form `form` (p_remove applies to the
@@ -209,7 +211,7 @@ enum gb_status gb_camp_fit_ext(const struct gb_run *run, double p_remove, int in
  * from 0.05 to 8 x the widest warps measured (ratio 1.02), keeping the
  * knee of least weighted residual sum of squares. Every form also gets
  * its held-out error (cv_gm, cv_rms). GB_ERR_USAGE for a bad form. */
-enum gb_status gb_camp_fit_form(const struct gb_run *run, double p_remove, enum gb_camp_form form,
+GB_API enum gb_status gb_camp_fit_form(const struct gb_run *run, double p_remove, enum gb_camp_form form,
                                 enum gb_camp_level level, struct gb_camp_model *m);
 
 /* The camping level of the run's micro-benchmarks: L2 when every camped
@@ -217,16 +219,16 @@ enum gb_status gb_camp_fit_form(const struct gb_run *run, double p_remove, enum 
  * 0; with both, the level whose camped reads are slower relative to the
  * spread ones (median ratio at equal width and warps): the level that
  * camps on this GPU. GB_CAMP_LEVEL_UNKNOWN when there are no records. */
-enum gb_camp_level gb_camp_records_level(const struct gb_run *run);
+GB_API enum gb_camp_level gb_camp_records_level(const struct gb_run *run);
 
 /* The equation's predicted benchmark time (ns) at `warps` and width class
  * `wclass` (a class the equation measured). NaN for a class it did not. */
-double gb_camp_eq_time_ns(const struct gb_camp_equation *eq, double warps, int wclass);
+GB_API double gb_camp_eq_time_ns(const struct gb_camp_equation *eq, double warps, int wclass);
 
 /* The measured width class that times instructions of class `wclass` in
  * `eq`: wclass itself when measured, else the narrowest measured class
  * above it; -1 when there is none. */
-int gb_camp_eq_class_for(const struct gb_camp_equation *eq, int wclass);
+GB_API int gb_camp_eq_class_for(const struct gb_camp_equation *eq, int wclass);
 
 /* Predicted best (no camping) and worst (all camped) times, ns, of a
  * kernel with counts `c` at `warps` active warps per SM (> 0). Each
@@ -235,16 +237,16 @@ int gb_camp_eq_class_for(const struct gb_camp_equation *eq, int wclass);
  * class has no width), so best <= worst at every configuration.
  * GB_ERR_USAGE when a count is negative or not finite, when every count is
  * zero, or when a width with a non-zero count has no class to time it. */
-enum gb_status gb_camp_bounds(const struct gb_camp_model *m, const struct gb_camp_counts *c,
+GB_API enum gb_status gb_camp_bounds(const struct gb_camp_model *m, const struct gb_camp_counts *c,
                               double warps, double *best_ns, double *worst_ns);
 
 /* The camping degree of a time t within the band [best, worst]: 0 at best,
  * 1 at worst (outside [0, 1] when t is outside the band). NaN when the
  * band has no width (|worst - best| <= 1e-12 * |best|). */
-double gb_camp_degree(double best_ns, double worst_ns, double t_ns);
+GB_API double gb_camp_degree(double best_ns, double worst_ns, double t_ns);
 
 /* The point at `degree` within the band: best + degree * (worst - best). */
-double gb_camp_extrapolate(double best_ns, double worst_ns, double degree);
+GB_API double gb_camp_extrapolate(double best_ns, double worst_ns, double degree);
 
 /* One configuration of a prediction. */
 struct gb_camp_row {
@@ -258,7 +260,7 @@ struct gb_camp_row {
  * filled (the degree at at_warps); otherwise app_ns and *degree are NaN.
  * GB_ERR_NUMERIC when the band has no width at at_warps. Errors of
  * gb_camp_bounds. */
-enum gb_status gb_camp_predict(const struct gb_camp_model *m, const struct gb_camp_counts *c,
+GB_API enum gb_status gb_camp_predict(const struct gb_camp_model *m, const struct gb_camp_counts *c,
                                const int *warps, size_t n, double at_warps, double time_ns,
                                struct gb_camp_row *rows, double *degree);
 
@@ -279,13 +281,13 @@ struct gb_camp_config {
  * the values ascending, *n their number, *config_warps the active warps of
  * the configuration as given (0 when it cannot run). Errors of
  * gb_occupancy_compute; GB_ERR_USAGE when no configuration can run. */
-enum gb_status gb_camp_allowed_warps(const struct gb_device_info *dev,
+GB_API enum gb_status gb_camp_allowed_warps(const struct gb_device_info *dev,
                                      const struct gb_camp_config *cfg, int *warps, size_t *n,
                                      int *config_warps);
 
 /* The most active warps per SM `dev` holds: max_threads_per_sm / warp_size
  * (a warp of 32 threads when the size is not known). */
-int gb_camp_max_warps(const struct gb_device_info *dev);
+GB_API int gb_camp_max_warps(const struct gb_device_info *dev);
 
 /* The configurations of a prediction into warps[] (gb_camp_max_warps(dev)
  * entries, ascending), *n their number: every value 1 .. warps_max when
@@ -293,7 +295,7 @@ int gb_camp_max_warps(const struct gb_device_info *dev);
  * gb_camp_allowed_warps gives the launch `cfg`. GB_ERR_USAGE when
  * warps_max exceeds gb_camp_max_warps(dev); errors of
  * gb_camp_allowed_warps. */
-enum gb_status gb_camp_configurations(const struct gb_device_info *dev,
+GB_API enum gb_status gb_camp_configurations(const struct gb_device_info *dev,
                                       const struct gb_camp_config *cfg, int warps_max,
                                       int *warps, size_t *n, int *config_warps);
 
@@ -302,7 +304,7 @@ struct gb_camp_band_check {
     int nonpositive_warps;   /* the first configuration with a best or worst time <= 0; 0 if none */
     size_t n_inverted;       /* configurations whose worst time is below the best */
 };
-void gb_camp_band_check(const struct gb_camp_row *rows, size_t n, struct gb_camp_band_check *out);
+GB_API void gb_camp_band_check(const struct gb_camp_row *rows, size_t n, struct gb_camp_band_check *out);
 
 /* Splits `requests` warp-level instructions that moved `sectors` 32-byte
  * sectors over the width classes the model measured (`eq`'s), keeping
@@ -313,7 +315,7 @@ void gb_camp_band_check(const struct gb_camp_row *rows, size_t n, struct gb_camp
  * sectors/widest instructions of the widest (an uncoalesced access costs
  * its sectors). Adds to out[GB_CAMP_N_WIDTHS]. GB_ERR_USAGE for negative
  * or non-finite values, or sectors without requests. */
-enum gb_status gb_camp_split_requests(const struct gb_camp_equation *eq, double requests,
+GB_API enum gb_status gb_camp_split_requests(const struct gb_camp_equation *eq, double requests,
                                       double sectors, double *out);
 
 /* What an Nsight Compute launch supplies to a prediction. */
@@ -353,13 +355,13 @@ struct gb_camp_ncu_input {
  * size, registers, shared memory and duration. GB_ERR_FORMAT naming the
  * missing metrics when the requests or sectors of loads or stores are not
  * in the export. */
-enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_ncu_launch *l,
+GB_API enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_ncu_launch *l,
                                 struct gb_camp_ncu_input *out);
 
 /* The one record of `run` that is BENCH ("suite/bench") with every pair of
  * AXES ("a=1,b=2"; "" matches any) in *hit, and how many match in
  * *n_hits (*hit is the first; set only when one matches). Never fails. */
-void gb_camp_point_find(const struct gb_run *run, const char *bench, const char *axes,
+GB_API void gb_camp_point_find(const struct gb_run *run, const char *bench, const char *axes,
                         const struct gb_record **hit, size_t *n_hits);
 
 /* A point recorded with `run --counters` as a report of one launch, for
@@ -369,7 +371,7 @@ void gb_camp_point_find(const struct gb_run *run, const char *bench, const char 
  * smem_dynamic_bytes) where present, and its median time as the duration.
  * GB_ERR_FORMAT when the record has no counters, GB_ERR_NOMEM. Free with
  * gb_ncu_free. */
-enum gb_status gb_camp_point_report(const struct gb_record *r, struct gb_ncu_report **out);
+GB_API enum gb_status gb_camp_point_report(const struct gb_record *r, struct gb_ncu_report **out);
 
 /* ---- validation ---- */
 
@@ -406,31 +408,31 @@ struct gb_camp_validation {
  * point; with more than 1024, 1024 of them evenly spaced), in O(n) memory
  * and O(n) bounds evaluations. Errors of gb_camp_bounds; GB_ERR_FORMAT for
  * no configuration or a non-positive time or warps (bad recorded data). */
-enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
+GB_API enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
                                 size_t n, struct gb_camp_validation *out);
 
 /* Geometric mean of n >= 1 non-negative values (0 when one is 0; NaN for
  * n == 0 or a negative or non-finite value). */
-double gb_camp_geomean(const double *v, size_t n);
+GB_API double gb_camp_geomean(const double *v, size_t n);
 
 /* The paper's name of validation application `bench` ("GEM (n-body
  * electrostatics)" for "gem"), or NULL when `bench` is not one of the
  * validation applications (campprof_validate.c holds the list). */
-const char *gb_camp_app_title(const char *bench);
+GB_API const char *gb_camp_app_title(const char *bench);
 
 /* The validation applications as "camping/gem, clique, ...", for messages. */
-void gb_camp_app_list(char *buf, size_t n);
+GB_API void gb_camp_app_list(char *buf, size_t n);
 
 /* The largest relative difference between the counts of configuration 0
  * and those of any other (0 when every configuration has the same work). */
-double gb_camp_counts_vary(const struct gb_camp_obs *obs, size_t n);
+GB_API double gb_camp_counts_vary(const struct gb_camp_obs *obs, size_t n);
 
 /* The chart of one application: the band at each configuration from that
  * configuration's own counts, and the application line from the middle
  * configuration (*start = n / 2) at its measured degree (*degree), as
  * gb_camp_validate computes them. rows[n] and measured_ns[n] are the
  * caller's. Errors of gb_camp_bounds. */
-enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
+GB_API enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
                                 size_t n, struct gb_camp_row *rows, double *measured_ns,
                                 size_t *start, double *degree);
 
@@ -455,7 +457,7 @@ struct gb_camp_sample {
  * run directory and what is missing when a record of the bench lacks its
  * pattern, width, warps, instruction count or median time, or when there is
  * no such record; GB_ERR_NOMEM. */
-enum gb_status gb_camp_records_samples(const struct gb_run *run, enum gb_camp_op op,
+GB_API enum gb_status gb_camp_records_samples(const struct gb_run *run, enum gb_camp_op op,
                                        enum gb_camp_pattern pattern, enum gb_camp_level level,
                                        struct gb_camp_sample **out, size_t *n);
 
@@ -465,7 +467,7 @@ enum gb_status gb_camp_records_samples(const struct gb_run *run, enum gb_camp_op
  * sectors, NaN when absent). Every count of the classes the suite records
  * (GB_CAMP_RECORDED_CLASS_MIN and up) is required: a missing one is
  * GB_ERR_FORMAT naming the record and the metric, never a zero. */
-enum gb_status gb_camp_record_obs(const struct gb_record *r, struct gb_camp_obs *o);
+GB_API enum gb_status gb_camp_record_obs(const struct gb_record *r, struct gb_camp_obs *o);
 
 /* The measured configurations of one validation application. */
 struct gb_camp_app {
@@ -488,7 +490,7 @@ struct gb_camp_app {
  * *from_counters = 1; without them, the record's bytes as 4-byte loads
  * (bytes / 128 warp instructions), *from_counters = 0. GB_ERR_FORMAT when
  * the warps, time, or both counters and bytes are missing. */
-enum gb_status gb_camp_spec_obs(const struct gb_record *r, struct gb_camp_obs *o,
+GB_API enum gb_status gb_camp_spec_obs(const struct gb_record *r, struct gb_camp_obs *o,
                                 int *from_counters);
 
 /* Groups the ok records of the validation applications in `run` by label
@@ -497,42 +499,42 @@ enum gb_status gb_camp_spec_obs(const struct gb_record *r, struct gb_camp_obs *o
  * each group sorted by warps (stable). *apps is the caller's to free with
  * gb_camp_apps_free; *n may be 0. Errors of gb_camp_record_obs, prefixed
  * with the run directory; GB_ERR_NOMEM. */
-enum gb_status gb_camp_records_apps(const struct gb_run *run, struct gb_camp_app **apps,
+GB_API enum gb_status gb_camp_records_apps(const struct gb_run *run, struct gb_camp_app **apps,
                                     size_t *n);
-void gb_camp_apps_free(struct gb_camp_app *apps, size_t n);
+GB_API void gb_camp_apps_free(struct gb_camp_app *apps, size_t n);
 
 /* ---- the model file ---- */
 
 /* Writes the model as JSON (format GB_CAMP_MODEL_FORMAT) to `path`,
  * through a temporary file renamed into place, so that no half-written
  * model is ever left. GB_ERR_IO when it cannot be written. */
-enum gb_status gb_camp_model_write(const struct gb_camp_model *m, const char *path);
+GB_API enum gb_status gb_camp_model_write(const struct gb_camp_model *m, const char *path);
 
 /* Reads a model written by gb_camp_model_write. GB_ERR_IO when the file
  * cannot be read; GB_ERR_FORMAT, saying what is wrong, when it is not JSON,
  * not a CampProf model, or an equation, coefficient or count is missing or
  * malformed. */
-enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m);
+GB_API enum gb_status gb_camp_model_load(const char *path, struct gb_camp_model *m);
 
 /* gb_camp_model_load for a model that may already sit where a new one is to
  * be written (the guard that keeps a model fitted on more observations):
  * `path` is read only when it is a regular file, following no symbolic link
  * at that name and never waiting on a FIFO there (GB_ERR_IO otherwise). */
-enum gb_status gb_camp_model_load_existing(const char *path, struct gb_camp_model *m);
+GB_API enum gb_status gb_camp_model_load_existing(const char *path, struct gb_camp_model *m);
 
 /* As gb_camp_model_load, for a model file about to be replaced (the guard
  * that keeps a model fitted on more observations): `path` is read only when
  * it is a regular file, following no symbolic link at that name and never
  * waiting on a FIFO there (GB_ERR_IO otherwise). */
-enum gb_status gb_camp_model_load_existing(const char *path, struct gb_camp_model *m);
+GB_API enum gb_status gb_camp_model_load_existing(const char *path, struct gb_camp_model *m);
 
 /* The observations model `m` was fitted on: the sum over its equations. */
-size_t gb_camp_model_points(const struct gb_camp_model *m);
+GB_API size_t gb_camp_model_points(const struct gb_camp_model *m);
 
 /* The replace guard (util/replace.h) before `m` is written to `path`:
  * GB_ERR_UNSUPPORTED, one line, when the model already at `path` was
  * fitted on more observations (a cut run) and `force` is 0; a file there
  * that cannot be read is replaced. GB_ERR_NOMEM. */
-enum gb_status gb_camp_model_guard(const char *path, const struct gb_camp_model *m, int force);
+GB_API enum gb_status gb_camp_model_guard(const char *path, const struct gb_camp_model *m, int force);
 
 #endif

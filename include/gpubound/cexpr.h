@@ -13,6 +13,8 @@
 #ifndef GPUBOUND_CEXPR_H
 #define GPUBOUND_CEXPR_H
 
+#include "gpubound/api.h"
+
 #include "gpubound/status.h"
 
 /* The value of a name, or GB_ERR_FORMAT (with gb_error_set) when unknown.
@@ -24,7 +26,7 @@ enum gb_cexpr_mode { GB_CEXPR_C = 0, GB_CEXPR_SPEC = 1 };
 /* Evaluates `text` into *out. GB_ERR_FORMAT, naming the expression and the
  * place, for a syntax error or an unknown name (from `lookup`, which may be
  * NULL: then every name is unknown); a division by zero is GB_ERR_NUMERIC. */
-enum gb_status gb_cexpr_eval(const char *text, enum gb_cexpr_mode mode, gb_cexpr_lookup lookup,
+GB_API enum gb_status gb_cexpr_eval(const char *text, enum gb_cexpr_mode mode, gb_cexpr_lookup lookup,
                              void *ctx, double *out);
 
 #endif

@@ -15,6 +15,8 @@
 #ifndef GPUBOUND_CHART_SPEC_H
 #define GPUBOUND_CHART_SPEC_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/status.h"
@@ -176,27 +178,27 @@ struct gb_chart_book {
     void *owned;
 };
 
-void gb_chart_book_init(struct gb_chart_book *b);
-void gb_chart_book_release(struct gb_chart_book *b);
+GB_API void gb_chart_book_init(struct gb_chart_book *b);
+GB_API void gb_chart_book_release(struct gb_chart_book *b);
 
 /* Appends `set` to the book, without copying what it points to.
  * GB_ERR_NOMEM. */
-enum gb_status gb_chart_book_add(struct gb_chart_book *b, const struct gb_chart_set *set);
+GB_API enum gb_status gb_chart_book_add(struct gb_chart_book *b, const struct gb_chart_set *set);
 
 /* The set of suite `name`, or NULL when the book has none. */
-const struct gb_chart_set *gb_chart_book_find(const struct gb_chart_book *b, const char *name);
+GB_API const struct gb_chart_set *gb_chart_book_find(const struct gb_chart_book *b, const char *name);
 
 /* The name of a run directory's chart file. */
 #define GB_CHARTS_FILE "charts.json"
 
 /* Writes the book as <run_dir>/charts.json (docs/results-format.md),
  * atomically. GB_ERR_IO when it cannot be written. */
-enum gb_status gb_chart_book_write(const struct gb_chart_book *b, const char *run_dir);
+GB_API enum gb_status gb_chart_book_write(const struct gb_chart_book *b, const char *run_dir);
 
 /* Reads <run_dir>/charts.json into `b` (initialized, empty): *found is 1
  * when the file exists, 0 (and `b` left empty, GB_OK) when it does not.
  * GB_ERR_FORMAT, naming the file and the field, when it is malformed;
  * GB_ERR_IO when it cannot be read. Release with gb_chart_book_release. */
-enum gb_status gb_chart_book_load(const char *run_dir, struct gb_chart_book *b, int *found);
+GB_API enum gb_status gb_chart_book_load(const char *run_dir, struct gb_chart_book *b, int *found);
 
 #endif

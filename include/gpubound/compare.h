@@ -15,6 +15,8 @@
 #ifndef GPUBOUND_COMPARE_H
 #define GPUBOUND_COMPARE_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/results.h"
@@ -55,7 +57,7 @@ struct gb_cmp_opts {
 };
 
 /* Defaults: alpha 0.01, threshold 0.02, no pairs, no anchors. */
-void gb_cmp_opts_default(struct gb_cmp_opts *o);
+GB_API void gb_cmp_opts_default(struct gb_cmp_opts *o);
 
 /* The statistics of one point's two sets of samples (gb_cmp_samples). */
 struct gb_cmp_stat {
@@ -70,13 +72,13 @@ struct gb_cmp_stat {
 /* Compares samples `x` (n, base) with `y` (m, new), all > 0: the estimate,
  * interval and test above. GB_ERR_USAGE when a side is empty or a value is
  * not positive; GB_ERR_NOMEM. */
-enum gb_status gb_cmp_samples(const double *x, int n, const double *y, int m, double alpha,
+GB_API enum gb_status gb_cmp_samples(const double *x, int n, const double *y, int m, double alpha,
                               struct gb_cmp_stat *out);
 
 /* The two-sided p-value of the exact rank-sum distribution (no ties):
  * P(|U - nm/2| >= |u - nm/2|) for U of samples of sizes n and m. NaN when
  * n * m is too large for the exact distribution (n or m >= 50). */
-double gb_cmp_exact_p(double u, int n, int m);
+GB_API double gb_cmp_exact_p(double u, int n, int m);
 
 struct gb_cmp_point {
     char name[512];              /* "suite/bench axis=value ... (hot)" */
@@ -123,14 +125,14 @@ struct gb_cmp_result {
  * not in NEW is one-sided, with why (only_base_why).
  * GB_ERR_NOMEM, GB_ERR_USAGE (a side without runs).
  * Free with gb_cmp_result_release. */
-enum gb_status gb_cmp_runs(const struct gb_run *const *base, int n_base, const struct gb_run *const *new_,
+GB_API enum gb_status gb_cmp_runs(const struct gb_run *const *base, int n_base, const struct gb_run *const *new_,
                            int n_new, const struct gb_cmp_opts *o, struct gb_cmp_result *out);
 
-void gb_cmp_result_release(struct gb_cmp_result *r);
+GB_API void gb_cmp_result_release(struct gb_cmp_result *r);
 
-const char *gb_cmp_verdict_name(enum gb_cmp_verdict v);
-const char *gb_cmp_method_name(enum gb_cmp_method m);
+GB_API const char *gb_cmp_verdict_name(enum gb_cmp_verdict v);
+GB_API const char *gb_cmp_method_name(enum gb_cmp_method m);
 /* "missing", "failed", "skipped". */
-const char *gb_cmp_lost_name(enum gb_cmp_lost w);
+GB_API const char *gb_cmp_lost_name(enum gb_cmp_lost w);
 
 #endif

@@ -6,6 +6,8 @@
 #ifndef GPUBOUND_COUNTER_NAMES_H
 #define GPUBOUND_COUNTER_NAMES_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/status.h"
@@ -21,7 +23,7 @@
  * executed by class. The instanced ones are given as .sum; the profiler
  * adds their .avg, .max and .min (gb_counter_request). Static strings;
  * *n is set to their count. */
-const char *const *gb_counter_default_set(size_t *n);
+GB_API const char *const *gb_counter_default_set(size_t *n);
 
 /* Whether `name` is an Nsight Compute metric name gpubound can ask for:
  * "<unit>__<counter>[.<rollup>][.<submetric>]" in lower case, digits and
@@ -29,19 +31,19 @@ const char *const *gb_counter_default_set(size_t *n);
  * sm, gpu, ...), at most GB_COUNTER_NAME_MAX characters. 0 when it is;
  * -1 with the reason in `why` otherwise. Whether the device has the
  * metric is for the profiler to say (CUPTI_ERROR_INVALID_METRIC_NAME). */
-int gb_counter_name_check(const char *name, char *why, size_t n);
+GB_API int gb_counter_name_check(const char *name, char *why, size_t n);
 
 /* Splits a comma list of metric names ("default" expands to the default
  * set) into a malloc'ed array of malloc'ed names without repeats, each
  * checked by gb_counter_name_check. GB_ERR_USAGE naming the first bad
  * name; free with gb_counter_names_free. */
-enum gb_status gb_counter_names_parse(const char *list, char ***names, size_t *n);
-void gb_counter_names_free(char **names, size_t n);
+GB_API enum gb_status gb_counter_names_parse(const char *list, char ***names, size_t *n);
+GB_API void gb_counter_names_free(char **names, size_t n);
 
 /* The metric names the profiler is asked for, for the names `names`: each
  * name, and for a .sum of an instanced unit (dram, fbpa, lts, ltc) also its
  * .avg, .max and .min, without repeats. Malloc'ed array of malloc'ed
  * strings (free with gb_counter_names_free). GB_ERR_NOMEM. */
-enum gb_status gb_counter_request(char *const *names, size_t n, char ***req, size_t *n_req);
+GB_API enum gb_status gb_counter_request(char *const *names, size_t n, char ***req, size_t *n_req);
 
 #endif

@@ -20,6 +20,8 @@
 #ifndef GPUBOUND_COUNTERS_H
 #define GPUBOUND_COUNTERS_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/counter_names.h"
@@ -41,22 +43,22 @@ struct gb_counters {
 /* Adds or replaces metric `name` with `value` (instances kept).
  * GB_ERR_USAGE for a name longer than GB_COUNTER_NAME_MAX or empty,
  * GB_ERR_NOMEM; the set is then unchanged. */
-enum gb_status gb_counters_set(struct gb_counters *c, const char *name, double value);
+GB_API enum gb_status gb_counters_set(struct gb_counters *c, const char *name, double value);
 
 /* Sets the per-instance values of `name` (copied; the metric is added with
  * value NaN when absent). GB_ERR_USAGE, GB_ERR_NOMEM as above. */
-enum gb_status gb_counters_set_instances(struct gb_counters *c, const char *name, const double *v,
+GB_API enum gb_status gb_counters_set_instances(struct gb_counters *c, const char *name, const double *v,
                                          int n);
 
 /* The counter `name`, or NULL. */
-const struct gb_counter *gb_counters_find(const struct gb_counters *c, const char *name);
+GB_API const struct gb_counter *gb_counters_find(const struct gb_counters *c, const char *name);
 
 /* Frees everything and leaves the set empty; safe on an empty set and NULL. */
-void gb_counters_release(struct gb_counters *c);
+GB_API void gb_counters_release(struct gb_counters *c);
 
 /* `dst` (overwritten, not released first) becomes an independent copy.
  * GB_ERR_NOMEM leaves `dst` empty. */
-enum gb_status gb_counters_copy(struct gb_counters *dst, const struct gb_counters *src);
+GB_API enum gb_status gb_counters_copy(struct gb_counters *dst, const struct gb_counters *src);
 
 /* ---- decoding the profiler's values (src/results/counter_values.c) ---- */
 
@@ -69,7 +71,7 @@ enum gb_status gb_counters_copy(struct gb_counters *dst, const struct gb_counter
  * exactly, while .max and .min are added (an upper and a lower bound).
  * Non-finite values are refused (GB_ERR_FORMAT naming the metric). The
  * decoded values are added to `out`. */
-enum gb_status gb_counter_decode(char *const *req, size_t n_req, const double *values,
+GB_API enum gb_status gb_counter_decode(char *const *req, size_t n_req, const double *values,
                                  size_t n_ranges, const double *const *inst, const int *inst_n,
                                  struct gb_counters *out);
 
@@ -88,7 +90,7 @@ struct gb_counter_spread {
 /* The spread of metric `base` ("lts__t_sectors") in `c`, from its
  * instances when known, else from base.sum/.avg/.max/.min. GB_ERR_UNSUPPORTED
  * when `c` has neither. */
-enum gb_status gb_counter_spread_of(const struct gb_counters *c, const char *base,
+GB_API enum gb_status gb_counter_spread_of(const struct gb_counters *c, const char *base,
                                     struct gb_counter_spread *out);
 
 #endif

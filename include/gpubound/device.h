@@ -10,6 +10,8 @@
 #ifndef GPUBOUND_DEVICE_H
 #define GPUBOUND_DEVICE_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +52,6 @@ struct gb_device_info {
 /* Fills the limits of a compute capability from the built-in table, for
  * planning without a GPU (name, uuid, clocks and memory are left empty).
  * Returns GB_ERR_USAGE for a compute capability the table does not know. */
-enum gb_status gb_device_from_cc(int cc_major, int cc_minor, struct gb_device_info *info);
+GB_API enum gb_status gb_device_from_cc(int cc_major, int cc_minor, struct gb_device_info *info);
 
 #endif

@@ -13,6 +13,8 @@
 #ifndef GPUBOUND_EXPORT_H
 #define GPUBOUND_EXPORT_H
 
+#include "gpubound/api.h"
+
 #include "gpubound/status.h"
 
 /* The version of the export documents ("gpubound-export/1"). */
@@ -28,7 +30,7 @@
  *    "records": [<each record as a line of results.json>]}
  * into *out. GB_ERR_IO, GB_ERR_FORMAT (as gb_run_load), GB_ERR_NOMEM,
  * GB_ERR_USAGE (a NULL argument). Thread-safe for distinct outputs. */
-enum gb_status gb_export_run_json(const char *dir, char **out);
+GB_API enum gb_status gb_export_run_json(const char *dir, char **out);
 
 /* Compares the runs `base` (n_base directories) with the runs `new_`
  * (n_new), as `gpubound compare BASE NEW --alpha A --threshold T
@@ -37,13 +39,13 @@ enum gb_status gb_export_run_json(const char *dir, char **out);
  * JSON document into *out. alpha in (0, 0.5), threshold in [0, 1) (a
  * fraction: 0.02 is 2%). GB_ERR_USAGE for a bad argument or when no
  * point of one side matches the other; as gb_export_run_json otherwise. */
-enum gb_status gb_export_compare_json(const char *const *base, int n_base, const char *const *new_, int n_new,
+GB_API enum gb_status gb_export_compare_json(const char *const *base, int n_base, const char *const *new_, int n_new,
                                       double alpha, double threshold, char **out);
 
 /* Frees a document returned above; safe with NULL. */
-void gb_export_free(char *doc);
+GB_API void gb_export_free(char *doc);
 
 /* The library's version ("0.1.0") and git revision, as `gpubound --version`. */
-const char *gb_export_version(void);
+GB_API const char *gb_export_version(void);
 
 #endif

@@ -6,6 +6,8 @@
 #ifndef GPUBOUND_FLEET_H
 #define GPUBOUND_FLEET_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/fleet_records.h"
@@ -36,7 +38,7 @@ struct gb_fleet_cell {
 /* Fills the outputs of `n` cells and *fleet_median, *robust_sd (NAN when
  * fewer than one cell is present). Pure; no allocation beyond a scratch
  * array. GB_ERR_NOMEM. */
-enum gb_status gb_fleet_point_stats(struct gb_fleet_cell *cells, size_t n, double *fleet_median,
+GB_API enum gb_status gb_fleet_point_stats(struct gb_fleet_cell *cells, size_t n, double *fleet_median,
                                     double *robust_sd);
 
 /* One point of a fleet run with every member's cell. */
@@ -90,8 +92,8 @@ struct gb_fleet_report {
  * malloc'ed) into the report, also on error. Records without a fleet rank
  * listed among the members are refused: GB_ERR_FORMAT. GB_ERR_NOMEM.
  * Release with gb_fleet_report_release. */
-enum gb_status gb_fleet_analyze(const struct gb_run *run, struct gb_fleet_member *members,
+GB_API enum gb_status gb_fleet_analyze(const struct gb_run *run, struct gb_fleet_member *members,
                                 size_t n, struct gb_fleet_report *out);
-void gb_fleet_report_release(struct gb_fleet_report *r);
+GB_API void gb_fleet_report_release(struct gb_fleet_report *r);
 
 #endif

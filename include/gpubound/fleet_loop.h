@@ -12,6 +12,8 @@
 #ifndef GPUBOUND_FLEET_LOOP_H
 #define GPUBOUND_FLEET_LOOP_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/measure.h"
@@ -59,7 +61,7 @@ struct gb_fleet_loop_opts {
  * when one rank exits non-zero). The exit code of this rank in *exit_code.
  * Returns GB_ERR_USAGE, and runs nothing, when MPI cannot be opened; else
  * GB_OK (failures after that are told to o->failed and in *exit_code). */
-enum gb_status gb_fleet_loop_mpi(const struct gb_plan *plan, const struct gb_fleet_loop_opts *o,
+GB_API enum gb_status gb_fleet_loop_mpi(const struct gb_plan *plan, const struct gb_fleet_loop_opts *o,
                                  int *exit_code);
 
 /* One member per GPU of this host, each in a process of its own (the GPUs
@@ -69,7 +71,7 @@ enum gb_status gb_fleet_loop_mpi(const struct gb_plan *plan, const struct gb_fle
  * Returns the error, and runs nothing, when the GPUs cannot be counted
  * (GB_ERR_NO_GPU when there are none); else GB_OK (a temporary directory
  * that cannot be made is told to o->failed, after unprepare). */
-enum gb_status gb_fleet_loop_devices(const struct gb_plan *plan, const struct gb_fleet_loop_opts *o,
+GB_API enum gb_status gb_fleet_loop_devices(const struct gb_plan *plan, const struct gb_fleet_loop_opts *o,
                                      int *exit_code);
 
 #endif

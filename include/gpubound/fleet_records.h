@@ -17,6 +17,8 @@
 #ifndef GPUBOUND_FLEET_RECORDS_H
 #define GPUBOUND_FLEET_RECORDS_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/results.h"
@@ -31,8 +33,8 @@ enum gb_fleet_state {
 };
 
 /* The state's name in run.json ("ok", "no-gpu", "failed") and back (-1). */
-const char *gb_fleet_state_name(enum gb_fleet_state s);
-int gb_fleet_state_parse(const char *s);
+GB_API const char *gb_fleet_state_name(enum gb_fleet_state s);
+GB_API int gb_fleet_state_parse(const char *s);
 
 /* One member of a fleet: who it was and how its part of the run went. */
 struct gb_fleet_member {
@@ -57,18 +59,18 @@ struct gb_fleet_part {
 };
 
 /* Frees the part's records and zeroes it. Safe on a zeroed part and NULL. */
-void gb_fleet_part_release(struct gb_fleet_part *p);
+GB_API void gb_fleet_part_release(struct gb_fleet_part *p);
 
 /* ---- parts as text (src/results/fleet.c) ---- */
 
 /* Serializes `p` as one JSON document in *text (malloc'ed, NUL-terminated,
  * *len bytes without the NUL). GB_ERR_NOMEM. */
-enum gb_status gb_fleet_part_to_text(const struct gb_fleet_part *p, char **text, size_t *len);
+GB_API enum gb_status gb_fleet_part_to_text(const struct gb_fleet_part *p, char **text, size_t *len);
 
 /* Reads a part written by gb_fleet_part_to_text; `what` names it in
  * messages ("rank 3"). Every number is range-checked as in a run
  * directory. GB_ERR_FORMAT with one line; on error *p is zeroed. */
-enum gb_status gb_fleet_part_from_text(const char *text, size_t len, const char *what,
+GB_API enum gb_status gb_fleet_part_from_text(const char *text, size_t len, const char *what,
                                        struct gb_fleet_part *p);
 
 /* ---- the gathered run (src/results/fleet.c) ---- */
@@ -92,7 +94,7 @@ struct gb_fleet_write_opts {
  * member is ok, and the device of the first member that had one. The
  * files are staged and moved in together: nothing half-written. Ranks must
  * be distinct. GB_ERR_USAGE (duplicate ranks), GB_ERR_IO, GB_ERR_NOMEM. */
-enum gb_status gb_fleet_write(const char *dir, const struct gb_fleet_part *parts, size_t n,
+GB_API enum gb_status gb_fleet_write(const char *dir, const struct gb_fleet_part *parts, size_t n,
                               const struct gb_fleet_write_opts *o);
 
 /* The members listed in `dir`/run.json's "fleet" section, in rank order,
@@ -100,12 +102,12 @@ enum gb_status gb_fleet_write(const char *dir, const struct gb_fleet_part *parts
  * section is malformed, its size is not the number of members listed, or
  * it is absent (then the run is not a fleet run: the
  * message says so), GB_ERR_IO when run.json cannot be read. */
-enum gb_status gb_fleet_members_load(const char *dir, struct gb_fleet_member **out, size_t *n);
+GB_API enum gb_status gb_fleet_members_load(const char *dir, struct gb_fleet_member **out, size_t *n);
 
 /* Whether the records of `run` agree with its members m[0..n) (in rank
  * order, from gb_fleet_members_load): every record carries a fleet rank
  * that is a member, and the GPU UUID and host of that member. GB_ERR_FORMAT
  * with one line naming the record and field that contradict run.json. */
-enum gb_status gb_fleet_members_check(const struct gb_run *run, const struct gb_fleet_member *m, size_t n);
+GB_API enum gb_status gb_fleet_members_check(const struct gb_run *run, const struct gb_fleet_member *m, size_t n);
 
 #endif

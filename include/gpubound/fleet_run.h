@@ -6,6 +6,8 @@
 #ifndef GPUBOUND_FLEET_RUN_H
 #define GPUBOUND_FLEET_RUN_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/fleet_records.h"
@@ -28,13 +30,13 @@ struct gb_fleet_member_opts {
  * are recorded in out->m (state, reason) with the records measured before.
  * `out->m.exit_code` is left 0; the caller sets it. Returns GB_ERR_NOMEM
  * or GB_ERR_IO only when the part itself cannot be made. */
-enum gb_status gb_fleet_member_run(const struct gb_plan *plan, const struct gb_fleet_member_opts *o,
+GB_API enum gb_status gb_fleet_member_run(const struct gb_plan *plan, const struct gb_fleet_member_opts *o,
                                    struct gb_fleet_part *out);
 
 /* The rank of this process on its host from the launcher's environment
  * (OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID, MPI_LOCALRANKID,
  * PMI_LOCAL_RANK), or -1 when none is set. */
-int gb_fleet_env_local_rank(void);
+GB_API int gb_fleet_env_local_rank(void);
 
 /* ---- MPI, opened at run time (src/measure/fleet_mpi.c) ---- */
 
@@ -49,23 +51,23 @@ struct gb_mpi {
 
 /* Whether the environment says that an MPI launcher (mpirun, srun)
  * started this process; `launcher` (may be NULL) gets its name. */
-int gb_mpi_launched(char *launcher, size_t n);
+GB_API int gb_mpi_launched(char *launcher, size_t n);
 
 /* Joins the job: loads libmpi (GB_MPI_LIB names another file), calls
  * MPI_Init, reads rank and size, and checks them against the launcher's
  * own count (srun's tasks started as singletons say so). GB_ERR_USAGE with
  * what to install or how to launch; nothing is held on error. */
-enum gb_status gb_mpi_open(struct gb_mpi *w);
+GB_API enum gb_status gb_mpi_open(struct gb_mpi *w);
 
 /* Broadcasts *v from rank 0 to every rank. */
-enum gb_status gb_mpi_bcast_int(struct gb_mpi *w, int *v);
+GB_API enum gb_status gb_mpi_bcast_int(struct gb_mpi *w, int *v);
 
 /* Gathers every rank's `len` bytes at rank 0: there *all (malloc'ed, the
  * parts one after another) and *lens (malloc'ed, w->size entries); other
  * ranks get NULLs. A job of one copies. The total must stay under 2 GiB. */
-enum gb_status gb_mpi_gather(struct gb_mpi *w, const char *buf, size_t len, char **all, size_t **lens);
+GB_API enum gb_status gb_mpi_gather(struct gb_mpi *w, const char *buf, size_t len, char **all, size_t **lens);
 
 /* MPI_Finalize when the job was joined; safe to call twice. */
-void gb_mpi_close(struct gb_mpi *w);
+GB_API void gb_mpi_close(struct gb_mpi *w);
 
 #endif

@@ -5,6 +5,8 @@
 #ifndef GPUBOUND_FLEET_TABLES_H
 #define GPUBOUND_FLEET_TABLES_H
 
+#include "gpubound/api.h"
+
 #include "gpubound/fleet.h"
 #include "gpubound/plot.h"
 #include "gpubound/table.h"
@@ -12,21 +14,21 @@
 /* The points side by side: one row per point, its fleet median (µs) and
  * max/min of the medians, then per member its median (µs) and ratio to
  * the fleet median, "*" marking an outlier. */
-enum gb_status gb_fleet_wide_table(const struct gb_fleet_report *r, struct gb_table **out);
+GB_API enum gb_status gb_fleet_wide_table(const struct gb_fleet_report *r, struct gb_table **out);
 
 /* One row per point and member (CSV and JSON): point, rank, host,
  * gpu_uuid, status, median and interval (ns), fleet median, ratio and its
  * interval, robust z, outlier ("slow", "fast" or ""). */
-enum gb_status gb_fleet_long_table(const struct gb_fleet_report *r, struct gb_table **out);
+GB_API enum gb_status gb_fleet_long_table(const struct gb_fleet_report *r, struct gb_table **out);
 
 /* One row per suite: points compared, max/min of the medians (median and
  * largest, with that point), points whose spread exceeds the members' own
  * intervals, points with an outlier. */
-enum gb_status gb_fleet_suite_table(const struct gb_fleet_report *r, struct gb_table **out);
+GB_API enum gb_status gb_fleet_suite_table(const struct gb_fleet_report *r, struct gb_table **out);
 
 /* One row per member: rank, host, GPU, state, points measured and failed,
  * geometric-mean ratio, range, outlier counts, and a verdict. */
-enum gb_status gb_fleet_summary_table(const struct gb_fleet_report *r, struct gb_table **out);
+GB_API enum gb_status gb_fleet_summary_table(const struct gb_fleet_report *r, struct gb_table **out);
 
 /* Draws the fleet charts into `out_dir` (must exist) as .gp/.svg/.png.
  * Up to GB_FLEET_BAR_POINTS points: one chart, <stem>, with one bar per
@@ -37,7 +39,7 @@ enum gb_status gb_fleet_summary_table(const struct gb_fleet_report *r, struct gb
  * GPU like the fleet; the interval of each ratio is drawn). Files go to
  * res as gb_plot_draw says. GB_ERR_USAGE when nothing was measured. */
 #define GB_FLEET_BAR_POINTS 40
-enum gb_status gb_fleet_chart(const struct gb_fleet_report *r, const char *out_dir, const char *stem,
+GB_API enum gb_status gb_fleet_chart(const struct gb_fleet_report *r, const char *out_dir, const char *stem,
                               int formats, struct gb_report_result *res);
 
 #endif

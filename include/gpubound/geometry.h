@@ -21,6 +21,8 @@
 #ifndef GPUBOUND_GEOMETRY_H
 #define GPUBOUND_GEOMETRY_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/results.h"
@@ -43,11 +45,11 @@ enum gb_geo_mark {
 };
 
 /* "best", "within 5%", "within 25%", "other". */
-const char *gb_geo_mark_name(enum gb_geo_mark m);
+GB_API const char *gb_geo_mark_name(enum gb_geo_mark m);
 
 /* 1 when `bench` is one of the suite's benches (ubench0 .. ubench14,
  * cannon_direct, cannon_shifted), else 0. */
-int gb_geo_known_bench(const char *bench);
+GB_API int gb_geo_known_bench(const char *bench);
 
 /* ---- pattern classes ----
  * The paper's classes of kernels (its Table 2 and sections 5.1-5.5), as
@@ -60,13 +62,13 @@ struct gb_geo_class {
 };
 
 /* The table of classes, in the order they are listed; *n gets the count. */
-const struct gb_geo_class *gb_geo_classes(size_t *n);
+GB_API const struct gb_geo_class *gb_geo_classes(size_t *n);
 
 /* The class named `name`, or NULL. */
-const struct gb_geo_class *gb_geo_class_find(const char *name);
+GB_API const struct gb_geo_class *gb_geo_class_find(const char *name);
 
 /* 1 when `bench` is in the class's list, else 0. */
-int gb_geo_class_has(const struct gb_geo_class *c, const char *bench);
+GB_API int gb_geo_class_has(const struct gb_geo_class *c, const char *bench);
 
 /* ---- the records of a run, indexed ---- */
 
@@ -93,22 +95,22 @@ struct gb_geo_counts {
  * values after those in order of first appearance.
  * GB_ERR_NOMEM when out of memory. A set with no ubench record is not an
  * error (gb_geo_set_counts says records == 0). Free with gb_geo_set_free. */
-enum gb_status gb_geo_set_new(const struct gb_record *recs, size_t n, struct gb_geo_set **out);
-void gb_geo_set_free(struct gb_geo_set *s);
+GB_API enum gb_status gb_geo_set_new(const struct gb_record *recs, size_t n, struct gb_geo_set **out);
+GB_API void gb_geo_set_free(struct gb_geo_set *s);
 
-void gb_geo_set_counts(const struct gb_geo_set *s, struct gb_geo_counts *out);
+GB_API void gb_geo_set_counts(const struct gb_geo_set *s, struct gb_geo_counts *out);
 
 /* Distinct benches, sizes and caches among the set's records (every status). */
-size_t gb_geo_set_n_benches(const struct gb_geo_set *s);
-const char *gb_geo_set_bench(const struct gb_geo_set *s, size_t i);
-size_t gb_geo_set_n_sizes(const struct gb_geo_set *s);
-const char *gb_geo_set_size(const struct gb_geo_set *s, size_t i);
-size_t gb_geo_set_n_caches(const struct gb_geo_set *s);
-const char *gb_geo_set_cache(const struct gb_geo_set *s, size_t i);
+GB_API size_t gb_geo_set_n_benches(const struct gb_geo_set *s);
+GB_API const char *gb_geo_set_bench(const struct gb_geo_set *s, size_t i);
+GB_API size_t gb_geo_set_n_sizes(const struct gb_geo_set *s);
+GB_API const char *gb_geo_set_size(const struct gb_geo_set *s, size_t i);
+GB_API size_t gb_geo_set_n_caches(const struct gb_geo_set *s);
+GB_API const char *gb_geo_set_cache(const struct gb_geo_set *s, size_t i);
 
 /* Records (every status) of `bench` at `size` and `cache`; NULL matches
  * any value of that field. */
-size_t gb_geo_set_n_records(const struct gb_geo_set *s, const char *bench, const char *size,
+GB_API size_t gb_geo_set_n_records(const struct gb_geo_set *s, const char *bench, const char *size,
                             const char *cache);
 
 /* ---- the answer for one group ---- */
@@ -170,7 +172,7 @@ struct gb_geo_result {
  * every factorisation of rows*cols into two integers, one whose aspect
  * (larger side / smaller side) is the smallest; r == c when rows*cols is a
  * square. 16x16, 16x32 and 32x16 are; 8x32 is not. 0 for non-positive sides. */
-int gb_geo_square(int rows, int cols);
+GB_API int gb_geo_square(int rows, int cols);
 
 /* Ranks the shapes of `bench` at `size` and `cache` (exact values, not
  * NULL). Failed, skipped and error records are ignored and counted in
@@ -178,7 +180,7 @@ int gb_geo_square(int rows, int cols);
  * GB_ERR_USAGE (with a message naming what is missing) when the set has no
  * record of that bench, size and cache; GB_ERR_NOMEM. On success release
  * *out with gb_geo_result_release; on failure *out holds nothing. */
-enum gb_status gb_geo_analyze_bench(const struct gb_geo_set *s, const char *bench, const char *size,
+GB_API enum gb_status gb_geo_analyze_bench(const struct gb_geo_set *s, const char *bench, const char *size,
                                     const char *cache, struct gb_geo_result *out);
 
 /* Ranks the shapes for the benches of class `c` together at `size` and
@@ -188,12 +190,12 @@ enum gb_status gb_geo_analyze_bench(const struct gb_geo_set *s, const char *benc
  * ok time in every aggregated bench are ranked (the others are counted in
  * n_dropped). GB_ERR_USAGE when no bench of the class has a record in the
  * group; GB_ERR_NOMEM. Release as for gb_geo_analyze_bench. */
-enum gb_status gb_geo_analyze_class(const struct gb_geo_set *s, const struct gb_geo_class *c,
+GB_API enum gb_status gb_geo_analyze_class(const struct gb_geo_set *s, const struct gb_geo_class *c,
                                     const char *size, const char *cache,
                                     struct gb_geo_result *out);
 
 /* Frees the shapes; safe on a zeroed or released result. */
-void gb_geo_result_release(struct gb_geo_result *r);
+GB_API void gb_geo_result_release(struct gb_geo_result *r);
 
 /* ---- a question about a set: one bench, one class, or every bench ---- */
 
@@ -209,7 +211,7 @@ struct gb_geo_query {
  * directory `dir`, named in the message) lacks and what it has, when the
  * set has no ubench record, or no record of the query's bench, size,
  * cache, compared benches or of any bench of its class; GB_OK otherwise. */
-enum gb_status gb_geo_query_check(const struct gb_geo_set *s, const struct gb_geo_query *q,
+GB_API enum gb_status gb_geo_query_check(const struct gb_geo_set *s, const struct gb_geo_query *q,
                                   const char *dir);
 
 /* The results the query asks for, in set order (bench, size, cache): one
@@ -217,11 +219,11 @@ enum gb_status gb_geo_query_check(const struct gb_geo_set *s, const struct gb_ge
  * (*n == 0, GB_OK) when no group has a record. *out is malloc'ed (NULL when
  * none); release each result and free the array. Errors of the analysis
  * (gb_geo_analyze_bench, gb_geo_analyze_class) leave nothing in *out. */
-enum gb_status gb_geo_query_run(const struct gb_geo_set *s, const struct gb_geo_query *q,
+GB_API enum gb_status gb_geo_query_run(const struct gb_geo_set *s, const struct gb_geo_query *q,
                                 struct gb_geo_result **out, size_t *n);
 
 /* GB_ERR_USAGE saying that the run directory `dir` has no record of what
  * the query asks for (when gb_geo_query_run finds none). */
-enum gb_status gb_geo_query_none(const struct gb_geo_query *q, const char *dir);
+GB_API enum gb_status gb_geo_query_none(const struct gb_geo_query *q, const char *dir);
 
 #endif

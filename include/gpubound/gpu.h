@@ -11,6 +11,8 @@
 #ifndef GPUBOUND_GPU_H
 #define GPUBOUND_GPU_H
 
+#include "gpubound/api.h"
+
 #include <cuda.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,13 +25,13 @@
 /* Number of CUDA devices, opening the driver on first use. Returns
  * GB_ERR_NO_GPU (with the reason in gb_error_message) when there is no
  * driver or no device. */
-enum gb_status gb_device_count(int *count);
+GB_API enum gb_status gb_device_count(int *count);
 
 /* Fills `info` for device `ordinal` from the driver. */
-enum gb_status gb_device_query(int ordinal, struct gb_device_info *info);
+GB_API enum gb_status gb_device_query(int ordinal, struct gb_device_info *info);
 
 /* "sm_90" style architecture name of the device; `buf` of at least 16 bytes. */
-void gb_device_arch(const struct gb_device_info *info, char *buf, size_t n);
+GB_API void gb_device_arch(const struct gb_device_info *info, char *buf, size_t n);
 
 /* The driver entry points gpubound uses, filled once by gb_cuda_load.
  * Members keep the driver's names, so calls read `gb_cu->cuMemAlloc(...)`. */
@@ -65,20 +67,20 @@ extern const struct gb_cuda_api *gb_cu;
 /* Opens the driver and fills gb_cu (once; later calls return the remembered
  * result). GB_ERR_NO_GPU with the reason when libcuda.so.1 is missing, too
  * old, or cuInit fails. */
-enum gb_status gb_cuda_load(void);
+GB_API enum gb_status gb_cuda_load(void);
 
 /* Converts a failed driver result into a status with the call, file:line
  * and the driver's error name and string. Out-of-memory becomes
  * GB_ERR_DEVICE_OOM, a sticky error that loses the context (gb_cuda_sticky)
  * GB_ERR_DEVICE_LOST. Use through GB_CU_CHECK. */
-enum gb_status gb_cuda_fail(CUresult r, const char *call, const char *file, int line);
+GB_API enum gb_status gb_cuda_fail(CUresult r, const char *call, const char *file, int line);
 
 /* Whether `r` is one of the errors after which the context is unusable
  * (an illegal address, a misaligned access, an illegal instruction, a
  * device assert, an uncorrectable ECC error, ...): every later call in the
  * context returns it, and the primary context cannot be retained again:
  * only a new process can use the device (a run goes on in one). */
-int gb_cuda_sticky(CUresult r);
+GB_API int gb_cuda_sticky(CUresult r);
 
 /* Evaluates a driver call; on failure returns its converted status from the
  * enclosing function... via `st` and `goto out` (the one cleanup path). */
@@ -166,7 +168,7 @@ struct gb_nvrtc_program; /* below */
  * from program `x` and `opts` (the kernel-mutant hook applied first): 32 hex
  * digits into key[GB_MODULE_KEY_LEN]. Needs NVRTC (its version is part of
  * the key). Thread-safe once NVRTC is loaded (gb_nvrtc_version). */
-enum gb_status gb_module_key(const char *arch, const struct gb_nvrtc_program *x, const char *const *opts,
+GB_API enum gb_status gb_module_key(const char *arch, const struct gb_nvrtc_program *x, const char *const *opts,
                              int n_opts, char key[GB_MODULE_KEY_LEN]);
 
 /* What gb_module_build did. */
@@ -184,19 +186,19 @@ struct gb_module_built {
  * costs a recompile later). Thread-safe for different keys once NVRTC is
  * loaded: the compile pool runs it on its threads. The caller frees
  * out->cubin and out->log. */
-enum gb_status gb_module_build(const char *arch, const struct gb_nvrtc_program *x, const char *const *opts,
+GB_API enum gb_status gb_module_build(const char *arch, const struct gb_nvrtc_program *x, const char *const *opts,
                                int n_opts, struct gb_module_built *out);
 
 
 /* Opens device `ordinal`: retains its primary context, creates the stream,
  * queries its limits. Release with gb_gpu_close. */
-enum gb_status gb_gpu_open(int ordinal, struct gb_gpu *g);
-void gb_gpu_close(struct gb_gpu *g);
+GB_API enum gb_status gb_gpu_open(int ordinal, struct gb_gpu *g);
+GB_API void gb_gpu_close(struct gb_gpu *g);
 
 /* Device memory. GB_ERR_DEVICE_OOM says how much was asked and how much is
  * free. gb_gpu_free ignores 0. */
-enum gb_status gb_gpu_alloc(struct gb_gpu *g, size_t bytes, CUdeviceptr *out);
-void gb_gpu_free(struct gb_gpu *g, CUdeviceptr p);
+GB_API enum gb_status gb_gpu_alloc(struct gb_gpu *g, size_t bytes, CUdeviceptr *out);
+GB_API void gb_gpu_free(struct gb_gpu *g, CUdeviceptr p);
 
 /* Compiles (or loads from the caches) the CUDA C text `source`
  * (NUL-terminated; `name` names it in messages and is part of the cache
@@ -207,7 +209,7 @@ void gb_gpu_free(struct gb_gpu *g, CUdeviceptr p);
  * on disk (the key hashes name, source, architecture, NVRTC version and
  * options). A compile error returns GB_ERR_COMPILE with the kernel's name
  * and NVRTC's log. `source` need not outlive the call. */
-enum gb_status gb_gpu_module_source(struct gb_gpu *g, const char *name, const char *source,
+GB_API enum gb_status gb_gpu_module_source(struct gb_gpu *g, const char *name, const char *source,
                                     const char *const *opts, int n_opts, CUmodule *out);
 
 /* A program for NVRTC beyond one source text: headers the source may
@@ -230,60 +232,60 @@ struct gb_nvrtc_program {
  * keeps the lowered names beside the cubin; the key hashes the headers and
  * expressions too. A program with no headers and no expressions is the
  * same module (and cache entry) as gb_gpu_module_source's. */
-enum gb_status gb_gpu_module_program(struct gb_gpu *g, const struct gb_nvrtc_program *prog,
+GB_API enum gb_status gb_gpu_module_program(struct gb_gpu *g, const struct gb_nvrtc_program *prog,
                                      const char *const *opts, int n_opts, CUmodule *out,
                                      const char *const **lowered);
 
 /* gb_gpu_module_source on the embedded kernel source `file` (e.g.
  * "bandwidth.cu"), named by its file. GB_ERR_USAGE when no embedded
  * source has that name. */
-enum gb_status gb_gpu_module(struct gb_gpu *g, const char *file, const char *const *opts,
+GB_API enum gb_status gb_gpu_module(struct gb_gpu *g, const char *file, const char *const *opts,
                              int n_opts, CUmodule *out);
 
 /* Looks up an extern "C" entry point in a module. */
-enum gb_status gb_gpu_function(CUmodule m, const char *name, CUfunction *out);
+GB_API enum gb_status gb_gpu_function(CUmodule m, const char *name, CUfunction *out);
 
 /* Launches on g->stream. `args` as for cuLaunchKernel. */
-enum gb_status gb_gpu_launch(struct gb_gpu *g, CUfunction f, unsigned gx, unsigned gy,
+GB_API enum gb_status gb_gpu_launch(struct gb_gpu *g, CUfunction f, unsigned gx, unsigned gy,
                              unsigned gz, unsigned bx, unsigned by, unsigned bz,
                              unsigned smem_bytes, void **args);
 
 /* Waits for all work on g->stream; a kernel fault surfaces here. Polls the
  * stream rather than blocking, so that a wait longer than g->wait_limit_s
  * returns GB_ERR_TIMEOUT (and sets g->hung) instead of waiting for ever. */
-enum gb_status gb_gpu_sync(struct gb_gpu *g);
+GB_API enum gb_status gb_gpu_sync(struct gb_gpu *g);
 
 /* Waits for event `ev` like gb_gpu_sync waits for the stream. */
-enum gb_status gb_gpu_wait_event(struct gb_gpu *g, CUevent ev);
+GB_API enum gb_status gb_gpu_wait_event(struct gb_gpu *g, CUevent ev);
 
 /* Whether g's context is lost: GB_ERR_DEVICE_LOST (with the driver's
  * error) when a sticky error holds it, else GB_OK (also when g holds no
  * context). Never waits. */
-enum gb_status gb_gpu_check(struct gb_gpu *g);
+GB_API enum gb_status gb_gpu_check(struct gb_gpu *g);
 
 /* Fills `n_words` 32-bit words at `p` with a fresh pseudo-random non-zero
  * pattern: word i = gb_fill_word(seed, i). Asynchronous on g->stream. */
-enum gb_status gb_gpu_fill_random(struct gb_gpu *g, CUdeviceptr p, size_t n_words, uint32_t seed);
+GB_API enum gb_status gb_gpu_fill_random(struct gb_gpu *g, CUdeviceptr p, size_t n_words, uint32_t seed);
 
 /* The word gb_gpu_fill_random writes at index i (for host references). */
-uint32_t gb_fill_word(uint32_t seed, uint64_t i);
+GB_API uint32_t gb_fill_word(uint32_t seed, uint64_t i);
 
 /* Fills `n_words` 32-bit words with `value` (use GB_POISON before a
  * verification run). Asynchronous. */
 #define GB_POISON 0xDEADBEEFu
-enum gb_status gb_gpu_fill_u32(struct gb_gpu *g, CUdeviceptr p, size_t n_words, uint32_t value);
+GB_API enum gb_status gb_gpu_fill_u32(struct gb_gpu *g, CUdeviceptr p, size_t n_words, uint32_t value);
 
 /* Counts the 32-bit words where a and b differ (synchronous). */
-enum gb_status gb_gpu_count_diff(struct gb_gpu *g, CUdeviceptr a, CUdeviceptr b, size_t n_words,
+GB_API enum gb_status gb_gpu_count_diff(struct gb_gpu *g, CUdeviceptr a, CUdeviceptr b, size_t n_words,
                                  uint64_t *n_diff);
 
 /* Counts the words of `p` that differ from gb_fill_word(seed, i) (synchronous). */
-enum gb_status gb_gpu_count_diff_fill(struct gb_gpu *g, CUdeviceptr p, size_t n_words,
+GB_API enum gb_status gb_gpu_count_diff_fill(struct gb_gpu *g, CUdeviceptr p, size_t n_words,
                                       uint32_t seed, uint64_t *n_diff);
 
 /* Sum (mod 2^64) of the 32-bit words of `p` (synchronous); a reference for
  * benchmarks whose output is a checksum of their input. */
-enum gb_status gb_gpu_sum_u32(struct gb_gpu *g, CUdeviceptr p, size_t n_words, uint64_t *sum);
+GB_API enum gb_status gb_gpu_sum_u32(struct gb_gpu *g, CUdeviceptr p, size_t n_words, uint64_t *sum);
 
 /* How the cold mode empties the L2 before a sample (outside the timed
  * span), with a buffer twice the L2's size:
@@ -309,25 +311,25 @@ enum gb_flush_method { GB_FLUSH_READ = 0, GB_FLUSH_WRITE, GB_FLUSH_WRITE_READ, G
 
 /* The method's name ("read", "write", "write-read", "read-last", "empty") and back
  * (-1: none). */
-const char *gb_flush_method_name(enum gb_flush_method m);
-int gb_flush_method_parse(const char *s);
+GB_API const char *gb_flush_method_name(enum gb_flush_method m);
+GB_API int gb_flush_method_parse(const char *s);
 
 /* Empties the L2 by `method`, asynchronously on g->stream. */
-enum gb_status gb_gpu_flush_l2(struct gb_gpu *g, enum gb_flush_method method);
+GB_API enum gb_status gb_gpu_flush_l2(struct gb_gpu *g, enum gb_flush_method method);
 
 /* Current SM clock in MHz through NVML, or 0 when NVML is not available. */
-int gb_gpu_sm_clock_mhz(const struct gb_gpu *g);
+GB_API int gb_gpu_sm_clock_mhz(const struct gb_gpu *g);
 
 /* The driver's release ("580.159.04") through NVML, or "" when unknown. */
-void gb_gpu_driver_release(char *buf, size_t n);
+GB_API void gb_gpu_driver_release(char *buf, size_t n);
 
 /* NVRTC's version as "13.0", or GB_ERR_NVRTC when it cannot be loaded. */
-enum gb_status gb_nvrtc_version(char *buf, size_t n);
+GB_API enum gb_status gb_nvrtc_version(char *buf, size_t n);
 
 /* Compiles `source` (named `name` in messages) to a cubin for `arch`
  * ("sm_90") with `opts`, without touching a GPU or the caches. On success
  * *cubin (malloc'ed) and *size are set. Used by the nvrtc test tier too. */
-enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char *arch,
+GB_API enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char *arch,
                                 const char *const *opts, int n_opts, char **cubin, size_t *size);
 
 /* gb_nvrtc_compile that also keeps NVRTC's whole log of a failed compile:
@@ -335,14 +337,14 @@ enum gb_status gb_nvrtc_compile(const char *name, const char *source, const char
  * caller frees; NULL when NVRTC gave none) and the message names the
  * kernel, the architecture, the options and the log's first error line.
  * Thread-safe for separate programs once NVRTC is loaded (gb_nvrtc_version). */
-enum gb_status gb_nvrtc_compile_log(const char *name, const char *source, const char *arch,
+GB_API enum gb_status gb_nvrtc_compile_log(const char *name, const char *source, const char *arch,
                                     const char *const *opts, int n_opts, char **cubin, size_t *size,
                                     char **log);
 /* gb_nvrtc_compile for a program with headers and name expressions: on
  * success *lowered (when not NULL) is a malloc'ed array of prog->n_exprs
  * malloc'ed lowered names (free each and the array); on GB_ERR_COMPILE *log
  * (when not NULL) is NVRTC's log, as for gb_nvrtc_compile_log. */
-enum gb_status gb_nvrtc_compile_program(const struct gb_nvrtc_program *prog, const char *arch,
+GB_API enum gb_status gb_nvrtc_compile_program(const struct gb_nvrtc_program *prog, const char *arch,
                                         const char *const *opts, int n_opts, char **cubin,
                                         size_t *size, char ***lowered, char **log);
 
@@ -350,12 +352,12 @@ enum gb_status gb_nvrtc_compile_program(const struct gb_nvrtc_program *prog, con
  * `arch` ("sm_90" -> compute_90), and returns the PTX text in *ptx
  * (malloc'ed, NUL-terminated). For tests that check the instructions a
  * kernel compiles to. */
-enum gb_status gb_nvrtc_compile_ptx(const char *name, const char *source, const char *arch,
+GB_API enum gb_status gb_nvrtc_compile_ptx(const char *name, const char *source, const char *arch,
                                     const char *const *opts, int n_opts, char **ptx);
 
 /* Embedded kernel sources (the .cu files of kernels/). NULL when `file` is unknown. */
-const char *gb_kernel_source(const char *file);
+GB_API const char *gb_kernel_source(const char *file);
 /* The i-th embedded file's name, or NULL past the end. */
-const char *gb_kernel_source_name(int i);
+GB_API const char *gb_kernel_source_name(int i);
 
 #endif

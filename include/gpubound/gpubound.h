@@ -5,6 +5,7 @@
 #define GPUBOUND_GPUBOUND_H
 
 #include "gpubound/analyze.h"
+#include "gpubound/api.h"
 #include "gpubound/band.h"
 #include "gpubound/breakdown_chart.h"
 #include "gpubound/camp_counts.h"

@@ -49,6 +49,8 @@
 #ifndef GPUBOUND_LPBM_H
 #define GPUBOUND_LPBM_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/status.h"
@@ -71,9 +73,9 @@ enum gb_lpbm_form { GB_LPBM_FORMULA = 0, GB_LPBM_COUNTERS = 1 };
 enum gb_lpbm_weight { GB_LPBM_RELATIVE = 0, GB_LPBM_PLAIN = 1 };
 
 /* "PUT", "G2ST", "S2PT", "ATOM", "SYNC", "FIX". */
-const char *gb_lpbm_term_name(enum gb_lpbm_term t);
+GB_API const char *gb_lpbm_term_name(enum gb_lpbm_term t);
 /* "formula", "counters". */
-const char *gb_lpbm_form_name(enum gb_lpbm_form f);
+GB_API const char *gb_lpbm_form_name(enum gb_lpbm_form f);
 
 /* One configuration: what was measured and what the predictors are made of. */
 struct gb_lpbm_point {
@@ -101,7 +103,7 @@ struct gb_lpbm_point {
 /* Fills p->wf_ndr, wf_max, cl and x[] for `form`. GB_ERR_FORMAT, naming
  * the configuration and the missing value, when an input is missing
  * (NaN), or a count is negative, or nothing can be resident (WF_max 0). */
-enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form form);
+GB_API enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form form);
 
 /* A fitted model. */
 struct gb_lpbm_fit {
@@ -121,12 +123,12 @@ struct gb_lpbm_fit {
  * and `boot` residual-bootstrap replicates seeded with `seed` (0: no
  * intervals, they are NaN). GB_ERR_USAGE when n < GB_LPBM_MIN_POINTS or a
  * time is not positive; GB_ERR_NUMERIC when NNLS fails. */
-enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
+GB_API enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
                            int boot, unsigned seed, struct gb_lpbm_fit *out);
 
 /* The predicted time of `p` (predictors filled) and, in terms[] (may be
  * NULL), each term a_j * x_j. */
-double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
+GB_API double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                        double terms[GB_LPBM_TERMS]);
 
 /* The held-out check. */
@@ -138,7 +140,7 @@ struct gb_lpbm_holdout {
 };
 
 /* Parses "loo", "every:K" (K >= 2) or "size:AXIS=V". GB_ERR_USAGE. */
-enum gb_status gb_lpbm_holdout_parse(const char *s, struct gb_lpbm_holdout *h);
+GB_API enum gb_status gb_lpbm_holdout_parse(const char *s, struct gb_lpbm_holdout *h);
 
 struct gb_lpbm_holdout_result {
     size_t n_train, n_test;
@@ -152,14 +154,14 @@ struct gb_lpbm_holdout_result {
  * others: leave-one-out refits once per point. GB_ERR_USAGE when a split
  * leaves fewer than GB_LPBM_MIN_POINTS to train on, or no point to test;
  * errors of gb_lpbm_fit. Free out->rel. */
-enum gb_status gb_lpbm_holdout_run(const struct gb_lpbm_point *pts, size_t n,
+GB_API enum gb_status gb_lpbm_holdout_run(const struct gb_lpbm_point *pts, size_t n,
                                    enum gb_lpbm_weight weight, const struct gb_lpbm_holdout *h,
                                    struct gb_lpbm_holdout_result *out);
 
 /* Which term dominates the predicted time of point `p`, and one sentence
  * saying what that means for the kernel, into buf; when R^2 is undefined
  * (identical times) no term is named and buf says why (returns PUT). */
-enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
+GB_API enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                                    char *buf, size_t n);
 
 /* ---- the model file ---- */
@@ -181,7 +183,7 @@ struct gb_lpbm_bench_model {
 
 /* Writes the models (n of them) as one JSON file at `path`, atomically,
  * with the run they came from. GB_ERR_IO. */
-enum gb_status gb_lpbm_model_write(const char *path, const char *run_dir,
+GB_API enum gb_status gb_lpbm_model_write(const char *path, const char *run_dir,
                                    const struct gb_lpbm_bench_model *m, size_t n);
 
 /* The configurations each model of the file at `path` was fitted on, summed
@@ -189,6 +191,6 @@ enum gb_status gb_lpbm_model_write(const char *path, const char *run_dir,
  * `path` is read only when it is a regular file: a symbolic link at that name
  * is not followed and a FIFO not waited on (util/open_regular.h).
  * GB_ERR_IO (nothing, a link or not a regular file there), GB_ERR_FORMAT. */
-enum gb_status gb_lpbm_model_points(const char *path, size_t *points);
+GB_API enum gb_status gb_lpbm_model_points(const char *path, size_t *points);
 
 #endif

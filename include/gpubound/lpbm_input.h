@@ -18,6 +18,8 @@
 #ifndef GPUBOUND_LPBM_INPUT_H
 #define GPUBOUND_LPBM_INPUT_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/analyze.h"
@@ -33,14 +35,14 @@ struct gb_lpbm_spec;
  * run.json's "spec" or spec.json), else the .json path on the run's command
  * line (as written, then relative to the run directory's parents).
  * GB_ERR_FORMAT naming what was tried. */
-enum gb_status gb_lpbm_spec_locate(const struct gb_run *run, const char *override, char *path,
+GB_API enum gb_status gb_lpbm_spec_locate(const struct gb_run *run, const char *override, char *path,
                                    size_t n);
 
 /* Reads and checks the spec at `path` with the spec parser (gb_spec_load):
  * GB_ERR_FORMAT with its one line (the file, the field and why) for a spec
  * that cannot be read or is not valid, GB_ERR_NOMEM. */
-enum gb_status gb_lpbm_spec_load(const char *path, struct gb_lpbm_spec **out);
-void gb_lpbm_spec_free(struct gb_lpbm_spec *s);
+GB_API enum gb_status gb_lpbm_spec_load(const char *path, struct gb_lpbm_spec **out);
+GB_API void gb_lpbm_spec_free(struct gb_lpbm_spec *s);
 
 /* Whether `s` is the spec `run` measured: the SHA-256 of its file and of
  * each of its sources, as read, against the digests run.json keeps
@@ -51,12 +53,12 @@ void gb_lpbm_spec_free(struct gb_lpbm_spec *s);
  * when one differs, or when the run, which kept digests, has none for it.
  * A run recorded before run.json kept digests (none of either kind) cannot
  * be checked: GB_OK with *unchecked = 1 (the caller warns); else 0. */
-enum gb_status gb_lpbm_spec_check(const struct gb_run *run, const struct gb_lpbm_spec *s, int *unchecked);
+GB_API enum gb_status gb_lpbm_spec_check(const struct gb_run *run, const struct gb_lpbm_spec *s, int *unchecked);
 
 /* The suite, the number of benches and the name of bench i. */
-const char *gb_lpbm_spec_suite(const struct gb_lpbm_spec *s);
-size_t gb_lpbm_spec_n_benches(const struct gb_lpbm_spec *s);
-const char *gb_lpbm_spec_bench(const struct gb_lpbm_spec *s, size_t i);
+GB_API const char *gb_lpbm_spec_suite(const struct gb_lpbm_spec *s);
+GB_API size_t gb_lpbm_spec_n_benches(const struct gb_lpbm_spec *s);
+GB_API const char *gb_lpbm_spec_bench(const struct gb_lpbm_spec *s, size_t i);
 
 /* A measured count of record `index` of the run (Nsight Compute's metric
  * name), NaN when the record has none. */
@@ -67,12 +69,12 @@ typedef double (*gb_lpbm_counter_fn)(void *ctx, const struct gb_record *r, size_
  * c_shared_wavefronts) from the record's counters through `fn`: the one
  * place that names the metrics the counters form needs. Returns 1 when all
  * are present. */
-int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, size_t index,
+GB_API int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, size_t index,
                           gb_lpbm_counter_fn fn, void *ctx);
 
 /* The gb_lpbm_counter_fn over the records' own counters (gb_record_counter;
  * ctx and index unused). */
-double gb_lpbm_counters_get(void *ctx, const struct gb_record *r, size_t index,
+GB_API double gb_lpbm_counters_get(void *ctx, const struct gb_record *r, size_t index,
                             const char *metric);
 
 /* One bench's configurations, ready to fit. */
@@ -96,9 +98,9 @@ struct gb_lpbm_input {
  * size, or a count is neither analysed nor given by the spec;
  * GB_ERR_FORMAT for a record that lacks its launch. Release with
  * gb_lpbm_input_release. */
-enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpbm_spec *spec,
+GB_API enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpbm_spec *spec,
                                    const char *bench, gb_lpbm_counter_fn counters, void *ctx,
                                    struct gb_lpbm_input *out);
-void gb_lpbm_input_release(struct gb_lpbm_input *in);
+GB_API void gb_lpbm_input_release(struct gb_lpbm_input *in);
 
 #endif

@@ -13,6 +13,8 @@
 #ifndef GPUBOUND_LPBM_RUN_H
 #define GPUBOUND_LPBM_RUN_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/lpbm.h"
@@ -58,16 +60,16 @@ struct gb_lpbm_fit_result {
  * the spec has no bench opts->bench; those of gb_lpbm_input_build and of
  * the fits, naming SUITE/BENCH. What was fitted before an error stays in
  * `out`. */
-enum gb_status gb_lpbm_fit_run(const struct gb_run *run, const struct gb_lpbm_fit_opts *opts,
+GB_API enum gb_status gb_lpbm_fit_run(const struct gb_run *run, const struct gb_lpbm_fit_opts *opts,
                                struct gb_lpbm_fit_result *out);
 
 /* Writes the models of `r`, fitted to `run`, as GB_LPBM_MODEL_FILE into the
  * open `stage`, unless the model file already in the stage's destination
  * was fitted on more configurations and `force` is 0 (the replace guard,
  * util/replace.h: GB_ERR_UNSUPPORTED). GB_ERR_IO. */
-enum gb_status gb_lpbm_fit_write(const struct gb_lpbm_fit_result *r, const struct gb_run *run,
+GB_API enum gb_status gb_lpbm_fit_write(const struct gb_lpbm_fit_result *r, const struct gb_run *run,
                                  const struct gb_stage *stage, int force);
 
-void gb_lpbm_fit_result_release(struct gb_lpbm_fit_result *r);
+GB_API void gb_lpbm_fit_result_release(struct gb_lpbm_fit_result *r);
 
 #endif

@@ -4,6 +4,8 @@
 #ifndef GPUBOUND_MEASURE_H
 #define GPUBOUND_MEASURE_H
 
+#include "gpubound/api.h"
+
 #include "gpubound/numbers.h"
 #include "gpubound/results.h"
 #include "gpubound/suite.h"
@@ -51,7 +53,7 @@ struct gb_measure_opts {
  * value is that clock only (a point fails when it cannot be had). */
 enum gb_timer_choice { GB_TIMER_AUTO = 0, GB_TIMER_EVENTS, GB_TIMER_CUPTI, GB_TIMER_PROFILER };
 
-void gb_measure_opts_default(struct gb_measure_opts *o);
+GB_API void gb_measure_opts_default(struct gb_measure_opts *o);
 
 /* The shared state of the bench measured last (see gb_bench.share_by).
  * Zero-initialise it, point gb_measure_opts.share at it, and release it
@@ -64,11 +66,11 @@ struct gb_measure_share {
 };
 
 /* Frees the held state (share_teardown) and empties `s`; safe when empty. */
-void gb_measure_share_release(struct gb_measure_share *s);
+GB_API void gb_measure_share_release(struct gb_measure_share *s);
 
 /* The options a point of `b` is measured with: `o` with the bench's
  * sampling policy applied (fields the user gave keep the user's value). */
-void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench *b,
+GB_API void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench *b,
                          struct gb_measure_opts *out);
 
 /* Profiles launch o->counter_launch of the set-up point `p` (the outputs
@@ -79,13 +81,13 @@ void gb_measure_opts_for(const struct gb_measure_opts *o, const struct gb_bench 
  * to `out`. GB_ERR_USAGE for a metric the GPU lacks under
  * counters_strict; GB_ERR_UNSUPPORTED when counters cannot be had here
  * (CUPTI missing, profiling not permitted), with the reason. */
-enum gb_status gb_counters_profile(struct gb_gpu *g, struct gb_point *p, const struct gb_measure_opts *o,
+GB_API enum gb_status gb_counters_profile(struct gb_gpu *g, struct gb_point *p, const struct gb_measure_opts *o,
                                    struct gb_counters *out);
 
 /* The first reason counters were not collected, or metrics were left out,
  * since the last call of gb_counters_note_take ("" when none): copied to
  * `buf` and forgotten. For the CLI's one line. */
-void gb_counters_note_take(char *buf, size_t n);
+GB_API void gb_counters_note_take(char *buf, size_t n);
 
 /* Set from a signal handler to stop a run between samples. */
 extern volatile int gb_measure_interrupted;
@@ -94,7 +96,7 @@ extern volatile int gb_measure_interrupted;
 #define GB_TIMEOUT_DEFAULT_S 10.0
 
 /* Bench b's per-point limit in seconds: its timeout_s, else the default. */
-double gb_bench_timeout_s(const struct gb_bench *b);
+GB_API double gb_bench_timeout_s(const struct gb_bench *b);
 
 /* Measures one point: compile, setup, poison + launch + verify, warm-up,
  * timed samples until the stopping rule or the cap, teardown. Every wait
@@ -108,7 +110,7 @@ double gb_bench_timeout_s(const struct gb_bench *b);
  * gb_session_run says where to go on), GB_ERR_TIMEOUT (a kernel ran past the limit and may still
  * run: g->hung is set, nothing of the point was freed; stop the run without
  * touching the device). */
-enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const struct gb_measure_opts *o,
+GB_API enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const struct gb_measure_opts *o,
                                 struct gb_record *rec);
 
 /* ---- the plan: which points a run measures ---- */
@@ -144,19 +146,19 @@ struct gb_plan {
  * making them; the same refusals as gb_plan_build_max (an unknown suite, a
  * bad value, more than `max_points`). For deciding before a large plan is
  * built (run looks for the GPU first). */
-enum gb_status gb_plan_count(const char *const *selectors, int n_sel, const char *const *sets, int n_sets,
+GB_API enum gb_status gb_plan_count(const char *const *selectors, int n_sel, const char *const *sets, int n_sets,
                              int quick, size_t max_points, size_t *count);
 
 /* As gb_plan_build with at most `max_points` points: a bench whose axes'
  * product would pass the cap is refused (GB_ERR_USAGE) before any point
  * is made, so no allocation grows with the product. */
-enum gb_status gb_plan_build_max(const char *const *selectors, int n_sel, const char *const *sets,
+GB_API enum gb_status gb_plan_build_max(const char *const *selectors, int n_sel, const char *const *sets,
                                  int n_sets, int quick, size_t max_points, struct gb_plan *plan);
 
 /* gb_plan_build_max with GB_PLAN_MAX_POINTS. */
-enum gb_status gb_plan_build(const char *const *selectors, int n_sel, const char *const *sets,
+GB_API enum gb_status gb_plan_build(const char *const *selectors, int n_sel, const char *const *sets,
                              int n_sets, int quick, struct gb_plan *plan);
-void gb_plan_release(struct gb_plan *plan);
+GB_API void gb_plan_release(struct gb_plan *plan);
 
 /* Adds to info's spec_sha256, spec_measured_sha256 and kernel_sha256 the
  * SHA-256 of what measuring `plan` compiles and reads: each kernel spec
@@ -166,10 +168,10 @@ void gb_plan_release(struct gb_plan *plan);
  * (util.cu, flush_code.cu: the utility and L2-flush kernels), by file
  * name. Needs no GPU. GB_ERR_IO when a spec's data file cannot be read;
  * GB_ERR_USAGE when more files than run.json keeps. */
-enum gb_status gb_plan_hashes(const struct gb_plan *plan, struct gb_run_info *info);
+GB_API enum gb_status gb_plan_hashes(const struct gb_plan *plan, struct gb_run_info *info);
 
 /* Fills a point for a plan item (axis values parsed); p->gpu is set by the
  * caller, who releases the point with gb_point_release (its metrics). */
-void gb_plan_point(const struct gb_plan_item *it, int quick, struct gb_point *p);
+GB_API void gb_plan_point(const struct gb_plan_item *it, int quick, struct gb_point *p);
 
 #endif

@@ -30,6 +30,8 @@
 #ifndef GPUBOUND_NCU_H
 #define GPUBOUND_NCU_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/status.h"
@@ -60,20 +62,20 @@ struct gb_ncu_report {
  * GB_ERR_FORMAT, with the file and line, when it has no header row with
  * "ID" and "Kernel Name", when a row has more or fewer fields than the
  * header, or when it holds no launch. Free with gb_ncu_free. */
-enum gb_status gb_ncu_load(const char *path, struct gb_ncu_report **out);
-void gb_ncu_free(struct gb_ncu_report *r);
+GB_API enum gb_status gb_ncu_load(const char *path, struct gb_ncu_report **out);
+GB_API void gb_ncu_free(struct gb_ncu_report *r);
 
 /* The launch whose ID is `id` (the last one, should the ID repeat), or NULL. */
-const struct gb_ncu_launch *gb_ncu_launch_by_id(const struct gb_ncu_report *r, long id);
+GB_API const struct gb_ncu_launch *gb_ncu_launch_by_id(const struct gb_ncu_report *r, long id);
 
 /* The metric `name` of launch `l`, or NULL. */
-const struct gb_ncu_metric *gb_ncu_find(const struct gb_ncu_launch *l, const char *name);
+GB_API const struct gb_ncu_metric *gb_ncu_find(const struct gb_ncu_launch *l, const char *name);
 
 /* The value of metric `name`, or `fallback` when absent or not a number. */
-double gb_ncu_value(const struct gb_ncu_launch *l, const char *name, double fallback);
+GB_API double gb_ncu_value(const struct gb_ncu_launch *l, const char *name, double fallback);
 
 /* The product of the dimensions of a size column ("(32, 8, 1)" -> 256),
  * or -1 when `s` is not such a tuple. */
-long gb_ncu_dim_product(const char *s);
+GB_API long gb_ncu_dim_product(const char *s);
 
 #endif

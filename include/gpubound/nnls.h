@@ -14,6 +14,8 @@
 #ifndef GPUBOUND_NNLS_H
 #define GPUBOUND_NNLS_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/status.h"
@@ -48,10 +50,10 @@ struct gb_nnls_result {
  * GB_ERR_USAGE for empty or non-finite input or a weight <= 0,
  * GB_ERR_NUMERIC when the iteration limit (3n + 30 passive-set additions) is
  * reached, GB_ERR_NOMEM. On error `out` holds nothing to release. */
-enum gb_status gb_nnls_solve(const double *a, size_t m, size_t n, const double *b,
+GB_API enum gb_status gb_nnls_solve(const double *a, size_t m, size_t n, const double *b,
                              const double *w, struct gb_nnls_result *out);
 
 /* Frees what gb_nnls_solve allocated and zeroes `r`. */
-void gb_nnls_result_release(struct gb_nnls_result *r);
+GB_API void gb_nnls_result_release(struct gb_nnls_result *r);
 
 #endif

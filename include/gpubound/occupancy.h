@@ -19,6 +19,8 @@
 #ifndef GPUBOUND_OCCUPANCY_H
 #define GPUBOUND_OCCUPANCY_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/device.h"
@@ -87,13 +89,13 @@ struct gb_occupancy_result {
  * outside -1..100 or incomplete device limits; GB_ERR_UNSUPPORTED for a
  * compute capability below 7.0 or unknown to the calculator. A block too
  * large to run is not an error: active_blocks is 0 and `limit` says why. */
-enum gb_status gb_occupancy_compute(const struct gb_device_info *dev,
+GB_API enum gb_status gb_occupancy_compute(const struct gb_device_info *dev,
                                     const struct gb_occupancy_input *in,
                                     struct gb_occupancy_result *out);
 
 /* "warps", "registers", "shared memory", "blocks", "barriers" or "none"
  * for a single bit. */
-const char *gb_occupancy_limit_name(enum gb_occ_limit limit);
+GB_API const char *gb_occupancy_limit_name(enum gb_occ_limit limit);
 
 /* The three graphs of the CUDA Occupancy Calculator: one input varied, the
  * others held at `in`. */
@@ -118,12 +120,12 @@ struct gb_occupancy_point {
 /* Evaluates gb_occupancy_compute along `axis`. On success *points is a
  * malloc'ed array of *n points (the caller frees it) in increasing value.
  * Errors as gb_occupancy_compute (for the held inputs), GB_ERR_NOMEM. */
-enum gb_status gb_occupancy_sweep(const struct gb_device_info *dev,
+GB_API enum gb_status gb_occupancy_sweep(const struct gb_device_info *dev,
                                   const struct gb_occupancy_input *in,
                                   enum gb_occupancy_axis axis,
                                   struct gb_occupancy_point **points, size_t *n);
 
 /* "threads", "regs" or "smem". */
-const char *gb_occupancy_axis_name(enum gb_occupancy_axis axis);
+GB_API const char *gb_occupancy_axis_name(enum gb_occupancy_axis axis);
 
 #endif

@@ -23,6 +23,8 @@
 #ifndef GPUBOUND_REGRESS_H
 #define GPUBOUND_REGRESS_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/status.h"
@@ -88,21 +90,21 @@ struct gb_regress_dummies {
 /* Creates a model with the n_obs responses `y` (copied), an intercept and no
  * predictors. GB_ERR_USAGE when n_obs is 0 or y has a non-finite value,
  * GB_ERR_NOMEM. Free with gb_regress_model_free. */
-enum gb_status gb_regress_model_new(size_t n_obs, const double *y, struct gb_regress_model **out);
+GB_API enum gb_status gb_regress_model_new(size_t n_obs, const double *y, struct gb_regress_model **out);
 
 /* Frees the model and everything it holds; NULL is ignored. */
-void gb_regress_model_free(struct gb_regress_model *m);
+GB_API void gb_regress_model_free(struct gb_regress_model *m);
 
 /* Turns the intercept on (1) or off (0). */
-void gb_regress_model_set_intercept(struct gb_regress_model *m, int on);
+GB_API void gb_regress_model_set_intercept(struct gb_regress_model *m, int on);
 
 /* Makes the fit weighted with the n_obs weights `w` (copied), or ordinary
  * again with w == NULL. Weights must be finite and > 0 (GB_ERR_USAGE). */
-enum gb_status gb_regress_model_set_weights(struct gb_regress_model *m, const double *w);
+GB_API enum gb_status gb_regress_model_set_weights(struct gb_regress_model *m, const double *w);
 
 /* Appends a predictor column named `name` (copied, non-empty, unique in the
  * model) with n_obs finite values `x` (copied). GB_ERR_USAGE otherwise. */
-enum gb_status gb_regress_model_add(struct gb_regress_model *m, const char *name, const double *x);
+GB_API enum gb_status gb_regress_model_add(struct gb_regress_model *m, const char *name, const double *x);
 
 /* Builds the dummy columns of a categorical predictor: `labels` holds the
  * n_obs category labels; one 0/1 column is made for each distinct level
@@ -110,16 +112,16 @@ enum gb_status gb_regress_model_add(struct gb_regress_model *m, const char *name
  * give "b2"). Levels are ordered numerically when every label is a number,
  * otherwise by strcmp. GB_ERR_USAGE when `reference` is not among the labels
  * or a label is NULL. On error `d` holds nothing to release. */
-enum gb_status gb_regress_dummies_init(struct gb_regress_dummies *d, const char *prefix,
+GB_API enum gb_status gb_regress_dummies_init(struct gb_regress_dummies *d, const char *prefix,
                                        const char *const *labels, size_t n_obs,
                                        const char *reference);
 
 /* Frees what gb_regress_dummies_init allocated and zeroes `d`. */
-void gb_regress_dummies_release(struct gb_regress_dummies *d);
+GB_API void gb_regress_dummies_release(struct gb_regress_dummies *d);
 
 /* Expands a categorical predictor into dummy columns (gb_regress_dummies_init)
  * and appends them to the model. */
-enum gb_status gb_regress_model_add_categorical(struct gb_regress_model *m, const char *prefix,
+GB_API enum gb_status gb_regress_model_add_categorical(struct gb_regress_model *m, const char *prefix,
                                                 const char *const *labels,
                                                 const char *reference);
 
@@ -128,7 +130,7 @@ enum gb_status gb_regress_model_add_categorical(struct gb_regress_model *m, cons
  * (no residual degree of freedom is left), when the design is rank deficient
  * (collinear columns; see GB_REGRESS_RANK_TOL), or when the fit does not
  * produce finite numbers. Free the fit with gb_regress_fit_free. */
-enum gb_status gb_regress_fit(const struct gb_regress_model *m, struct gb_regress_fit **out);
+GB_API enum gb_status gb_regress_fit(const struct gb_regress_model *m, struct gb_regress_fit **out);
 
 /* Backward elimination: fits the model, then while the least significant
  * predictor (largest p-value; the intercept is never dropped) has a p-value
@@ -137,13 +139,13 @@ enum gb_status gb_regress_fit(const struct gb_regress_model *m, struct gb_regres
  * p-value each had when dropped. A model whose every predictor is dropped
  * ends as the intercept-only fit (or, without an intercept, GB_ERR_NUMERIC).
  * p_remove must be in (0, 1) (GB_ERR_USAGE). Errors as gb_regress_fit. */
-enum gb_status gb_regress_backward(const struct gb_regress_model *m, double p_remove,
+GB_API enum gb_status gb_regress_backward(const struct gb_regress_model *m, double p_remove,
                                    struct gb_regress_fit **out);
 
 /* Index of coefficient `name` in the fit, or -1. */
-int gb_regress_fit_index(const struct gb_regress_fit *f, const char *name);
+GB_API int gb_regress_fit_index(const struct gb_regress_fit *f, const char *name);
 
 /* Frees a fit; NULL is ignored. */
-void gb_regress_fit_free(struct gb_regress_fit *f);
+GB_API void gb_regress_fit_free(struct gb_regress_fit *f);
 
 #endif

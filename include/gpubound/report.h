@@ -11,6 +11,8 @@
 #ifndef GPUBOUND_REPORT_H
 #define GPUBOUND_REPORT_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -44,12 +46,12 @@ struct gb_report_opts {
 /* GB_ERR_USAGE, naming the pattern and some of the run's charts, when a
  * pattern of `opts` (NULL: none) matches no chart that `book` draws from
  * `run`; GB_OK when each matches one. */
-enum gb_status gb_report_check_patterns(const struct gb_run *run, const struct gb_chart_book *book,
+GB_API enum gb_status gb_report_check_patterns(const struct gb_run *run, const struct gb_chart_book *book,
                                         const struct gb_report_opts *opts);
 
 /* Whether `run`, charted by `book`, is large (see GB_REPORT_LARGE_RECORDS).
  * Returns 0 when it cannot tell (out of memory). */
-int gb_report_is_large(const struct gb_run *run, const struct gb_chart_book *book);
+GB_API int gb_report_is_large(const struct gb_run *run, const struct gb_chart_book *book);
 
 /* Draws the charts of `set` selected by `opts` (NULL: every one) from the
  * records of `run` of suite set->name, into `out_dir` (created when
@@ -66,7 +68,7 @@ int gb_report_is_large(const struct gb_run *run, const struct gb_chart_book *boo
  * failing chart does not stop the others; the first failure is returned.
  * With patterns, a large run and all_charts are not considered here:
  * patterns select, else every chart is drawn. */
-enum gb_status gb_report_charts(const struct gb_run *run, const struct gb_chart_set *set,
+GB_API enum gb_status gb_report_charts(const struct gb_run *run, const struct gb_chart_set *set,
                                 const struct gb_report_opts *opts, const char *out_dir,
                                 struct gb_report_result *res);
 
@@ -80,20 +82,20 @@ enum gb_status gb_report_charts(const struct gb_run *run, const struct gb_chart_
  * column per reference of ref_speedups. GB_ERR_USAGE for a spec that is not
  * a speedup chart or whose pair or references cannot be read. Free *out
  * with gb_table_free; a table with no row when no pair was measured. */
-enum gb_status gb_report_speedup_table(const struct gb_run *run, const struct gb_chart_set *set,
+GB_API enum gb_status gb_report_speedup_table(const struct gb_run *run, const struct gb_chart_set *set,
                                        const struct gb_chart_spec *spec, struct gb_table **out);
 
 /* Prints, for every suite of the run that `book` has charts for, each of its
  * speedup charts that has a measured pair as a titled table (title line,
  * blank line, the table) on `f`, a blank line before each; prints nothing
  * when there is none. Formats and `width` as gb_table_print. */
-enum gb_status gb_report_print_speedups_book(const struct gb_run *run,
+GB_API enum gb_status gb_report_print_speedups_book(const struct gb_run *run,
                                              const struct gb_chart_book *book, FILE *f,
                                              enum gb_format fmt, int width);
 
 /* gb_report_print_speedups_book with the charts of the run's own
  * charts.json (none when it has none). */
-enum gb_status gb_report_print_speedups(const struct gb_run *run, FILE *f, enum gb_format fmt,
+GB_API enum gb_status gb_report_print_speedups(const struct gb_run *run, FILE *f, enum gb_format fmt,
                                         int width);
 
 /* The values a line or bar chart of `set` draws from `run`, as a table:
@@ -102,7 +104,7 @@ enum gb_status gb_report_print_speedups(const struct gb_run *run, FILE *f, enum 
  * each cell the y of that series at that x (4 significant digits; empty
  * where the series has no point). GB_ERR_USAGE for a heat grid or a bad
  * spec. Free *out with gb_table_free. */
-enum gb_status gb_report_chart_table(const struct gb_run *run, const struct gb_chart_set *set,
+GB_API enum gb_status gb_report_chart_table(const struct gb_run *run, const struct gb_chart_set *set,
                                      const struct gb_chart_spec *c, struct gb_table **out);
 
 /* The summary of a run as a table, one row per record (of `suite` only, or
@@ -114,7 +116,7 @@ enum gb_status gb_report_chart_table(const struct gb_run *run, const struct gb_c
  * (why a point failed, an unconverged stopping rule, a dropped clock).
  * Times are left empty for records that were not measured. Free *out with
  * gb_table_free. */
-enum gb_status gb_report_summary_table(const struct gb_run *run, const char *suite,
+GB_API enum gb_status gb_report_summary_table(const struct gb_run *run, const char *suite,
                                        struct gb_table **out);
 
 /* The summary of a large run: one row per bench (of `suite` only, or of
@@ -122,7 +124,7 @@ enum gb_status gb_report_summary_table(const struct gb_run *run, const char *sui
  * first appearance: points recorded, measured, failed, skipped, and the
  * fastest and slowest median time of its measured points (µs, or ms when
  * the slowest reaches 10 ms). Free *out with gb_table_free. */
-enum gb_status gb_report_bench_table(const struct gb_run *run, const char *suite,
+GB_API enum gb_status gb_report_bench_table(const struct gb_run *run, const char *suite,
                                      struct gb_table **out);
 
 /* What a run found, suite by suite, as plain-text lines (no markup): the
@@ -142,11 +144,11 @@ struct gb_findings {
  * default rule when `book` is NULL or its set declares none): no lines for
  * a suite without records. GB_ERR_NOMEM; on error *out is empty. Release
  * with gb_findings_release. */
-enum gb_status gb_report_findings(const struct gb_run *run, const struct gb_chart_book *book,
+GB_API enum gb_status gb_report_findings(const struct gb_run *run, const struct gb_chart_book *book,
                                   const char *suite, struct gb_findings *out);
 
 /* Frees the lines and empties *f. Safe on an empty one and on NULL. */
-void gb_findings_release(struct gb_findings *f);
+GB_API void gb_findings_release(struct gb_findings *f);
 
 /* Writes the report of `run` into `out_dir` (created when missing, parents
  * too): the charts of `book` that `opts` selects (NULL: the default; see
@@ -169,7 +171,7 @@ void gb_findings_release(struct gb_findings *f);
  * before anything is written, when the report.md in `out_dir` was made from
  * more points than `run` holds (a cut run) and opts->force is not set;
  * GB_ERR_IO when a file cannot be written. */
-enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_chart_book *book,
+GB_API enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_chart_book *book,
                                     const struct gb_report_opts *opts, const char *out_dir,
                                     struct gb_report_result *res);
 
@@ -177,7 +179,7 @@ enum gb_status gb_report_write_book(const struct gb_run *run, const struct gb_ch
  * has none) and the default options. charts.json carries no findings
  * rules, so the findings use the default rule (gpubound's commands add the
  * rules of the suites they know). */
-enum gb_status gb_report_write(const struct gb_run *run, const char *out_dir,
+GB_API enum gb_status gb_report_write(const struct gb_run *run, const char *out_dir,
                                struct gb_report_result *res);
 
 #endif

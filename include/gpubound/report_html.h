@@ -11,6 +11,8 @@
 #ifndef GPUBOUND_REPORT_HTML_H
 #define GPUBOUND_REPORT_HTML_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/chart_spec.h"
@@ -24,7 +26,7 @@
 
 /* The chart library's path (GB_CHARTJS or GB_HTML_CHARTJS) in buf; 1 when
  * that file can be read, 0 when not. */
-int gb_html_library(char *buf, size_t n);
+GB_API int gb_html_library(char *buf, size_t n);
 
 /* Writes <out_dir>/report.html for `run`: the charts of `book` that `opts`
  * selects (as report.md; NULL: the default), its summary and speedup tables,
@@ -33,7 +35,7 @@ int gb_html_library(char *buf, size_t n);
  * written: "report.html" goes to res->not_drawn and res->note says how to
  * install it (GB_OK). The file written is appended to res->files.
  * GB_ERR_IO when it cannot be written, GB_ERR_NOMEM. */
-enum gb_status gb_report_html_write(const struct gb_run *run, const struct gb_chart_book *book,
+GB_API enum gb_status gb_report_html_write(const struct gb_run *run, const struct gb_chart_book *book,
                                     const struct gb_report_opts *opts, const char *out_dir,
                                     struct gb_report_result *res);
 
@@ -52,7 +54,7 @@ struct gb_html_camp_inputs {
  * installed" rule as gb_report_html_write: *written is 0 and `note` (of
  * size n) says how to get it. GB_ERR_IO when a file cannot be read or
  * written. */
-enum gb_status gb_html_camp_page(const char *model_path, const struct gb_html_camp_inputs *in,
+GB_API enum gb_status gb_html_camp_page(const char *model_path, const struct gb_html_camp_inputs *in,
                                  const char *path, int *written, char *note, size_t n);
 
 #endif

@@ -14,6 +14,8 @@
 #ifndef GPUBOUND_RESULTS_H
 #define GPUBOUND_RESULTS_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -64,7 +66,7 @@ struct gb_wall_parts {
 };
 
 /* Adds every part of `b` to `a`. */
-void gb_wall_parts_add(struct gb_wall_parts *a, const struct gb_wall_parts *b);
+GB_API void gb_wall_parts_add(struct gb_wall_parts *a, const struct gb_wall_parts *b);
 
 /* The statistics of a point's timed samples, per launch in ns (results.json's
  * time_ns and batch_time_ns objects, under these names). GB_TIME_STATS(X)
@@ -76,7 +78,7 @@ struct gb_time_stats {
 };
 
 /* Sets every statistic of `t` to NAN (a point not timed, or not batched). */
-void gb_time_stats_clear(struct gb_time_stats *t);
+GB_API void gb_time_stats_clear(struct gb_time_stats *t);
 
 /* The fields of a record that results.json and results.csv carry: one row
  * each, in the order they are written (src/results/schema.h reads the
@@ -238,10 +240,10 @@ struct gb_file_hashes {
 /* Adds the digest of `name` to `l`, or replaces it. GB_ERR_USAGE naming
  * the file when the name is too long (127 bytes at most), the digest is not
  * 64 lowercase hex digits or the list is full. */
-enum gb_status gb_file_hashes_set(struct gb_file_hashes *l, const char *name, const char *sha256);
+GB_API enum gb_status gb_file_hashes_set(struct gb_file_hashes *l, const char *name, const char *sha256);
 
 /* The digest of `name` in `l`, or NULL. */
-const char *gb_file_hashes_get(const struct gb_file_hashes *l, const char *name);
+GB_API const char *gb_file_hashes_get(const struct gb_file_hashes *l, const char *name);
 
 /* The fields of run.json: one row each, in the order they are written
  * (src/results/schema.h reads the table; docs/results-format.md describes
@@ -370,11 +372,11 @@ struct gb_run_info {
 
 /* The numbers of run.json's DERIVED rows: timed_s / wall_s (NAN without a
  * wall time), timed_s again (under wall_parts). */
-double gb_run_info_timed_share(const struct gb_run_info *in);
-double gb_run_info_timed_s(const struct gb_run_info *in);
+GB_API double gb_run_info_timed_share(const struct gb_run_info *in);
+GB_API double gb_run_info_timed_s(const struct gb_run_info *in);
 
 /* The wall time of a run none of its parts names (planning, progress output). */
-double gb_run_info_other_s(const struct gb_run_info *in);
+GB_API double gb_run_info_other_s(const struct gb_run_info *in);
 
 /* A loaded run directory. It owns its records (and their axes and metrics). */
 struct gb_run {
@@ -394,63 +396,63 @@ struct gb_run {
 /* ---- records ---- */
 
 /* Value of axis `name` in `r`, or NULL. */
-const char *gb_record_axis(const struct gb_record *r, const char *name);
+GB_API const char *gb_record_axis(const struct gb_record *r, const char *name);
 
 /* Numeric value of axis `name`; returns `fallback` when absent or not a number. */
-double gb_record_axis_num(const struct gb_record *r, const char *name, double fallback);
+GB_API double gb_record_axis_num(const struct gb_record *r, const char *name, double fallback);
 
 /* Adds or replaces an axis value, growing r->axes as needed. GB_ERR_USAGE
  * when the name or value is too long for struct gb_kv; GB_ERR_NOMEM. On
  * error the record is unchanged. */
-enum gb_status gb_record_set_axis(struct gb_record *r, const char *name, const char *value);
+GB_API enum gb_status gb_record_set_axis(struct gb_record *r, const char *name, const char *value);
 
 /* Adds or replaces a metric, growing r->metrics as needed. GB_ERR_USAGE when
  * the name is too long for struct gb_metric; GB_ERR_NOMEM. On error the
  * record is unchanged. */
-enum gb_status gb_record_set_metric(struct gb_record *r, const char *name, double value);
+GB_API enum gb_status gb_record_set_metric(struct gb_record *r, const char *name, double value);
 
 /* Keeps a copy of `log` as the record's compile_log (replacing any), cut
  * to GB_COMPILE_LOG_MAX bytes; NULL clears it. GB_ERR_NOMEM leaves the
  * record unchanged. */
-enum gb_status gb_record_set_compile_log(struct gb_record *r, const char *log);
+GB_API enum gb_status gb_record_set_compile_log(struct gb_record *r, const char *log);
 
 /* Frees the record's axes, metrics and compile log and zeroes the whole record, so that
  * it can be filled again. Safe on a zeroed record and on NULL. */
-void gb_record_release(struct gb_record *r);
+GB_API void gb_record_release(struct gb_record *r);
 
 /* Makes `dst` an independent copy of `src` (its own arrays). `dst` is
  * overwritten, not released first. GB_ERR_NOMEM leaves `dst` zeroed. */
-enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src);
+GB_API enum gb_status gb_record_copy(struct gb_record *dst, const struct gb_record *src);
 
 /* Value of metric `name`, or `fallback`. */
-double gb_record_metric(const struct gb_record *r, const char *name, double fallback);
+GB_API double gb_record_metric(const struct gb_record *r, const char *name, double fallback);
 
-const char *gb_record_status_name(enum gb_record_status st);
+GB_API const char *gb_record_status_name(enum gb_record_status st);
 
 /* ---- a record's hardware counters (src/results/counters.c) ---- */
 
 /* 1 when the point was profiled (run --counters) and has counters. */
-int gb_record_has_counters(const struct gb_record *r);
+GB_API int gb_record_has_counters(const struct gb_record *r);
 
 /* The identity of a record's point as one string (malloc'ed; NULL when
  * out of memory): its suite and bench (or `bench_as` in their place, for
  * benches compared under one name), cache mode and axes sorted by name,
  * joined by bytes that names cannot hold. Equal points give equal keys. */
-char *gb_record_point_key(const struct gb_record *r, const char *bench_as);
+GB_API char *gb_record_point_key(const struct gb_record *r, const char *bench_as);
 
 /* The value of counter `name` (an Nsight Compute metric name such as
  * "dram__sectors_read.sum"), or `fallback` when absent or unknown. */
-double gb_record_counter(const struct gb_record *r, const char *name, double fallback);
+GB_API double gb_record_counter(const struct gb_record *r, const char *name, double fallback);
 
 /* The per-instance values of counter `name` (per FBPA, per L2 slice) in
  * *values (owned by the record) and their count; 0 and NULL when the
  * record has none (CUPTI gives rollups: see include/gpubound/counters.h). */
-int gb_record_counter_instances(const struct gb_record *r, const char *name, const double **values);
+GB_API int gb_record_counter_instances(const struct gb_record *r, const char *name, const double **values);
 
 /* Counts the run's records by status: ok, skipped, and every other
  * (failed verification or an error) as failed. */
-void gb_run_count_status(const struct gb_run *run, size_t *ok, size_t *failed, size_t *skipped);
-const char *gb_cache_mode_name(enum gb_cache_mode m);
+GB_API void gb_run_count_status(const struct gb_run *run, size_t *ok, size_t *failed, size_t *skipped);
+GB_API const char *gb_cache_mode_name(enum gb_cache_mode m);
 
 /* ---- writing ---- */
 
@@ -459,13 +461,13 @@ struct gb_run_writer;
 /* Checks that `dir` can take a new run: it does not exist (it is created,
  * parents too) or is an empty directory, and is writable. Nothing is
  * written but the directory itself. */
-enum gb_status gb_run_dir_prepare(const char *dir);
+GB_API enum gb_status gb_run_dir_prepare(const char *dir);
 
 /* Opens a run directory prepared by gb_run_dir_prepare and writes run.json
  * (complete = 0), an empty results.json array and the CSV header with one
  * column per name in `axes` (the union of the planned points' axes).
  * The writer owns nothing of `info` or `axes` after the call. */
-enum gb_status gb_run_writer_open(const char *dir, const struct gb_run_info *info,
+GB_API enum gb_status gb_run_writer_open(const char *dir, const struct gb_run_info *info,
                                   const char *const *axes, int n_axes,
                                   struct gb_run_writer **out);
 
@@ -473,13 +475,13 @@ enum gb_status gb_run_writer_open(const char *dir, const struct gb_run_info *inf
  * the record survives if the process is killed right after. The writer
  * keeps its own copy of `r` (for the final CSV): the caller still owns `r`
  * and releases it. */
-enum gb_status gb_run_writer_add(struct gb_run_writer *w, const struct gb_record *r);
+GB_API enum gb_status gb_run_writer_add(struct gb_run_writer *w, const struct gb_record *r);
 
 /* Closes results.json, rewrites results.csv with one column per metric
  * (while the run lasts, metrics share one "metrics" column), and rewrites
  * run.json atomically with `info` (which should now carry finished_utc,
  * complete, counts and times); frees `w`. Safe with w == NULL. */
-enum gb_status gb_run_writer_close(struct gb_run_writer *w, const struct gb_run_info *info);
+GB_API enum gb_status gb_run_writer_close(struct gb_run_writer *w, const struct gb_run_info *info);
 
 /* ---- reading ---- */
 
@@ -497,8 +499,8 @@ enum gb_status gb_run_writer_close(struct gb_run_writer *w, const struct gb_run_
  * Free with gb_run_free. */
 #define GB_RECORD_LINE_MAX (1 << 20)
 #define GB_RECORDS_MAX_BYTES (1UL << 30)
-enum gb_status gb_run_load(const char *dir, struct gb_run **out);
-void gb_run_free(struct gb_run *run);
+GB_API enum gb_status gb_run_load(const char *dir, struct gb_run **out);
+GB_API void gb_run_free(struct gb_run *run);
 
 /* The consistency checks of a loaded run whose records came from `file`
  * (called by gb_run_load). Errors (GB_ERR_FORMAT, one line): a reversed
@@ -507,10 +509,10 @@ void gb_run_free(struct gb_run *run);
  * run->warnings): a count of records that differs from run.json's
  * points_ok and points_failed, GB/s or GFLOP/s that do not follow from the
  * median, a median outside its interval. */
-enum gb_status gb_run_check(struct gb_run *run, const char *file);
+GB_API enum gb_status gb_run_check(struct gb_run *run, const char *file);
 
 /* Adds a warning line to run->warnings (printf format). GB_ERR_NOMEM. */
-enum gb_status gb_run_warn(struct gb_run *run, const char *fmt, ...)
+GB_API enum gb_status gb_run_warn(struct gb_run *run, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* Whether axis `axis` = `value` of a record of suite/bench lies in the
@@ -522,30 +524,30 @@ typedef int (*gb_axis_domain_fn)(void *ctx, const char *suite, const char *bench
 
 /* Adds a warning for every axis value of the run outside its suite's
  * domain, as `fn` judges. GB_ERR_NOMEM. */
-enum gb_status gb_run_check_axes(struct gb_run *run, gb_axis_domain_fn fn, void *ctx);
+GB_API enum gb_status gb_run_check_axes(struct gb_run *run, gb_axis_domain_fn fn, void *ctx);
 
 /* ---- JSON/CSV of single items, shared by writers of other outputs ---- */
 
 /* Writes one record as a single-line JSON object (no newline). */
-enum gb_status gb_record_write_json(FILE *f, const struct gb_record *r);
+GB_API enum gb_status gb_record_write_json(FILE *f, const struct gb_record *r);
 
 /* Writes run info as a pretty JSON document. */
-enum gb_status gb_run_info_write_json(FILE *f, const struct gb_run_info *info);
+GB_API enum gb_status gb_run_info_write_json(FILE *f, const struct gb_run_info *info);
 
 /* Writes `n` records as CSV: a header, then one row per record, with one
  * column per name in `axes` and one per distinct metric (every one of them:
  * there is no bound). GB_ERR_NOMEM, GB_ERR_IO. */
-enum gb_status gb_records_write_csv(FILE *f, const struct gb_record *recs, size_t n,
+GB_API enum gb_status gb_records_write_csv(FILE *f, const struct gb_record *recs, size_t n,
                                     const char *const *axes, int n_axes);
 
 /* Fills the parts of `info` known without a GPU: tool version, git
  * revision, host, UTC start time, the toolkit version the tool was built
  * with, and `nvrtc_version` as the caller found it (gb_nvrtc_version; NULL
  * or "" when unknown), so that this module needs no GPU code. */
-void gb_run_info_init(struct gb_run_info *info, const char *command_line,
+GB_API void gb_run_info_init(struct gb_run_info *info, const char *command_line,
                       const char *nvrtc_version);
 
 /* The current UTC time as ISO 8601 ("2026-11-21T12:00:00Z"). */
-void gb_utc_now(char *buf, size_t n);
+GB_API void gb_utc_now(char *buf, size_t n);
 
 #endif

@@ -20,6 +20,8 @@
 #ifndef GPUBOUND_ROOFLINE_H
 #define GPUBOUND_ROOFLINE_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/device.h"
@@ -62,16 +64,16 @@ struct gb_roof_info {
 };
 
 /* The roof's description (static storage). NULL for an out-of-range id. */
-const struct gb_roof_info *gb_roof_info(int roof);
+GB_API const struct gb_roof_info *gb_roof_info(int roof);
 
 /* The roof named `name` ("l2", "fp32", ...), or -1. */
-int gb_roof_find(const char *name);
+GB_API int gb_roof_find(const char *name);
 
 /* The roof of memory level `level`. */
-enum gb_roof gb_roof_of_level(enum gb_roof_level level);
+GB_API enum gb_roof gb_roof_of_level(enum gb_roof_level level);
 
 /* The level's name: "DRAM", "L2", "L1/shared". */
-const char *gb_roof_level_name(enum gb_roof_level level);
+GB_API const char *gb_roof_level_name(enum gb_roof_level level);
 
 /* The guide figure of roof `r` on device `d`, in the roof's unit: the
  * device's theoretical memory bandwidth, or a per-SM, per-clock rate (the
@@ -79,17 +81,17 @@ const char *gb_roof_level_name(enum gb_roof_level level);
  * bandwidth, the tensor cores' dense datasheet rates) times the SM count
  * and the maximum SM clock. 0 when no figure is published for the roof or
  * the compute capability; *source (may be NULL) then names why. */
-double gb_roof_guide(int r, const struct gb_device_info *d, const char **source);
+GB_API double gb_roof_guide(int r, const struct gb_device_info *d, const char **source);
 
 /* Which roof record `r` measures, or -1 for a record of no roof bench
  * (or one not ok). */
-int gb_roof_of_record(const struct gb_record *r);
+GB_API int gb_roof_of_record(const struct gb_record *r);
 
 /* The rate record `r` reached, in its roof's unit (GB/s, GFLOP/s, Gop/s,
  * Gatomic/s; for GB_ROOF_LAUNCH the median time in ns); NAN when it has
  * none. `d` gives the SM count and clock for rates recorded per SM and
  * clock (suite throughput). */
-double gb_roof_record_rate(const struct gb_record *r, const struct gb_device_info *d);
+GB_API double gb_roof_record_rate(const struct gb_record *r, const struct gb_device_info *d);
 
 /* The roofs of one machine. */
 struct gb_ceilings {
@@ -112,19 +114,19 @@ struct gb_ceilings {
 };
 
 /* The guide figures of device `d` as the roofs (measured = 0). */
-void gb_ceilings_guide(const struct gb_device_info *d, struct gb_ceilings *c);
+GB_API void gb_ceilings_guide(const struct gb_device_info *d, struct gb_ceilings *c);
 
 /* The roofs measured by `run` (every ok record of a roof bench; the largest
  * rate per roof), with the guide figures where the run measured nothing.
  * GB_ERR_USAGE (with what to record) when the run has no device or no
  * record of any roof bench. */
-enum gb_status gb_ceilings_from_run(const struct gb_run *run, struct gb_ceilings *c);
+GB_API enum gb_status gb_ceilings_from_run(const struct gb_run *run, struct gb_ceilings *c);
 
 /* Fits the launch overhead line through n points (blocks v[i], median
  * time t_ns[i]) by ordinary least squares (GSL's gsl_fit_linear). Sets *a_ns
  * and *b (blocks per ns; INFINITY for a flat line) ; GB_ERR_USAGE for
  * fewer than two distinct v. */
-enum gb_status gb_ceilings_fit_launch(const double *v, const double *t_ns, size_t n, double *a_ns,
+GB_API enum gb_status gb_ceilings_fit_launch(const double *v, const double *t_ns, size_t n, double *a_ns,
                                       double *b);
 
 /* ---- points under the roofs ---- */
@@ -149,7 +151,7 @@ struct gb_roofline_point {
  * binding, fraction and above from the inputs (label .. bytes) and the
  * roofs `c`. A level or pipe whose roof is NAN or not positive bounds
  * nothing. */
-void gb_roofline_place(const struct gb_ceilings *c, struct gb_roofline_point *pt);
+GB_API void gb_roofline_place(const struct gb_ceilings *c, struct gb_roofline_point *pt);
 
 struct gb_roofline {
     struct gb_roofline_point *pts;
@@ -170,9 +172,9 @@ struct gb_roofline_opts {
  * sectors x 32, and L1/shared as global L1 sectors x 32 plus shared-memory
  * wavefronts x 128; without counters its `bytes` stand for DRAM only.
  * Operations are the record's `flops`. Release with gb_roofline_release. */
-enum gb_status gb_roofline_fit_run(const struct gb_run *run, const struct gb_ceilings *c,
+GB_API enum gb_status gb_roofline_fit_run(const struct gb_run *run, const struct gb_ceilings *c,
                                    const struct gb_roofline_opts *o, struct gb_roofline *out);
 
-void gb_roofline_release(struct gb_roofline *r);
+GB_API void gb_roofline_release(struct gb_roofline *r);
 
 #endif

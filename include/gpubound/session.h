@@ -7,6 +7,8 @@
 #ifndef GPUBOUND_SESSION_H
 #define GPUBOUND_SESSION_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/gpu.h"
@@ -30,16 +32,16 @@ struct gb_session {
  * `command_line`, device, driver versions, mode ("quick" or "full").
  * GB_ERR_NO_GPU (or the driver's error) when the device cannot be used;
  * then nothing is held, and gb_session_close is still safe. */
-enum gb_status gb_session_open(struct gb_session *s, int ordinal, const char *command_line, int quick);
+GB_API enum gb_status gb_session_open(struct gb_session *s, int ordinal, const char *command_line, int quick);
 
 /* Fills the end of s->info: wall time since s->t_start (open, or the
  * run's start carried through a restart), NVRTC compilations and
  * disk-cache hits, compile CPU time and the GPU thread's wait for
  * compiles (with s->prior's), finish time, and `complete`. */
-void gb_session_finish(struct gb_session *s, int complete);
+GB_API void gb_session_finish(struct gb_session *s, int complete);
 
 /* Closes the GPU; safe on a session that failed to open or was closed. */
-void gb_session_close(struct gb_session *s);
+GB_API void gb_session_close(struct gb_session *s);
 
 /* What a caller of gb_session_run is told while it runs (any may be NULL). */
 struct gb_session_hooks {
@@ -114,7 +116,7 @@ struct gb_session_result {
  * resume->next are not measured again. Returns GB_OK when every
  * planned point was measured and written (points that failed count in
  * res->info, not here); otherwise the status and res->stage say why. */
-enum gb_status gb_session_run(const struct gb_plan *plan, const struct gb_session_opts *o,
+GB_API enum gb_status gb_session_run(const struct gb_plan *plan, const struct gb_session_opts *o,
                               const struct gb_session_hooks *hooks, struct gb_session_result *res);
 
 /* ---- profiling without a run directory (src/measure/profile_session.c) ---- */
@@ -125,7 +127,7 @@ enum gb_status gb_session_run(const struct gb_plan *plan, const struct gb_sessio
  * `each` (the record is released after the call). GB_ERR_NO_GPU when the
  * device cannot be opened; a point's failure is in its record; an
  * interruption or a faulted device stops the loop with its status. */
-enum gb_status gb_session_profile(const struct gb_plan *const *plans, size_t n_plans,
+GB_API enum gb_status gb_session_profile(const struct gb_plan *const *plans, size_t n_plans,
                                   const struct gb_session_opts *o,
                                   void (*each)(void *ctx, const struct gb_record *rec), void *ctx);
 
@@ -144,7 +146,7 @@ struct gb_truth_summary {
  * the session's metadata beside it in `<path>.run.json` (both written
  * atomically; finishes s->info). The table's format:
  * tests/data/occupancy/README.md. */
-enum gb_status gb_session_record_occupancy_truth(struct gb_session *s, const char *path,
+GB_API enum gb_status gb_session_record_occupancy_truth(struct gb_session *s, const char *path,
                                                  struct gb_truth_summary *sum);
 
 #endif

@@ -20,6 +20,8 @@
 #ifndef GPUBOUND_SPEC_H
 #define GPUBOUND_SPEC_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/status.h"
@@ -45,30 +47,30 @@ struct gb_expr;
  * longer than GB_EXPR_MAX_LEN or nested deeper than GB_EXPR_MAX_DEPTH: the
  * caller puts the file, field and text in front of it. GB_ERR_NOMEM. Free
  * with gb_expr_free. */
-enum gb_status gb_expr_parse(const char *text, const char *const *names, int n_names,
+GB_API enum gb_status gb_expr_parse(const char *text, const char *const *names, int n_names,
                              struct gb_expr **out);
 
 /* Evaluates `e` with values[i] the value of names[i] of its parse. A
  * comparison, && and || give 1 or 0. The value may be NaN or infinite (a
  * division by zero): the caller decides what it accepts. */
-enum gb_status gb_expr_eval(const struct gb_expr *e, const double *values, double *out);
+GB_API enum gb_status gb_expr_eval(const struct gb_expr *e, const double *values, double *out);
 
 /* The text the expression was parsed from. */
-const char *gb_expr_text(const struct gb_expr *e);
+GB_API const char *gb_expr_text(const struct gb_expr *e);
 
 /* The parts the expression was parsed into (its nodes, each with its own
  * evaluator): what it costs to hold, for a caller bounding many of them. */
-int gb_expr_size(const struct gb_expr *e);
+GB_API int gb_expr_size(const struct gb_expr *e);
 
 /* Whether the expression uses names[i] (directly or inside a call). */
-int gb_expr_uses(const struct gb_expr *e, int i);
+GB_API int gb_expr_uses(const struct gb_expr *e, int i);
 
-void gb_expr_free(struct gb_expr *e);
+GB_API void gb_expr_free(struct gb_expr *e);
 
 /* Whether `name` is taken by the expression language: a function or
  * constant of libmatheval (sin, exp, pi, e, ...) or of this layer (ceil,
  * floor, min, max). An axis or define of that name is refused. */
-int gb_expr_reserved(const char *name);
+GB_API int gb_expr_reserved(const char *name);
 
 /* ---- spec files ---- */
 
@@ -78,20 +80,20 @@ struct gb_spec;
  * it ends in ".json", contains ".json/" (a spec and one of its benches:
  * "my.json/tiled"), or contains a '/' and names an existing regular file.
  * "bandwidth/read" (a suite and bench) is not one. */
-int gb_spec_is_path(const char *arg);
+GB_API int gb_spec_is_path(const char *arg);
 
 /* Reads and checks the spec file `path`. Every field is validated; the
  * first problem is GB_ERR_USAGE with one line naming the file, the field
  * path and why: `examples/sgemm/spec.json: benches[0].grid[1]: "ceil(n /
  * bsx)": unknown name "bsx"`. GB_ERR_IO when the spec or a file it names
  * cannot be read. Free with gb_spec_free (unless handed to gb_spec_suite). */
-enum gb_status gb_spec_load(const char *path, struct gb_spec **out);
+GB_API enum gb_status gb_spec_load(const char *path, struct gb_spec **out);
 
-void gb_spec_free(struct gb_spec *s);
+GB_API void gb_spec_free(struct gb_spec *s);
 
 /* The suite name and file path of a loaded spec. */
-const char *gb_spec_name(const struct gb_spec *s);
-const char *gb_spec_file(const struct gb_spec *s);
+GB_API const char *gb_spec_name(const struct gb_spec *s);
+GB_API const char *gb_spec_file(const struct gb_spec *s);
 
 /* Makes the heap suite of `spec`, which it then owns (on failure too: the
  * spec is freed). The suite's benches have kernel_source (the spec's first
@@ -100,25 +102,25 @@ const char *gb_spec_file(const struct gb_spec *s);
  * launch, verify, teardown, and ctx = the parsed bench; its charts are time
  * and derived throughput against each bench's first axis. Release it with
  * gb_spec_suite_free (what gb_suite_register is given). */
-enum gb_status gb_spec_suite(struct gb_spec *spec, struct gb_suite **out);
-void gb_spec_suite_free(struct gb_suite *s);
+GB_API enum gb_status gb_spec_suite(struct gb_spec *spec, struct gb_suite **out);
+GB_API void gb_spec_suite_free(struct gb_suite *s);
 
 /* Loads `path` (a spec file, optionally followed by "/BENCH") and registers
  * its suite. *selector is set to what a plan takes ("sgemm" or
  * "sgemm/tiled"), owned by the caller (free). A spec whose suite is
  * registered already from the same file is not loaded twice; another
  * suite of that name is GB_ERR_USAGE. */
-enum gb_status gb_spec_register_path(const char *path, char **selector);
+GB_API enum gb_status gb_spec_register_path(const char *path, char **selector);
 
 /* The spec a registered suite was made from, or NULL for a built-in suite. */
-const struct gb_spec *gb_spec_of_suite(const struct gb_suite *s);
+GB_API const struct gb_spec *gb_spec_of_suite(const struct gb_suite *s);
 
 /* Evaluates every expression of a spec bench's point (its defines, grid,
  * block, shared memory, kernel name, counts, scalars, bytes, flops and its
  * reference's) without a GPU: GB_ERR_USAGE naming the file, the field and
  * the point when one is not a non-negative integer where it must be (or not
  * a number). GB_OK for points of other benches. */
-enum gb_status gb_spec_check_point(const struct gb_point *p);
+GB_API enum gb_status gb_spec_check_point(const struct gb_point *p);
 
 /* ---- a loaded spec's benches as text (gpubound breakdown) ---- */
 
@@ -149,10 +151,10 @@ struct gb_spec_bench_text {
 };
 
 /* The number of benches of a loaded spec. */
-int gb_spec_n_benches(const struct gb_spec *s);
+GB_API int gb_spec_n_benches(const struct gb_spec *s);
 
 /* Fills *out with bench i (0 <= i < gb_spec_n_benches) of `s`. */
-void gb_spec_bench_text(const struct gb_spec *s, int i, struct gb_spec_bench_text *out);
+GB_API void gb_spec_bench_text(const struct gb_spec *s, int i, struct gb_spec_bench_text *out);
 
 /* Adds to `out` the SHA-256 of the spec file and of each of its sources
  * (as read when the spec was loaded) and, when `with_data`, of each init
@@ -163,7 +165,7 @@ void gb_spec_bench_text(const struct gb_spec *s, int i, struct gb_spec_bench_tex
  * file and its sources are the files of the copy a run keeps
  * (gb_spec_save_copy) under DIR/spec/. GB_ERR_IO when a data file cannot
  * be read; GB_ERR_USAGE when `out` cannot take them. */
-enum gb_status gb_spec_hashes(const struct gb_spec *s, int with_data, struct gb_file_hashes *out);
+GB_API enum gb_status gb_spec_hashes(const struct gb_spec *s, int with_data, struct gb_file_hashes *out);
 
 /* Adds to `out` the SHA-256 of what of the spec file a run measures,
  * named "<suite>/<its base name>" as by gb_spec_hashes: the spec as
@@ -172,11 +174,11 @@ enum gb_status gb_spec_hashes(const struct gb_spec *s, int with_data, struct gb_
  * spec whose file changed since a run but whose digest here did not (a
  * model hint added) still describes the kernels and launches measured.
  * GB_ERR_NOMEM; GB_ERR_USAGE when `out` is full. */
-enum gb_status gb_spec_measured_hash(const struct gb_spec *s, struct gb_file_hashes *out);
+GB_API enum gb_status gb_spec_measured_hash(const struct gb_spec *s, struct gb_file_hashes *out);
 
 /* Copies the spec file and its sources into <run_dir>/spec/<suite>/ (the
  * run can then be read, re-run and modelled without the original files).
  * GB_ERR_IO. */
-enum gb_status gb_spec_save_copy(const struct gb_spec *s, const char *run_dir);
+GB_API enum gb_status gb_spec_save_copy(const struct gb_spec *s, const char *run_dir);
 
 #endif

@@ -23,6 +23,8 @@
 #ifndef GPUBOUND_SPEEDUP_H
 #define GPUBOUND_SPEEDUP_H
 
+#include "gpubound/api.h"
+
 #include "gpubound/status.h"
 
 struct gb_speedup {
@@ -36,7 +38,7 @@ struct gb_speedup {
  * interval may be given as lo = hi = median (it then adds no width).
  * GB_ERR_USAGE when a value is not finite or not positive, or an interval
  * does not hold its median. */
-enum gb_status gb_speedup_ratio(double base, double base_lo, double base_hi, double improved,
+GB_API enum gb_status gb_speedup_ratio(double base, double base_lo, double base_hi, double improved,
                                 double improved_lo, double improved_hi, struct gb_speedup *out);
 
 #endif

@@ -8,6 +8,8 @@
 #ifndef GPUBOUND_STATUS_H
 #define GPUBOUND_STATUS_H
 
+#include "gpubound/api.h"
+
 #include <stdarg.h>
 
 enum gb_status {
@@ -32,22 +34,22 @@ enum gb_status {
 /* Records the detail of a failure for the current thread and returns `st`,
  * so that a failing call site reads `return gb_error_set(GB_ERR_IO, ...)`.
  * The message should say what failed and why; the CLI adds what to do. */
-enum gb_status gb_error_set(enum gb_status st, const char *fmt, ...)
+GB_API enum gb_status gb_error_set(enum gb_status st, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-enum gb_status gb_error_vset(enum gb_status st, const char *fmt, va_list ap);
+GB_API enum gb_status gb_error_vset(enum gb_status st, const char *fmt, va_list ap);
 
 /* The message of the last gb_error_set on this thread ("" if none). The
  * pointer stays valid until the next gb_error_set on the same thread. */
-const char *gb_error_message(void);
+GB_API const char *gb_error_message(void);
 
 /* Clears the last message of this thread. */
-void gb_error_clear(void);
+GB_API void gb_error_clear(void);
 
 /* A short constant name of a status ("cuda", "io", ...). */
-const char *gb_status_name(enum gb_status st);
+GB_API const char *gb_status_name(enum gb_status st);
 
 /* The process exit code the CLI uses for a status: 0 ok, 2 usage,
  * 3 no usable GPU, 1 anything else. */
-int gb_status_exit_code(enum gb_status st);
+GB_API int gb_status_exit_code(enum gb_status st);
 
 #endif

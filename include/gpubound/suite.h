@@ -15,6 +15,8 @@
 #ifndef GPUBOUND_SUITE_H
 #define GPUBOUND_SUITE_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 
 #include "gpubound/gpu.h"
@@ -76,18 +78,18 @@ struct gb_point {
 };
 
 /* Integer / string value of an axis of the point (0 / "" if absent). */
-long gb_point_int(const struct gb_point *p, const char *axis);
-const char *gb_point_str(const struct gb_point *p, const char *axis);
+GB_API long gb_point_int(const struct gb_point *p, const char *axis);
+GB_API const char *gb_point_str(const struct gb_point *p, const char *axis);
 
 /* Records an extra value with the point, or replaces the value of that
  * name. The metrics grow as needed: nothing is dropped. GB_ERR_USAGE for an
  * empty name or one a record cannot hold (31 characters at most),
  * GB_ERR_NOMEM when the host is out of memory; the point is then unchanged. */
-enum gb_status gb_point_metric(struct gb_point *p, const char *name, double value);
+GB_API enum gb_status gb_point_metric(struct gb_point *p, const char *name, double value);
 
 /* Frees the point's metrics; the axis values belong to the plan item and
  * are left alone. Safe on a point that recorded nothing. */
-void gb_point_release(struct gb_point *p);
+GB_API void gb_point_release(struct gb_point *p);
 
 #define GB_OPT_LEN 64
 /* Name expressions a bench's kernel_program may give, at most. */
@@ -183,12 +185,12 @@ struct gb_bench {
  * and *source (NUL-terminated text), both NULL when the bench compiles
  * nothing. GB_ERR_USAGE when kernel_file names no embedded source. The
  * strings belong to the row or to the binary. */
-enum gb_status gb_bench_kernel(const struct gb_bench *b, const char **name, const char **source);
+GB_API enum gb_status gb_bench_kernel(const struct gb_bench *b, const char **name, const char **source);
 
 /* Compiles (or loads from the caches) the kernel of bench `b` with `opts`
  * for g's device: gb_gpu_module_source on gb_bench_kernel's text. *out is
  * NULL when the bench compiles nothing. */
-enum gb_status gb_bench_module(struct gb_gpu *g, const struct gb_bench *b, const char *const *opts,
+GB_API enum gb_status gb_bench_module(struct gb_gpu *g, const struct gb_bench *b, const char *const *opts,
                                int n_opts, CUmodule *out);
 
 struct gb_suite {
@@ -209,22 +211,22 @@ struct gb_suite {
 /* The registered suites in registration order (built-in ones first); *n is
  * set to their count. The array is valid until the next registration or
  * gb_suites_release. */
-const struct gb_suite *const *gb_suites(int *n);
+GB_API const struct gb_suite *const *gb_suites(int *n);
 
 /* The registered suite named `name`, or NULL. */
-const struct gb_suite *gb_suite_find(const char *name);
+GB_API const struct gb_suite *gb_suite_find(const char *name);
 
 /* The bench of `s` named `name`, or NULL. */
-const struct gb_bench *gb_bench_find(const struct gb_suite *s, const char *name);
+GB_API const struct gb_bench *gb_bench_find(const struct gb_suite *s, const char *name);
 
 /* Registers the built-in suites (once; later calls do nothing). Called by
  * the functions above; call it directly only to see its status. */
-enum gb_status gb_suites_builtin_register(void);
+GB_API enum gb_status gb_suites_builtin_register(void);
 
 /* Registers a suite whose storage outlives the registry (a static table):
  * the registry keeps the pointer and never frees it. GB_ERR_USAGE when a
  * suite of that name is registered already, GB_ERR_NOMEM. */
-enum gb_status gb_suite_add(const struct gb_suite *s);
+GB_API enum gb_status gb_suite_add(const struct gb_suite *s);
 
 /* Registers a suite made at run time (heap-allocated, e.g. from a kernel
  * spec file). On GB_OK the registry owns `s`: gb_suites_release calls
@@ -232,27 +234,27 @@ enum gb_status gb_suite_add(const struct gb_suite *s);
  * to (their ctx included); NULL release: nothing is freed. On failure
  * (GB_ERR_USAGE: no name, or a suite of that name is registered already;
  * GB_ERR_NOMEM) the caller still owns `s`. */
-enum gb_status gb_suite_register(struct gb_suite *s, void (*release)(struct gb_suite *s));
+GB_API enum gb_status gb_suite_register(struct gb_suite *s, void (*release)(struct gb_suite *s));
 
 /* Releases every registered heap suite and empties the registry (the next
  * call registers the built-in suites again). Pointers into released suites
  * (plans, points) must not be used after it. */
-void gb_suites_release(void);
+GB_API void gb_suites_release(void);
 
 /* Expands an axis value list ("4,8,16", "1:64", "1K:1G:*2") into `out`
  * (malloc'ed strings, caller frees each and the array). Checks integers
  * against the axis range and strings against its choices; GB_ERR_USAGE with
  * the axis, the bad value and what is allowed. */
-enum gb_status gb_axis_expand(const struct gb_axis_def *a, const char *list, char ***out,
+GB_API enum gb_status gb_axis_expand(const struct gb_axis_def *a, const char *list, char ***out,
                               int *n);
 
 /* Parses one integer axis value with an optional size suffix: K, M, G or KiB,
  * MiB, GiB (any case), all binary: 1K = 1KiB = 1024. GB_ERR_USAGE otherwise. */
-enum gb_status gb_axis_parse_int(const char *s, long *out);
+GB_API enum gb_status gb_axis_parse_int(const char *s, long *out);
 
 /* Whether one recorded value lies in axis `a`'s domain (its range and
  * choices). GB_OK, or GB_ERR_USAGE with the domain ("an integer from 1 to
  * 16", "one of hot,cold") as the message. */
-enum gb_status gb_axis_check_value(const struct gb_axis_def *a, const char *value);
+GB_API enum gb_status gb_axis_check_value(const struct gb_axis_def *a, const char *value);
 
 #endif

@@ -6,6 +6,8 @@
 #ifndef GPUBOUND_TABLE_H
 #define GPUBOUND_TABLE_H
 
+#include "gpubound/api.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -16,13 +18,13 @@
 enum gb_format { GB_FORMAT_TABLE = 0, GB_FORMAT_CSV, GB_FORMAT_JSON };
 
 /* Parses "table", "csv" or "json"; GB_ERR_USAGE (with a message) otherwise. */
-enum gb_status gb_format_parse(const char *s, enum gb_format *out);
+GB_API enum gb_status gb_format_parse(const char *s, enum gb_format *out);
 
 /* Writes `v` with `sig` significant digits (4 when sig <= 0) in plain
  * decimal notation: "1235" for 1234.6, "0.01235" for 0.012345; exponent
  * notation only below 1e-4 or from 1e15 up. Integer digits are never
  * dropped. Returns the length snprintf would have written. */
-int gb_format_num(char *buf, size_t n, double v, int sig);
+GB_API int gb_format_num(char *buf, size_t n, double v, int sig);
 
 /* Writes "value ± half" with the half width rounded to one or two
  * significant digits (two when its leading digits are 100..354, one
@@ -30,7 +32,7 @@ int gb_format_num(char *buf, size_t n, double v, int sig);
  * same decimal place: (1.23456, 0.00512) -> "1.235 ± 0.005". A half width
  * that is zero, negative or not finite writes the value alone with 4
  * significant digits. Returns the length snprintf would have written. */
-int gb_format_ci(char *buf, size_t n, double v, double half_width);
+GB_API int gb_format_ci(char *buf, size_t n, double v, double half_width);
 
 /* The significant digits to write `x` (a value v or an end of its
  * interval lo..hi) with, so that it ends at the decimal place gb_format_ci
@@ -38,11 +40,11 @@ int gb_format_ci(char *buf, size_t n, double v, double half_width);
  * takes 5 ("23.079"), its ends 5 too. `fallback` when x is zero or not
  * finite or the interval is empty or not finite. For tables that show an
  * interval as columns of their own (speedups, ratios). */
-int gb_format_interval_sig(double x, double v, double lo, double hi, int fallback);
+GB_API int gb_format_interval_sig(double x, double v, double lo, double hi, int fallback);
 
 /* Columns of the terminal `f` is attached to (ioctl TIOCGWINSZ), 80 when
  * it is a terminal of unknown size, 0 when it is not a terminal. */
-int gb_term_width(FILE *f);
+GB_API int gb_term_width(FILE *f);
 
 /* ---- tables ----
  * Declare the columns, then fill rows cell by cell from the left; cells a
@@ -52,15 +54,15 @@ int gb_term_width(FILE *f);
 struct gb_table;
 
 /* A new empty table, or NULL when out of memory. Free with gb_table_free. */
-struct gb_table *gb_table_new(void);
-void gb_table_free(struct gb_table *t);
+GB_API struct gb_table *gb_table_new(void);
+GB_API void gb_table_free(struct gb_table *t);
 
 /* Appends a column. `name` and `unit` are copied. GB_ERR_USAGE when the
  * label repeats an existing one (CSV and JSON need distinct keys). */
-enum gb_status gb_table_column(struct gb_table *t, const char *name, const char *unit);
+GB_API enum gb_status gb_table_column(struct gb_table *t, const char *name, const char *unit);
 
 /* Starts a new row; the following cells fill it from the first column. */
-enum gb_status gb_table_row(struct gb_table *t);
+GB_API enum gb_status gb_table_row(struct gb_table *t);
 
 /* Fill the next cell of the current row. GB_ERR_USAGE when there is no row
  * yet or the row is full. A NULL text or a NaN number is an empty cell.
@@ -73,14 +75,14 @@ enum gb_status gb_table_row(struct gb_table *t);
  *         gb_format_ci does and aligned on the "±". In CSV and JSON such a
  *         column becomes two: "<label>" (the value) and "<name> ± (<unit>)"
  *         (the half width), both at full precision. */
-enum gb_status gb_table_cell_text(struct gb_table *t, const char *s);
-enum gb_status gb_table_cell_num(struct gb_table *t, double v, int sig);
-enum gb_status gb_table_cell_int(struct gb_table *t, long long v);
-enum gb_status gb_table_cell_ci(struct gb_table *t, double v, double half_width);
-enum gb_status gb_table_cell_empty(struct gb_table *t);
+GB_API enum gb_status gb_table_cell_text(struct gb_table *t, const char *s);
+GB_API enum gb_status gb_table_cell_num(struct gb_table *t, double v, int sig);
+GB_API enum gb_status gb_table_cell_int(struct gb_table *t, long long v);
+GB_API enum gb_status gb_table_cell_ci(struct gb_table *t, double v, double half_width);
+GB_API enum gb_status gb_table_cell_empty(struct gb_table *t);
 
-size_t gb_table_n_rows(const struct gb_table *t);
-size_t gb_table_n_cols(const struct gb_table *t);
+GB_API size_t gb_table_n_rows(const struct gb_table *t);
+GB_API size_t gb_table_n_cols(const struct gb_table *t);
 
 /* Prints the table on `f`:
  *   GB_FORMAT_TABLE  a header of labels, a rule of dashes, then the rows;
@@ -96,20 +98,20 @@ size_t gb_table_n_cols(const struct gb_table *t);
  *                    keyed by the CSV header labels; numbers as JSON numbers
  *                    at full precision, empty cells null.
  * GB_ERR_IO when writing fails. */
-enum gb_status gb_table_print(const struct gb_table *t, FILE *f, enum gb_format fmt, int width);
+GB_API enum gb_status gb_table_print(const struct gb_table *t, FILE *f, enum gb_format fmt, int width);
 
 /* The label of column `col` ("name (unit)"), or NULL past the last. */
-const char *gb_table_label(const struct gb_table *t, size_t col);
+GB_API const char *gb_table_label(const struct gb_table *t, size_t col);
 
 /* The text a cell shows in the terminal table, markdown and report.html:
  * a number to its `sig` digits (gb_format_num), a value with its interval
  * as gb_format_ci writes it ("481.9 ± 1.3"), "" for an empty cell or one
  * past the table. The one formatting of cells every writer for people
  * uses. Returns the length snprintf would have written. */
-int gb_table_shown(const struct gb_table *t, size_t row, size_t col, char *buf, size_t n);
+GB_API int gb_table_shown(const struct gb_table *t, size_t row, size_t col, char *buf, size_t n);
 
 /* Prints the table as a GitHub-flavoured markdown table ("|" escaped),
  * with the same cell texts as GB_FORMAT_TABLE. */
-enum gb_status gb_table_print_markdown(const struct gb_table *t, FILE *f);
+GB_API enum gb_status gb_table_print_markdown(const struct gb_table *t, FILE *f);
 
 #endif
