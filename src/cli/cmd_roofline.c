@@ -13,6 +13,7 @@
 #include "gpubound/roofline.h"
 #include "gpubound/table.h"
 #include "util/fs.h"
+#include "util/stage.h"
 
 #define CMD "roofline"
 #define GB_CEILINGS_HINT                                                                            \
@@ -206,14 +207,14 @@ out:
     return st;
 }
 
-/* report.md and roofline.csv in `dir`, written whole or not at all. */
+/* report.md and roofline.csv in `dir` (the stage). */
 static enum gb_status rl_write(const struct rl_opts *o, const struct gb_ceilings *c, const struct gb_roofline *rl,
-                               const struct gb_table *t, int chart)
+                               const struct gb_table *t, int chart, const char *dir)
 {
     struct gb_atomic_file a;
-    char path[GB_PATH_MAX + 32];
+    char path[GB_PATH_MAX + 96];
     enum gb_status st;
-    snprintf(path, sizeof path, "%s/roofline.csv", o->out);
+    snprintf(path, sizeof path, "%s/roofline.csv", dir);
     if ((st = gb_atomic_open(&a, path, "w")) != GB_OK)
         return st;
     if ((st = gb_table_print(t, a.f, GB_FORMAT_CSV, 0)) != GB_OK) {
@@ -222,8 +223,7 @@ static enum gb_status rl_write(const struct rl_opts *o, const struct gb_ceilings
     }
     if ((st = gb_atomic_commit(&a)) != GB_OK)
         return st;
-    fprintf(stderr, "wrote %s\n", path);
-    snprintf(path, sizeof path, "%s/report.md", o->out);
+    snprintf(path, sizeof path, "%s/report.md", dir);
     if ((st = gb_atomic_open(&a, path, "w")) != GB_OK)
         return st;
     fprintf(a.f, "# Roofline of %s\n\n", o->run);
@@ -233,34 +233,43 @@ static enum gb_status rl_write(const struct rl_opts *o, const struct gb_ceilings
         gb_atomic_abort(&a);
         return st;
     }
-    if ((st = gb_atomic_commit(&a)) == GB_OK)
-        fprintf(stderr, "wrote %s\n", path);
-    return st;
+    return gb_atomic_commit(&a);
 }
 
+/* The chart, roofline.csv and report.md, staged and moved into --out
+ * together (nothing written there when any of them fails). */
 static enum gb_status rl_outputs(const struct rl_opts *o, const struct gb_ceilings *c,
                                  const struct gb_roofline *rl, const struct gb_table *t)
 {
     enum gb_status st;
+    struct gb_stage stage;
     struct gb_report_result res;
+    char shown[GB_PATH_MAX + 96];
     int chart = 0;
-    if ((st = gb_mkdir_p(o->out)) != GB_OK)
+    if ((st = gb_stage_open(&stage, o->out)) != GB_OK)
         return st;
     gb_report_result_init(&res);
     if (!o->no_chart) {
-        st = rl_chart(c, rl, o->out, &res);
+        st = rl_chart(c, rl, stage.tmp, &res);
         chart = st == GB_OK && res.n_files > 0;
         if (st == GB_ERR_USAGE) {
             fprintf(stderr, "roofline: no chart: %s\n", gb_error_message());
             st = GB_OK;
         }
     }
+    if (st == GB_OK && (st = rl_write(o, c, rl, t, chart, stage.tmp)) == GB_OK)
+        st = gb_stage_commit(&stage);
+    if (st != GB_OK) {
+        gb_report_result_release(&res);
+        return gb_stage_fail(&stage, st);
+    }
     for (size_t i = 0; i < res.n_files; i++)
-        fprintf(stderr, "wrote %s\n", res.files[i]);
+        fprintf(stderr, "wrote %s\n", gb_stage_final(&stage, res.files[i], shown, sizeof shown));
     if (res.n_not_drawn)
         fprintf(stderr, "roofline: chart not drawn: %s\n", res.note);
+    fprintf(stderr, "wrote %s/roofline.csv\nwrote %s/report.md\n", o->out, o->out);
     gb_report_result_release(&res);
-    return st == GB_OK ? rl_write(o, c, rl, t, chart) : st;
+    return GB_OK;
 }
 
 /* The roofs: a ceilings run, else the guide figures of the run's device. */

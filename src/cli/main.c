@@ -124,7 +124,8 @@ static void gb_help_markdown(FILE *f)
     fprintf(f, "Errors are one line on stderr: what failed, why, and what to do.\n");
     fprintf(f, "\n## Outputs\n\n"
                "Every command that writes files (report, camp fit, camp validate, camp predict\n"
-               "--chart/--html, breakdown, fleet, compare --chart, run --report) draws and writes\n"
+               "--chart/--html, breakdown, fleet, compare --chart, roofline --out, run --report)\n"
+               "draws and writes\n"
                "them into a private stage directory that it creates itself (`.gb-stage.PID.HOST*`,\n"
                "mode 0700, inside the output directory or its nearest existing parent) and moves\n"
                "them into place only at the end, as a unit: every file is replaced, or none is.\n"

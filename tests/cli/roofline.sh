@@ -81,4 +81,14 @@ expect 2 "--format takes table, csv or json" roofline "$SG" --format xml
 expect 2 "--out must not be the run read" roofline "$SG" --out "$SG"
 expect 1 "" roofline "$TMP/nowhere"
 expect 2 "measured no roof" roofline "$SG" --ceilings "$TR"
+# --out is staged: links planted at the output names are replaced, never
+# written through, and the files they point to keep their bytes.
+mkdir -p "$TMP/rl-links"
+printf 'keep\n' >"$TMP/victim"
+for f in roofline.csv roofline.svg roofline.gp report.md; do ln -s "$TMP/victim" "$TMP/rl-links/$f"; done
+run_gb roofline "$SG" --ceilings "$GB_SRC/data/h200/ceilings-2026-11-26" --out "$TMP/rl-links"
+if [ "$RC" = 0 ] && [ "$(cat "$TMP/victim")" = keep ] && [ ! -L "$TMP/rl-links/roofline.csv" ] &&
+    [ ! -L "$TMP/rl-links/report.md" ] && [ -s "$TMP/rl-links/roofline.csv" ]; then ok
+else bad "roofline --out wrote through a planted link or left it (rc $RC, victim '$(cat "$TMP/victim")')"; fi
+
 finish
