@@ -16,7 +16,8 @@
 # (the same, for tests) and OUTDIR/raw/ (every output, gpubound's run
 # directories' run.json and results.json).
 #
-# GB_TWIN_ROWS=base: only gpubound's default and the plain twin per kernel
+# GB_TWIN_ROWS=base: only the four comparison rows per kernel (gpubound's default
+# and events clocks, the plain twin's batch and per-launch events)
 # (tests/device/twin.sh). GB_TWIN_BUDGET_S (default 380): rows not started
 # by then are listed as skipped. GB_TWIN_BIN: a twin already built (nothing
 # is compiled). Exit 0 when it ran (gaps are findings, not
@@ -92,9 +93,14 @@ twin() {
 }
 
 kernels="hist triad reduce gemm"
-# The comparison itself first: gpubound's default and the plain program.
+# The comparison itself first, clock against like clock: gpubound's default
+# (the kernel's duration) against the plain program's events around a batch
+# of launches, and gpubound's events around each launch against the plain
+# program's.
 for k in $kernels; do
     gbrun "$k" default "$tw/$k.json"
+    twin "$k" timing-batch --timing batch
+    gbrun "$k" timer-events "$tw/$k.json" --timer events
     twin "$k" plain
 done
 
@@ -109,7 +115,7 @@ factors=(
     "ctx-create|--ctx create" "sched-spin|--sched spin" "sched-yield|--sched yield" "sched-blocking|--sched blocking"
     "persist-l2|--persist" "carveout-100|--carveout 100" "cache-shared|--cache-config shared"
     "before-reference|--before reference" "before-prime|--before prime" "before-persist-cycle|--before persist-cycle"
-    "flush-read|--flush read" "flush-write|--flush write" "timing-batch|--timing batch"
+    "flush-read|--flush read" "flush-write|--flush write"
     "warmup-short|--warmup 1 --warmup-ms 0"
     "gpubound-like|--alloc driver --order gpubound --fill device --launch nvrtc --stream nonblocking --before prime"
 )
@@ -128,7 +134,6 @@ factor_rows() {
 
 if [ "$rows" != base ]; then
     # gpubound's own variants of the histogram: its clocks, and the twin's bytes from a file.
-    gbrun hist timer-events "$tw/hist.json" --timer events
     gbrun hist timer-cupti "$tw/hist.json" --timer cupti
     factor_rows hist
     mkdir -p "$tmp/hist-file"
@@ -147,7 +152,6 @@ EOF
     twin hist scan-granules --scan granules --scan-n 32
     gbrun hist pad-scan "$tw/hist_pad.json" --max-time 0.5
     for k in triad reduce gemm; do
-        gbrun "$k" timer-events "$tw/$k.json" --timer events
         factor_rows "$k"
     done
     twin hist plain-again
