@@ -23,7 +23,7 @@ struct gb_measure_opts {
     double warmup_s;        /* and at least this long (100 ms, the least) */
     double chunk_s;         /* samples enqueued per host synchronisation, in time (10 ms) */
     int cache;              /* -1: each bench's own mode; else GB_CACHE_HOT/COLD for all */
-    int timer;              /* enum gb_timer_choice: the clock of the samples */
+    int timer;              /* the clock of the samples: GB_TIMER_AUTO or a clock's choice */
     int flush;              /* enum gb_flush_method (gpu.h): how cold samples empty the L2 */
     double isolate_s;       /* the GPU idles this long right before each sample's launch (--isolate); 0: none */
     int quick;
@@ -46,12 +46,15 @@ struct gb_measure_opts {
     int profile_only;       /* no warm-up and no samples: set up, verify, profile */
 };
 
-/* Which clock times the samples: AUTO tries the clocks in the order of
- * their table (src/measure/clocks.c: the profiler's gpu__time_duration,
- * CUPTI's kernel timestamps, CUDA events), each falling back to the next
- * where it cannot be had, and the record says which timed it; any other
- * value is that clock only (a point fails when it cannot be had). */
-enum gb_timer_choice { GB_TIMER_AUTO = 0, GB_TIMER_EVENTS, GB_TIMER_CUPTI, GB_TIMER_PROFILER };
+/* Which clock times the samples (gb_measure_opts.timer): GB_TIMER_AUTO
+ * tries the clocks in the order of their table (src/measure/clocks.c: the
+ * profiler's gpu__time_duration, CUPTI's kernel timestamps, CUDA events),
+ * each falling back to the next where it cannot be had, and the record
+ * says which timed it; any other value is one clock only (a point fails
+ * when it cannot be had): the value `gpubound run --timer NAME` gives, its
+ * row's place in the table plus one. The clocks have no enum: a new clock
+ * is a row of the table, not a value here. */
+#define GB_TIMER_AUTO 0
 
 GB_API void gb_measure_opts_default(struct gb_measure_opts *o);
 

@@ -2,11 +2,14 @@
  * Compiles CUDA C to a cubin for one architecture; no GPU is needed. */
 #include <dlfcn.h>
 #include <nvrtc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpubound/gpu.h"
+#include "gpu/nvrtc_info.h"
 
 #define GB_NVRTC_FUNCS(X) \
     X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcDestroyProgram) \
@@ -47,6 +50,30 @@ static void *gb_nvrtc_dlopen(void)
         }
     }
     return NULL;
+}
+
+static char nv_include[1100];
+static pthread_once_t nv_include_once = PTHREAD_ONCE_INIT;
+
+static void gb_nvrtc_find_include(void)
+{
+    const char *homes[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
+    char path[1040];
+    for (size_t h = 0; h < sizeof homes / sizeof homes[0]; h++) {
+        if (!homes[h] || !homes[h][0] || strlen(homes[h]) > 1000)
+            continue;
+        snprintf(path, sizeof path, "%s/include/cuda_fp16.h", homes[h]);
+        if (access(path, R_OK) == 0) {
+            snprintf(nv_include, sizeof nv_include, "--include-path=%s/include", homes[h]);
+            return;
+        }
+    }
+}
+
+const char *gb_nvrtc_include_opt(void)
+{
+    pthread_once(&nv_include_once, gb_nvrtc_find_include);
+    return nv_include;
 }
 
 static enum gb_status gb_nvrtc_load(void)
@@ -115,7 +142,7 @@ static enum gb_status gb_nvrtc_failed(nvrtcProgram prog, const char *name, const
         text[log_size] = '\0';
     }
     gb_nvrtc_first_error(text ? text : "(no log)", first, sizeof first);
-    for (int i = 3; i < k; i++) {
+    for (int i = 0; i < k; i++) {
         strncat(optline, " ", sizeof optline - strlen(optline) - 1);
         strncat(optline, all[i], sizeof optline - strlen(optline) - 1);
     }
@@ -141,7 +168,7 @@ static enum gb_status gb_nvrtc_build_x(const char *name, const char *source, con
     const char **all = NULL;
     char archopt[64];
     *prog = NULL;
-    all = calloc((size_t)n_opts + 4, sizeof *all);
+    all = calloc((size_t)n_opts + 5, sizeof *all);
     if (!all)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory compiling %s", name);
     snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
@@ -149,6 +176,9 @@ static enum gb_status gb_nvrtc_build_x(const char *name, const char *source, con
     all[k++] = archopt;
     all[k++] = "--std=c++17";
     all[k++] = "-lineinfo";
+    if (gb_nvrtc_include_opt()[0])
+        all[k++] = gb_nvrtc_include_opt();
+    int fixed = k; /* the options every compile has; a failure names the others */
     for (int i = 0; i < n_opts; i++)
         all[k++] = opts[i];
 
@@ -171,7 +201,7 @@ static enum gb_status gb_nvrtc_build_x(const char *name, const char *source, con
         }
     r = nv.nvrtcCompileProgram(*prog, k, all);
     if (r != NVRTC_SUCCESS) {
-        st = gb_nvrtc_failed(*prog, name, arch, all, k, log);
+        st = gb_nvrtc_failed(*prog, name, arch, all + fixed, k - fixed, log);
         nv.nvrtcDestroyProgram(prog);
         *prog = NULL;
         goto out;

@@ -178,6 +178,8 @@ enum gb_status gb_nvrtc_info(const struct gb_nvrtc_program *x, const char *arch,
     all[k++] = "--std=c++17";
     all[k++] = "-lineinfo";
     all[k++] = "-Xptxas=-v";
+    if (gb_nvrtc_include_opt()[0])
+        all[k++] = gb_nvrtc_include_opt();
     for (int i = 0; i < n_opts; i++)
         all[k++] = opts[i];
     nvrtcResult r = nvi.nvrtcCreateProgram(&prog, x->source, x->name, x->n_headers,

@@ -11,6 +11,15 @@
 #include "gpubound/gpu.h"
 #include "gpubound/status.h"
 
+/* The option that lets NVRTC find the CUDA toolkit's headers (cuda_fp16.h,
+ * cuda_bf16.h, cuda_fp8.h, mma.h), which it does not find on its own:
+ * "--include-path=HOME/include" of the first of $CUDA_HOME, $CUDA_PATH and
+ * /usr/local/cuda that has them; "" when none has (a kernel that includes
+ * them then fails to compile, saying so). Looked up once; thread-safe.
+ * Every compile passes it (nvrtc.c, nvrtc_info.c); it is not one of the
+ * options a compile error names. */
+const char *gb_nvrtc_include_opt(void);
+
 /* One entry function of a ptxas -v log. */
 struct gb_kernel_res {
     char name[GB_KERNEL_NAME_LEN];   /* the lowered (mangled) name */

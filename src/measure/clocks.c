@@ -13,10 +13,9 @@
 
 static const struct gb_clock gb_clock_rows[] = {
     {
-        .choice = GB_TIMER_PROFILER,
         .name = "profiler",
         .can = GB_CLOCK_KERNEL,
-        .fallback = GB_TIMER_CUPTI,
+        .fallback = "cupti",
         .open = gb_timer_profiler_open,
         .prime = gb_timer_profiler_prime,
         .set_aside = gb_timer_profiler_set_aside,
@@ -24,14 +23,12 @@ static const struct gb_clock gb_clock_rows[] = {
         .release_state = gb_timer_profiler_release_state,
     },
     {
-        .choice = GB_TIMER_CUPTI,
         .name = "cupti",
         .can = GB_CLOCK_KERNEL | GB_CLOCK_NO_KERNEL | GB_CLOCK_BATCH,
-        .fallback = GB_TIMER_EVENTS,
+        .fallback = "events",
         .open = gb_timer_cupti_open,
     },
     {
-        .choice = GB_TIMER_EVENTS,
         .name = "events",
         .can = GB_CLOCK_KERNEL | GB_CLOCK_NO_KERNEL | GB_CLOCK_BATCH,
         .open = gb_timer_events_open,
@@ -49,8 +46,18 @@ const struct gb_clock_table *gb_clocks(void)
 
 const struct gb_clock *gb_clock_find(const struct gb_clock_table *tab, int choice)
 {
-    for (size_t i = 0; choice != GB_TIMER_AUTO && i < tab->n; i++)
-        if (tab->rows[i].choice == choice)
+    return choice > GB_TIMER_AUTO && (size_t)choice <= tab->n ? &tab->rows[choice - 1] : NULL;
+}
+
+int gb_clock_choice(const struct gb_clock_table *tab, const struct gb_clock *c)
+{
+    return c && c >= tab->rows && c < tab->rows + tab->n ? (int)(c - tab->rows) + 1 : GB_TIMER_AUTO;
+}
+
+const struct gb_clock *gb_clock_named(const struct gb_clock_table *tab, const char *name)
+{
+    for (size_t i = 0; name && i < tab->n; i++)
+        if (strcmp(tab->rows[i].name, name) == 0)
             return &tab->rows[i];
     return NULL;
 }
@@ -59,10 +66,8 @@ int gb_clock_parse(const struct gb_clock_table *tab, const char *name)
 {
     if (strcmp(name, "auto") == 0)
         return GB_TIMER_AUTO;
-    for (size_t i = 0; i < tab->n; i++)
-        if (strcmp(tab->rows[i].name, name) == 0)
-            return tab->rows[i].choice;
-    return -1;
+    const struct gb_clock *c = gb_clock_named(tab, name);
+    return c ? gb_clock_choice(tab, c) : -1;
 }
 
 void gb_clock_choices(const struct gb_clock_table *tab, char *buf, size_t n)
@@ -92,7 +97,7 @@ const struct gb_clock *gb_clock_first(const struct gb_clock_table *tab, int choi
 
 const struct gb_clock *gb_clock_next(const struct gb_clock_table *tab, const struct gb_clock *c)
 {
-    return c ? gb_clock_find(tab, c->fallback) : NULL;
+    return c ? gb_clock_named(tab, c->fallback) : NULL;
 }
 
 enum gb_status gb_clock_open(const struct gb_clock_table *tab, const struct gb_clock *c, int choice,
@@ -154,9 +159,9 @@ static void gb_clock_states_release(struct gb_gpu *g)
     g->clock_state_release = NULL;
 }
 
-void **gb_clock_state(struct gb_gpu *g, int choice, int create)
+void **gb_clock_state(struct gb_gpu *g, const char *name, int create)
 {
-    const struct gb_clock *c = gb_clock_find(&gb_clock_table, choice);
+    const struct gb_clock *c = gb_clock_named(&gb_clock_table, name);
     if (!c)
         return NULL;
     if (!g->clock_state && create) {

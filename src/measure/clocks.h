@@ -1,14 +1,17 @@
 /* clocks.h - the table of clocks that can time a point's samples.
  *
- * Each clock is one row of a table (clocks.c): the --timer choice that
- * names it, its name (what a record's time_source says), what it can time,
+ * Each clock is one row of a table (clocks.c): its name (what --timer
+ * takes and a record's time_source says), what it can time,
  * how it opens a struct gb_timer (timer.h), and which clock a point tries
  * when this one cannot be had. The harness and the session pick, open,
  * prime and set aside clocks only through the table and never compare a
  * clock's name. A clock that keeps state on a GPU from point to point (the
  * profiler's range profiler) keeps it in its own row's slot of that GPU
  * (gb_clock_state), not in struct gb_gpu. Adding a clock is one backend
- * file and one row (docs/architecture.md, "Adding a clock").
+ * file and one row (docs/architecture.md, "Adding a clock"): no enum
+ * names the clocks. A clock's --timer choice (gb_measure_opts.timer) is
+ * its row's place in the table plus one (gb_clock_choice); GB_TIMER_AUTO
+ * (0) is no row.
  */
 #ifndef GB_MEASURE_CLOCKS_H
 #define GB_MEASURE_CLOCKS_H
@@ -35,13 +38,12 @@ enum gb_clock_can {
 #define GB_CLOCK_REPLACES 1u
 
 struct gb_clock {
-    int choice;                  /* the enum gb_timer_choice that asks for it (not GB_TIMER_AUTO) */
-    const char *name;            /* the timer's name: "profiler" */
+    const char *name;            /* the timer's name: "profiler" (unique in its table) */
     unsigned can;                /* enum gb_clock_can */
-    /* The enum gb_timer_choice of the clock tried when this one cannot be
-     * had (open says GB_ERR_UNSUPPORTED), or refuses a launch it cannot
-     * time, unless the user named this one; GB_TIMER_AUTO (0): none. */
-    int fallback;
+    /* The name of the row tried when this one cannot be had (open says
+     * GB_ERR_UNSUPPORTED), or refuses a launch it cannot time, unless the
+     * user named this one; NULL (or a name no row has): none. */
+    const char *fallback;
     /* Fills `t` (memset first; t->release set even on failure, so that the
      * caller can always release). GB_ERR_UNSUPPORTED with the reason when
      * the clock cannot be had here. */
@@ -73,12 +75,20 @@ struct gb_clock_table {
  * timestamps, CUDA events. Static. */
 const struct gb_clock_table *gb_clocks(void);
 
-/* The row of `choice` (enum gb_timer_choice) in `tab`, or NULL: auto is
- * not a row. */
+/* The row of the --timer choice `choice` (the row's place plus one) in
+ * `tab`, or NULL: auto (GB_TIMER_AUTO) and a choice past the table are no
+ * row. */
 const struct gb_clock *gb_clock_find(const struct gb_clock_table *tab, int choice);
 
-/* The --timer choice (enum gb_timer_choice) named `name`: "auto"
- * (GB_TIMER_AUTO) or a row's name; -1 when no row has that name. */
+/* The --timer choice of the row `c` of `tab`: its place plus one;
+ * GB_TIMER_AUTO when `c` is NULL or not a row of `tab`. */
+int gb_clock_choice(const struct gb_clock_table *tab, const struct gb_clock *c);
+
+/* The row of `tab` named `name`, or NULL (also for a NULL name). */
+const struct gb_clock *gb_clock_named(const struct gb_clock_table *tab, const char *name);
+
+/* The --timer choice named `name`: "auto" (GB_TIMER_AUTO) or a row's
+ * name (gb_clock_choice of that row); -1 when no row has that name. */
 int gb_clock_parse(const struct gb_clock_table *tab, const char *name);
 
 /* The names gb_clock_parse takes, for messages: "auto", then the rows'
@@ -115,11 +125,11 @@ int gb_clocks_hold(const struct gb_clock_table *tab, const struct gb_gpu *g);
 /* Every clock of the table sets aside what it keeps open on `g`. */
 void gb_clocks_set_aside(const struct gb_clock_table *tab, struct gb_gpu *g);
 
-/* The slot of `g` where the clock `choice` of gpubound's table keeps its
+/* The slot of `g` where the clock named `name` of gpubound's table keeps its
  * state from point to point (the clock owns what it puts there; its row's
  * release_state frees it when the GPU closes). `create`: make the GPU's
  * slots when it has none (NULL when out of memory); else NULL when none
  * were made. */
-void **gb_clock_state(struct gb_gpu *g, int choice, int create);
+void **gb_clock_state(struct gb_gpu *g, const char *name, int create);
 
 #endif

@@ -139,7 +139,7 @@ static void gb_prof_timer_release(void *self)
  * memory), else NULL when there is none. */
 static struct gb_prof_gpu *gb_prof_gpu_of(const struct gb_gpu *g, int create)
 {
-    void **slot = gb_clock_state((struct gb_gpu *)g, GB_TIMER_PROFILER, create);
+    void **slot = gb_clock_state((struct gb_gpu *)g, "profiler", create);
     if (slot && !*slot && create)
         *slot = calloc(1, sizeof(struct gb_prof_gpu));
     return slot ? *slot : NULL;

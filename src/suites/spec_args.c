@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "suites/spec_internal.h"
-#include "../../kernels/spec_data.h"
 
 /* The run's seed: fresh per process. */
 static uint64_t gb_run_seed(void)
@@ -245,16 +244,11 @@ static enum gb_status gb_problem_acquire(struct gb_spec_bench *b, struct gb_poin
     return st;
 }
 
+/* Scalar i as the kernel takes it: the value stored in its type. */
 static void gb_set_scalar(struct gb_spec_state *s, int i, enum gb_spec_type t, double x)
 {
-    switch (t) {
-    case GB_ST_FLOAT: s->scalar[i].f = (float)x; break;
-    case GB_ST_DOUBLE: s->scalar[i].d = x; break;
-    case GB_ST_INT: s->scalar[i].i = (int32_t)x; break;
-    case GB_ST_UINT: s->scalar[i].u = (uint32_t)x; break;
-    case GB_ST_LONG: s->scalar[i].l = (int64_t)x; break;
-    case GB_ST_ULONG: s->scalar[i].ul = (uint64_t)x; break;
-    }
+    memset(&s->scalar[i], 0, sizeof s->scalar[i]);
+    gb_sd_store(&s->scalar[i], (int)t, 0, x);
     s->params[i] = &s->scalar[i];
 }
 

@@ -5,6 +5,7 @@
 #ifndef GB_SPEC_INTERNAL_H
 #define GB_SPEC_INTERNAL_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,13 +14,14 @@
 #include "gpubound/spec.h"
 #include "gpubound/suite.h"
 #include "suites/spec_cache.h"
+/* The element types (enum gb_spec_type): the rows of GB_SD_TYPES. */
+#include "../../kernels/spec_data.h"
 
 #define GB_SPEC_MAX_RESTRICT 32
 #define GB_SPEC_MAX_SOURCES 16
 /* Names in a bench's scope: its axes, then its defines, then its reference's. */
 #define GB_SPEC_MAX_NAMES (GB_MAX_AXES + 2 * GB_SPEC_MAX_DEFINES)
 
-enum gb_spec_type { GB_ST_FLOAT = 0, GB_ST_DOUBLE, GB_ST_INT, GB_ST_UINT, GB_ST_LONG, GB_ST_ULONG };
 enum gb_spec_init { GB_SI_NONE = 0, GB_SI_RANDOM, GB_SI_CONSTANT, GB_SI_IOTA, GB_SI_FILE };
 enum gb_spec_ref_kind { GB_SR_FIRST = 0, GB_SR_KERNEL, GB_SR_FILES };
 
@@ -160,10 +162,18 @@ int gb_spec_ref_shared(const struct gb_spec_bench *b);
 int gb_spec_opts(const struct gb_spec_bench *b, const struct gb_spec_values *pv, int ref,
                  char opts[][GB_OPT_LEN], int max);
 
+/* The element types, read from their table (GB_SD_TYPES, kernels/spec_data.h). */
 /* The element size of a type. */
 size_t gb_spec_type_size(enum gb_spec_type t);
 const char *gb_spec_type_name(enum gb_spec_type t);
 int gb_spec_type_float(enum gb_spec_type t);
+/* The type a spec's "type" names (a row's name or alias); -1 when none. */
+int gb_spec_type_parse(const char *name);
+/* The names a spec's "type" takes, for messages: "float, double, ..." (the
+ * rows' names, then their aliases), cut to fit `n` bytes. */
+void gb_spec_type_names(char *buf, size_t n);
+/* An output's default tolerances in its type (0 and 0: exact). */
+void gb_spec_type_tolerance(enum gb_spec_type t, double *rtol, double *atol);
 /* Whether x is a value of type t (finite; whole for integer types; within
  * the type's range), with the range in words in *range (may be NULL). */
 int gb_spec_type_holds(enum gb_spec_type t, double x, const char **range);

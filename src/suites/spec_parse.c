@@ -842,27 +842,21 @@ static enum gb_status gb_sp_kernel(const struct gb_sp *c, json_t *o, const struc
     return GB_OK;
 }
 
-static const struct {
-    const char *name;
-    enum gb_spec_type type;
-} gb_types[] = {{"float", GB_ST_FLOAT}, {"double", GB_ST_DOUBLE}, {"int", GB_ST_INT},     {"int32", GB_ST_INT},
-                {"uint", GB_ST_UINT},   {"uint32", GB_ST_UINT},   {"long", GB_ST_LONG},   {"int64", GB_ST_LONG},
-                {"ulong", GB_ST_ULONG}, {"uint64", GB_ST_ULONG}};
-
 static enum gb_status gb_sp_type(const struct gb_sp *c, json_t *o, enum gb_spec_type *out)
 {
     const char *t;
+    char names[512];
     enum gb_status st = gb_sp_string(c, o, "type", 1, &t);
     struct gb_sp s = gb_sp_sub(c, "type", 0);
     if (st != GB_OK)
         return st;
-    for (size_t i = 0; i < sizeof gb_types / sizeof gb_types[0]; i++)
-        if (strcmp(t, gb_types[i].name) == 0) {
-            *out = gb_types[i].type;
-            return GB_OK;
-        }
-    return gb_sp_fail(&s, "\"%s\" is not a type (float, double, int, uint, long, ulong, int32, uint32, int64, "
-                      "uint64)", t);
+    int k = gb_spec_type_parse(t);
+    if (k >= 0) {
+        *out = (enum gb_spec_type)k;
+        return GB_OK;
+    }
+    gb_spec_type_names(names, sizeof names);
+    return gb_sp_fail(&s, "\"%s\" is not a type (%s)", t, names);
 }
 
 /* "init": {"random": [lo, hi]} | {"constant": v} | {"iota": [start, step]} | {"file": "in.bin"}. */
@@ -934,6 +928,8 @@ static enum gb_status gb_sp_buffer(const struct gb_sp *c, json_t *o, const struc
     enum gb_status st;
     json_t *out = json_object_get(o, "output");
     int fl = gb_spec_type_float(a->type);
+    double rtol0, atol0;
+    gb_spec_type_tolerance(a->type, &rtol0, &atol0);
     if (out && !json_is_boolean(out)) {
         struct gb_sp s = gb_sp_sub(c, "output", 0);
         return gb_sp_fail(&s, "must be true or false, not %s", gb_json_kind(out));
@@ -941,8 +937,8 @@ static enum gb_status gb_sp_buffer(const struct gb_sp *c, json_t *o, const struc
     a->output = out && json_is_true(out);
     if ((st = gb_sp_expr(c, o, "count", 1, b->names, b->n_names, &a->count)) != GB_OK ||
         (st = gb_sp_init(c, o, spec, a)) != GB_OK ||
-        (st = gb_sp_number(c, o, "rtol", 0, 1e300, fl ? (a->type == GB_ST_FLOAT ? 1e-4 : 1e-9) : 0, &a->rtol)) != GB_OK ||
-        (st = gb_sp_number(c, o, "atol", 0, 1e300, fl ? (a->type == GB_ST_FLOAT ? 1e-5 : 1e-12) : 0, &a->atol)) != GB_OK)
+        (st = gb_sp_number(c, o, "rtol", 0, 1e300, rtol0, &a->rtol)) != GB_OK ||
+        (st = gb_sp_number(c, o, "atol", 0, 1e300, atol0, &a->atol)) != GB_OK)
         return st;
     if (!a->output && (json_object_get(o, "rtol") || json_object_get(o, "atol")))
         return gb_sp_fail(c, "rtol and atol belong to outputs (\"output\": true)");

@@ -12,41 +12,76 @@
 
 #include "suites/spec_internal.h"
 
+/* The columns of the type table (kernels/spec_data.h) the host reads. */
+static const struct {
+    const char *name, *alias, *range;
+    double rtol, atol;
+} gb_type_rows[] = {
+#define GB_TYPE_ROW(id, nm, al, sz, kd, eb, mb, fn, rt, at, rg) {nm, al, rg, rt, at},
+    GB_SD_TYPES(GB_TYPE_ROW)
+#undef GB_TYPE_ROW
+};
+
+static int gb_type_known(enum gb_spec_type t)
+{
+    return (unsigned)t < (unsigned)GB_SD_N_TYPES;
+}
+
 size_t gb_spec_type_size(enum gb_spec_type t)
 {
-    return t == GB_ST_DOUBLE || t == GB_ST_LONG || t == GB_ST_ULONG ? 8 : 4;
+    return (size_t)gb_sd_size((int)t);
 }
 
 int gb_spec_type_float(enum gb_spec_type t)
 {
-    return t == GB_ST_FLOAT || t == GB_ST_DOUBLE;
+    return gb_sd_is_float((int)t);
 }
 
 int gb_spec_type_holds(enum gb_spec_type t, double x, const char **range)
 {
-    static const char *const r[] = {"a finite float (at most 3.4e38 in magnitude)", "a finite double",
-                                    "an int (-2^31 to 2^31-1)", "a uint (0 to 2^32-1)",
-                                    "a long (-2^63 to 2^63-1)", "a ulong (0 to 2^64-1)"};
+    struct gb_sd_fmt f = gb_sd_fmt_of((int)t);
     int ok = isfinite(x);
-    if (ok && !gb_spec_type_float(t))
-        ok = x == floor(x);
-    switch (t) {
-    case GB_ST_FLOAT: ok = ok && fabs(x) <= FLT_MAX; break;
-    case GB_ST_DOUBLE: break;
-    case GB_ST_INT: ok = ok && x >= -0x1p31 && x < 0x1p31; break;
-    case GB_ST_UINT: ok = ok && x >= 0 && x < 0x1p32; break;
-    case GB_ST_LONG: ok = ok && x >= -0x1p63 && x < 0x1p63; break;
-    case GB_ST_ULONG: ok = ok && x >= 0 && x < 0x1p64; break;
+    if (f.kind == GB_SD_IEEE || f.kind == GB_SD_SMALL) {
+        ok = ok && fabs(x) <= gb_sd_max(f);
+    } else {
+        /* two's complement of size bytes: [-2^(bits-1), 2^(bits-1)) or [0, 2^bits) */
+        double lim = ldexp(1.0, 8 * f.size - (f.kind == GB_SD_SIGNED));
+        ok = ok && x == floor(x) && x >= (f.kind == GB_SD_SIGNED ? -lim : 0) && x < lim;
     }
     if (range)
-        *range = (unsigned)t < 6 ? r[t] : "?";
+        *range = gb_type_known(t) ? gb_type_rows[t].range : "?";
     return ok;
 }
 
 const char *gb_spec_type_name(enum gb_spec_type t)
 {
-    static const char *const n[] = {"float", "double", "int", "uint", "long", "ulong"};
-    return (unsigned)t < 6 ? n[t] : "?";
+    return gb_type_known(t) ? gb_type_rows[t].name : "?";
+}
+
+int gb_spec_type_parse(const char *name)
+{
+    for (int i = 0; i < GB_SD_N_TYPES; i++)
+        if (strcmp(name, gb_type_rows[i].name) == 0 || (gb_type_rows[i].alias[0] && strcmp(name, gb_type_rows[i].alias) == 0))
+            return i;
+    return -1;
+}
+
+void gb_spec_type_names(char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < GB_SD_N_TYPES && len < n; i++) {
+            const char *w = pass ? gb_type_rows[i].alias : gb_type_rows[i].name;
+            int k = w[0] ? snprintf(buf + len, n - len, "%s%s", len ? ", " : "", w) : 0;
+            len += k > 0 ? (size_t)k : 0;
+        }
+}
+
+void gb_spec_type_tolerance(enum gb_spec_type t, double *rtol, double *atol)
+{
+    *rtol = gb_type_known(t) ? gb_type_rows[t].rtol : 0;
+    *atol = gb_type_known(t) ? gb_type_rows[t].atol : 0;
 }
 
 void gb_spec_point_label(const struct gb_spec_bench *b, const struct gb_point *p, char *buf, size_t n)

@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "suites/spec_internal.h"
-#include "../../kernels/spec_data.h"
 
 /* Uploads reference file of output i into the problem's reference; a size
  * that differs fails the point. */

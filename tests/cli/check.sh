@@ -6,7 +6,7 @@
 SPECS="$GB_TESTS/data/specs"
 run_gb check "$SPECS/saxpy/spec.json" --quick
 if [ "$RC" != 0 ] && printf '%s\n' "$ERR" | grep -q 'NVRTC'; then
-    skip 18 "NVRTC is not installed: $ERR"
+    skip 23 "NVRTC is not installed: $ERR"
     finish
     exit
 fi
@@ -55,6 +55,30 @@ if [ "$RC" = 1 ] && [[ "$first" == 'gpubound check: broken_syntax/copy at block_
 else bad "check broken-syntax: exit $RC, first line '$first'"; fi
 n=$(printf '%s\n' "$OUT" | grep -c ',compile error$')
 [ "$n" = 2 ] && ok || bad "check broken-syntax: $n 'compile error' rows, expected 2"
+
+# The narrow types (docs/kernel-spec.md, "Arguments"): half, bfloat16, the
+# two fp8 formats and the 8- and 16-bit integers as inputs (random,
+# constant, iota, a file), outputs and scalars compile against the
+# toolkit's cuda_fp16.h, cuda_bf16.h and cuda_fp8.h, and every point
+# evaluates; a value a type cannot hold is one line and exit 2.
+run_gb check "$SPECS/types/spec.json" --arch sm_90 --format csv
+n=$(printf '%s\n' "$OUT" | grep -c '^types/.*,ok$')
+[ "$RC" = 0 ] && [ "$n" = 6 ] && ok || bad "check types: exit $RC, $n ok rows, expected 6"
+mkdir -p "$TMP/types"
+cp "$SPECS/types/types.cu" "$SPECS/types/h256.bin" "$TMP/types/"
+sed 's|"constant": 57344|"constant": 65536|' "$SPECS/types/spec.json" >"$TMP/types/check.json"
+expect 2 'benches\[1\]\.args\[12\]\.init\.constant: 65536 is not a finite fp8_e5m2 \(at most 57344 in magnitude\)$' \
+    check "$TMP/types/check.json"
+sed 's|"value": "-3"|"value": "-129"|' "$SPECS/types/spec.json" >"$TMP/types/check.json"
+expect 2 'benches\[1\]\.args\[19\]\.value: "-129" = -129 at block_size_x=64 n=256 is not an int8 \(-128 to 127\) \(and at 1 more point\)$' \
+    check "$TMP/types/check.json"
+tr '\n' ' ' <"$SPECS/types/spec.json" | sed 's|"iota": \[ *0, *256 *\]|"iota": [0, 300]|' >"$TMP/types/check.json"
+expect 2 'benches\[1\]\.args\[16\]\.init\.iota: element 255 = 76500 at block_size_x=64 n=256 is not a uint16 \(0 to 65535\)' \
+    check "$TMP/types/check.json"
+cp "$SPECS/types/spec.json" "$TMP/types/check.json"
+head -c 300 "$SPECS/types/h256.bin" >"$TMP/types/h256.bin"
+expect 2 'benches\[1\]\.args\[9\]\.init\.file: .*h256\.bin holds 300 bytes; h needs 512 \(256 half values\)' \
+    check "$TMP/types/check.json"
 
 # Usage errors.
 expect 2 "--arch needs an architecture such as sm_90" check "$SPECS/saxpy/spec.json" --arch 90

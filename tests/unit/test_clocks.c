@@ -17,32 +17,45 @@
 
 /* ---- gpubound's table ---- */
 
+/* The --timer choice of gpubound's clock `name` (what run --timer NAME gives). */
+static int choice_of(const char *name)
+{
+    int c = gb_clock_parse(gb_clocks(), name);
+    assert_true(c > GB_TIMER_AUTO);
+    return c;
+}
+
 static void test_rows(void **state)
 {
     (void)state;
     const struct gb_clock_table *tab = gb_clocks();
     const char *names[] = {"profiler", "cupti", "events"};
-    const int choices[] = {GB_TIMER_PROFILER, GB_TIMER_CUPTI, GB_TIMER_EVENTS};
     assert_int_equal(tab->n, 3);
     for (size_t i = 0; i < tab->n; i++) {
         assert_string_equal(tab->rows[i].name, names[i]); /* auto's order */
-        assert_int_equal(tab->rows[i].choice, choices[i]);
+        assert_int_equal(gb_clock_choice(tab, &tab->rows[i]), (int)i + 1); /* no enum: the row's place */
         assert_non_null(tab->rows[i].open);
         assert_true(tab->rows[i].can & GB_CLOCK_KERNEL);
-        assert_ptr_equal(gb_clock_find(tab, choices[i]), &tab->rows[i]);
+        assert_ptr_equal(gb_clock_find(tab, (int)i + 1), &tab->rows[i]);
+        assert_ptr_equal(gb_clock_named(tab, names[i]), &tab->rows[i]);
     }
     assert_null(gb_clock_find(tab, GB_TIMER_AUTO));
+    assert_null(gb_clock_find(tab, (int)tab->n + 1));
+    assert_null(gb_clock_find(tab, -1));
+    assert_null(gb_clock_named(tab, NULL));
+    assert_null(gb_clock_named(tab, "auto"));
+    assert_int_equal(gb_clock_choice(tab, NULL), GB_TIMER_AUTO);
     /* The profiler counts kernels only, one launch a sample; the others
      * time copies and sets and graph batches too. */
-    const struct gb_clock *prof = gb_clock_find(tab, GB_TIMER_PROFILER);
+    const struct gb_clock *prof = gb_clock_find(tab, choice_of("profiler"));
     assert_int_equal(prof->can, GB_CLOCK_KERNEL);
     assert_non_null(prof->prime);
     assert_non_null(prof->set_aside);
     assert_non_null(prof->holds);
     assert_non_null(prof->release_state);
     unsigned all = GB_CLOCK_KERNEL | GB_CLOCK_NO_KERNEL | GB_CLOCK_BATCH;
-    assert_int_equal(gb_clock_find(tab, GB_TIMER_CUPTI)->can, all);
-    assert_int_equal(gb_clock_find(tab, GB_TIMER_EVENTS)->can, all);
+    assert_int_equal(gb_clock_find(tab, choice_of("cupti"))->can, all);
+    assert_int_equal(gb_clock_find(tab, choice_of("events"))->can, all);
 }
 
 /* Auto's chain: profiler, CUPTI, events, then nothing; it ends at a clock
@@ -54,11 +67,11 @@ static void test_chain(void **state)
     const struct gb_clock *c = gb_clock_first(tab, GB_TIMER_AUTO);
     int order[8], n = 0;
     for (; c && n < 8; c = gb_clock_next(tab, c))
-        order[n++] = c->choice;
+        order[n++] = gb_clock_choice(tab, c);
     assert_int_equal(n, 3);
-    assert_int_equal(order[0], GB_TIMER_PROFILER);
-    assert_int_equal(order[1], GB_TIMER_CUPTI);
-    assert_int_equal(order[2], GB_TIMER_EVENTS);
+    assert_int_equal(order[0], choice_of("profiler"));
+    assert_int_equal(order[1], choice_of("cupti"));
+    assert_int_equal(order[2], choice_of("events"));
     assert_int_equal(gb_clock_find(tab, order[2])->can, GB_CLOCK_KERNEL | GB_CLOCK_NO_KERNEL | GB_CLOCK_BATCH);
     assert_null(gb_clock_next(tab, NULL));
 }
@@ -69,14 +82,14 @@ static void test_refused(void **state)
 {
     (void)state;
     const struct gb_clock_table *tab = gb_clocks();
-    const struct gb_clock *prof = gb_clock_find(tab, GB_TIMER_PROFILER);
-    const struct gb_clock *cupti = gb_clock_find(tab, GB_TIMER_CUPTI);
+    const struct gb_clock *prof = gb_clock_named(tab, "profiler");
+    const struct gb_clock *cupti = gb_clock_named(tab, "cupti");
     assert_true(gb_clock_refused(tab, prof, GB_TIMER_AUTO, GB_ERR_UNSUPPORTED));
-    assert_false(gb_clock_refused(tab, prof, GB_TIMER_PROFILER, GB_ERR_UNSUPPORTED)); /* named */
+    assert_false(gb_clock_refused(tab, prof, choice_of("profiler"), GB_ERR_UNSUPPORTED)); /* named */
     assert_false(gb_clock_refused(tab, prof, GB_TIMER_AUTO, GB_ERR_CUDA));
     assert_false(gb_clock_refused(tab, prof, GB_TIMER_AUTO, GB_OK));
     assert_false(gb_clock_refused(tab, cupti, GB_TIMER_AUTO, GB_ERR_UNSUPPORTED));
-    assert_false(gb_clock_refused(tab, gb_clock_find(tab, GB_TIMER_EVENTS), GB_TIMER_AUTO, GB_ERR_UNSUPPORTED));
+    assert_false(gb_clock_refused(tab, gb_clock_named(tab, "events"), GB_TIMER_AUTO, GB_ERR_UNSUPPORTED));
     assert_false(gb_clock_refused(tab, NULL, GB_TIMER_AUTO, GB_ERR_UNSUPPORTED));
 }
 
@@ -106,7 +119,7 @@ static void test_parse(void **state)
     const struct gb_clock_table *tab = gb_clocks();
     char names[128];
     for (size_t i = 0; i < tab->n; i++)
-        assert_int_equal(gb_clock_parse(tab, tab->rows[i].name), tab->rows[i].choice);
+        assert_int_equal(gb_clock_parse(tab, tab->rows[i].name), gb_clock_choice(tab, &tab->rows[i]));
     assert_int_equal(gb_clock_parse(tab, "auto"), GB_TIMER_AUTO);
     assert_int_equal(gb_clock_parse(tab, "gpu"), -1);
     assert_int_equal(gb_clock_parse(tab, ""), -1);
@@ -114,10 +127,13 @@ static void test_parse(void **state)
     gb_clock_choices(tab, names, sizeof names);
     assert_string_equal(names, "auto, cupti, events or profiler");
 
-    const struct gb_clock rows[] = {{.choice = 7, .name = "zeta"}, {.choice = 5, .name = "alpha"}};
+    /* A table with a new row takes its name, and its choice is its place:
+     * no enum to extend. */
+    const struct gb_clock rows[] = {{.name = "zeta"}, {.name = "alpha"}};
     const struct gb_clock_table two = {rows, 2}, one = {rows, 1}, none = {rows, 0};
-    assert_int_equal(gb_clock_parse(&two, "zeta"), 7);
-    assert_int_equal(gb_clock_parse(&two, "alpha"), 5);
+    assert_int_equal(gb_clock_parse(&two, "zeta"), 1);
+    assert_int_equal(gb_clock_parse(&two, "alpha"), 2);
+    assert_ptr_equal(gb_clock_find(&two, gb_clock_parse(&two, "alpha")), &rows[1]);
     assert_int_equal(gb_clock_parse(&one, "alpha"), -1);
     gb_clock_choices(&two, names, sizeof names);
     assert_string_equal(names, "auto, alpha or zeta");
@@ -187,9 +203,9 @@ static void test_open_chain(void **state)
 {
     (void)state;
     const struct gb_clock rows[] = {
-        {.choice = 1, .name = "a", .can = GB_CLOCK_KERNEL, .fallback = 2, .open = open_a},
-        {.choice = 2, .name = "b", .can = GB_CLOCK_KERNEL, .fallback = 3, .open = open_b},
-        {.choice = 3, .name = "c", .can = GB_CLOCK_KERNEL | GB_CLOCK_NO_KERNEL, .open = open_c},
+        {.name = "a", .can = GB_CLOCK_KERNEL, .fallback = "b", .open = open_a},
+        {.name = "b", .can = GB_CLOCK_KERNEL, .fallback = "c", .open = open_b},
+        {.name = "c", .can = GB_CLOCK_KERNEL | GB_CLOCK_NO_KERNEL, .open = open_c},
     };
     const struct gb_clock_table tab = {rows, 3};
     const struct gb_clock *opened = NULL;
@@ -217,7 +233,7 @@ static void test_open_chain(void **state)
     assert_int_equal(last_flags, GB_CLOCK_REPLACES);
 
     reset(); /* the end of the chain: its failure is the caller's */
-    const struct gb_clock last[] = {{.choice = 1, .name = "a", .can = GB_CLOCK_KERNEL, .open = open_a}};
+    const struct gb_clock last[] = {{.name = "a", .can = GB_CLOCK_KERNEL, .open = open_a}};
     const struct gb_clock_table one = {last, 1};
     assert_int_equal(gb_clock_open(&one, &last[0], GB_TIMER_AUTO, 0, NULL, &t, &opened), GB_ERR_UNSUPPORTED);
     assert_string_equal(opens, "a");
@@ -231,8 +247,8 @@ static void test_open_stops(void **state)
 {
     (void)state;
     const struct gb_clock rows[] = {
-        {.choice = 1, .name = "x", .can = GB_CLOCK_KERNEL, .fallback = 2, .open = open_broken},
-        {.choice = 2, .name = "c", .can = GB_CLOCK_KERNEL, .open = open_c},
+        {.name = "x", .can = GB_CLOCK_KERNEL, .fallback = "c", .open = open_broken},
+        {.name = "c", .can = GB_CLOCK_KERNEL, .open = open_c},
     };
     const struct gb_clock_table tab = {rows, 2};
     const struct gb_clock *opened = NULL;
@@ -243,8 +259,8 @@ static void test_open_stops(void **state)
     assert_ptr_equal(opened, &rows[0]);
 
     const struct gb_clock loop[] = {
-        {.choice = 1, .name = "a", .can = GB_CLOCK_KERNEL, .fallback = 2, .open = open_a},
-        {.choice = 2, .name = "b", .can = GB_CLOCK_KERNEL, .fallback = 1, .open = open_b},
+        {.name = "a", .can = GB_CLOCK_KERNEL, .fallback = "b", .open = open_a},
+        {.name = "b", .can = GB_CLOCK_KERNEL, .fallback = "a", .open = open_b},
     };
     const struct gb_clock_table lt = {loop, 2};
     reset();
@@ -266,16 +282,17 @@ static void test_state_slots(void **state)
     assert_false(gb_clocks_hold(tab, &g));
     gb_clocks_set_aside(tab, &g);
     assert_null(g.clock_state);
-    assert_null(gb_clock_state(&g, GB_TIMER_PROFILER, 0));
-    assert_null(gb_clock_state(&g, GB_TIMER_AUTO, 1));
+    assert_null(gb_clock_state(&g, "profiler", 0));
+    assert_null(gb_clock_state(&g, "auto", 1));
+    assert_null(gb_clock_state(&g, NULL, 1));
     assert_null(g.clock_state);
 
-    void **prof = gb_clock_state(&g, GB_TIMER_PROFILER, 1);
-    void **events = gb_clock_state(&g, GB_TIMER_EVENTS, 1);
+    void **prof = gb_clock_state(&g, "profiler", 1);
+    void **events = gb_clock_state(&g, "events", 1);
     assert_non_null(prof);
     assert_non_null(events);
     assert_ptr_not_equal(prof, events);
-    assert_ptr_equal(gb_clock_state(&g, GB_TIMER_PROFILER, 0), prof);
+    assert_ptr_equal(gb_clock_state(&g, "profiler", 0), prof);
     assert_null(*prof);
     assert_non_null(g.clock_state_release);
     /* The profiler's state with no profiler open: it holds nothing. */

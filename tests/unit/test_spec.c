@@ -185,9 +185,9 @@ static void test_bad_fields(void **state)
 static void test_bad_args(void **state)
 {
     (void)state;
-    bad(NULL, NULL, NULL, "[{\"name\": \"y\", \"type\": \"half\", \"count\": \"n\", \"output\": true}]",
-        "benches[0].args[0].type: \"half\" is not a type (float, double, int, uint, long, ulong, int32, uint32, "
-        "int64, uint64)");
+    bad(NULL, NULL, NULL, "[{\"name\": \"y\", \"type\": \"quad\", \"count\": \"n\", \"output\": true}]",
+        "benches[0].args[0].type: \"quad\" is not a type (float, double, int, uint, long, ulong, half, bfloat16, "
+        "fp8_e4m3, fp8_e5m2, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, bf16)");
     bad(NULL, NULL, NULL, "[{\"name\": \"y\", \"type\": \"float\", \"output\": true}]",
         "benches[0].args[0]: give \"count\" (a buffer of that many elements) or \"value\" (a scalar), not neither");
     bad(NULL, NULL, NULL, "[{\"name\": \"y\", \"type\": \"float\", \"count\": \"n\", \"value\": 1}]",
