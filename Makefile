@@ -40,7 +40,7 @@ deps:
 	    || { echo "make deps: apt-get could not install$$missing; install them and run make again" >&2; exit 1; }; \
 	fi; \
 	if [ ! -f "$(CUDA_HOME)/include/cuda.h" ]; then \
-	  echo "make deps: no CUDA toolkit at $(CUDA_HOME) (cuda.h not found); install the CUDA toolkit or set CUDA_HOME" >&2; exit 1; \
+	  echo "make deps: no CUDA toolkit at $(CUDA_HOME) (cuda.h not found): gpubound builds for reports and models, without CUPTI counters or the NVRTC kernel tests; to measure on a GPU install the toolkit (apt-get install nvidia-cuda-toolkit and CUDA_HOME=/usr, or NVIDIA's cuda-toolkit packages from developer.nvidia.com/cuda-downloads) or set CUDA_HOME" >&2; \
 	fi
 	@bash scripts/python_deps.sh $(BUILD)/venv
 

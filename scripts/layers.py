@@ -31,7 +31,7 @@ FLOOR, UNDER_FLOOR = "numbers", {"util"}
 ROOMS_OF_HEADERS = {
     "status": "util", "api": "util",
     "numbers": "numbers", "counter_names": "numbers",
-    "gpu": "gpu", "device": "gpu",
+    "gpu": "gpu", "device": "gpu", "cuda_decls": "gpu",
     "analyze": "analyze", "cexpr": "analyze",
     # chart_spec: the chart specs a run directory carries (charts.json), read
     # and written beside its records; the suites declare theirs with it.

@@ -7,6 +7,8 @@
 
 #include "gpubound/api.h"
 
+#include <stdio.h>
+
 #include "gpubound/fleet.h"
 #include "gpubound/plot.h"
 #include "gpubound/table.h"
@@ -20,6 +22,12 @@ GB_API enum gb_status gb_fleet_wide_table(const struct gb_fleet_report *r, struc
  * gpu_uuid, status, median and interval (ns), fleet median, ratio and its
  * interval, robust z, outlier ("slow", "fast" or ""). */
 GB_API enum gb_status gb_fleet_long_table(const struct gb_fleet_report *r, struct gb_table **out);
+
+/* The rows of gb_fleet_long_table as CSV (header first, as gb_table_print
+ * writes it) on `f`, streamed: one point's rows are made, written and
+ * freed before the next, so that the memory taken beyond the report does
+ * not grow with the points. GB_ERR_IO when writing fails, GB_ERR_NOMEM. */
+GB_API enum gb_status gb_fleet_long_csv(const struct gb_fleet_report *r, FILE *f);
 
 /* One row per suite: points compared, max/min of the medians (median and
  * largest, with that point), points whose spread exceeds the members' own

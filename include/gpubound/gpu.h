@@ -13,7 +13,7 @@
 
 #include "gpubound/api.h"
 
-#include <cuda.h>
+#include "gpubound/cuda_decls.h"
 #include <stddef.h>
 #include <stdint.h>
 

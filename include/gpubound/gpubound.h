@@ -16,6 +16,7 @@
 #include "gpubound/compare.h"
 #include "gpubound/compare_report.h"
 #include "gpubound/counter_names.h"
+#include "gpubound/cuda_decls.h"
 #include "gpubound/counters.h"
 #include "gpubound/device.h"
 #include "gpubound/export.h"

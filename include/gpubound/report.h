@@ -19,6 +19,7 @@
 #include "gpubound/chart_spec.h"
 #include "gpubound/plot.h"
 #include "gpubound/results.h"
+#include "gpubound/roofline.h"
 #include "gpubound/status.h"
 #include "gpubound/table.h"
 
@@ -41,6 +42,14 @@ struct gb_report_opts {
     int all_charts;          /* every chart, whatever the size of the run */
     int formats;             /* GB_PLOT_SVG | GB_PLOT_PNG; 0 = both */
     int force;               /* replace a report.md made from more points */
+    /* The run's points under the machine's roofs (the roofline model,
+     * roofline.h), placed by the caller; NULL: none. When `roofline` has a
+     * point placed from counters, report.md and report.html gain a
+     * "Roofline" section: the notes on where the roofs and bytes come from,
+     * the hierarchical roofline chart (roofline.svg/.png) and the table of
+     * gb_report_roofline_table. Both or neither. */
+    const struct gb_ceilings *roofs;
+    const struct gb_roofline *roofline;
 };
 
 /* GB_ERR_USAGE, naming the pattern and some of the run's charts, when a
@@ -149,6 +158,36 @@ GB_API enum gb_status gb_report_findings(const struct gb_run *run, const struct 
 
 /* Frees the lines and empties *f. Safe on an empty one and on NULL. */
 GB_API void gb_findings_release(struct gb_findings *f);
+
+/* The table of a roofline, one row per point: its label, pipe, time (ns),
+ * operations, bytes and arithmetic intensity at each level (DRAM, L2,
+ * L1/shared), achieved rate (G/s), binding roof, attained fraction, and
+ * "above measured roof" where it is faster than a roof allows. Free *out
+ * with gb_table_free. */
+GB_API enum gb_status gb_report_roofline_table(const struct gb_roofline *rl, struct gb_table **out);
+
+/* The hierarchical roofline as a plot, not drawn (gb_plot_draw for
+ * gnuplot): log-log, the pipe roofs the points use as horizontal lines,
+ * each memory level's roof as a line of slope 1 (bandwidth x intensity, up
+ * to the highest pipe roof), one marker per point and level at its
+ * intensity and achieved rate, and a point above a roof marked again in a
+ * series of its own, where it was measured. Named "roofline". *out is NULL
+ * on error; GB_ERR_USAGE when no point has operations and bytes. */
+GB_API enum gb_status gb_report_roofline_plot(const struct gb_ceilings *c, const struct gb_roofline *rl,
+                                              struct gb_plot **out);
+
+/* How to record a ceilings run, for the notes and messages. */
+#define GB_REPORT_CEILINGS_HINT                                                                     \
+    "gpubound run ceilings bandwidth/read throughput/arith --set op=ffma,dfma,imul,__sinf "        \
+    "--set mode=tput --out DIR"
+
+/* The notes a reader of a roofline needs, as lines (no markup): where the
+ * roofs come from (a ceilings run, or the guide figures and how to record
+ * a ceilings run; `looked` says that one was also looked for beside the
+ * run), the points without counters, how bytes per level and operations
+ * are counted, and the records left out. Release with gb_findings_release. */
+GB_API enum gb_status gb_report_roofline_notes(const struct gb_ceilings *c, const struct gb_roofline *rl,
+                                               int looked, struct gb_findings *out);
 
 /* Writes the report of `run` into `out_dir` (created when missing, parents
  * too): the charts of `book` that `opts` selects (NULL: the default; see

@@ -100,6 +100,16 @@ GB_API size_t gb_table_n_cols(const struct gb_table *t);
  * GB_ERR_IO when writing fails. */
 GB_API enum gb_status gb_table_print(const struct gb_table *t, FILE *f, enum gb_format fmt, int width);
 
+/* Prints the rows of the table as GB_FORMAT_CSV does, with its header row
+ * first only when `header`: one CSV written a part at a time (a table of a
+ * few rows, printed, then emptied with gb_table_clear_rows and filled
+ * again), so that a long CSV is streamed in bounded memory. GB_ERR_IO when
+ * writing failed. */
+GB_API enum gb_status gb_table_print_csv_part(const struct gb_table *t, FILE *f, int header);
+
+/* Removes every row, keeping the columns. */
+GB_API void gb_table_clear_rows(struct gb_table *t);
+
 /* The label of column `col` ("name (unit)"), or NULL past the last. */
 GB_API const char *gb_table_label(const struct gb_table *t, size_t col);
 

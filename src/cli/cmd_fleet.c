@@ -41,17 +41,17 @@ static enum gb_status gb_fleet_print_tables(const struct gb_fleet_report *r)
     return st;
 }
 
-/* CSV: one row per point and member; JSON: those rows and the summary. */
+/* CSV: one row per point and member, streamed; JSON: those rows and the summary. */
 static enum gb_status gb_fleet_print_data(const struct gb_fleet_report *r, enum gb_format fmt)
 {
     struct gb_table *rows = NULL, *sum = NULL, *suites = NULL;
+    if (fmt == GB_FORMAT_CSV)
+        return gb_fleet_long_csv(r, stdout);
     enum gb_status st = gb_fleet_long_table(r, &rows);
     if (st == GB_OK && fmt == GB_FORMAT_JSON)
         st = gb_fleet_summary_table(r, &sum);
     if (st == GB_OK && fmt == GB_FORMAT_JSON)
         st = gb_fleet_suite_table(r, &suites);
-    if (st == GB_OK && fmt == GB_FORMAT_CSV)
-        st = gb_table_print(rows, stdout, fmt, 0);
     if (st == GB_OK && fmt == GB_FORMAT_JSON) {
         fputs("{\"points\":\n", stdout);
         st = gb_table_print(rows, stdout, fmt, 0);

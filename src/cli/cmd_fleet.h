@@ -11,7 +11,8 @@
 #define GB_FLEET_HELP                                                                                  \
     "  --format FMT      table (default): the points side by side, a line per suite (max/min of\n"  \
     "                    the GPUs' medians, points apart beyond their intervals) and per GPU;\n"  \
-    "                    csv or json: one row per point and GPU (json adds suites and GPUs)\n"      \
+    "                    csv or json: one row per point and GPU (json adds suites and GPUs);\n"     \
+    "                    csv is streamed, one point's rows at a time, in bounded memory\n"          \
     "  --chart-dir DIR   where the charts go (default RUN/report): fleet.svg/.png with a bar per\n" \
     "                    point and GPU, or, over 40 points, fleet-SUITE.svg/.png per suite with\n"  \
     "                    each GPU's ratios sorted\n"                                                 \

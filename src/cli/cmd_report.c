@@ -2,8 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cli_roofs.h"
 #include "cli/cmd_report.h"
 #include "cli/run_charts.h"
 #include "gpubound/report.h"
@@ -11,7 +13,8 @@
 #define GB_MAX_PATTERNS 64
 
 struct gb_report_args {
-    const char *dir, *out;
+    const char *dir, *out, *ceilings;
+    int other_gpu, no_roofline;
     char default_out[4200];
     enum gb_format fmt;
     struct gb_report_opts opts;
@@ -59,6 +62,14 @@ static int gb_parse_chart_format(struct gb_report_args *a, const char *s)
     return GB_EXIT_OK;
 }
 
+/* Whether a and b name the same existing directory. */
+static int gb_same_dir(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISDIR(sa.st_mode) && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 /* Options and the run directory; the exit code of a usage error, else 0. */
 static int gb_report_parse(int argc, char **argv, struct gb_report_args *a)
 {
@@ -69,6 +80,9 @@ static int gb_report_parse(int argc, char **argv, struct gb_report_args *a)
         {"all-charts", no_argument, NULL, 'A'},
         {"chart-format", required_argument, NULL, 'F'},
         {"force", no_argument, NULL, 'X'},
+        {"ceilings", required_argument, NULL, 'C'},
+        {"other-gpu", no_argument, NULL, 'g'},
+        {"no-roofline", no_argument, NULL, 'R'},
         {NULL, 0, NULL, 0}};
     int c, rc = GB_EXIT_OK;
     gb_cli_getopt_reset();
@@ -82,6 +96,9 @@ static int gb_report_parse(int argc, char **argv, struct gb_report_args *a)
         case 'c': rc = gb_add_patterns(a, optarg); break;
         case 'A': a->opts.all_charts = 1; break;
         case 'X': a->opts.force = 1; break;
+        case 'C': a->ceilings = optarg; break;
+        case 'g': a->other_gpu = 1; break;
+        case 'R': a->no_roofline = 1; break;
         case 'F': rc = gb_parse_chart_format(a, optarg); break;
         case ':': return gb_cli_usage("report", "%s needs a value", argv[optind - 1]);
         default: return gb_cli_usage("report", "unknown option '%s'", argv[optind - 1]);
@@ -97,11 +114,19 @@ static int gb_report_parse(int argc, char **argv, struct gb_report_args *a)
     a->dir = argv[optind];
     if (!a->dir[0] || (a->out && !a->out[0]))
         return gb_cli_usage("report", "an empty directory name");
+    if (a->ceilings && a->no_roofline)
+        return gb_cli_usage("report", "--ceilings and --no-roofline contradict each other");
+    if (a->out && gb_same_dir(a->out, a->dir))
+        return gb_cli_usage("report", "--out must not be the run read (%s): name a new directory", a->dir);
     if (!a->out) {
+        /* Never into the run read: runs/<run's name>-report. */
         size_t len = strlen(a->dir);
         while (len > 1 && a->dir[len - 1] == '/')
             len--;
-        snprintf(a->default_out, sizeof a->default_out, "%.*s/report", (int)len, a->dir);
+        size_t start = len;
+        while (start > 0 && a->dir[start - 1] != '/')
+            start--;
+        snprintf(a->default_out, sizeof a->default_out, "runs/%.*s-report", (int)(len - start), a->dir + start);
         a->out = a->default_out;
     }
     a->opts.patterns = a->patterns;
@@ -150,12 +175,51 @@ static int gb_report_print_summary(const struct gb_run *run, const struct gb_cha
     return GB_EXIT_OK;
 }
 
+/* The run under the machine's roofs, for the report's roofline section:
+ * the ceilings run given, else one found beside the run, else the guide
+ * figures. Only a run with a record that carries counters gets one; any
+ * other is left without (opts untouched). The exit code. */
+static int gb_report_roofs(const struct gb_run *run, struct gb_report_args *a, struct gb_ceilings **roofs,
+                           struct gb_roofline *rl)
+{
+    char found[4200];
+    const char *ceil = a->ceilings;
+    struct gb_roofline_opts ro = {.pipe = -1};
+    enum gb_status st;
+    int counters = 0;
+    for (size_t i = 0; i < run->n_records && !counters; i++)
+        counters = gb_record_has_counters(&run->records[i]);
+    if (a->no_roofline || (!counters && !a->ceilings))
+        return GB_EXIT_OK;
+    if (!ceil && gb_cli_find_ceilings(run, found, sizeof found))
+        ceil = found;
+    if (!(*roofs = calloc(1, sizeof **roofs)))
+        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of memory"), "report", NULL);
+    if (!ceil && !run->info.has_device)
+        return GB_EXIT_OK;   /* no roofs to stand on: no roofline */
+    if ((st = gb_cli_roofs(ceil, a->other_gpu, run, *roofs)) != GB_OK)
+        return gb_cli_fail(st, "report", "give a ceilings run of the run's GPU with --ceilings DIR");
+    if ((st = gb_roofline_fit_run(run, *roofs, &ro, rl)) != GB_OK)
+        return gb_cli_fail(st, "report: roofline", NULL);
+    if (rl->from_counters > 0) {
+        a->opts.roofs = *roofs;
+        a->opts.roofline = rl;
+        fprintf(stderr, "report: roofline under %s\n", (*roofs)->measured ? (*roofs)->run_dir
+                                                                       : "the guide figures (no ceilings run)");
+    } else if (a->ceilings)
+        fprintf(stderr, "report: no roofline: no record of %s carries counters (record with --counters)\n",
+                run->dir);
+    return GB_EXIT_OK;
+}
+
 int gb_cmd_report(int argc, char **argv)
 {
     struct gb_report_args a = {.fmt = GB_FORMAT_TABLE};
     struct gb_run *run = NULL;
     struct gb_chart_book book;
     struct gb_report_result res;
+    struct gb_ceilings *roofs = NULL;
+    struct gb_roofline rl = {0};
     enum gb_status st;
     int rc;
 
@@ -167,6 +231,8 @@ int gb_cmd_report(int argc, char **argv)
         rc = gb_cli_fail(st, "report", "give the directory of a run recorded by 'gpubound run'");
         goto out;
     }
+    if ((rc = gb_report_roofs(run, &a, &roofs, &rl)) != GB_EXIT_OK)
+        goto out;
     if ((st = gb_cli_run_charts(run, &book)) != GB_OK) {
         rc = gb_cli_fail(st, "report", NULL);
         goto out;
@@ -176,6 +242,9 @@ int gb_cmd_report(int argc, char **argv)
         goto out;
     }
     st = gb_report_write_book(run, &book, &a.opts, a.out, &res);
+    if (st == GB_OK && a.out == a.default_out)
+        fprintf(stderr, "report: writing %s (no --out given; a report never writes into the run it reads)\n",
+                a.out);
     if (st == GB_OK)
         gb_report_print_result(&res);
     else {
@@ -187,6 +256,8 @@ int gb_cmd_report(int argc, char **argv)
                 a.dir);
     rc = gb_report_print_summary(run, &book, &a);
 out:
+    free(roofs);
+    gb_roofline_release(&rl);
     free(a.pattern_buf);
     gb_chart_book_release(&book);
     gb_run_free(run);

@@ -5,10 +5,13 @@
 
 #define GB_REPORT_USAGE                                                                        \
     "gpubound report RUN_DIR [--out DIR] [--format table|csv|json] [--charts PATTERN ...]\n"   \
-    "                [--all-charts] [--chart-format png|svg|both]"
+    "                [--all-charts] [--chart-format png|svg|both] [--ceilings DIR [--other-gpu]]\n" \
+    "                [--no-roofline]"
 
 #define GB_REPORT_HELP                                                                          \
-    "  --out DIR        where to write the report (default RUN_DIR/report); created if missing\n" \
+    "  --out DIR        where to write the report, created if missing (default runs/NAME-report\n" \
+    "                   in the current directory, NAME the run directory's name: a report never\n" \
+    "                   writes into the run it reads, and --out RUN_DIR is a usage error)\n"     \
     "  --format FMT     summary on stdout as table, csv or json (default table)\n"                \
     "  --charts PAT     draw only the charts whose names match the shell pattern PAT (a chart\n" \
     "                   file stem such as 'shape-ubench1-*', or the name of the declared chart\n" \
@@ -18,6 +21,11 @@
     "  --chart-format F png, svg or both (default both): the images each chart is drawn as;\n"  \
     "                   the gnuplot script <chart>.gp is written in every case\n"                \
     "  --force          replace a report.md made from more points than the run now holds\n"      \
+    "  --ceilings DIR   the roofs of the roofline section: this ceilings run (default: the last\n" \
+    "                   ceilings* run of the same GPU in the run's parent directory or the one\n" \
+    "                   above, else the guide figures of the run's device, said so)\n"          \
+    "  --other-gpu      accept a ceilings run of another kind of GPU (as gpubound roofline)\n"   \
+    "  --no-roofline    no roofline section\n"                                                   \
     "Reads a run directory written by 'gpubound run' (no GPU needed) and writes report.md\n"     \
     "and the charts of every suite in it: <chart>.svg and <chart>.png, drawn by gnuplot,\n"       \
     "and <chart>.gp, the script that draws them; speedup charts also write <chart>.csv,\n"       \
@@ -30,6 +38,9 @@
     "(--format table only) by the table of every speedup chart; the files written are listed\n" \
     "on stderr. Without gnuplot the report is still written and says which charts are\n"        \
     "missing; install gnuplot-nox and run the command again.\n"                                   \
+    "A run recorded with counters (run --counters) also gets a Roofline section: every point\n" \
+    "under the machine's roofs as 'gpubound roofline' places it (the hierarchical roofline\n"   \
+    "chart roofline.svg/.png and its table), in report.md and report.html.\n"                  \
     "report.html, beside report.md, is the same report as one offline page: sortable tables,\n" \
     "the charts drawn in the browser from the records (hover, legend toggles, wheel zoom), and\n" \
     "the CampProf calculator when the run has a campprof-model*.json. It embeds Chart.js from\n"  \

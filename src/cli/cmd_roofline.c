@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_roofs.h"
 #include "cli/cmd_roofline.h"
+#include "gpubound/report.h"
 #include "gpubound/plot.h"
 #include "gpubound/results.h"
 #include "gpubound/roofline.h"
@@ -16,9 +18,6 @@
 #include "util/stage.h"
 
 #define CMD "roofline"
-#define GB_CEILINGS_HINT                                                                            \
-    "gpubound run ceilings bandwidth/read throughput/arith --set op=ffma,dfma,imul,__sinf "        \
-    "--set mode=tput --out DIR"
 
 struct rl_opts {
     const char *run, *ceilings, *out;
@@ -65,144 +64,25 @@ static int rl_parse(int argc, char **argv, struct rl_opts *o)
     return -1;
 }
 
-static void rl_cell_num(struct gb_table *t, double v, enum gb_status *st)
-{
-    if (*st == GB_OK)
-        *st = isfinite(v) ? gb_table_cell_num(t, v, 4) : gb_table_cell_empty(t);
-}
-
-static void rl_cell_text(struct gb_table *t, const char *s, enum gb_status *st)
-{
-    if (*st == GB_OK)
-        *st = gb_table_cell_text(t, s);
-}
-
-/* One row per point: bytes and intensity at each level, the binding roof. */
-static enum gb_status rl_table(const struct gb_roofline *rl, struct gb_table **out)
-{
-    static const char *const cols[][2] = {
-        {"point", NULL},        {"pipe", NULL},          {"time", "ns"},        {"ops", NULL},
-        {"dram bytes", NULL},   {"l2 bytes", NULL},      {"l1 bytes", NULL},    {"ai dram", "ops/B"},
-        {"ai l2", "ops/B"},     {"ai l1", "ops/B"},      {"achieved", "G/s"},   {"binding", NULL},
-        {"fraction", NULL},     {"flag", NULL}};
-    enum gb_status st = GB_OK;
-    struct gb_table *t = gb_table_new();
-    if (!t)
-        return gb_error_set(GB_ERR_NOMEM, "out of memory");
-    for (size_t c = 0; c < sizeof cols / sizeof cols[0] && st == GB_OK; c++)
-        st = gb_table_column(t, cols[c][0], cols[c][1]);
-    for (size_t i = 0; i < rl->n && st == GB_OK; i++) {
-        const struct gb_roofline_point *p = &rl->pts[i];
-        st = gb_table_row(t);
-        rl_cell_text(t, p->label, &st);
-        rl_cell_text(t, p->pipe >= 0 ? gb_roof_info(p->pipe)->name : "", &st);
-        rl_cell_num(t, p->time_ns, &st);
-        rl_cell_num(t, p->ops, &st);
-        for (int l = 0; l < GB_N_LEVELS; l++)
-            rl_cell_num(t, p->bytes[l], &st);
-        for (int l = 0; l < GB_N_LEVELS; l++)
-            rl_cell_num(t, p->intensity[l], &st);
-        rl_cell_num(t, p->ops > 0 ? p->achieved : NAN, &st);
-        rl_cell_text(t, p->binding >= 0 ? gb_roof_info(p->binding)->name : "", &st);
-        rl_cell_num(t, p->fraction, &st);
-        rl_cell_text(t, p->above ? "above measured roof" : "", &st);
-    }
-    if (st != GB_OK) {
-        gb_table_free(t);
-        return st;
-    }
-    *out = t;
-    return GB_OK;
-}
-
-/* The notes a reader needs: where the roofs come from, what the records lack. */
+/* The notes a reader needs, each line prefixed. */
 static void rl_notes(FILE *f, const char *pre, const struct gb_ceilings *c, const struct gb_roofline *rl)
 {
-    if (c->measured)
-        fprintf(f, "%sroofs: measured in %s (the largest rate of each roof's benches)\n", pre, c->run_dir);
-    else
-        fprintf(f, "%sroofs: guide figures, not measured (no --ceilings run): record one with '%s'\n", pre,
-                GB_CEILINGS_HINT);
-    if (rl->without_counters)
-        fprintf(f, "%s%d points have no counters: placed from the spec's bytes and flops, with the DRAM "
-                   "roof only\n", pre, rl->without_counters);
-    if (rl->from_counters)
-        fprintf(f, "%sbytes per level from counters (DRAM and L2 sectors x 32; L1/shared: global L1 sectors x "
-                   "32 + shared wavefronts x 128); operations are the records' flops: the counters carry no "
-                   "operation counts by type nor tensor-pipe instructions, so the pipe is FP64 when its pipe "
-                   "ran more instructions than the FMA pipe, else FP32 (--pipe sets it)\n", pre);
-    if (rl->skipped)
-        fprintf(f, "%s%d records not ok or without a time are left out\n", pre, rl->skipped);
+    struct gb_findings notes;
+    if (gb_report_roofline_notes(c, rl, 0, &notes) != GB_OK)
+        return;
+    for (size_t i = 0; i < notes.n; i++)
+        fprintf(f, "%s%s\n", pre, notes.lines[i]);
+    gb_findings_release(&notes);
 }
 
-/* Roofs as lines (memory: bandwidth x intensity up to the highest pipe
- * roof drawn; pipes: horizontal), one marker per point and level. */
+/* The chart, drawn by gnuplot into `dir`. */
 static enum gb_status rl_chart(const struct gb_ceilings *c, const struct gb_roofline *rl, const char *dir,
                                struct gb_report_result *res)
 {
-    enum gb_status st = GB_OK;
-    double xlo = INFINITY, xhi = 0, top = 0;
-    int used[GB_N_ROOFS] = {0}, lvl[GB_N_LEVELS], above = -1;
-    struct gb_plot *p = gb_plot_new(GB_CHART_LINE, "roofline", "Hierarchical roofline");
-    if (!p)
-        return gb_error_set(GB_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < rl->n; i++)
-        for (int l = 0; l < GB_N_LEVELS; l++)
-            if (isfinite(rl->pts[i].intensity[l]) && rl->pts[i].achieved > 0) {
-                xlo = fmin(xlo, rl->pts[i].intensity[l]);
-                xhi = fmax(xhi, rl->pts[i].intensity[l]);
-                used[rl->pts[i].pipe] = 1;
-            }
-    if (!(xhi > 0)) {
-        st = gb_error_set(GB_ERR_USAGE, "no point has operations and bytes to draw (every flops is 0)");
-        goto out;
-    }
-    xlo /= 4;
-    xhi *= 4;
-    gb_plot_log(p, 1, 1);
-    if ((st = gb_plot_subtitle(p, c->measured ? "roofs measured by a ceilings run"
-                                              : "roofs: guide figures, not measured")) ||
-        (st = gb_plot_labels(p, "arithmetic intensity (operations per byte)", "performance (G operations/s)")))
-        goto out;
-    for (int r = 0; r < GB_N_ROOFS && st == GB_OK; r++)
-        if (used[r] && c->value[r] > 0) {
-            top = fmax(top, c->value[r]);
-            st = gb_plot_ref(p, gb_roof_info(r)->name, c->value[r], gb_roof_info(r)->unit);
-        }
-    for (int l = 0; l < GB_N_LEVELS && st == GB_OK; l++) {
-        double bw = c->value[gb_roof_of_level((enum gb_roof_level)l)];
-        char lab[96];
-        int s;
-        lvl[l] = -1;
-        if (!(bw > 0))
-            continue;
-        snprintf(lab, sizeof lab, "%s roof (%.6g GB/s)", gb_roof_level_name((enum gb_roof_level)l), bw);
-        double xk = top > 0 ? fmin(xhi, top / bw) : xhi;
-        if ((st = gb_plot_series(p, lab, &s)) || (st = gb_plot_series_style(p, s, GB_PLOT_STYLE_LINES)) ||
-            (st = gb_plot_point(p, s, xlo, bw * xlo, NAN, NAN)))
-            break;
-        if (xk > xlo)
-            st = gb_plot_point(p, s, xk, bw * xk, NAN, NAN);
-    }
-    for (int l = 0; l < GB_N_LEVELS && st == GB_OK; l++)
-        if ((st = gb_plot_series(p, gb_roof_level_name((enum gb_roof_level)l), &lvl[l])) == GB_OK)
-            st = gb_plot_series_style(p, lvl[l], GB_PLOT_STYLE_POINTS);
-    for (size_t i = 0; i < rl->n && st == GB_OK; i++)
-        for (int l = 0; l < GB_N_LEVELS && st == GB_OK; l++) {
-            const struct gb_roofline_point *pt = &rl->pts[i];
-            if (!isfinite(pt->intensity[l]) || !(pt->achieved > 0))
-                continue;
-            st = gb_plot_point(p, lvl[l], pt->intensity[l], pt->achieved, NAN, NAN);
-            /* Drawn where it was measured, and marked: never moved under a roof. */
-            if (st == GB_OK && pt->above && above < 0 &&
-                (st = gb_plot_series(p, "above a measured roof", &above)) == GB_OK)
-                st = gb_plot_series_style(p, above, GB_PLOT_STYLE_POINTS);
-            if (st == GB_OK && pt->above)
-                st = gb_plot_point(p, above, pt->intensity[l], pt->achieved, NAN, NAN);
-        }
+    struct gb_plot *p = NULL;
+    enum gb_status st = gb_report_roofline_plot(c, rl, &p);
     if (st == GB_OK)
         st = gb_plot_draw(p, dir, res);
-out:
     gb_plot_free(p);
     return st;
 }
@@ -272,34 +152,6 @@ static enum gb_status rl_outputs(const struct rl_opts *o, const struct gb_ceilin
     return GB_OK;
 }
 
-/* The roofs: a ceilings run, else the guide figures of the run's device. */
-static enum gb_status rl_roofs(const char *ceil_dir, int other_gpu, const struct gb_run *run, struct gb_ceilings *c)
-{
-    enum gb_status st;
-    struct gb_run *cr = NULL;
-    if (!ceil_dir) {
-        if (!run->info.has_device)
-            return gb_error_set(GB_ERR_USAGE, "%s has no device in its run.json and no --ceilings run was given",
-                                run->dir);
-        gb_ceilings_guide(&run->info.device, c);
-        return GB_OK;
-    }
-    if ((st = gb_cli_load_run(ceil_dir, &cr)) == GB_OK && run->info.has_device && cr->info.has_device &&
-        strcmp(run->info.device.name, cr->info.device.name) != 0) {
-        if (!other_gpu)
-            st = gb_error_set(GB_ERR_USAGE, "%s was measured on %s and %s on %s: the roofs of one kind of GPU "
-                              "do not bound another; record a ceilings run on that GPU (or give --other-gpu)",
-                              ceil_dir, cr->info.device.name, run->dir, run->info.device.name);
-        else
-            fprintf(stderr, "roofline: roofs of another GPU (--other-gpu): %s, not %s\n", cr->info.device.name,
-                    run->info.device.name);
-    }
-    if (st == GB_OK)
-        st = gb_ceilings_from_run(cr, c);
-    gb_run_free(cr);
-    return st;
-}
-
 int gb_cmd_roofline(int argc, char **argv)
 {
     struct rl_opts o;
@@ -322,11 +174,11 @@ int gb_cmd_roofline(int argc, char **argv)
         rc = gb_cli_fail(st, CMD, "give the directory of a recorded run");
         goto done;
     }
-    if ((st = rl_roofs(o.ceilings, o.other_gpu, run, c)) != GB_OK) {
+    if ((st = gb_cli_roofs(o.ceilings, o.other_gpu, run, c)) != GB_OK) {
         rc = gb_cli_fail(st, CMD, "give a ceilings run with --ceilings DIR");
         goto done;
     }
-    if ((st = gb_roofline_fit_run(run, c, &ro, &rl)) != GB_OK || (st = rl_table(&rl, &t)) != GB_OK) {
+    if ((st = gb_roofline_fit_run(run, c, &ro, &rl)) != GB_OK || (st = gb_report_roofline_table(&rl, &t)) != GB_OK) {
         rc = gb_cli_fail(st, CMD, NULL);
         goto done;
     }

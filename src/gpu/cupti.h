@@ -11,7 +11,7 @@
 #ifndef GB_GPU_CUPTI_H
 #define GB_GPU_CUPTI_H
 
-#include <cuda.h>
+#include "gpubound/cuda_decls.h"
 #include <stddef.h>
 #include <stdint.h>
 

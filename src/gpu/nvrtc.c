@@ -1,8 +1,8 @@
 /* nvrtc.c - NVRTC, opened at run time so that gpubound starts without it.
  * Compiles CUDA C to a cubin for one architecture; no GPU is needed. */
 #include <dlfcn.h>
-#include <nvrtc.h>
 #include <pthread.h>
+#include "gpu/nvrtc_decls.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

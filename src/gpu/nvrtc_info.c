@@ -2,7 +2,7 @@
  * (nvrtc_info.h). NVRTC is the library nvrtc.c opened: its handle is taken
  * again here without loading anything new. */
 #include <dlfcn.h>
-#include <nvrtc.h>
+#include "gpu/nvrtc_decls.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* fleet.c - the tables and the chart of a fleet report (gpubound/fleet_tables.h).
  * Everything shown is computed by src/models/fleet/fleet.c; this file only lays
  * it out. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,19 +115,48 @@ out:
     return st;
 }
 
-enum gb_status gb_fleet_long_table(const struct gb_fleet_report *r, struct gb_table **out)
+/* The columns of the long table. */
+static enum gb_status gb_long_columns(struct gb_table *t)
 {
     static const char *const names[] = {"point", "rank", "host", "gpu_uuid", "status", "median", "ci_lo",
                                         "ci_hi", "fleet_median", "ratio", "ratio_lo", "ratio_hi",
                                         "robust_z", "outlier"};
     static const char *const units[] = {NULL, NULL, NULL, NULL, NULL, "ns", "ns", "ns", "ns",
                                         NULL, NULL, NULL, NULL, NULL};
+    return gb_columns(t, names, units, sizeof names / sizeof names[0]);
+}
+
+enum gb_status gb_fleet_long_csv(const struct gb_fleet_report *r, FILE *f)
+{
+    enum gb_status st = GB_OK;
+    struct gb_table *t = gb_table_new();
+    if (!t)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    GB_TRY(st, gb_long_columns(t));
+    /* One point's rows at a time: the table never holds more than the members. */
+    for (size_t p = 0; p < r->n_points || p == 0; p++) {
+        for (size_t m = 0; p < r->n_points && m < r->n_members; m++)
+            GB_TRY(st, gb_long_row(t, r, p, m));
+        GB_TRY(st, gb_table_print_csv_part(t, f, p == 0));
+        gb_table_clear_rows(t);
+        if (ferror(f)) {
+            st = gb_error_set(GB_ERR_IO, "cannot write the CSV rows: %s", strerror(errno));
+            goto out;
+        }
+    }
+out:
+    gb_table_free(t);
+    return st;
+}
+
+enum gb_status gb_fleet_long_table(const struct gb_fleet_report *r, struct gb_table **out)
+{
     enum gb_status st = GB_OK;
     struct gb_table *t = gb_table_new();
     *out = NULL;
     if (!t)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
-    GB_TRY(st, gb_columns(t, names, units, sizeof names / sizeof names[0]));
+    GB_TRY(st, gb_long_columns(t));
     for (size_t p = 0; p < r->n_points; p++)
         for (size_t m = 0; m < r->n_members; m++)
             GB_TRY(st, gb_long_row(t, r, p, m));

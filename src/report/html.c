@@ -303,6 +303,45 @@ static enum gb_status gb_html_suites(const struct gb_run *run, const struct gb_c
     return st;
 }
 
+/* The roofline section (report.h, struct gb_report_opts): its notes, plot
+ * and table as {"notes", "chart", "table"}; json null when the options
+ * carry no roofline placed from counters. */
+static enum gb_status gb_html_roofline(const struct gb_report_opts *opts, json_t **out)
+{
+    struct gb_findings notes;
+    struct gb_table *t = NULL;
+    struct gb_plot *p = NULL;
+    enum gb_status st;
+    *out = json_null();
+    if (!opts || !opts->roofs || !opts->roofline || opts->roofline->from_counters <= 0)
+        return GB_OK;
+    if ((st = gb_report_roofline_notes(opts->roofs, opts->roofline, 1, &notes)) != GB_OK)
+        return st;
+    json_t *lines = json_array();
+    for (size_t i = 0; lines && i < notes.n; i++)
+        json_array_append_new(lines, json_string(notes.lines[i]));
+    gb_findings_release(&notes);
+    st = gb_report_roofline_plot(opts->roofs, opts->roofline, &p);
+    if (st == GB_ERR_USAGE)
+        st = GB_OK;
+    json_t *pj = p ? gb_plot_json(p) : json_null();
+    gb_plot_free(p);
+    if (st == GB_OK)
+        st = gb_report_roofline_table(opts->roofline, &t);
+    json_t *tj = st == GB_OK ? gb_html_table(t) : NULL;
+    gb_table_free(t);
+    if (st == GB_OK && (!lines || !pj || !tj))
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+    if (st == GB_OK)
+        *out = json_pack("{s:o, s:o, s:o}", "notes", lines, "chart", pj, "table", tj);
+    else {
+        json_decref(lines);
+        json_decref(pj);
+        json_decref(tj);
+    }
+    return st == GB_OK && !*out ? gb_error_set(GB_ERR_NOMEM, "out of memory") : st;
+}
+
 static void gb_html_missing(struct gb_report_result *res, const char *lib)
 {
     size_t len = strlen(res->note);
@@ -336,7 +375,10 @@ enum gb_status gb_report_html_write(const struct gb_run *run, const struct gb_ch
         json_decref(doc);
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     }
-    if ((st = gb_html_suites(run, book, opts, suites, findings)) == GB_OK) {
+    json_t *roofline = NULL;
+    if ((st = gb_html_roofline(opts, &roofline)) == GB_OK)
+        json_object_set_new(doc, "roofline", roofline);
+    if (st == GB_OK && (st = gb_html_suites(run, book, opts, suites, findings)) == GB_OK) {
         snprintf(title, sizeof title, "gpubound report: %s", run->dir);
         snprintf(path, sizeof path, "%s/report.html", out_dir);
         st = gb_html_page(path, title, doc, lib);

@@ -27,6 +27,11 @@ static const char *gb_kind_name(enum gb_chart_kind k)
     return k == GB_CHART_BAR ? "bar" : k == GB_CHART_HEAT ? "heat" : "line";
 }
 
+static const char *gb_style_name(enum gb_plot_style s)
+{
+    return s == GB_PLOT_STYLE_LINES ? "lines" : s == GB_PLOT_STYLE_POINTS ? "points" : "default";
+}
+
 static json_t *gb_series_json(const struct gb_series *se)
 {
     json_t *pts = json_array();
@@ -35,7 +40,8 @@ static json_t *gb_series_json(const struct gb_series *se)
         json_array_append_new(pts, json_pack("[oooo I]", gb_jnum(pt->x), gb_jnum(pt->y),
                                              gb_jnum(pt->lo), gb_jnum(pt->hi), (json_int_t)pt->rec));
     }
-    return json_pack("{s:s, s:o}", "label", se->label, "pts", pts ? pts : json_array());
+    return json_pack("{s:s, s:o, s:s}", "label", se->label, "pts", pts ? pts : json_array(), "style",
+                     gb_style_name(se->style));
 }
 
 static void gb_plot_json_lines(const struct gb_plot *p, json_t *o)

@@ -391,6 +391,57 @@ static enum gb_status gb_md_suite(FILE *f, const struct gb_run *run, const char 
     return gb_md_charts(f, run, s, opts, large, res, out_dir);
 }
 
+/* Whether the options carry a roofline to report: one with a point placed
+ * from counters. */
+static int gb_has_roofline(const struct gb_report_opts *opts)
+{
+    return opts && opts->roofs && opts->roofline && opts->roofline->from_counters > 0;
+}
+
+/* roofline.svg/.png in the stage; a roofline with nothing to draw is not an error. */
+static enum gb_status gb_draw_roofline(const struct gb_report_opts *opts, const char *out_dir,
+                                       struct gb_report_result *res)
+{
+    struct gb_plot *p = NULL;
+    enum gb_status st = gb_report_roofline_plot(opts->roofs, opts->roofline, &p);
+    if (st == GB_ERR_USAGE)
+        return GB_OK;
+    if (st == GB_OK) {
+        gb_plot_formats(p, opts->formats);
+        st = gb_plot_draw(p, out_dir, res);
+    }
+    gb_plot_free(p);
+    return st;
+}
+
+/* report.md's "Roofline" section: the notes, the chart and the table. */
+static enum gb_status gb_md_roofline(FILE *f, const struct gb_run *run, const struct gb_report_opts *opts,
+                                     const struct gb_report_result *res, const char *out_dir)
+{
+    static const struct gb_chart_spec chart = {.name = "roofline", .title = "Hierarchical roofline"};
+    struct gb_findings notes;
+    struct gb_table *t = NULL;
+    enum gb_status st = gb_report_roofline_notes(opts->roofs, opts->roofline, 1, &notes);
+    if (st != GB_OK)
+        return st;
+    fputs("## Roofline\n\nEvery point under the machine's roofs (`gpubound roofline`): its arithmetic "
+          "intensity at DRAM, L2 and L1/shared, the roof that binds and the attained fraction of it.\n\n", f);
+    for (size_t i = 0; i < notes.n; i++) {
+        fputs("- ", f);
+        gb_md_text(f, notes.lines[i]);
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+    gb_findings_release(&notes);
+    if ((st = gb_md_chart(f, run, NULL, &chart, res, out_dir, opts->formats)) != GB_OK ||
+        (st = gb_report_roofline_table(opts->roofline, &t)) != GB_OK)
+        return st;
+    st = gb_table_print_markdown(t, f);
+    fputc('\n', f);
+    gb_table_free(t);
+    return st;
+}
+
 /* summary.csv: the table of every point of a large run. */
 static enum gb_status gb_write_summary_csv(const struct gb_run *run, const char *out_dir,
                                            struct gb_report_result *res)
@@ -431,6 +482,8 @@ static enum gb_status gb_write_md(const struct gb_run *run, const struct gb_char
     for (size_t i = 0; i < n_suites && st == GB_OK; i++)
         st = gb_md_suite(a.f, run, suites[i], gb_chart_book_find(book, suites[i]), opts, large, res,
                          out_dir);
+    if (st == GB_OK && gb_has_roofline(opts))
+        st = gb_md_roofline(a.f, run, opts, res, out_dir);
     if (st != GB_OK) {
         gb_atomic_abort(&a);
         return st;
@@ -457,6 +510,8 @@ static enum gb_status gb_report_write_staged(const struct gb_run *run, const str
         goto out;
     /* Charts first, so that report.md can say which were drawn. */
     chart_st = gb_draw_all(run, book, opts, large, suites, n_suites, out_dir, res);
+    if (chart_st == GB_OK && gb_has_roofline(opts))
+        chart_st = gb_draw_roofline(opts, out_dir, res);
     if (chart_st != GB_OK)
         snprintf(chart_msg, sizeof chart_msg, "%s", gb_error_message());
     if ((large && (st = gb_write_summary_csv(run, out_dir, res)) != GB_OK) ||

@@ -174,15 +174,22 @@ struct gb_table *gb_table_new(void)
     return calloc(1, sizeof(struct gb_table));
 }
 
-void gb_table_free(struct gb_table *t)
+void gb_table_clear_rows(struct gb_table *t)
 {
-    if (!t)
-        return;
     for (size_t r = 0; r < t->n_rows; r++) {
         for (size_t c = 0; c < t->row_len[r]; c++)
             free(t->rows[r][c].text);
         free(t->rows[r]);
     }
+    t->n_rows = 0;
+    t->cursor = 0;
+}
+
+void gb_table_free(struct gb_table *t)
+{
+    if (!t)
+        return;
+    gb_table_clear_rows(t);
     for (size_t c = 0; c < t->n_cols; c++) {
         free(t->cols[c].name);
         free(t->cols[c].unit);
@@ -738,13 +745,12 @@ static void gb_put_csv_num(FILE *f, double v)
     fputs(buf, f);
 }
 
-static enum gb_status gb_print_csv(const struct gb_table *t, FILE *f, int width)
+enum gb_status gb_table_print_csv_part(const struct gb_table *t, FILE *f, int header)
 {
-    (void)width;
     unsigned char *has_ci = gb_ci_columns(t);
     if (!has_ci)
         return gb_error_set(GB_ERR_NOMEM, "out of memory writing CSV");
-    for (size_t c = 0; c < t->n_cols; c++) {
+    for (size_t c = 0; header && c < t->n_cols; c++) {
         if (c)
             fputc(',', f);
         gb_put_csv_field(f, t->cols[c].label);
@@ -755,7 +761,8 @@ static enum gb_status gb_print_csv(const struct gb_table *t, FILE *f, int width)
             gb_put_csv_field(f, hl);
         }
     }
-    fputc('\n', f);
+    if (header)
+        fputc('\n', f);
     for (size_t r = 0; r < t->n_rows; r++) {
         for (size_t c = 0; c < t->n_cols; c++) {
             const struct gb_cell *cell = gb_table_at(t, r, c);
@@ -786,6 +793,12 @@ static enum gb_status gb_print_csv(const struct gb_table *t, FILE *f, int width)
     }
     free(has_ci);
     return GB_OK;
+}
+
+static enum gb_status gb_print_csv(const struct gb_table *t, FILE *f, int width)
+{
+    (void)width;
+    return gb_table_print_csv_part(t, f, 1);
 }
 
 static enum gb_status gb_print_json(const struct gb_table *t, FILE *f, int width)

@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cuda.h> /* CUDA_VERSION: the toolkit headers the tool was built with */
+#include "gpubound/cuda_decls.h" /* CUDA_VERSION: the toolkit headers the tool was built with */
 
 #include "gpubound/results.h"
 #include "util/sha256.h"
@@ -199,8 +199,12 @@ void gb_run_info_init(struct gb_run_info *info, const char *command_line,
     if (gethostname(info->host, sizeof info->host) != 0)
         snprintf(info->host, sizeof info->host, "unknown");
     info->host[sizeof info->host - 1] = '\0';
+#ifdef CUDA_VERSION
     snprintf(info->cuda_toolkit, sizeof info->cuda_toolkit, "%d.%d", CUDA_VERSION / 1000,
              (CUDA_VERSION % 1000) / 10);
+#else /* built without the toolkit's headers (gpubound/cuda_decls.h) */
+    snprintf(info->cuda_toolkit, sizeof info->cuda_toolkit, "none");
+#endif
     snprintf(info->nvrtc, sizeof info->nvrtc, "%s", nvrtc_version ? nvrtc_version : "");
     snprintf(info->mode, sizeof info->mode, "full");
 }

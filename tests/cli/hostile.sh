@@ -3,6 +3,7 @@
 # the one-line message and exit code it must give; and failed report, camp fit
 # and camp validate commands leave their run directories byte-identical.
 source "$(dirname "$0")/lib.bash"
+cd "$TMP" || exit 1   # a report without --out writes runs/NAME-report here
 BW="$GB_SRC/tests/data/runs/bandwidth-fixture"
 CAMP="$GB_SRC/tests/data/runs/camping-fixture"
 MODEL="$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json"

@@ -37,12 +37,16 @@ grep -q 'Synthetic GPU (test fixture, not a measurement)' "$TMP/r1/report.md" &&
 grep -q '1 point failed' "$TMP/r1/report.md" && ok || bad "report.md does not say a point failed"
 [ ! -e "$FIXTURE/report" ] && ok || bad "--out given, yet the run directory was written to"
 
-# The default output is RUN_DIR/report; a second report replaces the first.
+# The default output is runs/<run's name>-report, never inside the run read;
+# a second report replaces the first.
 cp -r "$FIXTURE" "$TMP/run"
+mkdir -p "$TMP/cwd"
+cd "$TMP/cwd" || exit 1
 expect 0 "" report "$TMP/run/"
-every_chart_drawn "$TMP/run/report"
+every_chart_drawn "$TMP/cwd/runs/run-report"
 expect 0 "" report "$TMP/run"
-every_chart_drawn "$TMP/run/report"
+every_chart_drawn "$TMP/cwd/runs/run-report"
+[ ! -e "$TMP/run/report" ] && ok || bad "the default output is inside the run read"
 
 # Machine formats on stdout.
 expect 0 "" report "$FIXTURE" --out "$TMP/r2" --format csv
@@ -68,7 +72,7 @@ cp -r "$FIXTURE" "$TMP/cut"
 head -c -300 "$FIXTURE/results.json" >"$TMP/cut/results.json"
 expect 0 "" report "$TMP/cut"
 printf '%s\n' "$ERR" | grep -q 'did not end normally' && ok || bad "a cut run is not noted on stderr"
-grep -q 'Incomplete run' "$TMP/cut/report/report.md" && ok || bad "a cut run is not noted in report.md"
+grep -q 'Incomplete run' "$TMP/cwd/runs/cut-report/report.md" && ok || bad "a cut run is not noted in report.md"
 
 # Missing or malformed run directories: one line, exit 1, nothing written.
 expect 1 "report: .*nope is not a gpubound run directory.*; give the directory of a run recorded by 'gpubound run'" \
@@ -78,7 +82,7 @@ cp -r "$FIXTURE" "$TMP/bad"
 { head -3 "$FIXTURE/results.json"; echo '{"suite": "bandwidth", "bench": '; tail -n +4 "$FIXTURE/results.json"; } \
     >"$TMP/bad/results.json"
 expect 1 "report: .*results.json:4:[0-9]+: a damaged record" report "$TMP/bad"
-[ ! -e "$TMP/bad/report" ] && ok || bad "a malformed run left a report behind"
+[ ! -e "$TMP/cwd/runs/bad-report" ] && ok || bad "a malformed run left a report behind"
 cp -r "$FIXTURE" "$TMP/badrun"
 echo '{"format": "gpubound-run/1",' >"$TMP/badrun/run.json"
 expect 1 "report: .*run.json" report "$TMP/badrun"

@@ -129,6 +129,8 @@ def check_report(run):
         got = {k: ch["kinds"][k] for k in ("best", "w5", "w25", "fail")} if ch["kind"] == "heat" else ch["marks"]
         if exp is not None and exp != got:
             fail("%s: chart %s shows %s marks, its gnuplot script %s" % (run, ch["name"], got, exp))
+    if "\n## Roofline\n" in md and not any(ch["name"] == "roofline" for ch in res["charts"]):
+        fail("%s: report.md has a roofline, report.html draws none" % run)
     n_md = len(re.findall(r"!\[[^\]]*\]\(([^)]+)\.(?:svg|png)\)", md))
     n_drawn = sum(1 for ch in res["charts"])
     if n_drawn < n_md:
@@ -227,7 +229,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     runs = os.environ.get("GB_HTML_RUNS", "data/h200/patterns-2026-11-21 data/h200/camping-2026-11-21 "
                           "data/h200/bandwidth-2026-11-21-a data/h200/transpose-2026-11-21 "
-                          "data/h200/ubench-2026-11-21").split()
+                          "data/h200/ubench-2026-11-21 data/h100/corpus-2026-11-26/gemm").split()
     pages = {run: check_report(run) for run in runs}
     camp = "data/h200/camping-2026-11-21"
     if pages.get(camp):

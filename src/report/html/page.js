@@ -159,8 +159,12 @@
         hi = order.map(function (k) { return hi[k]; }); recs = order.map(function (k) { return recs[k]; });
       }
       var c = COLOURS[si % COLOURS.length];
-      sets.push({label: s.label, data: data, gbLo: lo, gbHi: hi, gbRec: recs, borderColor: c,
-        backgroundColor: bar ? c + 'cc' : c, pointRadius: 3, borderWidth: 2, spanGaps: false});
+      var ds = {label: s.label, data: data, gbLo: lo, gbHi: hi, gbRec: recs, borderColor: c,
+        backgroundColor: bar ? c + 'cc' : c, pointRadius: 3, borderWidth: 2, spanGaps: false};
+      /* A series drawn as markers only (the points of a roofline) or as a line only (a roof). */
+      if (!bar && s.style === 'points') ds.showLine = false;
+      if (!bar && s.style === 'lines') ds.pointRadius = 0;
+      sets.push(ds);
     });
     var xmin = Math.min.apply(null, xs), xmax = Math.max.apply(null, xs);
     p.refs.forEach(function (r, ri) {
@@ -343,6 +347,22 @@
     return sec;
   }
 
+  /* ---- the roofline: every point under the machine's roofs ---- */
+  function rooflineSection(r, parent) {
+    var sec = el('section', {cls: 'suite', id: 'roofline'}, [el('h2', {text: 'Roofline'})]);
+    parent.appendChild(sec);
+    sec.appendChild(el('p', {text: 'Every point under the machine\u2019s roofs (gpubound roofline): its arithmetic intensity at DRAM, L2 and L1/shared, the roof that binds and the attained fraction of it.'}));
+    sec.appendChild(el('ul', {}, (r.notes || []).map(function (n) { return el('li', {text: n}); })));
+    if (r.chart) {
+      var box = el('div', {cls: 'chart chart-line', id: 'chart-' + r.chart.name});
+      sec.appendChild(box);
+      var d = drawChart(r.chart, box);
+      drawn.push({name: r.chart.name, kind: r.chart.kind, marks: d.marks, kinds: d.kinds});
+    }
+    sec.appendChild(el('div', {cls: 'table-wrap'}, [table(r.table)]));
+    return sec;
+  }
+
   /* ---- the CampProf calculator ---- */
   var calcs = [];
   function calculator(entry, init, idx, parent) {
@@ -497,6 +517,10 @@
       nav.appendChild(el('a', {href: '#suite-' + s.name, text: s.name}));
       suiteSection(s, app);
     });
+    if (D.roofline) {
+      nav.appendChild(el('a', {href: '#roofline', text: 'roofline'}));
+      rooflineSection(D.roofline, app);
+    }
     app.appendChild(el('footer', {text: D.tool + ' \u2014 charts drawn by Chart.js ' + (Chart.version || '') + ', embedded in this file; nothing is fetched.'}));
     testReport(t0);
     /* "#show=NAME": that chart alone (for a screenshot of one chart). */
