@@ -188,3 +188,37 @@ enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_c
     }
     return st;
 }
+
+enum gb_status gb_camp_validate_app(const struct gb_camp_model *m, const struct gb_ceilings *c,
+                                    const struct gb_camp_app *app, struct gb_camp_domain *domain,
+                                    struct gb_camp_validation *out)
+{
+    struct gb_camp_obs *in = malloc((app->n ? app->n : 1) * sizeof *in);
+    size_t n_in = 0, n_out = 0;
+    char reason[sizeof out->domain_reason] = "";
+    enum gb_status st = GB_OK;
+    memset(out, 0, sizeof *out);
+    if (!in)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    for (size_t i = 0; i < app->n; i++) {
+        struct gb_camp_domain d;
+        gb_camp_domain_judge(m, c, app->sm_count, &app->obs[i], &d);
+        if (domain)
+            domain[i] = d;
+        if (gb_camp_domain_applies(d.why))
+            in[n_in++] = app->obs[i];
+        else if (n_out++ == 0)
+            snprintf(reason, sizeof reason, "%s", d.reason);
+    }
+    if (n_in > 0)
+        st = gb_camp_validate(m, in, n_in, out);
+    else {
+        out->gm_best = out->gm_worst = out->gm_app = out->gm_app_inside = NAN;
+        out->degree_median = out->degree_min = out->degree_max = NAN;
+    }
+    out->n_out_domain = n_out;
+    out->n_judged = app->n;
+    snprintf(out->domain_reason, sizeof out->domain_reason, "%s", reason);
+    free(in);
+    return st;
+}
