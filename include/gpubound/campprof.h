@@ -411,10 +411,15 @@ struct gb_camp_validation {
     double gm_best, gm_worst, gm_app;
     size_t n_pairs_bounds, n_pairs_app;
     /* The application line's error from the starts inside the band only
-     * (degree in [0, 1]; NaN when none is), and how many points lie in
-     * their own band (best <= measured <= worst). */
+     * (NaN when none is), and how many points lie in their own band. Inside
+     * means within the band widened by its own uncertainty:
+     *     best * (1 - margin_best) <= measured <= worst * (1 + margin_worst)
+     * the margins being the largest held-out error (cv_gm) of the model's
+     * spread and camped equations, fitted on the camping suite alone (0
+     * for a model file without them). */
     double gm_app_inside;
     size_t n_inside;
+    double margin_best, margin_worst;
     /* The measured camping degree of each point (its own counts), median. */
     double degree_median, degree_min, degree_max;
     /* Set by gb_camp_validate_app: the configurations outside the domain of

@@ -12,7 +12,8 @@
     "                             (--threads T --regs R\n" \
     "                             --smem B [--dyn-smem B] [--grid G] | --warps W) [--time-ns T [--at-warps W]] [--chart F.svg]\n" \
     "                             [--html F.html]\n" \
-    "       gpubound camp validate --model FILE RUN_DIR [RUN_DIR...] [--out DIR] [--format FMT] [--force]\n" \
+    "       gpubound camp validate --model FILE RUN_DIR [RUN_DIR...] [--ceilings RUN] [--out DIR] [--format FMT]\n" \
+    "                              [--force]\n" \
     "       gpubound camp detect SUITE/BENCH|SPEC [--set AXIS=V ...] [--refs RUN_DIR] [--quick] [--device N]"
 
 #define GB_CAMP_HELP                                                                              \
@@ -67,10 +68,19 @@
     "measured configuration in\n"                                                              \
     "turn and prints the geometric-mean error of the best and worst bounds and of the\n"         \
     "application line against the measured times (and from the starts inside the band only),\n" \
-    "the share of points inside their band, and draws one chart per application.\n"            \
+    "the share of points inside their band, and draws one chart per application (at most 32;\n" \
+    "the rest are counted). A kernel-spec point's configuration is its achieved warps per SM\n" \
+    "(sm__warps_active where recorded, else from its grid, block size and occupancy limit).\n" \
+    "A point too small to load the memory system or latency-bound (docs/models.md, 'Domain of\n" \
+    "validity') is left out of the errors: a note names it and the reason, and the table\n"  \
+    "counts it under 'outside domain'. Inside the band means within the band widened by\n"  \
+    "the model's held-out error.\n"                                                          \
     "  --model FILE      a model written by 'camp fit' (required)\n"                              \
+    "  --ceilings RUN    the roofs the domain is judged under: a run of 'gpubound run ceilings'\n" \
+    "                    on the same GPU (default: the guide figures of the model's device)\n"   \
     "  --out DIR         where to write the charts and validation.csv, the table (default\n"   \
-    "                    RUN_DIR/campprof-validate)\n"                                           \
+    "                    runs/campprof-validate-<UTC time>, named on stdout; never inside a\n" \
+    "                    RUN_DIR: that is a usage error)\n"                                      \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
     "  --force           replace a validation.csv made from more configurations\n"              \
     "Validation computes every application before it writes: its charts and validation.csv\n"  \
@@ -93,7 +103,8 @@
     "Example: gpubound camp predict --model runs/camping/campprof-model.json --gld 4:1179648 \\\n" \
     "           --gst 4:1179648 --warps 64 --at-warps 32 --time-ns 223920 --chart transpose.svg\n" \
     "Example: gpubound camp predict --model M.json --from-ncu transpose.csv --chart t.svg\n"      \
-    "Example: gpubound camp validate --model runs/camping/campprof-model.json runs/camping\n"
+    "Example: gpubound camp validate --model runs/camping/campprof-model.json runs/camping\n" \
+    "           --ceilings runs/ceilings --out runs/camping-validation\n"
 
 struct gb_camp_model;
 struct gb_report_result;
@@ -115,6 +126,10 @@ int camp_cli_parse_double(const char *s, double *v);
 
 /* "dir/name" without doubled slashes. */
 void camp_cli_path_in(char *buf, size_t n, const char *dir, const char *name);
+
+/* The default output directory of a command that reads runs:
+ * "runs/NAME-<UTC time>", never inside a run it reads. */
+void camp_cli_default_out(char *buf, size_t n, const char *name);
 
 /* The model's device name, or "an unnamed device". */
 const char *camp_cli_device_name(const struct gb_camp_model *m);
