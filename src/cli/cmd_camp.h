@@ -11,7 +11,7 @@
     "       gpubound camp predict --model FILE (--gld W:N --gst W:N | --from-ncu CSV | --from-point RUN:BENCH:AXES)\n" \
     "                             (--threads T --regs R\n" \
     "                             --smem B [--dyn-smem B] [--grid G] | --warps W) [--time-ns T [--at-warps W]] [--chart F.svg]\n" \
-    "                             [--html F.html]\n" \
+    "                             [--html F.html] [--ceilings RUN]\n" \
     "       gpubound camp validate --model FILE RUN_DIR [RUN_DIR...] [--ceilings RUN] [--out DIR] [--format FMT]\n" \
     "                              [--force]\n" \
     "       gpubound camp detect SUITE/BENCH|SPEC [--set AXIS=V ...] [--refs RUN_DIR] [--quick] [--device N]"
@@ -58,6 +58,12 @@
     "  --at-warps W      the active warps per SM it was measured at (default: the launch's,\n"   \
     "                    or W of --warps)\n"                                                       \
     "  --cc X.Y          the limits of compute capability X.Y instead of the model's device\n"    \
+    "  --ceilings RUN    judge the measured time against the domain of validity under this\n"  \
+    "                    ceilings run's roofs (default: the device's guide figures): a kernel\n" \
+    "                    too small to load the memory system or latency-bound (its achieved\n"  \
+    "                    warps per SM from --grid; docs/models.md) gets no degree and no\n"    \
+    "                    application line: the header says THE BAND DOES NOT APPLY and why\n" \
+    "                    (stdout, and a note on stderr), exit 0\n"                            \
     "  --chart F.svg     draw the band into F.svg and F.png (and its script F.gp)\n"               \
     "  --html F.html     write the CampProf calculator, filled with these inputs, as one offline\n" \
     "                    page (needs libjs-chart.js; see docs/report.md)\n"                        \

@@ -171,8 +171,8 @@ static void domain_notes(const struct gb_camp_app *g, const struct gb_camp_domai
     for (size_t i = 0; i < g->n; i++) {
         const struct gb_camp_obs *o = &g->obs[i];
         if (!gb_camp_domain_applies(d[i].why))
-            fprintf(stderr, "note: %s at %.3g warps per SM: the band does not apply (%s): %s\n",
-                    g->label, o->warps, gb_camp_domain_name(d[i].why), d[i].reason);
+            fprintf(stderr, "note: %s at %.3g warps per SM: the band does not apply: %s\n",
+                    g->label, o->warps, d[i].reason);
         if (o->limit_warps > 0 && o->measured_warps > 0 &&
             fabs(o->measured_warps - o->achieved_warps) > 0.05 * o->achieved_warps)
             fprintf(stderr, "note: %s: measured %.3g achieved warps per SM, %.3g from the grid "
