@@ -62,4 +62,11 @@ expect 1 "camp predict: --ceilings: .*; give a run of 'gpubound run ceilings'" \
 expect 1 "camp validate: --ceilings: .*; give a run of 'gpubound run ceilings'" \
     camp validate --model "$MODEL" "$CHASE" --ceilings "$TMP/none" --out "$TMP/v2"
 [ ! -e "$TMP/v2" ] && ok || bad "a refused validate wrote its --out"
+# The charts are capped at 32: three runs of 38 applications draw 32 and count 6.
+T100="$GB_SRC/data/h100/corpus-2026-11-26/triad"
+T200="$GB_SRC/data/h200/corpus-2026-11-26/triad"
+expect 0 "" camp validate --model "$MODEL" "$T100" "$T200" "$ROWSUM" --out "$TMP/cap" --format csv
+[ "$(printf '%s\n' "$OUT" | tail -n +2 | grep -c .)" = 38 ] && ok || bad "validate of 38 applications: not 38 rows"
+printf '%s\n' "$ERR" | grep -q '^note: drew the charts of the first 32 applications; 6 more are in validation.csv without a chart$' &&
+    ok || bad "validate did not say how many charts it left out"
 finish
