@@ -47,6 +47,7 @@
 #include "gpubound/device.h"
 #include "gpubound/ncu.h"
 #include "gpubound/results.h"
+#include "gpubound/roofline.h"
 #include "gpubound/status.h"
 
 #define GB_CAMP_MAX_TERMS 12
@@ -375,12 +376,27 @@ GB_API enum gb_status gb_camp_point_report(const struct gb_record *r, struct gb_
 
 /* ---- validation ---- */
 
+struct gb_camp_app;
+struct gb_camp_domain;
+
 /* One measured configuration of an application. */
 struct gb_camp_obs {
-    double warps;               /* active warps per SM */
+    double warps;               /* the configuration: achieved warps per SM (kernel-spec
+                                 * points: measured where the record has the counter, else
+                                 * computed from the grid; camping records: active warps) */
     double time_ns;             /* measured (median) time */
     struct gb_camp_counts counts;   /* its instruction counts */
+    /* Kernel-spec points (0 / NaN otherwise): the occupancy calculator's
+     * active warps per SM, the achieved warps computed from the grid
+     * (gb_occupancy_achieved), the measured GB_CAMP_WARPS_ACTIVE (NaN
+     * without counters), the grid in blocks and the bytes the point moves. */
+    double limit_warps, achieved_warps, measured_warps;
+    double grid_blocks, bytes;
 };
+
+/* The counter of measured achieved warps per SM (Nsight Compute's
+ * "Achieved Active Warps Per SM"). */
+#define GB_CAMP_WARPS_ACTIVE "sm__warps_active.avg.per_cycle_active"
 
 struct gb_camp_validation {
     size_t n_points;
@@ -395,12 +411,22 @@ struct gb_camp_validation {
     double gm_best, gm_worst, gm_app;
     size_t n_pairs_bounds, n_pairs_app;
     /* The application line's error from the starts inside the band only
-     * (degree in [0, 1]; NaN when none is), and how many points lie in
-     * their own band (best <= measured <= worst). */
+     * (NaN when none is), and how many points lie in their own band. Inside
+     * means within the band widened by its own uncertainty:
+     *     best * (1 - margin_best) <= measured <= worst * (1 + margin_worst)
+     * the margins being the largest held-out error (cv_gm) of the model's
+     * spread and camped equations, fitted on the camping suite alone (0
+     * for a model file without them). */
     double gm_app_inside;
     size_t n_inside;
+    double margin_best, margin_worst;
     /* The measured camping degree of each point (its own counts), median. */
     double degree_median, degree_min, degree_max;
+    /* Set by gb_camp_validate_app: the configurations outside the domain of
+     * validity (left out of everything above), the first one's reason, and
+     * the configurations judged (all of them). */
+    size_t n_out_domain, n_judged;
+    char domain_reason[320];
 };
 
 /* Validates the model on n >= 1 measured configurations of one application
@@ -410,6 +436,16 @@ struct gb_camp_validation {
  * no configuration or a non-positive time or warps (bad recorded data). */
 GB_API enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
                                 size_t n, struct gb_camp_validation *out);
+
+/* gb_camp_validate on the configurations of `app` inside the domain of
+ * validity (gb_camp_domain_judge under roofs `c`; c may be NULL: nothing
+ * judged); domain[app->n] (may be NULL) receives each one's judgement.
+ * When none is inside, *out has only n_out_domain, n_judged and
+ * domain_reason set (n_points 0) and the call succeeds. Errors of
+ * gb_camp_validate; GB_ERR_NOMEM. */
+GB_API enum gb_status gb_camp_validate_app(const struct gb_camp_model *m, const struct gb_ceilings *c,
+                                           const struct gb_camp_app *app, struct gb_camp_domain *domain,
+                                           struct gb_camp_validation *out);
 
 /* Geometric mean of n >= 1 non-negative values (0 when one is 0; NaN for
  * n == 0 or a negative or non-finite value). */
@@ -435,6 +471,48 @@ GB_API double gb_camp_counts_vary(const struct gb_camp_obs *obs, size_t n);
 GB_API enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
                                 size_t n, struct gb_camp_row *rows, double *measured_ns,
                                 size_t *start, double *degree);
+
+/* ---- the domain of validity ----
+ * The band bounds a kernel whose time is set by its memory traffic. It does
+ * not apply to a configuration that is
+ *   too small: its bytes at the DRAM roof take less time than a launch's
+ *     fixed cost (the ceilings run's launch line, launch_a_ns), so the launch,
+ *     not the memory system, sets its time;
+ *   latency-bound: it reaches less than GB_CAMP_DOMAIN_MIN_SHARE of the DRAM
+ *     roof while its grid leaves SMs without a block (grid < SMs) or its
+ *     achieved warps per SM are below the fewest the camping suite measured
+ *     (the model's warps range): too few requests in flight to load the
+ *     memory system, so each one's latency, not bandwidth or camping, sets
+ *     the time. A camped kernel with a full grid also reaches a small share
+ *     of the roof, which is why the share alone is not the rule. */
+#define GB_CAMP_DOMAIN_MIN_SHARE 0.25
+
+enum gb_camp_domain_why {
+    GB_CAMP_DOMAIN_IN = 0,          /* the band applies */
+    GB_CAMP_DOMAIN_UNJUDGED = 1,    /* no bytes or no DRAM roof: taken as applying */
+    GB_CAMP_DOMAIN_TOO_SMALL = 2,
+    GB_CAMP_DOMAIN_LATENCY = 3,
+};
+
+struct gb_camp_domain {
+    enum gb_camp_domain_why why;
+    double roof_ns;          /* the bytes at the DRAM roof; NaN when not judged */
+    double share;            /* roof_ns / measured time */
+    char reason[320];        /* one line: why the band does not apply ("" when it does) */
+};
+
+/* "applies", "not judged", "too small", "latency-bound". */
+GB_API const char *gb_camp_domain_name(enum gb_camp_domain_why why);
+
+/* 1 when the band applies to a configuration judged `why`. */
+GB_API int gb_camp_domain_applies(enum gb_camp_domain_why why);
+
+/* Judges observation `o` (its bytes, time, grid and achieved warps) under
+ * roofs `c` (DRAM roof; launch_a_ns may be NaN: that rule is then not
+ * applied), `sm_count` SMs (0: unknown) and the warps range of model `m`.
+ * Never fails. */
+GB_API void gb_camp_domain_judge(const struct gb_camp_model *m, const struct gb_ceilings *c,
+                                 int sm_count, const struct gb_camp_obs *o, struct gb_camp_domain *out);
 
 /* ---- reading records (campprof_records.c) ----
  * The one adapter between run records and the model: it names the suite,
@@ -478,6 +556,7 @@ struct gb_camp_app {
     double *ci_lo_ns, *ci_hi_ns; /* the CI of each one's time */
     size_t n, cap;
     size_t from_bytes;           /* kernel-spec points counted from bytes, not counters */
+    int sm_count;                /* the SMs of the run's device (0: not recorded) */
 };
 
 /* A kernel-spec point (a record of another suite with the spec contract's
@@ -492,6 +571,16 @@ struct gb_camp_app {
  * the warps, time, or both counters and bytes are missing. */
 GB_API enum gb_status gb_camp_spec_obs(const struct gb_record *r, struct gb_camp_obs *o,
                                 int *from_counters);
+
+/* The achieved warps of kernel-spec observation `o` (from
+ * gb_camp_spec_obs, whose warps are the occupancy limit) on `dev`:
+ * o->achieved_warps from the grid (gb_occupancy_achieved, with
+ * limit_warps / warps-per-block resident blocks), and o->warps set to
+ * the measured GB_CAMP_WARPS_ACTIVE where present, else to that.
+ * Leaves o->warps at the limit when the grid, the block size or the SM
+ * count is not known. Never fails. */
+GB_API void gb_camp_spec_achieved(const struct gb_device_info *dev, struct gb_camp_obs *o,
+                                  double block_threads);
 
 /* Groups the ok records of the validation applications in `run` by label
  * (the camping suite's applications by bench and axes other than warps;

@@ -128,4 +128,36 @@ GB_API enum gb_status gb_occupancy_sweep(const struct gb_device_info *dev,
 /* "threads", "regs" or "smem". */
 GB_API const char *gb_occupancy_axis_name(enum gb_occupancy_axis axis);
 
+/* ---- achieved warps: what a launch really keeps resident ---- */
+
+/* What bounds the achieved warps per SM below the occupancy limit (bits). */
+enum gb_achieved_bound {
+    GB_ACHIEVED_LIMIT = 0,        /* every wave full: the occupancy limit itself */
+    GB_ACHIEVED_GRID = 1 << 0,    /* the grid is smaller than one full wave */
+    GB_ACHIEVED_TAIL = 1 << 1,    /* the last of several waves is partial */
+};
+
+/* The achieved warps per SM of a launch. The grid runs in waves of
+ * blocks_per_sm * sm_count blocks; a full wave keeps blocks_per_sm *
+ * warps_per_block warps on every SM, the last, partial one tail_blocks *
+ * warps_per_block / sm_count on average (idle SMs count 0). Each wave is
+ * taken to last as long as any other, so the mean over the launch is
+ *     (full_waves * limit + tail_warps_per_sm) / (full_waves + (tail > 0))
+ * the quantity sm__warps_active.avg per elapsed cycle measures. */
+struct gb_occupancy_achieved {
+    double warps_per_sm;          /* the mean over the launch */
+    int limit_warps;              /* blocks_per_sm * warps_per_block */
+    long full_waves;
+    long tail_blocks;             /* blocks of the partial last wave (0: none) */
+    double tail_warps_per_sm;     /* its warps per SM, averaged over every SM */
+    unsigned bound;               /* enum gb_achieved_bound bits */
+};
+
+/* The achieved warps per SM of `grid_blocks` blocks of `warps_per_block`
+ * warps with at most `blocks_per_sm` resident per SM (the occupancy
+ * calculator's active_blocks) on `sm_count` SMs. GB_ERR_USAGE unless every
+ * argument is >= 1. Pure; thread-safe. */
+GB_API enum gb_status gb_occupancy_achieved(long grid_blocks, int warps_per_block, int blocks_per_sm,
+                                            int sm_count, struct gb_occupancy_achieved *out);
+
 #endif

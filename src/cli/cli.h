@@ -77,6 +77,11 @@ enum gb_status gb_cli_load_run(const char *dir, struct gb_run **out);
 /* Resets getopt so that a command can parse its own argv. */
 void gb_cli_getopt_reset(void);
 
+/* 1 when `path` (existing or not) is directory `dir` or lies inside it,
+ * links resolved: the guard of commands that read a run and must not
+ * write into it. 0 when `dir` does not exist. */
+int gb_cli_path_within(const char *path, const char *dir);
+
 /* The command line as one string (for run.json); gb_cli_set_command_line
  * also keeps the arguments as given, for a command that starts itself
  * anew (gb_cli_argv: NULL-terminated, before getopt reordered them). */

@@ -1,5 +1,6 @@
 /* cli_util.c - what every subcommand shares: errors, usage, number parsing. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,4 +139,39 @@ enum gb_status gb_cli_load_run(const char *dir, struct gb_run **out)
         fprintf(stderr, "warning: %zu more warnings of the same kinds not shown\n",
                 run->n_warnings_total - run->n_warnings);
     return GB_OK;
+}
+
+/* `path` made absolute with every existing ancestor's links resolved
+ * (the part that does not exist yet is appended as written); 0 when not
+ * even "/" resolves. */
+static int gb_cli_abs_path(const char *path, char *out, size_t n)
+{
+    char head[PATH_MAX], real[PATH_MAX];
+    snprintf(head, sizeof head, "%s", path);
+    size_t cut = strlen(head);
+    for (;;) {
+        head[cut] = '\0';
+        if (realpath(cut ? head : ".", real)) {
+            const char *rest = path + cut;
+            while (*rest == '/')
+                rest++;
+            int k = snprintf(out, n, "%s%s%s", real, *rest ? "/" : "", rest);
+            return k >= 0 && (size_t)k < n;
+        }
+        if (cut == 0 || (cut == 1 && head[0] == '/'))
+            return 0;
+        char *slash = strrchr(head, '/');
+        cut = !slash ? 0 : slash == head ? 1 : (size_t)(slash - head);
+    }
+}
+
+int gb_cli_path_within(const char *path, const char *dir)
+{
+    char p[PATH_MAX], d[PATH_MAX];
+    if (!gb_cli_abs_path(path, p, sizeof p) || !realpath(dir, d))
+        return 0;
+    size_t len = strlen(d);
+    if (len == 1)
+        return 1; /* every path lies under "/" */
+    return strncmp(p, d, len) == 0 && (p[len] == '\0' || p[len] == '/');
 }

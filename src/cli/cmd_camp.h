@@ -11,8 +11,9 @@
     "       gpubound camp predict --model FILE (--gld W:N --gst W:N | --from-ncu CSV | --from-point RUN:BENCH:AXES)\n" \
     "                             (--threads T --regs R\n" \
     "                             --smem B [--dyn-smem B] [--grid G] | --warps W) [--time-ns T [--at-warps W]] [--chart F.svg]\n" \
-    "                             [--html F.html]\n" \
-    "       gpubound camp validate --model FILE RUN_DIR [RUN_DIR...] [--out DIR] [--format FMT] [--force]\n" \
+    "                             [--html F.html] [--ceilings RUN]\n" \
+    "       gpubound camp validate --model FILE RUN_DIR [RUN_DIR...] [--ceilings RUN] [--out DIR] [--format FMT]\n" \
+    "                              [--force]\n" \
     "       gpubound camp detect SUITE/BENCH|SPEC [--set AXIS=V ...] [--refs RUN_DIR] [--quick] [--device N]"
 
 #define GB_CAMP_HELP                                                                              \
@@ -57,6 +58,12 @@
     "  --at-warps W      the active warps per SM it was measured at (default: the launch's,\n"   \
     "                    or W of --warps)\n"                                                       \
     "  --cc X.Y          the limits of compute capability X.Y instead of the model's device\n"    \
+    "  --ceilings RUN    judge the measured time against the domain of validity under this\n"  \
+    "                    ceilings run's roofs (default: the device's guide figures): a kernel\n" \
+    "                    too small to load the memory system or latency-bound (its achieved\n"  \
+    "                    warps per SM from --grid; docs/models.md) gets no degree and no\n"    \
+    "                    application line: the header says THE BAND DOES NOT APPLY and why\n" \
+    "                    (stdout, and a note on stderr), exit 0\n"                            \
     "  --chart F.svg     draw the band into F.svg and F.png (and its script F.gp)\n"               \
     "  --html F.html     write the CampProf calculator, filled with these inputs, as one offline\n" \
     "                    page (needs libjs-chart.js; see docs/report.md)\n"                        \
@@ -67,10 +74,19 @@
     "measured configuration in\n"                                                              \
     "turn and prints the geometric-mean error of the best and worst bounds and of the\n"         \
     "application line against the measured times (and from the starts inside the band only),\n" \
-    "the share of points inside their band, and draws one chart per application.\n"            \
+    "the share of points inside their band, and draws one chart per application (at most 32;\n" \
+    "the rest are counted). A kernel-spec point's configuration is its achieved warps per SM\n" \
+    "(sm__warps_active where recorded, else from its grid, block size and occupancy limit).\n" \
+    "A point too small to load the memory system or latency-bound (docs/models.md, 'Domain of\n" \
+    "validity') is left out of the errors: a note names it and the reason, and the table\n"  \
+    "counts it under 'outside domain'. Inside the band means within the band widened by\n"  \
+    "the model's held-out error.\n"                                                          \
     "  --model FILE      a model written by 'camp fit' (required)\n"                              \
+    "  --ceilings RUN    the roofs the domain is judged under: a run of 'gpubound run ceilings'\n" \
+    "                    on the same GPU (default: the guide figures of the model's device)\n"   \
     "  --out DIR         where to write the charts and validation.csv, the table (default\n"   \
-    "                    RUN_DIR/campprof-validate)\n"                                           \
+    "                    runs/campprof-validate-<UTC time>, named on stdout; never inside a\n" \
+    "                    RUN_DIR: that is a usage error)\n"                                      \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
     "  --force           replace a validation.csv made from more configurations\n"              \
     "Validation computes every application before it writes: its charts and validation.csv\n"  \
@@ -93,7 +109,8 @@
     "Example: gpubound camp predict --model runs/camping/campprof-model.json --gld 4:1179648 \\\n" \
     "           --gst 4:1179648 --warps 64 --at-warps 32 --time-ns 223920 --chart transpose.svg\n" \
     "Example: gpubound camp predict --model M.json --from-ncu transpose.csv --chart t.svg\n"      \
-    "Example: gpubound camp validate --model runs/camping/campprof-model.json runs/camping\n"
+    "Example: gpubound camp validate --model runs/camping/campprof-model.json runs/camping\n" \
+    "           --ceilings runs/ceilings --out runs/camping-validation\n"
 
 struct gb_camp_model;
 struct gb_report_result;
@@ -115,6 +132,10 @@ int camp_cli_parse_double(const char *s, double *v);
 
 /* "dir/name" without doubled slashes. */
 void camp_cli_path_in(char *buf, size_t n, const char *dir, const char *name);
+
+/* The default output directory of a command that reads runs:
+ * "runs/NAME-<UTC time>", never inside a run it reads. */
+void camp_cli_default_out(char *buf, size_t n, const char *name);
 
 /* The model's device name, or "an unnamed device". */
 const char *camp_cli_device_name(const struct gb_camp_model *m);

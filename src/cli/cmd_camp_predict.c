@@ -13,6 +13,7 @@
 #include "gpubound/band.h"
 #include "gpubound/campprof.h"
 #include "gpubound/ncu.h"
+#include "gpubound/occupancy.h"
 #include "gpubound/report_html.h"
 #include "util/fs.h"
 #include "util/stage.h"
@@ -21,7 +22,7 @@
 
 /* What the command line asks for. */
 struct predict_opts {
-    const char *model_path, *ncu_path, *chart, *cc, *html, *point;
+    const char *model_path, *ncu_path, *chart, *cc, *html, *point, *ceilings;
     long threads, regs, smem, dyn_smem, grid, warps_max, ncu_id, at;
     double time_ns;
     int have_counts;
@@ -40,6 +41,8 @@ struct predict_state {
     double at_warps, degree;
     char kernel[160], launch_text[256];
     struct gb_camp_row *rows;
+    struct gb_camp_domain domain;      /* the measured configuration's judgement */
+    double achieved_warps;             /* its achieved warps per SM (NaN: not known) */
 };
 
 /* Parses "W:N[,W:N...]" into counts[class]; -1 on a malformed list. */
@@ -133,6 +136,7 @@ static int predict_option(int c, const char *arg, struct predict_opts *o)
     case 'C': o->cc = arg; return GB_EXIT_OK;
     case 'c': o->chart = arg; return GB_EXIT_OK;
     case 'H': o->html = arg; return GB_EXIT_OK;
+    case 'E': o->ceilings = arg; return GB_EXIT_OK;
     case 'l':
     case 's':
         if (parse_counts(arg, c == 'l' ? o->counts.ld : o->counts.st) != 0)
@@ -203,6 +207,7 @@ static int predict_parse(int argc, char **argv, struct predict_opts *o)
         {"cc", required_argument, NULL, 'C'},       {"chart", required_argument, NULL, 'c'},
         {"format", required_argument, NULL, 'f'},   {"html", required_argument, NULL, 'H'},
         {"from-point", required_argument, NULL, 'P'},
+        {"ceilings", required_argument, NULL, 'E'},
         {NULL, 0, NULL, 0}};
     int c, rc;
     memset(o, 0, sizeof *o);
@@ -445,7 +450,13 @@ static void band_header(const struct predict_opts *o, const struct predict_state
     printf("  launch: %s\n  configurations: %s active warps per SM\n", ps->launch_text, list);
     printf("  form: %s; best: no camping; worst: every access camped on one %s\n",
            gb_camp_form_name(ps->m->form), gb_camp_level_name(ps->m->level));
-    if (isfinite(o->time_ns)) {
+    if (isfinite(o->time_ns) && !gb_camp_domain_applies(ps->domain.why)) {
+        char tv[32];
+        gb_format_num(tv, sizeof tv, o->time_ns / 1e3, 5);
+        printf("  measured: %s µs at %.3g achieved warps per SM: THE BAND DOES NOT APPLY: %s\n"
+               "  (no camping degree or application line; the bounds below are what the camping\n"
+               "  suite's memory-bound benchmarks would take)\n\n", tv, ps->achieved_warps, ps->domain.reason);
+    } else if (isfinite(o->time_ns)) {
         char tv[32], dv[32];
         gb_format_num(tv, sizeof tv, o->time_ns / 1e3, 5);
         gb_format_num(dv, sizeof dv, ps->degree, 3);
@@ -600,6 +611,69 @@ out:
                        : gb_cli_fail(st, at == &cs ? "camp predict --chart" : "camp predict --html", NULL);
 }
 
+/* The roofs the measured configuration is judged under: --ceilings RUN,
+ * else the guide figures of the device (no launch line). */
+static int predict_ceilings(const struct predict_opts *o, const struct predict_state *ps,
+                            struct gb_ceilings *c)
+{
+    struct gb_run *run = NULL;
+    enum gb_status st;
+    if (!o->ceilings) {
+        gb_ceilings_guide(&ps->dev, c);
+        c->launch_a_ns = NAN;
+        return GB_EXIT_OK;
+    }
+    if ((st = gb_cli_load_run(o->ceilings, &run)) == GB_OK)
+        st = gb_ceilings_from_run(run, c);
+    gb_run_free(run);
+    return st == GB_OK ? GB_EXIT_OK
+                       : gb_cli_fail(st, "camp predict: --ceilings", "give a run of 'gpubound run ceilings'");
+}
+
+/* Judges the measured configuration against the domain of validity: its
+ * achieved warps (from the grid when given), its bytes (the sectors, else
+ * the counts at their widths) and its time. Outside it, the degree and the
+ * application line are not results: they are cleared. */
+static int predict_domain(const struct predict_opts *o, struct predict_state *ps)
+{
+    struct gb_ceilings *c = calloc(1, sizeof *c);
+    struct gb_camp_obs obs = {0};
+    int rc;
+    if (!c)
+        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
+    if ((rc = predict_ceilings(o, ps, c)) != GB_EXIT_OK)
+        goto out;
+    obs.time_ns = o->time_ns;
+    obs.warps = obs.limit_warps = obs.achieved_warps = ps->at_warps;
+    obs.measured_warps = NAN;
+    obs.grid_blocks = o->grid > 0 && o->warps_max <= 0 ? (double)o->grid : NAN;
+    double sectors = o->counts.ld_sectors + o->counts.st_sectors;
+    for (int k = 0; !(sectors > 0) && k < GB_CAMP_N_WIDTHS; k++)
+        obs.bytes += 32.0 * gb_camp_class_width(k) * (o->counts.ld[k] + o->counts.st[k]);
+    if (sectors > 0)
+        obs.bytes = 32.0 * sectors;
+    struct gb_occupancy_input oi = {(int)o->threads, o->regs < 0 ? 0 : (int)o->regs,
+                                    o->smem < 0 ? 0 : (int)o->smem, o->dyn_smem < 0 ? 0 : (int)o->dyn_smem,
+                                    GB_OCC_MAX_DYN_AS_REQUESTED, -1};
+    struct gb_occupancy_result occ;
+    if (o->threads > 0 && o->warps_max <= 0 && gb_occupancy_compute(&ps->dev, &oi, &occ) == GB_OK &&
+        occ.active_warps > 0) {
+        obs.limit_warps = occ.active_warps;
+        gb_camp_spec_achieved(&ps->dev, &obs, (double)o->threads);
+    }
+    ps->achieved_warps = obs.warps;
+    gb_camp_domain_judge(ps->m, c, ps->dev.sm_count, &obs, &ps->domain);
+    if (!gb_camp_domain_applies(ps->domain.why)) {
+        ps->degree = NAN;
+        for (size_t i = 0; i < ps->n; i++)
+            ps->rows[i].app_ns = NAN;
+        fprintf(stderr, "note: the band does not apply to the measured time: %s\n", ps->domain.reason);
+    }
+out:
+    free(c);
+    return rc;
+}
+
 /* Loads the model, reads the counts and launch, and predicts the band. */
 static int predict_band(struct predict_opts *o, struct predict_state *ps)
 {
@@ -625,7 +699,11 @@ static int predict_band(struct predict_opts *o, struct predict_state *ps)
     ps->degree = NAN;
     st = gb_camp_predict(ps->m, &o->counts, ps->warps, ps->n, ps->at_warps, o->time_ns, ps->rows,
                          &ps->degree);
-    return st == GB_OK ? GB_EXIT_OK : gb_cli_fail(st, "camp predict", NULL);
+    if (st != GB_OK)
+        return gb_cli_fail(st, "camp predict", NULL);
+    ps->domain.why = GB_CAMP_DOMAIN_UNJUDGED;
+    ps->achieved_warps = NAN;
+    return isfinite(o->time_ns) ? predict_domain(o, ps) : GB_EXIT_OK;
 }
 
 int camp_cli_predict(int argc, char **argv)

@@ -20,8 +20,13 @@
 
 #define CMD "camp"
 
+/* The most charts one validation draws: a run with hundreds of
+ * applications gets the first GB_CAMP_MAX_CHARTS and a line saying how
+ * many were left out (validation.csv keeps every row). */
+#define GB_CAMP_MAX_CHARTS 32
+
 struct validate_opts {
-    const char *model_path, *out, *dir;
+    const char *model_path, *out, *dir, *ceilings;
     char **dirs;                  /* every RUN_DIR, dirs[0] == dir */
     int n_dirs;
     char default_out[4300];
@@ -35,6 +40,7 @@ static int validate_parse(int argc, char **argv, struct validate_opts *o)
         {"model", required_argument, NULL, 'm'},
         {"out", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
+        {"ceilings", required_argument, NULL, 'c'},
         {"force", no_argument, NULL, 'X'},
         {NULL, 0, NULL, 0}};
     int c;
@@ -45,6 +51,7 @@ static int validate_parse(int argc, char **argv, struct validate_opts *o)
         switch (c) {
         case 'm': o->model_path = optarg; break;
         case 'o': o->out = optarg; break;
+        case 'c': o->ceilings = optarg; break;
         case 'X': o->force = 1; break;
         case 'f':
             if (gb_format_parse(optarg, &o->fmt) != GB_OK)
@@ -64,10 +71,14 @@ static int validate_parse(int argc, char **argv, struct validate_opts *o)
     for (int i = 0; i < o->n_dirs; i++)
         if (!o->dirs[i][0])
             return gb_cli_usage(CMD, "validate: an empty directory name");
-    if (o->out && !o->out[0])
+    if ((o->out && !o->out[0]) || (o->ceilings && !o->ceilings[0]))
         return gb_cli_usage(CMD, "validate: an empty directory name");
+    for (int i = 0; o->out && i < o->n_dirs; i++)
+        if (gb_cli_path_within(o->out, o->dirs[i]))
+            return gb_cli_usage(CMD, "validate: --out %s lies inside the run %s, which camp validate "
+                                "only reads; give a directory outside it", o->out, o->dirs[i]);
     if (!o->out) {
-        camp_cli_path_in(o->default_out, sizeof o->default_out, o->dir, "campprof-validate");
+        camp_cli_default_out(o->default_out, sizeof o->default_out, "campprof-validate");
         o->out = o->default_out;
     }
     return GB_EXIT_OK;
@@ -81,6 +92,7 @@ static enum gb_status table_columns(struct gb_table *t)
         {"application line error", "%"}, {"line error, starts inside", "%"},
         {"inside band", "%"}, {"degree (median)", NULL},
         {"degree min", NULL},          {"degree max", NULL},
+        {"outside domain", NULL},      {"why outside", NULL},
     };
     enum gb_status st = GB_OK;
     for (size_t c = 0; c < sizeof cols / sizeof cols[0] && st == GB_OK; c++)
@@ -98,10 +110,13 @@ static enum gb_status table_row(struct gb_table *t, const struct gb_camp_app *g,
         (st = gb_table_cell_num(t, 100 * v->gm_worst, 3)) ||
         (st = gb_table_cell_num(t, 100 * v->gm_app, 3)) ||
         (st = gb_table_cell_num(t, 100 * v->gm_app_inside, 3)) ||
-        (st = gb_table_cell_num(t, 100.0 * (double)v->n_inside / (double)g->n, 3)) ||
+        (st = gb_table_cell_num(t, v->n_points ? 100.0 * (double)v->n_inside / (double)v->n_points
+                                               : NAN, 3)) ||
         (st = gb_table_cell_num(t, v->degree_median, 3)) ||
         (st = gb_table_cell_num(t, v->degree_min, 3)) ||
-        (st = gb_table_cell_num(t, v->degree_max, 3)))
+        (st = gb_table_cell_num(t, v->degree_max, 3)) ||
+        (st = gb_table_cell_int(t, (long long)v->n_out_domain)) ||
+        (st = gb_table_cell_text(t, v->domain_reason)))
         return st;
     return GB_OK;
 }
@@ -149,13 +164,38 @@ out:
 /* Validates and tabulates every application, before anything is drawn or
  * written; `v` receives one validation per application. Values in the run
  * that the model cannot use are bad data (exit 1), not usage. */
-static int validate_apps(const struct gb_camp_model *m, const struct gb_camp_app *apps, size_t n,
-                         struct gb_table *t, struct gb_camp_validation *v)
+/* One line on stderr per configuration outside the domain of validity,
+ * and where the achieved warps differ from the occupancy limit, both. */
+static void domain_notes(const struct gb_camp_app *g, const struct gb_camp_domain *d)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        const struct gb_camp_obs *o = &g->obs[i];
+        if (!gb_camp_domain_applies(d[i].why))
+            fprintf(stderr, "note: %s at %.3g warps per SM: the band does not apply: %s\n",
+                    g->label, o->warps, d[i].reason);
+        if (o->limit_warps > 0 && o->measured_warps > 0 &&
+            fabs(o->measured_warps - o->achieved_warps) > 0.05 * o->achieved_warps)
+            fprintf(stderr, "note: %s: measured %.3g achieved warps per SM, %.3g from the grid "
+                            "(occupancy limit %.3g); the band uses the measured\n",
+                    g->label, o->measured_warps, o->achieved_warps, o->limit_warps);
+    }
+}
+
+static int validate_apps(const struct gb_camp_model *m, const struct gb_ceilings *c,
+                         const struct gb_camp_app *apps, size_t n, struct gb_table *t,
+                         struct gb_camp_validation *v)
 {
     enum gb_status st;
     for (size_t a = 0; a < n; a++) {
         const struct gb_camp_app *g = &apps[a];
-        if ((st = gb_camp_validate(m, g->obs, g->n, &v[a])) != GB_OK) {
+        struct gb_camp_domain *d = calloc(g->n ? g->n : 1, sizeof *d);
+        if (!d)
+            return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of memory"), "camp validate", NULL);
+        st = gb_camp_validate_app(m, c, g, d, &v[a]);
+        if (st == GB_OK)
+            domain_notes(g, d);
+        free(d);
+        if (st != GB_OK) {
             char what[200];
             snprintf(what, sizeof what, "camp validate: %s", g->label);
             return gb_cli_fail(st == GB_ERR_USAGE ? GB_ERR_FORMAT : st, what, NULL);
@@ -177,8 +217,20 @@ static enum gb_status validate_charts(const struct gb_camp_model *m, const struc
                                       struct gb_report_result *res)
 {
     enum gb_status st = GB_OK;
-    for (size_t a = 0; a < n && st == GB_OK; a++)
+    size_t drawn = 0, left = 0;
+    for (size_t a = 0; a < n && st == GB_OK; a++) {
+        if (v[a].n_points == 0)
+            continue; /* no configuration inside the domain: no band to draw */
+        if (drawn == GB_CAMP_MAX_CHARTS) {
+            left++;
+            continue;
+        }
         st = app_chart(m, &apps[a], &v[a], dir, res);
+        drawn++;
+    }
+    if (left)
+        fprintf(stderr, "note: drew the charts of the first %d applications; %zu more are in "
+                        "validation.csv without a chart\n", GB_CAMP_MAX_CHARTS, left);
     if (st == GB_ERR_USAGE)
         st = GB_ERR_FORMAT;
     return st;
@@ -285,6 +337,35 @@ out:
     return rc;
 }
 
+/* The roofs the domain of validity is judged under: --ceilings RUN, else
+ * the guide figures of the model's device (no launch line: the too-small
+ * rule is then not applied), else none (nothing judged). */
+static int validate_ceilings(const struct validate_opts *o, const struct gb_camp_model *m,
+                             struct gb_ceilings *c)
+{
+    struct gb_run *run = NULL;
+    enum gb_status st;
+    memset(c, 0, sizeof *c);
+    for (int r = 0; r < GB_N_ROOFS; r++)
+        c->value[r] = NAN;
+    c->launch_a_ns = NAN;
+    if (!o->ceilings) {
+        if (m->has_device)
+            gb_ceilings_guide(&m->device, c);
+        return GB_EXIT_OK;
+    }
+    if ((st = gb_cli_load_run(o->ceilings, &run)) != GB_OK)
+        return gb_cli_fail(st, "camp validate: --ceilings", "give a run of 'gpubound run ceilings'");
+    st = gb_ceilings_from_run(run, c);
+    if (st == GB_OK && m->has_device && strcmp(c->device.name, m->device.name) != 0)
+        fprintf(stderr, "note: the ceilings run %s was recorded on %s, the model on %s\n",
+                o->ceilings, c->device.name, m->device.name);
+    gb_run_free(run);
+    if (st != GB_OK)
+        return gb_cli_fail(st, "camp validate: --ceilings", "give a run of 'gpubound run ceilings'");
+    return GB_EXIT_OK;
+}
+
 /* Loads the model and the applications of every run. */
 static int validate_load(const struct validate_opts *o, struct gb_camp_model *m,
                          struct gb_run **run, struct gb_camp_app **apps, size_t *n_apps)
@@ -320,9 +401,13 @@ static int validate_run(const struct validate_opts *o, struct gb_camp_model *m,
     enum gb_status st;
     struct gb_table *t = NULL;
     struct gb_camp_validation *v = NULL;
-    int rc = validate_load(o, m, run, apps, n_apps);
-    if (rc != GB_EXIT_OK)
-        return rc;
+    struct gb_ceilings *c = calloc(1, sizeof *c);
+    int rc;
+    if (!c)
+        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of memory"), "camp validate", NULL);
+    if ((rc = validate_load(o, m, run, apps, n_apps)) != GB_EXIT_OK ||
+        (rc = validate_ceilings(o, m, c)) != GB_EXIT_OK)
+        goto out;
     if (!(t = gb_table_new()) || !(v = calloc(*n_apps, sizeof *v))) {
         rc = gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of memory"), "camp validate", NULL);
         goto out;
@@ -331,7 +416,7 @@ static int validate_run(const struct validate_opts *o, struct gb_camp_model *m,
         rc = gb_cli_fail(st, "camp validate", NULL);
         goto out;
     }
-    if ((rc = validate_apps(m, *apps, *n_apps, t, v)) != GB_EXIT_OK ||
+    if ((rc = validate_apps(m, c, *apps, *n_apps, t, v)) != GB_EXIT_OK ||
         (rc = validate_write(o, m, *apps, *n_apps, v, t, res)) != GB_EXIT_OK)
         goto out;
     if ((st = gb_table_print(t, stdout, o->fmt, o->fmt == GB_FORMAT_TABLE ? gb_term_width(stdout) : 0))) {
@@ -343,7 +428,10 @@ static int validate_run(const struct validate_opts *o, struct gb_camp_model *m,
                "starting\nconfiguration (the application line leaves out the start itself). The "
                "paper's, on a\nGTX 280: best bound 11.7%% (GEM), application line 9.3%% "
                "(clique counter).\n");
+    if (o->out == o->default_out)
+        fprintf(o->fmt == GB_FORMAT_TABLE ? stdout : stderr, "Charts and validation.csv: %s\n", o->out);
 out:
+    free(c);
     free(v);
     gb_table_free(t);
     return rc;

@@ -178,24 +178,40 @@ expect 1 "launch 0 .* lacks l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum; prof
     "${P[@]}" --from-ncu "$TMP/nosectors.csv"
 
 # ---- validate ----
+# Without --out: a new directory under runs/ of the working directory, named
+# on stdout; nothing is written into the run it reads.
+find "$RUN" -type f | sort >"$TMP/run-before"
+mkdir -p "$TMP/cwd" && cd "$TMP/cwd"
 expect 0 "" camp validate --model "$MODEL" "$RUN"
+cd - >/dev/null
 for app in gem clique transpose_coalesced transpose_diagonal; do
     printf '%s\n' "$OUT" | grep -Eq "^$app +8 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ " && ok || bad "validate lacks $app"
 done
 printf '%s\n' "$OUT" | grep -q "best bound 11.7% (GEM), application line 9.3% (clique counter)" && ok ||
     bad "validate does not quote the paper's figures"
-[ "$(wc -l <"$RUN/campprof-validate/validation.csv")" = 5 ] && head -1 "$RUN/campprof-validate/validation.csv" | grep -q '^application,configurations,' &&
+VDIR=$(printf '%s\n' "$OUT" | sed -n 's/^Charts and validation.csv: //p')
+case "$VDIR" in runs/campprof-validate-20*Z) ok ;; *) bad "validate did not name its default directory on stdout: '$VDIR'" ;; esac
+VDIR="$TMP/cwd/$VDIR"
+[ "$(wc -l <"$VDIR/validation.csv")" = 5 ] && head -1 "$VDIR/validation.csv" | grep -q '^application,configurations,' &&
     ok || bad "validate did not write validation.csv"
+find "$RUN" -type f | sort | cmp -s - "$TMP/run-before" && ok || bad "validate wrote into the run it read"
 if [ "$HAVE_GNUPLOT" = 1 ]; then
     for app in gem clique transpose_coalesced transpose_diagonal; do
-        [ -s "$RUN/campprof-validate/campprof-$app.svg" ] && [ -s "$RUN/campprof-validate/campprof-$app.png" ] && ok ||
+        [ -s "$VDIR/campprof-$app.svg" ] && [ -s "$VDIR/campprof-$app.png" ] && ok ||
             bad "validate did not draw $app"
     done
 fi
+# --out inside a run it reads (directly, below it, or through a link) is refused.
+expect 2 "validate: --out .* lies inside the run .*; give a directory outside it" \
+    camp validate --model "$MODEL" "$RUN" --out "$RUN"
+expect 2 "lies inside the run" camp validate --model "$MODEL" "$RUN" --out "$RUN/sub/v"
+ln -s "$RUN" "$TMP/runlink"
+expect 2 "lies inside the run" camp validate --model "$MODEL" "$RUN" --out "$TMP/runlink/v"
+[ ! -e "$RUN/sub" ] && ok || bad "a refused --out was made"
 # The fixture's applications were made at degrees 0.05, 0.5, 0.6 and 0.1 with
 # 2% noise: the measured degrees and the line's error say so.
 expect 0 "" camp validate --model "$MODEL" "$RUN" --out "$TMP/v2" --format csv
-printf '%s\n' "$OUT" | head -1 | grep -qx 'application,configurations,best bound error (%),worst bound error (%),application line error (%),"line error, starts inside (%)",inside band (%),degree (median),degree min,degree max' &&
+printf '%s\n' "$OUT" | head -1 | grep -qx 'application,configurations,best bound error (%),worst bound error (%),application line error (%),"line error, starts inside (%)",inside band (%),degree (median),degree min,degree max,outside domain,why outside' &&
     ok || bad "validate CSV header"
 printf '%s\n' "$OUT" | awk -F, 'BEGIN { want["gem"] = 0.05; want["clique"] = 0.5; want["transpose_coalesced"] = 0.6; want["transpose_diagonal"] = 0.1 }
     NR > 1 { n++; d = $9 - want[$1]; if (d < -0.05 || d > 0.05 || $5 > 5) bad = 1 } END { exit bad || n != 4 }' &&

@@ -30,7 +30,9 @@ for pat in '^\| triad/triad \| H100 \| [0-9]+ / 64 \| breakdown, formula form \|
            '^\| gemm/tiled \| H(1|2)00 \| .* \| refused: corpus-gemm/tiled: the shared-access count' \
            'not recorded: the run was stopped before this bench' \
            'not available: breakdown has no --predict' \
-           '^\| transpose \| H200 \| [0-9]+ / 88 \| CampProf \(camp validate\) \| [0-9.]+% of [0-9]+ measured times inside the band'; do
+           '^\| transpose \| H200 \| [0-9]+ / 88 \| CampProf \(camp validate, achieved warps, --ceilings\) \| [0-9.]+% of the [0-9]+ configurations inside the domain lie inside the band \([0-9]+ of [0-9]+ outside the domain\)' \
+           '^\| transpose \| H200 \| .* \| corpus-transpose/naive n=2048: [0-9]+ of [0-9]+ outside the band \(below the best bound, degree min -?[0-9.]+\)' \
+           'CampProf on [0-9]+ kernel and GPU pairs, [0-9]+ meeting both of its goals'; do
     if grep -Eq -- "$pat" "$TMP/doc.md"; then ok; else OUT=""; ERR=""; bad "the section lacks /$pat/"; fi
 done
 

@@ -52,7 +52,7 @@ cpu=(
     "geometry data/h100/ubench-2026-11-25 --bench ubench1 --size large --cache default"
     "camp fit $camp_run --model $TMP/camp.json"
     "camp predict --model $camp_run/campprof-model.json --gld 4:1179648 --gst 4:1179648 --warps 64"
-    "camp validate --model $camp_run/campprof-model.json $camp_run"
+    "camp validate --model $camp_run/campprof-model.json $camp_run --out $TMP/cv"
     "compare data/h100/compare-2026-11-23/bw-a data/h100/compare-2026-11-23/bw-b"
     "breakdown data/h200/examples-2026-11-23/sgemm --bench tiled --no-chart --out $TMP/bd"
     "roofline data/h100/compare-2026-11-23/bw-a"

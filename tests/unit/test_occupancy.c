@@ -23,6 +23,7 @@
 
 #include <dirent.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -740,6 +741,43 @@ static void test_matches_cuda_occupancy_h(void **state)
     assert_true(zero > 1000 && zero < compared - 1000);
 }
 
+/* Achieved warps per SM, worked by hand: waves of blocks_per_sm * SMs
+ * blocks, the last partial one averaged over every SM. */
+static void test_achieved_warps(void **state)
+{
+    (void)state;
+    struct gb_occupancy_achieved a;
+    /* 16 blocks of 8 warps on 132 SMs, 8 resident per SM: one partial
+     * wave of 16 * 8 / 132 = 0.9697 warps per SM (the limit is 64). */
+    assert_int_equal(gb_occupancy_achieved(16, 8, 8, 132, &a), GB_OK);
+    assert_true(fabs(a.warps_per_sm - 128.0 / 132.0) < 1e-12);
+    assert_int_equal(a.limit_warps, 64);
+    assert_int_equal(a.full_waves, 0);
+    assert_int_equal(a.tail_blocks, 16);
+    assert_int_equal(a.bound, GB_ACHIEVED_GRID);
+    /* Exactly one wave (8 * 132 = 1056 blocks): the limit. */
+    assert_int_equal(gb_occupancy_achieved(1056, 8, 8, 132, &a), GB_OK);
+    assert_true(fabs(a.warps_per_sm - 64) < 1e-12);
+    assert_int_equal(a.bound, GB_ACHIEVED_LIMIT);
+    /* One and a half waves: 528 tail blocks * 8 / 132 = 32, mean (64 + 32) / 2 = 48. */
+    assert_int_equal(gb_occupancy_achieved(1584, 8, 8, 132, &a), GB_OK);
+    assert_true(fabs(a.warps_per_sm - 48) < 1e-12);
+    assert_int_equal(a.full_waves, 1);
+    assert_int_equal(a.tail_blocks, 528);
+    assert_true(fabs(a.tail_warps_per_sm - 32) < 1e-12);
+    assert_int_equal(a.bound, GB_ACHIEVED_TAIL);
+    /* 512 one-warp blocks, 32 resident, 132 SMs (the corpus row sum at 32
+     * threads): 512 < 4224, so 512 / 132 = 3.879 warps per SM, not 32. */
+    assert_int_equal(gb_occupancy_achieved(512, 1, 32, 132, &a), GB_OK);
+    assert_true(fabs(a.warps_per_sm - 512.0 / 132.0) < 1e-12);
+    /* Ten full waves and one block more: (10 * 2 + 2 / 4) / 11. */
+    assert_int_equal(gb_occupancy_achieved(41, 2, 1, 4, &a), GB_OK);
+    assert_true(fabs(a.warps_per_sm - (20.0 + 0.5) / 11.0) < 1e-12);
+    assert_int_equal(gb_occupancy_achieved(0, 8, 8, 132, &a), GB_ERR_USAGE);
+    assert_int_equal(gb_occupancy_achieved(16, 8, 0, 132, &a), GB_ERR_USAGE);
+    assert_int_equal(gb_occupancy_achieved(16, 8, 8, 0, &a), GB_ERR_USAGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -753,6 +791,7 @@ int main(void)
         cmocka_unit_test(test_sweeps),
         cmocka_unit_test(test_matches_cuda_occupancy_h),
         cmocka_unit_test(test_truth_tables),
+        cmocka_unit_test(test_achieved_warps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

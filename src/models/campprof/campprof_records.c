@@ -10,6 +10,7 @@
 
 #include "gpubound/campprof.h"
 #include "gpubound/numbers.h"
+#include "gpubound/occupancy.h"
 
 /* The axes of the micro-benchmark records. */
 #define GB_CAMP_AXIS_WIDTH "width"
@@ -246,6 +247,10 @@ enum gb_status gb_camp_spec_obs(const struct gb_record *r, struct gb_camp_obs *o
     enum gb_status st;
     memset(o, 0, sizeof *o);
     o->warps = gb_record_metric(r, GB_CAMP_SPEC_WARPS, NAN);
+    o->limit_warps = o->achieved_warps = o->warps;
+    o->measured_warps = gb_record_counter(r, GB_CAMP_WARPS_ACTIVE, NAN);
+    o->grid_blocks = gb_record_metric(r, "grid_blocks", NAN);
+    o->bytes = r->bytes > 0 ? r->bytes : NAN;
     o->time_ns = r->time_ns.median;
     if (!(o->warps > 0) || !(o->time_ns > 0) || !isfinite(o->time_ns))
         return gb_error_set(GB_ERR_FORMAT, "the %s/%s record lacks its %s or its time", r->suite,
@@ -279,6 +284,21 @@ enum gb_status gb_camp_spec_obs(const struct gb_record *r, struct gb_camp_obs *o
     o->counts.ld_sectors = r->bytes / 32.0;
     o->counts.st_sectors = 0;
     return GB_OK;
+}
+
+void gb_camp_spec_achieved(const struct gb_device_info *dev, struct gb_camp_obs *o,
+                           double block_threads)
+{
+    struct gb_occupancy_achieved a;
+    int warp = dev && dev->warp_size > 0 ? dev->warp_size : 32;
+    if (block_threads >= 1 && o->grid_blocks >= 1 && dev && dev->sm_count > 0 && o->limit_warps > 0) {
+        int wpb = (int)ceil(block_threads / warp);
+        int blocks = (int)lround(o->limit_warps / wpb);
+        if (blocks >= 1 && gb_occupancy_achieved((long)o->grid_blocks, wpb, blocks, dev->sm_count,
+                                                 &a) == GB_OK)
+            o->achieved_warps = a.warps_per_sm;
+    }
+    o->warps = o->measured_warps > 0 ? o->measured_warps : o->achieved_warps;
 }
 
 /* "suite/bench axis=value ..." of every axis but block_size_*: the
@@ -316,7 +336,7 @@ static void gb_app_label(const struct gb_record *r, char *label, size_t size)
 }
 
 /* The group labelled `label`, added when new; NULL when out of memory. */
-static struct gb_camp_app *gb_app_group(struct gb_camp_app **apps, size_t *n,
+static struct gb_camp_app *gb_app_group(const struct gb_run *run, struct gb_camp_app **apps, size_t *n,
                                         const struct gb_record *r, const char *label)
 {
     for (size_t i = 0; i < *n; i++)
@@ -331,6 +351,7 @@ static struct gb_camp_app *gb_app_group(struct gb_camp_app **apps, size_t *n,
     snprintf(g->bench, sizeof g->bench, "%s", r->bench);
     snprintf(g->label, sizeof g->label, "%s", label);
     g->title = gb_camp_app_title(r->bench);
+    g->sm_count = run->info.has_device ? run->info.device.sm_count : 0;
     return g;
 }
 
@@ -382,7 +403,7 @@ static enum gb_status gb_app_add(const struct gb_run *run, const struct gb_recor
         gb_spec_label(r, label, sizeof label);
     else
         gb_app_label(r, label, sizeof label);
-    struct gb_camp_app *g = gb_app_group(apps, n, r, label);
+    struct gb_camp_app *g = gb_app_group(run, apps, n, r, label);
     if (!g)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     enum gb_status st = gb_app_reserve(g);
@@ -391,6 +412,9 @@ static enum gb_status gb_app_add(const struct gb_run *run, const struct gb_recor
     if (spec && !g->n)
         g->title = "kernel spec";
     st = spec ? gb_camp_spec_obs(r, &g->obs[g->n], &from_counters) : gb_camp_record_obs(r, &g->obs[g->n]);
+    if (spec && st == GB_OK)
+        gb_camp_spec_achieved(run->info.has_device ? &run->info.device : NULL, &g->obs[g->n],
+                              gb_record_metric(r, "block_threads", NAN));
     g->from_bytes += spec && !from_counters;
     if (st != GB_OK) {
         char msg[512];

@@ -79,6 +79,17 @@ static double gb_gm_value(const struct gb_gm *g)
     return g->zero ? 0 : exp(g->sum / (double)g->n);
 }
 
+/* The band's own uncertainty at one bound: the largest held-out error
+ * (cv_gm) of the model's equations of that pattern; 0 when none has one. */
+static double gb_band_margin(const struct gb_camp_model *m, enum gb_camp_pattern p)
+{
+    double e = 0;
+    for (int op = 0; op < 2; op++)
+        if (m->eq[op][p].cv_gm > 0 && isfinite(m->eq[op][p].cv_gm))
+            e = fmax(e, m->eq[op][p].cv_gm);
+    return e;
+}
+
 /* The starts of the application line: every configuration, or
  * GB_CAMP_MAX_STARTS of them evenly spaced when there are more. */
 #define GB_CAMP_MAX_STARTS 1024
@@ -94,6 +105,8 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
     memset(out, 0, sizeof *out);
     out->gm_best = out->gm_worst = out->gm_app = out->gm_app_inside = NAN;
     out->degree_median = out->degree_min = out->degree_max = NAN;
+    out->margin_best = gb_band_margin(m, GB_CAMP_SPREAD);
+    out->margin_worst = gb_band_margin(m, GB_CAMP_CAMPED);
     if (n == 0)
         return gb_error_set(GB_ERR_FORMAT, "no measured configuration to validate against");
     for (size_t i = 0; i < n; i++)
@@ -117,7 +130,8 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
         double d = gb_camp_degree(b[j], w[j], obs[j].time_ns);
         if (!isnan(d))
             deg[nd++] = d;
-        out->n_inside += b[j] <= obs[j].time_ns && obs[j].time_ns <= w[j];
+        out->n_inside += b[j] * (1 - out->margin_best) <= obs[j].time_ns &&
+                         obs[j].time_ns <= w[j] * (1 + out->margin_worst);
     }
     size_t starts = n < GB_CAMP_MAX_STARTS ? n : GB_CAMP_MAX_STARTS;
     for (size_t k = 0; k < starts; k++) {
@@ -125,11 +139,13 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
         double d = gb_camp_degree(b[s], w[s], obs[s].time_ns);
         if (isnan(d))
             continue;
+        int inside = b[s] * (1 - out->margin_best) <= obs[s].time_ns &&
+                     obs[s].time_ns <= w[s] * (1 + out->margin_worst);
         for (size_t j = 0; j < n; j++)
             if (j != s) {
                 double e = fabs(gb_camp_extrapolate(b[j], w[j], d) - obs[j].time_ns) / obs[j].time_ns;
                 gb_gm_add(&ga, e, 1);
-                if (d >= 0 && d <= 1)
+                if (inside)
                     gb_gm_add(&gi, e, 1);
             }
     }
@@ -186,5 +202,39 @@ enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_c
         st = gb_camp_bounds(m, &obs[i].counts, obs[i].warps, &rows[i].best_ns, &rows[i].worst_ns);
         rows[i].app_ns = gb_camp_extrapolate(rows[i].best_ns, rows[i].worst_ns, *degree);
     }
+    return st;
+}
+
+enum gb_status gb_camp_validate_app(const struct gb_camp_model *m, const struct gb_ceilings *c,
+                                    const struct gb_camp_app *app, struct gb_camp_domain *domain,
+                                    struct gb_camp_validation *out)
+{
+    struct gb_camp_obs *in = malloc((app->n ? app->n : 1) * sizeof *in);
+    size_t n_in = 0, n_out = 0;
+    char reason[sizeof out->domain_reason] = "";
+    enum gb_status st = GB_OK;
+    memset(out, 0, sizeof *out);
+    if (!in)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    for (size_t i = 0; i < app->n; i++) {
+        struct gb_camp_domain d;
+        gb_camp_domain_judge(m, c, app->sm_count, &app->obs[i], &d);
+        if (domain)
+            domain[i] = d;
+        if (gb_camp_domain_applies(d.why))
+            in[n_in++] = app->obs[i];
+        else if (n_out++ == 0)
+            snprintf(reason, sizeof reason, "%s", d.reason);
+    }
+    if (n_in > 0)
+        st = gb_camp_validate(m, in, n_in, out);
+    else {
+        out->gm_best = out->gm_worst = out->gm_app = out->gm_app_inside = NAN;
+        out->degree_median = out->degree_min = out->degree_max = NAN;
+    }
+    out->n_out_domain = n_out;
+    out->n_judged = app->n;
+    snprintf(out->domain_reason, sizeof out->domain_reason, "%s", reason);
+    free(in);
     return st;
 }

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# CampProf's domain of validity on committed runs: the small-grid pointer
+# chase (tests/data/runs/chase-small-grid-fixture, 8 records of the H100
+# corpus run) is latency-bound under the H100's ceilings run, and camp
+# validate and camp predict say the band does not apply, with the reason,
+# instead of a degree; the row sum of the same corpus run (full grids) stays
+# inside the domain and gets its degree.
+. "$(dirname "$0")/lib.bash"
+: "${GB_SRC:?GB_SRC must name the source directory}"
+CHASE="$GB_SRC/tests/data/runs/chase-small-grid-fixture"
+ROWSUM="$GB_SRC/data/h100/corpus-2026-11-26/rowsum"
+MODEL="$GB_SRC/data/h100/camping-2026-11-23/campprof-model.json"
+CEIL="$GB_SRC/data/h100/ceilings-2026-11-26"
+export PATH="$TMP/nognuplot:$PATH"   # the table, not the charts
+mkdir -p "$TMP/nognuplot"
+need_python3 || { finish; exit; }
+
+# validate: every configuration outside the domain, each named with its reason.
+expect 0 "" camp validate --model "$MODEL" "$CHASE" --ceilings "$CEIL" --out "$TMP/v" --format json
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+rows = json.load(sys.stdin)
+assert len(rows) == 4, rows
+for r in rows:
+    assert r["outside domain"] == r["configurations"] == 2, r
+    assert r["why outside"].startswith("latency-bound: "), r
+    assert "the grid leaves SMs without a block" in r["why outside"], r
+    for k in ("best bound error (%)", "application line error (%)", "degree (median)", "degree min", "degree max"):
+        assert r[k] is None, (k, r)
+' && ok || bad "validate of the small-grid run: not every configuration outside the domain, or a degree printed"
+[ "$(printf '%s\n' "$ERR" | grep -c 'the band does not apply: latency-bound: ')" = 8 ] && ok ||
+    bad "validate: not one note per configuration outside the domain"
+printf '%s\n' "$ERR" | grep -q 'at 0.97 warps per SM: .*grid 128 blocks on 132 SMs' && ok ||
+    bad "validate: the note lacks the achieved warps and the grid"
+
+# The row sum's full grids: inside the domain, with degrees.
+expect 0 "" camp validate --model "$MODEL" "$ROWSUM" --ceilings "$CEIL" --out "$TMP/r" --format json
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+rows = json.load(sys.stdin)
+assert rows and all(r["outside domain"] == 0 and r["degree (median)"] is not None for r in rows), rows
+' && ok || bad "validate of the row sum: a configuration outside the domain, or no degree"
+
+# predict: the measured point of the small grid is not given a degree.
+P="$CHASE:corpus-chase/chase:block_size_x=128,chains_per_thread=1"
+expect 0 "" camp predict --model "$MODEL" --from-point "$P" --ceilings "$CEIL"
+printf '%s\n' "$OUT" | grep -q 'at 0.97 achieved warps per SM: THE BAND DOES NOT APPLY: latency-bound: .*grid 32 blocks on 132 SMs' &&
+    ok || bad "predict on the small grid does not say the band does not apply, with the reason"
+printf '%s\n' "$OUT" | grep -q 'camping degree -\?[0-9]' && bad "predict printed a camping degree outside the domain" || ok
+expect 0 "" camp predict --model "$MODEL" --from-point "$P" --ceilings "$CEIL" --format csv
+printf '%s\n' "$OUT" | awk -F, 'NR > 1 && ($4 != "" || $5 != "") { bad = 1 } END { exit bad || NR < 2 }' && ok ||
+    bad "predict --format csv gave an application time or degree outside the domain"
+printf '%s\n' "$ERR" | grep -q '^note: the band does not apply to the measured time: latency-bound: ' && ok ||
+    bad "predict --format csv: no note on stderr"
+# A row-sum point inside the domain keeps its degree.
+expect 0 "" camp predict --model "$MODEL" --ceilings "$CEIL" \
+    --from-point "$ROWSUM:corpus-rowsum/tree:block_size_x=256,vector_width=4,rows=4096,cols=4096"
+printf '%s\n' "$OUT" | grep -q 'camping degree -\?[0-9]' && ok || bad "predict inside the domain lost its degree"
+# A ceilings run that is not one.
+expect 1 "camp predict: --ceilings: .*; give a run of 'gpubound run ceilings'" \
+    camp predict --model "$MODEL" --gld 4:100000 --warps 64 --at-warps 32 --time-ns 100000 --ceilings "$TMP/none"
+expect 1 "camp validate: --ceilings: .*; give a run of 'gpubound run ceilings'" \
+    camp validate --model "$MODEL" "$CHASE" --ceilings "$TMP/none" --out "$TMP/v2"
+[ ! -e "$TMP/v2" ] && ok || bad "a refused validate wrote its --out"
+# The charts are capped at 32: three runs of 38 applications draw 32 and count 6.
+T100="$GB_SRC/data/h100/corpus-2026-11-26/triad"
+T200="$GB_SRC/data/h200/corpus-2026-11-26/triad"
+expect 0 "" camp validate --model "$MODEL" "$T100" "$T200" "$ROWSUM" --out "$TMP/cap" --format csv
+[ "$(printf '%s\n' "$OUT" | tail -n +2 | grep -c .)" = 38 ] && ok || bad "validate of 38 applications: not 38 rows"
+printf '%s\n' "$ERR" | grep -q '^note: drew the charts of the first 32 applications; 6 more are in validation.csv without a chart$' &&
+    ok || bad "validate did not say how many charts it left out"
+finish
