@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_spec.h"
@@ -277,10 +278,19 @@ out:
 }
 
 /* Says why the session stopped; the exit code. */
-static int gb_tune_stopped(enum gb_status st, const struct gb_session_result *res, const char *out)
+static int gb_tune_stopped(enum gb_status st, const struct gb_session_result *res, const char *out, int resuming)
 {
-    if (res->stage == GB_SESSION_DEVICE)
+    if (res->stage == GB_SESSION_DEVICE) {
+        /* Nothing was measured: what tune made goes again (a directory
+         * that held other files stays). */
+        char path[GB_PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", out, GB_TUNE_FILE);
+        if (!resuming) {
+            unlink(path);
+            rmdir(out);
+        }
         return gb_cli_fail(st, NULL, st == GB_ERR_NO_GPU ? "gpubound tune needs an NVIDIA GPU (or --replay RUN)" : NULL);
+    }
     fprintf(stderr, "gpubound: tuning stopped (%s); its %d recorded point(s) are in %s: go on with --resume\n",
             res->info.incomplete_reason[0] ? res->info.incomplete_reason : gb_error_message(),
             res->info.points_ok + res->info.points_failed, out);
@@ -327,7 +337,7 @@ static int gb_tune_gpu(struct tune_ctx *c, const struct gb_run *prev, const size
     signal(SIGTERM, gb_tune_on_signal);
     enum gb_status st = gb_session_run(c->plan, &so, &hooks, &res);
     if (st != GB_OK)
-        return gb_tune_stopped(st, &res, c->a->out);
+        return gb_tune_stopped(st, &res, c->a->out, prev != NULL);
     return c->st == GB_OK ? -1 : gb_cli_fail(c->st, "tuning", NULL);
 }
 

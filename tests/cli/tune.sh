@@ -54,5 +54,10 @@ expect 2 'give --budget N' tune "$SPEC" "${SPACE[@]}" --out "$TMP/x4"
 expect 2 'more than one bench' tune "$SPEC" --budget 3 --replay "$SWEEP" --out "$TMP/x5"
 expect 2 'has no record of' tune "$SPEC" --bench tiled --set n=1024 --replay "$SWEEP" --budget 24 --strategy exhaustive \
     --out "$TMP/x6"
+# Without a GPU (and without --replay): exit 3, one line, nothing left behind.
+if ! has_gpu; then
+    expect 3 'needs an NVIDIA GPU' tune "$SPEC" --bench tiled --set n=1024 --budget 4 --out "$TMP/nogpu"
+    if [ ! -e "$TMP/nogpu" ]; then ok; else bad "tune without a GPU left $TMP/nogpu"; fi
+fi
 if [ ! -e "$TMP/x1" ] && [ ! -e "$TMP/x2" ]; then ok; else bad "a refused tune left a directory"; fi
 finish
