@@ -38,7 +38,7 @@ ROOMS_OF_HEADERS = {
     "results": "results", "counters": "results", "ncu": "results", "chart_spec": "results",
     "camp_counts": "models", "camp_detect": "models", "campprof": "models", "compare": "models",
     "geometry": "models", "lpbm": "models", "lpbm_input": "models", "lpbm_run": "models", "nnls": "models",
-    "occupancy": "models", "regress": "models", "speedup": "models", "roofline": "models", "guide": "models",
+    "occupancy": "models", "regress": "models", "tune": "models", "speedup": "models", "roofline": "models", "guide": "models",
     "measure": "measure", "session": "measure", "fleet_loop": "measure",
     "suite": "suites", "spec": "suites",
     "band": "report", "breakdown_chart": "report", "compare_report": "report",

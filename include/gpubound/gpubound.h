@@ -32,6 +32,7 @@
 #include "gpubound/lpbm.h"
 #include "gpubound/lpbm_input.h"
 #include "gpubound/lpbm_run.h"
+#include "gpubound/tune.h"
 #include "gpubound/measure.h"
 #include "gpubound/ncu.h"
 #include "gpubound/nnls.h"

@@ -53,6 +53,11 @@ struct gb_session_hooks {
      * already written; done counts it). */
     void (*point)(void *ctx, size_t done, size_t total, const struct gb_plan_item *item,
                   const struct gb_record *rec);
+    /* When the loop has measured the plan's last item: the caller may add
+     * items at the end of the plan it passed (its own, grown in place:
+     * `gpubound tune` asks its strategy for the next configurations) and
+     * returns how many it added; 0 ends the run. NULL: the plan is all. */
+    size_t (*more)(void *ctx, size_t done);
     void *ctx;
 };
 

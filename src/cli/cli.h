@@ -41,6 +41,7 @@ int gb_cmd_camp(int argc, char **argv);
 int gb_cmd_compare(int argc, char **argv);
 int gb_cmd_breakdown(int argc, char **argv);
 int gb_cmd_profile(int argc, char **argv);
+int gb_cmd_tune(int argc, char **argv);
 
 /* Prints "gpubound: <what>: <gb_error_message()>[; <todo>]" as one line on
  * stderr and returns the exit code for `st`. */

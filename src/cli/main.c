@@ -14,6 +14,7 @@
 #include "cli/cmd_report.h"
 #include "cli/cmd_roofline.h"
 #include "cli/cmd_fleet.h"
+#include "cli/cmd_tune.h"
 #include "cli/run_options.h"
 
 const struct gb_cmd gb_commands[] = {
@@ -88,6 +89,8 @@ const struct gb_cmd gb_commands[] = {
      GB_BREAKDOWN_USAGE, GB_BREAKDOWN_HELP, NULL},
     {"roofline", gb_cmd_roofline, "each point's intensity and binding roof under the measured roofs (no GPU needed)",
      GB_ROOFLINE_USAGE, GB_ROOFLINE_HELP, NULL},
+    {"tune", gb_cmd_tune, "search a spec's configurations for the fastest in a budget of measurements",
+     GB_TUNE_USAGE, GB_TUNE_HELP, NULL},
     {"help", gb_cmd_help, "show the commands, or one command's options", "gpubound help [COMMAND | --markdown]",
      "  --markdown    print the reference of every command as markdown (docs/cli.md)\n", NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},

@@ -133,13 +133,19 @@ static enum gb_status gb_session_after(const struct gb_session_loop *l, size_t i
     return st;
 }
 
+/* Whether the caller added items after the plan's last (hooks->more). */
+static int gb_hook_more(const struct gb_session_loop *l, size_t done)
+{
+    return l->hooks && l->hooks->more && l->hooks->more(l->hooks->ctx, done) > 0 && done < l->plan->n;
+}
+
 enum gb_status gb_session_loop_run(const struct gb_session_loop *l, enum gb_status *measure_st, size_t *next)
 {
     enum gb_status st = GB_OK;
     const struct gb_plan *plan = l->plan;
     size_t i;
     *measure_st = GB_OK;
-    for (i = l->first; i < plan->n; i++) {
+    for (i = l->first; i < plan->n || gb_hook_more(l, i); i++) {
         struct gb_point p;
         struct gb_record rec;
         gb_plan_point(&plan->items[i], l->quick, &p);

@@ -57,6 +57,7 @@ cpu=(
     "breakdown data/h200/examples-2026-11-23/sgemm --bench tiled --no-chart --out $TMP/bd"
     "roofline data/h100/compare-2026-11-23/bw-a"
     "check tests/data/specs/saxpy/spec.json --quick --arch sm_90"
+    "tune corpus/gemm/spec.json --bench tiled --set n=1024 --set tile_x=16,32 --replay data/h100/corpus-2026-11-26/gemm --budget 4 --out $TMP/tune"
 )
 for inv in "${cpu[@]}"; do
     # shellcheck disable=SC2086

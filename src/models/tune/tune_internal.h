@@ -1,0 +1,33 @@
+/* tune_internal.h - the tuner's state, shared by the files of
+ * src/models/tune/ only. */
+#ifndef GB_MODELS_TUNE_INTERNAL_H
+#define GB_MODELS_TUNE_INTERNAL_H
+
+#include "gpubound/tune.h"
+
+struct gb_tune {
+    const struct gb_tune_space *space;
+    const struct gb_tune_strategy *row;
+    void *state;
+    size_t budget;
+    unsigned seed;
+    struct gb_tune_obs *obs;     /* budget slots, n_obs used, in the order observed */
+    size_t n_obs;
+    unsigned char *seen;         /* per configuration: measured */
+    struct gb_tune_surrogate sur[2]; /* model: the breakdown (when given), then the fallback */
+    size_t n_sur;
+    char sur_used[64];
+    char sur_note[256];
+};
+
+/* The unmeasured configuration farthest (max of its least squared
+ * distance) from every measured one and from out[0..n_out), ties broken
+ * by the tuner's random draws; space->n when none is left. */
+size_t gb_tune_farthest(struct gb_tune *t, const size_t *out, size_t n_out, unsigned salt);
+
+/* Fits the model strategy's first surrogate that will and predicts
+ * every configuration (mean, lo, hi: space->n each); 0 when none fits
+ * (gb_tune_surrogate_note says why). */
+int gb_tune_model_fit(struct gb_tune *t, double *mean, double *lo, double *hi);
+
+#endif
