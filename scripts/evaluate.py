@@ -23,6 +23,7 @@ import glob
 import gzip
 import itertools
 import json
+import math
 import os
 import re
 import statistics
@@ -60,6 +61,11 @@ def sh(cmd, env=None):
     return p.returncode, p.stdout, re.sub(r"^gpubound: (breakdown|camp validate|camp): ", "", last)
 
 
+# The functions a spec's expressions may call (docs/kernel-spec.md), for its restrictions.
+SPEC_FUNCS = {"floor": math.floor, "ceil": math.ceil, "min": min, "max": max, "abs": abs,
+              "sqrt": math.sqrt, "log2": math.log2, "pow": pow}
+
+
 def sweep_size(bench):
     """Points in a bench's sweep: the product of its axes' values that pass its restrictions."""
     axes = bench["axes"]
@@ -67,7 +73,7 @@ def sweep_size(bench):
     n = 0
     for combo in itertools.product(*[a["values"] for a in axes]):
         env = {a["name"]: float(v) for a, v in zip(axes, combo)}
-        n += all(eval(r, {"__builtins__": {}}, env) for r in rules)  # noqa: S307 (the spec's own rules)
+        n += all(eval(r, {"__builtins__": {}, **SPEC_FUNCS}, env) for r in rules)  # noqa: S307 (the spec's own rules)
     return n
 
 
