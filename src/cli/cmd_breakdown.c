@@ -33,6 +33,7 @@ struct bd_state {
     char out_dir[GB_PATH_MAX];
     struct gb_stage stage;          /* the model and charts, moved into out_dir together */
     struct gb_report_result res;    /* the charts drawn */
+    int out_given, fmt_table;       /* --out given; the table format */
 };
 
 static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
@@ -269,6 +270,59 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     return GB_OK;
 }
 
+/* ---- where the outputs go ---- */
+
+/* `path` made absolute with every symbolic link of its existing part
+ * resolved (the part that does not exist yet is appended as written), so
+ * that two names of one directory compare equal. 0 when it cannot be. */
+static int bd_resolve(const char *path, char *buf, size_t n)
+{
+    char head[GB_PATH_MAX];
+    size_t cut = strlen(path);
+    if (cut >= sizeof head)
+        return 0;
+    memcpy(head, path, cut + 1);
+    /* the longest existing parent: cut at each '/' from the right */
+    for (;;) {
+        char *real = realpath(head[0] ? head : ".", NULL);
+        if (real) {
+            size_t rl = strlen(real);
+            int sep = path[cut] && path[cut] != '/' && real[rl ? rl - 1 : 0] != '/';
+            int len = snprintf(buf, n, "%s%s%s", real, sep ? "/" : "", path + cut);
+            free(real);
+            return len > 0 && (size_t)len < n;
+        }
+        char *slash = strrchr(head, '/');
+        cut = slash ? (size_t)(slash - head) : 0;
+        if (slash == head)
+            cut = 1;
+        head[cut] = '\0';
+    }
+}
+
+/* 1 when `out` is the run directory `run` or lies inside it. */
+static int bd_inside_run(const char *out, const char *run)
+{
+    char o[GB_PATH_MAX], r[GB_PATH_MAX];
+    if (!bd_resolve(out, o, sizeof o) || !bd_resolve(run, r, sizeof r))
+        return 0;
+    size_t rl = strlen(r);
+    return strncmp(o, r, rl) == 0 && (o[rl] == '\0' || o[rl] == '/' || (rl == 1 && r[0] == '/'));
+}
+
+/* --out, else a new directory runs/breakdown-<UTC time>[-N]. */
+static void bd_default_out(char *buf, size_t n)
+{
+    char ts[32];
+    gb_utc_now(ts, sizeof ts);
+    for (int k = 1; k < 1000; k++) {
+        snprintf(buf, n, "runs/breakdown-%.4s%.2s%.2sT%.2s%.2s%.2sZ%s%.0d", ts, ts + 5, ts + 8,
+                 ts + 11, ts + 14, ts + 17, k > 1 ? "-" : "", k > 1 ? k : 0);
+        if (access(buf, F_OK) != 0)
+            return;
+    }
+}
+
 /* ---- the command ---- */
 
 static void bd_on_input(void *ctx, const struct gb_lpbm_input *in)
@@ -309,6 +363,11 @@ static enum gb_status bd_charts(struct bd_state *s)
 static void bd_written(const struct bd_state *s)
 {
     fprintf(stderr, "wrote %s/%s\n", s->out_dir, GB_LPBM_MODEL_FILE);
+    /* the directory made for them is said with the results (the machine
+     * formats keep stdout to their table) */
+    if (!s->out_given)
+        fprintf(s->fmt_table ? stdout : stderr, "output: %s (a new directory; name one with --out)\n",
+                s->out_dir);
     gb_cli_print_written(&s->stage, &s->res);
     if (s->res.n_not_drawn)
         fprintf(stderr, "not drawn: %zu charts (gnuplot was not found in PATH; install it with "
@@ -319,6 +378,9 @@ static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
 {
     enum gb_status st;
     const struct gb_lpbm_fit_result *f = &s->fit;
+    if (o->out && bd_inside_run(o->out, dir))
+        return gb_cli_usage(CMD, "--out %s is the run directory %s or inside it: breakdown never "
+                            "writes into the run it reads; name another directory", o->out, dir);
     if ((st = gb_cli_load_run(dir, &s->run)) != GB_OK)
         return gb_cli_fail(st, CMD, "give the directory of a recorded run");
     o->fit.on_input = bd_on_input;
@@ -335,11 +397,16 @@ static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
                 f->n_unmeasured > 1 ? "are" : "is", f->unmeasured);
     if (o->fmt != GB_FORMAT_TABLE && (st = bd_breakdown_table(f->models, f->n_models, o->fmt)) != GB_OK)
         return gb_cli_fail(st, CMD, NULL);
-    snprintf(s->out_dir, sizeof s->out_dir, "%s", o->out ? o->out : dir);
+    if (o->out)
+        snprintf(s->out_dir, sizeof s->out_dir, "%s", o->out);
+    else
+        bd_default_out(s->out_dir, sizeof s->out_dir);
     if ((st = gb_stage_open(&s->stage, s->out_dir)) != GB_OK ||
         (st = gb_lpbm_fit_write(f, s->run, &s->stage, o->force)) != GB_OK ||
         (!o->no_chart && (st = bd_charts(s)) != GB_OK) || (st = gb_stage_commit(&s->stage)) != GB_OK)
         return gb_cli_fail(gb_stage_fail(&s->stage, st), CMD, NULL);
+    s->out_given = o->out != NULL;
+    s->fmt_table = o->fmt == GB_FORMAT_TABLE;
     bd_written(s);
     return GB_EXIT_OK;
 }

@@ -26,7 +26,9 @@
     "                   thesis's model leaves out; the model file says so)\n"                  \
     "  --spec PATH      the kernel spec the run was recorded from (default: the copy the run\n" \
     "                   directory keeps, else the .json on its command line)\n"                 \
-    "  --out DIR        where lpbm-model.json and the charts go (default: RUN_DIR)\n"          \
+    "  --out DIR        where lpbm-model.json and the charts go (default: a new directory\n"  \
+    "                   runs/breakdown-<UTC time>, named on stdout); never RUN_DIR or a\n"    \
+    "                   directory inside it (refused, exit 2)\n"                               \
     "  --force          replace a recorded lpbm-model.json fitted on more configurations\n"    \
     "  --no-chart       no breakdown chart\n"                                                   \
     "  --format FMT     table (default), or csv or json: the breakdown table only\n"           \

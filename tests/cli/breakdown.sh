@@ -110,5 +110,32 @@ check "identical times: exit 0 (got $rc)" '[ $rc -eq 0 ]'
 check "identical times: R^2 undefined" 'grep -q "^R^2 undefined (every configuration took the same time)" "$T/out"'
 check "identical times: no verdict" 'grep -q "no term is named: every configuration took the same time" "$T/out" && ! grep -q "dominates:" "$T/out"'
 check "identical times: r2 null in the model" 'grep -q "\"r2\": null" "$T/same-out/lpbm-model.json"'
+
+# Nothing is written into the run read: --out at the run or inside it is
+# refused before anything is fitted, and the default is a new directory
+# under runs/, named on stdout.
+cp -r "$D/run-sgemm" "$T/ro"
+before=$(cd "$T/ro" && find . -type f -exec sha256sum {} + | sort)
+for o in "$T/ro" "$T/ro/" "$T/ro/sub/out" "$T/ro/../ro"; do
+    "$GPUBOUND" breakdown "$T/ro" --out "$o" --no-chart >"$T/o" 2>"$T/e"
+    rc=$?
+    check "--out $o in the run: exit 2 (got $rc)" '[ $rc -eq 2 ]'
+    check "--out $o in the run: one line naming why" '[ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "never writes into the run it reads" "$T/e"'
+done
+ln -s "$T/ro" "$T/ro-link"
+"$GPUBOUND" breakdown "$T/ro-link" --out "$T/ro/x" --no-chart >/dev/null 2>&1
+check "a link to the run is the run: exit 2" '[ $? -eq 2 ]'
+mkdir -p "$T/cwd"
+(cd "$T/cwd" && "$GPUBOUND" breakdown "$T/ro" --no-chart --form formula) >"$T/o" 2>"$T/e"
+rc=$?
+check "default --out: exit 0 (got $rc)" '[ $rc -eq 0 ]'
+dflt=$(sed -n 's/^output: \(runs\/breakdown-[0-9TZ-]*\) (a new directory; name one with --out)$/\1/p' "$T/o")
+check "default --out: named on stdout" '[ -n "$dflt" ]'
+check "default --out: the model is there" '[ -s "$T/cwd/$dflt/lpbm-model.json" ]'
+after=$(cd "$T/ro" && find . -type f -exec sha256sum {} + | sort)
+check "the run read is left as it was" '[ "$before" = "$after" ]'
+(cd "$T/cwd" && "$GPUBOUND" breakdown "$T/ro" --no-chart --form formula) >"$T/o2" 2>/dev/null
+check "a second default run gets its own directory" '! cmp -s "$T/o" "$T/o2" || [ "$(ls "$T/cwd/runs" | wc -l)" -eq 2 ]'
+check "two default directories" '[ "$(ls "$T/cwd/runs" | wc -l)" -eq 2 ]'
 [ $fails -eq 0 ] && echo "breakdown: all checks passed"
 exit $((fails > 0))
