@@ -81,7 +81,7 @@ def breakdown(gb, run, bench, holdout=None):
         if holdout:
             cmd += ["--holdout", holdout]
         rc, _, err = sh(cmd)
-        if rc != 0:
+        if rc not in (0, 4):  # 4: written, but the model does not explain a bench (the honesty rule)
             return None, err.replace(tmp, "DIR")
         return json.load(open(os.path.join(tmp, "lpbm-model.json"))), None
 

@@ -164,6 +164,39 @@ GB_API enum gb_status gb_lpbm_holdout_run(const struct gb_lpbm_point *pts, size_
 GB_API enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                                    char *buf, size_t n);
 
+/* ---- the honesty rule ---- */
+
+/* A fit explains its data only when R^2 >= GB_LPBM_R2_MIN and the held-out
+ * median |error| <= GB_LPBM_HELD_MAX (docs/models.md, "When the model does
+ * not explain a kernel"). */
+#define GB_LPBM_R2_MIN 0.90
+#define GB_LPBM_HELD_MAX 0.20
+
+enum gb_lpbm_why {
+    GB_LPBM_WHY_NONE = 0,     /* the fit explains its data */
+    GB_LPBM_WHY_NO_TERM,      /* every term is absent or fitted at zero */
+    GB_LPBM_WHY_NOISE,        /* the misses are within the measured intervals' spread */
+    GB_LPBM_WHY_REGIME,       /* the largest misses share one problem size and one sign */
+    GB_LPBM_WHY_RESOURCE      /* a cost the terms do not follow (a resource without a term) */
+};
+
+struct gb_lpbm_verdict {
+    int explains;             /* 1: a term may be named and advice given */
+    enum gb_lpbm_why why;
+    size_t worst[3], n_worst; /* the configurations missed most (indexes into pts) */
+    char text[1024];          /* one paragraph saying so (empty when it explains) */
+};
+
+/* Judges fit `f` of the n points `pts` with its held-out result `h` (NULL:
+ * in-sample errors only) by the honesty rule: not explained when every term
+ * is absent or zero, R^2 < GB_LPBM_R2_MIN, the held-out median error >
+ * GB_LPBM_HELD_MAX, or no fitted coefficient's interval excludes zero. When
+ * R^2 is undefined (identical times) the fit is left to gb_lpbm_dominant
+ * (explains = 1, no term named there). The reason is judged from the
+ * measured intervals and the pattern of the misses. Pure. */
+GB_API void gb_lpbm_judge(const struct gb_lpbm_fit *f, const struct gb_lpbm_holdout_result *h,
+                          const struct gb_lpbm_point *pts, size_t n, struct gb_lpbm_verdict *v);
+
 /* ---- the model file ---- */
 
 /* One bench's model, as written to lpbm-model.json. */
@@ -176,7 +209,8 @@ struct gb_lpbm_bench_model {
     struct gb_lpbm_holdout holdout;
     struct gb_lpbm_holdout_result held;   /* rel not kept in the file */
     struct gb_lpbm_point *pts;            /* fit.n points (owned) */
-    char dominant[512];
+    char dominant[1024];                  /* the dominant term, or the verdict of the honesty rule */
+    struct gb_lpbm_verdict verdict;       /* the honesty rule (gb_lpbm_judge) */
     char sources[256];                    /* where the per-thread counts came from */
     char note[512];                       /* the spec's note on what the terms miss, or "" */
 };

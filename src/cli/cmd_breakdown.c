@@ -18,6 +18,9 @@
 #include "util/stage.h"
 
 #define CMD "breakdown"
+/* A bench whose fit the model does not explain (the honesty rule): the
+ * outputs are written, and the exit says so. */
+#define BD_EXIT_UNEXPLAINED 4
 
 struct bd_opts {
     const char *out;
@@ -408,6 +411,9 @@ static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
     s->out_given = o->out != NULL;
     s->fmt_table = o->fmt == GB_FORMAT_TABLE;
     bd_written(s);
+    for (size_t k = 0; k < f->n_models; k++)
+        if (!f->models[k].verdict.explains)
+            return BD_EXIT_UNEXPLAINED;
     return GB_EXIT_OK;
 }
 

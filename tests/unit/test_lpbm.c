@@ -398,6 +398,58 @@ static void synthetic(const double c[4], double noise, struct gb_lpbm_point *pts
         }
 }
 
+/* The honesty rule: an exact fit explains its data; the same points with
+ * every predictor zero (every term absent), or with times that follow none
+ * of the predictors, do not, and the misses are named. */
+static void test_judge(void **state)
+{
+    (void)state;
+    const double c[4] = {1.5, 0.003, 0.7, 0};
+    struct gb_lpbm_point pts[12];
+    struct gb_lpbm_fit f;
+    struct gb_lpbm_verdict v;
+    synthetic(c, 0, pts);
+    assert_int_equal(gb_lpbm_fit(pts, 12, GB_LPBM_RELATIVE, 200, 7, &f), GB_OK);
+    gb_lpbm_judge(&f, NULL, pts, 12, &v);
+    assert_int_equal(v.explains, 1);
+    assert_int_equal(v.why, GB_LPBM_WHY_NONE);
+    /* every term absent */
+    struct gb_lpbm_point zero[12];
+    memcpy(zero, pts, sizeof zero);
+    for (int i = 0; i < 12; i++) {
+        memset(zero[i].x, 0, sizeof zero[i].x);
+        zero[i].time_ns = 1000 + 10 * i;
+    }
+    assert_int_equal(gb_lpbm_fit(zero, 12, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
+    gb_lpbm_judge(&f, NULL, zero, 12, &v);
+    assert_int_equal(v.explains, 0);
+    assert_int_equal(v.why, GB_LPBM_WHY_NO_TERM);
+    assert_non_null(strstr(v.text, "the model does not explain this kernel (every term is absent"));
+    assert_int_equal(v.n_worst, 3);
+    /* times that alternate around a constant, with measured intervals
+     * wider than the misses: noise */
+    for (int i = 0; i < 12; i++) {
+        pts[i].time_ns = i % 2 ? 1e6 : 2e6;
+        pts[i].ci_lo_ns = 0.5e6;
+        pts[i].ci_hi_ns = 2.5e6;
+    }
+    struct gb_lpbm_holdout h = {GB_LPBM_LOO, 0, "", ""};
+    struct gb_lpbm_holdout_result hr;
+    assert_int_equal(gb_lpbm_fit(pts, 12, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
+    assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &hr), GB_OK);
+    gb_lpbm_judge(&f, &hr, pts, 12, &v);
+    assert_int_equal(v.explains, 0);
+    assert_int_equal(v.why, GB_LPBM_WHY_NOISE);
+    /* the same times measured tightly: a cost the terms do not follow */
+    for (int i = 0; i < 12; i++)
+        pts[i].ci_lo_ns = pts[i].ci_hi_ns = pts[i].time_ns;
+    gb_lpbm_judge(&f, &hr, pts, 12, &v);
+    assert_int_equal(v.explains, 0);
+    assert_true(v.why == GB_LPBM_WHY_RESOURCE || v.why == GB_LPBM_WHY_REGIME);
+    assert_non_null(strstr(v.text, "Missed most: block_size_x="));
+    free(hr.rel);
+}
+
 static void test_fit_recovers(void **state)
 {
     (void)state;
@@ -630,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_example_fft_counts),
         cmocka_unit_test(test_example_sgemm_counts),
         cmocka_unit_test(test_fit_recovers),
+        cmocka_unit_test(test_judge),
         cmocka_unit_test(test_fit_intercept),
         cmocka_unit_test(test_fit_zero_stays_zero),
         cmocka_unit_test(test_fit_sync),

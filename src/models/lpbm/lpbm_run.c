@@ -52,7 +52,11 @@ static enum gb_status gb_lpbm_fit_one(const struct gb_lpbm_fit_opts *o, const st
     if ((st = gb_lpbm_fit(m->pts, in->n, o->weight, GB_LPBM_BOOT, GB_LPBM_SEED, &m->fit)) ||
         (st = gb_lpbm_holdout_run(m->pts, in->n, o->weight, &o->holdout, &m->held)))
         return gb_error_set(st, "%s/%s: %s", in->suite, in->bench, gb_error_message());
-    gb_lpbm_dominant(&m->fit, &m->pts[gb_lpbm_best(m->pts, in->n)], m->dominant, sizeof m->dominant);
+    gb_lpbm_judge(&m->fit, &m->held, m->pts, in->n, &m->verdict);
+    if (m->verdict.explains)
+        gb_lpbm_dominant(&m->fit, &m->pts[gb_lpbm_best(m->pts, in->n)], m->dominant, sizeof m->dominant);
+    else
+        snprintf(m->dominant, sizeof m->dominant, "%.*s", (int)sizeof m->dominant - 1, m->verdict.text);
     return GB_OK;
 }
 
