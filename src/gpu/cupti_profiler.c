@@ -37,17 +37,31 @@ static struct {
 
 #define GB_PROF_MAX_RANGES 128
 
-struct gb_profiler {
-    struct gb_gpu *g;
+/* What a metric list costs on the host (its probe, the host object, the
+ * config image): built once per device and list and kept for the process,
+ * since a sweep profiles every point with the same list. */
+struct gb_prof_host {
+    int ordinal, drop_unknown;
     CUpti_Profiler_Host_Object *host;
-    CUpti_RangeProfiler_Object *obj;
-    uint8_t *avail, *config, *data;
-    size_t config_size, data_size, passes;
-    enum gb_profiler_replay replay;
-    int armed;                       /* the counter data image holds no decoded range yet */
-    const char **names, **dropped;   /* point into `names_store` / `dropped_store` */
+    uint8_t *avail, *config;
+    size_t config_size, passes;
+    const char **names, **dropped;   /* point into `store` */
     char **store;                    /* copies of every name given */
     size_t n, n_dropped, n_given;
+};
+
+#define GB_PROF_HOSTS 4
+static struct gb_prof_host *gb_prof_hosts[GB_PROF_HOSTS];
+static unsigned gb_prof_hosts_next;
+
+struct gb_profiler {
+    struct gb_gpu *g;
+    struct gb_prof_host *h;          /* kept in gb_prof_hosts, not owned */
+    CUpti_RangeProfiler_Object *obj;
+    uint8_t *data;
+    size_t data_size;
+    enum gb_profiler_replay replay;
+    int armed;                       /* the counter data image holds no decoded range yet */
 };
 
 /* ---- the trace of calls ---- */
@@ -141,13 +155,13 @@ static enum gb_status gb_prof_load(void)
 }
 
 /* The chip's name and the context's counter availability image. */
-static enum gb_status gb_prof_chip(struct gb_profiler *p, const char **chip)
+static enum gb_status gb_prof_chip(struct gb_prof_host *p, struct gb_gpu *g, const char **chip)
 {
     enum gb_status st = GB_OK;
     CUpti_Device_GetChipName_Params cn = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
-                                          .deviceIndex = (size_t)p->g->info.ordinal};
+                                          .deviceIndex = (size_t)g->info.ordinal};
     CUpti_Profiler_GetCounterAvailability_Params ca = {
-        .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE, .ctx = p->g->ctx};
+        .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE, .ctx = g->ctx};
     GB_PROF_CALL(st, cuptiDeviceGetChipName, &cn);
     *chip = cn.pChipName;
     GB_PROF_CALL(st, cuptiProfilerGetCounterAvailability, &ca);
@@ -160,7 +174,7 @@ out:
 }
 
 /* Adds `names` to the host object's configuration. */
-static CUptiResult gb_prof_add(struct gb_profiler *p, const char **names, size_t n)
+static CUptiResult gb_prof_add(struct gb_prof_host *p, const char **names, size_t n)
 {
     CUpti_Profiler_Host_ConfigAddMetrics_Params am = {
         .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE, .pHostObject = p->host,
@@ -170,7 +184,7 @@ static CUptiResult gb_prof_add(struct gb_profiler *p, const char **names, size_t
     return r;
 }
 
-static enum gb_status gb_prof_host_init(struct gb_profiler *p, const char *chip)
+static enum gb_status gb_prof_host_init(struct gb_prof_host *p, const char *chip)
 {
     enum gb_status st = GB_OK;
     CUpti_Profiler_Host_Initialize_Params hi = {
@@ -185,7 +199,7 @@ out:
 
 /* Each metric alone in a scratch host object, so that the one the chip
  * does not know is named (or dropped); then the kept ones together. */
-static enum gb_status gb_prof_metrics(struct gb_profiler *p, const char *chip, int drop_unknown)
+static enum gb_status gb_prof_metrics(struct gb_prof_host *p, const char *chip, int drop_unknown)
 {
     enum gb_status st = GB_OK;
     CUpti_Profiler_Host_Object *keep = p->host;
@@ -221,7 +235,7 @@ static enum gb_status gb_prof_metrics(struct gb_profiler *p, const char *chip, i
     return st;
 }
 
-static enum gb_status gb_prof_config(struct gb_profiler *p)
+static enum gb_status gb_prof_config(struct gb_prof_host *p)
 {
     enum gb_status st = GB_OK;
     CUpti_Profiler_Host_GetConfigImageSize_Params cs = {
@@ -254,7 +268,7 @@ static enum gb_status gb_prof_arm(struct gb_profiler *p)
     GB_PROF_CALL(st, cuptiRangeProfilerCounterDataImageInitialize, &di);
     CUpti_RangeProfiler_SetConfig_Params sc = {
         .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, .pRangeProfilerObject = p->obj,
-        .configSize = p->config_size, .pConfig = p->config, .counterDataImageSize = p->data_size,
+        .configSize = p->h->config_size, .pConfig = p->h->config, .counterDataImageSize = p->data_size,
         .pCounterDataImage = p->data, .range = CUPTI_AutoRange,
         .replayMode = p->replay == GB_PROFILER_USER_REPLAY ? CUPTI_UserReplay : CUPTI_KernelReplay,
         .maxRangesPerPass = GB_PROF_MAX_RANGES, .numNestingLevels = 1, .minNestingLevel = 1,
@@ -275,7 +289,7 @@ static enum gb_status gb_prof_target(struct gb_profiler *p)
     p->obj = en.pRangeProfilerObject;
     CUpti_RangeProfiler_GetCounterDataSize_Params ds = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
-        .pRangeProfilerObject = p->obj, .pMetricNames = p->names, .numMetrics = p->n,
+        .pRangeProfilerObject = p->obj, .pMetricNames = p->h->names, .numMetrics = p->h->n,
         .maxNumOfRanges = GB_PROF_MAX_RANGES, .maxNumRangeTreeNodes = GB_PROF_MAX_RANGES};
     GB_PROF_CALL(st, cuptiRangeProfilerGetCounterDataSize, &ds);
     p->data_size = ds.counterDataSize;
@@ -286,44 +300,121 @@ out:
     return st;
 }
 
+/* Frees a host part (not in the cache any more). */
+static void gb_prof_host_free(struct gb_prof_host *h)
+{
+    if (!h)
+        return;
+    if (h->host) {
+        CUpti_Profiler_Host_Deinitialize_Params hd = {
+            .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE, .pHostObject = h->host};
+        gb_trace("cuptiProfilerHostDeinitialize", pf.cuptiProfilerHostDeinitialize(&hd));
+    }
+    for (size_t i = 0; h->store && i < h->n_given; i++)
+        free(h->store[i]);
+    free(h->store);
+    free((void *)h->names);
+    free((void *)h->dropped);
+    free(h->avail);
+    free(h->config);
+    free(h);
+}
+
+/* The cached host part for this device, list and rule, or NULL. */
+static struct gb_prof_host *gb_prof_host_find(int ordinal, char *const *names, size_t n, int drop_unknown)
+{
+    for (int i = 0; i < GB_PROF_HOSTS; i++) {
+        struct gb_prof_host *h = gb_prof_hosts[i];
+        if (!h || h->ordinal != ordinal || h->drop_unknown != drop_unknown || h->n_given != n)
+            continue;
+        size_t k = 0;
+        while (k < n && strcmp(h->store[k], names[k]) == 0)
+            k++;
+        if (k == n)
+            return h;
+    }
+    return NULL;
+}
+
+/* Builds the host part of a metric list: the probe of each name, the host
+ * object and the config image. */
+static enum gb_status gb_prof_host_build(struct gb_gpu *g, char *const *names, size_t n, int drop_unknown,
+                                         struct gb_prof_host **out)
+{
+    enum gb_status st;
+    const char *chip = NULL;
+    struct gb_prof_host *h = calloc(1, sizeof *h);
+    *out = NULL;
+    if (!h)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    h->ordinal = g->info.ordinal;
+    h->drop_unknown = drop_unknown;
+    if (!(h->store = calloc(n ? n : 1, sizeof *h->store)) || !(h->names = calloc(n ? n : 1, sizeof *h->names)) ||
+        !(h->dropped = calloc(n ? n : 1, sizeof *h->dropped))) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
+        goto out;
+    }
+    for (; h->n_given < n; h->n_given++)
+        if (!(h->store[h->n_given] = strdup(names[h->n_given]))) {
+            st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
+            goto out;
+        }
+    if ((st = gb_prof_chip(h, g, &chip)) == GB_OK && (st = gb_prof_metrics(h, chip, drop_unknown)) == GB_OK)
+        st = gb_prof_config(h);
+out:
+    if (st == GB_OK)
+        *out = h;
+    else
+        gb_prof_host_free(h);
+    return st;
+}
+
+/* The host part for the list: from the cache, or built and cached in the
+ * place of the oldest entry. */
+static enum gb_status gb_prof_host_get(struct gb_gpu *g, char *const *names, size_t n, int drop_unknown,
+                                       struct gb_prof_host **out)
+{
+    if ((*out = gb_prof_host_find(g->info.ordinal, names, n, drop_unknown)))
+        return GB_OK;
+    enum gb_status st = gb_prof_host_build(g, names, n, drop_unknown, out);
+    if (st != GB_OK)
+        return st;
+    unsigned slot = gb_prof_hosts_next++ % GB_PROF_HOSTS;
+    gb_prof_host_free(gb_prof_hosts[slot]);
+    gb_prof_hosts[slot] = *out;
+    return GB_OK;
+}
+
 enum gb_status gb_profiler_open(struct gb_gpu *g, char *const *names, size_t n, int drop_unknown,
                                 enum gb_profiler_replay replay, struct gb_profiler **out)
 {
     enum gb_status st;
-    const char *chip = NULL;
     struct gb_profiler *p = calloc(1, sizeof *p);
     *out = p;
     if (!p)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     p->g = g;
     p->replay = replay;
-    if (!(p->store = calloc(n ? n : 1, sizeof *p->store)) || !(p->names = calloc(n ? n : 1, sizeof *p->names)) ||
-        !(p->dropped = calloc(n ? n : 1, sizeof *p->dropped)))
-        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
-    for (; p->n_given < n; p->n_given++)
-        if (!(p->store[p->n_given] = strdup(names[p->n_given])))
-            return gb_error_set(GB_ERR_NOMEM, "out of host memory");
-    if ((st = gb_prof_load()) != GB_OK || (st = gb_prof_chip(p, &chip)) != GB_OK ||
-        (st = gb_prof_metrics(p, chip, drop_unknown)) != GB_OK || (st = gb_prof_config(p)) != GB_OK)
+    if ((st = gb_prof_load()) != GB_OK || (st = gb_prof_host_get(g, names, n, drop_unknown, &p->h)) != GB_OK)
         return st;
     return gb_prof_target(p);
 }
 
 size_t gb_profiler_metrics(const struct gb_profiler *p, const char *const **names)
 {
-    *names = p->names;
-    return p->n;
+    *names = p->h->names;
+    return p->h->n;
 }
 
 size_t gb_profiler_dropped(const struct gb_profiler *p, const char *const **names)
 {
-    *names = p->dropped;
-    return p->n_dropped;
+    *names = p->h->dropped;
+    return p->h->n_dropped;
 }
 
 size_t gb_profiler_passes(const struct gb_profiler *p)
 {
-    return p->passes;
+    return p->h->passes;
 }
 
 /* The decoded ranges' values, one row per range. */
@@ -340,16 +431,16 @@ static enum gb_status gb_prof_evaluate(struct gb_profiler *p, double **values, s
                           "kernel of the launch)", gi.numTotalRanges, GB_PROF_MAX_RANGES);
         goto out;
     }
-    if (!(v = calloc(gi.numTotalRanges * p->n, sizeof *v))) {
+    if (!(v = calloc(gi.numTotalRanges * p->h->n, sizeof *v))) {
         st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
         goto out;
     }
     for (size_t r = 0; r < gi.numTotalRanges; r++) {
         CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
             .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE,
-            .pHostObject = p->host, .pCounterDataImage = p->data, .counterDataImageSize = p->data_size,
-            .rangeIndex = r, .ppMetricNames = p->names, .numMetrics = p->n,
-            .pMetricValues = v + r * p->n};
+            .pHostObject = p->h->host, .pCounterDataImage = p->data, .counterDataImageSize = p->data_size,
+            .rangeIndex = r, .ppMetricNames = p->h->names, .numMetrics = p->h->n,
+            .pMetricValues = v + r * p->h->n};
         GB_PROF_CALL(st, cuptiProfilerHostEvaluateToGpuValues, &ev);
     }
     *values = v;
@@ -412,9 +503,9 @@ static enum gb_status gb_prof_passes(struct gb_profiler *p, enum gb_status (*bef
     enum gb_status st = GB_OK;
     int all = 0;
     for (size_t pass = 0; !all && st == GB_OK; pass++) {
-        if (pass >= p->passes)
+        if (pass >= p->h->passes)
             return gb_error_set(GB_ERR_UNSUPPORTED, "CUPTI asked for more than the %zu passes its "
-                                "configuration needs; the launch cannot be profiled", p->passes);
+                                "configuration needs; the launch cannot be profiled", p->h->passes);
         if (before_pass && (st = before_pass(ctx)) != GB_OK)
             break;
         if ((st = gb_profiler_start(p)) != GB_OK)
@@ -449,18 +540,6 @@ void gb_profiler_close(struct gb_profiler *p)
                                                 .pRangeProfilerObject = p->obj};
         gb_trace("cuptiRangeProfilerDisable", pf.cuptiRangeProfilerDisable(&d));
     }
-    if (p->host) {
-        CUpti_Profiler_Host_Deinitialize_Params hd = {
-            .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE, .pHostObject = p->host};
-        gb_trace("cuptiProfilerHostDeinitialize", pf.cuptiProfilerHostDeinitialize(&hd));
-    }
-    for (size_t i = 0; p->store && i < p->n_given; i++)
-        free(p->store[i]);
-    free(p->store);
-    free((void *)p->names);
-    free((void *)p->dropped);
-    free(p->avail);
-    free(p->config);
     free(p->data);
     free(p);
 }

@@ -523,7 +523,10 @@ static enum gb_status gb_point_counters(struct gb_point_run *r)
         r->timer.release(r->timer.self);
     r->timer.release = NULL;
     gb_clocks_set_aside(gb_clocks(), r->g);
+    double t0 = gb_measure_now_s();
     enum gb_status st = gb_counters_profile(r->g, r->p, &r->o, &r->rec->counters);
+    /* Its passes kept the GPU at work: the next point's spell goes on. */
+    gb_busy_mark(&r->g->busy_s, &r->g->spell_s, t0, gb_measure_now_s());
     if (st == GB_OK || st == GB_ERR_USAGE || r->o.profile_only || st == GB_ERR_INTERRUPTED || st == GB_ERR_DEVICE_LOST || st == GB_ERR_TIMEOUT)
         return st;
     gb_counters_release(&r->rec->counters);
