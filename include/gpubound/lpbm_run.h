@@ -4,10 +4,10 @@
  * parses, calls and prints.
  *
  * gb_lpbm_fit_run finds and reads the run's spec (lpbm_input.h), builds
- * each measured bench's input, and fits one model per bench and form:
- * the formula form always (unless only counters are asked for), the
- * counters form when asked for or, by default, when every configuration
- * has the counters it needs. Reads files (the spec, the kernel source);
+ * each measured bench's input, and fits one model per bench and form: by
+ * default the resources form when every configuration has the counters it
+ * needs, else the formula form and the counters form where every
+ * configuration has its counters; or the one form asked for. Reads files (the spec, the kernel source);
  * never prints; not thread-safe (libclang, GSL's error handler).
  */
 #ifndef GPUBOUND_LPBM_RUN_H
@@ -20,14 +20,18 @@
 #include "gpubound/lpbm.h"
 #include "gpubound/lpbm_input.h"
 #include "gpubound/results.h"
+#include "gpubound/roofline.h"
 
 struct gb_stage;
 
 struct gb_lpbm_fit_opts {
     const char *spec;               /* the spec's path, or NULL: the run's own (gb_lpbm_spec_locate) */
     const char *bench;              /* the one bench to fit, or NULL: every bench the run measured */
-    int form;                       /* -1: formula, and counters where every point has them;
+    int form;                       /* -1: resources where every point has its counters, else
+                                     * formula, and counters where every point has them;
                                      * else the one enum gb_lpbm_form */
+    const struct gb_ceilings *ceilings; /* the resources form's roofs, or NULL: the guide's
+                                     * figures for the run's device (gb_ceilings_guide) */
     enum gb_lpbm_weight weight;
     int intercept;                  /* fit the FIX term too */
     struct gb_lpbm_holdout holdout;
@@ -51,6 +55,7 @@ struct gb_lpbm_fit_result {
     char unmeasured[1024];              /* their names, ", "-joined (cut when long) */
     char spec_path[4096];               /* the spec read */
     int spec_unchecked;                 /* 1: the run keeps no digest of its spec (recorded before they were kept) */
+    struct gb_ceilings roofs;           /* the resources form's roofs (roofs.measured 0: the guide's) */
 };
 
 /* Fits the breakdown to `run` as `opts` says, into `out`. Errors: those of

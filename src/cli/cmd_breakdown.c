@@ -22,8 +22,12 @@
  * outputs are written, and the exit says so. */
 #define BD_EXIT_UNEXPLAINED 4
 
+#define BD_MAX_CEILINGS 4
+
 struct bd_opts {
     const char *out;
+    const char *ceilings[BD_MAX_CEILINGS];  /* --ceilings, matched to runs by device name */
+    int n_ceilings;
     struct gb_lpbm_fit_opts fit;  /* --spec, --bench, --form, --weight, --intercept, --holdout */
     int explain, force, no_chart;
     enum gb_format fmt;
@@ -37,7 +41,34 @@ struct bd_state {
     struct gb_stage stage;          /* the model and charts, moved into out_dir together */
     struct gb_report_result res;    /* the charts drawn */
     int out_given, fmt_table;       /* --out given; the table format */
+    struct gb_ceilings roofs;       /* the fitted run's roofs (--ceilings of its GPU) */
 };
+
+/* The roofs of `run`'s GPU into *c from the --ceilings run measured on it;
+ * *found 0 when none was given (the guide's figures stand in). */
+static enum gb_status bd_roofs_for(const struct bd_opts *o, const struct gb_run *run,
+                                   struct gb_ceilings *c, int *found)
+{
+    enum gb_status st = GB_OK;
+    *found = 0;
+    for (int k = 0; k < o->n_ceilings && st == GB_OK && !*found; k++) {
+        struct gb_run *cr = NULL;
+        if ((st = gb_cli_load_run(o->ceilings[k], &cr)) != GB_OK)
+            break;
+        if (!run->info.has_device || !cr->info.has_device ||
+            strcmp(run->info.device.name, cr->info.device.name) == 0) {
+            st = gb_ceilings_from_run(cr, c);
+            *found = 1;
+        }
+        gb_run_free(cr);
+    }
+    if (st == GB_OK && !*found && o->n_ceilings)
+        st = gb_error_set(GB_ERR_USAGE, "no --ceilings run was measured on %s (the GPU of %s): "
+                          "the roofs of one GPU do not bound another; record `gpubound run ceilings` "
+                          "there", run->info.has_device ? run->info.device.name : "an unnamed device",
+                          run->dir);
+    return st;
+}
 
 static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
 {
@@ -47,7 +78,8 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
         {"out", required_argument, NULL, 'o'},     {"format", required_argument, NULL, 'f'},
         {"spec", required_argument, NULL, 's'},    {"weight", required_argument, NULL, 'w'},
         {"force", no_argument, NULL, 'X'},         {"no-chart", no_argument, NULL, 'n'},
-        {"intercept", no_argument, NULL, 'I'},     {NULL, 0, NULL, 0}};
+        {"intercept", no_argument, NULL, 'I'},     {"ceilings", required_argument, NULL, 'C'},
+        {NULL, 0, NULL, 0}};
     int c;
     memset(o, 0, sizeof *o);
     o->fit.form = -1;
@@ -61,14 +93,22 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
         case 'X': o->force = 1; break;
         case 'n': o->no_chart = 1; break;
         case 'I': o->fit.intercept = 1; break;
+        case 'C':
+            if (o->n_ceilings == BD_MAX_CEILINGS)
+                return gb_cli_usage(CMD, "--ceilings is given at most %d times", BD_MAX_CEILINGS);
+            o->ceilings[o->n_ceilings++] = optarg;
+            break;
         case 'H':
             if (gb_lpbm_holdout_parse(optarg, &o->fit.holdout) != GB_OK)
                 return gb_cli_usage(CMD, "%s", gb_error_message());
             break;
         case 'F':
-            if (strcmp(optarg, "formula") && strcmp(optarg, "counters"))
-                return gb_cli_usage(CMD, "--form takes formula or counters, not '%s'", optarg);
-            o->fit.form = strcmp(optarg, "formula") ? GB_LPBM_COUNTERS : GB_LPBM_FORMULA;
+            if (strcmp(optarg, "formula") && strcmp(optarg, "counters") && strcmp(optarg, "resources"))
+                return gb_cli_usage(CMD, "--form takes formula, counters or resources, not '%s'",
+                                    optarg);
+            o->fit.form = !strcmp(optarg, "formula")    ? GB_LPBM_FORMULA
+                          : !strcmp(optarg, "counters") ? GB_LPBM_COUNTERS
+                                                        : GB_LPBM_RESOURCES;
             break;
         case 'w':
             if (strcmp(optarg, "relative") && strcmp(optarg, "none"))
@@ -157,10 +197,12 @@ static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
     struct gb_table *t = gb_table_new();
     if (!t)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
-    if ((st = gb_table_column(t, "term", NULL)) || (st = gb_table_column(t, "coefficient", "ns")) ||
+    if ((st = gb_table_column(t, "term", NULL)) || (st = gb_table_column(t, "coefficient", m->form == GB_LPBM_RESOURCES ? NULL : "ns")) ||
         (st = gb_table_column(t, "95% CI low", "ns")) || (st = gb_table_column(t, "95% CI high", "ns")))
         goto out;
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
+        if (!gb_lpbm_model_has(m, (enum gb_lpbm_term)j))
+            continue;
         if ((st = gb_table_row(t)) ||
             (st = gb_table_cell_text(t, gb_lpbm_term_name((enum gb_lpbm_term)j))))
             goto out;
@@ -181,7 +223,7 @@ out:
 }
 
 static enum gb_status bd_row(struct gb_table *t, const struct gb_lpbm_bench_model *m, size_t i,
-                             int machine)
+                             int machine, const int *cols)
 {
     const struct gb_lpbm_point *p = &m->pts[i];
     double terms[GB_LPBM_TERMS];
@@ -199,7 +241,8 @@ static enum gb_status bd_row(struct gb_table *t, const struct gb_lpbm_bench_mode
         (st = gb_table_cell_num(t, pred / 1e3, 4)))
         return st;
     for (int j = 0; j < GB_LPBM_TERMS; j++)
-        if ((st = gb_table_cell_num(t, pred > 0 ? 100 * terms[j] / pred : NAN, 3)))
+        if (cols[j] && (st = gb_table_cell_num(t, pred > 0 && gb_lpbm_model_has(m, (enum gb_lpbm_term)j)
+                                                      ? 100 * terms[j] / pred : NAN, 3)))
             return st;
     double rel = m->held.rel ? m->held.rel[i] : NAN;
     return isfinite(rel) ? gb_table_cell_num(t, 100 * rel, 3) : gb_table_cell_empty(t);
@@ -213,19 +256,26 @@ static enum gb_status bd_breakdown_table(const struct gb_lpbm_bench_model *m, si
     struct gb_table *t = gb_table_new();
     static const char *const cols[][2] = {
         {"config", NULL},        {"problem", NULL}, {"measured", "us"}, {"CI low", "us"},
-        {"CI high", "us"},       {"predicted", "us"}, {"PUT", "%"},     {"G2ST", "%"},
-        {"S2PT", "%"},           {"ATOM", "%"},       {"SYNC", "%"},
-        {"FIX", "%"},
-        {"held-out error", "%"}};
+        {"CI high", "us"},       {"predicted", "us"}};
+    int has[GB_LPBM_TERMS] = {0};
     if (!t)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    /* a column for each term any of the models has */
+    for (size_t k = 0; k < n_models; k++)
+        for (int j = 0; j < GB_LPBM_TERMS; j++)
+            has[j] |= gb_lpbm_model_has(&m[k], (enum gb_lpbm_term)j);
     if (machine && ((st = gb_table_column(t, "bench", NULL)) || (st = gb_table_column(t, "form", NULL))))
         goto out;
     for (size_t c = 0; c < sizeof cols / sizeof cols[0] && st == GB_OK; c++)
         st = gb_table_column(t, cols[c][0], cols[c][1]);
+    for (int j = 0; j < GB_LPBM_TERMS && st == GB_OK; j++)
+        if (has[j])
+            st = gb_table_column(t, gb_lpbm_term_name((enum gb_lpbm_term)j), "%");
+    if (st == GB_OK)
+        st = gb_table_column(t, "held-out error", "%");
     for (size_t k = 0; k < n_models && st == GB_OK; k++)
         for (size_t i = 0; i < m[k].fit.n && st == GB_OK; i++)
-            st = bd_row(t, &m[k], i, machine);
+            st = bd_row(t, &m[k], i, machine, has);
     if (st == GB_OK)
         st = gb_table_print(t, stdout, fmt, gb_term_width(stdout));
 out:
@@ -248,10 +298,17 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     char split[128];
     enum gb_status st;
     bd_split_name(&m->holdout, split, sizeof split);
-    printf("\n%s/%s, %s form: t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC%s, non-negative "
-           "least squares on %zu configurations (%s weights)\n", m->suite, m->bench,
-           gb_lpbm_form_name(m->form), m->intercept ? " + a6*FIX" : "", m->fit.n,
+    char eq[256];
+    size_t el = 0;
+    for (int j = 0, a = 1; j < GB_LPBM_TERMS && el < sizeof eq; j++)
+        if (gb_lpbm_model_has(m, (enum gb_lpbm_term)j))
+            el += (size_t)snprintf(eq + el, sizeof eq - el, "%sa%d*%s", a > 1 ? " + " : "", a, gb_lpbm_term_name((enum gb_lpbm_term)j)), a++;
+    printf("\n%s/%s, %s form: t = %s, non-negative least squares on %zu configurations (%s weights)\n",
+           m->suite, m->bench, gb_lpbm_form_name(m->form), eq, m->fit.n,
            m->weight == GB_LPBM_RELATIVE ? "1/t^2, relative" : "equal");
+    if (m->form == GB_LPBM_RESOURCES)
+        printf("each term but LAT is a time at the machine's roof (a coefficient of 1: the roof "
+               "reached; 2: half of it); LAT's coefficient is ns per load round trip\n");
     printf("coefficients with 95%% residual-bootstrap intervals (%d replicates):\n", m->fit.boot);
     if ((st = bd_coef_table(m)) != GB_OK)
         return st;
@@ -351,6 +408,7 @@ static enum gb_status bd_charts(struct bd_state *s)
         const struct gb_lpbm_bench_model *m = &s->fit.models[k];
         snprintf(stem, sizeof stem, "breakdown-%s-%s%s", m->suite, m->bench,
                  m->form == GB_LPBM_COUNTERS ? "-counters" : "");
+        /* the resources form is fitted alone: its charts keep the plain name */
         char r2[32] = "undefined";
         if (!isnan(m->fit.r2))
             snprintf(r2, sizeof r2, "%.3f", m->fit.r2);
@@ -386,6 +444,10 @@ static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
                             "writes into the run it reads; name another directory", o->out, dir);
     if ((st = gb_cli_load_run(dir, &s->run)) != GB_OK)
         return gb_cli_fail(st, CMD, "give the directory of a recorded run");
+    int found = 0;
+    if ((st = bd_roofs_for(o, s->run, &s->roofs, &found)) != GB_OK)
+        return gb_cli_fail(st, CMD, "give --ceilings RUN of a ceilings run on the same GPU");
+    o->fit.ceilings = found ? &s->roofs : NULL;
     o->fit.on_input = bd_on_input;
     o->fit.on_model = bd_on_model;
     o->fit.ctx = o;
@@ -394,6 +456,17 @@ static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
     if (f->spec_unchecked)
         fprintf(stderr, "warning: %s/run.json keeps no SHA-256 of its spec (recorded before runs kept them): %s "
                 "is not checked against the spec measured\n", s->run->dir, f->spec_path);
+    for (size_t k = 0; k < f->n_models; k++)
+        if (f->models[k].form == GB_LPBM_RESOURCES) {
+            if (f->roofs.measured)
+                fprintf(o->fmt == GB_FORMAT_TABLE ? stdout : stderr, "roofs: measured by %s\n",
+                        f->roofs.run_dir);
+            else
+                fprintf(o->fmt == GB_FORMAT_TABLE ? stdout : stderr, "roofs: the guide's theoretical "
+                        "figures for %s (no --ceilings run: the coefficients are against those)\n",
+                        f->roofs.device.name[0] ? f->roofs.device.name : "the run's device");
+            break;
+        }
     if (f->n_unmeasured && !o->fit.bench)
         fprintf(stderr, "note: %zu of the spec's %zu benches %s no record in the run and %s not fitted: %s\n",
                 f->n_unmeasured, f->n_benches, f->n_unmeasured > 1 ? "have" : "has",

@@ -5,8 +5,8 @@
 
 #define GB_BREAKDOWN_USAGE                                                                     \
     "gpubound breakdown RUN_DIR [--bench B] [--holdout loo|every:K|size:AXIS=V] [--explain]\n" \
-    "                   [--form formula|counters] [--weight relative|none] [--intercept]\n"     \
-    "                   [--spec PATH]\n"                                                        \
+    "                   [--form formula|counters|resources] [--weight relative|none]\n"        \
+    "                   [--intercept] [--ceilings RUN]... [--spec PATH]\n"                      \
     "                   [--out DIR] [--force] [--no-chart] [--format table|csv|json]"
 
 #define GB_BREAKDOWN_HELP                                                                       \
@@ -17,9 +17,14 @@
     "  --explain        print what the source analysis found: loops and their trip counts,\n"   \
     "                   global and shared accesses, operations, atomics, barriers, per-thread\n" \
     "                   counts as expressions, and each configuration's counts\n"              \
-    "  --form F         formula (predictors from the kernel's source) or counters (from the\n"  \
-    "                   measured counters the run recorded); default: formula, and counters\n"  \
-    "                   too when every record has them\n"                                       \
+    "  --form F         resources (each measured count over the machine's roof, with the\n"    \
+    "                   grid's fill, waves and load round trips), formula (the thesis's\n"     \
+    "                   predictors from the kernel's source) or counters (its predictors\n"    \
+    "                   from the counters); default: resources when every record has the\n"   \
+    "                   counters it needs, else formula, and counters where they allow\n"     \
+    "  --ceilings RUN   a ceilings run (gpubound run ceilings ...) on the run's GPU: the\n"     \
+    "                   resources form's measured roofs (default: the guide's theoretical\n"  \
+    "                   figures, said so in the output)\n"                                     \
     "  --weight W       relative (default: weights 1/t^2, the fit minimizes relative error)\n" \
     "                   or none (the thesis's plain least squares)\n"                          \
     "  --intercept      fit a fixed time per launch too (the FIX term: a latency floor the\n"   \
@@ -32,8 +37,9 @@
     "  --force          replace a recorded lpbm-model.json fitted on more configurations\n"    \
     "  --no-chart       no breakdown chart\n"                                                   \
     "  --format FMT     table (default), or csv or json: the breakdown table only\n"           \
-    "Fits the Linear Performance-Breakdown Model\n"                                              \
-    "t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC (a_j >= 0; ATOM, the launch's atomic\n"  \
+    "Fits the resources model t = a1*DRAM + a2*L2 + a3*SHM + a4*INST + a5*LAT + a6*ATOM +\n"  \
+    "a7*LAUNCH (docs/models.md, 'The resources form'), or the Linear Performance-Breakdown\n"  \
+    "Model t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC (a_j >= 0; ATOM, the launch's atomic\n"  \
     "operations, and SYNC, the barriers on a thread's path, are present when the kernel has\n"   \
     "any) to a recorded kernel-spec run whose bench sweeps a block size (no GPU needed):\n"      \
     "prints the coefficients with 95% residual-bootstrap intervals, R^2, RMSE, the held-out\n"  \

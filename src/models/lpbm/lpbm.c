@@ -9,16 +9,17 @@
 #include "gpubound/lpbm.h"
 #include "gpubound/nnls.h"
 #include "gpubound/numbers.h"
+#include "lpbm_internal.h"
 
 const char *gb_lpbm_term_name(enum gb_lpbm_term t)
 {
-    static const char *const names[GB_LPBM_TERMS] = {"PUT", "G2ST", "S2PT", "ATOM", "SYNC", "FIX"};
-    return (unsigned)t < GB_LPBM_TERMS ? names[t] : "?";
+    const struct gb_lpbm_term_row *r = gb_lpbm_term_info(t);
+    return r ? r->name : "?";
 }
 
 const char *gb_lpbm_form_name(enum gb_lpbm_form f)
 {
-    return f == GB_LPBM_COUNTERS ? "counters" : "formula";
+    return f == GB_LPBM_RESOURCES ? "resources" : f == GB_LPBM_COUNTERS ? "counters" : "formula";
 }
 
 static int bad(double v)
@@ -50,6 +51,12 @@ enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form for
     p->wf_max = p->active_warps_per_sm * p->sm_count;
     p->cl = p->wf_ndr / p->wf_max;
     double waves = p->cl > 1 ? p->cl : 1, slots = p->wf_ndr < p->wf_max ? p->wf_ndr : p->wf_max;
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        p->x[j] = 0;
+    p->waves = ceil(p->cl);
+    p->fill = p->waves > 0 ? p->cl / p->waves : 0;
+    if (form == GB_LPBM_RESOURCES)
+        return gb_lpbm_resources(p, wf_wg);
     if (form == GB_LPBM_FORMULA) {
         if (bad(p->ops) || bad(p->global_bytes) || bad(p->shared_accesses))
             return gb_error_set(GB_ERR_FORMAT, "%s %s: the %s count is missing", p->config,
@@ -363,24 +370,6 @@ out:
 enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                                    char *buf, size_t n)
 {
-    static const char *const meaning[GB_LPBM_TERMS] = {
-        "the processing units: the time follows the operations each resident warp issues, so "
-        "fewer instructions per result (or more independent work per thread) is what helps",
-        "global-to-shared transfer: the time follows the bytes each warp moves from global "
-        "memory, so more reuse on chip (larger tiles), coalescing or fewer bytes is what helps",
-        "shared-to-private transfer: the time follows the shared-memory accesses per resident "
-        "warp, so keeping operands in registers (register blocking) or fewer bank conflicts is "
-        "what helps",
-        "atomics: the time follows the atomic operations of the launch, which the memory system "
-        "serializes on one address, so fewer of them (more work per block, or a per-block "
-        "partial result combined in a second pass) is what helps",
-        "barrier stages: the time follows the barriers on each thread's path, each a round of "
-        "latency between dependent stages, so fewer stages (more work between barriers, warp "
-        "shuffles in place of shared-memory rounds) is what helps",
-        "a fixed time per launch: the launch's latency floor (launch, the last wave's tail, "
-        "dependent stages), so more work per launch (fusing launches, larger batches) is what "
-        "helps",
-    };
     double terms[GB_LPBM_TERMS];
     double total = gb_lpbm_predict(f, p, terms);
     int best = 0;
@@ -395,6 +384,6 @@ enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_
     snprintf(buf, n, "%s (%.0f%% of the predicted time at %s%s%s) dominates: %s",
              gb_lpbm_term_name((enum gb_lpbm_term)best),
              total > 0 ? 100 * terms[best] / total : 0, p->config, p->problem[0] ? ", " : "",
-             p->problem, meaning[best]);
+             p->problem, gb_lpbm_term_info((enum gb_lpbm_term)best)->meaning);
     return (enum gb_lpbm_term)best;
 }

@@ -273,8 +273,16 @@ static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run 
         return st;
     point_counts(in, e, p, src);
     p->c_inst = p->c_global_sectors = p->c_shared_wavefronts = NAN;
+    p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = NAN;
+    p->hot = e->r->cache == GB_CACHE_HOT;
+    p->l2_bytes = run->info.has_device ? (double)run->info.device.l2_bytes : 0;
+    p->roof_dram = p->roof_l2 = p->roof_shared = p->roof_inst = p->roof_atom = NAN;
+    p->launch_a_ns = p->launch_b = NAN;
     if (counters && gb_lpbm_counters_fill(p, e->r, ri, counters, ctx))
         in->n_counters++;
+    if (isfinite(p->c_inst) && isfinite(p->c_shared_wavefronts) && isfinite(p->c_dram_sectors) &&
+        isfinite(p->c_l2_sectors) && isfinite(p->c_global_ld_inst))
+        in->n_resources++;
     in->n++;
     return GB_OK;
 }
@@ -314,14 +322,17 @@ enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpb
         st = check_sweep(out);
     snprintf(out->sources, sizeof out->sources, "operations: %s; global bytes: %s; shared "
              "accesses: %s", src[0], src[1], src[2]);
-    for (int k = 0; k < 3 && st == GB_OK; k++)
+    for (int k = 0; k < 3 && st == GB_OK && !out->formula_why[0]; k++)
         if (!strcmp(src[k], "none"))
-            st = gb_error_set(GB_ERR_USAGE, "%s/%s: the %s count is neither analysed (%s) nor "
+            snprintf(out->formula_why, sizeof out->formula_why, "%s/%s: the %s count is neither analysed (%.300s) nor "
                               "given by the spec (add \"lpbm\": {\"%s\": \"...\"} to the bench)",
-                              suite, bench, k == 0 ? "operation" : k == 1 ? "global-byte"
+                     suite, bench, k == 0 ? "operation" : k == 1 ? "global-byte"
                                                                                : "shared-access",
                               out->analysis_why[0] ? out->analysis_why : "no reason",
                               k == 0 ? "ops" : k == 1 ? "global_bytes" : "shared_accesses");
+    /* the formula form's counts are needed only where the counters are not */
+    if (st == GB_OK && out->formula_why[0] && out->n_resources != (int)out->n)
+        st = gb_error_set(GB_ERR_USAGE, "%s", out->formula_why);
     if (st != GB_OK)
         gb_lpbm_input_release(out);
     return st;

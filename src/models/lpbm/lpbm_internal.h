@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "gpubound/lpbm.h"
 #include "gpubound/spec.h"
 
 #define GB_LPBM_PATH 4096
@@ -16,5 +17,9 @@ struct gb_lpbm_spec {
     struct gb_spec_bench_text *b;         /* its benches, every expression as text */
     size_t n;
 };
+
+/* The resources form's predictors of `p` (wf_ndr filled; wf_wg warps per
+ * block): lpbm_terms.c. GB_ERR_FORMAT when a counter is missing. */
+enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg);
 
 #endif
