@@ -269,6 +269,15 @@ struct gb_lpbm_bench_model {
     struct gb_lpbm_verdict verdict;       /* the honesty rule (gb_lpbm_judge) */
     char sources[256];                    /* where the per-thread counts came from */
     char note[512];                       /* the spec's note on what the terms miss, or "" */
+    /* The fit predicting another GPU's run of the same spec (gb_lpbm_predict_on,
+     * breakdown --on): n 0 when not asked for. */
+    struct gb_lpbm_on {
+        size_t n;                         /* configurations predicted */
+        double median_abs_rel, max_abs_rel;
+        size_t worst;                     /* index into rel */
+        char worst_config[256];
+        char run[256], device[128];       /* the other run, and its GPU */
+    } on;
 };
 
 /* 1 when model m has term t: its form's, and FIX when fitted with it. */

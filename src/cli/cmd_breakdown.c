@@ -23,11 +23,14 @@
 #define BD_EXIT_UNEXPLAINED 4
 
 #define BD_MAX_CEILINGS 4
+#define BD_MAX_PREDICT 16
 
 struct bd_opts {
-    const char *out;
+    const char *out, *on;
     const char *ceilings[BD_MAX_CEILINGS];  /* --ceilings, matched to runs by device name */
     int n_ceilings;
+    const char *predict[BD_MAX_PREDICT];    /* --predict AXIS=V[,AXIS=V...] */
+    int n_predict;
     struct gb_lpbm_fit_opts fit;  /* --spec, --bench, --form, --weight, --intercept, --holdout */
     int explain, force, no_chart;
     enum gb_format fmt;
@@ -42,6 +45,8 @@ struct bd_state {
     struct gb_report_result res;    /* the charts drawn */
     int out_given, fmt_table;       /* --out given; the table format */
     struct gb_ceilings roofs;       /* the fitted run's roofs (--ceilings of its GPU) */
+    struct gb_run *on_run;          /* --on */
+    struct gb_ceilings on_roofs;    /* its roofs */
 };
 
 /* The roofs of `run`'s GPU into *c from the --ceilings run measured on it;
@@ -79,6 +84,7 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
         {"spec", required_argument, NULL, 's'},    {"weight", required_argument, NULL, 'w'},
         {"force", no_argument, NULL, 'X'},         {"no-chart", no_argument, NULL, 'n'},
         {"intercept", no_argument, NULL, 'I'},     {"ceilings", required_argument, NULL, 'C'},
+        {"on", required_argument, NULL, 'O'},      {"predict", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     int c;
     memset(o, 0, sizeof *o);
@@ -93,6 +99,12 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
         case 'X': o->force = 1; break;
         case 'n': o->no_chart = 1; break;
         case 'I': o->fit.intercept = 1; break;
+        case 'O': o->on = optarg; break;
+        case 'P':
+            if (o->n_predict == BD_MAX_PREDICT)
+                return gb_cli_usage(CMD, "--predict is given at most %d times", BD_MAX_PREDICT);
+            o->predict[o->n_predict++] = optarg;
+            break;
         case 'C':
             if (o->n_ceilings == BD_MAX_CEILINGS)
                 return gb_cli_usage(CMD, "--ceilings is given at most %d times", BD_MAX_CEILINGS);
@@ -435,6 +447,99 @@ static void bd_written(const struct bd_state *s)
                         "apt-get install gnuplot-nox)\n", s->res.n_not_drawn);
 }
 
+/* One prediction's row. */
+static enum gb_status bd_predict_row(struct gb_table *t, const struct gb_lpbm_bench_model *m,
+                                     const struct gb_lpbm_prediction *p)
+{
+    char terms[512], how[96];
+    size_t len = 0;
+    terms[0] = '\0';
+    for (int j = 0; j < GB_LPBM_TERMS && len < sizeof terms; j++)
+        if (gb_lpbm_model_has(m, (enum gb_lpbm_term)j) && p->terms[j] > 0)
+            len += (size_t)snprintf(terms + len, sizeof terms - len, "%s%s %.0f%%", len ? ", " : "",
+                                    gb_lpbm_term_name((enum gb_lpbm_term)j),
+                                    p->time_ns > 0 ? 100 * p->terms[j] / p->time_ns : 0);
+    if (p->measured)
+        snprintf(how, sizeof how, "measured: %.4g us", p->measured_ns / 1e3);
+    else if (p->counts_modelled)
+        snprintf(how, sizeof how, "not measured; counters modelled (spread %.0f%%): less certain",
+                 100 * (exp(p->count_spread) - 1));
+    else
+        snprintf(how, sizeof how, "not measured; counts from the analysis");
+    enum gb_status st;
+    if ((st = gb_table_row(t)) || (st = gb_table_cell_text(t, m->bench)) ||
+        (st = gb_table_cell_text(t, p->config)) || (st = gb_table_cell_text(t, p->problem)) ||
+        (st = gb_table_cell_num(t, p->time_ns / 1e3, 4)) || (st = gb_table_cell_num(t, p->lo_ns / 1e3, 4)) ||
+        (st = gb_table_cell_num(t, p->hi_ns / 1e3, 4)) || (st = gb_table_cell_text(t, how)))
+        return st;
+    return gb_table_cell_text(t, terms);
+}
+
+/* --predict: each configuration asked for, by every model whose bench has
+ * its axes; one no model takes is a usage error. */
+static enum gb_status bd_predict(const struct bd_opts *o, struct bd_state *s)
+{
+    enum gb_status st = GB_OK;
+    struct gb_table *t = gb_table_new();
+    struct gb_lpbm_prediction *p = malloc(sizeof *p);
+    static const char *const cols[][2] = {{"bench", NULL}, {"config", NULL}, {"problem", NULL},
+                                          {"predicted", "us"}, {"95% low", "us"}, {"95% high", "us"},
+                                          {"counts", NULL}, {"terms", NULL}};
+    if (!t || !p) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0] && st == GB_OK; c++)
+        st = gb_table_column(t, cols[c][0], cols[c][1]);
+    for (int q = 0; q < o->n_predict && st == GB_OK; q++) {
+        int taken = 0;
+        for (size_t k = 0; k < s->fit.n_models && st == GB_OK; k++) {
+            if (gb_lpbm_predict_at(&s->fit, k, o->predict[q], p) != GB_OK)
+                continue;
+            taken = 1;
+            st = bd_predict_row(t, &s->fit.models[k], p);
+        }
+        if (!taken && st == GB_OK) {
+            char why[512];
+            gb_lpbm_predict_at(&s->fit, 0, o->predict[q], p);
+            snprintf(why, sizeof why, "%s", gb_error_message());
+            st = gb_error_set(GB_ERR_USAGE, "%s", why);
+        } else if (st == GB_OK) {
+            gb_error_clear();
+        }
+    }
+    if (st == GB_OK) {
+        if (o->fmt == GB_FORMAT_TABLE)
+            printf("\npredicted (95%% residual-bootstrap intervals):\n");
+        st = gb_table_print(t, stdout, o->fmt, gb_term_width(stdout));
+    }
+out:
+    gb_table_free(t);
+    free(p);
+    return st;
+}
+
+/* --on RUN: the fitted models predicting another run of the same spec. */
+static enum gb_status bd_on(const struct bd_opts *o, struct bd_state *s)
+{
+    int found = 0;
+    enum gb_status st;
+    if ((st = gb_cli_load_run(o->on, &s->on_run)) != GB_OK ||
+        (st = bd_roofs_for(o, s->on_run, &s->on_roofs, &found)) != GB_OK ||
+        (st = gb_lpbm_predict_on(&s->fit, s->on_run, found ? &s->on_roofs : NULL)) != GB_OK)
+        return st;
+    for (size_t k = 0; k < s->fit.n_models; k++) {
+        const struct gb_lpbm_bench_model *m = &s->fit.models[k];
+        fprintf(o->fmt == GB_FORMAT_TABLE ? stdout : stderr,
+                "%s/%s, %s form, predicting %s (%s, roofs %s) with these coefficients: %zu "
+                "configurations, median |error| %.2f%%, worst %.2f%% (%s)\n", m->suite, m->bench,
+                gb_lpbm_form_name(m->form), m->on.run, m->on.device,
+                found ? "measured" : "the guide's", m->on.n, 100 * m->on.median_abs_rel,
+                100 * m->on.max_abs_rel, m->on.worst_config);
+    }
+    return GB_OK;
+}
+
 static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
 {
     enum gb_status st;
@@ -453,6 +558,10 @@ static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
     o->fit.ctx = o;
     if ((st = gb_lpbm_fit_run(s->run, &o->fit, &s->fit)) != GB_OK || (st = o->print_st) != GB_OK)
         return gb_cli_fail(st, CMD, f->spec ? NULL : "name the run's kernel spec with --spec PATH");
+    if (o->on && (st = bd_on(o, s)) != GB_OK)
+        return gb_cli_fail(st, CMD, "give --on a run of the same spec, and --ceilings of its GPU");
+    if (o->n_predict && (st = bd_predict(o, s)) != GB_OK)
+        return gb_cli_fail(st, CMD, "name every axis of the bench, each with a number");
     if (f->spec_unchecked)
         fprintf(stderr, "warning: %s/run.json keeps no SHA-256 of its spec (recorded before runs kept them): %s "
                 "is not checked against the spec measured\n", s->run->dir, f->spec_path);
@@ -506,6 +615,7 @@ int gb_cmd_breakdown(int argc, char **argv)
     gb_report_result_release(&s->res);
     gb_lpbm_fit_result_release(&s->fit);
     gb_run_free(s->run);
+    gb_run_free(s->on_run);
     free(s);
     return rc;
 }

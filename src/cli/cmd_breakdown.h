@@ -7,6 +7,7 @@
     "gpubound breakdown RUN_DIR [--bench B] [--holdout loo|every:K|size:AXIS=V] [--explain]\n" \
     "                   [--form formula|counters|resources] [--weight relative|none]\n"        \
     "                   [--intercept] [--ceilings RUN]... [--spec PATH]\n"                      \
+    "                   [--predict AXIS=V[,AXIS=V...]]... [--on RUN]\n"                        \
     "                   [--out DIR] [--force] [--no-chart] [--format table|csv|json]"
 
 #define GB_BREAKDOWN_HELP                                                                       \
@@ -24,7 +25,16 @@
     "                   counters it needs, else formula, and counters where they allow\n"     \
     "  --ceilings RUN   a ceilings run (gpubound run ceilings ...) on the run's GPU: the\n"     \
     "                   resources form's measured roofs (default: the guide's theoretical\n"  \
-    "                   figures, said so in the output)\n"                                     \
+    "                   figures, said so in the output); give it again for --on's GPU\n"      \
+    "  --predict AXES   the modelled time, its 95% bootstrap interval and its terms at\n"      \
+    "                   AXIS=V[,AXIS=V...] (every axis of the bench), measured or not; an\n"  \
+    "                   unmeasured one takes its counters from a power law in the axes\n"     \
+    "                   fitted to the measured ones (less certain, said so, the interval\n"   \
+    "                   widened); repeatable\n"                                                \
+    "  --on RUN         predict RUN (the same spec recorded on another GPU, or again) with\n" \
+    "                   the coefficients fitted here, its counters and the --ceilings of\n"   \
+    "                   its GPU, and compare with its measured times (the model file's\n"     \
+    "                   \"on\")\n"                                                              \
     "  --weight W       relative (default: weights 1/t^2, the fit minimizes relative error)\n" \
     "                   or none (the thesis's plain least squares)\n"                          \
     "  --intercept      fit a fixed time per launch too (the FIX term: a latency floor the\n"   \

@@ -387,3 +387,65 @@ enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_
              p->problem, gb_lpbm_term_info((enum gb_lpbm_term)best)->meaning);
     return (enum gb_lpbm_term)best;
 }
+
+/* ---- the interval of a prediction ---- */
+
+/* Replicate b of the residual bootstrap's prediction at `at`: the
+ * coefficients refitted to the fitted times plus resampled standardized
+ * residuals, and one more resampled residual in `at`'s own scale. */
+static double boot_draw(const double *a, const double *scale, size_t n, const double *fitted,
+                        const double *e, const double *w, double *ys, double w_at,
+                        const struct gb_lpbm_point *at, unsigned long long *rs, enum gb_status *st)
+{
+    struct gb_lpbm_fit f;
+    memset(&f, 0, sizeof f);
+    for (size_t i = 0; i < n; i++)
+        ys[i] = fitted[i] + e[next_rand(rs) % n] / sqrt(w[i]);
+    if ((*st = solve(a, scale, n, ys, w, f.coef)) != GB_OK)
+        return NAN;
+    return gb_lpbm_predict(&f, at, NULL) + e[next_rand(rs) % n] / sqrt(w_at);
+}
+
+enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
+                                   int boot, unsigned seed, const struct gb_lpbm_point *at,
+                                   double *lo, double *hi)
+{
+    struct gb_lpbm_fit f;
+    double scale[GB_LPBM_TERMS];
+    unsigned long long rs = seed;
+    enum gb_status st = gb_lpbm_fit(pts, n, weight, 0, 0, &f);
+    double *a = malloc(n * GB_LPBM_TERMS * sizeof *a), *w = malloc(n * sizeof *w);
+    double *fitted = malloc(n * sizeof *fitted), *e = malloc(n * sizeof *e);
+    double *ys = malloc(n * sizeof *ys), *draws = malloc((size_t)(boot > 0 ? boot : 1) * sizeof *draws);
+    *lo = *hi = NAN;
+    if (st == GB_OK && (!a || !w || !fitted || !e || !ys || !draws))
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+    if (st != GB_OK || boot < 1)
+        goto out;
+    design(pts, n, a, scale);
+    int k = 0;
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        k += f.coef[j] > 0;
+    double infl = n > (size_t)k ? sqrt((double)n / (double)(n - (size_t)k)) : 1;
+    double pred = gb_lpbm_predict(&f, at, NULL);
+    double w_at = weight == GB_LPBM_RELATIVE && pred > 0 ? 1 / (pred * pred) : 1;
+    for (size_t i = 0; i < n; i++) {
+        w[i] = weight == GB_LPBM_RELATIVE ? 1 / (pts[i].time_ns * pts[i].time_ns) : 1;
+        fitted[i] = gb_lpbm_predict(&f, &pts[i], NULL);
+        e[i] = sqrt(w[i]) * (pts[i].time_ns - fitted[i]) * infl;
+    }
+    for (int b = 0; b < boot && st == GB_OK; b++)
+        draws[b] = boot_draw(a, scale, n, fitted, e, w, ys, w_at, at, &rs, &st);
+    if (st == GB_OK) {
+        *lo = quantile(draws, (size_t)boot, 0.025);
+        *hi = quantile(draws, (size_t)boot, 0.975);
+    }
+out:
+    free(a);
+    free(w);
+    free(fitted);
+    free(e);
+    free(ys);
+    free(draws);
+    return st;
+}

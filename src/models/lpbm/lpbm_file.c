@@ -129,6 +129,16 @@ static json_t *bench_json(const struct gb_lpbm_bench_model *m)
     json_object_set_new(o, "dominant", json_string(m->dominant));
     if (m->note[0])
         json_object_set_new(o, "note", json_string(m->note));
+    if (m->on.n) {
+        json_t *on = json_object();
+        json_object_set_new(on, "run", json_string(m->on.run));
+        json_object_set_new(on, "device", json_string(m->on.device));
+        json_object_set_new(on, "n_points", json_integer((json_int_t)m->on.n));
+        json_object_set_new(on, "median_abs_rel_error", num(m->on.median_abs_rel));
+        json_object_set_new(on, "max_abs_rel_error", num(m->on.max_abs_rel));
+        json_object_set_new(on, "worst", json_string(m->on.worst_config));
+        json_object_set_new(o, "on", on);
+    }
     json_object_set_new(o, "points", pts);
     return o;
 }

@@ -346,3 +346,35 @@ void gb_lpbm_input_release(struct gb_lpbm_input *in)
     gb_analysis_release(&in->analysis);
     memset(in, 0, sizeof *in);
 }
+
+enum gb_status gb_lpbm_point_at(struct gb_lpbm_input *in, const struct gb_lpbm_spec *spec,
+                                const struct gb_kv *axes, int n_axes, struct gb_lpbm_point *p)
+{
+    const struct gb_spec_bench_text *b = find_bench(spec, in->bench);
+    struct gb_record r;
+    char src[3][16];
+    double bd[3], gd[3];
+    enum gb_status st;
+    if (!b || in->n == 0)
+        return gb_error_set(GB_ERR_USAGE, "the spec has no bench '%s'", in->bench);
+    memset(&r, 0, sizeof r);
+    r.axes = (struct gb_kv *)axes;
+    r.n_axes = n_axes;
+    struct env e = {b, &r, 0, NULL};
+    memset(p, 0, sizeof *p);
+    point_labels(b, &r, p);
+    for (int d = 0; d < 3; d++)
+        if ((st = launch_dim(&e, 0, d, &bd[d])) || (st = launch_dim(&e, 1, d, &gd[d])))
+            return gb_error_set(st, "%s %s: the launch: %s", p->config, p->problem, gb_error_message());
+    p->block_threads = bd[0] * bd[1] * bd[2];
+    p->grid_blocks = gd[0] * gd[1] * gd[2];
+    p->sm_count = in->pts[0].sm_count;
+    p->warp_size = in->pts[0].warp_size;
+    p->hot = in->pts[0].hot;
+    p->l2_bytes = in->pts[0].l2_bytes;
+    p->time_ns = p->ci_lo_ns = p->ci_hi_ns = p->active_warps_per_sm = NAN;
+    point_counts(in, &e, p, src);
+    p->c_inst = p->c_global_sectors = p->c_shared_wavefronts = NAN;
+    p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = NAN;
+    return GB_OK;
+}

@@ -22,4 +22,21 @@ struct gb_lpbm_spec {
  * block): lpbm_terms.c. GB_ERR_FORMAT when a counter is missing. */
 enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg);
 
+/* The point of bench in->bench at the configuration `axes` (every axis of
+ * the bench), not measured: its labels, its launch from the spec's
+ * expressions, the analysis's counts; no time, no counters, no active warps
+ * (NaN: the caller models them). lpbm_input.c. GB_ERR_FORMAT, GB_ERR_USAGE. */
+struct gb_lpbm_input;
+struct gb_kv;
+enum gb_status gb_lpbm_point_at(struct gb_lpbm_input *in, const struct gb_lpbm_spec *spec,
+                                const struct gb_kv *axes, int n_axes, struct gb_lpbm_point *p);
+
+/* The fit of the n points and, from `boot` residual-bootstrap replicates
+ * seeded with `seed`, the 95% predictive interval of the time at `at`
+ * (predictors filled): the coefficients' spread plus a resampled residual.
+ * lpbm.c. */
+enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
+                                   int boot, unsigned seed, const struct gb_lpbm_point *at,
+                                   double *lo, double *hi);
+
 #endif
