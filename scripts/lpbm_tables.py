@@ -65,15 +65,16 @@ def dominant_table(a):
 
 
 def forms_table():
-    print("| bench | formula form: R², held-out median (worst) | counters form: R², held-out median (worst) |")
-    print("| --- | --- | --- |")
+    print("| bench | formula form: R², held-out median (worst) | counters form: R², held-out median (worst) "
+          "| resources form: R², held-out median (worst) |")
+    print("| --- | --- | --- | --- |")
     for f in sorted(glob.glob("data/h200/examples-counters-2026-11-23/*/lpbm-model.json")):
         by = {}
         for m in json.load(open(f))["models"]:
             by.setdefault(m["suite"] + "/" + m["bench"], {})[m["form"]] = m
         for k, forms in by.items():
             cells = []
-            for form in ("formula", "counters"):
+            for form in ("formula", "counters", "resources"):
                 m = forms.get(form)
                 h = m and m["holdout"]
                 cells.append("%.4f, %.2f%% (%.2f%%)" % (m["r2"], 100 * h["median_abs_rel_error"],

@@ -38,6 +38,21 @@
  *   G2ST = 32 * (global load + store sectors)
  *   S2PT = shared-memory wavefronts / min(WF_ndr, WF_max)
  *   ATOM and SYNC as in the formula form (the analysis's counts)
+ * The resources form (GB_LPBM_RESOURCES; the rows of gb_lpbm_term_info) puts
+ * each measured count over the machine's measured roof, so that a term is a
+ * time at the roof and its coefficient the inverse of the efficiency reached:
+ *   DRAM   = 32 * DRAM sectors / DRAM roof (0 on a hot-cache run whose DRAM
+ *            traffic fits in GB_LPBM_L2_FITS of L2)
+ *   L2     = 32 * L2 sectors / L2 roof
+ *   SHM    = shared wavefronts / fill / shared roof
+ *   INST   = warp instructions / fill / (FP32 roof / 64)
+ *   LAT    = global load instructions per warp * waves (round trips; ns each)
+ *   ATOM   = the analysis's atomics / the one-address atomic roof
+ *   LAUNCH = max(0, a + B / b - the largest of the terms above at coefficient 1)
+ * (a count whose roof is unknown stands for itself: its coefficient is then
+ * ns per unit) with B the grid's blocks, S = resident blocks per SM * SMs, waves =
+ * ceil(B / S) and fill = B / (S * waves) (the small grid and the last wave).
+ *
  * and, only when asked for (breakdown --intercept), a fixed time per launch:
  *   FIX  = 1   (a launch's latency floor: launch, the last wave's tail,
  *              dependent stages; a constant the thesis's model leaves out)
@@ -55,7 +70,7 @@
 
 #include "gpubound/status.h"
 
-#define GB_LPBM_TERMS 6
+#define GB_LPBM_TERMS 12
 #define GB_LPBM_MODEL_FORMAT "gpubound-lpbm/1"
 #define GB_LPBM_MODEL_FILE "lpbm-model.json"
 /* Residual-bootstrap replicates behind each coefficient's interval, and the
@@ -67,14 +82,39 @@
 
 enum gb_lpbm_term {
     GB_LPBM_PUT = 0, GB_LPBM_G2ST = 1, GB_LPBM_S2PT = 2, GB_LPBM_ATOM = 3, GB_LPBM_SYNC = 4,
-    GB_LPBM_FIX = 5
+    GB_LPBM_FIX = 5,
+    /* the resources form's terms (docs/models.md, "The resources form") */
+    GB_LPBM_DRAM = 6, GB_LPBM_L2 = 7, GB_LPBM_SHM = 8, GB_LPBM_INST = 9, GB_LPBM_LAT = 10,
+    GB_LPBM_LAUNCH = 11
 };
-enum gb_lpbm_form { GB_LPBM_FORMULA = 0, GB_LPBM_COUNTERS = 1 };
+enum gb_lpbm_form { GB_LPBM_FORMULA = 0, GB_LPBM_COUNTERS = 1, GB_LPBM_RESOURCES = 2 };
+
+/* One term of the model: a row of the table every printer, chart and file
+ * reads (gb_lpbm_term_info). */
+struct gb_lpbm_term_row {
+    const char *name;      /* "DRAM" */
+    const char *label;     /* the chart's legend: "DRAM: bytes over the DRAM roof" */
+    const char *unit;      /* the predictor's unit: "ns at the roof", "round trips" */
+    const char *x;         /* how x is computed from a point, in words */
+    const char *roof;      /* the roof that divides it ("" none) */
+    const char *meaning;   /* what it means when it dominates, and what helps */
+    unsigned forms;        /* bit f set: form f fits the term */
+};
+
+/* The row of term t (NULL out of range). */
+GB_API const struct gb_lpbm_term_row *gb_lpbm_term_info(enum gb_lpbm_term t);
+/* 1 when form `form` fits term t (FIX only with --intercept: gb_lpbm_model_has). */
+GB_API int gb_lpbm_form_has(enum gb_lpbm_form form, enum gb_lpbm_term t);
+
+/* The resources form's hot-cache rule: a run timed with warm caches whose
+ * DRAM traffic (as the flushed counter pass recorded it) fits in this share
+ * of L2 did not go to DRAM, and its DRAM term is 0. */
+#define GB_LPBM_L2_FITS 0.75
 enum gb_lpbm_weight { GB_LPBM_RELATIVE = 0, GB_LPBM_PLAIN = 1 };
 
 /* "PUT", "G2ST", "S2PT", "ATOM", "SYNC", "FIX". */
 GB_API const char *gb_lpbm_term_name(enum gb_lpbm_term t);
-/* "formula", "counters". */
+/* "formula", "counters", "resources". */
 GB_API const char *gb_lpbm_form_name(enum gb_lpbm_form f);
 
 /* One configuration: what was measured and what the predictors are made of. */
@@ -95,12 +135,28 @@ struct gb_lpbm_point {
     int intercept;
     /* Counters form: totals per launch (NaN when not measured). */
     double c_inst, c_global_sectors, c_shared_wavefronts;
+    /* Resources form: totals per launch (NaN when not measured): DRAM
+     * sectors read and written, L2 sectors, global load warp-instructions. */
+    double c_dram_sectors, c_l2_sectors, c_global_ld_inst;
+    int hot;                   /* 1: timed with warm caches */
+    double l2_bytes;           /* the device's L2 (0: unknown) */
+    /* Resources form: the roofs, per ns (gb_lpbm_roofs_set): bytes at DRAM
+     * and L2, shared wavefronts, warp instructions (the FP32 roof / 64),
+     * atomics (the one-address roof); the launch line t = launch_a_ns +
+     * blocks / launch_b. NaN or 0: no roof, the term is 0. */
+    double roof_dram, roof_l2, roof_shared, roof_inst, roof_atom, launch_a_ns, launch_b;
     /* Filled by gb_lpbm_predictors. */
     double wf_ndr, wf_max, cl;
+    double waves, fill;        /* ceil(B / S) and B / (S * waves), S blocks resident at once */
     double x[GB_LPBM_TERMS];
 };
 
-/* Fills p->wf_ndr, wf_max, cl and x[] for `form`. GB_ERR_FORMAT, naming
+/* Sets the resources form's roofs of `p` from roofs `c` (struct
+ * gb_ceilings, roofline.h: measured or the guide's). */
+struct gb_ceilings;
+GB_API void gb_lpbm_roofs_set(struct gb_lpbm_point *p, const struct gb_ceilings *c);
+
+/* Fills p->wf_ndr, wf_max, cl, waves, fill and x[] for `form`. GB_ERR_FORMAT, naming
  * the configuration and the missing value, when an input is missing
  * (NaN), or a count is negative, or nothing can be resident (WF_max 0). */
 GB_API enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form form);
@@ -164,6 +220,39 @@ GB_API enum gb_status gb_lpbm_holdout_run(const struct gb_lpbm_point *pts, size_
 GB_API enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                                    char *buf, size_t n);
 
+/* ---- the honesty rule ---- */
+
+/* A fit explains its data only when R^2 >= GB_LPBM_R2_MIN and the held-out
+ * median |error| <= GB_LPBM_HELD_MAX (docs/models.md, "When the model does
+ * not explain a kernel"). */
+#define GB_LPBM_R2_MIN 0.90
+#define GB_LPBM_HELD_MAX 0.20
+
+enum gb_lpbm_why {
+    GB_LPBM_WHY_NONE = 0,     /* the fit explains its data */
+    GB_LPBM_WHY_NO_TERM,      /* every term is absent or fitted at zero */
+    GB_LPBM_WHY_NOISE,        /* the misses are within the measured intervals' spread */
+    GB_LPBM_WHY_REGIME,       /* the largest misses share one problem size and one sign */
+    GB_LPBM_WHY_RESOURCE      /* a cost the terms do not follow (a resource without a term) */
+};
+
+struct gb_lpbm_verdict {
+    int explains;             /* 1: a term may be named and advice given */
+    enum gb_lpbm_why why;
+    size_t worst[3], n_worst; /* the configurations missed most (indexes into pts) */
+    char text[1024];          /* one paragraph saying so (empty when it explains) */
+};
+
+/* Judges fit `f` of the n points `pts` with its held-out result `h` (NULL:
+ * in-sample errors only) by the honesty rule: not explained when every term
+ * is absent or zero, R^2 < GB_LPBM_R2_MIN, the held-out median error >
+ * GB_LPBM_HELD_MAX, or no fitted coefficient's interval excludes zero. When
+ * R^2 is undefined (identical times) the fit is left to gb_lpbm_dominant
+ * (explains = 1, no term named there). The reason is judged from the
+ * measured intervals and the pattern of the misses. Pure. */
+GB_API void gb_lpbm_judge(const struct gb_lpbm_fit *f, const struct gb_lpbm_holdout_result *h,
+                          const struct gb_lpbm_point *pts, size_t n, struct gb_lpbm_verdict *v);
+
 /* ---- the model file ---- */
 
 /* One bench's model, as written to lpbm-model.json. */
@@ -176,10 +265,23 @@ struct gb_lpbm_bench_model {
     struct gb_lpbm_holdout holdout;
     struct gb_lpbm_holdout_result held;   /* rel not kept in the file */
     struct gb_lpbm_point *pts;            /* fit.n points (owned) */
-    char dominant[512];
+    char dominant[1024];                  /* the dominant term, or the verdict of the honesty rule */
+    struct gb_lpbm_verdict verdict;       /* the honesty rule (gb_lpbm_judge) */
     char sources[256];                    /* where the per-thread counts came from */
     char note[512];                       /* the spec's note on what the terms miss, or "" */
+    /* The fit predicting another GPU's run of the same spec (gb_lpbm_predict_on,
+     * breakdown --on): n 0 when not asked for. */
+    struct gb_lpbm_on {
+        size_t n;                         /* configurations predicted */
+        double median_abs_rel, max_abs_rel;
+        size_t worst;                     /* index into rel */
+        char worst_config[256];
+        char run[256], device[128];       /* the other run, and its GPU */
+    } on;
 };
+
+/* 1 when model m has term t: its form's, and FIX when fitted with it. */
+GB_API int gb_lpbm_model_has(const struct gb_lpbm_bench_model *m, enum gb_lpbm_term t);
 
 /* Writes the models (n of them) as one JSON file at `path`, atomically,
  * with the run they came from. GB_ERR_IO. */

@@ -66,9 +66,10 @@ typedef double (*gb_lpbm_counter_fn)(void *ctx, const struct gb_record *r, size_
                                      const char *metric);
 
 /* Fills the counters-form inputs of `p` (c_inst, c_global_sectors,
- * c_shared_wavefronts) from the record's counters through `fn`: the one
- * place that names the metrics the counters form needs. Returns 1 when all
- * are present. */
+ * c_shared_wavefronts) and the resources form's (c_dram_sectors,
+ * c_l2_sectors, c_global_ld_inst; NaN when not recorded) from the record's
+ * counters through `fn`: the one place that names the metrics the counters
+ * forms need. Returns 1 when the counters form's three are present. */
 GB_API int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, size_t index,
                           gb_lpbm_counter_fn fn, void *ctx);
 
@@ -90,12 +91,15 @@ struct gb_lpbm_input {
     char sources[256];                 /* where each count came from */
     char note[512];                    /* the spec's "lpbm" "note", or "" */
     int n_counters;                    /* points with every counter the counters form needs */
+    int n_resources;                   /* points with every counter the resources form needs */
+    char formula_why[512];             /* why the formula form cannot be fitted ("" it can) */
 };
 
 /* Builds the input of bench `bench` of `spec` from the ok records of `run`.
  * `counters` may be NULL (no counters form). GB_ERR_USAGE, one line, when
  * the run has no measured record of the bench, the bench sweeps no block
- * size, or a count is neither analysed nor given by the spec;
+ * size, or a count is neither analysed nor given by the spec and some
+ * point lacks the resources form's counters (else formula_why says so);
  * GB_ERR_FORMAT for a record that lacks its launch. Release with
  * gb_lpbm_input_release. */
 GB_API enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpbm_spec *spec,

@@ -4,10 +4,10 @@
  * parses, calls and prints.
  *
  * gb_lpbm_fit_run finds and reads the run's spec (lpbm_input.h), builds
- * each measured bench's input, and fits one model per bench and form:
- * the formula form always (unless only counters are asked for), the
- * counters form when asked for or, by default, when every configuration
- * has the counters it needs. Reads files (the spec, the kernel source);
+ * each measured bench's input, and fits one model per bench and form: by
+ * default the resources form when every configuration has the counters it
+ * needs, else the formula form and the counters form where every
+ * configuration has its counters; or the one form asked for. Reads files (the spec, the kernel source);
  * never prints; not thread-safe (libclang, GSL's error handler).
  */
 #ifndef GPUBOUND_LPBM_RUN_H
@@ -20,14 +20,18 @@
 #include "gpubound/lpbm.h"
 #include "gpubound/lpbm_input.h"
 #include "gpubound/results.h"
+#include "gpubound/roofline.h"
 
 struct gb_stage;
 
 struct gb_lpbm_fit_opts {
     const char *spec;               /* the spec's path, or NULL: the run's own (gb_lpbm_spec_locate) */
     const char *bench;              /* the one bench to fit, or NULL: every bench the run measured */
-    int form;                       /* -1: formula, and counters where every point has them;
+    int form;                       /* -1: resources where every point has its counters, else
+                                     * formula, and counters where every point has them;
                                      * else the one enum gb_lpbm_form */
+    const struct gb_ceilings *ceilings; /* the resources form's roofs, or NULL: the guide's
+                                     * figures for the run's device (gb_ceilings_guide) */
     enum gb_lpbm_weight weight;
     int intercept;                  /* fit the FIX term too */
     struct gb_lpbm_holdout holdout;
@@ -51,6 +55,7 @@ struct gb_lpbm_fit_result {
     char unmeasured[1024];              /* their names, ", "-joined (cut when long) */
     char spec_path[4096];               /* the spec read */
     int spec_unchecked;                 /* 1: the run keeps no digest of its spec (recorded before they were kept) */
+    struct gb_ceilings roofs;           /* the resources form's roofs (roofs.measured 0: the guide's) */
 };
 
 /* Fits the breakdown to `run` as `opts` says, into `out`. Errors: those of
@@ -69,6 +74,46 @@ GB_API enum gb_status gb_lpbm_fit_run(const struct gb_run *run, const struct gb_
  * util/replace.h: GB_ERR_UNSUPPORTED). GB_ERR_IO. */
 GB_API enum gb_status gb_lpbm_fit_write(const struct gb_lpbm_fit_result *r, const struct gb_run *run,
                                  const struct gb_stage *stage, int force);
+
+/* Predicts, with each model of `r` as fitted, the same benches recorded in
+ * `on` (a run of the same spec on another GPU, or the same one), that run's
+ * points built as the fit's were (its counters, its launch) and put under
+ * `roofs` (that GPU's; NULL: the guide's figures for its device), and
+ * compares with its measured times: fills each model's `on`. The coefficients
+ * are kept: the efficiencies of one GPU carried to another. GB_ERR_USAGE when
+ * `on` has no record of a fitted bench; errors of gb_lpbm_input_build. */
+GB_API enum gb_status gb_lpbm_predict_on(struct gb_lpbm_fit_result *r, const struct gb_run *on,
+                                         const struct gb_ceilings *roofs);
+
+/* The model's time at one configuration, measured or not. */
+struct gb_lpbm_prediction {
+    char config[128], problem[128];    /* as the model's points label them */
+    double time_ns, lo_ns, hi_ns;      /* predicted, and its 95% interval */
+    double terms[GB_LPBM_TERMS];       /* each term's ns (0 for the terms the form lacks) */
+    int measured;                      /* 1: the configuration was measured (measured_ns) */
+    double measured_ns;                /* NaN when not measured */
+    int counts_modelled;               /* 1: its counters were predicted from the measured ones */
+    double count_spread;               /* their largest RMS log residual (0: none modelled) */
+    struct gb_lpbm_point point;        /* predictors filled */
+};
+
+/* The time model `model` of `r` predicts at the configuration `axes`
+ * ("AXIS=V,AXIS=V": every axis the bench's records have), with its 95%
+ * interval (GB_LPBM_BOOT residual-bootstrap replicates: the coefficients'
+ * spread and one resampled residual) and its terms. An unmeasured
+ * configuration takes its launch from the spec and its analysed counts
+ * from the source; its active warps from the nearest measured
+ * configuration of the same block size (else that configuration's resident
+ * threads per SM in blocks of the new size); and, for the counters and
+ * resources forms, each counter from a power law in the numeric axes
+ * (log(count + 1) least squares over the measured configurations, the
+ * axes that vary), the interval widened by exp(+-1.96 s) for the largest
+ * RMS log residual s of those fits: less certain, and said so
+ * (counts_modelled). GB_ERR_USAGE naming a missing or unknown axis, or a
+ * value that is not a number; GB_ERR_FORMAT for a launch the spec cannot
+ * evaluate there. Not thread-safe (GSL's error handler). */
+GB_API enum gb_status gb_lpbm_predict_at(struct gb_lpbm_fit_result *r, size_t model, const char *axes,
+                                         struct gb_lpbm_prediction *out);
 
 GB_API void gb_lpbm_fit_result_release(struct gb_lpbm_fit_result *r);
 

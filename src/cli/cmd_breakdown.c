@@ -18,9 +18,19 @@
 #include "util/stage.h"
 
 #define CMD "breakdown"
+/* A bench whose fit the model does not explain (the honesty rule): the
+ * outputs are written, and the exit says so. */
+#define BD_EXIT_UNEXPLAINED 4
+
+#define BD_MAX_CEILINGS 4
+#define BD_MAX_PREDICT 16
 
 struct bd_opts {
-    const char *out;
+    const char *out, *on;
+    const char *ceilings[BD_MAX_CEILINGS];  /* --ceilings, matched to runs by device name */
+    int n_ceilings;
+    const char *predict[BD_MAX_PREDICT];    /* --predict AXIS=V[,AXIS=V...] */
+    int n_predict;
     struct gb_lpbm_fit_opts fit;  /* --spec, --bench, --form, --weight, --intercept, --holdout */
     int explain, force, no_chart;
     enum gb_format fmt;
@@ -33,7 +43,37 @@ struct bd_state {
     char out_dir[GB_PATH_MAX];
     struct gb_stage stage;          /* the model and charts, moved into out_dir together */
     struct gb_report_result res;    /* the charts drawn */
+    int out_given, fmt_table;       /* --out given; the table format */
+    struct gb_ceilings roofs;       /* the fitted run's roofs (--ceilings of its GPU) */
+    struct gb_run *on_run;          /* --on */
+    struct gb_ceilings on_roofs;    /* its roofs */
 };
+
+/* The roofs of `run`'s GPU into *c from the --ceilings run measured on it;
+ * *found 0 when none was given (the guide's figures stand in). */
+static enum gb_status bd_roofs_for(const struct bd_opts *o, const struct gb_run *run,
+                                   struct gb_ceilings *c, int *found)
+{
+    enum gb_status st = GB_OK;
+    *found = 0;
+    for (int k = 0; k < o->n_ceilings && st == GB_OK && !*found; k++) {
+        struct gb_run *cr = NULL;
+        if ((st = gb_cli_load_run(o->ceilings[k], &cr)) != GB_OK)
+            break;
+        if (!run->info.has_device || !cr->info.has_device ||
+            strcmp(run->info.device.name, cr->info.device.name) == 0) {
+            st = gb_ceilings_from_run(cr, c);
+            *found = 1;
+        }
+        gb_run_free(cr);
+    }
+    if (st == GB_OK && !*found && o->n_ceilings)
+        st = gb_error_set(GB_ERR_USAGE, "no --ceilings run was measured on %s (the GPU of %s): "
+                          "the roofs of one GPU do not bound another; record `gpubound run ceilings` "
+                          "there", run->info.has_device ? run->info.device.name : "an unnamed device",
+                          run->dir);
+    return st;
+}
 
 static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
 {
@@ -43,7 +83,9 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
         {"out", required_argument, NULL, 'o'},     {"format", required_argument, NULL, 'f'},
         {"spec", required_argument, NULL, 's'},    {"weight", required_argument, NULL, 'w'},
         {"force", no_argument, NULL, 'X'},         {"no-chart", no_argument, NULL, 'n'},
-        {"intercept", no_argument, NULL, 'I'},     {NULL, 0, NULL, 0}};
+        {"intercept", no_argument, NULL, 'I'},     {"ceilings", required_argument, NULL, 'C'},
+        {"on", required_argument, NULL, 'O'},      {"predict", required_argument, NULL, 'P'},
+        {NULL, 0, NULL, 0}};
     int c;
     memset(o, 0, sizeof *o);
     o->fit.form = -1;
@@ -57,14 +99,28 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
         case 'X': o->force = 1; break;
         case 'n': o->no_chart = 1; break;
         case 'I': o->fit.intercept = 1; break;
+        case 'O': o->on = optarg; break;
+        case 'P':
+            if (o->n_predict == BD_MAX_PREDICT)
+                return gb_cli_usage(CMD, "--predict is given at most %d times", BD_MAX_PREDICT);
+            o->predict[o->n_predict++] = optarg;
+            break;
+        case 'C':
+            if (o->n_ceilings == BD_MAX_CEILINGS)
+                return gb_cli_usage(CMD, "--ceilings is given at most %d times", BD_MAX_CEILINGS);
+            o->ceilings[o->n_ceilings++] = optarg;
+            break;
         case 'H':
             if (gb_lpbm_holdout_parse(optarg, &o->fit.holdout) != GB_OK)
                 return gb_cli_usage(CMD, "%s", gb_error_message());
             break;
         case 'F':
-            if (strcmp(optarg, "formula") && strcmp(optarg, "counters"))
-                return gb_cli_usage(CMD, "--form takes formula or counters, not '%s'", optarg);
-            o->fit.form = strcmp(optarg, "formula") ? GB_LPBM_COUNTERS : GB_LPBM_FORMULA;
+            if (strcmp(optarg, "formula") && strcmp(optarg, "counters") && strcmp(optarg, "resources"))
+                return gb_cli_usage(CMD, "--form takes formula, counters or resources, not '%s'",
+                                    optarg);
+            o->fit.form = !strcmp(optarg, "formula")    ? GB_LPBM_FORMULA
+                          : !strcmp(optarg, "counters") ? GB_LPBM_COUNTERS
+                                                        : GB_LPBM_RESOURCES;
             break;
         case 'w':
             if (strcmp(optarg, "relative") && strcmp(optarg, "none"))
@@ -153,10 +209,12 @@ static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
     struct gb_table *t = gb_table_new();
     if (!t)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
-    if ((st = gb_table_column(t, "term", NULL)) || (st = gb_table_column(t, "coefficient", "ns")) ||
+    if ((st = gb_table_column(t, "term", NULL)) || (st = gb_table_column(t, "coefficient", m->form == GB_LPBM_RESOURCES ? NULL : "ns")) ||
         (st = gb_table_column(t, "95% CI low", "ns")) || (st = gb_table_column(t, "95% CI high", "ns")))
         goto out;
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
+        if (!gb_lpbm_model_has(m, (enum gb_lpbm_term)j))
+            continue;
         if ((st = gb_table_row(t)) ||
             (st = gb_table_cell_text(t, gb_lpbm_term_name((enum gb_lpbm_term)j))))
             goto out;
@@ -177,7 +235,7 @@ out:
 }
 
 static enum gb_status bd_row(struct gb_table *t, const struct gb_lpbm_bench_model *m, size_t i,
-                             int machine)
+                             int machine, const int *cols)
 {
     const struct gb_lpbm_point *p = &m->pts[i];
     double terms[GB_LPBM_TERMS];
@@ -195,7 +253,8 @@ static enum gb_status bd_row(struct gb_table *t, const struct gb_lpbm_bench_mode
         (st = gb_table_cell_num(t, pred / 1e3, 4)))
         return st;
     for (int j = 0; j < GB_LPBM_TERMS; j++)
-        if ((st = gb_table_cell_num(t, pred > 0 ? 100 * terms[j] / pred : NAN, 3)))
+        if (cols[j] && (st = gb_table_cell_num(t, pred > 0 && gb_lpbm_model_has(m, (enum gb_lpbm_term)j)
+                                                      ? 100 * terms[j] / pred : NAN, 3)))
             return st;
     double rel = m->held.rel ? m->held.rel[i] : NAN;
     return isfinite(rel) ? gb_table_cell_num(t, 100 * rel, 3) : gb_table_cell_empty(t);
@@ -209,19 +268,26 @@ static enum gb_status bd_breakdown_table(const struct gb_lpbm_bench_model *m, si
     struct gb_table *t = gb_table_new();
     static const char *const cols[][2] = {
         {"config", NULL},        {"problem", NULL}, {"measured", "us"}, {"CI low", "us"},
-        {"CI high", "us"},       {"predicted", "us"}, {"PUT", "%"},     {"G2ST", "%"},
-        {"S2PT", "%"},           {"ATOM", "%"},       {"SYNC", "%"},
-        {"FIX", "%"},
-        {"held-out error", "%"}};
+        {"CI high", "us"},       {"predicted", "us"}};
+    int has[GB_LPBM_TERMS] = {0};
     if (!t)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    /* a column for each term any of the models has */
+    for (size_t k = 0; k < n_models; k++)
+        for (int j = 0; j < GB_LPBM_TERMS; j++)
+            has[j] |= gb_lpbm_model_has(&m[k], (enum gb_lpbm_term)j);
     if (machine && ((st = gb_table_column(t, "bench", NULL)) || (st = gb_table_column(t, "form", NULL))))
         goto out;
     for (size_t c = 0; c < sizeof cols / sizeof cols[0] && st == GB_OK; c++)
         st = gb_table_column(t, cols[c][0], cols[c][1]);
+    for (int j = 0; j < GB_LPBM_TERMS && st == GB_OK; j++)
+        if (has[j])
+            st = gb_table_column(t, gb_lpbm_term_name((enum gb_lpbm_term)j), "%");
+    if (st == GB_OK)
+        st = gb_table_column(t, "held-out error", "%");
     for (size_t k = 0; k < n_models && st == GB_OK; k++)
         for (size_t i = 0; i < m[k].fit.n && st == GB_OK; i++)
-            st = bd_row(t, &m[k], i, machine);
+            st = bd_row(t, &m[k], i, machine, has);
     if (st == GB_OK)
         st = gb_table_print(t, stdout, fmt, gb_term_width(stdout));
 out:
@@ -244,10 +310,17 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     char split[128];
     enum gb_status st;
     bd_split_name(&m->holdout, split, sizeof split);
-    printf("\n%s/%s, %s form: t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC%s, non-negative "
-           "least squares on %zu configurations (%s weights)\n", m->suite, m->bench,
-           gb_lpbm_form_name(m->form), m->intercept ? " + a6*FIX" : "", m->fit.n,
+    char eq[256];
+    size_t el = 0;
+    for (int j = 0, a = 1; j < GB_LPBM_TERMS && el < sizeof eq; j++)
+        if (gb_lpbm_model_has(m, (enum gb_lpbm_term)j))
+            el += (size_t)snprintf(eq + el, sizeof eq - el, "%sa%d*%s", a > 1 ? " + " : "", a, gb_lpbm_term_name((enum gb_lpbm_term)j)), a++;
+    printf("\n%s/%s, %s form: t = %s, non-negative least squares on %zu configurations (%s weights)\n",
+           m->suite, m->bench, gb_lpbm_form_name(m->form), eq, m->fit.n,
            m->weight == GB_LPBM_RELATIVE ? "1/t^2, relative" : "equal");
+    if (m->form == GB_LPBM_RESOURCES)
+        printf("each term but LAT is a time at the machine's roof (a coefficient of 1: the roof "
+               "reached; 2: half of it); LAT's coefficient is ns per load round trip\n");
     printf("coefficients with 95%% residual-bootstrap intervals (%d replicates):\n", m->fit.boot);
     if ((st = bd_coef_table(m)) != GB_OK)
         return st;
@@ -267,6 +340,59 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     if (m->note[0])
         printf("%s/%s: note from the spec: %s\n", m->suite, m->bench, m->note);
     return GB_OK;
+}
+
+/* ---- where the outputs go ---- */
+
+/* `path` made absolute with every symbolic link of its existing part
+ * resolved (the part that does not exist yet is appended as written), so
+ * that two names of one directory compare equal. 0 when it cannot be. */
+static int bd_resolve(const char *path, char *buf, size_t n)
+{
+    char head[GB_PATH_MAX];
+    size_t cut = strlen(path);
+    if (cut >= sizeof head)
+        return 0;
+    memcpy(head, path, cut + 1);
+    /* the longest existing parent: cut at each '/' from the right */
+    for (;;) {
+        char *real = realpath(head[0] ? head : ".", NULL);
+        if (real) {
+            size_t rl = strlen(real);
+            int sep = path[cut] && path[cut] != '/' && real[rl ? rl - 1 : 0] != '/';
+            int len = snprintf(buf, n, "%s%s%s", real, sep ? "/" : "", path + cut);
+            free(real);
+            return len > 0 && (size_t)len < n;
+        }
+        char *slash = strrchr(head, '/');
+        cut = slash ? (size_t)(slash - head) : 0;
+        if (slash == head)
+            cut = 1;
+        head[cut] = '\0';
+    }
+}
+
+/* 1 when `out` is the run directory `run` or lies inside it. */
+static int bd_inside_run(const char *out, const char *run)
+{
+    char o[GB_PATH_MAX], r[GB_PATH_MAX];
+    if (!bd_resolve(out, o, sizeof o) || !bd_resolve(run, r, sizeof r))
+        return 0;
+    size_t rl = strlen(r);
+    return strncmp(o, r, rl) == 0 && (o[rl] == '\0' || o[rl] == '/' || (rl == 1 && r[0] == '/'));
+}
+
+/* --out, else a new directory runs/breakdown-<UTC time>[-N]. */
+static void bd_default_out(char *buf, size_t n)
+{
+    char ts[32];
+    gb_utc_now(ts, sizeof ts);
+    for (int k = 1; k < 1000; k++) {
+        snprintf(buf, n, "runs/breakdown-%.4s%.2s%.2sT%.2s%.2s%.2sZ%s%.0d", ts, ts + 5, ts + 8,
+                 ts + 11, ts + 14, ts + 17, k > 1 ? "-" : "", k > 1 ? k : 0);
+        if (access(buf, F_OK) != 0)
+            return;
+    }
 }
 
 /* ---- the command ---- */
@@ -294,6 +420,7 @@ static enum gb_status bd_charts(struct bd_state *s)
         const struct gb_lpbm_bench_model *m = &s->fit.models[k];
         snprintf(stem, sizeof stem, "breakdown-%s-%s%s", m->suite, m->bench,
                  m->form == GB_LPBM_COUNTERS ? "-counters" : "");
+        /* the resources form is fitted alone: its charts keep the plain name */
         char r2[32] = "undefined";
         if (!isnan(m->fit.r2))
             snprintf(r2, sizeof r2, "%.3f", m->fit.r2);
@@ -309,38 +436,166 @@ static enum gb_status bd_charts(struct bd_state *s)
 static void bd_written(const struct bd_state *s)
 {
     fprintf(stderr, "wrote %s/%s\n", s->out_dir, GB_LPBM_MODEL_FILE);
+    /* the directory made for them is said with the results (the machine
+     * formats keep stdout to their table) */
+    if (!s->out_given)
+        fprintf(s->fmt_table ? stdout : stderr, "output: %s (a new directory; name one with --out)\n",
+                s->out_dir);
     gb_cli_print_written(&s->stage, &s->res);
     if (s->res.n_not_drawn)
         fprintf(stderr, "not drawn: %zu charts (gnuplot was not found in PATH; install it with "
                         "apt-get install gnuplot-nox)\n", s->res.n_not_drawn);
 }
 
+/* One prediction's row. */
+static enum gb_status bd_predict_row(struct gb_table *t, const struct gb_lpbm_bench_model *m,
+                                     const struct gb_lpbm_prediction *p)
+{
+    char terms[512], how[96];
+    size_t len = 0;
+    terms[0] = '\0';
+    for (int j = 0; j < GB_LPBM_TERMS && len < sizeof terms; j++)
+        if (gb_lpbm_model_has(m, (enum gb_lpbm_term)j) && p->terms[j] > 0)
+            len += (size_t)snprintf(terms + len, sizeof terms - len, "%s%s %.0f%%", len ? ", " : "",
+                                    gb_lpbm_term_name((enum gb_lpbm_term)j),
+                                    p->time_ns > 0 ? 100 * p->terms[j] / p->time_ns : 0);
+    if (p->measured)
+        snprintf(how, sizeof how, "measured: %.4g us", p->measured_ns / 1e3);
+    else if (p->counts_modelled)
+        snprintf(how, sizeof how, "not measured; counters modelled (spread %.0f%%): less certain",
+                 100 * (exp(p->count_spread) - 1));
+    else
+        snprintf(how, sizeof how, "not measured; counts from the analysis");
+    enum gb_status st;
+    if ((st = gb_table_row(t)) || (st = gb_table_cell_text(t, m->bench)) ||
+        (st = gb_table_cell_text(t, p->config)) || (st = gb_table_cell_text(t, p->problem)) ||
+        (st = gb_table_cell_num(t, p->time_ns / 1e3, 4)) || (st = gb_table_cell_num(t, p->lo_ns / 1e3, 4)) ||
+        (st = gb_table_cell_num(t, p->hi_ns / 1e3, 4)) || (st = gb_table_cell_text(t, how)))
+        return st;
+    return gb_table_cell_text(t, terms);
+}
+
+/* --predict: each configuration asked for, by every model whose bench has
+ * its axes; one no model takes is a usage error. */
+static enum gb_status bd_predict(const struct bd_opts *o, struct bd_state *s)
+{
+    enum gb_status st = GB_OK;
+    struct gb_table *t = gb_table_new();
+    struct gb_lpbm_prediction *p = malloc(sizeof *p);
+    static const char *const cols[][2] = {{"bench", NULL}, {"config", NULL}, {"problem", NULL},
+                                          {"predicted", "us"}, {"95% low", "us"}, {"95% high", "us"},
+                                          {"counts", NULL}, {"terms", NULL}};
+    if (!t || !p) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0] && st == GB_OK; c++)
+        st = gb_table_column(t, cols[c][0], cols[c][1]);
+    for (int q = 0; q < o->n_predict && st == GB_OK; q++) {
+        int taken = 0;
+        for (size_t k = 0; k < s->fit.n_models && st == GB_OK; k++) {
+            if (gb_lpbm_predict_at(&s->fit, k, o->predict[q], p) != GB_OK)
+                continue;
+            taken = 1;
+            st = bd_predict_row(t, &s->fit.models[k], p);
+        }
+        if (!taken && st == GB_OK) {
+            char why[512];
+            gb_lpbm_predict_at(&s->fit, 0, o->predict[q], p);
+            snprintf(why, sizeof why, "%s", gb_error_message());
+            st = gb_error_set(GB_ERR_USAGE, "%s", why);
+        } else if (st == GB_OK) {
+            gb_error_clear();
+        }
+    }
+    if (st == GB_OK) {
+        if (o->fmt == GB_FORMAT_TABLE)
+            printf("\npredicted (95%% residual-bootstrap intervals):\n");
+        st = gb_table_print(t, stdout, o->fmt, gb_term_width(stdout));
+    }
+out:
+    gb_table_free(t);
+    free(p);
+    return st;
+}
+
+/* --on RUN: the fitted models predicting another run of the same spec. */
+static enum gb_status bd_on(const struct bd_opts *o, struct bd_state *s)
+{
+    int found = 0;
+    enum gb_status st;
+    if ((st = gb_cli_load_run(o->on, &s->on_run)) != GB_OK ||
+        (st = bd_roofs_for(o, s->on_run, &s->on_roofs, &found)) != GB_OK ||
+        (st = gb_lpbm_predict_on(&s->fit, s->on_run, found ? &s->on_roofs : NULL)) != GB_OK)
+        return st;
+    for (size_t k = 0; k < s->fit.n_models; k++) {
+        const struct gb_lpbm_bench_model *m = &s->fit.models[k];
+        fprintf(o->fmt == GB_FORMAT_TABLE ? stdout : stderr,
+                "%s/%s, %s form, predicting %s (%s, roofs %s) with these coefficients: %zu "
+                "configurations, median |error| %.2f%%, worst %.2f%% (%s)\n", m->suite, m->bench,
+                gb_lpbm_form_name(m->form), m->on.run, m->on.device,
+                found ? "measured" : "the guide's", m->on.n, 100 * m->on.median_abs_rel,
+                100 * m->on.max_abs_rel, m->on.worst_config);
+    }
+    return GB_OK;
+}
+
 static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
 {
     enum gb_status st;
     const struct gb_lpbm_fit_result *f = &s->fit;
+    if (o->out && bd_inside_run(o->out, dir))
+        return gb_cli_usage(CMD, "--out %s is the run directory %s or inside it: breakdown never "
+                            "writes into the run it reads; name another directory", o->out, dir);
     if ((st = gb_cli_load_run(dir, &s->run)) != GB_OK)
         return gb_cli_fail(st, CMD, "give the directory of a recorded run");
+    int found = 0;
+    if ((st = bd_roofs_for(o, s->run, &s->roofs, &found)) != GB_OK)
+        return gb_cli_fail(st, CMD, "give --ceilings RUN of a ceilings run on the same GPU");
+    o->fit.ceilings = found ? &s->roofs : NULL;
     o->fit.on_input = bd_on_input;
     o->fit.on_model = bd_on_model;
     o->fit.ctx = o;
     if ((st = gb_lpbm_fit_run(s->run, &o->fit, &s->fit)) != GB_OK || (st = o->print_st) != GB_OK)
         return gb_cli_fail(st, CMD, f->spec ? NULL : "name the run's kernel spec with --spec PATH");
+    if (o->on && (st = bd_on(o, s)) != GB_OK)
+        return gb_cli_fail(st, CMD, "give --on a run of the same spec, and --ceilings of its GPU");
+    if (o->n_predict && (st = bd_predict(o, s)) != GB_OK)
+        return gb_cli_fail(st, CMD, "name every axis of the bench, each with a number");
     if (f->spec_unchecked)
         fprintf(stderr, "warning: %s/run.json keeps no SHA-256 of its spec (recorded before runs kept them): %s "
                 "is not checked against the spec measured\n", s->run->dir, f->spec_path);
+    for (size_t k = 0; k < f->n_models; k++)
+        if (f->models[k].form == GB_LPBM_RESOURCES) {
+            if (f->roofs.measured)
+                fprintf(o->fmt == GB_FORMAT_TABLE ? stdout : stderr, "roofs: measured by %s\n",
+                        f->roofs.run_dir);
+            else
+                fprintf(o->fmt == GB_FORMAT_TABLE ? stdout : stderr, "roofs: the guide's theoretical "
+                        "figures for %s (no --ceilings run: the coefficients are against those)\n",
+                        f->roofs.device.name[0] ? f->roofs.device.name : "the run's device");
+            break;
+        }
     if (f->n_unmeasured && !o->fit.bench)
         fprintf(stderr, "note: %zu of the spec's %zu benches %s no record in the run and %s not fitted: %s\n",
                 f->n_unmeasured, f->n_benches, f->n_unmeasured > 1 ? "have" : "has",
                 f->n_unmeasured > 1 ? "are" : "is", f->unmeasured);
     if (o->fmt != GB_FORMAT_TABLE && (st = bd_breakdown_table(f->models, f->n_models, o->fmt)) != GB_OK)
         return gb_cli_fail(st, CMD, NULL);
-    snprintf(s->out_dir, sizeof s->out_dir, "%s", o->out ? o->out : dir);
+    if (o->out)
+        snprintf(s->out_dir, sizeof s->out_dir, "%s", o->out);
+    else
+        bd_default_out(s->out_dir, sizeof s->out_dir);
     if ((st = gb_stage_open(&s->stage, s->out_dir)) != GB_OK ||
         (st = gb_lpbm_fit_write(f, s->run, &s->stage, o->force)) != GB_OK ||
         (!o->no_chart && (st = bd_charts(s)) != GB_OK) || (st = gb_stage_commit(&s->stage)) != GB_OK)
         return gb_cli_fail(gb_stage_fail(&s->stage, st), CMD, NULL);
+    s->out_given = o->out != NULL;
+    s->fmt_table = o->fmt == GB_FORMAT_TABLE;
     bd_written(s);
+    for (size_t k = 0; k < f->n_models; k++)
+        if (!f->models[k].verdict.explains)
+            return BD_EXIT_UNEXPLAINED;
     return GB_EXIT_OK;
 }
 
@@ -360,6 +615,7 @@ int gb_cmd_breakdown(int argc, char **argv)
     gb_report_result_release(&s->res);
     gb_lpbm_fit_result_release(&s->fit);
     gb_run_free(s->run);
+    gb_run_free(s->on_run);
     free(s);
     return rc;
 }

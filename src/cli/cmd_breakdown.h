@@ -5,8 +5,9 @@
 
 #define GB_BREAKDOWN_USAGE                                                                     \
     "gpubound breakdown RUN_DIR [--bench B] [--holdout loo|every:K|size:AXIS=V] [--explain]\n" \
-    "                   [--form formula|counters] [--weight relative|none] [--intercept]\n"     \
-    "                   [--spec PATH]\n"                                                        \
+    "                   [--form formula|counters|resources] [--weight relative|none]\n"        \
+    "                   [--intercept] [--ceilings RUN]... [--spec PATH]\n"                      \
+    "                   [--predict AXIS=V[,AXIS=V...]]... [--on RUN]\n"                        \
     "                   [--out DIR] [--force] [--no-chart] [--format table|csv|json]"
 
 #define GB_BREAKDOWN_HELP                                                                       \
@@ -17,21 +18,38 @@
     "  --explain        print what the source analysis found: loops and their trip counts,\n"   \
     "                   global and shared accesses, operations, atomics, barriers, per-thread\n" \
     "                   counts as expressions, and each configuration's counts\n"              \
-    "  --form F         formula (predictors from the kernel's source) or counters (from the\n"  \
-    "                   measured counters the run recorded); default: formula, and counters\n"  \
-    "                   too when every record has them\n"                                       \
+    "  --form F         resources (each measured count over the machine's roof, with the\n"    \
+    "                   grid's fill, waves and load round trips), formula (the thesis's\n"     \
+    "                   predictors from the kernel's source) or counters (its predictors\n"    \
+    "                   from the counters); default: resources when every record has the\n"   \
+    "                   counters it needs, else formula, and counters where they allow\n"     \
+    "  --ceilings RUN   a ceilings run (gpubound run ceilings ...) on the run's GPU: the\n"     \
+    "                   resources form's measured roofs (default: the guide's theoretical\n"  \
+    "                   figures, said so in the output); give it again for --on's GPU\n"      \
+    "  --predict AXES   the modelled time, its 95% bootstrap interval and its terms at\n"      \
+    "                   AXIS=V[,AXIS=V...] (every axis of the bench), measured or not; an\n"  \
+    "                   unmeasured one takes its counters from a power law in the axes\n"     \
+    "                   fitted to the measured ones (less certain, said so, the interval\n"   \
+    "                   widened); repeatable\n"                                                \
+    "  --on RUN         predict RUN (the same spec recorded on another GPU, or again) with\n" \
+    "                   the coefficients fitted here, its counters and the --ceilings of\n"   \
+    "                   its GPU, and compare with its measured times (the model file's\n"     \
+    "                   \"on\")\n"                                                              \
     "  --weight W       relative (default: weights 1/t^2, the fit minimizes relative error)\n" \
     "                   or none (the thesis's plain least squares)\n"                          \
     "  --intercept      fit a fixed time per launch too (the FIX term: a latency floor the\n"   \
     "                   thesis's model leaves out; the model file says so)\n"                  \
     "  --spec PATH      the kernel spec the run was recorded from (default: the copy the run\n" \
     "                   directory keeps, else the .json on its command line)\n"                 \
-    "  --out DIR        where lpbm-model.json and the charts go (default: RUN_DIR)\n"          \
+    "  --out DIR        where lpbm-model.json and the charts go (default: a new directory\n"  \
+    "                   runs/breakdown-<UTC time>, named on stdout); never RUN_DIR or a\n"    \
+    "                   directory inside it (refused, exit 2)\n"                               \
     "  --force          replace a recorded lpbm-model.json fitted on more configurations\n"    \
     "  --no-chart       no breakdown chart\n"                                                   \
     "  --format FMT     table (default), or csv or json: the breakdown table only\n"           \
-    "Fits the Linear Performance-Breakdown Model\n"                                              \
-    "t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC (a_j >= 0; ATOM, the launch's atomic\n"  \
+    "Fits the resources model t = a1*DRAM + a2*L2 + a3*SHM + a4*INST + a5*LAT + a6*ATOM +\n"  \
+    "a7*LAUNCH (docs/models.md, 'The resources form'), or the Linear Performance-Breakdown\n"  \
+    "Model t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC (a_j >= 0; ATOM, the launch's atomic\n"  \
     "operations, and SYNC, the barriers on a thread's path, are present when the kernel has\n"   \
     "any) to a recorded kernel-spec run whose bench sweeps a block size (no GPU needed):\n"      \
     "prints the coefficients with 95% residual-bootstrap intervals, R^2, RMSE, the held-out\n"  \
@@ -43,8 +61,13 @@
     "SHA-256 the run's run.json keeps, and one that differs is refused (exit 1, naming the\n"  \
     "file and both digests); its \"lpbm\" hints may change. A run recorded before runs kept\n" \
     "digests is fitted with one warning that its spec is not checked.\n"                     \
+    "A fit that does not explain its data (every term absent or zero, R^2 below 0.90, the\n"  \
+    "held-out median error above 20%, or every coefficient's interval reaching zero) names\n"  \
+    "no term and gives no advice: it says so, names the configurations it misses most and\n"  \
+    "the most likely reason (no term for the resource, a regime change, noise), and exits 4.\n" \
     "Exit 0 on success, 1 when the run or its spec is missing or malformed, or not the spec\n" \
     "measured, 2 on a usage error\n"                                                           \
-    "(a bench that sweeps no block size, fewer than 4 configurations).\n"
+    "(a bench that sweeps no block size, fewer than 4 configurations), 4 when the model does\n" \
+    "not explain a bench (its outputs are still written).\n"
 
 #endif

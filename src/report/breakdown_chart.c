@@ -18,9 +18,6 @@ static enum gb_status draw_one(const struct gb_lpbm_bench_model *m, const char *
                                const char *dir, const char *stem, const char *subtitle,
                                int formats, struct gb_report_result *res)
 {
-    static const char *const labels[GB_LPBM_TERMS] = {
-        "PUT: processing units", "G2ST: global to shared", "S2PT: shared to private",
-        "ATOM: atomics", "SYNC: barrier stages", "FIX: fixed per launch"};
     char name[256], title[256];
     int idx[GB_LPBM_TERMS];
     enum gb_status st;
@@ -36,7 +33,8 @@ static enum gb_status draw_one(const struct gb_lpbm_bench_model *m, const char *
         goto out;
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
         idx[j] = -1;
-        if (m->fit.present[j] && (st = gb_plot_series(p, labels[j], &idx[j])))
+        if (gb_lpbm_model_has(m, (enum gb_lpbm_term)j) && m->fit.present[j] &&
+            (st = gb_plot_series(p, gb_lpbm_term_info((enum gb_lpbm_term)j)->label, &idx[j])))
             goto out;
     }
     for (size_t i = 0; i < m->fit.n && st == GB_OK; i++) {

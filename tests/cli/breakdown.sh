@@ -12,7 +12,9 @@ check() { if ! eval "$2"; then echo "FAIL: $1"; fails=$((fails + 1)); fi; }
 
 "$GPUBOUND" breakdown "$D/run-sgemm" --out "$T/a" --no-chart --explain >"$T/out" 2>"$T/err"
 rc=$?
-check "fit exits 0 (got $rc)" '[ $rc -eq 0 ]'
+# the formula form explains the fixture; its counters form (made from other
+# coefficients) does not: exit 4, the honesty rule
+check "fit exits 4 (got $rc)" '[ $rc -eq 4 ]'
 check "explain lists the tile loop" 'grep -q "for(int m=0;m<width/TILE;m++)" "$T/out"'
 check "no parse error in the fixture" '! grep -q "parse error" "$T/out"'
 check "coefficients printed" 'grep -q "^G2ST " "$T/out"'
@@ -20,7 +22,7 @@ check "explain lists the barriers" 'grep -q "line 14, __syncthreads: (max(0, wid
 check "the SYNC term is fitted" 'grep -q "^SYNC " "$T/out" && grep -q "a5\*SYNC" "$T/out"'
 check "barriers per thread in the model" 'grep -q "\"barriers_per_thread\": 64" "$T/a/lpbm-model.json"'
 check "R^2 of the exact fixture" 'grep -q "^R^2 1.0000" "$T/out"'
-check "one dominant line per form" '[ "$(grep -c "dominates:" "$T/out")" -eq 2 ]'
+check "one dominant line, one verdict" '[ "$(grep -c "dominates:" "$T/out")" -eq 1 ] && [ "$(grep -c "^sgemm/tiled: the model does not explain this kernel" "$T/out")" -eq 1 ]'
 check "model written" '[ -s "$T/a/lpbm-model.json" ] && grep -q "gpubound-lpbm/1" "$T/a/lpbm-model.json"'
 check "counters form beside the formula form" 'grep -q "counters form" "$T/out"'
 
@@ -110,5 +112,54 @@ check "identical times: exit 0 (got $rc)" '[ $rc -eq 0 ]'
 check "identical times: R^2 undefined" 'grep -q "^R^2 undefined (every configuration took the same time)" "$T/out"'
 check "identical times: no verdict" 'grep -q "no term is named: every configuration took the same time" "$T/out" && ! grep -q "dominates:" "$T/out"'
 check "identical times: r2 null in the model" 'grep -q "\"r2\": null" "$T/same-out/lpbm-model.json"'
+
+# The honesty rule: times made of noise (unrelated to any predictor) are not
+# explained: no term named, no advice, the misses and a reason, exit 4, and
+# the model still written.
+cp -r "$D/run-sgemm" "$T/noise"
+python3 - "$T/noise/results.json" <<'EOF'
+import json, random, sys
+random.seed(40)
+recs = json.load(open(sys.argv[1]))
+for r in recs:
+    t = random.uniform(1000.0, 2000.0)
+    r["time_ns"] = {"min": t, "median": t, "mean": t, "stddev": 1.0, "ci_lo": t - 1, "ci_hi": t + 1}
+    r["bw_gbs"], r["gflops"] = r["bytes"] / t, r["flops"] / t
+open(sys.argv[1], "w").write("[\n" + ",\n".join(json.dumps(r) for r in recs) + "\n]\n")
+EOF
+"$GPUBOUND" breakdown "$T/noise" --out "$T/noise-out" --no-chart --form formula >"$T/out" 2>"$T/err"
+rc=$?
+check "noise: exit 4 (got $rc)" '[ $rc -eq 4 ]'
+check "noise: the model says it does not explain" 'grep -q "^sgemm/tiled: the model does not explain this kernel (" "$T/out"'
+check "noise: no dominating term, no advice" '! grep -q "dominates:" "$T/out" && ! grep -q "is what helps" "$T/out"'
+check "noise: the misses named, with a reason" 'grep -q "Missed most: block_size_x=[0-9]*, n=[0-9]* ([-+][0-9]*%)" "$T/out" && grep -q "Most likely reason: " "$T/out"'
+check "noise: the model is written" '[ -s "$T/noise-out/lpbm-model.json" ] && grep -q "does not explain" "$T/noise-out/lpbm-model.json"'
+
+# Nothing is written into the run read: --out at the run or inside it is
+# refused before anything is fitted, and the default is a new directory
+# under runs/, named on stdout.
+cp -r "$D/run-sgemm" "$T/ro"
+before=$(cd "$T/ro" && find . -type f -exec sha256sum {} + | sort)
+for o in "$T/ro" "$T/ro/" "$T/ro/sub/out" "$T/ro/../ro"; do
+    "$GPUBOUND" breakdown "$T/ro" --out "$o" --no-chart >"$T/o" 2>"$T/e"
+    rc=$?
+    check "--out $o in the run: exit 2 (got $rc)" '[ $rc -eq 2 ]'
+    check "--out $o in the run: one line naming why" '[ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "never writes into the run it reads" "$T/e"'
+done
+ln -s "$T/ro" "$T/ro-link"
+"$GPUBOUND" breakdown "$T/ro-link" --out "$T/ro/x" --no-chart >/dev/null 2>&1
+check "a link to the run is the run: exit 2" '[ $? -eq 2 ]'
+mkdir -p "$T/cwd"
+(cd "$T/cwd" && "$GPUBOUND" breakdown "$T/ro" --no-chart --form formula) >"$T/o" 2>"$T/e"
+rc=$?
+check "default --out: exit 0 (got $rc)" '[ $rc -eq 0 ]'
+dflt=$(sed -n 's/^output: \(runs\/breakdown-[0-9TZ-]*\) (a new directory; name one with --out)$/\1/p' "$T/o")
+check "default --out: named on stdout" '[ -n "$dflt" ]'
+check "default --out: the model is there" '[ -s "$T/cwd/$dflt/lpbm-model.json" ]'
+after=$(cd "$T/ro" && find . -type f -exec sha256sum {} + | sort)
+check "the run read is left as it was" '[ "$before" = "$after" ]'
+(cd "$T/cwd" && "$GPUBOUND" breakdown "$T/ro" --no-chart --form formula) >"$T/o2" 2>/dev/null
+check "a second default run gets its own directory" '! cmp -s "$T/o" "$T/o2" || [ "$(ls "$T/cwd/runs" | wc -l)" -eq 2 ]'
+check "two default directories" '[ "$(ls "$T/cwd/runs" | wc -l)" -eq 2 ]'
 [ $fails -eq 0 ] && echo "breakdown: all checks passed"
 exit $((fails > 0))

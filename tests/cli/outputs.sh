@@ -71,13 +71,13 @@ if [ "$have_gnuplot" = 1 ]; then
     victim "$TMP/v2"
     before=$(tree_hash "$TMP/v2")
     # breakdown: its charts and the chart's gnuplot log
-    "$GPUBOUND" breakdown "$LPBM" --out "$TMP/bd0" >/dev/null 2>&1
+    "$GPUBOUND" breakdown "$LPBM" --form formula --out "$TMP/bd0" >/dev/null 2>&1
     chart=$(cd "$TMP/bd0" && ls -- *.svg | head -1)
     mkdir -p "$TMP/bd"
     ln -s "$TMP/v2/data.csv" "$TMP/bd/$chart"
     ln -s "$TMP/v2/run.json" "$TMP/bd/${chart%.svg}.log"
     ln -s "$TMP/v2/data.csv" "$TMP/bd/lpbm-model.json"
-    run_gb breakdown "$LPBM" --out "$TMP/bd"
+    run_gb breakdown "$LPBM" --form formula --out "$TMP/bd"
     [ "$RC" = 0 ] && [ "$(tree_hash "$TMP/v2")" = "$before" ] && [ -f "$TMP/bd/$chart" ] && [ ! -L "$TMP/bd/$chart" ] &&
         [ -L "$TMP/bd/${chart%.svg}.log" ] && ok || bad "breakdown wrote through a link at a chart's name (rc $RC)"
     # camp predict --chart
@@ -160,9 +160,9 @@ expect_unchanged() {
         [ "$(tree_hash "$dir")" = "$h" ]; then ok; else bad "$what: a failed gnuplot changed $dir or said it badly (rc $RC)"; fi
 }
 if [ "$have_gnuplot" = 1 ]; then
-    "$GPUBOUND" breakdown "$LPBM" --out "$TMP/bdf" >/dev/null 2>&1
+    "$GPUBOUND" breakdown "$LPBM" --form formula --out "$TMP/bdf" >/dev/null 2>&1
     [ -s "$TMP/bdf/lpbm-model.json" ] && ls "$TMP/bdf"/*.svg >/dev/null 2>&1 && ok || bad "breakdown drew no chart to start from"
-    expect_unchanged "$TMP/bdf" "breakdown" breakdown "$LPBM" --out "$TMP/bdf" --force
+    expect_unchanged "$TMP/bdf" "breakdown" breakdown "$LPBM" --form formula --out "$TMP/bdf" --force
     "$GPUBOUND" fleet "$TMP/fl" --chart-dir "$TMP/flf" >/dev/null 2>&1
     expect_unchanged "$TMP/flf" "fleet" fleet "$TMP/fl" --chart-dir "$TMP/flf"
     "$GPUBOUND" compare "$CMP/bw-a" "$CMP/bw-b" --chart "$TMP/ccf" >/dev/null 2>&1
@@ -177,7 +177,7 @@ else
     skip 7 "gnuplot failing after a good drawing (gnuplot is not installed)"
 fi
 # A failed command leaves no directory it made for --out.
-PATH="$TMP/bin:$PATH" run_gb breakdown "$LPBM" --out "$TMP/made/a/b"
+PATH="$TMP/bin:$PATH" run_gb breakdown "$LPBM" --form formula --out "$TMP/made/a/b"
 [ "$RC" = 1 ] && [ ! -e "$TMP/made" ] && ok || bad "a failed breakdown left the directories it made (rc $RC)"
 
 # ---- the last rename fails: nothing replaced, and the command says so ----

@@ -67,7 +67,7 @@ guarded() {
 guarded report.md "$TMP/rep" report "$CAMP" --out "$TMP/rep"
 guarded validation.csv "$TMP/val" camp validate --model "$MODEL" "$CAMP" --out "$TMP/val"
 guarded campprof-model.json "$TMP/fit" camp fit "$CAMP" --form paper --out "$TMP/fit"
-guarded lpbm-model.json "$TMP/bd" breakdown "$LPBM" --out "$TMP/bd" --no-chart
+guarded lpbm-model.json "$TMP/bd" breakdown "$LPBM" --form formula --out "$TMP/bd" --no-chart
 
 # The guards still hold on a regular file of more points (the link test
 # above would pass if a guard never read anything).
@@ -80,5 +80,5 @@ expect 1 'validation.csv was made from 999999 configurations .* it is not replac
 expect 1 'campprof-model.json was fitted on [0-9]+ observations .* it is not replaced' \
     camp fit "$CAMP" --form paper --out "$TMP/reg-campprof-model"
 expect 1 'lpbm-model.json was fitted on 999999 configurations .* it is not replaced' \
-    breakdown "$LPBM" --out "$TMP/reg-lpbm-model" --no-chart
+    breakdown "$LPBM" --form formula --out "$TMP/reg-lpbm-model" --no-chart
 finish

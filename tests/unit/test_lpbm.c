@@ -17,6 +17,7 @@
 #include "gpubound/cexpr.h"
 #include "gpubound/lpbm.h"
 #include "gpubound/lpbm_input.h"
+#include "gpubound/roofline.h"
 
 #define SM 132
 
@@ -398,6 +399,58 @@ static void synthetic(const double c[4], double noise, struct gb_lpbm_point *pts
         }
 }
 
+/* The honesty rule: an exact fit explains its data; the same points with
+ * every predictor zero (every term absent), or with times that follow none
+ * of the predictors, do not, and the misses are named. */
+static void test_judge(void **state)
+{
+    (void)state;
+    const double c[4] = {1.5, 0.003, 0.7, 0};
+    struct gb_lpbm_point pts[12];
+    struct gb_lpbm_fit f;
+    struct gb_lpbm_verdict v;
+    synthetic(c, 0, pts);
+    assert_int_equal(gb_lpbm_fit(pts, 12, GB_LPBM_RELATIVE, 200, 7, &f), GB_OK);
+    gb_lpbm_judge(&f, NULL, pts, 12, &v);
+    assert_int_equal(v.explains, 1);
+    assert_int_equal(v.why, GB_LPBM_WHY_NONE);
+    /* every term absent */
+    struct gb_lpbm_point zero[12];
+    memcpy(zero, pts, sizeof zero);
+    for (int i = 0; i < 12; i++) {
+        memset(zero[i].x, 0, sizeof zero[i].x);
+        zero[i].time_ns = 1000 + 10 * i;
+    }
+    assert_int_equal(gb_lpbm_fit(zero, 12, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
+    gb_lpbm_judge(&f, NULL, zero, 12, &v);
+    assert_int_equal(v.explains, 0);
+    assert_int_equal(v.why, GB_LPBM_WHY_NO_TERM);
+    assert_non_null(strstr(v.text, "the model does not explain this kernel (every term is absent"));
+    assert_int_equal(v.n_worst, 3);
+    /* times that alternate around a constant, with measured intervals
+     * wider than the misses: noise */
+    for (int i = 0; i < 12; i++) {
+        pts[i].time_ns = i % 2 ? 1e6 : 2e6;
+        pts[i].ci_lo_ns = 0.5e6;
+        pts[i].ci_hi_ns = 2.5e6;
+    }
+    struct gb_lpbm_holdout h = {GB_LPBM_LOO, 0, "", ""};
+    struct gb_lpbm_holdout_result hr;
+    assert_int_equal(gb_lpbm_fit(pts, 12, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
+    assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &hr), GB_OK);
+    gb_lpbm_judge(&f, &hr, pts, 12, &v);
+    assert_int_equal(v.explains, 0);
+    assert_int_equal(v.why, GB_LPBM_WHY_NOISE);
+    /* the same times measured tightly: a cost the terms do not follow */
+    for (int i = 0; i < 12; i++)
+        pts[i].ci_lo_ns = pts[i].ci_hi_ns = pts[i].time_ns;
+    gb_lpbm_judge(&f, &hr, pts, 12, &v);
+    assert_int_equal(v.explains, 0);
+    assert_true(v.why == GB_LPBM_WHY_RESOURCE || v.why == GB_LPBM_WHY_REGIME);
+    assert_non_null(strstr(v.text, "Missed most: block_size_x="));
+    free(hr.rel);
+}
+
 static void test_fit_recovers(void **state)
 {
     (void)state;
@@ -620,6 +673,167 @@ static void test_counters_form(void **state)
     assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_COUNTERS), GB_ERR_FORMAT);
 }
 
+/* ---- the resources form ---- */
+
+/* Roofs like an H100's, per ns: 3000 B/ns DRAM, 9000 B/ns L2, 240 wavefronts
+ * (30000 B/ns shared over 128 B), 1000 warp instructions (64000 GFLOP/s /
+ * 64), 1 atomic; launch 2000 ns + blocks / 100. */
+static void resources_roofs(struct gb_lpbm_point *p)
+{
+    struct gb_ceilings c;
+    memset(&c, 0, sizeof c);
+    for (int r = 0; r < GB_N_ROOFS; r++)
+        c.value[r] = NAN;
+    c.value[GB_ROOF_DRAM] = 3000;
+    c.value[GB_ROOF_L2] = 9000;
+    c.value[GB_ROOF_SMEM] = 30720;
+    c.value[GB_ROOF_FP32] = 64000;
+    c.value[GB_ROOF_ATOM_GLOBAL_ONE] = 1;
+    c.launch_a_ns = 2000;
+    c.launch_b_blocks_per_ns = 100;
+    gb_lpbm_roofs_set(p, &c);
+}
+
+/* One resources-form point: `blocks` blocks of `threads`, 64 warps
+ * resident per SM, counts per launch. */
+static void resources_point(struct gb_lpbm_point *p, double threads, double blocks, double dram,
+                            double l2, double shared, double inst, double loads)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->config, sizeof p->config, "block_size_x=%g", threads);
+    snprintf(p->problem, sizeof p->problem, "blocks=%g", blocks);
+    p->block_threads = threads;
+    p->grid_blocks = blocks;
+    p->active_warps_per_sm = 64;
+    p->sm_count = SM;
+    p->warp_size = 32;
+    p->c_dram_sectors = dram;
+    p->c_l2_sectors = l2;
+    p->c_shared_wavefronts = shared;
+    p->c_inst = inst;
+    p->c_global_ld_inst = loads;
+    p->c_global_sectors = l2;
+    resources_roofs(p);
+}
+
+/* The predictors: the fill of a small grid and of the last wave, the
+ * roofs, the hot-cache rule and the launch floor. */
+static void test_resources_predictors(void **state)
+{
+    (void)state;
+    struct gb_lpbm_point p;
+    /* 256 threads: 8 blocks per SM, S = 1056; 264 blocks fill a quarter */
+    resources_point(&p, 256, 264, 1e6, 3e6, 1e5, 1e6, 2e4);
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    near(p.waves, 1, 1e-12);
+    near(p.fill, 0.25, 1e-12);
+    near(p.x[GB_LPBM_DRAM], 32e6 / 3000, 1e-12);
+    near(p.x[GB_LPBM_L2], 96e6 / 9000, 1e-12);
+    near(p.x[GB_LPBM_SHM], 1e5 / 0.25 / 240, 1e-12);
+    near(p.x[GB_LPBM_INST], 1e6 / 0.25 / 1000, 1e-12);
+    near(p.x[GB_LPBM_LAT], 2e4 / (264 * 8.0) * 1, 1e-12);
+    assert_true(p.x[GB_LPBM_LAUNCH] == 0);       /* the resources take longer than the floor */
+    /* 2.5 waves: the last wave half full */
+    resources_point(&p, 256, 2640, 1e6, 3e6, 1e5, 1e6, 2e4);
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    near(p.waves, 3, 1e-12);
+    near(p.fill, 2640.0 / 3168, 1e-12);
+    /* a hot run whose DRAM bytes fit in 75% of L2 did not go to DRAM */
+    p.hot = 1;
+    p.l2_bytes = 50e6;
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    assert_true(p.x[GB_LPBM_DRAM] == 0);
+    p.l2_bytes = 40e6;                            /* 32 MB > 30 MB */
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    assert_true(p.x[GB_LPBM_DRAM] > 0);
+    /* a tiny launch: the floor exceeds every resource */
+    resources_point(&p, 128, 10, 100, 300, 0, 1000, 10);
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    /* 10 of S = 16 x 132 blocks: the instructions, at a fill of 10 / 2112, are the largest */
+    near(p.x[GB_LPBM_INST], 1000 / (10.0 / 2112) / 1000, 1e-12);
+    assert_true(p.x[GB_LPBM_INST] > p.x[GB_LPBM_L2] && p.x[GB_LPBM_INST] > p.x[GB_LPBM_DRAM]);
+    near(p.x[GB_LPBM_LAUNCH], 2000 + 10 / 100.0 - p.x[GB_LPBM_INST], 1e-12);
+    /* a missing counter is an error naming the form */
+    p.c_l2_sectors = NAN;
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_ERR_FORMAT);
+    assert_non_null(strstr(gb_error_message(), "resources form"));
+    gb_error_clear();
+}
+
+/* Planted coefficients come back from times made with the resources model:
+ * bandwidth-bound, small-grid (fill < 1) and latency-bound (few warps, many
+ * dependent loads) configurations together. */
+static void test_resources_recovers(void **state)
+{
+    (void)state;
+    const double c[GB_LPBM_TERMS] = {[GB_LPBM_DRAM] = 1.6, [GB_LPBM_L2] = 1.2, [GB_LPBM_SHM] = 2.5,
+                                     [GB_LPBM_INST] = 1.4, [GB_LPBM_LAT] = 600, [GB_LPBM_LAUNCH] = 1};
+    struct gb_lpbm_point pts[24];
+    struct gb_fit_case {
+        double threads, blocks, dram, l2, shared, inst, loads;
+    } const cases[24] = {
+        /* bandwidth-bound, full grids */
+        {256, 8448, 4e7, 9e7, 0, 2e6, 1e5},   {512, 4224, 4e7, 9.5e7, 0, 2.1e6, 1e5},
+        {128, 16896, 4.2e7, 1e8, 0, 2.4e6, 1e5}, {1024, 2112, 4e7, 9e7, 1e5, 2e6, 1e5},
+        {256, 20000, 8e7, 2e8, 0, 5e6, 2.5e5}, {512, 10000, 8e7, 1.8e8, 1e4, 4e6, 2.5e5},
+        /* shared- and issue-bound */
+        {256, 4224, 1e6, 4e6, 4e7, 3e7, 1e5},  {128, 8448, 1e6, 4e6, 6e7, 2e7, 1e5},
+        {512, 2112, 2e6, 5e6, 2e7, 6e7, 2e5},  {64, 16896, 1e6, 3e6, 5e7, 5e7, 1e5},
+        /* small grids: a fraction of the GPU busy */
+        {256, 132, 1e6, 3e6, 5e6, 4e6, 1e4},   {256, 264, 2e6, 6e6, 1e7, 9e6, 2e4},
+        {128, 200, 1e6, 2e6, 3e6, 8e6, 5e4},   {512, 66, 1e6, 2e6, 2e6, 3e6, 4e4},
+        /* latency-bound: few warps in flight, many dependent loads each */
+        {32, 132, 1e5, 5e5, 0, 1e6, 8e5},      {64, 132, 1e5, 4e5, 0, 1e6, 1.6e6},
+        {32, 264, 2e5, 6e5, 0, 2e6, 2e6},      {32, 528, 3e5, 9e5, 0, 3e6, 3e6},
+        /* launch floors: tiny launches */
+        {128, 4, 100, 400, 0, 500, 8},         {256, 8, 200, 800, 0, 2000, 16},
+        {64, 16, 100, 300, 0, 1000, 32},       {32, 2, 40, 90, 0, 100, 2},
+        /* mixed */
+        {256, 1000, 1e7, 3e7, 1e6, 5e6, 4e4},  {128, 3000, 2e7, 5e7, 3e6, 9e6, 9e4},
+    };
+    struct gb_lpbm_fit f;
+    for (int i = 0; i < 24; i++) {
+        const struct gb_fit_case *k = &cases[i];
+        resources_point(&pts[i], k->threads, k->blocks, k->dram, k->l2, k->shared, k->inst, k->loads);
+        snprintf(pts[i].problem, sizeof pts[i].problem, "case=%d", i);
+        assert_int_equal(gb_lpbm_predictors(&pts[i], GB_LPBM_RESOURCES), GB_OK);
+        double t = 0;
+        for (int j = 0; j < GB_LPBM_TERMS; j++)
+            t += c[j] * pts[i].x[j];
+        pts[i].time_ns = pts[i].ci_lo_ns = pts[i].ci_hi_ns = t;
+    }
+    /* the cases do what they say: a small grid's fill, a latency-bound point */
+    assert_true(pts[10].fill < 0.2);
+    assert_true(c[GB_LPBM_LAT] * pts[15].x[GB_LPBM_LAT] > 0.5 * pts[15].time_ns);
+    assert_true(pts[21].x[GB_LPBM_LAUNCH] > 0.5 * pts[21].time_ns);
+    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 200, 7, &f), GB_OK);
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        if (gb_lpbm_form_has(GB_LPBM_RESOURCES, (enum gb_lpbm_term)j) && j != GB_LPBM_ATOM)
+            near(f.coef[j], c[j], 1e-6);
+    assert_false(f.present[GB_LPBM_ATOM]);        /* no atomics: absent */
+    assert_false(f.present[GB_LPBM_PUT]);         /* the LPBM terms are not the form's */
+    near(f.r2, 1, 1e-9);
+}
+
+/* The term table: every term a row with a name, a unit and a meaning; the
+ * forms' terms. */
+static void test_term_table(void **state)
+{
+    (void)state;
+    for (int j = 0; j < GB_LPBM_TERMS; j++) {
+        const struct gb_lpbm_term_row *r = gb_lpbm_term_info((enum gb_lpbm_term)j);
+        assert_non_null(r);
+        assert_true(r->name[0] && r->unit[0] && r->x[0] && r->meaning[0] && r->label[0]);
+        assert_string_equal(gb_lpbm_term_name((enum gb_lpbm_term)j), r->name);
+    }
+    assert_null(gb_lpbm_term_info((enum gb_lpbm_term)GB_LPBM_TERMS));
+    assert_true(gb_lpbm_form_has(GB_LPBM_RESOURCES, GB_LPBM_LAT));
+    assert_false(gb_lpbm_form_has(GB_LPBM_RESOURCES, GB_LPBM_PUT));
+    assert_false(gb_lpbm_form_has(GB_LPBM_FORMULA, GB_LPBM_DRAM));
+    assert_true(gb_lpbm_form_has(GB_LPBM_FORMULA, GB_LPBM_ATOM));
+    assert_string_equal(gb_lpbm_form_name(GB_LPBM_RESOURCES), "resources");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -630,6 +844,7 @@ int main(void)
         cmocka_unit_test(test_example_fft_counts),
         cmocka_unit_test(test_example_sgemm_counts),
         cmocka_unit_test(test_fit_recovers),
+        cmocka_unit_test(test_judge),
         cmocka_unit_test(test_fit_intercept),
         cmocka_unit_test(test_fit_zero_stays_zero),
         cmocka_unit_test(test_fit_sync),
@@ -637,6 +852,9 @@ int main(void)
         cmocka_unit_test(test_fit_too_few),
         cmocka_unit_test(test_holdout),
         cmocka_unit_test(test_counters_form),
+        cmocka_unit_test(test_resources_predictors),
+        cmocka_unit_test(test_resources_recovers),
+        cmocka_unit_test(test_term_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,16 +9,17 @@
 #include "gpubound/lpbm.h"
 #include "gpubound/nnls.h"
 #include "gpubound/numbers.h"
+#include "lpbm_internal.h"
 
 const char *gb_lpbm_term_name(enum gb_lpbm_term t)
 {
-    static const char *const names[GB_LPBM_TERMS] = {"PUT", "G2ST", "S2PT", "ATOM", "SYNC", "FIX"};
-    return (unsigned)t < GB_LPBM_TERMS ? names[t] : "?";
+    const struct gb_lpbm_term_row *r = gb_lpbm_term_info(t);
+    return r ? r->name : "?";
 }
 
 const char *gb_lpbm_form_name(enum gb_lpbm_form f)
 {
-    return f == GB_LPBM_COUNTERS ? "counters" : "formula";
+    return f == GB_LPBM_RESOURCES ? "resources" : f == GB_LPBM_COUNTERS ? "counters" : "formula";
 }
 
 static int bad(double v)
@@ -50,6 +51,12 @@ enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form for
     p->wf_max = p->active_warps_per_sm * p->sm_count;
     p->cl = p->wf_ndr / p->wf_max;
     double waves = p->cl > 1 ? p->cl : 1, slots = p->wf_ndr < p->wf_max ? p->wf_ndr : p->wf_max;
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        p->x[j] = 0;
+    p->waves = ceil(p->cl);
+    p->fill = p->waves > 0 ? p->cl / p->waves : 0;
+    if (form == GB_LPBM_RESOURCES)
+        return gb_lpbm_resources(p, wf_wg);
     if (form == GB_LPBM_FORMULA) {
         if (bad(p->ops) || bad(p->global_bytes) || bad(p->shared_accesses))
             return gb_error_set(GB_ERR_FORMAT, "%s %s: the %s count is missing", p->config,
@@ -363,24 +370,6 @@ out:
 enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                                    char *buf, size_t n)
 {
-    static const char *const meaning[GB_LPBM_TERMS] = {
-        "the processing units: the time follows the operations each resident warp issues, so "
-        "fewer instructions per result (or more independent work per thread) is what helps",
-        "global-to-shared transfer: the time follows the bytes each warp moves from global "
-        "memory, so more reuse on chip (larger tiles), coalescing or fewer bytes is what helps",
-        "shared-to-private transfer: the time follows the shared-memory accesses per resident "
-        "warp, so keeping operands in registers (register blocking) or fewer bank conflicts is "
-        "what helps",
-        "atomics: the time follows the atomic operations of the launch, which the memory system "
-        "serializes on one address, so fewer of them (more work per block, or a per-block "
-        "partial result combined in a second pass) is what helps",
-        "barrier stages: the time follows the barriers on each thread's path, each a round of "
-        "latency between dependent stages, so fewer stages (more work between barriers, warp "
-        "shuffles in place of shared-memory rounds) is what helps",
-        "a fixed time per launch: the launch's latency floor (launch, the last wave's tail, "
-        "dependent stages), so more work per launch (fusing launches, larger batches) is what "
-        "helps",
-    };
     double terms[GB_LPBM_TERMS];
     double total = gb_lpbm_predict(f, p, terms);
     int best = 0;
@@ -395,6 +384,68 @@ enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_
     snprintf(buf, n, "%s (%.0f%% of the predicted time at %s%s%s) dominates: %s",
              gb_lpbm_term_name((enum gb_lpbm_term)best),
              total > 0 ? 100 * terms[best] / total : 0, p->config, p->problem[0] ? ", " : "",
-             p->problem, meaning[best]);
+             p->problem, gb_lpbm_term_info((enum gb_lpbm_term)best)->meaning);
     return (enum gb_lpbm_term)best;
+}
+
+/* ---- the interval of a prediction ---- */
+
+/* Replicate b of the residual bootstrap's prediction at `at`: the
+ * coefficients refitted to the fitted times plus resampled standardized
+ * residuals, and one more resampled residual in `at`'s own scale. */
+static double boot_draw(const double *a, const double *scale, size_t n, const double *fitted,
+                        const double *e, const double *w, double *ys, double w_at,
+                        const struct gb_lpbm_point *at, unsigned long long *rs, enum gb_status *st)
+{
+    struct gb_lpbm_fit f;
+    memset(&f, 0, sizeof f);
+    for (size_t i = 0; i < n; i++)
+        ys[i] = fitted[i] + e[next_rand(rs) % n] / sqrt(w[i]);
+    if ((*st = solve(a, scale, n, ys, w, f.coef)) != GB_OK)
+        return NAN;
+    return gb_lpbm_predict(&f, at, NULL) + e[next_rand(rs) % n] / sqrt(w_at);
+}
+
+enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
+                                   int boot, unsigned seed, const struct gb_lpbm_point *at,
+                                   double *lo, double *hi)
+{
+    struct gb_lpbm_fit f;
+    double scale[GB_LPBM_TERMS];
+    unsigned long long rs = seed;
+    enum gb_status st = gb_lpbm_fit(pts, n, weight, 0, 0, &f);
+    double *a = malloc(n * GB_LPBM_TERMS * sizeof *a), *w = malloc(n * sizeof *w);
+    double *fitted = malloc(n * sizeof *fitted), *e = malloc(n * sizeof *e);
+    double *ys = malloc(n * sizeof *ys), *draws = malloc((size_t)(boot > 0 ? boot : 1) * sizeof *draws);
+    *lo = *hi = NAN;
+    if (st == GB_OK && (!a || !w || !fitted || !e || !ys || !draws))
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+    if (st != GB_OK || boot < 1)
+        goto out;
+    design(pts, n, a, scale);
+    int k = 0;
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        k += f.coef[j] > 0;
+    double infl = n > (size_t)k ? sqrt((double)n / (double)(n - (size_t)k)) : 1;
+    double pred = gb_lpbm_predict(&f, at, NULL);
+    double w_at = weight == GB_LPBM_RELATIVE && pred > 0 ? 1 / (pred * pred) : 1;
+    for (size_t i = 0; i < n; i++) {
+        w[i] = weight == GB_LPBM_RELATIVE ? 1 / (pts[i].time_ns * pts[i].time_ns) : 1;
+        fitted[i] = gb_lpbm_predict(&f, &pts[i], NULL);
+        e[i] = sqrt(w[i]) * (pts[i].time_ns - fitted[i]) * infl;
+    }
+    for (int b = 0; b < boot && st == GB_OK; b++)
+        draws[b] = boot_draw(a, scale, n, fitted, e, w, ys, w_at, at, &rs, &st);
+    if (st == GB_OK) {
+        *lo = quantile(draws, (size_t)boot, 0.025);
+        *hi = quantile(draws, (size_t)boot, 0.975);
+    }
+out:
+    free(a);
+    free(w);
+    free(fitted);
+    free(e);
+    free(ys);
+    free(draws);
+    return st;
 }

@@ -15,6 +15,11 @@
 #define GB_LPBM_M_GST "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
 #define GB_LPBM_M_SHARED_SUM "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
 #define GB_LPBM_M_SHARED "l1tex__data_pipe_lsu_wavefronts_mem_shared"
+/* and what the resources form adds */
+#define GB_LPBM_M_DRAM_RD "dram__sectors_read.sum"
+#define GB_LPBM_M_DRAM_WR "dram__sectors_write.sum"
+#define GB_LPBM_M_L2 "lts__t_sectors.sum"
+#define GB_LPBM_M_GLD_INST "smsp__inst_executed_op_global_ld.sum"
 
 int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, size_t index,
                           gb_lpbm_counter_fn fn, void *ctx)
@@ -27,6 +32,9 @@ int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, si
     p->c_inst = inst;
     p->c_global_sectors = isfinite(ld) && isfinite(st) ? ld + st : NAN;
     p->c_shared_wavefronts = sh;
+    p->c_dram_sectors = fn(ctx, r, index, GB_LPBM_M_DRAM_RD) + fn(ctx, r, index, GB_LPBM_M_DRAM_WR);
+    p->c_l2_sectors = fn(ctx, r, index, GB_LPBM_M_L2);
+    p->c_global_ld_inst = fn(ctx, r, index, GB_LPBM_M_GLD_INST);
     return isfinite(p->c_inst) && isfinite(p->c_global_sectors) && isfinite(sh);
 }
 

@@ -30,6 +30,8 @@ static json_t *point_json(const struct gb_lpbm_bench_model *m, size_t i)
     double pred = gb_lpbm_predict(&m->fit, p, terms);
     json_t *o = json_object(), *x = json_object(), *t = json_object();
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
+        if (!gb_lpbm_model_has(m, (enum gb_lpbm_term)j))
+            continue;
         json_object_set_new(x, gb_lpbm_term_name((enum gb_lpbm_term)j), num(p->x[j]));
         json_object_set_new(t, gb_lpbm_term_name((enum gb_lpbm_term)j), num(terms[j]));
     }
@@ -48,6 +50,10 @@ static json_t *point_json(const struct gb_lpbm_bench_model *m, size_t i)
     json_object_set_new(o, "global_bytes_per_thread", num(p->global_bytes));
     json_object_set_new(o, "shared_accesses_per_thread", num(p->shared_accesses));
     json_object_set_new(o, "barriers_per_thread", num(p->barriers));
+    if (m->form == GB_LPBM_RESOURCES) {
+        json_object_set_new(o, "waves", num(p->waves));
+        json_object_set_new(o, "fill", num(p->fill));
+    }
     json_object_set_new(o, "predictors", x);
     json_object_set_new(o, "terms_ns", t);
     return o;
@@ -74,10 +80,26 @@ static json_t *holdout_json(const struct gb_lpbm_bench_model *m)
     return h;
 }
 
+/* The resources form's roofs, per ns (NaN: none, the count stands for itself). */
+static json_t *roofs_json(const struct gb_lpbm_point *p)
+{
+    json_t *r = json_object();
+    json_object_set_new(r, "dram_bytes_per_ns", num(p->roof_dram));
+    json_object_set_new(r, "l2_bytes_per_ns", num(p->roof_l2));
+    json_object_set_new(r, "shared_wavefronts_per_ns", num(p->roof_shared));
+    json_object_set_new(r, "warp_instructions_per_ns", num(p->roof_inst));
+    json_object_set_new(r, "atomics_per_ns", num(p->roof_atom));
+    json_object_set_new(r, "launch_a_ns", num(p->launch_a_ns));
+    json_object_set_new(r, "launch_blocks_per_ns", num(p->launch_b));
+    return r;
+}
+
 static json_t *bench_json(const struct gb_lpbm_bench_model *m)
 {
     json_t *o = json_object(), *coef = json_array(), *pts = json_array();
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
+        if (!gb_lpbm_model_has(m, (enum gb_lpbm_term)j))
+            continue;
         json_t *c = json_object();
         json_object_set_new(c, "term", json_string(gb_lpbm_term_name((enum gb_lpbm_term)j)));
         json_object_set_new(c, "estimate", num(m->fit.coef[j]));
@@ -94,6 +116,8 @@ static json_t *bench_json(const struct gb_lpbm_bench_model *m)
     json_object_set_new(o, "weight", json_string(m->weight == GB_LPBM_RELATIVE ? "relative" : "none"));
     if (m->intercept)
         json_object_set_new(o, "intercept", json_true());
+    if (m->form == GB_LPBM_RESOURCES && m->fit.n)
+        json_object_set_new(o, "roofs", roofs_json(&m->pts[0]));
     json_object_set_new(o, "n_points", json_integer((json_int_t)m->fit.n));
     json_object_set_new(o, "bootstrap", json_integer(m->fit.boot));
     json_object_set_new(o, "coefficients", coef);
@@ -105,6 +129,16 @@ static json_t *bench_json(const struct gb_lpbm_bench_model *m)
     json_object_set_new(o, "dominant", json_string(m->dominant));
     if (m->note[0])
         json_object_set_new(o, "note", json_string(m->note));
+    if (m->on.n) {
+        json_t *on = json_object();
+        json_object_set_new(on, "run", json_string(m->on.run));
+        json_object_set_new(on, "device", json_string(m->on.device));
+        json_object_set_new(on, "n_points", json_integer((json_int_t)m->on.n));
+        json_object_set_new(on, "median_abs_rel_error", num(m->on.median_abs_rel));
+        json_object_set_new(on, "max_abs_rel_error", num(m->on.max_abs_rel));
+        json_object_set_new(on, "worst", json_string(m->on.worst_config));
+        json_object_set_new(o, "on", on);
+    }
     json_object_set_new(o, "points", pts);
     return o;
 }

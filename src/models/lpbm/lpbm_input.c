@@ -273,8 +273,16 @@ static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run 
         return st;
     point_counts(in, e, p, src);
     p->c_inst = p->c_global_sectors = p->c_shared_wavefronts = NAN;
+    p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = NAN;
+    p->hot = e->r->cache == GB_CACHE_HOT;
+    p->l2_bytes = run->info.has_device ? (double)run->info.device.l2_bytes : 0;
+    p->roof_dram = p->roof_l2 = p->roof_shared = p->roof_inst = p->roof_atom = NAN;
+    p->launch_a_ns = p->launch_b = NAN;
     if (counters && gb_lpbm_counters_fill(p, e->r, ri, counters, ctx))
         in->n_counters++;
+    if (isfinite(p->c_inst) && isfinite(p->c_shared_wavefronts) && isfinite(p->c_dram_sectors) &&
+        isfinite(p->c_l2_sectors) && isfinite(p->c_global_ld_inst))
+        in->n_resources++;
     in->n++;
     return GB_OK;
 }
@@ -314,14 +322,17 @@ enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpb
         st = check_sweep(out);
     snprintf(out->sources, sizeof out->sources, "operations: %s; global bytes: %s; shared "
              "accesses: %s", src[0], src[1], src[2]);
-    for (int k = 0; k < 3 && st == GB_OK; k++)
+    for (int k = 0; k < 3 && st == GB_OK && !out->formula_why[0]; k++)
         if (!strcmp(src[k], "none"))
-            st = gb_error_set(GB_ERR_USAGE, "%s/%s: the %s count is neither analysed (%s) nor "
+            snprintf(out->formula_why, sizeof out->formula_why, "%s/%s: the %s count is neither analysed (%.300s) nor "
                               "given by the spec (add \"lpbm\": {\"%s\": \"...\"} to the bench)",
-                              suite, bench, k == 0 ? "operation" : k == 1 ? "global-byte"
+                     suite, bench, k == 0 ? "operation" : k == 1 ? "global-byte"
                                                                                : "shared-access",
                               out->analysis_why[0] ? out->analysis_why : "no reason",
                               k == 0 ? "ops" : k == 1 ? "global_bytes" : "shared_accesses");
+    /* the formula form's counts are needed only where the counters are not */
+    if (st == GB_OK && out->formula_why[0] && out->n_resources != (int)out->n)
+        st = gb_error_set(GB_ERR_USAGE, "%s", out->formula_why);
     if (st != GB_OK)
         gb_lpbm_input_release(out);
     return st;
@@ -334,4 +345,36 @@ void gb_lpbm_input_release(struct gb_lpbm_input *in)
     free(in->pts);
     gb_analysis_release(&in->analysis);
     memset(in, 0, sizeof *in);
+}
+
+enum gb_status gb_lpbm_point_at(struct gb_lpbm_input *in, const struct gb_lpbm_spec *spec,
+                                const struct gb_kv *axes, int n_axes, struct gb_lpbm_point *p)
+{
+    const struct gb_spec_bench_text *b = find_bench(spec, in->bench);
+    struct gb_record r;
+    char src[3][16];
+    double bd[3], gd[3];
+    enum gb_status st;
+    if (!b || in->n == 0)
+        return gb_error_set(GB_ERR_USAGE, "the spec has no bench '%s'", in->bench);
+    memset(&r, 0, sizeof r);
+    r.axes = (struct gb_kv *)axes;
+    r.n_axes = n_axes;
+    struct env e = {b, &r, 0, NULL};
+    memset(p, 0, sizeof *p);
+    point_labels(b, &r, p);
+    for (int d = 0; d < 3; d++)
+        if ((st = launch_dim(&e, 0, d, &bd[d])) || (st = launch_dim(&e, 1, d, &gd[d])))
+            return gb_error_set(st, "%s %s: the launch: %s", p->config, p->problem, gb_error_message());
+    p->block_threads = bd[0] * bd[1] * bd[2];
+    p->grid_blocks = gd[0] * gd[1] * gd[2];
+    p->sm_count = in->pts[0].sm_count;
+    p->warp_size = in->pts[0].warp_size;
+    p->hot = in->pts[0].hot;
+    p->l2_bytes = in->pts[0].l2_bytes;
+    p->time_ns = p->ci_lo_ns = p->ci_hi_ns = p->active_warps_per_sm = NAN;
+    point_counts(in, &e, p, src);
+    p->c_inst = p->c_global_sectors = p->c_shared_wavefronts = NAN;
+    p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = NAN;
+    return GB_OK;
 }

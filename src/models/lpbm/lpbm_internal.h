@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "gpubound/lpbm.h"
 #include "gpubound/spec.h"
 
 #define GB_LPBM_PATH 4096
@@ -16,5 +17,26 @@ struct gb_lpbm_spec {
     struct gb_spec_bench_text *b;         /* its benches, every expression as text */
     size_t n;
 };
+
+/* The resources form's predictors of `p` (wf_ndr filled; wf_wg warps per
+ * block): lpbm_terms.c. GB_ERR_FORMAT when a counter is missing. */
+enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg);
+
+/* The point of bench in->bench at the configuration `axes` (every axis of
+ * the bench), not measured: its labels, its launch from the spec's
+ * expressions, the analysis's counts; no time, no counters, no active warps
+ * (NaN: the caller models them). lpbm_input.c. GB_ERR_FORMAT, GB_ERR_USAGE. */
+struct gb_lpbm_input;
+struct gb_kv;
+enum gb_status gb_lpbm_point_at(struct gb_lpbm_input *in, const struct gb_lpbm_spec *spec,
+                                const struct gb_kv *axes, int n_axes, struct gb_lpbm_point *p);
+
+/* The fit of the n points and, from `boot` residual-bootstrap replicates
+ * seeded with `seed`, the 95% predictive interval of the time at `at`
+ * (predictors filled): the coefficients' spread plus a resampled residual.
+ * lpbm.c. */
+enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
+                                   int boot, unsigned seed, const struct gb_lpbm_point *at,
+                                   double *lo, double *hi);
 
 #endif

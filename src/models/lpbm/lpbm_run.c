@@ -27,7 +27,8 @@ static size_t gb_lpbm_best(const struct gb_lpbm_point *pts, size_t n)
 }
 
 static enum gb_status gb_lpbm_fit_one(const struct gb_lpbm_fit_opts *o, const struct gb_lpbm_input *in,
-                                      enum gb_lpbm_form form, struct gb_lpbm_bench_model *m)
+                                      const struct gb_ceilings *roofs, enum gb_lpbm_form form,
+                                      struct gb_lpbm_bench_model *m)
 {
     enum gb_status st;
     memset(m, 0, sizeof *m);
@@ -35,7 +36,7 @@ static enum gb_status gb_lpbm_fit_one(const struct gb_lpbm_fit_opts *o, const st
     memcpy(m->suite, in->suite, sizeof m->suite);
     memcpy(m->bench, in->bench, sizeof m->bench);
     snprintf(m->sources, sizeof m->sources, "%s",
-             form == GB_LPBM_COUNTERS ? "measured counters" : in->sources);
+             form == GB_LPBM_FORMULA ? in->sources : "measured counters");
     memcpy(m->note, in->note, sizeof m->note);
     m->form = form;
     m->weight = o->weight;
@@ -46,13 +47,18 @@ static enum gb_status gb_lpbm_fit_one(const struct gb_lpbm_fit_opts *o, const st
     memcpy(m->pts, in->pts, in->n * sizeof *m->pts);
     for (size_t i = 0; i < in->n; i++) {
         m->pts[i].intercept = o->intercept;
+        gb_lpbm_roofs_set(&m->pts[i], roofs);
         if ((st = gb_lpbm_predictors(&m->pts[i], form)) != GB_OK)
             return st;
     }
     if ((st = gb_lpbm_fit(m->pts, in->n, o->weight, GB_LPBM_BOOT, GB_LPBM_SEED, &m->fit)) ||
         (st = gb_lpbm_holdout_run(m->pts, in->n, o->weight, &o->holdout, &m->held)))
         return gb_error_set(st, "%s/%s: %s", in->suite, in->bench, gb_error_message());
-    gb_lpbm_dominant(&m->fit, &m->pts[gb_lpbm_best(m->pts, in->n)], m->dominant, sizeof m->dominant);
+    gb_lpbm_judge(&m->fit, &m->held, m->pts, in->n, &m->verdict);
+    if (m->verdict.explains)
+        gb_lpbm_dominant(&m->fit, &m->pts[gb_lpbm_best(m->pts, in->n)], m->dominant, sizeof m->dominant);
+    else
+        snprintf(m->dominant, sizeof m->dominant, "%.*s", (int)sizeof m->dominant - 1, m->verdict.text);
     return GB_OK;
 }
 
@@ -92,15 +98,22 @@ static enum gb_status gb_lpbm_fit_bench(const struct gb_run *run, const struct g
     if (o->on_input)
         o->on_input(o->ctx, in);
     int forms[2], nf = 0;
-    if (o->form != GB_LPBM_COUNTERS)
+    if (o->form >= 0)
+        forms[nf++] = o->form;
+    else if (in->n_resources == (int)in->n)
+        forms[nf++] = GB_LPBM_RESOURCES;
+    else {
         forms[nf++] = GB_LPBM_FORMULA;
-    if (o->form == GB_LPBM_COUNTERS || (o->form < 0 && in->n_counters == (int)in->n))
-        forms[nf++] = GB_LPBM_COUNTERS;
+        if (in->n_counters == (int)in->n)
+            forms[nf++] = GB_LPBM_COUNTERS;
+    }
     for (int k = 0; k < nf; k++) {
+        if (forms[k] == GB_LPBM_FORMULA && in->formula_why[0])
+            return gb_error_set(GB_ERR_USAGE, "%s", in->formula_why);
         if ((st = gb_lpbm_grow((void **)&r->models, r->n_models, &r->cap_models, sizeof *r->models)) != GB_OK)
             return st;
         struct gb_lpbm_bench_model *m = &r->models[r->n_models++];
-        if ((st = gb_lpbm_fit_one(o, in, (enum gb_lpbm_form)forms[k], m)) != GB_OK)
+        if ((st = gb_lpbm_fit_one(o, in, &r->roofs, (enum gb_lpbm_form)forms[k], m)) != GB_OK)
             return st;
         if (o->on_model)
             o->on_model(o->ctx, m);
@@ -128,6 +141,10 @@ enum gb_status gb_lpbm_fit_run(const struct gb_run *run, const struct gb_lpbm_fi
         return st;
     }
     snprintf(r->spec_path, sizeof r->spec_path, "%s", spec_path);
+    if (o->ceilings)
+        r->roofs = *o->ceilings;
+    else
+        gb_ceilings_guide(&run->info.device, &r->roofs);
     if ((st = gb_lpbm_spec_check(run, r->spec, &r->spec_unchecked)) != GB_OK)
         return st;
     r->n_benches = gb_lpbm_spec_n_benches(r->spec);

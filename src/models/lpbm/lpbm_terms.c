@@ -1,0 +1,149 @@
+/* lpbm_terms.c - the breakdown model's terms as one table, and the
+ * resources form's predictors: each measured count over the machine's
+ * measured roof, with the launch's parallelism (gpubound/lpbm.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpubound/lpbm.h"
+#include "gpubound/roofline.h"
+#include "lpbm_internal.h"
+
+#define F_FORMULA (1u << GB_LPBM_FORMULA)
+#define F_COUNTERS (1u << GB_LPBM_COUNTERS)
+#define F_RESOURCES (1u << GB_LPBM_RESOURCES)
+#define F_LPBM (F_FORMULA | F_COUNTERS)
+
+static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
+    {"PUT", "PUT: processing units", "instruction slots per resident warp",
+     "operations per thread x max(waves, 1)", "",
+     "the processing units: the time follows the operations each resident warp issues, so "
+     "fewer instructions per result (or more independent work per thread) is what helps", F_LPBM},
+    {"G2ST", "G2ST: global to shared", "bytes", "global bytes per thread x warps in the launch", "",
+     "global-to-shared transfer: the time follows the bytes each warp moves from global "
+     "memory, so more reuse on chip (larger tiles), coalescing or fewer bytes is what helps", F_LPBM},
+    {"S2PT", "S2PT: shared to private", "accesses per resident warp",
+     "shared accesses per thread x max(waves, 1)", "",
+     "shared-to-private transfer: the time follows the shared-memory accesses per resident "
+     "warp, so keeping operands in registers (register blocking) or fewer bank conflicts is "
+     "what helps", F_LPBM},
+    {"ATOM", "ATOM: atomics", "atomics (resources form: ns at the roof)",
+     "the analysis's atomic operations of the launch (resources form: over the atomic roof)",
+     "atom_global_one",
+     "atomics: the time follows the atomic operations of the launch, which the memory system "
+     "serializes on one address, so fewer of them (more work per block, or a per-block "
+     "partial result combined in a second pass) is what helps", F_LPBM | F_RESOURCES},
+    {"SYNC", "SYNC: barrier stages", "barriers", "barriers on a thread's path", "",
+     "barrier stages: the time follows the barriers on each thread's path, each a round of "
+     "latency between dependent stages, so fewer stages (more work between barriers, warp "
+     "shuffles in place of shared-memory rounds) is what helps", F_LPBM},
+    {"FIX", "FIX: fixed per launch", "launches", "1 (breakdown --intercept)", "",
+     "a fixed time per launch: the launch's latency floor (launch, the last wave's tail, "
+     "dependent stages), so more work per launch (fusing launches, larger batches) is what "
+     "helps", F_LPBM},
+    {"DRAM", "DRAM: bytes over the DRAM roof", "ns at the roof",
+     "32 x DRAM sectors read and written / DRAM roof (0 on a hot run whose DRAM bytes fit in "
+     "75% of L2)", "dram",
+     "DRAM bandwidth: the time follows the bytes that reach DRAM (dram__sectors), so fewer "
+     "bytes (reuse in L2 or on chip, smaller types) is what helps; more parallelism does not",
+     F_RESOURCES},
+    {"L2", "L2: bytes over the L2 roof", "ns at the roof", "32 x L2 sectors / L2 roof", "l2",
+     "L2 bandwidth: the time follows the sectors through L2 (lts__t_sectors), so fewer "
+     "sectors (coalescing, reuse on chip in shared memory or registers) is what helps",
+     F_RESOURCES},
+    {"SHM", "SHM: shared wavefronts over the shared roof", "ns at the roof",
+     "shared wavefronts / fill / (shared roof / 128 bytes)", "smem",
+     "shared memory: the time follows the shared-memory wavefronts (l1tex shared wavefronts), "
+     "so fewer of them (no bank conflicts, operands kept in registers) or a fuller grid is "
+     "what helps", F_RESOURCES},
+    {"INST", "INST: instructions over the issue rate", "ns at the roof",
+     "warp instructions / fill / (FP32 roof / 64)", "fp32",
+     "instruction issue: the time follows the warp instructions executed "
+     "(smsp__inst_executed), so fewer instructions per result (less index arithmetic, "
+     "unrolling, vector loads) or a fuller grid is what helps", F_RESOURCES},
+    {"LAT", "LAT: load round trips per warp x waves", "round trips",
+     "global load instructions per warp x waves", "",
+     "memory latency: the time follows the dependent global loads each warp waits for, wave "
+     "after wave, so more loads in flight per warp (more independent work per thread, more "
+     "resident warps) is what helps", F_RESOURCES},
+    {"LAUNCH", "LAUNCH: launch floor", "ns", "max(0, a + B / b - the largest resource time)",
+     "launch",
+     "the launch floor: the launch and its blocks' start cost more than the work, so more "
+     "work per launch (fusing launches, more work per block) is what helps", F_RESOURCES},
+};
+
+const struct gb_lpbm_term_row *gb_lpbm_term_info(enum gb_lpbm_term t)
+{
+    return (unsigned)t < GB_LPBM_TERMS ? &gb_lpbm_rows[t] : NULL;
+}
+
+int gb_lpbm_form_has(enum gb_lpbm_form form, enum gb_lpbm_term t)
+{
+    return (unsigned)t < GB_LPBM_TERMS && (unsigned)form < 3 && (gb_lpbm_rows[t].forms >> form) & 1;
+}
+
+int gb_lpbm_model_has(const struct gb_lpbm_bench_model *m, enum gb_lpbm_term t)
+{
+    return gb_lpbm_form_has(m->form, t) || (t == GB_LPBM_FIX && m->intercept);
+}
+
+static double per_ns(const struct gb_ceilings *c, int roof, double scale)
+{
+    double v = c->value[roof];
+    return isfinite(v) && v > 0 ? v / scale : NAN;
+}
+
+void gb_lpbm_roofs_set(struct gb_lpbm_point *p, const struct gb_ceilings *c)
+{
+    p->roof_dram = per_ns(c, GB_ROOF_DRAM, 1);        /* GB/s = bytes/ns */
+    p->roof_l2 = per_ns(c, GB_ROOF_L2, 1);
+    p->roof_shared = per_ns(c, GB_ROOF_SMEM, 128);    /* a wavefront moves 128 bytes */
+    p->roof_inst = per_ns(c, GB_ROOF_FP32, 64);       /* 32 lanes x 2 flops per FMA */
+    p->roof_atom = per_ns(c, GB_ROOF_ATOM_GLOBAL_ONE, 1);
+    p->launch_a_ns = c->launch_a_ns;
+    p->launch_b = c->launch_b_blocks_per_ns;
+}
+
+/* count / rate; the count itself when there is no rate (its coefficient is
+ * then a time per unit: the guide publishes no atomic rate). */
+static double at_roof(double count, double rate)
+{
+    return isfinite(rate) && rate > 0 ? count / rate : count;
+}
+
+static int bad_count(double v)
+{
+    return !isfinite(v) || v < 0;
+}
+
+enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
+{
+    if (bad_count(p->c_inst) || bad_count(p->c_shared_wavefronts) || bad_count(p->c_dram_sectors) ||
+        bad_count(p->c_l2_sectors) || bad_count(p->c_global_ld_inst))
+        return gb_error_set(GB_ERR_FORMAT, "%s %s: the record lacks a counter the resources form "
+                            "needs (instructions, shared wavefronts, DRAM and L2 sectors, global "
+                            "loads); record with run --counters or use --form formula",
+                            p->config, p->problem);
+    double per_sm = floor(p->active_warps_per_sm / wf_wg);
+    double s = (per_sm >= 1 ? per_sm : 1) * p->sm_count, b = p->grid_blocks > 0 ? p->grid_blocks : 1;
+    p->waves = ceil(b / s);
+    p->fill = b / (s * p->waves);
+    double dram_bytes = 32 * p->c_dram_sectors;
+    int in_l2 = p->hot && p->l2_bytes > 0 && dram_bytes <= GB_LPBM_L2_FITS * p->l2_bytes;
+    p->x[GB_LPBM_DRAM] = in_l2 ? 0 : at_roof(dram_bytes, p->roof_dram);
+    p->x[GB_LPBM_L2] = at_roof(32 * p->c_l2_sectors, p->roof_l2);
+    p->x[GB_LPBM_SHM] = at_roof(p->c_shared_wavefronts / p->fill, p->roof_shared);
+    p->x[GB_LPBM_INST] = at_roof(p->c_inst / p->fill, p->roof_inst);
+    p->x[GB_LPBM_LAT] = p->wf_ndr > 0 ? p->c_global_ld_inst / p->wf_ndr * p->waves : 0;
+    p->x[GB_LPBM_ATOM] = bad_count(p->atomics) ? 0 : at_roof(p->atomics, p->roof_atom);
+    double most = 0;
+    static const enum gb_lpbm_term res[] = {GB_LPBM_DRAM, GB_LPBM_L2, GB_LPBM_SHM, GB_LPBM_INST,
+                                            GB_LPBM_ATOM};
+    for (size_t k = 0; k < sizeof res / sizeof res[0]; k++)
+        most = fmax(most, p->x[res[k]]);
+    double floor_ns = isfinite(p->launch_a_ns) && isfinite(p->launch_b) && p->launch_b > 0
+                          ? p->launch_a_ns + b / p->launch_b : 0;
+    p->x[GB_LPBM_LAUNCH] = floor_ns > most ? floor_ns - most : 0;
+    p->x[GB_LPBM_FIX] = p->intercept ? 1 : 0;
+    return GB_OK;
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# breakdown's resources form, --ceilings, --predict and --on on committed
+# corpus runs (data/h100 and data/h200 corpus-2026-11-26, recorded with
+# counters), and the honesty rule on the committed all-absent case.
+set -u
+source "$(dirname "$0")/lib.bash"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+check() { if ! eval "$2"; then echo "FAIL: $1"; fails=$((fails + 1)); fi; }
+R1="$GB_SRC/data/h100/corpus-2026-11-26/triad"
+R2="$GB_SRC/data/h200/corpus-2026-11-26/triad"
+C1="$GB_SRC/data/h100/ceilings-2026-11-26"
+C2="$GB_SRC/data/h200/ceilings-2026-11-26"
+AX=block_size_x=256,elems_per_thread=2,vector_width=1,n=8388608
+NEW=block_size_x=384,elems_per_thread=3,vector_width=1,n=8388608
+
+# the resources form by default (every record has its counters), measured roofs
+"$GPUBOUND" breakdown "$R1" --out "$T/a" --no-chart --ceilings "$C1" --predict "$AX" \
+    --predict "$NEW" >"$T/out" 2>"$T/err"
+rc=$?
+check "resources fit: exit 0 (got $rc: $(cat "$T/err"))" '[ $rc -eq 0 ]'
+check "the resources form by default" 'grep -q "^corpus-triad/triad, resources form: t = a1\*ATOM + a2\*DRAM" "$T/out"'
+check "the roofs named" 'grep -q "^roofs: measured by .*ceilings-2026-11-26" "$T/out"'
+check "the model file keeps the roofs" 'grep -q "\"dram_bytes_per_ns\"" "$T/a/lpbm-model.json"'
+r2=$(sed -n 's/^R^2 \([0-9.]*\),.*/\1/p' "$T/out")
+check "triad is explained (R^2 $r2 >= 0.95)" 'awk -v r="$r2" "BEGIN{exit !(r >= 0.95)}"'
+# --predict at a measured configuration: the measured time inside the interval
+line=$(grep "^triad  *block_size_x=256 elems_per_thread=2 vector_width=1  *n=8388608 " "$T/out")
+check "--predict at a measured configuration says so" 'printf "%s" "$line" | grep -q "measured: 38.26 us"'
+read -r pred lo hi <<<"$(printf '%s' "$line" | awk '{print $6, $7, $8}')"
+check "its interval holds the prediction and the measured 38.26 us ($lo $pred $hi)" \
+    'awk -v p="$pred" -v l="$lo" -v h="$hi" "BEGIN{exit !(l <= p && p <= h && l <= 38.26 && 38.26 <= h)}"'
+check "--predict at an unmeasured configuration: less certain" \
+    'grep "block_size_x=384 elems_per_thread=3" "$T/out" | grep -q "not measured; counters modelled (spread [0-9]*%): less certain"'
+check "the terms named" 'grep "block_size_x=384 elems_per_thread=3" "$T/out" | grep -q "DRAM [0-9]*%, L2 [0-9]*%"'
+# the guide's roofs without --ceilings, said so
+"$GPUBOUND" breakdown "$R1" --out "$T/g" --no-chart >"$T/out" 2>&1
+check "no --ceilings: the guide's figures, said so" 'grep -q "^roofs: the guide.s theoretical figures for NVIDIA H100" "$T/out"'
+# bad --predict: a missing axis, an unknown one, not a number
+for bad in block_size_x=256 "$AX,foo=2" "${AX/n=8388608/n=big}"; do
+    "$GPUBOUND" breakdown "$R1" --out "$T/b" --no-chart --predict "$bad" >/dev/null 2>"$T/err"
+    rc=$?
+    check "--predict $bad: exit 2 (got $rc)" '[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ]'
+done
+# ceilings of another GPU only: refused
+"$GPUBOUND" breakdown "$R1" --out "$T/c" --no-chart --ceilings "$C2" >/dev/null 2>"$T/err"
+rc=$?
+check "--ceilings of another GPU: exit 2 (got $rc)" '[ $rc -eq 2 ] && grep -q "no --ceilings run was measured on NVIDIA H100" "$T/err"'
+
+# fitted on the H200, predicting the H100 from its roofs
+"$GPUBOUND" breakdown "$R2" --out "$T/on" --no-chart --ceilings "$C2" --ceilings "$C1" --on "$R1" \
+    >"$T/out" 2>"$T/err"
+rc=$?
+check "--on: exit 0 (got $rc: $(cat "$T/err"))" '[ $rc -eq 0 ]'
+check "--on: the comparison printed" 'grep -q "predicting .*corpus-2026-11-26/triad (NVIDIA H100 80GB HBM3, roofs measured) with these coefficients: 64 configurations, median |error| [0-9.]*%" "$T/out"'
+med=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['models'][0]['on']['median_abs_rel_error'])" "$T/on/lpbm-model.json")
+check "--on: the model file's median ($med) under 20%" 'awk -v m="$med" "BEGIN{exit !(m < 0.20)}"'
+
+# the honesty rule on the committed all-absent case: the formula form of
+# transpose/tiled has no term the source analysis can count
+"$GPUBOUND" breakdown "$GB_SRC/data/h100/corpus-2026-11-26/transpose" --bench tiled --form formula \
+    --out "$T/t" --no-chart >"$T/out" 2>"$T/err"
+rc=$?
+check "all absent: exit 4 (got $rc)" '[ $rc -eq 4 ]'
+check "all absent: said so" 'grep -q "^corpus-transpose/tiled: the model does not explain this kernel (every term is absent or fitted at zero)" "$T/out"'
+check "all absent: no term named, no advice" '! grep -q "dominates:" "$T/out" && ! grep -q "is what helps" "$T/out"'
+[ $fails -eq 0 ] && echo "breakdown_predict: all checks passed"
+exit $((fails > 0))
