@@ -28,8 +28,10 @@
     "  --compare         fit every form and print their fit and held-out statistics (each\n"  \
     "                    warps value left out in turn); writes nothing\n"                      \
     "  --out DIR         the directory the model is written to, as campprof-model.json\n"         \
-    "                    (default RUN_DIR; made when missing)\n"                                   \
-    "  --model FILE      the model file itself, instead (the file --model reads in predict)\n"    \
+    "                    (default runs/campprof-fit-<UTC time>, named on stdout; made when\n"    \
+    "                    missing; never inside RUN_DIR: that is a usage error)\n"               \
+    "  --model FILE      the model file itself, instead (the file --model reads in predict;\n"   \
+    "                    never inside RUN_DIR)\n"                                                \
     "  --p-remove P      paper, interactions: drop terms whose p-value exceeds P (default 0.10)\n" \
     "  --interactions    the same as --form interactions\n"                                     \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
@@ -105,11 +107,11 @@
     "written; 2 on a usage error (a malformed count, and a launch whose block cannot run, among them);\n"  \
     "detect: 3 without a GPU.\n"                               \
     "Example: gpubound camp detect transpose/naive --set n=4096\n"                             \
-    "Example: gpubound camp fit runs/camping\n"                                                   \
-    "Example: gpubound camp predict --model runs/camping/campprof-model.json --gld 4:1179648 \\\n" \
+    "Example: gpubound camp fit runs/camping --out runs/camp\n"                                                   \
+    "Example: gpubound camp predict --model runs/camp/campprof-model.json --gld 4:1179648 \\\n" \
     "           --gst 4:1179648 --warps 64 --at-warps 32 --time-ns 223920 --chart transpose.svg\n" \
     "Example: gpubound camp predict --model M.json --from-ncu transpose.csv --chart t.svg\n"      \
-    "Example: gpubound camp validate --model runs/camping/campprof-model.json runs/camping\n" \
+    "Example: gpubound camp validate --model runs/camp/campprof-model.json runs/camping\n" \
     "           --ceilings runs/ceilings --out runs/camping-validation\n"
 
 struct gb_camp_model;

@@ -10,7 +10,7 @@ command -v gnuplot >/dev/null 2>&1 && HAVE_GNUPLOT=1
 
 cp -r "$FIXTURE" "$TMP/run"
 RUN="$TMP/run"
-MODEL="$RUN/campprof-model.json"
+MODEL="$TMP/model/campprof-model.json"
 
 # band_rows N: the predict table in $OUT has N rows, 1..N active warps, each
 # a positive best time not above the worst (a camped bound below the spread
@@ -21,9 +21,31 @@ band_rows() {
 }
 
 # ---- fit ----
-expect 0 "" camp fit "$RUN" --form paper
-[ -s "$MODEL" ] && ok || bad "fit did not write RUN_DIR/campprof-model.json"
+# Without --out the model goes to a new runs/campprof-fit-<UTC time> in the
+# working directory, named on stdout; the run it reads is left as it was.
+mkdir -p "$TMP/cwd"
+before=$(cd "$RUN" && find . | sort)
+(cd "$TMP/cwd" && "$GPUBOUND" camp fit "$RUN" --form paper >"$TMP/out" 2>"$TMP/err"); RC=$?
+OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
+[ "$RC" = 0 ] && ok || bad "camp fit without --out exited $RC"
+[ "$before" = "$(cd "$RUN" && find . | sort)" ] && ok || bad "camp fit without --out changed the run it read"
+defmodel=$(printf '%s\n' "$OUT" | sed -n 's/^Model: //p')
+case "$defmodel" in
+runs/campprof-fit-20[0-9][0-9][01][0-9][0-3][0-9]T[0-9][0-9][0-9][0-9][0-9][0-9]Z/campprof-model.json)
+    ok ;;
+*) bad "camp fit without --out names no default model on stdout: '$defmodel'" ;;
+esac
+[ -s "$TMP/cwd/$defmodel" ] && ok || bad "the model named on stdout was not written"
+# An --out or --model inside the run it reads is a usage error; nothing is made.
+expect 2 "fit: --out $RUN/sub lies inside the run $RUN, which camp fit only reads" \
+    camp fit "$RUN" --form paper --out "$RUN/sub"
+expect 2 "fit: --model $RUN/m.json lies inside the run" camp fit "$RUN" --model "$RUN/m.json"
+[ ! -e "$RUN/sub" ] && [ ! -e "$RUN/m.json" ] && ok || bad "a refused camp fit wrote into the run"
+expect 0 "" camp fit "$RUN" --form paper --out "$TMP/model"
+[ -s "$MODEL" ] && ok || bad "fit did not write DIR/campprof-model.json"
+cmp -s "$MODEL" "$TMP/cwd/$defmodel" && ok || bad "the default and --out models differ"
 printf '%s\n' "$ERR" | grep -qx "wrote $MODEL" && ok || bad "fit does not say what it wrote"
+printf '%s\n' "$OUT" | grep -q '^Model: ' && bad "fit with --out names a default model" || ok
 for eq in "reads, spread over every partition: 36 points" "reads, camped on one: 36 points" \
     "writes, spread over every partition: 36 points" "writes, camped on one: 36 points"; do
     printf '%s\n' "$OUT" | grep -qF "$eq" && ok || bad "fit output lacks '$eq'"
