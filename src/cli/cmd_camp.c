@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_camp.h"
+#include "gpubound/camp_run.h"
 #include "gpubound/campprof.h"
 #include "gpubound/report.h"
 #include "util/fs.h"
@@ -281,19 +282,6 @@ static int camp_fit_model_path(const char *dir, const char **out, const char *mo
     return -1;
 }
 
-/* The stage of the model: --out DIR (made at commit when missing), else
- * the directory of the model's file (which must exist). */
-static enum gb_status camp_fit_stage(const char *out, const char *model, const char *path,
-                                     struct gb_stage *s, char *staged, size_t n)
-{
-    enum gb_status st;
-    if (!out || model)
-        return gb_stage_open_file(s, path, staged, n);
-    if ((st = gb_stage_open(s, out)) == GB_OK)
-        st = gb_stage_path(s, "campprof-model.json", staged, n);
-    return st;
-}
-
 /* One row per form and equation: the fit and held-out statistics. */
 static enum gb_status compare_rows(struct gb_table *t, const struct gb_camp_model *m)
 {
@@ -360,8 +348,7 @@ static int camp_fit(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     const char *out = NULL, *model = NULL, *dir;
     int force = 0;
-    char path[4300], staged[GB_PATH_MAX + 64], default_out[4300];
-    struct gb_stage stage = {.open = 0};
+    char path[4300], default_out[4300];
     double p_remove = GB_CAMP_P_REMOVE;
     int interactions = 0, form = -1, compare = 0;
     enum gb_format fmt = GB_FORMAT_TABLE;
@@ -422,17 +409,12 @@ static int camp_fit(int argc, char **argv)
         rc = gb_cli_fail(st, "camp fit", "give the directory of a run recorded by 'gpubound run camping'");
         goto done;
     }
-    if ((st = gb_camp_fit_form(run, p_remove, (enum gb_camp_form)form, GB_CAMP_LEVEL_UNKNOWN, m)) !=
-        GB_OK) {
+    const struct gb_camp_fit_opts fo = {p_remove, (enum gb_camp_form)form, model ? NULL : out, model,
+                                        force};
+    if ((st = gb_camp_fit_run(run, &fo, m, NULL, 0)) != GB_OK) {
         rc = gb_cli_fail(st, "camp fit",
                          st == GB_ERR_FORMAT ? "record the camping suite with 'gpubound run camping'"
                                              : NULL);
-        goto done;
-    }
-    if ((st = gb_camp_model_guard(path, m, force)) != GB_OK ||
-        (st = camp_fit_stage(out, model, path, &stage, staged, sizeof staged)) != GB_OK ||
-        (st = gb_camp_model_write(m, staged)) != GB_OK || (st = gb_stage_commit(&stage)) != GB_OK) {
-        rc = gb_cli_fail(gb_stage_fail(&stage, st), "camp fit", NULL);
         goto done;
     }
     if (fmt == GB_FORMAT_TABLE)
@@ -451,7 +433,6 @@ static int camp_fit(int argc, char **argv)
     if (out == default_out)
         fprintf(fmt == GB_FORMAT_TABLE ? stdout : stderr, "Model: %s\n", path);
 done:
-    gb_stage_abort(&stage);
     gb_run_free(run);
     free(m);
     return rc;

@@ -55,6 +55,8 @@
     "                    (required with --threads; from the export with --from-ncu)\n"         \
     "  --dyn-smem B      dynamic shared memory per block at launch, bytes (default 0)\n"        \
     "  --grid G          blocks in the grid (default: enough to fill every SM)\n"                 \
+    "                    (each configuration's achieved warps per SM, from the grid and the\n" \
+    "                    tail of its last wave, are the table's last column)\n"                 \
     "  --warps W         the configurations 1..W active warps per SM, instead of the launch\n"   \
     "  --time-ns T       the kernel's measured time per launch, ns\n"                             \
     "  --at-warps W      the active warps per SM it was measured at (default: the launch's,\n"   \
