@@ -14,7 +14,8 @@
     "                             [--html F.html] [--ceilings RUN]\n" \
     "       gpubound camp validate --model FILE RUN_DIR [RUN_DIR...] [--ceilings RUN] [--out DIR] [--format FMT]\n" \
     "                              [--force]\n" \
-    "       gpubound camp detect SUITE/BENCH|SPEC [--set AXIS=V ...] [--refs RUN_DIR] [--quick] [--device N]"
+    "       gpubound camp detect SUITE/BENCH|SPEC [--set AXIS=V ...] [--refs RUN_DIR] [--quick] [--device N]\n" \
+    "       gpubound camp detect --from-run RUN [--point AXIS=V,...] [--refs RUN_DIR]"
 
 #define GB_CAMP_HELP                                                                              \
     "camp fit: the model's four equations (reads and writes, spread and camped), fitted to\n"    \
@@ -103,12 +104,20 @@
     "profiled in the same command: camped when max/mean is at least 2 times the spread\n"      \
     "reference's (\"camped on N of M slices, X times the spread reference\").\n"                \
     "  --refs RUN_DIR    read the references from a camping run recorded with --counters\n"    \
+    "  --from-run RUN    no GPU: judge the points recorded in RUN with counters instead; per\n" \
+    "                    point, the share of the L2 sectors on the busiest slice (max/sum of\n" \
+    "                    lts__t_sectors), an even share (1/slices), and with --refs the spread\n" \
+    "                    and camped references' shares and the verdict; without --refs the\n" \
+    "                    shares are printed and stderr names the run that would give them\n"  \
+    "  --point AXES      with --from-run: only the points with these axis=value pairs\n"      \
     "  --set, --quick, --device   the points, as for run\n"                                     \
-    "Camp commands other than detect need no GPU. Exit 0 on success; 1 when a run, model or export is\n"         \
+    "Camp commands other than detect (without --from-run) need no GPU. Exit 0 on success; 1 when a run, model or export is\n"         \
     "missing or malformed, a run has no camping records, a fit fails or a file cannot be\n"       \
     "written; 2 on a usage error (a malformed count, and a launch whose block cannot run, among them);\n"  \
     "detect: 3 without a GPU.\n"                               \
     "Example: gpubound camp detect transpose/naive --set n=4096\n"                             \
+    "Example: gpubound camp detect --from-run runs/corpus/rowsum --point rows=512,cols=65536 \\\n" \
+    "           --refs runs/camping-counters\n"                                                 \
     "Example: gpubound camp fit runs/camping --out runs/camp\n"                                                   \
     "Example: gpubound camp predict --model runs/camp/campprof-model.json --gld 4:1179648 \\\n" \
     "           --gst 4:1179648 --warps 64 --at-warps 32 --time-ns 223920 --chart transpose.svg\n" \
