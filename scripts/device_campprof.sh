@@ -31,7 +31,7 @@ step() {   # step NAME LIMIT_S CMD... : runs, logs stdout/stderr, records rc and
 C="$OUT/camping"
 step run-camping 200 "$GB" run camping --no-report --out "$C"
 step fit-compare 30 "$GB" camp fit "$C" --compare
-step fit 20 "$GB" camp fit "$C"
+step fit 20 "$GB" camp fit "$C" --out "$OUT"
 step fit-paper 20 "$GB" camp fit "$C" --form paper --model "$OUT/campprof-model-paper.json"
 
 COUNTERS=()
@@ -44,13 +44,13 @@ for ex in stencil sgemm reduction fft; do
     [ -s "$OUT/spec-$ex/results.json" ] && SPECS+=("$OUT/spec-$ex")
 done
 
-step validate 30 "$GB" camp validate --model "$C/campprof-model.json" "$C" "${SPECS[@]}"
+step validate 30 "$GB" camp validate --model "$OUT/campprof-model.json" "$C" "${SPECS[@]}"
 step validate-paper 30 "$GB" camp validate --model "$OUT/campprof-model-paper.json" "$C" \
     --out "$OUT/validate-paper"
 # The README's example: the coalesced transpose as measured at 32 warps.
 TC=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)h[$i]=i} $2=="transpose_coalesced" && $(h["warps"])==32 {print $(h["median_ns"])}' \
     "$C/results.csv" 2>/dev/null | head -1)
-step predict 20 "$GB" camp predict --model "$C/campprof-model.json" --gld 4:1179648 --gst 4:1179648 \
+step predict 20 "$GB" camp predict --model "$OUT/campprof-model.json" --gld 4:1179648 --gst 4:1179648 \
     --warps 64 --at-warps 32 --time-ns "${TC:-223920}" --chart "$OUT/predict/transpose_coalesced.svg"
 
 echo

@@ -36,7 +36,7 @@ ROOMS_OF_HEADERS = {
     # chart_spec: the chart specs a run directory carries (charts.json), read
     # and written beside its records; the suites declare theirs with it.
     "results": "results", "counters": "results", "ncu": "results", "chart_spec": "results",
-    "camp_counts": "models", "camp_detect": "models", "campprof": "models", "compare": "models",
+    "camp_counts": "models", "camp_detect": "models", "camp_run": "models", "campprof": "models", "compare": "models",
     "geometry": "models", "lpbm": "models", "lpbm_input": "models", "lpbm_run": "models", "nnls": "models",
     "occupancy": "models", "regress": "models", "tune": "models", "speedup": "models", "roofline": "models", "guide": "models",
     "measure": "measure", "session": "measure", "fleet_loop": "measure",

@@ -34,6 +34,8 @@ struct gb_camp_detect_unit {
     double x_spread;             /* the point's max/mean over the spread reference's */
     double x_camped;             /* ... over the camped reference's */
     double on;                   /* instances carrying the traffic (sum / max, rounded) */
+    double share;                /* the busiest instance's share of the traffic (max / sum); NaN: unknown */
+    double share_spread, share_camped; /* the same of the references; NaN without them */
 };
 
 struct gb_camp_detect {

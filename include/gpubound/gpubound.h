@@ -10,6 +10,7 @@
 #include "gpubound/breakdown_chart.h"
 #include "gpubound/camp_counts.h"
 #include "gpubound/camp_detect.h"
+#include "gpubound/camp_run.h"
 #include "gpubound/campprof.h"
 #include "gpubound/cexpr.h"
 #include "gpubound/chart_spec.h"

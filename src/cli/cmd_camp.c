@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_camp.h"
+#include "gpubound/camp_run.h"
 #include "gpubound/campprof.h"
 #include "gpubound/report.h"
 #include "util/fs.h"
@@ -245,40 +246,40 @@ static void print_fit_notes(const struct gb_camp_model *m)
 }
 
 /* Where camp fit writes its model: --model FILE, else campprof-model.json in
- * --out DIR (made at the end when missing), else in RUN_DIR. --out is a directory, as in
- * every other command: a file name there (the old meaning) is refused with
- * the option that now names the file. Returns -1 when the path is set. */
-static int camp_fit_model_path(const char *dir, const char *out, const char *model, char *buf,
-                               size_t n)
+ * --out DIR (made at the end when missing), else in a new directory
+ * runs/campprof-fit-<UTC time> (`*out` is set to it). Never inside the run
+ * it reads: an --out or --model there is a usage error. --out is a
+ * directory, as in every other command: a file name there (the old
+ * meaning) is refused with the option that now names the file. Returns -1
+ * when the path is set, else the exit code of the usage error. */
+static int camp_fit_model_path(const char *dir, const char **out, const char *model, char *def,
+                               size_t n_def, char *buf, size_t n)
 {
     struct stat sb;
-    size_t len = out ? strlen(out) : 0;
-    if (!dir[0] || (out && !out[0]) || (model && !model[0]))
+    size_t len = *out ? strlen(*out) : 0;
+    if (!dir[0] || (*out && !(*out)[0]) || (model && !model[0]))
         return gb_cli_usage(CMD, "fit: an empty file name");
-    if (out && ((len > 5 && strcmp(out + len - 5, ".json") == 0) ||
-                (stat(out, &sb) == 0 && !S_ISDIR(sb.st_mode))))
+    if (*out && ((len > 5 && strcmp(*out + len - 5, ".json") == 0) ||
+                 (stat(*out, &sb) == 0 && !S_ISDIR(sb.st_mode))))
         return gb_cli_usage(CMD, "fit: --out names a directory (the model goes to "
                                  "DIR/campprof-model.json), not the file '%s'; name the model "
-                                 "file with --model FILE", out);
+                                 "file with --model FILE", *out);
+    if (model && gb_cli_path_within(model, dir))
+        return gb_cli_usage(CMD, "fit: --model %s lies inside the run %s, which camp fit only "
+                            "reads; give a file outside it", model, dir);
+    if (*out && gb_cli_path_within(*out, dir))
+        return gb_cli_usage(CMD, "fit: --out %s lies inside the run %s, which camp fit only "
+                            "reads; give a directory outside it", *out, dir);
     if (model) {
         snprintf(buf, n, "%s", model);
         return -1;
     }
-    camp_cli_path_in(buf, n, out ? out : dir, "campprof-model.json");
+    if (!*out) {
+        camp_cli_default_out(def, n_def, "campprof-fit");
+        *out = def;
+    }
+    camp_cli_path_in(buf, n, *out, "campprof-model.json");
     return -1;
-}
-
-/* The stage of the model: --out DIR (made at commit when missing), else
- * the directory of the model's file (which must exist). */
-static enum gb_status camp_fit_stage(const char *out, const char *model, const char *path,
-                                     struct gb_stage *s, char *staged, size_t n)
-{
-    enum gb_status st;
-    if (!out || model)
-        return gb_stage_open_file(s, path, staged, n);
-    if ((st = gb_stage_open(s, out)) == GB_OK)
-        st = gb_stage_path(s, "campprof-model.json", staged, n);
-    return st;
 }
 
 /* One row per form and equation: the fit and held-out statistics. */
@@ -347,8 +348,7 @@ static int camp_fit(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     const char *out = NULL, *model = NULL, *dir;
     int force = 0;
-    char path[4300], staged[GB_PATH_MAX + 64];
-    struct gb_stage stage = {.open = 0};
+    char path[4300], default_out[4300];
     double p_remove = GB_CAMP_P_REMOVE;
     int interactions = 0, form = -1, compare = 0;
     enum gb_format fmt = GB_FORMAT_TABLE;
@@ -397,7 +397,8 @@ static int camp_fit(int argc, char **argv)
         form = GB_CAMP_FORM_DEFAULT;
     if (compare)
         return camp_fit_compare(dir, p_remove, fmt);
-    if ((rc = camp_fit_model_path(dir, out, model, path, sizeof path)) >= 0)
+    if ((rc = camp_fit_model_path(dir, &out, model, default_out, sizeof default_out, path,
+                                  sizeof path)) >= 0)
         return rc;
     rc = GB_EXIT_OK;
     if (!(m = calloc(1, sizeof *m))) {
@@ -408,17 +409,12 @@ static int camp_fit(int argc, char **argv)
         rc = gb_cli_fail(st, "camp fit", "give the directory of a run recorded by 'gpubound run camping'");
         goto done;
     }
-    if ((st = gb_camp_fit_form(run, p_remove, (enum gb_camp_form)form, GB_CAMP_LEVEL_UNKNOWN, m)) !=
-        GB_OK) {
+    const struct gb_camp_fit_opts fo = {p_remove, (enum gb_camp_form)form, model ? NULL : out, model,
+                                        force};
+    if ((st = gb_camp_fit_run(run, &fo, m, NULL, 0)) != GB_OK) {
         rc = gb_cli_fail(st, "camp fit",
                          st == GB_ERR_FORMAT ? "record the camping suite with 'gpubound run camping'"
                                              : NULL);
-        goto done;
-    }
-    if ((st = gb_camp_model_guard(path, m, force)) != GB_OK ||
-        (st = camp_fit_stage(out, model, path, &stage, staged, sizeof staged)) != GB_OK ||
-        (st = gb_camp_model_write(m, staged)) != GB_OK || (st = gb_stage_commit(&stage)) != GB_OK) {
-        rc = gb_cli_fail(gb_stage_fail(&stage, st), "camp fit", NULL);
         goto done;
     }
     if (fmt == GB_FORMAT_TABLE)
@@ -434,8 +430,9 @@ static int camp_fit(int argc, char **argv)
         fprintf(stderr, "note: %s did not end normally; the model uses the points it recorded\n",
                 dir);
     fprintf(stderr, "wrote %s\n", path);
+    if (out == default_out)
+        fprintf(fmt == GB_FORMAT_TABLE ? stdout : stderr, "Model: %s\n", path);
 done:
-    gb_stage_abort(&stage);
     gb_run_free(run);
     free(m);
     return rc;

@@ -14,7 +14,8 @@
     "                             [--html F.html] [--ceilings RUN]\n" \
     "       gpubound camp validate --model FILE RUN_DIR [RUN_DIR...] [--ceilings RUN] [--out DIR] [--format FMT]\n" \
     "                              [--force]\n" \
-    "       gpubound camp detect SUITE/BENCH|SPEC [--set AXIS=V ...] [--refs RUN_DIR] [--quick] [--device N]"
+    "       gpubound camp detect SUITE/BENCH|SPEC [--set AXIS=V ...] [--refs RUN_DIR] [--quick] [--device N]\n" \
+    "       gpubound camp detect --from-run RUN [--point AXIS=V,...] [--refs RUN_DIR]"
 
 #define GB_CAMP_HELP                                                                              \
     "camp fit: the model's four equations (reads and writes, spread and camped), fitted to\n"    \
@@ -28,8 +29,10 @@
     "  --compare         fit every form and print their fit and held-out statistics (each\n"  \
     "                    warps value left out in turn); writes nothing\n"                      \
     "  --out DIR         the directory the model is written to, as campprof-model.json\n"         \
-    "                    (default RUN_DIR; made when missing)\n"                                   \
-    "  --model FILE      the model file itself, instead (the file --model reads in predict)\n"    \
+    "                    (default runs/campprof-fit-<UTC time>, named on stdout; made when\n"    \
+    "                    missing; never inside RUN_DIR: that is a usage error)\n"               \
+    "  --model FILE      the model file itself, instead (the file --model reads in predict;\n"   \
+    "                    never inside RUN_DIR)\n"                                                \
     "  --p-remove P      paper, interactions: drop terms whose p-value exceeds P (default 0.10)\n" \
     "  --interactions    the same as --form interactions\n"                                     \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
@@ -53,6 +56,8 @@
     "                    (required with --threads; from the export with --from-ncu)\n"         \
     "  --dyn-smem B      dynamic shared memory per block at launch, bytes (default 0)\n"        \
     "  --grid G          blocks in the grid (default: enough to fill every SM)\n"                 \
+    "                    (each configuration's achieved warps per SM, from the grid and the\n" \
+    "                    tail of its last wave, are the table's last column)\n"                 \
     "  --warps W         the configurations 1..W active warps per SM, instead of the launch\n"   \
     "  --time-ns T       the kernel's measured time per launch, ns\n"                             \
     "  --at-warps W      the active warps per SM it was measured at (default: the launch's,\n"   \
@@ -99,17 +104,25 @@
     "profiled in the same command: camped when max/mean is at least 2 times the spread\n"      \
     "reference's (\"camped on N of M slices, X times the spread reference\").\n"                \
     "  --refs RUN_DIR    read the references from a camping run recorded with --counters\n"    \
+    "  --from-run RUN    no GPU: judge the points recorded in RUN with counters instead; per\n" \
+    "                    point, the share of the L2 sectors on the busiest slice (max/sum of\n" \
+    "                    lts__t_sectors), an even share (1/slices), and with --refs the spread\n" \
+    "                    and camped references' shares and the verdict; without --refs the\n" \
+    "                    shares are printed and stderr names the run that would give them\n"  \
+    "  --point AXES      with --from-run: only the points with these axis=value pairs\n"      \
     "  --set, --quick, --device   the points, as for run\n"                                     \
-    "Camp commands other than detect need no GPU. Exit 0 on success; 1 when a run, model or export is\n"         \
+    "Camp commands other than detect (without --from-run) need no GPU. Exit 0 on success; 1 when a run, model or export is\n"         \
     "missing or malformed, a run has no camping records, a fit fails or a file cannot be\n"       \
     "written; 2 on a usage error (a malformed count, and a launch whose block cannot run, among them);\n"  \
     "detect: 3 without a GPU.\n"                               \
     "Example: gpubound camp detect transpose/naive --set n=4096\n"                             \
-    "Example: gpubound camp fit runs/camping\n"                                                   \
-    "Example: gpubound camp predict --model runs/camping/campprof-model.json --gld 4:1179648 \\\n" \
+    "Example: gpubound camp detect --from-run runs/corpus/rowsum --point rows=512,cols=65536 \\\n" \
+    "           --refs runs/camping-counters\n"                                                 \
+    "Example: gpubound camp fit runs/camping --out runs/camp\n"                                                   \
+    "Example: gpubound camp predict --model runs/camp/campprof-model.json --gld 4:1179648 \\\n" \
     "           --gst 4:1179648 --warps 64 --at-warps 32 --time-ns 223920 --chart transpose.svg\n" \
     "Example: gpubound camp predict --model M.json --from-ncu transpose.csv --chart t.svg\n"      \
-    "Example: gpubound camp validate --model runs/camping/campprof-model.json runs/camping\n" \
+    "Example: gpubound camp validate --model runs/camp/campprof-model.json runs/camping\n" \
     "           --ceilings runs/ceilings --out runs/camping-validation\n"
 
 struct gb_camp_model;

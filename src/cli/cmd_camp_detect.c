@@ -23,7 +23,7 @@
 
 struct detect_args {
     long device;
-    const char **sets, *refs;
+    const char **sets, *refs, *from_run, *point;
     int n_sets, quick;
     enum gb_format fmt;
 };
@@ -39,7 +39,8 @@ static int detect_args(int argc, char **argv, struct detect_args *a)
     static const struct option longopts[] = {
         {"device", required_argument, NULL, 'd'}, {"set", required_argument, NULL, 's'},
         {"quick", no_argument, NULL, 'q'},        {"refs", required_argument, NULL, 'r'},
-        {"format", required_argument, NULL, 'f'}, {NULL, 0, NULL, 0}};
+        {"format", required_argument, NULL, 'f'}, {"from-run", required_argument, NULL, 'R'},
+        {"point", required_argument, NULL, 'P'},  {NULL, 0, NULL, 0}};
     int c;
     memset(a, 0, sizeof *a);
     a->fmt = GB_FORMAT_TABLE;
@@ -55,6 +56,8 @@ static int detect_args(int argc, char **argv, struct detect_args *a)
         case 's': a->sets[a->n_sets++] = optarg; break;
         case 'q': a->quick = 1; break;
         case 'r': a->refs = optarg; break;
+        case 'R': a->from_run = optarg; break;
+        case 'P': a->point = optarg; break;
         case 'f':
             if (gb_format_parse(optarg, &a->fmt) != GB_OK)
                 return gb_cli_usage(CMD, "detect: --format: %s", gb_error_message());
@@ -63,7 +66,12 @@ static int detect_args(int argc, char **argv, struct detect_args *a)
         default: return gb_cli_usage(CMD, "detect: unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (optind >= argc)
+    if (a->point && !a->from_run)
+        return gb_cli_usage(CMD, "detect: --point needs --from-run RUN");
+    if (a->from_run && (optind < argc || a->n_sets || a->quick))
+        return gb_cli_usage(CMD, "detect: --from-run reads recorded points; it takes no suite/bench, "
+                            "--set or --quick (name a point with --point AXIS=V,...)");
+    if (!a->from_run && optind >= argc)
         return gb_cli_usage(CMD, "detect: expected a suite/bench or kernel spec to judge");
     return -1;
 }
@@ -178,6 +186,123 @@ out:
     return rc;
 }
 
+/* ---- --from-run: recorded points ---- */
+
+/* 1 when every "axis=value" of the ','-joined `axes` is one of r's axes. */
+static int point_matches(const struct gb_record *r, const char *axes)
+{
+    char buf[1024], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", axes);
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        int found = 0;
+        if (!eq)
+            return 0;
+        *eq = '\0';
+        for (int k = 0; k < r->n_axes && !found; k++)
+            found = strcmp(r->axes[k].name, tok) == 0 && strcmp(r->axes[k].value, eq + 1) == 0;
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+static enum gb_status share_row(struct gb_table *t, const struct gb_record *r, const struct gb_camp_detect_unit *u)
+{
+    char label[256], verdict[256];
+    enum gb_status st;
+    detect_label(r, label, sizeof label);
+    gb_camp_detect_verdict(u, verdict, sizeof verdict);
+    const char *v = strchr(verdict, ':');
+    if ((st = gb_table_row(t)) || (st = gb_table_cell_text(t, label)) ||
+        (st = gb_table_cell_num(t, u->point.sum, 6)) || (st = gb_table_cell_int(t, llround(u->point.units))) ||
+        (st = gb_table_cell_num(t, 100 * u->share, 4)) || (st = gb_table_cell_num(t, 100 / u->point.units, 4)) ||
+        (st = gb_table_cell_num(t, 100 * u->share_spread, 4)) ||
+        (st = gb_table_cell_num(t, 100 * u->share_camped, 4)) ||
+        (st = gb_table_cell_text(t, v ? v + 2 : verdict)))
+        return st;
+    return GB_OK;
+}
+
+/* The share of the L2 sectors on the busiest slice of every recorded
+ * point of `run` (or those --point names) with the per-slice counters,
+ * against the references' shares when there are references. */
+static int detect_shares(const struct detect_args *a, const struct gb_run *run, const struct gb_record *spread,
+                         const struct gb_record *camped)
+{
+    static const char *const cols[][2] = {
+        {"point", NULL}, {"L2 sectors", NULL}, {"slices", NULL}, {"busiest slice", "%"},
+        {"even share", "%"}, {"spread ref", "%"}, {"camped ref", "%"}, {"verdict", NULL},
+    };
+    struct gb_table *t = gb_table_new();
+    enum gb_status st = t ? GB_OK : gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    size_t shown = 0, matched = 0;
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0] && st == GB_OK; c++)
+        st = gb_table_column(t, cols[c][0], cols[c][1]);
+    for (size_t i = 0; i < run->n_records && st == GB_OK; i++) {
+        const struct gb_record *r = &run->records[i];
+        struct gb_camp_detect d;
+        if (r->status != GB_REC_OK || (a->point && !point_matches(r, a->point)))
+            continue;
+        matched++;
+        gb_camp_detect(&r->counters, spread ? &spread->counters : NULL, camped ? &camped->counters : NULL, &d);
+        if (d.u[0].have && isfinite(d.u[0].share) && (st = share_row(t, r, &d.u[0])) == GB_OK)
+            shown++;
+    }
+    if (st == GB_OK && shown)
+        st = gb_table_print(t, stdout, a->fmt, a->fmt == GB_FORMAT_TABLE && isatty(STDOUT_FILENO) ? gb_term_width(stdout) : 0);
+    gb_table_free(t);
+    if (st != GB_OK)
+        return gb_cli_fail(st, "camp detect", NULL);
+    if (a->point && !matched)
+        return gb_cli_usage(CMD, "detect: no measured point of %s has the axes %s", a->from_run, a->point);
+    if (!shown) {
+        gb_error_set(GB_ERR_FORMAT, "%s has no %s point with the per-slice L2 counters (lts__t_sectors)",
+                     a->from_run, a->point ? "such" : "measured");
+        return gb_cli_fail(GB_ERR_FORMAT, "camp detect --from-run", "record it with 'run --counters'");
+    }
+    return GB_EXIT_OK;
+}
+
+/* camp detect --from-run RUN [--point AXES] [--refs RUN_DIR]. */
+static int detect_from_run(const struct detect_args *a)
+{
+    struct gb_run *run = NULL, *refs = NULL;
+    const struct gb_record *spread = NULL, *camped = NULL;
+    int rc;
+    if (gb_cli_load_run(a->from_run, &run) != GB_OK) {
+        rc = gb_cli_fail(GB_ERR_FORMAT, "camp detect --from-run", "give a run recorded with 'run --counters'");
+        goto out;
+    }
+    if (a->refs && gb_cli_load_run(a->refs, &refs) != GB_OK) {
+        rc = gb_cli_fail(GB_ERR_FORMAT, "camp detect --refs", "give a camping run recorded with 'run --counters'");
+        goto out;
+    }
+    if (refs) {
+        spread = gb_camp_detect_ref(refs->records, refs->n_records, "spread");
+        camped = gb_camp_detect_ref(refs->records, refs->n_records, "camped");
+        if (run->info.has_device && refs->info.has_device &&
+            strcmp(run->info.device.name, refs->info.device.name) != 0)
+            fprintf(stderr, "note: the references were recorded on %s, the points on %s\n",
+                    refs->info.device.name, run->info.device.name);
+    }
+    if ((rc = detect_shares(a, run, spread, camped)) != GB_EXIT_OK)
+        goto out;
+    if (!spread)
+        fprintf(stderr, "camp detect: no references%s: the shares are not judged; record them on the "
+                        "same GPU with 'gpubound run %s --set pattern=spread,camped --set width=4 "
+                        "--set warps=64 --counters' and give that run as --refs\n",
+                a->refs ? " with counters in --refs" : " (no --refs)", GB_CAMP_DETECT_REF_BENCH);
+    else
+        fprintf(stderr, "camp detect: references from %s (%s, width 4, 64 warps); camped = max/mean at "
+                        "least %.0f times the spread reference's\n", a->refs, GB_CAMP_DETECT_REF_BENCH,
+                GB_CAMP_DETECT_FACTOR);
+out:
+    gb_run_free(run);
+    gb_run_free(refs);
+    return rc;
+}
+
 int camp_cli_detect(int argc, char **argv)
 {
     struct detect_args a;
@@ -189,6 +314,10 @@ int camp_cli_detect(int argc, char **argv)
     int rc;
     if ((rc = detect_args(argc, argv, &a)) >= 0)
         goto out;
+    if (a.from_run) {
+        rc = detect_from_run(&a);
+        goto out;
+    }
     /* A kernel spec file goes wherever a suite does, as in run. */
     if ((rc = gb_cli_spec_args(argc - optind, argv + optind, &spec_owned, spec_paths, sizeof spec_paths)) >= 0)
         goto out;

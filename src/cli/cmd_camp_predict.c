@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_camp.h"
 #include "gpubound/band.h"
+#include "gpubound/camp_run.h"
 #include "gpubound/campprof.h"
 #include "gpubound/ncu.h"
 #include "gpubound/occupancy.h"
@@ -36,13 +37,8 @@ struct predict_state {
     struct gb_camp_model *m;
     struct gb_device_info dev;
     struct gb_ncu_report *ncu;
-    int *warps, config_warps;          /* the configurations: n active warps values */
-    size_t n;
-    double at_warps, degree;
+    struct gb_camp_predict_result r;   /* the configurations, their band and the domain */
     char kernel[160], launch_text[256];
-    struct gb_camp_row *rows;
-    struct gb_camp_domain domain;      /* the measured configuration's judgement */
-    double achieved_warps;             /* its achieved warps per SM (NaN: not known) */
 };
 
 /* Parses "W:N[,W:N...]" into counts[class]; -1 on a malformed list. */
@@ -329,64 +325,26 @@ static int launch_check(const struct predict_opts *o, const struct gb_device_inf
     return GB_EXIT_OK;
 }
 
-/* The configurations the band is predicted at, and the line saying why. */
-static int predict_configs(const struct predict_opts *o, struct predict_state *ps)
+/* The line saying what the configurations are. */
+static void predict_launch_text(const struct predict_opts *o, struct predict_state *ps)
 {
     const struct gb_device_info *dev = &ps->dev;
-    /* The model's shared memory per block is the static and the dynamic together. */
-    struct gb_camp_config cfg = {(int)o->threads, (int)o->regs,
-                                 (int)((o->smem < 0 ? 0 : o->smem) + (o->dyn_smem < 0 ? 0 : o->dyn_smem)),
-                                 o->grid < 0 ? 0 : o->grid};
-    enum gb_status st;
-    int rc = launch_check(o, dev);
-    if (rc != GB_EXIT_OK)
-        return rc;
-    if (!(ps->warps = calloc((size_t)gb_camp_max_warps(dev) + 1, sizeof *ps->warps)))
-        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
-    st = gb_camp_configurations(dev, &cfg, o->warps_max > 0 ? (int)o->warps_max : 0, ps->warps,
-                                &ps->n, &ps->config_warps);
-    if (st != GB_OK)
-        return gb_cli_fail(st, "camp predict", NULL);
+    const long smem = (o->smem < 0 ? 0 : o->smem) + (o->dyn_smem < 0 ? 0 : o->dyn_smem);
     if (o->warps_max > 0) {
         snprintf(ps->launch_text, sizeof ps->launch_text, "up to %ld active warps per SM (given)",
                  o->warps_max);
-        return GB_EXIT_OK;
+        return;
     }
-    /* A band at the configurations of other block sizes would answer for
-     * a kernel that does not run. */
-    if (ps->config_warps <= 0)
-        return gb_cli_usage(CMD, "predict: a block of %ld threads with %ld registers per thread and %d bytes "
-                            "of shared memory cannot run on compute capability %d.%d (0 active warps per SM, "
-                            "as 'gpubound occupancy' says); give the launch the kernel runs with", o->threads,
-                            o->regs, cfg.smem, dev->cc_major, dev->cc_minor);
     char grid_text[64] = "";
     if (o->grid > 0)
         snprintf(grid_text, sizeof grid_text, ", %ld blocks", o->grid);
     snprintf(ps->launch_text, sizeof ps->launch_text,
-             "%ld threads per block, %ld registers per thread, %d bytes of shared memory per "
+             "%ld threads per block, %ld registers per thread, %ld bytes of shared memory per "
              "block%s: %d active warps per SM",
-             o->threads, o->regs, cfg.smem, grid_text, ps->config_warps);
+             o->threads, o->regs, smem, grid_text, ps->r.config_warps);
     if (o->grid > 0 && dev->sm_count <= 0)
         fprintf(stderr, "note: the device's SM count is unknown (--cc); the grid does not "
                         "limit the configurations\n");
-    return GB_EXIT_OK;
-}
-
-/* The measured time's configuration must be one the band has. */
-static int at_warps_check(const struct predict_opts *o, const struct predict_state *ps)
-{
-    if (!isfinite(o->time_ns))
-        return GB_EXIT_OK;
-    for (size_t i = 0; i < ps->n; i++)
-        if (ps->warps[i] == (int)ps->at_warps)
-            return GB_EXIT_OK;
-    char list[512];
-    warps_text(ps->warps, ps->n, list, sizeof list);
-    if (ps->at_warps <= 0)
-        return gb_cli_usage(CMD, "predict: the launch as given cannot run on this device, so the "
-                            "measured time has no configuration; give --at-warps");
-    return gb_cli_usage(CMD, "predict: %g active warps per SM is not among the configurations "
-                        "the occupancy calculator allows (%s)", ps->at_warps, list);
 }
 
 /* ---- printing ---- */
@@ -398,17 +356,19 @@ static enum gb_status band_table(const struct predict_opts *o, const struct pred
     if ((st = gb_table_column(t, "active warps", NULL)) ||
         (st = gb_table_column(t, "best", "µs")) || (st = gb_table_column(t, "worst", "µs")) ||
         (st = gb_table_column(t, "application", "µs")) ||
-        (st = gb_table_column(t, "degree", NULL)) || (st = gb_table_column(t, "measured", NULL)))
+        (st = gb_table_column(t, "degree", NULL)) || (st = gb_table_column(t, "measured", NULL)) ||
+        (st = gb_table_column(t, "achieved warps", NULL)))
         return st;
-    for (size_t i = 0; i < ps->n; i++) {
-        const struct gb_camp_row *r = &ps->rows[i];
-        int here = isfinite(o->time_ns) && r->warps == (int)ps->at_warps;
+    for (size_t i = 0; i < ps->r.n; i++) {
+        const struct gb_camp_row *r = &ps->r.rows[i];
+        int here = isfinite(o->time_ns) && r->warps == (int)ps->r.at_warps;
         if ((st = gb_table_row(t)) || (st = gb_table_cell_int(t, r->warps)) ||
             (st = gb_table_cell_num(t, r->best_ns / 1e3, 5)) ||
             (st = gb_table_cell_num(t, r->worst_ns / 1e3, 5)) ||
             (st = gb_table_cell_num(t, r->app_ns / 1e3, 5)) ||
-            (st = gb_table_cell_num(t, ps->degree, 3)) ||
-            (st = gb_table_cell_text(t, here ? "*" : NULL)))
+            (st = gb_table_cell_num(t, ps->r.degree, 3)) ||
+            (st = gb_table_cell_text(t, here ? "*" : NULL)) ||
+            (st = gb_table_cell_num(t, ps->r.achieved[i], 4)))
             return st;
     }
     return GB_OK;
@@ -418,9 +378,9 @@ static enum gb_status band_table(const struct predict_opts *o, const struct pred
  * a line saying how far outside it is, when it is. */
 static void band_outside(const struct predict_opts *o, const struct predict_state *ps)
 {
-    for (size_t i = 0; i < ps->n; i++) {
-        const struct gb_camp_row *r = &ps->rows[i];
-        if (r->warps != (int)ps->at_warps)
+    for (size_t i = 0; i < ps->r.n; i++) {
+        const struct gb_camp_row *r = &ps->r.rows[i];
+        if (r->warps != (int)ps->r.at_warps)
             continue;
         if (o->time_ns < r->best_ns)
             printf("  OUTSIDE THE BAND: %.5g µs below the best bound (%.5g µs), %.3g%% faster "
@@ -442,26 +402,33 @@ static void band_header(const struct predict_opts *o, const struct predict_state
     char ld[256], stt[256], list[512];
     counts_text(o->counts.ld, ld, sizeof ld);
     counts_text(o->counts.st, stt, sizeof stt);
-    warps_text(ps->warps, ps->n, list, sizeof list);
+    warps_text(ps->r.warps, ps->r.n, list, sizeof list);
     printf("CampProf band on %s (model %s)\n", camp_cli_device_name(ps->m), o->model_path);
     if (ps->kernel[0])
         printf("  kernel: %s\n", ps->kernel);
     printf("  global loads: %s\n  global stores: %s\n", ld, stt);
     printf("  launch: %s\n  configurations: %s active warps per SM\n", ps->launch_text, list);
+    size_t n_differ = 0;
+    for (size_t i = 0; i < ps->r.n; i++)
+        n_differ += fabs(ps->r.achieved[i] - ps->r.warps[i]) > 0.005 * ps->r.warps[i];
+    if (n_differ)
+        printf("  achieved warps: the grid leaves %zu of %zu configurations below their occupancy\n"
+               "  limit (active warps); the last column gives each one's mean warps per SM\n",
+               n_differ, ps->r.n);
     printf("  form: %s; best: no camping; worst: every access camped on one %s\n",
            gb_camp_form_name(ps->m->form), gb_camp_level_name(ps->m->level));
-    if (isfinite(o->time_ns) && !gb_camp_domain_applies(ps->domain.why)) {
+    if (isfinite(o->time_ns) && !gb_camp_domain_applies(ps->r.domain.why)) {
         char tv[32];
         gb_format_num(tv, sizeof tv, o->time_ns / 1e3, 5);
         printf("  measured: %s µs at %.3g achieved warps per SM: THE BAND DOES NOT APPLY: %s\n"
                "  (no camping degree or application line; the bounds below are what the camping\n"
-               "  suite's memory-bound benchmarks would take)\n\n", tv, ps->achieved_warps, ps->domain.reason);
+               "  suite's memory-bound benchmarks would take)\n\n", tv, ps->r.achieved_warps, ps->r.domain.reason);
     } else if (isfinite(o->time_ns)) {
         char tv[32], dv[32];
         gb_format_num(tv, sizeof tv, o->time_ns / 1e3, 5);
-        gb_format_num(dv, sizeof dv, ps->degree, 3);
+        gb_format_num(dv, sizeof dv, ps->r.degree, 3);
         printf("  measured: %s µs at %g active warps per SM: camping degree %s (0 = best, "
-               "1 = worst)\n", tv, ps->at_warps, dv);
+               "1 = worst)\n", tv, ps->r.at_warps, dv);
         band_outside(o, ps);
         printf("\n");
     } else {
@@ -475,18 +442,18 @@ static size_t nonpositive_ranges(const struct predict_state *ps, char *buf, size
 {
     size_t count = 0, used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < ps->n; i++) {
-        const struct gb_camp_row *r = &ps->rows[i];
+    for (size_t i = 0; i < ps->r.n; i++) {
+        const struct gb_camp_row *r = &ps->r.rows[i];
         if (r->best_ns > 0 && r->worst_ns > 0)
             continue;
         size_t j = i;   /* the run of consecutive warp counts from i */
-        while (j + 1 < ps->n && !(ps->rows[j + 1].best_ns > 0 && ps->rows[j + 1].worst_ns > 0) &&
-               ps->rows[j + 1].warps == ps->rows[j].warps + 1)
+        while (j + 1 < ps->r.n && !(ps->r.rows[j + 1].best_ns > 0 && ps->r.rows[j + 1].worst_ns > 0) &&
+               ps->r.rows[j + 1].warps == ps->r.rows[j].warps + 1)
             j++;
         count += j - i + 1;
         if (used < n && j > i)
             used += (size_t)snprintf(buf + used, n - used, "%s%d-%d", used ? ", " : "", r->warps,
-                                     ps->rows[j].warps);
+                                     ps->r.rows[j].warps);
         else if (used < n)
             used += (size_t)snprintf(buf + used, n - used, "%s%d", used ? ", " : "", r->warps);
         i = j;
@@ -498,20 +465,20 @@ static void band_notes(const struct predict_state *ps)
 {
     struct gb_camp_band_check chk;
     char warps[1024];
-    gb_camp_band_check(ps->rows, ps->n, &chk);
+    gb_camp_band_check(ps->r.rows, ps->r.n, &chk);
     size_t n_bad = nonpositive_ranges(ps, warps, sizeof warps);
     if (n_bad)
         fprintf(stderr, "note: the model predicts a time <= 0 at %zu of %zu configurations (%s "
                         "warps per SM): %s outside what the benchmarks support\n",
-                n_bad, ps->n, warps, n_bad == 1 ? "that configuration is" : "those are");
+                n_bad, ps->r.n, warps, n_bad == 1 ? "that configuration is" : "those are");
     if (chk.n_inverted)
         fprintf(stderr, "note: at %zu of %zu configurations the camped equations predict a "
                         "shorter time than the spread ones: the band is inverted there (the "
-                        "camped pattern did not slow the benchmarks down)\n", chk.n_inverted, ps->n);
-    if (isfinite(ps->degree) && (ps->degree < 0 || ps->degree > 1))
+                        "camped pattern did not slow the benchmarks down)\n", chk.n_inverted, ps->r.n);
+    if (isfinite(ps->r.degree) && (ps->r.degree < 0 || ps->r.degree > 1))
         fprintf(stderr, "note: the measured time lies outside the predicted band (degree %.3g, not "
                         "clamped to [0, 1]): the application line is extrapolated outside it\n",
-                ps->degree);
+                ps->r.degree);
 }
 
 static int band_print(const struct predict_opts *o, const struct predict_state *ps)
@@ -538,11 +505,11 @@ static enum gb_status band_chart(const struct predict_opts *o, const struct pred
 {
     char title[256], star[128];
     snprintf(title, sizeof title, "CampProf: %s", ps->kernel[0] ? ps->kernel : "kernel");
-    snprintf(star, sizeof star, "measured (%g warps)", ps->at_warps);
+    snprintf(star, sizeof star, "measured (%g warps)", ps->r.at_warps);
     const struct gb_band_chart c = {
         .dir = dir, .stem = o->chart_stem, .title = title,
         .subtitle = camp_cli_device_name(ps->m),
-        .rows = ps->rows, .n = ps->n, .at_warps = ps->at_warps, .time_ns = o->time_ns,
+        .rows = ps->r.rows, .n = ps->r.n, .at_warps = ps->r.at_warps, .time_ns = o->time_ns,
         .star_label = star, .level = gb_camp_level_name(ps->m->level),
     };
     return gb_band_draw(&c, res);
@@ -630,53 +597,11 @@ static int predict_ceilings(const struct predict_opts *o, const struct predict_s
                        : gb_cli_fail(st, "camp predict: --ceilings", "give a run of 'gpubound run ceilings'");
 }
 
-/* Judges the measured configuration against the domain of validity: its
- * achieved warps (from the grid when given), its bytes (the sectors, else
- * the counts at their widths) and its time. Outside it, the degree and the
- * application line are not results: they are cleared. */
-static int predict_domain(const struct predict_opts *o, struct predict_state *ps)
-{
-    struct gb_ceilings *c = calloc(1, sizeof *c);
-    struct gb_camp_obs obs = {0};
-    int rc;
-    if (!c)
-        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
-    if ((rc = predict_ceilings(o, ps, c)) != GB_EXIT_OK)
-        goto out;
-    obs.time_ns = o->time_ns;
-    obs.warps = obs.limit_warps = obs.achieved_warps = ps->at_warps;
-    obs.measured_warps = NAN;
-    obs.grid_blocks = o->grid > 0 && o->warps_max <= 0 ? (double)o->grid : NAN;
-    double sectors = o->counts.ld_sectors + o->counts.st_sectors;
-    for (int k = 0; !(sectors > 0) && k < GB_CAMP_N_WIDTHS; k++)
-        obs.bytes += 32.0 * gb_camp_class_width(k) * (o->counts.ld[k] + o->counts.st[k]);
-    if (sectors > 0)
-        obs.bytes = 32.0 * sectors;
-    struct gb_occupancy_input oi = {(int)o->threads, o->regs < 0 ? 0 : (int)o->regs,
-                                    o->smem < 0 ? 0 : (int)o->smem, o->dyn_smem < 0 ? 0 : (int)o->dyn_smem,
-                                    GB_OCC_MAX_DYN_AS_REQUESTED, -1};
-    struct gb_occupancy_result occ;
-    if (o->threads > 0 && o->warps_max <= 0 && gb_occupancy_compute(&ps->dev, &oi, &occ) == GB_OK &&
-        occ.active_warps > 0) {
-        obs.limit_warps = occ.active_warps;
-        gb_camp_spec_achieved(&ps->dev, &obs, (double)o->threads);
-    }
-    ps->achieved_warps = obs.warps;
-    gb_camp_domain_judge(ps->m, c, ps->dev.sm_count, &obs, &ps->domain);
-    if (!gb_camp_domain_applies(ps->domain.why)) {
-        ps->degree = NAN;
-        for (size_t i = 0; i < ps->n; i++)
-            ps->rows[i].app_ns = NAN;
-        fprintf(stderr, "note: the band does not apply to the measured time: %s\n", ps->domain.reason);
-    }
-out:
-    free(c);
-    return rc;
-}
-
-/* Loads the model, reads the counts and launch, and predicts the band. */
+/* Loads the model, reads the counts and launch, and predicts the band
+ * (gb_camp_predict_run), judged under the ceilings when a time is given. */
 static int predict_band(struct predict_opts *o, struct predict_state *ps)
 {
+    struct gb_ceilings *c = NULL;
     enum gb_status st;
     int rc;
     if (!(ps->m = calloc(1, sizeof *ps->m)))
@@ -689,21 +614,29 @@ static int predict_band(struct predict_opts *o, struct predict_state *ps)
         return rc;
     if (o->at > 0 && isnan(o->time_ns))
         return gb_cli_usage(CMD, "predict: --at-warps needs --time-ns (the time measured there)");
-    if ((rc = predict_configs(o, ps)) != GB_EXIT_OK)
+    if ((rc = launch_check(o, &ps->dev)) != GB_EXIT_OK)
         return rc;
-    ps->at_warps = o->at > 0 ? (double)o->at : (double)ps->config_warps;
-    if ((rc = at_warps_check(o, ps)) != GB_EXIT_OK)
-        return rc;
-    if (!(ps->rows = calloc(ps->n, sizeof *ps->rows)))
-        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
-    ps->degree = NAN;
-    st = gb_camp_predict(ps->m, &o->counts, ps->warps, ps->n, ps->at_warps, o->time_ns, ps->rows,
-                         &ps->degree);
-    if (st != GB_OK)
-        return gb_cli_fail(st, "camp predict", NULL);
-    ps->domain.why = GB_CAMP_DOMAIN_UNJUDGED;
-    ps->achieved_warps = NAN;
-    return isfinite(o->time_ns) ? predict_domain(o, ps) : GB_EXIT_OK;
+    if (isfinite(o->time_ns) && (!(c = calloc(1, sizeof *c)) ||
+                                 (rc = predict_ceilings(o, ps, c)) != GB_EXIT_OK)) {
+        rc = c ? rc : gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
+        goto out;
+    }
+    const struct gb_camp_predict_in in = {
+        .counts = o->counts, .threads = o->threads, .regs = o->regs, .smem = o->smem,
+        .dyn_smem = o->dyn_smem, .grid = o->grid, .warps_max = o->warps_max, .at = o->at,
+        .time_ns = o->time_ns,
+    };
+    if ((st = gb_camp_predict_run(ps->m, &ps->dev, &in, c, &ps->r)) != GB_OK) {
+        rc = st == GB_ERR_USAGE ? gb_cli_usage(CMD, "predict: %s", gb_error_message())
+                                : gb_cli_fail(st, "camp predict", NULL);
+        goto out;
+    }
+    predict_launch_text(o, ps);
+    if (isfinite(o->time_ns) && !gb_camp_domain_applies(ps->r.domain.why))
+        fprintf(stderr, "note: the band does not apply to the measured time: %s\n", ps->r.domain.reason);
+out:
+    free(c);
+    return rc;
 }
 
 int camp_cli_predict(int argc, char **argv)
@@ -717,8 +650,7 @@ int camp_cli_predict(int argc, char **argv)
     if ((rc = predict_band(&o, &ps)) == GB_EXIT_OK && (rc = band_print(&o, &ps)) == GB_EXIT_OK &&
         (o.chart || o.html))
         rc = band_outputs(&o, &ps);
-    free(ps.rows);
-    free(ps.warps);
+    gb_camp_predict_result_release(&ps.r);
     gb_ncu_free(ps.ncu);
     free(ps.m);
     return rc;

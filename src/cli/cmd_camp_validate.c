@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_camp.h"
 #include "gpubound/band.h"
+#include "gpubound/camp_run.h"
 #include "gpubound/campprof.h"
 #include "util/fs.h"
 #include "util/open_regular.h"
@@ -181,31 +182,19 @@ static void domain_notes(const struct gb_camp_app *g, const struct gb_camp_domai
     }
 }
 
-static int validate_apps(const struct gb_camp_model *m, const struct gb_ceilings *c,
-                         const struct gb_camp_app *apps, size_t n, struct gb_table *t,
-                         struct gb_camp_validation *v)
+/* The notes and the table row of every validated application. */
+static int validate_rows(const struct gb_camp_validate_result *r, struct gb_table *t)
 {
     enum gb_status st;
-    for (size_t a = 0; a < n; a++) {
-        const struct gb_camp_app *g = &apps[a];
-        struct gb_camp_domain *d = calloc(g->n ? g->n : 1, sizeof *d);
-        if (!d)
-            return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of memory"), "camp validate", NULL);
-        st = gb_camp_validate_app(m, c, g, d, &v[a]);
-        if (st == GB_OK)
-            domain_notes(g, d);
-        free(d);
-        if (st != GB_OK) {
-            char what[200];
-            snprintf(what, sizeof what, "camp validate: %s", g->label);
-            return gb_cli_fail(st == GB_ERR_USAGE ? GB_ERR_FORMAT : st, what, NULL);
-        }
+    for (size_t a = 0; a < r->n_apps; a++) {
+        const struct gb_camp_app *g = &r->apps[a];
+        domain_notes(g, r->domain[a]);
         double vary = gb_camp_counts_vary(g->obs, g->n);
         if (vary > 0.01)
             fprintf(stderr, "note: %s: the instruction counts differ by up to %.1f%% between "
                             "configurations; each configuration's band uses its own counts\n",
                     g->label, 100 * vary);
-        if ((st = table_row(t, g, &v[a])) != GB_OK)
+        if ((st = table_row(t, g, &r->v[a])) != GB_OK)
             return gb_cli_fail(st, "camp validate", NULL);
     }
     return GB_EXIT_OK;
@@ -303,40 +292,6 @@ static int validate_write(const struct validate_opts *o, const struct gb_camp_mo
     return GB_EXIT_OK;
 }
 
-/* Appends the applications of one run to *apps. */
-static int validate_load_one(const char *dir, struct gb_camp_app **apps, size_t *n_apps)
-{
-    struct gb_run *run = NULL;
-    struct gb_camp_app *more = NULL;
-    size_t n_more = 0;
-    enum gb_status st;
-    int rc = GB_EXIT_OK;
-    if ((st = gb_cli_load_run(dir, &run)) != GB_OK)
-        return gb_cli_fail(st, "camp validate", "give the directory of a run recorded by "
-                           "'gpubound run camping' or of a kernel spec");
-    if ((st = gb_camp_records_apps(run, &more, &n_more)) != GB_OK) {
-        rc = gb_cli_fail(st, "camp validate", NULL);
-        goto out;
-    }
-    if (n_more == 0)
-        goto out;
-    struct gb_camp_app *all = realloc(*apps, (*n_apps + n_more) * sizeof *all);
-    if (!all) {
-        rc = gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp validate", NULL);
-        goto out;
-    }
-    memcpy(all + *n_apps, more, n_more * sizeof *more);
-    *apps = all;
-    *n_apps += n_more;
-    free(more);
-    more = NULL;
-    n_more = 0;
-out:
-    gb_camp_apps_free(more, n_more);
-    gb_run_free(run);
-    return rc;
-}
-
 /* The roofs the domain of validity is judged under: --ceilings RUN, else
  * the guide figures of the model's device (no launch line: the too-small
  * rule is then not applied), else none (nothing judged). */
@@ -366,49 +321,51 @@ static int validate_ceilings(const struct validate_opts *o, const struct gb_camp
     return GB_EXIT_OK;
 }
 
-/* Loads the model and the applications of every run. */
-static int validate_load(const struct validate_opts *o, struct gb_camp_model *m,
-                         struct gb_run **run, struct gb_camp_app **apps, size_t *n_apps)
+/* Loads the model and every run. */
+static int validate_load(const struct validate_opts *o, struct gb_camp_model *m, struct gb_run **runs)
 {
     enum gb_status st;
-    (void)run;
     if ((st = gb_camp_model_load(o->model_path, m)) != GB_OK)
         return gb_cli_fail(st, "camp validate", "give a model written by 'gpubound camp fit'");
-    for (int i = 0; i < o->n_dirs; i++) {
-        int rc = validate_load_one(o->dirs[i], apps, n_apps);
-        if (rc != GB_EXIT_OK)
-            return rc;
-    }
-    if (*n_apps == 0) {
-        char list[256];
-        gb_camp_app_list(list, sizeof list);
-        gb_error_set(GB_ERR_FORMAT, "%s has no measured validation records (%s, or kernel-spec "
-                     "points with active_warps_per_sm)", o->dir, list);
-        return gb_cli_fail(GB_ERR_FORMAT, "camp validate", "record them with 'gpubound run camping'");
-    }
-    for (size_t a = 0; a < *n_apps; a++)
-        if ((*apps)[a].from_bytes)
-            fprintf(stderr, "note: %s: %zu of %zu points carry no profiler counters; their counts "
-                            "are the bytes they move as 4-byte loads\n", (*apps)[a].label,
-                    (*apps)[a].from_bytes, (*apps)[a].n);
+    for (int i = 0; i < o->n_dirs; i++)
+        if ((st = gb_cli_load_run(o->dirs[i], &runs[i])) != GB_OK)
+            return gb_cli_fail(st, "camp validate", "give the directory of a run recorded by "
+                               "'gpubound run camping' or of a kernel spec");
     return GB_EXIT_OK;
 }
 
-static int validate_run(const struct validate_opts *o, struct gb_camp_model *m,
-                        struct gb_run **run, struct gb_camp_app **apps, size_t *n_apps,
-                        struct gb_report_result *res)
+/* Validates every application of the runs (gb_camp_validate_run). */
+static int validate_all(const struct validate_opts *o, const struct gb_camp_model *m,
+                        const struct gb_ceilings *c, struct gb_run *const *runs,
+                        struct gb_camp_validate_result *r)
+{
+    enum gb_status st = gb_camp_validate_run(m, c, (const struct gb_run *const *)runs,
+                                             (size_t)o->n_dirs, r);
+    if (st == GB_ERR_FORMAT && r->n_apps == 0)
+        return gb_cli_fail(st, "camp validate", "record them with 'gpubound run camping'");
+    if (st != GB_OK)
+        return gb_cli_fail(st, "camp validate", NULL);
+    for (size_t a = 0; a < r->n_apps; a++)
+        if (r->apps[a].from_bytes)
+            fprintf(stderr, "note: %s: %zu of %zu points carry no profiler counters; their counts "
+                            "are the bytes they move as 4-byte loads\n", r->apps[a].label,
+                    r->apps[a].from_bytes, r->apps[a].n);
+    return GB_EXIT_OK;
+}
+
+static int validate_run(const struct validate_opts *o, struct gb_camp_model *m, struct gb_run **runs,
+                        struct gb_camp_validate_result *r, struct gb_report_result *res)
 {
     enum gb_status st;
     struct gb_table *t = NULL;
-    struct gb_camp_validation *v = NULL;
     struct gb_ceilings *c = calloc(1, sizeof *c);
     int rc;
     if (!c)
         return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of memory"), "camp validate", NULL);
-    if ((rc = validate_load(o, m, run, apps, n_apps)) != GB_EXIT_OK ||
-        (rc = validate_ceilings(o, m, c)) != GB_EXIT_OK)
+    if ((rc = validate_load(o, m, runs)) != GB_EXIT_OK || (rc = validate_ceilings(o, m, c)) != GB_EXIT_OK ||
+        (rc = validate_all(o, m, c, runs, r)) != GB_EXIT_OK)
         goto out;
-    if (!(t = gb_table_new()) || !(v = calloc(*n_apps, sizeof *v))) {
+    if (!(t = gb_table_new())) {
         rc = gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of memory"), "camp validate", NULL);
         goto out;
     }
@@ -416,8 +373,8 @@ static int validate_run(const struct validate_opts *o, struct gb_camp_model *m,
         rc = gb_cli_fail(st, "camp validate", NULL);
         goto out;
     }
-    if ((rc = validate_apps(m, c, *apps, *n_apps, t, v)) != GB_EXIT_OK ||
-        (rc = validate_write(o, m, *apps, *n_apps, v, t, res)) != GB_EXIT_OK)
+    if ((rc = validate_rows(r, t)) != GB_EXIT_OK ||
+        (rc = validate_write(o, m, r->apps, r->n_apps, r->v, t, res)) != GB_EXIT_OK)
         goto out;
     if ((st = gb_table_print(t, stdout, o->fmt, o->fmt == GB_FORMAT_TABLE ? gb_term_width(stdout) : 0))) {
         rc = gb_cli_fail(st, "camp validate", NULL);
@@ -432,7 +389,6 @@ static int validate_run(const struct validate_opts *o, struct gb_camp_model *m,
         fprintf(o->fmt == GB_FORMAT_TABLE ? stdout : stderr, "Charts and validation.csv: %s\n", o->out);
 out:
     free(c);
-    free(v);
     gb_table_free(t);
     return rc;
 }
@@ -441,20 +397,22 @@ int camp_cli_validate(int argc, char **argv)
 {
     struct validate_opts o;
     struct gb_camp_model *m = NULL;
-    struct gb_run *run = NULL;
-    struct gb_camp_app *apps = NULL;
-    size_t n_apps = 0;
+    struct gb_run **runs = NULL;
+    struct gb_camp_validate_result r;
     struct gb_report_result res;
     int rc = validate_parse(argc, argv, &o);
     if (rc != GB_EXIT_OK)
         return rc;
+    memset(&r, 0, sizeof r);
     gb_report_result_init(&res);
-    if (!(m = calloc(1, sizeof *m)))
+    if (!(m = calloc(1, sizeof *m)) || !(runs = calloc((size_t)o.n_dirs, sizeof *runs)))
         rc = gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp validate", NULL);
     else
-        rc = validate_run(&o, m, &run, &apps, &n_apps, &res);
-    gb_camp_apps_free(apps, n_apps);
-    gb_run_free(run);
+        rc = validate_run(&o, m, runs, &r, &res);
+    gb_camp_validate_result_release(&r);
+    for (int i = 0; runs && i < o.n_dirs; i++)
+        gb_run_free(runs[i]);
+    free(runs);
     free(m);
     gb_report_result_release(&res);
     return rc;

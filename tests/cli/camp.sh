@@ -10,7 +10,7 @@ command -v gnuplot >/dev/null 2>&1 && HAVE_GNUPLOT=1
 
 cp -r "$FIXTURE" "$TMP/run"
 RUN="$TMP/run"
-MODEL="$RUN/campprof-model.json"
+MODEL="$TMP/model/campprof-model.json"
 
 # band_rows N: the predict table in $OUT has N rows, 1..N active warps, each
 # a positive best time not above the worst (a camped bound below the spread
@@ -21,9 +21,31 @@ band_rows() {
 }
 
 # ---- fit ----
-expect 0 "" camp fit "$RUN" --form paper
-[ -s "$MODEL" ] && ok || bad "fit did not write RUN_DIR/campprof-model.json"
+# Without --out the model goes to a new runs/campprof-fit-<UTC time> in the
+# working directory, named on stdout; the run it reads is left as it was.
+mkdir -p "$TMP/cwd"
+before=$(cd "$RUN" && find . | sort)
+(cd "$TMP/cwd" && "$GPUBOUND" camp fit "$RUN" --form paper >"$TMP/out" 2>"$TMP/err"); RC=$?
+OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
+[ "$RC" = 0 ] && ok || bad "camp fit without --out exited $RC"
+[ "$before" = "$(cd "$RUN" && find . | sort)" ] && ok || bad "camp fit without --out changed the run it read"
+defmodel=$(printf '%s\n' "$OUT" | sed -n 's/^Model: //p')
+case "$defmodel" in
+runs/campprof-fit-20[0-9][0-9][01][0-9][0-3][0-9]T[0-9][0-9][0-9][0-9][0-9][0-9]Z/campprof-model.json)
+    ok ;;
+*) bad "camp fit without --out names no default model on stdout: '$defmodel'" ;;
+esac
+[ -s "$TMP/cwd/$defmodel" ] && ok || bad "the model named on stdout was not written"
+# An --out or --model inside the run it reads is a usage error; nothing is made.
+expect 2 "fit: --out $RUN/sub lies inside the run $RUN, which camp fit only reads" \
+    camp fit "$RUN" --form paper --out "$RUN/sub"
+expect 2 "fit: --model $RUN/m.json lies inside the run" camp fit "$RUN" --model "$RUN/m.json"
+[ ! -e "$RUN/sub" ] && [ ! -e "$RUN/m.json" ] && ok || bad "a refused camp fit wrote into the run"
+expect 0 "" camp fit "$RUN" --form paper --out "$TMP/model"
+[ -s "$MODEL" ] && ok || bad "fit did not write DIR/campprof-model.json"
+cmp -s "$MODEL" "$TMP/cwd/$defmodel" && ok || bad "the default and --out models differ"
 printf '%s\n' "$ERR" | grep -qx "wrote $MODEL" && ok || bad "fit does not say what it wrote"
+printf '%s\n' "$OUT" | grep -q '^Model: ' && bad "fit with --out names a default model" || ok
 for eq in "reads, spread over every partition: 36 points" "reads, camped on one: 36 points" \
     "writes, spread over every partition: 36 points" "writes, camped on one: 36 points"; do
     printf '%s\n' "$OUT" | grep -qF "$eq" && ok || bad "fit output lacks '$eq'"
@@ -70,15 +92,36 @@ printf '%s\n' "$OUT" | grep -qF "launch: 256 threads per block, 16 registers per
     ok || bad "predict does not describe the launch"
 printf '%s\n' "$OUT" | grep -qF "configurations: 1-36, 38-40, 42, 44-46, 48-52, 54-58, 60, 62-64 active warps per SM" &&
     ok || bad "predict lists the wrong configurations"
-printf '%s\n' "$OUT" | grep -Eq '^ +32 +[0-9.]+ +[0-9.]+ +90\.000 +0\.[0-9]+ +\*$' && ok ||
+printf '%s\n' "$OUT" | grep -Eq '^ +32 +[0-9.]+ +[0-9.]+ +90\.000 +0\.[0-9]+ +\* +3[12]\.[0-9]+$' && ok ||
     bad "the measured row (32 warps, 90 us) is not marked or not reproduced"
 [ "$(printf '%s\n' "$OUT" | grep -Ec '^ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +0\.[0-9]+')" = 57 ] && ok ||
     bad "predict should print 57 configurations"
 
+# Achieved warps per configuration: 16 blocks of 8 warps on the fixture's
+# 132 SMs are 128 warps, 128 / 132 = 0.9697 per SM at the configurations
+# of 1, 2, 4, ... 32 warps (less than one wave at any block size); the header
+# says so. With 65536 blocks (above) 32 warps achieve 31.77: 124 full waves
+# of 528 blocks and a tail of 64 blocks (3.88 warps per SM) over 125 waves.
+expect 0 "" "${P[@]}" --gld 4:4096 --threads 256 --regs 16 --smem 0 --grid 16 --format csv
+# Block sizes that do not divide the 4096 threads round the grid up (3 warps:
+# 43 blocks, 129 warps, 0.9773); every configuration stays near 1 warp per SM.
+[ "$(printf '%s\n' "$OUT" | awk -F, 'NR > 1 { n++; if ($7 > 1.2) bad++ }
+    $1 == 1 || $1 == 2 || $1 == 4 || $1 == 8 || $1 == 16 || $1 == 32 || $1 == 64 { k++; if ($7 < 0.9696 || $7 > 0.9698) bad++ }
+    $1 == 3 { k++; if ($7 < 0.9772 || $7 > 0.9773) bad++ }
+    END { print n + 0, k + 0, bad + 0 }')" = "32 7 0" ] &&
+    ok || bad "predict --grid 16: achieved warps not 128/132 at the powers of two, 129/132 at 3"
+expect 0 "" "${P[@]}" --gld 4:4096 --threads 256 --regs 16 --smem 0 --grid 16
+printf '%s\n' "$OUT" | grep -qF "achieved warps: the grid leaves 32 of 32 configurations below their occupancy" &&
+    ok || bad "predict --grid 16 does not say the grid lowers the achieved warps"
+printf '%s\n' "$OUT" | grep -Eq '^ +8 +[0-9.]+ +[0-9.]+ +.* 0\.9697$' && ok || bad "predict table: no achieved warps on the 8-warp row"
+expect 0 "" "${P[@]}" --gld 4:2097152 --gst 4:2097152 --threads 256 --regs 16 --smem 4224 \
+    --grid 65536 --time-ns 90000 --at-warps 32 --format csv
+printf '%s\n' "$OUT" | grep -Eq '^32,.*,31\.77[0-9]*$' && ok || bad "predict CSV: 32 warps of 65536 blocks do not achieve 31.77"
+
 # CSV: best < application < worst on every row, one degree, the identity at 32 warps.
 expect 0 "" "${P[@]}" --gld 4:2097152 --gst 4:2097152 --threads 256 --regs 16 --smem 4224 \
     --grid 65536 --time-ns 90000 --at-warps 32 --format csv
-printf '%s\n' "$OUT" | head -1 | grep -qx 'active warps,best (µs),worst (µs),application (µs),degree,measured' &&
+printf '%s\n' "$OUT" | head -1 | grep -qx 'active warps,best (µs),worst (µs),application (µs),degree,measured,achieved warps' &&
     ok || bad "predict CSV header"
 printf '%s\n' "$OUT" | awk -F, 'NR > 1 { if (!($2 < $4 && $4 < $3)) bad = 1; d[$5] = 1; if ($1 == 32 && ($4 < 89.9999999 || $4 > 90.0000001 || $6 != "*")) bad = 1 }
     END { n = 0; for (k in d) n++; exit bad || n != 1 }' && ok || bad "predict CSV: band order, degree or identity"

@@ -69,4 +69,32 @@ expect 0 "" camp validate --model "$MODEL" "$T100" "$T200" "$ROWSUM" --out "$TMP
 [ "$(printf '%s\n' "$OUT" | tail -n +2 | grep -c .)" = 38 ] && ok || bad "validate of 38 applications: not 38 rows"
 printf '%s\n' "$ERR" | grep -q '^note: drew the charts of the first 32 applications; 6 more are in validation.csv without a chart$' &&
     ok || bad "validate did not say how many charts it left out"
+
+# camp detect --from-run: the share of L2 sectors on the busiest slice of
+# recorded corpus points (no GPU), against the camping references recorded
+# with counters on the same H100 (data/h100/counters-2026-11-23-d/run-camping):
+# spread 69673 of 2385847 sectors (2.920%), camped 1180122 of 2506213 (47.09%).
+RS100="$GB_SRC/data/h100/corpus-2026-11-26/rowsum"
+REFS100="$GB_SRC/data/h100/counters-2026-11-23-d/run-camping"
+expect 0 "" camp detect --from-run "$RS100" --point block_size_x=32,vector_width=1,rows=512,cols=65536 \
+    --refs "$REFS100" --format csv
+[ "$(printf '%s\n' "$OUT" | tail -n +2 | grep -c .)" = 1 ] && ok || bad "detect --point: not one row"
+# 80035 of 6338152 sectors on the busiest of 80 slices: 1.263%, not camped.
+printf '%s\n' "$OUT" | grep -Eq '^corpus-rowsum/tree block_size_x=32 vector_width=1 rows=512 cols=65536,6338152,80,1\.2627[0-9]*,1\.25,2\.9202[0-9]*,47\.087[0-9]*,"not camped: ' &&
+    ok || bad "detect --from-run: the rowsum point's share or the references' are not as recorded"
+printf '%s\n' "$ERR" | grep -q "references from $REFS100" && ok || bad "detect does not name its references"
+# The camped reference judged against itself: camped on 2 of 80 slices.
+expect 0 "" camp detect --from-run "$REFS100" --point pattern=camped --refs "$REFS100" --format csv
+printf '%s\n' "$OUT" | grep -q '^camping/read pattern=camped .*,47\.087[0-9]*,1\.25,2\.92[0-9]*,47\.087[0-9]*,"camped on 2 of 80 slices' &&
+    ok || bad "detect --from-run: the camped reference is not camped"
+# Without references: the shares, and stderr names the run that would give them.
+expect 0 "" camp detect --from-run "$RS100"
+[ "$(printf '%s\n' "$OUT" | grep -c '^corpus-rowsum/tree ')" -ge 30 ] && ok || bad "detect --from-run: not every rowsum point"
+printf '%s\n' "$ERR" | grep -q "no references (no --refs): the shares are not judged; record them on the same GPU with 'gpubound run camping/read --set pattern=spread,camped --set width=4 --set warps=64 --counters'" &&
+    ok || bad "detect without --refs does not say which run gives the references"
+expect 2 "detect: no measured point of .* has the axes rows=3" camp detect --from-run "$RS100" --point rows=3
+expect 2 "detect: --point needs --from-run RUN" camp detect corpus/rowsum --point rows=512
+expect 2 "detect: --from-run reads recorded points; it takes no suite/bench" camp detect --from-run "$RS100" transpose/naive
+expect 1 "camp detect --from-run: .*camping-fixture has no measured point with the per-slice L2 counters" \
+    camp detect --from-run "$GB_SRC/tests/data/runs/camping-fixture"
 finish

@@ -132,14 +132,16 @@ PATH="$TMP/bin:$PATH" run_gb report "$TMP/fail"
     bad "a failed report changed its run directory (rc $RC)"
 # A cut run does not replace the recorded report, model or validation.
 craft shrink "$CAMP" run.json ''
-"$GPUBOUND" camp fit "$TMP/shrink" --form paper >/dev/null 2>&1
-"$GPUBOUND" camp validate --model "$TMP/shrink/campprof-model.json" "$TMP/shrink" >/dev/null 2>&1
+"$GPUBOUND" camp fit "$TMP/shrink" --form paper --out "$TMP/shrinkfit" >/dev/null 2>&1
+"$GPUBOUND" camp validate --model "$TMP/shrinkfit/campprof-model.json" "$TMP/shrink" >/dev/null 2>&1
 "$GPUBOUND" report "$TMP/shrink" >/dev/null 2>&1
 sed -i '3,10d' "$TMP/shrink/results.json" # eight records fewer
 sed -i 's/"complete": true/"complete": false/' "$TMP/shrink/run.json"
 before=$(tree_hash "$TMP/shrink")
+before_fit=$(tree_hash "$TMP/shrinkfit")
 expect 1 'campprof-model.json was fitted on [0-9]+ observations and this fit has [0-9]+; it is not replaced' \
-    camp fit "$TMP/shrink" --form paper
+    camp fit "$TMP/shrink" --form paper --out "$TMP/shrinkfit"
+[ "$(tree_hash "$TMP/shrinkfit")" = "$before_fit" ] && ok || bad "a refused fit changed its --out directory"
 expect 1 'report.md was made from [0-9]+ points and .* now holds [0-9]+; it is not replaced \(--force' \
     report "$TMP/shrink"
 [ "$(tree_hash "$TMP/shrink")" = "$before" ] && ok || bad "a refused fit or report changed the run directory"

@@ -162,6 +162,11 @@ static void test_detect(void **state)
     set_rollups(&quiet, "lts__t_sectors", 96, 1, 96, 0);
     gb_camp_detect(&point, &spread, &camped, &d);
     assert_true(d.u[0].judged && d.u[0].is_camped && d.u[0].on == 4);
+    /* The busiest slice's share: 12000 of 48000 sectors; the references' 1020
+     * and 96000 of 96000. */
+    assert_true(fabs(d.u[0].share - (0.25)) < 1e-12);
+    assert_true(fabs(d.u[0].share_spread - (1020.0 / 96000.0)) < 1e-12);
+    assert_true(fabs(d.u[0].share_camped - (1.0)) < 1e-12);
     gb_camp_detect_verdict(&d.u[0], line, sizeof line);
     assert_non_null(strstr(line, "camped on 4 of 96 slices"));
     assert_false(d.u[1].have);
@@ -180,6 +185,8 @@ static void test_detect(void **state)
     gb_counters_release(&edge);
     gb_camp_detect(&point, NULL, NULL, &d);
     assert_false(d.u[0].judged);
+    assert_true(fabs(d.u[0].share - (0.25)) < 1e-12);
+    assert_true(isnan(d.u[0].share_spread) && isnan(d.u[0].share_camped));
     gb_counters_release(&spread);
     gb_counters_release(&camped);
     gb_counters_release(&point);

@@ -32,6 +32,9 @@ void gb_camp_detect(const struct gb_counters *point, const struct gb_counters *s
         u->have_camped = gb_spread(camped, u->metric, &u->camped);
         u->x_spread = u->x_camped = NAN;
         u->on = NAN;
+        u->share = u->have && u->point.sum > 0 ? u->point.max / u->point.sum : NAN;
+        u->share_spread = u->have_spread && u->spread.sum > 0 ? u->spread.max / u->spread.sum : NAN;
+        u->share_camped = u->have_camped && u->camped.sum > 0 ? u->camped.max / u->camped.sum : NAN;
         if (!u->have)
             continue;
         u->on = isfinite(u->point.effective) ? fmax(1.0, round(u->point.effective)) : NAN;

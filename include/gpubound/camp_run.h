@@ -1,0 +1,102 @@
+/* camp_run.h - CampProf's drivers: `camp fit`, `camp predict` and `camp
+ * validate` each in one call (like gb_lpbm_fit_run in lpbm_run.h), so that
+ * the command line parses, calls and prints.
+ *
+ * gb_camp_fit_run fits the model to a camping run and writes its file;
+ * gb_camp_predict_run gives a kernel's band at every configuration it can
+ * run at, with each configuration's achieved warps, and judges a measured
+ * time against the domain of validity; gb_camp_validate_run validates the
+ * model on every application of the runs given. They read and write files
+ * as said; never print; not thread-safe (GSL's error handler).
+ */
+#ifndef GPUBOUND_CAMP_RUN_H
+#define GPUBOUND_CAMP_RUN_H
+
+#include "gpubound/api.h"
+
+#include <stddef.h>
+
+#include "gpubound/campprof.h"
+#include "gpubound/roofline.h"
+
+/* ---- fit ---- */
+
+struct gb_camp_fit_opts {
+    double p_remove;            /* paper, interactions: drop terms with p above it */
+    enum gb_camp_form form;
+    const char *out_dir;        /* the model goes to out_dir/campprof-model.json (made when missing) */
+    const char *model_path;     /* or to this file, when set (its directory must exist) */
+    int force;                  /* replace a model fitted on more observations */
+};
+
+/* Fits the model of `o->form` to `run` into `m` and writes it, staged and
+ * moved into place only when whole (util/stage.h). Errors: those of
+ * gb_camp_fit_form (GB_ERR_FORMAT: no camping records); GB_ERR_USAGE when
+ * neither out_dir nor model_path is set; GB_ERR_UNSUPPORTED when the model
+ * in place was fitted on more observations and o->force is 0; GB_ERR_IO.
+ * `written` (may be NULL) receives the path written. */
+GB_API enum gb_status gb_camp_fit_run(const struct gb_run *run, const struct gb_camp_fit_opts *o,
+                                      struct gb_camp_model *m, char *written, size_t n);
+
+/* ---- predict ---- */
+
+/* A kernel to predict: its counts and launch, and a measured time. */
+struct gb_camp_predict_in {
+    struct gb_camp_counts counts;
+    long threads, regs, smem, dyn_smem; /* the launch (-1: not given) */
+    long grid;                          /* blocks in the grid (<= 0: enough to fill every SM) */
+    long warps_max;                     /* > 0: the configurations 1..warps_max instead of the launch */
+    long at;                            /* > 0: the warps the time was measured at (else the launch's) */
+    double time_ns;                     /* NaN: none measured */
+};
+
+struct gb_camp_predict_result {
+    int *warps;                  /* the configurations: active warps per SM (occupancy limit) */
+    double *achieved;            /* per configuration, its achieved warps per SM (the grid and the
+                                  * tail of the last wave; equal to warps[i] without a grid) */
+    struct gb_camp_row *rows;    /* the band at each */
+    size_t n;
+    int config_warps;            /* the launch's own active warps per SM (0: its block cannot run) */
+    double at_warps, degree;     /* the measured configuration and its camping degree (NaN: none, or
+                                  * outside the domain) */
+    double achieved_warps;       /* the measured configuration's achieved warps (NaN: no time) */
+    struct gb_camp_domain domain;/* its judgement (GB_CAMP_DOMAIN_UNJUDGED without a time) */
+};
+
+/* The band of `in` on `dev` with model `m`: the configurations (every
+ * block size with the launch's registers, shared memory and total threads,
+ * or 1..warps_max), each one's achieved warps, the band, and from a
+ * measured time the application line and degree, judged under the roofs
+ * `c` (may be NULL: nothing judged): outside the domain of validity the
+ * degree and the application line are NaN and out->domain says why.
+ * Errors (out->... set as far as computed): GB_ERR_USAGE when the
+ * launch's block cannot run (config_warps 0) or the measured
+ * configuration is not among the configurations; those of
+ * gb_camp_configurations and gb_camp_predict; GB_ERR_NOMEM. */
+GB_API enum gb_status gb_camp_predict_run(const struct gb_camp_model *m, const struct gb_device_info *dev,
+                                          const struct gb_camp_predict_in *in, const struct gb_ceilings *c,
+                                          struct gb_camp_predict_result *out);
+
+GB_API void gb_camp_predict_result_release(struct gb_camp_predict_result *r);
+
+/* ---- validate ---- */
+
+struct gb_camp_validate_result {
+    struct gb_camp_app *apps;            /* every application of every run, in order */
+    size_t n_apps;
+    struct gb_camp_validation *v;        /* one per application */
+    struct gb_camp_domain **domain;      /* per application, one judgement per configuration */
+};
+
+/* Validates `m` on every application of `runs` (gb_camp_records_apps),
+ * each configuration judged under the roofs `c` (may be NULL). Errors:
+ * those of gb_camp_records_apps; GB_ERR_FORMAT when no run holds an
+ * application, or naming the application the model cannot time;
+ * GB_ERR_NOMEM. What was validated before an error stays in `out`. */
+GB_API enum gb_status gb_camp_validate_run(const struct gb_camp_model *m, const struct gb_ceilings *c,
+                                           const struct gb_run *const *runs, size_t n_runs,
+                                           struct gb_camp_validate_result *out);
+
+GB_API void gb_camp_validate_result_release(struct gb_camp_validate_result *r);
+
+#endif
