@@ -38,11 +38,13 @@ def program_path():
                              "install it (make install) or set GPUBOUND to its path", "io")
 
 
-def _call(args, with_stderr=False):
+def _call(args, with_stderr=False, ok_codes=(0,)):
     """Runs `gpubound ARGS`; its stdout (and stderr when asked), or
-    GpuboundError with its message and exit code."""
+    GpuboundError with its message and exit code when the exit code is not
+    one of ``ok_codes``."""
     p = subprocess.run([program_path()] + [str(a) for a in args], capture_output=True, text=True)
-    if p.returncode != 0:
+    _call.returncode = p.returncode
+    if p.returncode not in ok_codes:
         lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
         raise _lib.GpuboundError(lines[-1] if lines else f"gpubound {args[0]} exited {p.returncode}",
                                  p.returncode)
@@ -109,9 +111,13 @@ class Breakdown:
              of each term, as breakdown --format json prints it
     model -- lpbm-model.json: per bench, the coefficients with their
              intervals, R^2, the held-out error, the dominant term, points
+    explained -- False when the model does not explain the kernel (the
+             honesty rule: breakdown exited 4, named no dominating term and
+             gave no advice; docs/cli.md); the fit is still returned
     """
     table: pd.DataFrame
     model: dict = field(default_factory=dict)
+    explained: bool = True
 
     @property
     def coefficients(self):
@@ -121,7 +127,8 @@ class Breakdown:
         return pd.DataFrame(rows)
 
 
-def breakdown(run_dir, bench=None, form=None, holdout=None, weight=None, intercept=False, spec=None):
+def breakdown(run_dir, bench=None, form=None, holdout=None, weight=None, intercept=False, spec=None,
+              ceilings=None):
     """Fits the Linear Performance-Breakdown Model to a recorded kernel-spec
     run with `gpubound breakdown --format json` (no GPU needed). The model
     file is written into a temporary directory and read back: the run
@@ -129,15 +136,17 @@ def breakdown(run_dir, bench=None, form=None, holdout=None, weight=None, interce
     with tempfile.TemporaryDirectory(prefix="gpubound-breakdown-") as tmp:
         args = ["breakdown", run_dir, "--format", "json", "--no-chart", "--out", tmp]
         for flag, v in (("--bench", bench), ("--form", form), ("--holdout", holdout), ("--weight", weight),
-                        ("--spec", spec)):
+                        ("--spec", spec), ("--ceilings", ceilings)):
             if v is not None:
                 args += [flag, v]
         if intercept:
             args.append("--intercept")
-        table = pd.DataFrame(json.loads(_call(args)))
+        # Exit 4: fitted and written, but the model does not explain the kernel.
+        table = pd.DataFrame(json.loads(_call(args, ok_codes=(0, 4))))
+        explained = _call.returncode == 0
         model_file = Path(tmp) / "lpbm-model.json"
         model = json.loads(model_file.read_text()) if model_file.is_file() else {}
-    return Breakdown(table=table, model=model)
+    return Breakdown(table=table, model=model, explained=explained)
 
 
 def roofline(run, ceilings=None, pipe=None):

@@ -75,3 +75,12 @@ def test_run_without_a_gpu_says_so(program, tmp_path):
 def gpubound_info_rc(program):
     import subprocess
     return subprocess.run([program, "info"], capture_output=True).returncode
+
+
+def test_breakdown_that_does_not_explain_is_returned_not_raised(src):
+    # The formula form on the tiled transpose: every term absent, exit 4 (the honesty rule).
+    d = src / "data/h100/corpus-2026-11-26/transpose"
+    b = gpubound.breakdown(d, bench="tiled", form="formula")
+    assert b.explained is False
+    assert len(b.table) > 4
+    assert gpubound.breakdown(src / "data/h200/examples-2026-11-23/sgemm", bench="tiled").explained is True
