@@ -21,6 +21,7 @@ import sys
 import tempfile
 
 STRATEGIES = ["exhaustive", "random", "anneal", "model"]
+SKIPPED = []
 KT_STRATEGIES = ["random_sample", "simulated_annealing", "genetic_algorithm", "bayes_opt"]
 
 
@@ -38,6 +39,10 @@ def spaces_of(src, sweeps):
         spec = os.path.join(src, "corpus", kernel, "spec.json")
         if not os.path.isfile(os.path.join(run, "results.json")) or not os.path.isfile(spec):
             continue
+        with open(os.path.join(run, "run.json")) as f:
+            if not json.load(f).get("complete"):
+                SKIPPED.append(f"{run}: not a whole sweep (the run is incomplete), not replayable")
+                continue
         benches = {b["name"]: b for b in json.load(open(spec))["benches"]}
         recs = load_records(run)
         for bench in sorted({r["bench"] for r in recs}):
@@ -229,6 +234,8 @@ def write_md(a, results, path):
         surs = sorted({s for x in results for s in x["surrogates"]})
         if surs:
             f.write(f"\nThe model strategy's surrogate at the end of its searches: {', '.join(surs)}.\n")
+        for line in SKIPPED:
+            f.write(f"\nLeft out: {line}.\n")
         errs = {c: x["rows"][c]["error"] for x in results for c in cols if "error" in x["rows"].get(c, {})}
         for c, e in sorted(errs.items()):
             f.write(f"\n{c}: not run ({e}).\n")

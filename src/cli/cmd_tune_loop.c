@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cli_spec.h"
 #include "cli/cmd_tune_loop.h"
+#include "cli/cmd_tune_inputs.h"
 #include "cli/run_charts.h"
 #include "gpubound/results.h"
 #include "gpubound/session.h"
@@ -376,7 +377,14 @@ int gb_tune_search(struct gb_tune_args *a, const struct gb_plan *plan, const str
     struct tune_ctx c = {.a = a, .space_plan = plan, .space = space, .plan = &run_plan};
     struct gb_tune_opts to = {.strategy = a->strategy, .budget = (size_t)a->budget, .seed = (unsigned)a->seed,
                               .lpbm = gb_tune_no_inputs};
+    struct gb_tune_inputs inputs;
     int rc;
+    memset(&inputs, 0, sizeof inputs);
+    if (a->replay && strcmp(a->strategy, "model") == 0) {
+        gb_tune_inputs_replay(a->replay, plan, &inputs);
+        to.lpbm = gb_tune_inputs_get;
+        to.lpbm_ctx = &inputs;
+    }
     memset(&run_plan, 0, sizeof run_plan);
     memcpy(run_plan.axes, plan->axes, sizeof run_plan.axes);
     run_plan.n_axes = plan->n_axes;
@@ -400,6 +408,7 @@ int gb_tune_search(struct gb_tune_args *a, const struct gb_plan *plan, const str
     rc = gb_tune_write_json(a, plan, ans) == GB_OK ? GB_EXIT_OK : gb_cli_fail(GB_ERR_IO, gb_error_message(), NULL);
 out:
     gb_tune_free(c.t);
+    gb_tune_inputs_release(&inputs);
     gb_plan_release(&run_plan);
     free(c.idx);
     gb_run_free(prev);
