@@ -16,6 +16,7 @@
 #include "gpubound/results.h"
 #include "gpubound/session.h"
 #include "util/fs.h"
+#include "util/stage.h"
 
 /* What a search carries between the loop's hooks. */
 struct tune_ctx {
@@ -131,10 +132,20 @@ static enum gb_status gb_tune_write_json(const struct gb_tune_args *a, const str
                                       "differs_from_runner_up", ans->differ,
                                       "runner_up_ratio", isfinite(ans->ratio) ? ans->ratio : 0.0, "surrogate",
                                       ans->surrogate));
-    snprintf(path, sizeof path, "%s/%s", a->out, GB_TUNE_FILE);
-    int bad = !j || json_dump_file(j, path, JSON_INDENT(2) | JSON_SORT_KEYS) != 0;
+    /* Through a stage: a link planted at tune.json is replaced, never
+     * followed, and a failure leaves the one before. */
+    struct gb_stage stage;
+    memset(&stage, 0, sizeof stage);
+    enum gb_status st = j ? gb_stage_open(&stage, a->out) : gb_error_set(GB_ERR_NOMEM, "building %s", GB_TUNE_FILE);
+    if (st == GB_OK && (st = gb_stage_path(&stage, GB_TUNE_FILE, path, sizeof path)) == GB_OK &&
+        json_dump_file(j, path, JSON_INDENT(2) | JSON_SORT_KEYS) != 0)
+        st = gb_error_set(GB_ERR_IO, "cannot write %s/%s", a->out, GB_TUNE_FILE);
+    if (j && st == GB_OK)
+        st = gb_stage_commit(&stage);
+    else if (j)
+        gb_stage_fail(&stage, st);
     json_decref(j);
-    return bad ? gb_error_set(GB_ERR_IO, "cannot write %s", path) : GB_OK;
+    return st;
 }
 
 /* --resume: tune.json must say what the command line says. */

@@ -37,7 +37,12 @@ open(d + "/results.json", "w").write("[\n" + ",\n".join(recs[:5]) + "\n]\n")
 r = json.load(open(d + "/run.json")); r["complete"] = False; r["points_ok"] = 5
 json.dump(r, open(d + "/run.json", "w"), indent=2)
 PY
+# tune.json is written through a stage: a link planted at its name is replaced, not followed.
+cp "$TMP/cut/tune.json" "$TMP/outside.json" && rm "$TMP/cut/tune.json" && ln -s "$TMP/outside.json" "$TMP/cut/tune.json"
+before=$(cat "$TMP/outside.json")
 run_gb tune "$SPEC" "${SPACE[@]}" --budget 10 --strategy model --out "$TMP/cut" --resume
+if [ ! -L "$TMP/cut/tune.json" ] && grep -q '"answer"' "$TMP/cut/tune.json" && [ "$(cat "$TMP/outside.json")" = "$before" ]
+then ok; else bad "tune.json through a stage"; fi
 axes() { grep -o '"axes":{[^}]*}' "$1/results.json"; }
 if [ "$RC" = 0 ] && [ "$(axes "$TMP/cut")" = "$(axes "$TMP/m")" ] && grep -q '"complete": true' "$TMP/cut/run.json"; then ok
 else bad "resume: the same 10 points as the uninterrupted run ($RC)"; fi
