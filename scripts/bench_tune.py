@@ -209,6 +209,14 @@ def goal(results, kt):
     return lines
 
 
+def kt_version():
+    try:
+        from importlib.metadata import version
+        return version("kernel_tuner")
+    except Exception:  # no metadata beside the package
+        return "(version unknown)"
+
+
 def write_md(a, results, path):
     cols = STRATEGIES + (["kt:" + s for s in KT_STRATEGIES] if a.site else [])
     with open(path, "w") as f:
@@ -217,9 +225,9 @@ def write_md(a, results, path):
         f.write("A replay of measured times: every strategy runs `gpubound tune --replay` over the recorded "
                 "exhaustive sweep(s) " + ", ".join(f"`{r}`" for r in a.runs) + " (each configuration's time "
                 "is the sweep's median, looked up; nothing was measured again)")
-        f.write(", and Kernel Tuner's strategies run in its simulation mode over a kt-cache exported from "
-                "the same sweeps (`gpubound export --format kt-cache`, its `time` being the sweep's median)"
-                if a.site else "; Kernel Tuner's strategies were not run (no --site given)")
+        f.write(f", and Kernel Tuner {kt_version()}'s strategies run in its simulation mode over a kt-cache "
+                "exported from the same sweeps (`gpubound export --format kt-cache`, its `time` being the "
+                "sweep's median)" if a.site else "; Kernel Tuner's strategies were not run (no --site given)")
         f.write(f". {a.seeds} seeds per strategy (exhaustive: one order). A cell is the median / worst "
                 "number of evaluations over the seeds, with the median's share of the space; "
                 "'not reached (k/N)' when fewer than half the seeds got there within the space.\n\n")
