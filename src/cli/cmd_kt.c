@@ -166,8 +166,8 @@ int gb_cmd_import(int argc, char **argv)
     if (st != GB_OK && made[0])
         gb_stage_unmake(out, made);
     if (st == GB_OK)
-        fprintf(stderr, "import: %s: %zu configurations of %s on %s (times: Kernel Tuner's summaries)\n", out, c.n,
-                c.kernel_name, c.device_name);
+        printf("import: %s: %zu configurations of %s on %s (times: Kernel Tuner's summaries)\n", out, c.n,
+               c.kernel_name, c.device_name);
 out:
     gb_kt_cache_release(&c);
     return rc;

@@ -45,7 +45,7 @@ PY
 
 # Round trip: import the cache, export it again: the same configurations and times.
 run_gb import "$TMP/cache.json" --out "$TMP/imp"
-if [ "$RC" = 0 ] && printf '%s' "$ERR" | grep -q "60 configurations of regblock on NVIDIA H100.*Kernel Tuner's summaries"; then ok
+if [ "$RC" = 0 ] && printf '%s' "$OUT" | grep -q "60 configurations of regblock on NVIDIA H100.*Kernel Tuner's summaries"; then ok
 else bad "import ($RC)"; fi
 if grep -q "Kernel Tuner's summaries, the mean of its event-timed launches" "$TMP/imp/run.json" &&
     [ "$(grep -c '"time_source":"kernel-tuner-mean"' "$TMP/imp/results.json")" = 60 ] &&
@@ -91,6 +91,12 @@ PY
 expect 0 '' import "$TMP/fail.json" --out "$TMP/imp-fail"
 if grep -q '"status":"error","reason":"Kernel Tuner: CompilationFailedConfig"' "$TMP/imp-fail/results.json"; then ok
 else bad "a failed configuration"; fi
+
+# A cache as Kernel Tuner writes it (its timestamps, a failed configuration).
+expect 0 'import: .*: 3 configurations of vector_add on NVIDIA H100' import "$GB_SRC/tests/data/kt/cache.json" --out "$TMP/vadd"
+if grep -q '"block_size_x":"128"},"status":"ok".*"median":28800' "$TMP/vadd/results.json" &&
+    grep -q '"status":"error","reason":"Kernel Tuner: RuntimeFailedConfig"' "$TMP/vadd/results.json" &&
+    grep -q '"problem_size": \[' "$TMP/vadd/kt-import.json"; then ok; else bad "the vector_add cache"; fi
 
 # Malformed caches: one line, exit 2, nothing made.
 printf '{"device_name": "x", ' >"$TMP/m1.json"
