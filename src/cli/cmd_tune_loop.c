@@ -11,10 +11,12 @@
 #include "cli/cli.h"
 #include "cli/cli_spec.h"
 #include "cli/cmd_tune_loop.h"
+#include "cli/cmd_tune_inputs.h"
 #include "cli/run_charts.h"
 #include "gpubound/results.h"
 #include "gpubound/session.h"
 #include "util/fs.h"
+#include "util/stage.h"
 
 /* What a search carries between the loop's hooks. */
 struct tune_ctx {
@@ -130,10 +132,20 @@ static enum gb_status gb_tune_write_json(const struct gb_tune_args *a, const str
                                       "differs_from_runner_up", ans->differ,
                                       "runner_up_ratio", isfinite(ans->ratio) ? ans->ratio : 0.0, "surrogate",
                                       ans->surrogate));
-    snprintf(path, sizeof path, "%s/%s", a->out, GB_TUNE_FILE);
-    int bad = !j || json_dump_file(j, path, JSON_INDENT(2) | JSON_SORT_KEYS) != 0;
+    /* Through a stage: a link planted at tune.json is replaced, never
+     * followed, and a failure leaves the one before. */
+    struct gb_stage stage;
+    memset(&stage, 0, sizeof stage);
+    enum gb_status st = j ? gb_stage_open(&stage, a->out) : gb_error_set(GB_ERR_NOMEM, "building %s", GB_TUNE_FILE);
+    if (st == GB_OK && (st = gb_stage_path(&stage, GB_TUNE_FILE, path, sizeof path)) == GB_OK &&
+        json_dump_file(j, path, JSON_INDENT(2) | JSON_SORT_KEYS) != 0)
+        st = gb_error_set(GB_ERR_IO, "cannot write %s/%s", a->out, GB_TUNE_FILE);
+    if (j && st == GB_OK)
+        st = gb_stage_commit(&stage);
+    else if (j)
+        gb_stage_fail(&stage, st);
     json_decref(j);
-    return bad ? gb_error_set(GB_ERR_IO, "cannot write %s", path) : GB_OK;
+    return st;
 }
 
 /* --resume: tune.json must say what the command line says. */
@@ -376,7 +388,14 @@ int gb_tune_search(struct gb_tune_args *a, const struct gb_plan *plan, const str
     struct tune_ctx c = {.a = a, .space_plan = plan, .space = space, .plan = &run_plan};
     struct gb_tune_opts to = {.strategy = a->strategy, .budget = (size_t)a->budget, .seed = (unsigned)a->seed,
                               .lpbm = gb_tune_no_inputs};
+    struct gb_tune_inputs inputs;
     int rc;
+    memset(&inputs, 0, sizeof inputs);
+    if (a->replay && strcmp(a->strategy, "model") == 0) {
+        gb_tune_inputs_replay(a->replay, plan, &inputs);
+        to.lpbm = gb_tune_inputs_get;
+        to.lpbm_ctx = &inputs;
+    }
     memset(&run_plan, 0, sizeof run_plan);
     memcpy(run_plan.axes, plan->axes, sizeof run_plan.axes);
     run_plan.n_axes = plan->n_axes;
@@ -400,6 +419,7 @@ int gb_tune_search(struct gb_tune_args *a, const struct gb_plan *plan, const str
     rc = gb_tune_write_json(a, plan, ans) == GB_OK ? GB_EXIT_OK : gb_cli_fail(GB_ERR_IO, gb_error_message(), NULL);
 out:
     gb_tune_free(c.t);
+    gb_tune_inputs_release(&inputs);
     gb_plan_release(&run_plan);
     free(c.idx);
     gb_run_free(prev);

@@ -15,6 +15,7 @@
 #include "cli/cmd_roofline.h"
 #include "cli/cmd_fleet.h"
 #include "cli/cmd_tune.h"
+#include "cli/cmd_kt.h"
 #include "cli/run_options.h"
 
 const struct gb_cmd gb_commands[] = {
@@ -91,6 +92,10 @@ const struct gb_cmd gb_commands[] = {
      GB_ROOFLINE_USAGE, GB_ROOFLINE_HELP, NULL},
     {"tune", gb_cmd_tune, "search a spec's configurations for the fastest in a budget of measurements",
      GB_TUNE_USAGE, GB_TUNE_HELP, NULL},
+    {"export", gb_cmd_export, "a run as Kernel Tuner's cache file or T4 results file (no GPU needed)",
+     GB_EXPORT_USAGE, GB_EXPORT_HELP, NULL},
+    {"import", gb_cmd_import, "a Kernel Tuner cache file as a run, its times Kernel Tuner's summaries (no GPU needed)",
+     GB_IMPORT_USAGE, GB_IMPORT_HELP, NULL},
     {"help", gb_cmd_help, "show the commands, or one command's options", "gpubound help [COMMAND | --markdown]",
      "  --markdown    print the reference of every command as markdown (docs/cli.md)\n", NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},

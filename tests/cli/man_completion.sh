@@ -52,6 +52,18 @@ check_comp width= run bandwidth --set wi
 check_comp rows= run ubench/ubench1 --set ro
 check_comp "width=4,8,16" run bandwidth --set width=
 check_comp json report x --format j
+# tune, export and import: strategies, Kernel Tuner's formats, options.
+check_comp model tune s.json --strategy m
+check_comp anneal tune s.json --strategy ""
+check_comp kt-cache export RUN --format k
+check_comp t4 export RUN --format t
+check_comp --replay tune s.json --rep
+check_comp --budget tune s.json --bu
+check_comp --out import c.json --o
+check_comp export exp
+check_comp import imp
+OUT=$(comp export RUN --format j); ERR=""
+if [ -z "$OUT" ]; then ok; else bad "completing 'export RUN --format j' offered '$OUT'"; fi
 # Axes of the suites named only: bandwidth has no rows axis.
 OUT=$(comp run bandwidth --set ro); ERR=""
 if [ -z "$OUT" ]; then ok; else bad "completing 'run bandwidth --set ro' offered '$OUT'"; fi

@@ -58,6 +58,8 @@ cpu=(
     "roofline data/h100/compare-2026-11-23/bw-a"
     "check tests/data/specs/saxpy/spec.json --quick --arch sm_90"
     "tune corpus/gemm/spec.json --bench tiled --set n=1024 --set tile_x=16,32 --replay data/h100/corpus-2026-11-26/gemm --budget 4 --out $TMP/tune"
+    "export data/h100/corpus-2026-11-26/gemm --format kt-cache --bench tiled"
+    "import tests/data/kt/cache.json --out $TMP/kt-import"
 )
 for inv in "${cpu[@]}"; do
     # shellcheck disable=SC2086

@@ -197,10 +197,13 @@ static int gb_lpbm_sur_inputs(struct gb_lpbm_sur *m, const struct gb_tune_space 
             snprintf(why, why_n, "out of host memory");
             return 0;
         }
+        gb_error_clear();
         for (size_t i = 0; i < s->n; i++)
             if (!m->fn(m->fn_ctx, i, &m->pts[i])) {
-                snprintf(why, why_n, "configuration %zu has no breakdown inputs (launch, counts) before it is measured",
-                         i + 1);
+                const char *because = gb_error_message();
+                snprintf(why, why_n, "configuration %zu has no breakdown inputs (launch, counts)%s%.300s", i + 1,
+                         because[0] ? ": " : " before it is measured", because);
+                gb_error_clear();
                 free(m->pts);
                 m->pts = NULL;
                 return 0;
