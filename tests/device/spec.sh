@@ -61,7 +61,8 @@ unset GPUBOUND_CACHE_DIR
 
 # The report draws a spec run from the run directory alone (its charts.json).
 if [ -d "$out/saxpy" ]; then
-    "$GPUBOUND" report "$out/saxpy" >"$out/report.out" 2>"$out/report.err" && ls "$out/saxpy/report/" | grep -q 'saxpy-saxpy-time' \
+    "$GPUBOUND" report "$out/saxpy" --out "$out/saxpy-report" >"$out/report.out" 2>"$out/report.err" &&
+        ls "$out/saxpy-report/" | grep -q 'saxpy-saxpy-time' \
         && yes || { tail -n 3 "$out/report.err"; no "report of the saxpy run drew no saxpy-saxpy-time chart"; }
 fi
 
