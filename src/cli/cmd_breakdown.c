@@ -572,7 +572,8 @@ static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
                         f->roofs.run_dir);
             else
                 fprintf(o->fmt == GB_FORMAT_TABLE ? stdout : stderr, "roofs: the guide's theoretical "
-                        "figures for %s (no --ceilings run: the coefficients are against those)\n",
+                        "figures for %s (no --ceilings run: the coefficients are against those; record the "
+                        "GPU's roofs with 'gpubound run ceilings' and give it with --ceilings)\n",
                         f->roofs.device.name[0] ? f->roofs.device.name : "the run's device");
             break;
         }
