@@ -137,6 +137,11 @@ struct gb_tune_opts {
     /* model: the breakdown's inputs (NULL: only the fallback is used). */
     gb_tune_lpbm_fn lpbm;
     void *lpbm_ctx;
+    /* model: a caller's breakdown surrogate, tried first in place of the
+     * one over `lpbm` (NULL: none). The struct is copied; the tuner calls
+     * its release (when set) when it is freed. The CLI's fits the breakdown
+     * on the tuning run's records and predicts with gb_lpbm_predict_at. */
+    const struct gb_tune_surrogate *breakdown;
 };
 
 /* A tuner over `space` (kept by pointer: it must outlive the tuner).

@@ -26,7 +26,9 @@
     "(compare's method: runner-up / best with its 99% interval beyond 2%), and for the model\n"  \
     "strategy the best unmeasured configuration's predicted time with its 95% interval and\n" \
     "which surrogate made it (the breakdown, or the Gaussian process when the breakdown cannot\n" \
-    "be fitted or does not explain the measured times). docs/tuning.md explains the strategies.\n" \
+    "be fitted or does not explain the measured times). The model strategy records each point's\n" \
+    "default counters (as run --counters) for the breakdown's resources form.\n" \
+    "docs/tuning.md explains the strategies.\n" \
     "Exit 2 for an unknown strategy, a budget of 0 or above the space, or a resume that does\n" \
     "not match the run; 3 without a GPU (unless --replay).\n"
 #endif

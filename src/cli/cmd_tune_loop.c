@@ -11,8 +11,10 @@
 #include "cli/cli.h"
 #include "cli/cli_spec.h"
 #include "cli/cmd_tune_loop.h"
-#include "cli/cmd_tune_inputs.h"
+#include "cli/cmd_tune_bd.h"
 #include "cli/run_charts.h"
+#include "gpubound/counter_names.h"
+#include "gpubound/lpbm_input.h"
 #include "gpubound/results.h"
 #include "gpubound/session.h"
 #include "util/fs.h"
@@ -345,9 +347,18 @@ static int gb_tune_gpu(struct tune_ctx *c, const struct gb_run *prev, const size
     struct gb_session_hooks hooks = {.started = gb_tune_started, .point = gb_tune_point, .more = gb_tune_more,
                                      .ctx = c};
     struct gb_session_result res;
+    char **counters = NULL;
+    size_t n_counters = 0;
+    /* model: each point's default counters, as run --counters records them,
+     * for the breakdown's resources form */
+    if (strcmp(c->a->strategy, "model") == 0 && gb_counter_names_parse("default", &counters, &n_counters) == GB_OK) {
+        so.measure.counters = counters;
+        so.measure.n_counters = n_counters;
+    }
     signal(SIGINT, gb_tune_on_signal);
     signal(SIGTERM, gb_tune_on_signal);
     enum gb_status st = gb_session_run(c->plan, &so, &hooks, &res);
+    gb_counter_names_free(counters, n_counters);
     if (st != GB_OK)
         return gb_tune_stopped(st, &res, c->a->out, prev != NULL);
     return c->st == GB_OK ? -1 : gb_cli_fail(c->st, "tuning", NULL);
@@ -368,15 +379,22 @@ static int gb_tune_prepare(struct gb_tune_args *a, const struct gb_plan *space_p
     return gb_tune_write_json(a, space_plan, NULL) == GB_OK ? -1 : gb_cli_fail(GB_ERR_IO, gb_error_message(), NULL);
 }
 
-/* The tuner of a->strategy; the breakdown is offered its inputs, which no
- * configuration has before it is measured (the model then says it used
- * the fallback, and why). */
-static int gb_tune_no_inputs(void *ctx, size_t idx, struct gb_lpbm_point *p)
+/* The model strategy's breakdown surrogate over the tuning run's records;
+ * with --replay it reads the replayed sweep's spec. */
+static enum gb_status gb_tune_bd_make(const struct gb_tune_args *a, const struct gb_plan *plan, struct gb_tune_bd *bd,
+                                      struct gb_tune_surrogate *sur)
 {
-    (void)ctx;
-    (void)idx;
-    (void)p;
-    return 0;
+    struct gb_run *src = NULL;
+    memset(bd, 0, sizeof *bd);
+    bd->dir = &a->out;
+    bd->bench = plan->items[0].bench->name;
+    bd->plan = plan;
+    if (a->replay && gb_run_load(a->replay, &src) == GB_OK &&
+        gb_lpbm_spec_locate(src, NULL, bd->spec, sizeof bd->spec) != GB_OK)
+        bd->spec[0] = '\0';
+    gb_error_clear();
+    gb_run_free(src);
+    return gb_tune_bd_surrogate(bd, sur);
 }
 
 int gb_tune_search(struct gb_tune_args *a, const struct gb_plan *plan, const struct gb_tune_space *space,
@@ -386,15 +404,17 @@ int gb_tune_search(struct gb_tune_args *a, const struct gb_plan *plan, const str
     struct gb_run *prev = NULL;
     size_t pending[1024], np = 0;
     struct tune_ctx c = {.a = a, .space_plan = plan, .space = space, .plan = &run_plan};
-    struct gb_tune_opts to = {.strategy = a->strategy, .budget = (size_t)a->budget, .seed = (unsigned)a->seed,
-                              .lpbm = gb_tune_no_inputs};
-    struct gb_tune_inputs inputs;
+    struct gb_tune_opts to = {.strategy = a->strategy, .budget = (size_t)a->budget, .seed = (unsigned)a->seed};
+    struct gb_tune_bd bd;
+    struct gb_tune_surrogate bd_sur;
     int rc;
-    memset(&inputs, 0, sizeof inputs);
-    if (a->replay && strcmp(a->strategy, "model") == 0) {
-        gb_tune_inputs_replay(a->replay, plan, &inputs);
-        to.lpbm = gb_tune_inputs_get;
-        to.lpbm_ctx = &inputs;
+    memset(&bd, 0, sizeof bd);
+    if (strcmp(a->strategy, "model") == 0) {
+        if (gb_tune_bd_make(a, plan, &bd, &bd_sur) != GB_OK) {
+            gb_tune_bd_release(&bd);
+            return gb_cli_fail(GB_ERR_NOMEM, "planning", NULL);
+        }
+        to.breakdown = &bd_sur;
     }
     memset(&run_plan, 0, sizeof run_plan);
     memcpy(run_plan.axes, plan->axes, sizeof run_plan.axes);
@@ -419,7 +439,7 @@ int gb_tune_search(struct gb_tune_args *a, const struct gb_plan *plan, const str
     rc = gb_tune_write_json(a, plan, ans) == GB_OK ? GB_EXIT_OK : gb_cli_fail(GB_ERR_IO, gb_error_message(), NULL);
 out:
     gb_tune_free(c.t);
-    gb_tune_inputs_release(&inputs);
+    gb_tune_bd_release(&bd);
     gb_plan_release(&run_plan);
     free(c.idx);
     gb_run_free(prev);

@@ -131,7 +131,9 @@ void gb_tune_strategy_names(char *buf, size_t n)
 static enum gb_status gb_tune_surrogates_make(struct gb_tune *t, const struct gb_tune_opts *o)
 {
     enum gb_status st;
-    if (o->lpbm) {
+    if (o->breakdown)
+        t->sur[t->n_sur++] = *o->breakdown;
+    else if (o->lpbm) {
         if ((st = gb_tune_surrogate_lpbm(o->lpbm, o->lpbm_ctx, &t->sur[t->n_sur])) != GB_OK)
             return st;
         t->n_sur++;
