@@ -83,6 +83,10 @@ void gb_cli_getopt_reset(void);
  * write into it. 0 when `dir` does not exist. */
 int gb_cli_path_within(const char *path, const char *dir);
 
+/* The default output directory of a command that reads a run:
+ * runs/NAME-<UTC time>, with -2, -3, ... when one by that name exists. */
+void gb_cli_default_out(char *buf, size_t n, const char *name);
+
 /* The command line as one string (for run.json); gb_cli_set_command_line
  * also keeps the arguments as given, for a command that starts itself
  * anew (gb_cli_argv: NULL-terminated, before getopt reordered them). */

@@ -165,6 +165,18 @@ static int gb_cli_abs_path(const char *path, char *out, size_t n)
     }
 }
 
+void gb_cli_default_out(char *buf, size_t n, const char *name)
+{
+    char ts[32];
+    gb_utc_now(ts, sizeof ts);
+    for (int k = 1; k < 1000; k++) {
+        snprintf(buf, n, "runs/%s-%.4s%.2s%.2sT%.2s%.2s%.2sZ%s%.0d", name, ts, ts + 5, ts + 8, ts + 11,
+                 ts + 14, ts + 17, k > 1 ? "-" : "", k > 1 ? k : 0);
+        if (access(buf, F_OK) != 0)
+            return;
+    }
+}
+
 int gb_cli_path_within(const char *path, const char *dir)
 {
     char p[PATH_MAX], d[PATH_MAX];

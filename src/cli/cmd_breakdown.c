@@ -382,19 +382,6 @@ static int bd_inside_run(const char *out, const char *run)
     return strncmp(o, r, rl) == 0 && (o[rl] == '\0' || o[rl] == '/' || (rl == 1 && r[0] == '/'));
 }
 
-/* --out, else a new directory runs/breakdown-<UTC time>[-N]. */
-static void bd_default_out(char *buf, size_t n)
-{
-    char ts[32];
-    gb_utc_now(ts, sizeof ts);
-    for (int k = 1; k < 1000; k++) {
-        snprintf(buf, n, "runs/breakdown-%.4s%.2s%.2sT%.2s%.2s%.2sZ%s%.0d", ts, ts + 5, ts + 8,
-                 ts + 11, ts + 14, ts + 17, k > 1 ? "-" : "", k > 1 ? k : 0);
-        if (access(buf, F_OK) != 0)
-            return;
-    }
-}
-
 /* ---- the command ---- */
 
 static void bd_on_input(void *ctx, const struct gb_lpbm_input *in)
@@ -586,7 +573,7 @@ static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
     if (o->out)
         snprintf(s->out_dir, sizeof s->out_dir, "%s", o->out);
     else
-        bd_default_out(s->out_dir, sizeof s->out_dir);
+        gb_cli_default_out(s->out_dir, sizeof s->out_dir, "breakdown");
     if ((st = gb_stage_open(&s->stage, s->out_dir)) != GB_OK ||
         (st = gb_lpbm_fit_write(f, s->run, &s->stage, o->force)) != GB_OK ||
         (!o->no_chart && (st = bd_charts(s)) != GB_OK) || (st = gb_stage_commit(&s->stage)) != GB_OK)

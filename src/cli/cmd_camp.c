@@ -37,14 +37,6 @@ void camp_cli_path_in(char *buf, size_t n, const char *dir, const char *name)
     snprintf(buf, n, "%.*s/%s", (int)len, dir, name);
 }
 
-void camp_cli_default_out(char *buf, size_t n, const char *name)
-{
-    char ts[32];
-    gb_utc_now(ts, sizeof ts);
-    snprintf(buf, n, "runs/%s-%.4s%.2s%.2sT%.2s%.2s%.2sZ", name, ts, ts + 5, ts + 8, ts + 11, ts + 14,
-             ts + 17);
-}
-
 const char *camp_cli_device_name(const struct gb_camp_model *m)
 {
     return m->has_device && m->device.name[0] ? m->device.name : "an unnamed device";
@@ -275,7 +267,7 @@ static int camp_fit_model_path(const char *dir, const char **out, const char *mo
         return -1;
     }
     if (!*out) {
-        camp_cli_default_out(def, n_def, "campprof-fit");
+        gb_cli_default_out(def, n_def, "campprof-fit");
         *out = def;
     }
     camp_cli_path_in(buf, n, *out, "campprof-model.json");

@@ -146,10 +146,6 @@ int camp_cli_parse_double(const char *s, double *v);
 /* "dir/name" without doubled slashes. */
 void camp_cli_path_in(char *buf, size_t n, const char *dir, const char *name);
 
-/* The default output directory of a command that reads runs:
- * "runs/NAME-<UTC time>", never inside a run it reads. */
-void camp_cli_default_out(char *buf, size_t n, const char *name);
-
 /* The model's device name, or "an unnamed device". */
 const char *camp_cli_device_name(const struct gb_camp_model *m);
 

@@ -79,7 +79,7 @@ static int validate_parse(int argc, char **argv, struct validate_opts *o)
             return gb_cli_usage(CMD, "validate: --out %s lies inside the run %s, which camp validate "
                                 "only reads; give a directory outside it", o->out, o->dirs[i]);
     if (!o->out) {
-        camp_cli_default_out(o->default_out, sizeof o->default_out, "campprof-validate");
+        gb_cli_default_out(o->default_out, sizeof o->default_out, "campprof-validate");
         o->out = o->default_out;
     }
     return GB_EXIT_OK;

@@ -162,9 +162,17 @@ int gb_cmd_fleet(int argc, char **argv)
     }
     if (argc - optind != 1)
         return gb_cli_usage("fleet", argc - optind ? "give one run directory" : "which run? give RUN");
-    if (!chart_dir) {
-        snprintf(def, sizeof def, "%s/report", argv[optind]);
+    if (chart_dir && !chart_dir[0])
+        return gb_cli_usage("fleet", "--chart-dir: an empty directory name");
+    if (chart_dir && gb_cli_path_within(chart_dir, argv[optind]))
+        return gb_cli_usage("fleet", "--chart-dir %s lies inside the run %s, which fleet only reads; give a "
+                            "directory outside it", chart_dir, argv[optind]);
+    if (!chart_dir && !no_chart) {
+        /* Never into the run read: a new runs/fleet-<UTC time>. */
+        gb_cli_default_out(def, sizeof def, "fleet");
         chart_dir = def;
+        if (fmt == GB_FORMAT_TABLE)
+            printf("charts: %s\n", def);
     }
     return gb_fleet_print(argv[optind], fmt, no_chart ? NULL : chart_dir);
 }

@@ -13,7 +13,8 @@
     "                    the GPUs' medians, points apart beyond their intervals) and per GPU;\n"  \
     "                    csv or json: one row per point and GPU (json adds suites and GPUs);\n"     \
     "                    csv is streamed, one point's rows at a time, in bounded memory\n"          \
-    "  --chart-dir DIR   where the charts go (default RUN/report): fleet.svg/.png with a bar per\n" \
+    "  --chart-dir DIR   where the charts go (default a new runs/fleet-<UTC time>, named on\n"    \
+    "                    stdout; never inside RUN): fleet.svg/.png with a bar per\n"              \
     "                    point and GPU, or, over 40 points, fleet-SUITE.svg/.png per suite with\n"  \
     "                    each GPU's ratios sorted\n"                                                 \
     "  --no-chart        do not draw the chart\n"                                                     \

@@ -153,5 +153,13 @@ EOF2
     else
         skip 2 "gnuplot is not installed: the fleet charts"
     fi
+    # Never into the run read: --chart-dir inside it is refused, the default is a new runs/fleet-*.
+    before=$(cd "$TMP/made" && find . | sort)
+    expect 2 "lies inside the run .*which fleet only reads" fleet "$TMP/made" --chart-dir "$TMP/made/report"
+    (cd "$TMP" && "$GPUBOUND" fleet "$TMP/made" >"$TMP/fl.out" 2>"$TMP/fl.err")
+    d=$(sed -n 's/^charts: //p' "$TMP/fl.out")
+    case "$d" in runs/fleet-*) [ -d "$TMP/$d" ] && ok || bad "the default chart directory $d was not made";;
+                 *) bad "fleet did not name a runs/fleet-* chart directory: $(head -n 2 "$TMP/fl.out")";; esac
+    [ "$(cd "$TMP/made" && find . | sort)" = "$before" ] && ok || bad "fleet wrote into the run it reads"
 fi
 finish
