@@ -342,46 +342,6 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     return GB_OK;
 }
 
-/* ---- where the outputs go ---- */
-
-/* `path` made absolute with every symbolic link of its existing part
- * resolved (the part that does not exist yet is appended as written), so
- * that two names of one directory compare equal. 0 when it cannot be. */
-static int bd_resolve(const char *path, char *buf, size_t n)
-{
-    char head[GB_PATH_MAX];
-    size_t cut = strlen(path);
-    if (cut >= sizeof head)
-        return 0;
-    memcpy(head, path, cut + 1);
-    /* the longest existing parent: cut at each '/' from the right */
-    for (;;) {
-        char *real = realpath(head[0] ? head : ".", NULL);
-        if (real) {
-            size_t rl = strlen(real);
-            int sep = path[cut] && path[cut] != '/' && real[rl ? rl - 1 : 0] != '/';
-            int len = snprintf(buf, n, "%s%s%s", real, sep ? "/" : "", path + cut);
-            free(real);
-            return len > 0 && (size_t)len < n;
-        }
-        char *slash = strrchr(head, '/');
-        cut = slash ? (size_t)(slash - head) : 0;
-        if (slash == head)
-            cut = 1;
-        head[cut] = '\0';
-    }
-}
-
-/* 1 when `out` is the run directory `run` or lies inside it. */
-static int bd_inside_run(const char *out, const char *run)
-{
-    char o[GB_PATH_MAX], r[GB_PATH_MAX];
-    if (!bd_resolve(out, o, sizeof o) || !bd_resolve(run, r, sizeof r))
-        return 0;
-    size_t rl = strlen(r);
-    return strncmp(o, r, rl) == 0 && (o[rl] == '\0' || o[rl] == '/' || (rl == 1 && r[0] == '/'));
-}
-
 /* ---- the command ---- */
 
 static void bd_on_input(void *ctx, const struct gb_lpbm_input *in)
@@ -531,7 +491,7 @@ static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
 {
     enum gb_status st;
     const struct gb_lpbm_fit_result *f = &s->fit;
-    if (o->out && bd_inside_run(o->out, dir))
+    if (o->out && gb_cli_path_within(o->out, dir))
         return gb_cli_usage(CMD, "--out %s is the run directory %s or inside it: breakdown never "
                             "writes into the run it reads; name another directory", o->out, dir);
     if ((st = gb_cli_load_run(dir, &s->run)) != GB_OK)
