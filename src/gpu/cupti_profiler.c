@@ -42,6 +42,8 @@ static struct {
  * since a sweep profiles every point with the same list. */
 struct gb_prof_host {
     int ordinal, drop_unknown;
+    int users;                       /* open profilers on it: it is not replaced while any is */
+    int cached;                      /* in gb_prof_hosts (else freed with its last profiler) */
     CUpti_Profiler_Host_Object *host;
     uint8_t *avail, *config;
     size_t config_size, passes;
@@ -52,7 +54,6 @@ struct gb_prof_host {
 
 #define GB_PROF_HOSTS 4
 static struct gb_prof_host *gb_prof_hosts[GB_PROF_HOSTS];
-static unsigned gb_prof_hosts_next;
 
 struct gb_profiler {
     struct gb_gpu *g;
@@ -369,19 +370,24 @@ out:
     return st;
 }
 
-/* The host part for the list: from the cache, or built and cached in the
- * place of the oldest entry. */
+/* The host part for the list: from the cache, or built and cached in an
+ * empty slot or in place of one no open profiler uses (when every slot is
+ * in use, it is not cached and goes with its profiler). */
 static enum gb_status gb_prof_host_get(struct gb_gpu *g, char *const *names, size_t n, int drop_unknown,
                                        struct gb_prof_host **out)
 {
-    if ((*out = gb_prof_host_find(g->info.ordinal, names, n, drop_unknown)))
-        return GB_OK;
-    enum gb_status st = gb_prof_host_build(g, names, n, drop_unknown, out);
-    if (st != GB_OK)
-        return st;
-    unsigned slot = gb_prof_hosts_next++ % GB_PROF_HOSTS;
-    gb_prof_host_free(gb_prof_hosts[slot]);
-    gb_prof_hosts[slot] = *out;
+    if (!(*out = gb_prof_host_find(g->info.ordinal, names, n, drop_unknown))) {
+        enum gb_status st = gb_prof_host_build(g, names, n, drop_unknown, out);
+        if (st != GB_OK)
+            return st;
+        for (int i = 0; i < GB_PROF_HOSTS && !(*out)->cached; i++)
+            if (!gb_prof_hosts[i] || gb_prof_hosts[i]->users == 0) {
+                gb_prof_host_free(gb_prof_hosts[i]);
+                gb_prof_hosts[i] = *out;
+                (*out)->cached = 1;
+            }
+    }
+    (*out)->users++;
     return GB_OK;
 }
 
@@ -540,6 +546,8 @@ void gb_profiler_close(struct gb_profiler *p)
                                                 .pRangeProfilerObject = p->obj};
         gb_trace("cuptiRangeProfilerDisable", pf.cuptiRangeProfilerDisable(&d));
     }
+    if (p->h && --p->h->users == 0 && !p->h->cached)
+        gb_prof_host_free(p->h);
     free(p->data);
     free(p);
 }

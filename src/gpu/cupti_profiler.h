@@ -33,9 +33,9 @@
  *   close:   cuptiRangeProfilerDisable.
  * The host part of open (the probe of each metric, the host object, the
  * config image: the costly part, on the CPU) is kept for the process per
- * device, metric list and drop rule (four lists at most, the oldest
- * replaced, cuptiProfilerHostDeinitialize then), so that a sweep that
- * profiles every point with one list builds it once.
+ * device, metric list and drop rule (four lists at most; a list no open
+ * profiler uses is replaced, cuptiProfilerHostDeinitialize then), so that a
+ * sweep that profiles every point with one list builds it once.
  *
  * One profiler per context at a time; one thread.
  */
