@@ -107,6 +107,14 @@ struct gb_gpu {
     double busy_s;            /* monotonic time (gb_measure_now_s) the GPU's last work for a point ended
                                * (its samples, or its verification); 0: none */
     double spell_s;           /* when the spell of work that ended at busy_s began (gb_busy_mark) */
+    /* The last point whose samples ran: its bench, shared state's
+     * generation (share_gen when it was made) and launch length (ns,
+     * its median): a point of a verify_last bench on the same shared state
+     * is warmed by it (harness.c). */
+    const void *warm_bench;
+    unsigned long warm_share_gen;
+    double warm_launch_ns;
+    unsigned long share_gen;  /* shared states made so far (gb_share_acquire) */
     size_t flush_bytes;
     CUdeviceptr scratch;      /* 8 bytes for gpubound's own reductions */
     struct gb_module_entry *modules; /* loaded modules by cache key */

@@ -150,6 +150,12 @@ struct gb_bench {
     /* Checks the outputs of one launch after poison. Returns GB_ERR_VERIFY
      * with what was wrong (first bad index, expected, got). */
     enum gb_status (*verify)(struct gb_point *p, void *ctx);
+    /* 1 when any number of launches after poison leaves what one leaves
+     * (every launch writes the same outputs from inputs it never changes):
+     * the harness then poisons, takes the samples and checks the outputs of
+     * the last timed launch, instead of a verification launch of its own;
+     * a point that fails is recorded as failed and its samples dropped. */
+    int verify_last;
     /* Frees what setup took; must cope with a partial setup. */
     void (*teardown)(struct gb_point *p, void *ctx);
     /* Sampling that differs from the harness's defaults (all zero: none). */

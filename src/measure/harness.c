@@ -2,8 +2,9 @@
  *
  * The steps of a point: prepare (compile, shared state, setup), verify
  * (poison, one launch, check: a wrong output is recorded as failed and never
- * timed), warm up (which also tells the launch's length and whether to batch
- * it), sample until the stopping rule holds or a cap (sampling.c, through
+ * timed; a verify_last bench poisons here and checks the outputs of its
+ * last timed launch after the samples instead), warm up (which also tells
+ * the launch's length and whether to batch it), sample until the stopping rule holds or a cap (sampling.c, through
  * the timer seam of timer.h), record. Samples are enqueued a chunk at a
  * time so that the host synchronises once per chunk rather than once per
  * sample. Launches shorter than batch_below_ns are captured batch-fold into
@@ -162,6 +163,7 @@ static enum gb_status gb_share_acquire(struct gb_gpu *g, struct gb_point *p,
     void *state = NULL;
     if ((st = gb_call_share_setup(b, p, &state)) != GB_OK)
         return st;
+    g->share_gen++;
     p->shared = state;
     if (sh) {
         sh->bench = b;
@@ -202,6 +204,7 @@ struct gb_point_run {
     double est_ns;               /* the launch's length: the shortest warm-up launch, or verify_ns */
     double verify_ns;            /* the verification launch, host clock */
     double warm_for_s;           /* how long the GPU has been at work when the warm-up starts */
+    unsigned long share_gen;     /* the generation of p->shared (0: none) */
     int batch;                   /* launches per sample */
     struct gb_sample_set samples;
 };
@@ -296,6 +299,7 @@ static enum gb_status gb_point_prepare(struct gb_point_run *r)
         return st;
     if ((st = gb_share_acquire(r->g, r->p, r->o.share, &r->own_shared)) != GB_OK)
         return st;
+    r->share_gen = r->p->shared ? r->g->share_gen : 0;
     r->set_up = 1;
     if ((st = gb_call_setup(r->p)) != GB_OK)
         return st;
@@ -307,12 +311,22 @@ static enum gb_status gb_point_prepare(struct gb_point_run *r)
 /* Step 2: one launch on poisoned outputs, checked. The poison, the launch
  * and the check are work on the GPU: the launch is the first of the
  * warm-up (gb_warm_plan). */
+static int gb_point_verify_last(const struct gb_point_run *r)
+{
+    return r->p->bench->verify_last && !r->o.profile_only;
+}
+
 static enum gb_status gb_point_verify(struct gb_point_run *r)
 {
     enum gb_status st;
     double t0 = gb_measure_now_s();
     if ((st = gb_call_poison(r->p)) != GB_OK || (st = gb_gpu_sync(r->g)) != GB_OK)
         return st;
+    if (gb_point_verify_last(r)) {
+        /* The samples' last launch is checked (gb_point_check). */
+        gb_busy_mark(&r->g->busy_s, &r->g->spell_s, t0, gb_measure_now_s());
+        return GB_OK;
+    }
     double t = gb_measure_now_s();
     if ((st = gb_call_launch(r->p)) != GB_OK || (st = gb_gpu_sync(r->g)) != GB_OK)
         return st;
@@ -413,6 +427,22 @@ static enum gb_status gb_point_next_clock(struct gb_point_run *r)
     return gb_point_warm(r, GB_WARM_BURST);
 }
 
+/* The launch that warmed this point, host clock (ns; 0: none): its
+ * verification launch, or, for a verify_last bench timed one launch a
+ * sample, the previous point's samples when they ran the same bench on the
+ * same shared state (the same code and buffers, moments before). */
+static double gb_point_warmed_ns(struct gb_point_run *r)
+{
+    const struct gb_gpu *g = r->g;
+    if (!gb_point_verify_last(r))
+        return r->verify_ns;
+    if (r->share_gen == 0 || g->warm_bench != (const void *)r->p->bench || g->warm_share_gen != r->share_gen ||
+        (!r->timer.one_launch && (r->clock->can & GB_CLOCK_BATCH)))
+        return 0;
+    r->verify_ns = g->warm_launch_ns; /* the launch's length until the samples tell it */
+    return g->warm_launch_ns;
+}
+
 /* Step 3: the clock, then warm-up. */
 static enum gb_status gb_point_warm_up(struct gb_point_run *r)
 {
@@ -436,7 +466,7 @@ static enum gb_status gb_point_warm_up(struct gb_point_run *r)
      * is topped up to it. */
     double now = gb_measure_now_s(), since = r->g->busy_s > 0 ? now - r->g->busy_s : -1;
     r->warm_for_s = since >= 0 && since < GB_STILL_WARM_S ? now - r->g->spell_s : 0;
-    st = gb_point_warm(r, gb_warm_plan(since, r->warm_for_s, r->verify_ns));
+    st = gb_point_warm(r, gb_warm_plan(since, r->warm_for_s, gb_point_warmed_ns(r)));
     return gb_clock_refused(gb_clocks(), r->clock, r->o.timer, st) ? gb_point_next_clock(r) : st;
 }
 
@@ -468,6 +498,24 @@ static enum gb_status gb_point_sample(struct gb_point_run *r)
     if (rec->sm_mhz_before > 0 && rec->sm_mhz_after > 0 &&
         rec->sm_mhz_after < rec->sm_mhz_before - fmax(30.0, 0.03 * rec->sm_mhz_before))
         rec->throttled = 1;
+    return GB_OK;
+}
+
+/* Step 4b (verify_last benches): the outputs of the last timed launch,
+ * checked; the GPU's spell of work goes on, and the next point of the same
+ * bench and shared state may count these samples as its warm-up. */
+static enum gb_status gb_point_check(struct gb_point_run *r)
+{
+    enum gb_status st;
+    double t0 = gb_measure_now_s();
+    if (!gb_point_verify_last(r))
+        return GB_OK;
+    if ((st = gb_gpu_sync(r->g)) != GB_OK || (st = gb_call_verify(r->p)) != GB_OK)
+        return st;
+    gb_busy_mark(&r->g->busy_s, &r->g->spell_s, t0, gb_measure_now_s());
+    r->g->warm_bench = r->p->bench;
+    r->g->warm_share_gen = r->share_gen;
+    r->g->warm_launch_ns = r->samples.stats.median;
     return GB_OK;
 }
 
@@ -628,6 +676,7 @@ enum gb_status gb_measure_point(struct gb_gpu *g, struct gb_point *p, const stru
         st = gb_point_step(&r, gb_point_profile_only, &w->verify_s);
     else if (st == GB_OK && (st = gb_point_step(&r, gb_point_warm_up, &w->warmup_s)) == GB_OK &&
              (st = gb_point_step(&r, gb_point_sample, &w->sampling_s)) == GB_OK &&
+             (st = gb_point_step(&r, gb_point_check, &w->verify_s)) == GB_OK &&
              (st = gb_point_record(&r)) == GB_OK && r.o.n_counters)
         /* The profiling pass is verification-like work outside the samples. */
         st = gb_point_step(&r, gb_point_counters, &w->verify_s);

@@ -140,8 +140,9 @@ out:
     return st;
 }
 
-/* Samples for the next chunk: about chunk_s of work, within the timer's
- * pending limit and what is left under max_samples. */
+/* Samples for the next chunk: about chunk_s of work, and at least what is
+ * left under min_samples, within the timer's pending limit and what is left
+ * under max_samples. */
 static int gb_chunk_size(const struct gb_timer *t, const struct gb_sample_work *w,
                          const struct gb_measure_opts *o, double sample_ns, int n)
 {
@@ -150,6 +151,10 @@ static int gb_chunk_size(const struct gb_timer *t, const struct gb_sample_work *
     int k = (int)(o->chunk_s * 1e9 / fmax(sample_ns, 1.0));
     if (k < 1)
         k = 1;
+    /* The samples below min_samples are taken whatever they show: one
+     * chunk (one wait, one profiling session) rather than one each. */
+    if (k < o->min_samples - n)
+        k = o->min_samples - n;
     if (k > t->max_pending)
         k = t->max_pending;
     if (t->shared_session && w->prepare)

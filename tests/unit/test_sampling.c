@@ -185,6 +185,46 @@ static void test_stops_at_first_chunk_where_rule_holds(void **state)
     gb_sample_set_release(&s);
 }
 
+/* Samples far longer than chunk_s: the first min_samples are one chunk (one
+ * collect), then one sample a chunk, and the rule is checked from
+ * min_samples on exactly as before. */
+static void test_min_samples_one_chunk(void **state)
+{
+    (void)state;
+    struct fake f;
+    struct gb_timer t;
+    struct gb_sample_work w;
+    struct gb_sample_set s;
+    struct gb_measure_opts o;
+    memset(&s, 0, sizeof s);
+    opts(&o, 0.005, 6, 200, 100.0);
+    o.chunk_s = 0.001;
+    fake_init(&f, &t, &w, constant_1000, GB_TIMER_PER_SAMPLE, 1);
+    assert_int_equal(gb_sample_until(&t, &w, &o, 4e6, &s), GB_OK);
+    assert_int_equal(s.n, 6);
+    assert_int_equal(f.collects, 1);
+    assert_true(s.converged);
+    gb_sample_set_release(&s);
+    /* Never converging: 6 in the first chunk, then one each up to the cap. */
+    memset(&s, 0, sizeof s);
+    opts(&o, 1e-9, 6, 9, 100.0);
+    o.chunk_s = 0.001;
+    fake_init(&f, &t, &w, noisy, GB_TIMER_PER_SAMPLE, 1);
+    assert_int_equal(gb_sample_until(&t, &w, &o, 4e6, &s), GB_OK);
+    assert_int_equal(s.n, 9);
+    assert_int_equal(f.collects, 4);
+    gb_sample_set_release(&s);
+    /* min_samples beyond the timer's pending limit: chunks of that limit. */
+    memset(&s, 0, sizeof s);
+    opts(&o, 0.005, 3 * FAKE_PENDING, 200, 100.0);
+    o.chunk_s = 0.001;
+    fake_init(&f, &t, &w, constant_1000, GB_TIMER_PER_SAMPLE, 1);
+    assert_int_equal(gb_sample_until(&t, &w, &o, 4e6, &s), GB_OK);
+    assert_int_equal(s.n, 3 * FAKE_PENDING);
+    assert_int_equal(f.collects, 3);
+    gb_sample_set_release(&s);
+}
+
 static void test_stops_at_sample_cap(void **state)
 {
     (void)state;
@@ -274,8 +314,10 @@ static void test_chunk_follows_chunk_s(void **state)
 {
     (void)state;
     struct fake f;
-    assert_int_equal(sample_three_per_chunk(&f, GB_TIMER_PER_SAMPLE, 0, 0), 12);
-    assert_int_equal(f.collects, 4);
+    /* The first chunk takes the 10 samples below min_samples (8 at a time,
+     * the pending limit), the next one chunk_s's 3. */
+    assert_int_equal(sample_three_per_chunk(&f, GB_TIMER_PER_SAMPLE, 0, 0), 11);
+    assert_int_equal(f.collects, 2);
 }
 
 /* A per-sample clock around a batch: durations divided per launch, the
@@ -352,8 +394,8 @@ static void test_shared_session_chunks(void **state)
 {
     (void)state;
     struct fake f;
-    assert_int_equal(sample_three_per_chunk(&f, GB_TIMER_PER_KERNEL, 1, 0), 12);
-    assert_int_equal(f.collects, 4);
+    assert_int_equal(sample_three_per_chunk(&f, GB_TIMER_PER_KERNEL, 1, 0), 11);
+    assert_int_equal(f.collects, 2);
     assert_int_equal(sample_three_per_chunk(&f, GB_TIMER_PER_KERNEL, 1, 1), 10);
     assert_int_equal(f.collects, 10);
     assert_memory_equal(f.log, "pbrecpbrec", 10);
@@ -476,6 +518,7 @@ int main(void)
         cmocka_unit_test(test_stops_when_rule_holds),
         cmocka_unit_test(test_stops_at_first_chunk_where_rule_holds),
         cmocka_unit_test(test_stops_at_sample_cap),
+        cmocka_unit_test(test_min_samples_one_chunk),
         cmocka_unit_test(test_final_median_is_harrell_davis),
         cmocka_unit_test(test_stops_at_time_cap),
         cmocka_unit_test(test_chunk_follows_chunk_s),
