@@ -145,6 +145,9 @@ struct gb_lpbm_point {
     double c_dram_sectors, c_l2_sectors, c_global_ld_inst;
     /* Resources form: warp instructions per pipe (NaN when not recorded). */
     double c_pipe[GB_LPBM_PIPES];
+    /* Resources form: global atomic and reduction warp instructions, shared
+     * atomic wavefronts (NaN when not recorded: older runs). */
+    double c_global_atom, c_shared_atom_wavefronts;
     int hot;                   /* 1: timed with warm caches */
     double l2_bytes;           /* the device's L2 (0: unknown) */
     /* Resources form: the roofs, per ns (gb_lpbm_roofs_set): bytes at DRAM

@@ -276,6 +276,7 @@ static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run 
     p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = NAN;
     for (int k = 0; k < GB_LPBM_PIPES; k++)
         p->c_pipe[k] = NAN;
+    p->c_global_atom = p->c_shared_atom_wavefronts = NAN;
     p->hot = e->r->cache == GB_CACHE_HOT;
     p->l2_bytes = run->info.has_device ? (double)run->info.device.l2_bytes : 0;
     p->roof_dram = p->roof_l2 = p->roof_shared = p->roof_inst = p->roof_atom = NAN;
@@ -381,5 +382,6 @@ enum gb_status gb_lpbm_point_at(struct gb_lpbm_input *in, const struct gb_lpbm_s
     p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = NAN;
     for (int k = 0; k < GB_LPBM_PIPES; k++)
         p->c_pipe[k] = NAN;
+    p->c_global_atom = p->c_shared_atom_wavefronts = NAN;
     return GB_OK;
 }

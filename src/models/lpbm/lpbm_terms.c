@@ -28,7 +28,9 @@ static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
      "warp, so keeping operands in registers (register blocking) or fewer bank conflicts is "
      "what helps", F_LPBM},
     {"ATOM", "ATOM: atomics", "atomics (resources form: ns at the roof)",
-     "the analysis's atomic operations of the launch (resources form: over the atomic roof)",
+     "the analysis's atomic operations of the launch (resources form: the global atomic and "
+     "reduction warp instructions where recorded, else the analysis's count, over the atomic "
+     "roof)",
      "atom_global_one",
      "atomics: the time follows the atomic operations of the launch, which the memory system "
      "serializes on one address, so fewer of them (more work per block, or a per-block "
@@ -53,7 +55,7 @@ static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
      "sectors (coalescing, reuse on chip in shared memory or registers) is what helps",
      F_RESOURCES},
     {"SHM", "SHM: shared wavefronts over the shared roof", "ns at the roof",
-     "shared wavefronts / SM fill / (shared roof / 128 bytes)", "smem",
+     "shared wavefronts (loads, stores and atomics) / SM fill / (shared roof / 128 bytes)", "smem",
      "shared memory: the time follows the shared-memory wavefronts (l1tex shared wavefronts), "
      "so fewer of them (no bank conflicts, operands kept in registers) or a fuller grid is "
      "what helps", F_RESOURCES},
@@ -164,13 +166,17 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
     int in_l2 = p->hot && p->l2_bytes > 0 && dram_bytes <= GB_LPBM_L2_FITS * p->l2_bytes;
     p->x[GB_LPBM_DRAM] = in_l2 ? 0 : at_roof(dram_bytes, p->roof_dram);
     p->x[GB_LPBM_L2] = at_roof(32 * p->c_l2_sectors, p->roof_l2);
-    p->x[GB_LPBM_SHM] = at_roof(p->c_shared_wavefronts / p->fill_sm, p->roof_shared);
+    double shared = p->c_shared_wavefronts +
+                    (bad_count(p->c_shared_atom_wavefronts) ? 0 : p->c_shared_atom_wavefronts);
+    p->x[GB_LPBM_SHM] = at_roof(shared / p->fill_sm, p->roof_shared);
     p->x[GB_LPBM_INST] = at_roof(p->c_inst / p->fill_sm, p->roof_inst);
     p->x[GB_LPBM_PIPE] = busiest_pipe(p) / p->fill_sm;
     p->x[GB_LPBM_LAT] = p->wf_ndr > 0 ? p->c_global_ld_inst / p->wf_ndr * p->waves : 0;
     p->x[GB_LPBM_ILAT] = p->wf_ndr > 0 ? p->c_inst / p->wf_ndr * p->waves : 0;
     p->x[GB_LPBM_SYNC] = bad_count(p->barriers) ? 0 : p->barriers * p->waves;
-    p->x[GB_LPBM_ATOM] = bad_count(p->atomics) ? 0 : at_roof(p->atomics, p->roof_atom);
+    /* measured global atomics where recorded, else the analysis's count */
+    double atom = !bad_count(p->c_global_atom) ? p->c_global_atom : bad_count(p->atomics) ? 0 : p->atomics;
+    p->x[GB_LPBM_ATOM] = at_roof(atom, p->roof_atom);
     p->x[GB_LPBM_LAUNCH] = isfinite(p->launch_a_ns) && isfinite(p->launch_b) && p->launch_b > 0
                                ? p->launch_a_ns + b / p->launch_b : 0;
     p->x[GB_LPBM_FIX] = p->intercept ? 1 : 0;
