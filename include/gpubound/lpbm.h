@@ -70,7 +70,7 @@
 
 #include "gpubound/status.h"
 
-#define GB_LPBM_TERMS 12
+#define GB_LPBM_TERMS 14
 #define GB_LPBM_MODEL_FORMAT "gpubound-lpbm/1"
 #define GB_LPBM_MODEL_FILE "lpbm-model.json"
 /* Residual-bootstrap replicates behind each coefficient's interval, and the
@@ -85,8 +85,13 @@ enum gb_lpbm_term {
     GB_LPBM_FIX = 5,
     /* the resources form's terms (docs/models.md, "The resources form") */
     GB_LPBM_DRAM = 6, GB_LPBM_L2 = 7, GB_LPBM_SHM = 8, GB_LPBM_INST = 9, GB_LPBM_LAT = 10,
-    GB_LPBM_LAUNCH = 11
+    GB_LPBM_LAUNCH = 11, GB_LPBM_PIPE = 12, GB_LPBM_ILAT = 13
 };
+/* The resources form's pipes (counters smsp__inst_executed_pipe_*). */
+enum gb_lpbm_pipe { GB_LPBM_P_FMA = 0, GB_LPBM_P_ALU, GB_LPBM_P_FP64, GB_LPBM_P_XU, GB_LPBM_P_LSU,
+                    GB_LPBM_PIPES };
+/* The overlap exponents the resources form chooses from (docs/models.md). */
+#define GB_LPBM_OVERLAPS {1.0, 1.5, 2.0, 3.0, 4.0, 6.0}
 enum gb_lpbm_form { GB_LPBM_FORMULA = 0, GB_LPBM_COUNTERS = 1, GB_LPBM_RESOURCES = 2 };
 
 /* One term of the model: a row of the table every printer, chart and file
@@ -138,6 +143,11 @@ struct gb_lpbm_point {
     /* Resources form: totals per launch (NaN when not measured): DRAM
      * sectors read and written, L2 sectors, global load warp-instructions. */
     double c_dram_sectors, c_l2_sectors, c_global_ld_inst;
+    /* Resources form: warp instructions per pipe (NaN when not recorded). */
+    double c_pipe[GB_LPBM_PIPES];
+    /* Resources form: global atomic and reduction warp instructions, shared
+     * atomic wavefronts (NaN when not recorded: older runs). */
+    double c_global_atom, c_shared_atom_wavefronts;
     int hot;                   /* 1: timed with warm caches */
     double l2_bytes;           /* the device's L2 (0: unknown) */
     /* Resources form: the roofs, per ns (gb_lpbm_roofs_set): bytes at DRAM
@@ -145,9 +155,12 @@ struct gb_lpbm_point {
      * atomics (the one-address roof); the launch line t = launch_a_ns +
      * blocks / launch_b. NaN or 0: no roof, the term is 0. */
     double roof_dram, roof_l2, roof_shared, roof_inst, roof_atom, launch_a_ns, launch_b;
+    double roof_fp64, roof_mufu;   /* warp instructions per ns on the FP64 and XU pipes */
     /* Filled by gb_lpbm_predictors. */
     double wf_ndr, wf_max, cl;
     double waves, fill;        /* ceil(B / S) and B / (S * waves), S blocks resident at once */
+    double fill_sm;            /* B / (SMs * ceil(B / SMs)): the busiest SM's share of the blocks */
+    enum gb_lpbm_form form;    /* the form the predictors were made for */
     double x[GB_LPBM_TERMS];
 };
 
@@ -172,7 +185,11 @@ struct gb_lpbm_fit {
     double rmse_ns;                    /* sqrt(SSE / n) */
     double median_abs_rel;             /* in-sample median |predicted - measured| / measured */
     int boot;                          /* bootstrap replicates behind the intervals (0: none) */
+    double overlap;                    /* p: t = (sum (a_j x_j)^p)^(1/p); 1 (or 0): the sum */
 };
+
+/* (sum t_j^p)^(1/p) over the n non-negative times t (the sum when p <= 1). */
+GB_API double gb_lpbm_overlap(double p, const double *t, int n);
 
 /* Fits the model to the n points (predictors filled) with weights
  * `weight` (GB_LPBM_RELATIVE: 1/t^2, minimizing relative error; PLAIN: 1)

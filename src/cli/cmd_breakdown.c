@@ -310,17 +310,25 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     char split[128];
     enum gb_status st;
     bd_split_name(&m->holdout, split, sizeof split);
-    char eq[256];
+    char eq[512];
     size_t el = 0;
+    int ov = m->fit.overlap > 1;
     for (int j = 0, a = 1; j < GB_LPBM_TERMS && el < sizeof eq; j++)
         if (gb_lpbm_model_has(m, (enum gb_lpbm_term)j))
-            el += (size_t)snprintf(eq + el, sizeof eq - el, "%sa%d*%s", a > 1 ? " + " : "", a, gb_lpbm_term_name((enum gb_lpbm_term)j)), a++;
+            el += (size_t)snprintf(eq + el, sizeof eq - el, ov ? "%s(a%d*%s)^p" : "%sa%d*%s",
+                                   a > 1 ? " + " : ov ? "(" : "", a,
+                                   gb_lpbm_term_name((enum gb_lpbm_term)j)), a++;
+    if (ov && el < sizeof eq)
+        snprintf(eq + el, sizeof eq - el, ")^(1/p)");
     printf("\n%s/%s, %s form: t = %s, non-negative least squares on %zu configurations (%s weights)\n",
            m->suite, m->bench, gb_lpbm_form_name(m->form), eq, m->fit.n,
            m->weight == GB_LPBM_RELATIVE ? "1/t^2, relative" : "equal");
     if (m->form == GB_LPBM_RESOURCES)
-        printf("each term but LAT is a time at the machine's roof (a coefficient of 1: the roof "
-               "reached; 2: half of it); LAT's coefficient is ns per load round trip\n");
+        printf("overlap p = %g (of 1, 1.5, 2, 3, 4, 6, the one that fits best; 1 adds the terms, a "
+               "larger p lets the largest set the time); each term but LAT, ILAT and SYNC is a time "
+               "at the machine's roof (a coefficient of 1: the roof reached; 2: half of it); LAT's "
+               "coefficient is ns per load round trip, ILAT's per dependent instruction, SYNC's per "
+               "barrier stage\n", m->fit.overlap);
     printf("coefficients with 95%% residual-bootstrap intervals (%d replicates):\n", m->fit.boot);
     if ((st = bd_coef_table(m)) != GB_OK)
         return st;

@@ -20,7 +20,7 @@ NEW=block_size_x=384,elems_per_thread=3,vector_width=1,n=8388608
     --predict "$NEW" >"$T/out" 2>"$T/err"
 rc=$?
 check "resources fit: exit 0 (got $rc: $(cat "$T/err"))" '[ $rc -eq 0 ]'
-check "the resources form by default" 'grep -q "^corpus-triad/triad, resources form: t = a1\*ATOM + a2\*DRAM" "$T/out"'
+check "the resources form by default" 'grep -q "^corpus-triad/triad, resources form: t = ((a1\*ATOM)^p + (a2\*SYNC)^p + (a3\*DRAM)^p" "$T/out"'
 check "the roofs named" 'grep -q "^roofs: measured by .*ceilings-2026-11-26" "$T/out"'
 check "the model file keeps the roofs" 'grep -q "\"dram_bytes_per_ns\"" "$T/a/lpbm-model.json"'
 r2=$(sed -n 's/^R^2 \([0-9.]*\),.*/\1/p' "$T/out")

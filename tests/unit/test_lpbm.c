@@ -729,10 +729,13 @@ static void test_resources_predictors(void **state)
     near(p.fill, 0.25, 1e-12);
     near(p.x[GB_LPBM_DRAM], 32e6 / 3000, 1e-12);
     near(p.x[GB_LPBM_L2], 96e6 / 9000, 1e-12);
-    near(p.x[GB_LPBM_SHM], 1e5 / 0.25 / 240, 1e-12);
-    near(p.x[GB_LPBM_INST], 1e6 / 0.25 / 1000, 1e-12);
+    /* 264 blocks on 132 SMs: two each, every SM busy (fill_sm 1) */
+    near(p.fill_sm, 1, 1e-12);
+    near(p.x[GB_LPBM_SHM], 1e5 / 240, 1e-12);
+    near(p.x[GB_LPBM_INST], 1e6 / 1000, 1e-12);
     near(p.x[GB_LPBM_LAT], 2e4 / (264 * 8.0) * 1, 1e-12);
-    assert_true(p.x[GB_LPBM_LAUNCH] == 0);       /* the resources take longer than the floor */
+    near(p.x[GB_LPBM_ILAT], 1e6 / (264 * 8.0) * 1, 1e-12);
+    near(p.x[GB_LPBM_LAUNCH], 2000 + 264 / 100.0, 1e-12);   /* the launch line itself */
     /* 2.5 waves: the last wave half full */
     resources_point(&p, 256, 2640, 1e6, 3e6, 1e5, 1e6, 2e4);
     assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
@@ -749,10 +752,11 @@ static void test_resources_predictors(void **state)
     /* a tiny launch: the floor exceeds every resource */
     resources_point(&p, 128, 10, 100, 300, 0, 1000, 10);
     assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
-    /* 10 of S = 16 x 132 blocks: the instructions, at a fill of 10 / 2112, are the largest */
-    near(p.x[GB_LPBM_INST], 1000 / (10.0 / 2112) / 1000, 1e-12);
+    /* 10 blocks on 132 SMs: the busiest SM holds one block, 10 of 132 SMs work */
+    near(p.fill_sm, 10.0 / 132, 1e-12);
+    near(p.x[GB_LPBM_INST], 1000 / (10.0 / 132) / 1000, 1e-12);
     assert_true(p.x[GB_LPBM_INST] > p.x[GB_LPBM_L2] && p.x[GB_LPBM_INST] > p.x[GB_LPBM_DRAM]);
-    near(p.x[GB_LPBM_LAUNCH], 2000 + 10 / 100.0 - p.x[GB_LPBM_INST], 1e-12);
+    near(p.x[GB_LPBM_LAUNCH], 2000 + 10 / 100.0, 1e-12);
     /* a missing counter is an error naming the form */
     p.c_l2_sectors = NAN;
     assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_ERR_FORMAT);
@@ -763,56 +767,96 @@ static void test_resources_predictors(void **state)
 /* Planted coefficients come back from times made with the resources model:
  * bandwidth-bound, small-grid (fill < 1) and latency-bound (few warps, many
  * dependent loads) configurations together. */
+struct gb_fit_case {
+    double threads, blocks, dram, l2, shared, inst, loads;
+};
+static const struct gb_fit_case fit_cases[24] = {
+    /* bandwidth-bound, full grids */
+    {256, 8448, 4e7, 9e7, 0, 2e6, 1e5},   {512, 4224, 4e7, 9.5e7, 0, 2.1e6, 1e5},
+    {128, 16896, 4.2e7, 1e8, 0, 2.4e6, 1e5}, {1024, 2112, 4e7, 9e7, 1e5, 2e6, 1e5},
+    {256, 20000, 8e7, 2e8, 0, 5e6, 2.5e5}, {512, 10000, 8e7, 1.8e8, 1e4, 4e6, 2.5e5},
+    /* shared- and issue-bound */
+    {256, 4224, 1e6, 4e6, 4e7, 3e7, 1e5},  {128, 8448, 1e6, 4e6, 6e7, 2e7, 1e5},
+    {512, 2112, 2e6, 5e6, 2e7, 6e7, 2e5},  {64, 16896, 1e6, 3e6, 5e7, 5e7, 1e5},
+    /* small grids: a fraction of the GPU busy */
+    {256, 132, 1e6, 3e6, 5e6, 4e6, 1e4},   {256, 264, 2e6, 6e6, 1e7, 9e6, 2e4},
+    {128, 200, 1e6, 2e6, 3e6, 8e6, 5e4},   {512, 66, 1e6, 2e6, 2e6, 3e6, 4e4},
+    /* latency-bound: few warps in flight, many dependent loads each */
+    {32, 132, 1e5, 5e5, 0, 1e6, 8e5},      {64, 132, 1e5, 4e5, 0, 1e6, 1.6e6},
+    {32, 264, 2e5, 6e5, 0, 2e6, 2e6},      {32, 528, 3e5, 9e5, 0, 3e6, 3e6},
+    /* launch floors: tiny launches */
+    {128, 4, 100, 400, 0, 500, 8},         {256, 8, 200, 800, 0, 2000, 16},
+    {64, 16, 100, 300, 0, 1000, 32},       {32, 2, 40, 90, 0, 100, 2},
+    /* mixed */
+    {256, 1000, 1e7, 3e7, 1e6, 5e6, 4e4},  {128, 3000, 2e7, 5e7, 3e6, 9e6, 9e4},
+};
+
+/* The 24 cases' points, timed by the resources model with coefficients c
+ * and overlap p; `fp64` puts a share of the instructions on the FP64 pipe. */
+static void fit_points(struct gb_lpbm_point pts[24], const double c[GB_LPBM_TERMS], double p,
+                       double fp64)
+{
+    for (int i = 0; i < 24; i++) {
+        const struct gb_fit_case *k = &fit_cases[i];
+        resources_point(&pts[i], k->threads, k->blocks, k->dram, k->l2, k->shared, k->inst, k->loads);
+        snprintf(pts[i].problem, sizeof pts[i].problem, "case=%d", i);
+        pts[i].roof_fp64 = 500;
+        pts[i].c_pipe[GB_LPBM_P_FP64] = fp64 * k->inst * (i % 3 == 0);
+        assert_int_equal(gb_lpbm_predictors(&pts[i], GB_LPBM_RESOURCES), GB_OK);
+        double alone[GB_LPBM_TERMS];
+        for (int j = 0; j < GB_LPBM_TERMS; j++)
+            alone[j] = c[j] * pts[i].x[j];
+        pts[i].time_ns = pts[i].ci_lo_ns = pts[i].ci_hi_ns = gb_lpbm_overlap(p, alone, GB_LPBM_TERMS);
+    }
+}
+
 static void test_resources_recovers(void **state)
 {
     (void)state;
     const double c[GB_LPBM_TERMS] = {[GB_LPBM_DRAM] = 1.6, [GB_LPBM_L2] = 1.2, [GB_LPBM_SHM] = 2.5,
                                      [GB_LPBM_INST] = 1.4, [GB_LPBM_LAT] = 600, [GB_LPBM_LAUNCH] = 1};
     struct gb_lpbm_point pts[24];
-    struct gb_fit_case {
-        double threads, blocks, dram, l2, shared, inst, loads;
-    } const cases[24] = {
-        /* bandwidth-bound, full grids */
-        {256, 8448, 4e7, 9e7, 0, 2e6, 1e5},   {512, 4224, 4e7, 9.5e7, 0, 2.1e6, 1e5},
-        {128, 16896, 4.2e7, 1e8, 0, 2.4e6, 1e5}, {1024, 2112, 4e7, 9e7, 1e5, 2e6, 1e5},
-        {256, 20000, 8e7, 2e8, 0, 5e6, 2.5e5}, {512, 10000, 8e7, 1.8e8, 1e4, 4e6, 2.5e5},
-        /* shared- and issue-bound */
-        {256, 4224, 1e6, 4e6, 4e7, 3e7, 1e5},  {128, 8448, 1e6, 4e6, 6e7, 2e7, 1e5},
-        {512, 2112, 2e6, 5e6, 2e7, 6e7, 2e5},  {64, 16896, 1e6, 3e6, 5e7, 5e7, 1e5},
-        /* small grids: a fraction of the GPU busy */
-        {256, 132, 1e6, 3e6, 5e6, 4e6, 1e4},   {256, 264, 2e6, 6e6, 1e7, 9e6, 2e4},
-        {128, 200, 1e6, 2e6, 3e6, 8e6, 5e4},   {512, 66, 1e6, 2e6, 2e6, 3e6, 4e4},
-        /* latency-bound: few warps in flight, many dependent loads each */
-        {32, 132, 1e5, 5e5, 0, 1e6, 8e5},      {64, 132, 1e5, 4e5, 0, 1e6, 1.6e6},
-        {32, 264, 2e5, 6e5, 0, 2e6, 2e6},      {32, 528, 3e5, 9e5, 0, 3e6, 3e6},
-        /* launch floors: tiny launches */
-        {128, 4, 100, 400, 0, 500, 8},         {256, 8, 200, 800, 0, 2000, 16},
-        {64, 16, 100, 300, 0, 1000, 32},       {32, 2, 40, 90, 0, 100, 2},
-        /* mixed */
-        {256, 1000, 1e7, 3e7, 1e6, 5e6, 4e4},  {128, 3000, 2e7, 5e7, 3e6, 9e6, 9e4},
-    };
     struct gb_lpbm_fit f;
-    for (int i = 0; i < 24; i++) {
-        const struct gb_fit_case *k = &cases[i];
-        resources_point(&pts[i], k->threads, k->blocks, k->dram, k->l2, k->shared, k->inst, k->loads);
-        snprintf(pts[i].problem, sizeof pts[i].problem, "case=%d", i);
-        assert_int_equal(gb_lpbm_predictors(&pts[i], GB_LPBM_RESOURCES), GB_OK);
-        double t = 0;
-        for (int j = 0; j < GB_LPBM_TERMS; j++)
-            t += c[j] * pts[i].x[j];
-        pts[i].time_ns = pts[i].ci_lo_ns = pts[i].ci_hi_ns = t;
-    }
+    fit_points(pts, c, 1, 0);
     /* the cases do what they say: a small grid's fill, a latency-bound point */
     assert_true(pts[10].fill < 0.2);
     assert_true(c[GB_LPBM_LAT] * pts[15].x[GB_LPBM_LAT] > 0.5 * pts[15].time_ns);
     assert_true(pts[21].x[GB_LPBM_LAUNCH] > 0.5 * pts[21].time_ns);
     assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 200, 7, &f), GB_OK);
+    near(f.overlap, 1, 0);                        /* times that add: the sum is chosen */
     for (int j = 0; j < GB_LPBM_TERMS; j++)
-        if (gb_lpbm_form_has(GB_LPBM_RESOURCES, (enum gb_lpbm_term)j) && j != GB_LPBM_ATOM)
+        if (gb_lpbm_form_has(GB_LPBM_RESOURCES, (enum gb_lpbm_term)j) && j != GB_LPBM_ATOM &&
+            j != GB_LPBM_SYNC)
             near(f.coef[j], c[j], 1e-6);
     assert_false(f.present[GB_LPBM_ATOM]);        /* no atomics: absent */
     assert_false(f.present[GB_LPBM_PUT]);         /* the LPBM terms are not the form's */
     near(f.r2, 1, 1e-9);
+}
+
+/* Overlapping resources: times made as the 3-norm of the terms, with an
+ * FP64-bound pipe and a dependent-instruction latency planted, come back
+ * with p = 3 and their coefficients; the sum (p = 1) fits them worse. */
+static void test_resources_overlap_recovers(void **state)
+{
+    (void)state;
+    const double c[GB_LPBM_TERMS] = {[GB_LPBM_DRAM] = 1.3, [GB_LPBM_L2] = 1.1, [GB_LPBM_SHM] = 2,
+                                     [GB_LPBM_INST] = 1.2, [GB_LPBM_LAT] = 500, [GB_LPBM_LAUNCH] = 1,
+                                     [GB_LPBM_PIPE] = 1.5, [GB_LPBM_ILAT] = 4};
+    struct gb_lpbm_point pts[24];
+    struct gb_lpbm_fit f;
+    fit_points(pts, c, 3, 0.5);
+    assert_true(pts[6].x[GB_LPBM_PIPE] > 0 && pts[7].x[GB_LPBM_PIPE] == 0);
+    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 100, 7, &f), GB_OK);
+    near(f.overlap, 3, 0);
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        if (c[j] > 0)
+            near(f.coef[j], c[j], 1e-5);
+    near(f.r2, 1, 1e-9);
+    double terms[GB_LPBM_TERMS], sum = 0, t = gb_lpbm_predict(&f, &pts[3], terms);
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        sum += terms[j];
+    near(sum, t, 1e-12);                          /* the shares add up to the prediction */
+    near(t, pts[3].time_ns, 1e-6);
 }
 
 /* The term table: every term a row with a name, a unit and a meaning; the
@@ -854,6 +898,7 @@ int main(void)
         cmocka_unit_test(test_counters_form),
         cmocka_unit_test(test_resources_predictors),
         cmocka_unit_test(test_resources_recovers),
+        cmocka_unit_test(test_resources_overlap_recovers),
         cmocka_unit_test(test_term_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

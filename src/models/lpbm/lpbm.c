@@ -53,6 +53,7 @@ enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form for
     double waves = p->cl > 1 ? p->cl : 1, slots = p->wf_ndr < p->wf_max ? p->wf_ndr : p->wf_max;
     for (int j = 0; j < GB_LPBM_TERMS; j++)
         p->x[j] = 0;
+    p->form = form;
     p->waves = ceil(p->cl);
     p->fill = p->waves > 0 ? p->cl / p->waves : 0;
     if (form == GB_LPBM_RESOURCES)
@@ -80,46 +81,73 @@ enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form for
     return GB_OK;
 }
 
+double gb_lpbm_overlap(double p, const double *t, int n)
+{
+    double s = 0;
+    for (int j = 0; j < n; j++)
+        s += p > 1 ? pow(t[j], p) : t[j];
+    return p > 1 ? pow(s, 1 / p) : s;
+}
+
+/* Each term's time alone is a_j x_j; overlapped (p > 1) the predicted time
+ * is their p-norm, and terms[] are its shares in proportion to (a_j x_j)^p,
+ * so that they still add up to the prediction. */
 double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                        double terms[GB_LPBM_TERMS])
 {
-    double sum = 0;
+    double alone[GB_LPBM_TERMS], q = f->overlap > 1 ? f->overlap : 1, sp = 0;
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
-        double t = f->coef[j] * p->x[j];
-        if (terms)
-            terms[j] = t;
-        sum += t;
+        alone[j] = f->coef[j] * p->x[j];
+        sp += q > 1 ? pow(alone[j], q) : alone[j];
     }
-    return sum;
+    double total = gb_lpbm_overlap(q, alone, GB_LPBM_TERMS);
+    for (int j = 0; j < GB_LPBM_TERMS && terms; j++)
+        terms[j] = q > 1 ? (sp > 0 ? total * pow(alone[j], q) / sp : 0) : alone[j];
+    return total;
 }
 
 /* ---- the fit ---- */
 
-/* One NNLS solve of y on the scaled design; coef in the original units. */
+/* One NNLS solve of y^p on the scaled design of x^p (p = the overlap
+ * exponent; w the time-space weights, carried into y^p's space by the
+ * delta method: d(t^p) = p t^(p-1) dt); coef in the original units. */
 static enum gb_status solve(const double *a, const double *scale, size_t n, const double *y,
-                            const double *w, double coef[GB_LPBM_TERMS])
+                            const double *w, double p, double coef[GB_LPBM_TERMS])
 {
     struct gb_nnls_result r;
-    enum gb_status st = gb_nnls_solve(a, n, GB_LPBM_TERMS, y, w, &r);
-    if (st != GB_OK)
-        return st;
+    double *yp = malloc(n * sizeof *yp), *wp = malloc(n * sizeof *wp);
+    enum gb_status st = GB_OK;
+    if (!yp || !wp) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double t = y[i] > 0 ? y[i] : 1e-9, d = p * pow(t, p - 1);
+        yp[i] = pow(t, p);
+        wp[i] = w[i] / (d * d);
+    }
+    if ((st = gb_nnls_solve(a, n, GB_LPBM_TERMS, yp, wp, &r)) != GB_OK)
+        goto out;
     for (int j = 0; j < GB_LPBM_TERMS; j++)
-        coef[j] = r.x[j] * scale[j];
+        coef[j] = pow(r.x[j] * scale[j], 1 / p);
     gb_nnls_result_release(&r);
-    return GB_OK;
+out:
+    free(yp);
+    free(wp);
+    return st;
 }
 
-/* The design with each column scaled to unit largest value (the predictors
- * differ by many orders of magnitude). */
-static void design(const struct gb_lpbm_point *pts, size_t n, double *a, double *scale)
+/* The design of x^p with each column scaled to unit largest value (the
+ * predictors differ by many orders of magnitude). */
+static void design(const struct gb_lpbm_point *pts, size_t n, double p, double *a, double *scale)
 {
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
         double m = 0;
         for (size_t i = 0; i < n; i++)
-            m = fmax(m, fabs(pts[i].x[j]));
+            m = fmax(m, pow(fabs(pts[i].x[j]), p));
         scale[j] = m > 0 ? 1 / m : 0;
         for (size_t i = 0; i < n; i++)
-            a[i * GB_LPBM_TERMS + j] = pts[i].x[j] * scale[j];
+            a[i * GB_LPBM_TERMS + j] = pow(fabs(pts[i].x[j]), p) * scale[j];
     }
 }
 
@@ -166,7 +194,7 @@ static enum gb_status bootstrap(const struct gb_lpbm_point *pts, size_t n, const
         double c[GB_LPBM_TERMS];
         for (size_t i = 0; i < n; i++)
             ys[i] = fitted[i] + e[next_rand(&rs) % n] / sqrt(w[i]);
-        if ((st = solve(a, scale, n, ys, w, c)) == GB_OK)
+        if ((st = solve(a, scale, n, ys, w, f->overlap > 1 ? f->overlap : 1, c)) == GB_OK)
             for (int j = 0; j < GB_LPBM_TERMS; j++)
                 draws[(size_t)j * (size_t)boot + (size_t)b] = c[j];
     }
@@ -207,13 +235,8 @@ static void fit_stats(const struct gb_lpbm_point *pts, size_t n, const double *f
     free(rel);
 }
 
-enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
-                           int boot, unsigned seed, struct gb_lpbm_fit *out)
+static enum gb_status fit_check(const struct gb_lpbm_point *pts, size_t n)
 {
-    enum gb_status st = GB_OK;
-    double scale[GB_LPBM_TERMS];
-    double *a = NULL, *y = NULL, *w = NULL, *fitted = NULL;
-    memset(out, 0, sizeof *out);
     if (n < GB_LPBM_MIN_POINTS)
         return gb_error_set(GB_ERR_USAGE, "%zu configurations are too few to fit the breakdown (at "
                             "least %d are needed); measure more block sizes", n, GB_LPBM_MIN_POINTS);
@@ -221,35 +244,82 @@ enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lp
         if (!(pts[i].time_ns > 0) || !isfinite(pts[i].time_ns))
             return gb_error_set(GB_ERR_USAGE, "%s %s: the time %g ns is not positive",
                                 pts[i].config, pts[i].problem, pts[i].time_ns);
+    return GB_OK;
+}
+
+/* The fit at overlap p: coefficients in out->coef, the fitted times, and
+ * the weighted squared error in time (what the choice of p minimizes). */
+static enum gb_status fit_at(const struct gb_lpbm_point *pts, size_t n, const double *w, double p,
+                             double *a, double *scale, struct gb_lpbm_fit *out, double *fitted,
+                             double *sse)
+{
+    double *y = malloc(n * sizeof *y);
+    enum gb_status st = y ? GB_OK : gb_error_set(GB_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n && y; i++)
+        y[i] = pts[i].time_ns;
+    design(pts, n, p, a, scale);
+    if (st == GB_OK)
+        st = solve(a, scale, n, y, w, p, out->coef);
+    out->overlap = p;
+    *sse = 0;
+    for (size_t i = 0; i < n && st == GB_OK; i++) {
+        fitted[i] = gb_lpbm_predict(out, &pts[i], NULL);
+        *sse += w[i] * (pts[i].time_ns - fitted[i]) * (pts[i].time_ns - fitted[i]);
+    }
+    free(y);
+    return st;
+}
+
+/* The resources form's terms overlap (each resource works while the others
+ * do): its exponent is the one of GB_LPBM_OVERLAPS that fits the points
+ * best; the other forms add their terms (p = 1). */
+static enum gb_status fit_choose(const struct gb_lpbm_point *pts, size_t n, const double *w,
+                                 double *a, double *scale, struct gb_lpbm_fit *out, double *fitted)
+{
+    static const double grid[] = GB_LPBM_OVERLAPS;
+    int np = pts[0].form == GB_LPBM_RESOURCES ? (int)(sizeof grid / sizeof grid[0]) : 1;
+    double best = INFINITY, best_p = 1, sse;
+    enum gb_status st = GB_OK;
+    for (int k = 0; k < np && st == GB_OK; k++)
+        if ((st = fit_at(pts, n, w, grid[k], a, scale, out, fitted, &sse)) == GB_OK && sse < best) {
+            best = sse;
+            best_p = grid[k];
+        }
+    if (st == GB_OK)
+        st = fit_at(pts, n, w, best_p, a, scale, out, fitted, &sse);
+    return st;
+}
+
+enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
+                           int boot, unsigned seed, struct gb_lpbm_fit *out)
+{
+    double scale[GB_LPBM_TERMS];
+    double *a = NULL, *w = NULL, *fitted = NULL;
+    memset(out, 0, sizeof *out);
+    enum gb_status st = fit_check(pts, n);
+    if (st != GB_OK)
+        return st;
     a = malloc(n * GB_LPBM_TERMS * sizeof *a);
-    y = malloc(n * sizeof *y);
     w = malloc(n * sizeof *w);
     fitted = malloc(n * sizeof *fitted);
-    if (!a || !y || !w || !fitted) {
+    if (!a || !w || !fitted) {
         st = gb_error_set(GB_ERR_NOMEM, "out of memory");
         goto out;
     }
-    design(pts, n, a, scale);
-    for (size_t i = 0; i < n; i++) {
-        y[i] = pts[i].time_ns;
-        w[i] = weight == GB_LPBM_RELATIVE ? 1 / (y[i] * y[i]) : 1;
-    }
-    if ((st = solve(a, scale, n, y, w, out->coef)) != GB_OK)
+    for (size_t i = 0; i < n; i++)
+        w[i] = weight == GB_LPBM_RELATIVE ? 1 / (pts[i].time_ns * pts[i].time_ns) : 1;
+    if ((st = fit_choose(pts, n, w, a, scale, out, fitted)) != GB_OK)
         goto out;
     out->n = n;
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
         out->present[j] = scale[j] > 0;
         out->ci_lo[j] = out->ci_hi[j] = NAN;
     }
-    for (size_t i = 0; i < n; i++)
-        fitted[i] = gb_lpbm_predict(out, &pts[i], NULL);
     fit_stats(pts, n, fitted, out);
-    if (boot > 0) {
+    if (boot > 0)
         st = bootstrap(pts, n, a, scale, w, fitted, boot, seed, out);
-    }
 out:
     free(a);
-    free(y);
     free(w);
     free(fitted);
     return st;
@@ -393,7 +463,7 @@ enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_
 /* Replicate b of the residual bootstrap's prediction at `at`: the
  * coefficients refitted to the fitted times plus resampled standardized
  * residuals, and one more resampled residual in `at`'s own scale. */
-static double boot_draw(const double *a, const double *scale, size_t n, const double *fitted,
+static double boot_draw(const double *a, const double *scale, size_t n, double p, const double *fitted,
                         const double *e, const double *w, double *ys, double w_at,
                         const struct gb_lpbm_point *at, unsigned long long *rs, enum gb_status *st)
 {
@@ -401,7 +471,8 @@ static double boot_draw(const double *a, const double *scale, size_t n, const do
     memset(&f, 0, sizeof f);
     for (size_t i = 0; i < n; i++)
         ys[i] = fitted[i] + e[next_rand(rs) % n] / sqrt(w[i]);
-    if ((*st = solve(a, scale, n, ys, w, f.coef)) != GB_OK)
+    f.overlap = p;
+    if ((*st = solve(a, scale, n, ys, w, p, f.coef)) != GB_OK)
         return NAN;
     return gb_lpbm_predict(&f, at, NULL) + e[next_rand(rs) % n] / sqrt(w_at);
 }
@@ -422,7 +493,8 @@ enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, en
         st = gb_error_set(GB_ERR_NOMEM, "out of memory");
     if (st != GB_OK || boot < 1)
         goto out;
-    design(pts, n, a, scale);
+    double p = f.overlap > 1 ? f.overlap : 1;
+    design(pts, n, p, a, scale);
     int k = 0;
     for (int j = 0; j < GB_LPBM_TERMS; j++)
         k += f.coef[j] > 0;
@@ -435,7 +507,7 @@ enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, en
         e[i] = sqrt(w[i]) * (pts[i].time_ns - fitted[i]) * infl;
     }
     for (int b = 0; b < boot && st == GB_OK; b++)
-        draws[b] = boot_draw(a, scale, n, fitted, e, w, ys, w_at, at, &rs, &st);
+        draws[b] = boot_draw(a, scale, n, p, fitted, e, w, ys, w_at, at, &rs, &st);
     if (st == GB_OK) {
         *lo = quantile(draws, (size_t)boot, 0.025);
         *hi = quantile(draws, (size_t)boot, 0.975);

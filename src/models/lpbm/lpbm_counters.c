@@ -20,6 +20,7 @@
 #define GB_LPBM_M_DRAM_WR "dram__sectors_write.sum"
 #define GB_LPBM_M_L2 "lts__t_sectors.sum"
 #define GB_LPBM_M_GLD_INST "smsp__inst_executed_op_global_ld.sum"
+#define GB_LPBM_M_PIPE "smsp__inst_executed_pipe_"
 
 int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, size_t index,
                           gb_lpbm_counter_fn fn, void *ctx)
@@ -35,6 +36,15 @@ int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, si
     p->c_dram_sectors = fn(ctx, r, index, GB_LPBM_M_DRAM_RD) + fn(ctx, r, index, GB_LPBM_M_DRAM_WR);
     p->c_l2_sectors = fn(ctx, r, index, GB_LPBM_M_L2);
     p->c_global_ld_inst = fn(ctx, r, index, GB_LPBM_M_GLD_INST);
+    p->c_global_atom = fn(ctx, r, index, "smsp__inst_executed_op_global_red.sum") +
+                       fn(ctx, r, index, "smsp__inst_executed_op_global_atom.sum");
+    p->c_shared_atom_wavefronts = fn(ctx, r, index, GB_LPBM_M_SHARED "_op_atom.sum");
+    static const char *const pipe[GB_LPBM_PIPES] = {"fma", "alu", "fp64", "xu", "lsu"};
+    for (int k = 0; k < GB_LPBM_PIPES; k++) {
+        char name[96];
+        snprintf(name, sizeof name, GB_LPBM_M_PIPE "%s.sum", pipe[k]);
+        p->c_pipe[k] = fn(ctx, r, index, name);
+    }
     return isfinite(p->c_inst) && isfinite(p->c_global_sectors) && isfinite(sh);
 }
 

@@ -118,6 +118,8 @@ static json_t *bench_json(const struct gb_lpbm_bench_model *m)
         json_object_set_new(o, "intercept", json_true());
     if (m->form == GB_LPBM_RESOURCES && m->fit.n)
         json_object_set_new(o, "roofs", roofs_json(&m->pts[0]));
+    if (m->form == GB_LPBM_RESOURCES && m->fit.n)
+        json_object_set_new(o, "overlap_p", num(m->fit.overlap));
     json_object_set_new(o, "n_points", json_integer((json_int_t)m->fit.n));
     json_object_set_new(o, "bootstrap", json_integer(m->fit.boot));
     json_object_set_new(o, "coefficients", coef);

@@ -174,7 +174,11 @@ static size_t nearest(const struct gb_lpbm_bench_model *m, const double *at, int
 static const size_t pa_counts[] = {
     offsetof(struct gb_lpbm_point, c_inst),         offsetof(struct gb_lpbm_point, c_global_sectors),
     offsetof(struct gb_lpbm_point, c_shared_wavefronts), offsetof(struct gb_lpbm_point, c_dram_sectors),
-    offsetof(struct gb_lpbm_point, c_l2_sectors),   offsetof(struct gb_lpbm_point, c_global_ld_inst)};
+    offsetof(struct gb_lpbm_point, c_l2_sectors),   offsetof(struct gb_lpbm_point, c_global_ld_inst),
+    offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_FMA]), offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_ALU]),
+    offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_FP64]), offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_XU]),
+    offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_LSU]), offsetof(struct gb_lpbm_point, c_global_atom),
+    offsetof(struct gb_lpbm_point, c_shared_atom_wavefronts)};
 #define PA_N_COUNTS (sizeof pa_counts / sizeof pa_counts[0])
 
 static double *count_of(struct gb_lpbm_point *p, size_t c)

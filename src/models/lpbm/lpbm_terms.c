@@ -28,15 +28,18 @@ static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
      "warp, so keeping operands in registers (register blocking) or fewer bank conflicts is "
      "what helps", F_LPBM},
     {"ATOM", "ATOM: atomics", "atomics (resources form: ns at the roof)",
-     "the analysis's atomic operations of the launch (resources form: over the atomic roof)",
+     "the analysis's atomic operations of the launch (resources form: the global atomic and "
+     "reduction warp instructions where recorded, else the analysis's count, over the atomic "
+     "roof)",
      "atom_global_one",
      "atomics: the time follows the atomic operations of the launch, which the memory system "
      "serializes on one address, so fewer of them (more work per block, or a per-block "
      "partial result combined in a second pass) is what helps", F_LPBM | F_RESOURCES},
-    {"SYNC", "SYNC: barrier stages", "barriers", "barriers on a thread's path", "",
+    {"SYNC", "SYNC: barrier stages", "barriers", "barriers on a thread's path (resources form: x "
+     "waves)", "",
      "barrier stages: the time follows the barriers on each thread's path, each a round of "
      "latency between dependent stages, so fewer stages (more work between barriers, warp "
-     "shuffles in place of shared-memory rounds) is what helps", F_LPBM},
+     "shuffles in place of shared-memory rounds) is what helps", F_LPBM | F_RESOURCES},
     {"FIX", "FIX: fixed per launch", "launches", "1 (breakdown --intercept)", "",
      "a fixed time per launch: the launch's latency floor (launch, the last wave's tail, "
      "dependent stages), so more work per launch (fusing launches, larger batches) is what "
@@ -52,12 +55,12 @@ static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
      "sectors (coalescing, reuse on chip in shared memory or registers) is what helps",
      F_RESOURCES},
     {"SHM", "SHM: shared wavefronts over the shared roof", "ns at the roof",
-     "shared wavefronts / fill / (shared roof / 128 bytes)", "smem",
+     "shared wavefronts (loads, stores and atomics) / SM fill / (shared roof / 128 bytes)", "smem",
      "shared memory: the time follows the shared-memory wavefronts (l1tex shared wavefronts), "
      "so fewer of them (no bank conflicts, operands kept in registers) or a fuller grid is "
      "what helps", F_RESOURCES},
     {"INST", "INST: instructions over the issue rate", "ns at the roof",
-     "warp instructions / fill / (FP32 roof / 64)", "fp32",
+     "warp instructions / SM fill / (FP32 roof / 64)", "fp32",
      "instruction issue: the time follows the warp instructions executed "
      "(smsp__inst_executed), so fewer instructions per result (less index arithmetic, "
      "unrolling, vector loads) or a fuller grid is what helps", F_RESOURCES},
@@ -66,10 +69,23 @@ static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
      "memory latency: the time follows the dependent global loads each warp waits for, wave "
      "after wave, so more loads in flight per warp (more independent work per thread, more "
      "resident warps) is what helps", F_RESOURCES},
-    {"LAUNCH", "LAUNCH: launch floor", "ns", "max(0, a + B / b - the largest resource time)",
+    {"LAUNCH", "LAUNCH: launch floor", "ns", "a + B / b, the ceilings run's launch line",
      "launch",
      "the launch floor: the launch and its blocks' start cost more than the work, so more "
      "work per launch (fusing launches, more work per block) is what helps", F_RESOURCES},
+    {"PIPE", "PIPE: the busiest pipe over its rate", "ns at the roof",
+     "the largest of the FMA, ALU, FP64, XU and LSU pipes' warp instructions over the pipe's "
+     "rate / SM fill", "fp32, fp64, mufu",
+     "one execution pipe: the time follows the instructions of the busiest pipe (FP64, the "
+     "special-function unit, integer or load/store), so fewer of those instructions (single "
+     "precision, intrinsics, fewer address computations) or a fuller grid is what helps",
+     F_RESOURCES},
+    {"ILAT", "ILAT: instructions per warp x waves", "instructions",
+     "warp instructions / warps in the launch x waves", "",
+     "instruction latency: the time follows the chain of instructions each warp issues, wave "
+     "after wave, with too few warps per SM to hide the pipelines' latency, so more resident "
+     "warps per SM (a larger grid, fewer registers) or more independent work per thread is what "
+     "helps", F_RESOURCES},
 };
 
 const struct gb_lpbm_term_row *gb_lpbm_term_info(enum gb_lpbm_term t)
@@ -100,6 +116,8 @@ void gb_lpbm_roofs_set(struct gb_lpbm_point *p, const struct gb_ceilings *c)
     p->roof_shared = per_ns(c, GB_ROOF_SMEM, 128);    /* a wavefront moves 128 bytes */
     p->roof_inst = per_ns(c, GB_ROOF_FP32, 64);       /* 32 lanes x 2 flops per FMA */
     p->roof_atom = per_ns(c, GB_ROOF_ATOM_GLOBAL_ONE, 1);
+    p->roof_fp64 = per_ns(c, GB_ROOF_FP64, 64);       /* 32 lanes x 2 flops per DFMA */
+    p->roof_mufu = per_ns(c, GB_ROOF_MUFU, 32);       /* 32 lanes, one op each */
     p->launch_a_ns = c->launch_a_ns;
     p->launch_b = c->launch_b_blocks_per_ns;
 }
@@ -116,6 +134,21 @@ static int bad_count(double v)
     return !isfinite(v) || v < 0;
 }
 
+/* The busiest pipe's time: each pipe's warp instructions over its rate.
+ * The ALU and LSU pipes run at a half and a quarter of the FMA pipe's
+ * rate (the CUDA guide's throughputs for cc 8.0 to 9.0: 64 integer and 32
+ * load/store lanes per SM against 128 FP32). 0 when not recorded. */
+static double busiest_pipe(const struct gb_lpbm_point *p)
+{
+    const double rate[GB_LPBM_PIPES] = {p->roof_inst, p->roof_inst / 2, p->roof_fp64,
+                                        p->roof_mufu, p->roof_inst / 4};
+    double most = 0;
+    for (int k = 0; k < GB_LPBM_PIPES; k++)
+        if (!bad_count(p->c_pipe[k]) && isfinite(rate[k]) && rate[k] > 0)
+            most = fmax(most, p->c_pipe[k] / rate[k]);
+    return most;
+}
+
 enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
 {
     if (bad_count(p->c_inst) || bad_count(p->c_shared_wavefronts) || bad_count(p->c_dram_sectors) ||
@@ -128,22 +161,24 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
     double s = (per_sm >= 1 ? per_sm : 1) * p->sm_count, b = p->grid_blocks > 0 ? p->grid_blocks : 1;
     p->waves = ceil(b / s);
     p->fill = b / (s * p->waves);
+    p->fill_sm = b / (p->sm_count * ceil(b / p->sm_count));
     double dram_bytes = 32 * p->c_dram_sectors;
     int in_l2 = p->hot && p->l2_bytes > 0 && dram_bytes <= GB_LPBM_L2_FITS * p->l2_bytes;
     p->x[GB_LPBM_DRAM] = in_l2 ? 0 : at_roof(dram_bytes, p->roof_dram);
     p->x[GB_LPBM_L2] = at_roof(32 * p->c_l2_sectors, p->roof_l2);
-    p->x[GB_LPBM_SHM] = at_roof(p->c_shared_wavefronts / p->fill, p->roof_shared);
-    p->x[GB_LPBM_INST] = at_roof(p->c_inst / p->fill, p->roof_inst);
+    double shared = p->c_shared_wavefronts +
+                    (bad_count(p->c_shared_atom_wavefronts) ? 0 : p->c_shared_atom_wavefronts);
+    p->x[GB_LPBM_SHM] = at_roof(shared / p->fill_sm, p->roof_shared);
+    p->x[GB_LPBM_INST] = at_roof(p->c_inst / p->fill_sm, p->roof_inst);
+    p->x[GB_LPBM_PIPE] = busiest_pipe(p) / p->fill_sm;
     p->x[GB_LPBM_LAT] = p->wf_ndr > 0 ? p->c_global_ld_inst / p->wf_ndr * p->waves : 0;
-    p->x[GB_LPBM_ATOM] = bad_count(p->atomics) ? 0 : at_roof(p->atomics, p->roof_atom);
-    double most = 0;
-    static const enum gb_lpbm_term res[] = {GB_LPBM_DRAM, GB_LPBM_L2, GB_LPBM_SHM, GB_LPBM_INST,
-                                            GB_LPBM_ATOM};
-    for (size_t k = 0; k < sizeof res / sizeof res[0]; k++)
-        most = fmax(most, p->x[res[k]]);
-    double floor_ns = isfinite(p->launch_a_ns) && isfinite(p->launch_b) && p->launch_b > 0
-                          ? p->launch_a_ns + b / p->launch_b : 0;
-    p->x[GB_LPBM_LAUNCH] = floor_ns > most ? floor_ns - most : 0;
+    p->x[GB_LPBM_ILAT] = p->wf_ndr > 0 ? p->c_inst / p->wf_ndr * p->waves : 0;
+    p->x[GB_LPBM_SYNC] = bad_count(p->barriers) ? 0 : p->barriers * p->waves;
+    /* measured global atomics where recorded, else the analysis's count */
+    double atom = !bad_count(p->c_global_atom) ? p->c_global_atom : bad_count(p->atomics) ? 0 : p->atomics;
+    p->x[GB_LPBM_ATOM] = at_roof(atom, p->roof_atom);
+    p->x[GB_LPBM_LAUNCH] = isfinite(p->launch_a_ns) && isfinite(p->launch_b) && p->launch_b > 0
+                               ? p->launch_a_ns + b / p->launch_b : 0;
     p->x[GB_LPBM_FIX] = p->intercept ? 1 : 0;
     return GB_OK;
 }

@@ -251,15 +251,16 @@ static void gb_lpbm_sur_predict(void *ctx, const struct gb_tune_space *s, size_t
 {
     struct gb_lpbm_sur *m = ctx;
     const struct gb_lpbm_point *p = &m->pts[idx];
-    double l = 0, h = 0, rel = m->fit.median_abs_rel;
+    double tl[GB_LPBM_TERMS], th[GB_LPBM_TERMS], rel = m->fit.median_abs_rel;
     (void)s;
     *mean = gb_lpbm_predict(&m->fit, p, NULL);
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
-        if (!m->fit.present[j])
-            continue;
-        l += (isfinite(m->fit.ci_lo[j]) ? m->fit.ci_lo[j] : m->fit.coef[j]) * p->x[j];
-        h += (isfinite(m->fit.ci_hi[j]) ? m->fit.ci_hi[j] : m->fit.coef[j]) * p->x[j];
+        int on = m->fit.present[j];
+        tl[j] = on ? (isfinite(m->fit.ci_lo[j]) ? m->fit.ci_lo[j] : m->fit.coef[j]) * p->x[j] : 0;
+        th[j] = on ? (isfinite(m->fit.ci_hi[j]) ? m->fit.ci_hi[j] : m->fit.coef[j]) * p->x[j] : 0;
     }
+    double l = gb_lpbm_overlap(m->fit.overlap, tl, GB_LPBM_TERMS);
+    double h = gb_lpbm_overlap(m->fit.overlap, th, GB_LPBM_TERMS);
     *lo = fmin(l, *mean * (1 - rel));
     *hi = fmax(h, *mean * (1 + rel));
 }
