@@ -5,9 +5,12 @@
 #   OUTDIR/corpus-heldout-<UTC date>/<kernel>/   gpubound run ... --counters
 #   OUTDIR/corpus-heldout-<UTC date>/<kernel>.log, steps.log, info.log
 #   OUTDIR/corpus-heldout-<UTC date>/summary.md  points, failures, times
-# At most 200 s in all: `gpubound info` 10 s, then each kernel 33 s (SIGINT,
-# which keeps the points it finished; SIGKILL 3 s later) under a 185 s guard
-# for the whole recording. Each step reports its exit code; none stops the
+# At most 200 s in all: `gpubound info` 8 s, then each kernel 34 s (SIGINT,
+# which keeps the points it finished; SIGKILL 2 s later: 180 s for five),
+# with a 184 s guard around the recording that only a stuck script reaches,
+# and 5 s for the summary. 170 points at about 0.7 s
+# each with counters (--max-time 0.5), plus a start of about 6 s per kernel,
+# fit in about 150 s. Each step reports its exit code; none stops the
 # others. Exits 0 when every kernel recorded every point, 1 otherwise, 2 on
 # a usage error.
 set -u
@@ -35,12 +38,12 @@ trap 'rm -rf "$bindir"' EXIT
 ln -s "$gb" "$bindir/gpubound"
 
 echo "== heldout: $(nvidia-smi -L 2>/dev/null | head -n 1)"
-timeout -k 2 10 "$gb" info >"$out/info.log" 2>&1
+timeout -k 1 8 "$gb" info >"$out/info.log" 2>&1
 rc_info=$?
 echo "step info: rc=$rc_info"
 
-GB_CORPUS_LIMIT=33 GB_CORPUS_KILL=3 GB_CORPUS_ARGS="--max-time 0.5" \
-    timeout -k 5 185 bash "$src/scripts/record_corpus.sh" "$bindir" "$out" corpus-heldout \
+GB_CORPUS_LIMIT=34 GB_CORPUS_KILL=2 GB_CORPUS_ARGS="--max-time 0.5" \
+    timeout -k 2 184 bash "$src/scripts/record_corpus.sh" "$bindir" "$out" corpus-heldout \
     >"$out/record.log" 2>&1
 rc_record=$?
 echo "step record: rc=$rc_record ($(($(date +%s) - t0)) s so far)"
@@ -48,13 +51,13 @@ cat "$out/record.log"
 
 # summary.md: per kernel, points ok and failed, time per launch (median of
 # the points' medians, and the range), and the first failure reasons.
-timeout -k 2 20 python3 - "$out" "$rc_info" "$rc_record" >"$out/summary.md" 2>"$out/summary.err" <<'PY'
+timeout -k 1 4 python3 - "$out" "$rc_info" "$rc_record" >"$out/summary.md" 2>"$out/summary.err" <<'PY'
 import json, os, sys
 out, rc_info, rc_record = sys.argv[1], sys.argv[2], sys.argv[3]
 print("# corpus-heldout, recorded with counters\n")
 try:
     info = open(os.path.join(out, "info.log")).read().splitlines()
-    gpu = next((l.strip() for l in info if "name" in l.lower()), info[0] if info else "?")
+    gpu = next((l.strip() for l in info if l.startswith("device ")), info[0] if info else "?")
 except OSError:
     gpu = "?"
 print(f"GPU: {gpu}; info rc {rc_info}; record_corpus rc {rc_record}\n")
@@ -75,7 +78,7 @@ for name in ["bitonic", "conv1d", "layernorm", "resize", "scatter_add"]:
     bad = [r for r in recs if r.get("status") != "ok"]
     meds = sorted(r["time_ns"]["median"] / 1e3 for r in ok if r.get("time_ns"))
     span = f"{meds[len(meds) // 2]:.1f} ({meds[0]:.1f} to {meds[-1]:.1f})" if meds else "-"
-    planned = {"bitonic": 38, "conv1d": 36, "layernorm": 36, "resize": 40, "scatter_add": 32}[name]
+    planned = {"bitonic": 34, "conv1d": 36, "layernorm": 36, "resize": 32, "scatter_add": 32}[name]
     wall = run.get("wall_s")
     print(f"| {name} | {len(ok)} | {len(bad)} | {planned - len(recs)} | {span} | "
           f"{wall:.0f} |" if isinstance(wall, (int, float)) else
