@@ -1,24 +1,37 @@
 #!/usr/bin/env bash
-# record_corpus.sh BUILD OUTDIR: records every kernel of corpus/ on a GPU,
+# record_corpus.sh BUILD OUTDIR [CORPUS]: records every kernel of CORPUS (a
+# directory of <name>/spec.json; default corpus/ of the source tree; a
+# relative path is taken from the source tree, e.g. corpus-heldout) on a GPU,
 # with hardware counters, one run directory per kernel:
-#   OUTDIR/<name>/        gpubound run corpus/<name>/spec.json --counters
+#   OUTDIR/<name>/        gpubound run CORPUS/<name>/spec.json --counters
 #   OUTDIR/<name>.log     its stdout and stderr
 #   OUTDIR/steps.log      per kernel: exit code, seconds, points ok and failed
 # Builds nothing; a kernel that fails (a point that does not verify, a crash,
 # its time limit) is reported and the next one runs. Prints per-kernel wall
 # time and a summary; exits 1 if any kernel did not record cleanly.
-# GB_CORPUS (default: every corpus/*/spec.json, in name order) picks kernels
+# GB_CORPUS (default: every CORPUS/*/spec.json, in name order) picks kernels
 # by directory name; GB_CORPUS_ARGS adds `gpubound run` options (e.g.
 # --quick, or --counters=LIST); GB_CORPUS_LIMIT is the time limit per kernel
-# in seconds (default 900).
+# in seconds (default 900), after which the run gets SIGINT (it keeps the
+# points it finished) and, GB_CORPUS_KILL seconds later (default 30), SIGKILL.
 set -uo pipefail
-if [ $# -ne 2 ]; then
-    echo "usage: record_corpus.sh BUILD OUTDIR" >&2
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+    echo "usage: record_corpus.sh BUILD OUTDIR [CORPUS]" >&2
     exit 2
 fi
 build=$(cd "$1" && pwd)
 out=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
+corpus=${3:-corpus}
+case $corpus in
+/*) ;;
+*) corpus=$src/$corpus ;;
+esac
+if [ ! -d "$corpus" ]; then
+    echo "record_corpus: no corpus directory $corpus: name a directory of <kernel>/spec.json" >&2
+    exit 2
+fi
+kill_after=${GB_CORPUS_KILL:-30}
 gb=$build/gpubound
 limit=${GB_CORPUS_LIMIT:-900}
 extra=${GB_CORPUS_ARGS:-}
@@ -29,7 +42,7 @@ fi
 if [ -n "${GB_CORPUS:-}" ]; then
     names=$GB_CORPUS
 else
-    names=$(for s in "$src"/corpus/*/spec.json; do basename "$(dirname "$s")"; done)
+    names=$(for s in "$corpus"/*/spec.json; do basename "$(dirname "$s")"; done)
 fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -52,7 +65,7 @@ t0=$(date +%s)
 bad=0
 printf '%-12s %5s %7s %6s %7s\n' kernel rc wall_s ok failed
 for name in $names; do
-    spec=$src/corpus/$name/spec.json
+    spec=$corpus/$name/spec.json
     if [ ! -f "$spec" ]; then
         echo "$name rc=missing took=0s ok=? failed=?" >>"$steps"
         printf '%-12s %5s %7s %6s %7s\n' "$name" missing 0 - -
@@ -63,7 +76,7 @@ for name in $names; do
     s=$(date +%s)
     # SIGINT first, so an interrupted run keeps the points it finished.
     # shellcheck disable=SC2086
-    timeout -s INT -k 30 "$limit" "$gb" run "$spec" --counters --no-report --out "$out/$name" $extra \
+    timeout -s INT -k "$kill_after" "$limit" "$gb" run "$spec" --counters --no-report --out "$out/$name" $extra \
         >"$out/$name.log" 2>&1
     rc=$?
     took=$(($(date +%s) - s))

@@ -53,9 +53,35 @@ grep -q '^triad rc=0 took=[0-9]*s ok=12 failed=0$' "$rec/steps.log" && ok || bad
 # Usage and an unknown kernel.
 bash "$GB_SRC/scripts/record_corpus.sh" >"$TMP/out" 2>"$TMP/err"
 RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
-[ "$RC" = 2 ] && grep -q '^usage: record_corpus.sh BUILD OUTDIR$' "$TMP/err" && ok || bad "no arguments: exit $RC, expected 2 with the usage line"
+[ "$RC" = 2 ] && grep -q '^usage: record_corpus.sh BUILD OUTDIR \[CORPUS\]$' "$TMP/err" && ok || bad "no arguments: exit $RC, expected 2 with the usage line"
 GB_CORPUS="nosuch triad" bash "$GB_SRC/scripts/record_corpus.sh" "$fake" "$TMP/rec2" >"$TMP/out" 2>"$TMP/err"
 RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
 [ "$RC" = 1 ] && grep -q '^nosuch rc=missing' "$TMP/rec2/steps.log" && [ -f "$TMP/rec2/triad/run.json" ] && ok ||
     bad "an unknown kernel: exit $RC, expected 1, reported missing, the next kernel still run"
+
+# The held-out kernels (corpus-heldout/README.md): each spec lists, has a
+# README row and a source; record_corpus.sh takes the directory as CORPUS and
+# runs its specs, and refuses a directory that does not exist.
+nh=0
+for spec in "$GB_SRC"/corpus-heldout/*/spec.json; do
+    name=$(basename "$(dirname "$spec")")
+    nh=$((nh + 1))
+    expect 0 "heldout-" list "$spec"
+    grep -q "^| $name |" "$GB_SRC/corpus-heldout/README.md" && ok || bad "corpus-heldout/README.md has no row for $name"
+    [ -n "$(find "$GB_SRC/corpus-heldout/$name" -name '*.cu')" ] && ok || bad "corpus-heldout/$name has no .cu source"
+done
+[ "$nh" -eq 5 ] && ok || bad "corpus-heldout/ holds $nh kernel specs, expected 5"
+GB_CORPUS="bitonic nosuch" bash "$GB_SRC/scripts/record_corpus.sh" "$fake" "$TMP/rec3" corpus-heldout >"$TMP/out" 2>"$TMP/err"
+RC=$?
+[ "$RC" = 1 ] && grep -q "corpus-heldout/bitonic/spec.json counters=1" "$TMP/rec3/bitonic/args" 2>/dev/null &&
+    grep -q '^nosuch rc=missing' "$TMP/rec3/steps.log" && ok ||
+    bad "record_corpus.sh with CORPUS corpus-heldout: exit $RC, expected 1 (nosuch missing) with bitonic run from corpus-heldout"
+bash "$GB_SRC/scripts/record_corpus.sh" "$fake" "$TMP/rec4" "$GB_SRC/corpus-heldout" >"$TMP/out" 2>"$TMP/err"
+RC=$?
+[ "$RC" = 0 ] && [ "$(find "$TMP/rec4" -name args | wc -l)" = 5 ] && ok ||
+    bad "record_corpus.sh with an absolute CORPUS: exit $RC, expected 0 and 5 kernels run"
+bash "$GB_SRC/scripts/record_corpus.sh" "$fake" "$TMP/rec5" nosuchdir >"$TMP/out" 2>"$TMP/err"
+RC=$?
+[ "$RC" = 2 ] && grep -q '^record_corpus: no corpus directory .*nosuchdir' "$TMP/err" && [ ! -e "$TMP/rec5" ] && ok ||
+    bad "record_corpus.sh with a missing CORPUS: exit $RC, expected 2 with one line and no OUTDIR"
 finish

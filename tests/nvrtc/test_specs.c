@@ -6,7 +6,8 @@
  * expression lowers to a name. A reference kernel in a source of its own is
  * compiled too.
  * GB_SPECS_SET=corpus compiles only corpus/ (registered as a test of its own,
- * nvrtc/test_specs_corpus, so that the two run side by side); any other
+ * nvrtc/test_specs_corpus, so that the two run side by side), and
+ * GB_SPECS_SET=corpus-heldout only corpus-heldout/ (nvrtc/test_specs_heldout); any other
  * value or none, examples/ and tests/data/specs/. GB_SPECS_ONLY=path/spec.json
  * compiles that one spec alone (for work on a spec). */
 #include <dirent.h>
@@ -179,6 +180,14 @@ static void test_every_spec(void **state)
         /* Its sixteen kernel directories, each at least two problem sizes. */
         assert_true(n_specs >= 16);
         assert_true(n_compiled >= 2 * n_specs);
+    } else if (set && strcmp(set, "corpus-heldout") == 0) {
+        /* The held-out kernels (corpus-heldout/README.md), for sm_90 as the corpus. */
+        snprintf(dir, sizeof dir, "%s/corpus-heldout", root);
+        compile_under(dir, 1);
+        printf("%d held-out spec(s), %d compilation(s)\n", n_specs, n_compiled);
+        /* Its five kernels, each at least sixteen configurations. */
+        assert_int_equal(n_specs, 5);
+        assert_true(n_compiled >= 16 * n_specs);
     } else {
         snprintf(dir, sizeof dir, "%s/examples", root);
         compile_under(dir, 3);
