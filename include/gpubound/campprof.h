@@ -392,7 +392,48 @@ struct gb_camp_obs {
      * without counters), the grid in blocks and the bytes the point moves. */
     double limit_warps, achieved_warps, measured_warps;
     double grid_blocks, bytes;
+    /* The bytes each memory level moved per launch, from the profiler's
+     * counters (dram__sectors_read/write.sum, lts__t_sectors_op_read/
+     * write.sum, times 32); NaN without counters. hot: 1 when the time was
+     * measured back to back (caches warm), so that up to the L2's capacity
+     * of the data can already be in L2 at the start. */
+    double dram_read_bytes, dram_write_bytes, l2_read_bytes, l2_write_bytes;
+    int hot;
+    /* The best bound from the memory levels' roofs (gb_camp_roof_best),
+     * which replaces the spread equations' where it is > 0; 0 otherwise. */
+    double roof_best_ns;
 };
+
+/* The best bound of a configuration from the measured roofs: the largest,
+ * over the memory levels, of the level's bytes over its roof.
+ * - DRAM: read plus write bytes (one bus carries both) over the DRAM roof;
+ *   in a hot run, each direction less the L2's capacity
+ *   (c->device.l2_bytes), the most of it the L2 can hold from the sample
+ *   before (the counters' replay starts from a flushed L2: they count
+ *   every byte from DRAM).
+ * - L2: the larger of the read and the write bytes over the L2 roof (the
+ *   fastest of the ceilings run's L2 benches, so that each direction's
+ *   time is at least this; reads and writes go through the L2 side by
+ *   side, so their sum over one roof is not a bound).
+ * dram_ns, l2_ns: each level's minimum time (NaN where not known);
+ * best_ns their maximum, 0 when neither is known (no counters, no roof);
+ * level: "DRAM", "L2" or "". */
+struct gb_camp_roof_bound {
+    double dram_ns, l2_ns, best_ns;
+    const char *level;
+};
+GB_API void gb_camp_roof_best(const struct gb_ceilings *c, const struct gb_camp_obs *o,
+                              struct gb_camp_roof_bound *out);
+
+/* gb_camp_bounds at the configuration `o`, with the best bound o->roof_best_ns
+ * where that is > 0 (and the worst at least the best). */
+GB_API enum gb_status gb_camp_obs_bounds(const struct gb_camp_model *m, const struct gb_camp_obs *o,
+                                         double *best_ns, double *worst_ns);
+
+/* Sets roof_best_ns of every configuration of `app` from the roofs `c`
+ * (NULL: leaves them 0). */
+struct gb_camp_app;
+GB_API void gb_camp_app_roofs(const struct gb_ceilings *c, struct gb_camp_app *app);
 
 /* The counter of measured achieved warps per SM (Nsight Compute's
  * "Achieved Active Warps Per SM"). */

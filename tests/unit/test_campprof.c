@@ -602,6 +602,7 @@ static void test_validate(void **state)
     struct gb_camp_counts c = {0};
     c.ld[2] = 2097152;
     c.st[2] = 2097152;
+    memset(obs, 0, sizeof obs);
 
     /* An application exactly at degree 0.4 everywhere: the line is exact
      * from every start, the bounds are off by the band. */

@@ -221,7 +221,8 @@ enum gb_status gb_camp_validate_run(const struct gb_camp_model *m, const struct 
         !(out->domain = calloc(out->n_apps, sizeof *out->domain)))
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     for (size_t a = 0; a < out->n_apps; a++) {
-        const struct gb_camp_app *g = &out->apps[a];
+        struct gb_camp_app *g = &out->apps[a];
+        gb_camp_app_roofs(c, g);
         if (!(out->domain[a] = calloc(g->n ? g->n : 1, sizeof **out->domain)))
             return gb_error_set(GB_ERR_NOMEM, "out of host memory");
         if ((st = gb_camp_validate_app(m, c, g, out->domain[a], &out->v[a])) != GB_OK) {

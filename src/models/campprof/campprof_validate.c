@@ -123,7 +123,7 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
     /* Each configuration's bounds once; the bound errors do not depend on
      * the start, so each counts n times as in the pairwise mean. */
     for (size_t j = 0; j < n && st == GB_OK; j++) {
-        if ((st = gb_camp_bounds(m, &obs[j].counts, obs[j].warps, &b[j], &w[j])) != GB_OK)
+        if ((st = gb_camp_obs_bounds(m, &obs[j], &b[j], &w[j])) != GB_OK)
             goto out;
         gb_gm_add(&gb, fabs(b[j] - obs[j].time_ns) / obs[j].time_ns, n);
         gb_gm_add(&gw, fabs(w[j] - obs[j].time_ns) / obs[j].time_ns, n);
@@ -194,12 +194,12 @@ enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_c
         return gb_error_set(GB_ERR_USAGE, "no measured configuration to chart");
     /* As gb_camp_validate does: each point's band from its own counts, the
      * line at the start's degree. */
-    enum gb_status st = gb_camp_bounds(m, &obs[s].counts, obs[s].warps, &b0, &w0);
+    enum gb_status st = gb_camp_obs_bounds(m, &obs[s], &b0, &w0);
     *degree = gb_camp_degree(b0, w0, obs[s].time_ns);
     for (size_t i = 0; i < n && st == GB_OK; i++) {
         rows[i].warps = (int)lround(obs[i].warps);
         measured_ns[i] = obs[i].time_ns;
-        st = gb_camp_bounds(m, &obs[i].counts, obs[i].warps, &rows[i].best_ns, &rows[i].worst_ns);
+        st = gb_camp_obs_bounds(m, &obs[i], &rows[i].best_ns, &rows[i].worst_ns);
         rows[i].app_ns = gb_camp_extrapolate(rows[i].best_ns, rows[i].worst_ns, *degree);
     }
     return st;

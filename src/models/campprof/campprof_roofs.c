@@ -1,0 +1,62 @@
+/* campprof_roofs.c - CampProf's best bound from the memory levels' measured
+ * roofs: a configuration's bytes at each level (the profiler's counters)
+ * over that level's roof (a ceilings run), the largest of them
+ * (include/gpubound/campprof.h, gb_camp_roof_best). */
+#include <math.h>
+#include <string.h>
+
+#include "gpubound/campprof.h"
+
+/* A hot run's bytes from DRAM in one direction: the counters' (a replay
+ * from a flushed L2) less what the L2 can hold from the sample before. */
+static double gb_dram_dir(double bytes, int hot, double l2_bytes)
+{
+    if (!(bytes >= 0))
+        return NAN;
+    return hot && l2_bytes > 0 ? fmax(0.0, bytes - l2_bytes) : bytes;
+}
+
+void gb_camp_roof_best(const struct gb_ceilings *c, const struct gb_camp_obs *o,
+                       struct gb_camp_roof_bound *out)
+{
+    out->dram_ns = out->l2_ns = NAN;
+    out->best_ns = 0;
+    out->level = "";
+    if (!c)
+        return;
+    double dram = c->value[GB_ROOF_DRAM], l2 = c->value[GB_ROOF_L2];
+    double l2_cap = (double)c->device.l2_bytes;
+    double r = gb_dram_dir(o->dram_read_bytes, o->hot, l2_cap);
+    double w = gb_dram_dir(o->dram_write_bytes, o->hot, l2_cap);
+    if (dram > 0 && r >= 0 && w >= 0)
+        out->dram_ns = (r + w) / dram; /* bytes over GB/s: ns */
+    if (l2 > 0 && o->l2_read_bytes >= 0 && o->l2_write_bytes >= 0)
+        out->l2_ns = fmax(o->l2_read_bytes, o->l2_write_bytes) / l2;
+    if (out->dram_ns > 0 && !(out->l2_ns > out->dram_ns)) {
+        out->best_ns = out->dram_ns;
+        out->level = "DRAM";
+    } else if (out->l2_ns > 0) {
+        out->best_ns = out->l2_ns;
+        out->level = "L2";
+    }
+}
+
+enum gb_status gb_camp_obs_bounds(const struct gb_camp_model *m, const struct gb_camp_obs *o,
+                                  double *best_ns, double *worst_ns)
+{
+    enum gb_status st = gb_camp_bounds(m, &o->counts, o->warps, best_ns, worst_ns);
+    if (st == GB_OK && o->roof_best_ns > 0) {
+        *best_ns = o->roof_best_ns;
+        *worst_ns = fmax(*worst_ns, *best_ns);
+    }
+    return st;
+}
+
+void gb_camp_app_roofs(const struct gb_ceilings *c, struct gb_camp_app *app)
+{
+    for (size_t i = 0; i < app->n; i++) {
+        struct gb_camp_roof_bound b;
+        gb_camp_roof_best(c, &app->obs[i], &b);
+        app->obs[i].roof_best_ns = b.best_ns;
+    }
+}
