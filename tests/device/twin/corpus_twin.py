@@ -534,10 +534,9 @@ def table(points_path, raw):
             pass
     gpu = "?"
     try:
-        for line in open(os.path.join(raw, "info.txt")):
-            if "name" in line.lower() or "gpu" in line.lower():
-                gpu = line.strip()
-                break
+        lines = [l.strip() for l in open(os.path.join(raw, "info.txt")) if l.strip()]
+        gpu = next((l.split(":", 1)[1].strip() for l in lines if re.match(r"device \d+: ", l)),
+                   lines[0] if lines else "?")
     except OSError:
         pass
     md = ["# Corpus kernels: gpubound against their plain twins\n",
