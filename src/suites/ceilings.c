@@ -3,10 +3,12 @@
  * the bench that measures it; DRAM, FP32, FP64, integer and special
  * functions come from suites bandwidth and throughput).
  *
- * L2 read and write over a working set of a share of the L2 (the device's
- * size), many passes, loads and stores that bypass L1; conflict-free
+ * L2 read (every SM reading a working set of a share of the L2 over and
+ * over, several loads in flight) and write (many passes over the set),
+ * loads and stores that bypass L1; conflict-free
  * shared-memory loads of 4, 8 and 16 bytes; f16x2 and bf16x2 FMA chains;
- * tensor-core mma.sync (fp16, bf16, fp8 e4m3 from sm_89); global and shared
+ * tensor-core mma.sync (fp16, bf16, fp8 e4m3 from sm_89) and warpgroup
+ * wgmma m64n256k16 (bf16, fp16; sm_90a only); global and shared
  * atomicAdd at one, a few and distinct addresses; and a launch that does
  * one store per block over a range of grid sizes (the launch-overhead fit
  * is the model's: src/models/roofline/roofs.c).
@@ -614,8 +616,9 @@ static enum gb_status ck_wgmma_setup(struct gb_point *p, void *ctx)
         return st;
     s->out_words = (size_t)s->grid * GB_CK_WG_M * GB_CK_WG_N;
     s->iters = ck_iters(p, (double)s->grid * CK_WG_UNROLL * CK_WG_FLOPS, ck_guide(p, 1e6));
-    /* Every accumulator stays an integer below 2^22: exact in fp32. */
-    s->iters = (int)fmin(s->iters, (double)(1 << 22) / (CK_WG_UNROLL * (double)(most > 0 ? most : 1)));
+    /* Every accumulator stays an integer below 2^20: exact in fp32, with
+     * room to spare for the tensor cores' own accumulation. */
+    s->iters = (int)fmax(1.0, fmin(s->iters, (double)(1 << 20) / (CK_WG_UNROLL * (double)(most > 0 ? most : 1))));
     if ((st = gb_gpu_alloc(p->gpu, s->out_words * 4, &s->out)) != GB_OK)
         return st;
     p->flops = (double)s->grid * s->iters * CK_WG_UNROLL * CK_WG_FLOPS;
