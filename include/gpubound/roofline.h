@@ -36,7 +36,7 @@ enum gb_roof {
     GB_ROOF_FP64,
     GB_ROOF_FP16,                /* f16x2 FMA on the FMA pipe */
     GB_ROOF_BF16,
-    GB_ROOF_TC_FP16,             /* tensor cores, mma.sync, fp32 accumulate */
+    GB_ROOF_TC_FP16,             /* tensor cores, mma.sync or wgmma, fp32 accumulate */
     GB_ROOF_TC_BF16,
     GB_ROOF_TC_FP8,
     GB_ROOF_INT,                 /* 32-bit IMAD, Gop/s */

@@ -1,5 +1,6 @@
 /* bench.c - what a bench row names: the kernel source it compiles. */
 #include <stddef.h>
+#include <string.h>
 
 #include "gpubound/suite.h"
 
@@ -19,6 +20,23 @@ enum gb_status gb_bench_kernel(const struct gb_bench *b, const char **name, cons
     return GB_OK;
 }
 
+/* A bench that names its own architecture in its options (the last
+ * --gpu-architecture wins: "sm_90a" for an architecture-specific feature)
+ * runs only on a GPU of that architecture: GB_ERR_UNSUPPORTED elsewhere. */
+static enum gb_status gb_bench_arch_check(const struct gb_gpu *g, const struct gb_bench *b,
+                                          const char *const *opts, int n_opts)
+{
+    static const char flag[] = "--gpu-architecture=";
+    const char *want = NULL;
+    for (int i = 0; i < n_opts; i++)
+        if (strncmp(opts[i], flag, sizeof flag - 1) == 0)
+            want = opts[i] + sizeof flag - 1;
+    size_t n = strlen(g->arch);
+    if (!want || (strncmp(want, g->arch, n) == 0 && (want[n] == '\0' || strcmp(want + n, "a") == 0)))
+        return GB_OK;
+    return gb_error_set(GB_ERR_UNSUPPORTED, "%s is compiled for %s; this GPU is %s", b->name, want, g->arch);
+}
+
 enum gb_status gb_bench_module(struct gb_gpu *g, const struct gb_bench *b, const char *const *opts, int n_opts,
                                CUmodule *out)
 {
@@ -26,6 +44,8 @@ enum gb_status gb_bench_module(struct gb_gpu *g, const struct gb_bench *b, const
     enum gb_status st = gb_bench_kernel(b, &name, &source);
     *out = NULL;
     if (st != GB_OK || !source)
+        return st;
+    if ((st = gb_bench_arch_check(g, b, opts, n_opts)) != GB_OK)
         return st;
     if (b->kernel_program) {
         char exprs[GB_BENCH_MAX_EXPRS][GB_KERNEL_NAME_LEN];

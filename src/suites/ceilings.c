@@ -3,10 +3,12 @@
  * the bench that measures it; DRAM, FP32, FP64, integer and special
  * functions come from suites bandwidth and throughput).
  *
- * L2 read and write over a working set of a share of the L2 (the device's
- * size), many passes, loads and stores that bypass L1; conflict-free
+ * L2 read (every SM reading a working set of a share of the L2 over and
+ * over, several loads in flight) and write (many passes over the set),
+ * loads and stores that bypass L1; conflict-free
  * shared-memory loads of 4, 8 and 16 bytes; f16x2 and bf16x2 FMA chains;
- * tensor-core mma.sync (fp16, bf16, fp8 e4m3 from sm_89); global and shared
+ * tensor-core mma.sync (fp16, bf16, fp8 e4m3 from sm_89) and warpgroup
+ * wgmma m64n256k16 (bf16, fp16; sm_90a only); global and shared
  * atomicAdd at one, a few and distinct addresses; and a launch that does
  * one store per block over a range of grid sizes (the launch-overhead fit
  * is the model's: src/models/roofline/roofs.c).
@@ -24,6 +26,7 @@
 
 #include "gpubound/chart_spec.h"
 #include "gpubound/roofline.h"
+#include "suites/ceilings_ref.h"
 #include "suites/suites.h"
 
 #define CK_BLOCK 256
@@ -45,6 +48,8 @@ struct ck_state {
     unsigned prm_h[2 + CK_CHAINS];
     int hv[2 + 2 * CK_CHAINS];  /* hfma2: c (high, low half), then each chain's x0 halves */
     unsigned *words;            /* smem: the table each block loads */
+    unsigned n_chunks;          /* l2_read: chunks of the working set */
+    long *ref;                  /* wgmma: A B, 64 x 256 */
 };
 
 static int ck_width_opts(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max)
@@ -53,6 +58,15 @@ static int ck_width_opts(const struct gb_point *p, void *ctx, char opts[][GB_OPT
     (void)max;
     snprintf(opts[0], GB_OPT_LEN, "-DWIDTH=%ld", gb_point_int(p, "width"));
     snprintf(opts[1], GB_OPT_LEN, "-DUNROLL=%d", CK_UNROLL);
+    return 2;
+}
+
+static int ck_l2_read_opts(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max)
+{
+    (void)ctx;
+    (void)max;
+    snprintf(opts[0], GB_OPT_LEN, "-DWIDTH=%ld", gb_point_int(p, "width"));
+    snprintf(opts[1], GB_OPT_LEN, "-DLOADS=%ld", gb_point_int(p, "loads"));
     return 2;
 }
 
@@ -102,12 +116,13 @@ static void ck_teardown(struct gb_point *p, void *ctx)
     gb_gpu_free(p->gpu, s->prm);
     gb_gpu_free(p->gpu, s->bad);
     free(s->words);
+    free(s->ref);
     free(s);
     p->state = NULL;
 }
 
-/* State, kernel and a full-device grid of CK_BLOCK threads (one wave). */
-static enum gb_status ck_begin(struct gb_point *p, const char *kernel, int roof)
+/* State, kernel and a full-device grid of `block` threads (one wave). */
+static enum gb_status ck_begin(struct gb_point *p, const char *kernel, int roof, unsigned block)
 {
     enum gb_status st = GB_OK;
     struct ck_state *s = calloc(1, sizeof *s);
@@ -117,7 +132,7 @@ static enum gb_status ck_begin(struct gb_point *p, const char *kernel, int roof)
     p->state = s;
     s->roof = roof;
     s->seed = (unsigned)rand() | 1u;
-    s->block = CK_BLOCK;
+    s->block = block;
     if ((st = gb_gpu_function(p->module, kernel, &s->f)) != GB_OK)
         return st;
     GB_CU_CHECK(st, gb_cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, s->f, (int)s->block, 0));
@@ -166,13 +181,63 @@ static unsigned long long ck_threads(const struct ck_state *s)
 
 static const struct gb_axis_def ck_axes_l2[] = {
     {"width", GB_AXIS_INT, "4,8,16", "16", 4, 16, "4,8,16", "bytes each thread moves per access"},
-    {"share", GB_AXIS_INT, "25,50", "50", 5, 75, NULL, "working set, percent of the device's L2 size"},
+    {"share", GB_AXIS_INT, "25,50", "50", 1, 75, NULL, "working set, percent of the device's L2 size"},
 };
 
-static enum gb_status ck_l2_setup(struct gb_point *p, int write)
+static const struct gb_axis_def ck_axes_l2_read[] = {
+    {"width", GB_AXIS_INT, "8,16", "16", 4, 16, "4,8,16", "bytes each thread loads per access"},
+    {"share", GB_AXIS_INT, "4,8,16,25,50", "8,25", 1, 75, NULL, "working set, percent of the device's L2 size"},
+    {"loads", GB_AXIS_INT, "4,8,16", "8", 1, 32, "1,2,4,8,16,32", "loads in flight per thread (one chunk)"},
+    {"blocks_per_sm", GB_AXIS_INT, "2,4,8", "4", 1, 8, NULL, "blocks of 256 threads per SM"},
+};
+
+/* The grid of `per_sm` resident blocks per SM of s->block threads;
+ * GB_ERR_UNSUPPORTED when fewer fit. */
+static enum gb_status ck_grid_per_sm(struct gb_point *p, long per_sm)
 {
+    enum gb_status st = GB_OK;
+    struct ck_state *s = p->state;
+    int n = 0;
+    GB_CU_CHECK(st, gb_cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, s->f, (int)s->block, 0));
+    if (n < per_sm)
+        return gb_error_set(GB_ERR_UNSUPPORTED, "%d blocks of %u threads fit an SM, fewer than blocks_per_sm=%ld",
+                            n, s->block, per_sm);
+    s->grid = (unsigned)(p->gpu->info.sm_count * per_sm);
+out:
+    return st;
+}
+
+static enum gb_status ck_l2_read_setup(struct gb_point *p, void *ctx)
+{
+    (void)ctx;
     enum gb_status st;
-    if ((st = ck_begin(p, write ? "ck_l2_write" : "ck_l2_read", GB_ROOF_L2)) != GB_OK)
+    if ((st = ck_begin(p, "ck_l2_read", GB_ROOF_L2, CK_BLOCK)) != GB_OK ||
+        (st = ck_grid_per_sm(p, gb_point_int(p, "blocks_per_sm"))) != GB_OK)
+        return st;
+    struct ck_state *s = p->state;
+    size_t chunk_words = (size_t)s->block * (size_t)gb_point_int(p, "loads") * (size_t)gb_point_int(p, "width") / 4;
+    double ws = (double)p->gpu->info.l2_bytes * (double)gb_point_int(p, "share") / 100.0;
+    s->n_chunks = (unsigned)(ws / 4.0 / (double)chunk_words);
+    if (s->n_chunks < 2)
+        return gb_error_set(GB_ERR_UNSUPPORTED, "the L2 (%lld bytes) is too small for this share",
+                            (long long)p->gpu->info.l2_bytes);
+    s->buf_words = s->n_chunks * chunk_words;
+    /* Chunks each block reads: about a millisecond at a generous 20 TB/s. */
+    s->passes = ck_iters(p, (double)s->grid * (double)chunk_words * 4.0, 2e4);
+    s->out_words = (size_t)ck_threads(s) * 2;
+    if ((st = gb_gpu_alloc(p->gpu, s->buf_words * 4, &s->buf)) != GB_OK ||
+        (st = gb_gpu_fill_random(p->gpu, s->buf, s->buf_words, s->seed)) != GB_OK ||
+        (st = gb_gpu_alloc(p->gpu, s->out_words * 4, &s->out)) != GB_OK)
+        return st;
+    p->bytes = (double)s->grid * s->passes * (double)chunk_words * 4.0 + (double)s->out_words * 4.0;
+    return gb_gpu_sync(p->gpu);
+}
+
+static enum gb_status ck_l2_write_setup(struct gb_point *p, void *ctx)
+{
+    (void)ctx;
+    enum gb_status st;
+    if ((st = ck_begin(p, "ck_l2_write", GB_ROOF_L2, CK_BLOCK)) != GB_OK)
         return st;
     struct ck_state *s = p->state;
     double ws = (double)p->gpu->info.l2_bytes * (double)gb_point_int(p, "share") / 100.0;
@@ -182,27 +247,13 @@ static enum gb_status ck_l2_setup(struct gb_point *p, int write)
                             (long long)p->gpu->info.l2_bytes);
     /* Passes for about a millisecond at a generous 20 TB/s. */
     s->passes = ck_iters(p, (double)s->buf_words * 4.0, 2e4);
-    s->out_words = write ? 0 : (size_t)ck_threads(s) * 2;
     if ((st = gb_gpu_alloc(p->gpu, s->buf_words * 4, &s->buf)) != GB_OK ||
         (st = gb_gpu_fill_random(p->gpu, s->buf, s->buf_words, s->seed)) != GB_OK ||
-        (!write && (st = gb_gpu_alloc(p->gpu, s->out_words * 4, &s->out)) != GB_OK) ||
-        (write && (st = gb_gpu_alloc(p->gpu, 8, &s->bad)) != GB_OK) ||
-        (write && (st = gb_gpu_function(p->module, "ck_l2_check", &s->check)) != GB_OK))
+        (st = gb_gpu_alloc(p->gpu, 8, &s->bad)) != GB_OK ||
+        (st = gb_gpu_function(p->module, "ck_l2_check", &s->check)) != GB_OK)
         return st;
-    p->bytes = (double)s->buf_words * 4.0 * s->passes + (double)s->out_words * 4.0;
+    p->bytes = (double)s->buf_words * 4.0 * s->passes;
     return gb_gpu_sync(p->gpu);
-}
-
-static enum gb_status ck_l2_read_setup(struct gb_point *p, void *ctx)
-{
-    (void)ctx;
-    return ck_l2_setup(p, 0);
-}
-
-static enum gb_status ck_l2_write_setup(struct gb_point *p, void *ctx)
-{
-    (void)ctx;
-    return ck_l2_setup(p, 1);
 }
 
 static enum gb_status ck_l2_write_poison(struct gb_point *p, void *ctx)
@@ -216,8 +267,7 @@ static enum gb_status ck_l2_read_launch(struct gb_point *p, void *ctx)
 {
     (void)ctx;
     struct ck_state *s = p->state;
-    unsigned long long n = s->buf_words;
-    void *args[] = {&s->buf, &n, &s->passes, &s->out};
+    void *args[] = {&s->buf, &s->n_chunks, &s->passes, &s->out};
     return gb_gpu_launch(p->gpu, s->f, s->grid, 1, 1, s->block, 1, 1, 0, args);
 }
 
@@ -230,29 +280,33 @@ static enum gb_status ck_l2_write_launch(struct gb_point *p, void *ctx)
     return gb_gpu_launch(p->gpu, s->f, s->grid, 1, 1, s->block, 1, 1, 0, args);
 }
 
-/* The per-thread sums add up to passes x the sum of every word. */
+/* The per-thread sums add up to the sums of the chunks each block read
+ * (the words are gb_fill_word's pattern). */
 static enum gb_status ck_l2_read_verify(struct gb_point *p, void *ctx)
 {
     (void)ctx;
     struct ck_state *s = p->state;
-    size_t n = (size_t)ck_threads(s);
-    uint64_t *h = malloc(n * sizeof *h), got = 0, want = 0;
+    size_t n = (size_t)ck_threads(s), per = s->buf_words / s->n_chunks;
+    uint64_t *h = malloc(n * sizeof *h), *chunk = calloc(s->n_chunks, sizeof *chunk), got = 0, want;
     enum gb_status st = GB_OK;
-    if (!h)
-        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    if (!h || !chunk) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
+        goto out;
+    }
     GB_CU_CHECK(st, gb_cu->cuMemcpyDtoH(h, s->out, n * sizeof *h));
     for (size_t i = 0; i < n; i++)
         got += h[i];
-    if ((st = gb_gpu_sum_u32(p->gpu, s->buf, s->buf_words, &want)) != GB_OK)
-        goto out;
-    want *= (uint64_t)s->passes;
+    for (size_t w = 0; w < s->buf_words; w++)
+        chunk[w / per] += gb_fill_word(s->seed, w);
+    want = gb_ck_l2_read_expect(chunk, s->n_chunks, s->grid, s->passes);
     if (got != want)
-        st = gb_error_set(GB_ERR_VERIFY, "L2 read checksum %llu differs from %d passes x the sum, %llu",
-                          (unsigned long long)got, s->passes, (unsigned long long)want);
+        st = gb_error_set(GB_ERR_VERIFY, "L2 read checksum %llu differs from the sum of the chunks read, %llu",
+                          (unsigned long long)got, (unsigned long long)want);
     else
         st = ck_guide_metric(p);
 out:
     free(h);
+    free(chunk);
     return st;
 }
 
@@ -288,7 +342,7 @@ static enum gb_status ck_smem_setup(struct gb_point *p, void *ctx)
 {
     (void)ctx;
     enum gb_status st;
-    if ((st = ck_begin(p, "ck_smem", GB_ROOF_SMEM)) != GB_OK)
+    if ((st = ck_begin(p, "ck_smem", GB_ROOF_SMEM, CK_BLOCK)) != GB_OK)
         return st;
     struct ck_state *s = p->state;
     long width = gb_point_int(p, "width");
@@ -358,36 +412,22 @@ static const struct gb_axis_def ck_axes_hfma2[] = {
     {"type", GB_AXIS_STR, "f16x2,bf16x2", NULL, 0, 0, "f16x2,bf16x2", "fma.rn.f16x2 or fma.rn.bf16x2"},
 };
 
-/* Small integers, exact in both 16-bit formats; bf16 1.0 is 0x3f80, fp16's 0x3c00. */
-static unsigned ck_half_bits(int bf16, int v)
-{
-    unsigned sign = v < 0 ? 0x8000u : 0u, m = (unsigned)abs(v);
-    int e = 0;
-    if (m == 0)
-        return sign;
-    while ((m >> e) > 1)
-        e++;
-    if (bf16)
-        return sign | (unsigned)(127 + e) << 7 | ((m << 7 >> e) & 0x7fu);
-    return sign | (unsigned)(15 + e) << 10 | ((m << 10 >> e) & 0x3ffu);
-}
-
 static enum gb_status ck_hfma2_setup(struct gb_point *p, void *ctx)
 {
     (void)ctx;
     enum gb_status st;
     int bf = strcmp(gb_point_str(p, "type"), "bf16x2") == 0;
-    if ((st = ck_begin(p, "ck_hfma2", bf ? GB_ROOF_BF16 : GB_ROOF_FP16)) != GB_OK)
+    if ((st = ck_begin(p, "ck_hfma2", bf ? GB_ROOF_BF16 : GB_ROOF_FP16, CK_BLOCK)) != GB_OK)
         return st;
     struct ck_state *s = p->state;
     s->hv[0] = 64 + rand() % 64;
     s->hv[1] = s->hv[0] - 1;
     for (int k = 0; k < 2 * CK_CHAINS; k++)
         s->hv[2 + k] = 1 + rand() % 63;
-    s->prm_h[0] = ck_half_bits(bf, -1) * 0x10001u;
-    s->prm_h[1] = ck_half_bits(bf, s->hv[0]) << 16 | ck_half_bits(bf, s->hv[1]);
+    s->prm_h[0] = gb_ck_half_bits(bf, -1) * 0x10001u;
+    s->prm_h[1] = gb_ck_half_bits(bf, s->hv[0]) << 16 | gb_ck_half_bits(bf, s->hv[1]);
     for (int k = 0; k < CK_CHAINS; k++)
-        s->prm_h[2 + k] = ck_half_bits(bf, s->hv[2 + 2 * k]) << 16 | ck_half_bits(bf, s->hv[3 + 2 * k]);
+        s->prm_h[2 + k] = gb_ck_half_bits(bf, s->hv[2 + 2 * k]) << 16 | gb_ck_half_bits(bf, s->hv[3 + 2 * k]);
     s->out_words = (size_t)ck_threads(s) * CK_CHAINS;
     /* 4 flops per step per chain: 2 halves x (multiply + add). */
     double per_iter = (double)ck_threads(s) * CK_CHAINS * CK_UNROLL * 4.0;
@@ -421,7 +461,7 @@ static enum gb_status ck_hfma2_verify(struct gb_point *p, void *ctx)
     if (!h)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     for (int k = 0; k < CK_CHAINS; k++)
-        want[k] = ck_half_bits(bf, s->hv[0] - s->hv[2 + 2 * k]) << 16 | ck_half_bits(bf, s->hv[1] - s->hv[3 + 2 * k]);
+        want[k] = gb_ck_half_bits(bf, s->hv[0] - s->hv[2 + 2 * k]) << 16 | gb_ck_half_bits(bf, s->hv[1] - s->hv[3 + 2 * k]);
     GB_CU_CHECK(st, gb_cu->cuMemcpyDtoH(h, s->out, s->out_words * sizeof *h));
     for (size_t e = 0; e < s->out_words; e++)
         if (h[e] != want[e % CK_CHAINS]) {
@@ -451,7 +491,7 @@ static enum gb_status ck_mma_setup(struct gb_point *p, void *ctx)
     int roof = type == 3 ? GB_ROOF_TC_FP8 : type == 2 ? GB_ROOF_TC_BF16 : GB_ROOF_TC_FP16;
     if (type == 3 && 10 * p->gpu->info.cc_major + p->gpu->info.cc_minor < 89)
         return gb_error_set(GB_ERR_UNSUPPORTED, "fp8 mma.sync needs compute capability 8.9 or later");
-    if ((st = ck_begin(p, "ck_mma_kernel", roof)) != GB_OK)
+    if ((st = ck_begin(p, "ck_mma_kernel", roof, CK_BLOCK)) != GB_OK)
         return st;
     struct ck_state *s = p->state;
     int a = (rand() % 2 ? 1 : -1), b = (rand() % 2 ? 1 : 2);
@@ -460,8 +500,8 @@ static enum gb_status ck_mma_setup(struct gb_point *p, void *ctx)
         s->prm_h[0] = (a < 0 ? 0xb8u : 0x38u) * 0x01010101u;
         s->prm_h[1] = (b == 2 ? 0x40u : 0x38u) * 0x01010101u;
     } else {
-        s->prm_h[0] = ck_half_bits(type == 2, a) * 0x10001u;
-        s->prm_h[1] = ck_half_bits(type == 2, b) * 0x10001u;
+        s->prm_h[0] = gb_ck_half_bits(type == 2, a) * 0x10001u;
+        s->prm_h[1] = gb_ck_half_bits(type == 2, b) * 0x10001u;
     }
     for (int k = 0; k < CK_MMA_CHAINS; k++) {
         float c0 = (float)(rand() % 1000 - 500);
@@ -510,6 +550,107 @@ out:
     return st;
 }
 
+/* ---- tensor cores, warpgroup MMA ---- */
+
+#define CK_WG_UNROLL 8
+#define CK_WG_FLOPS (2.0 * GB_CK_WG_M * GB_CK_WG_N * GB_CK_WG_K) /* per wgmma */
+
+static const struct gb_axis_def ck_axes_wgmma[] = {
+    {"type", GB_AXIS_STR, "bf16,fp16", "bf16", 0, 0, "bf16,fp16",
+     "wgmma.mma_async m64n256k16, bf16 or fp16 operands in shared memory, fp32 accumulate (sm_90a)"},
+    {"blocks_per_sm", GB_AXIS_INT, "1,2,3", "2", 1, 4, NULL, "warpgroups (blocks of 128 threads) per SM"},
+};
+
+/* The kernel needs the architecture-specific target sm_90a: the last
+ * --gpu-architecture wins, and gb_bench_module skips the point on a GPU
+ * of another architecture. */
+static int ck_wgmma_opts(const struct gb_point *p, void *ctx, char opts[][GB_OPT_LEN], int max)
+{
+    (void)ctx;
+    (void)max;
+    snprintf(opts[0], GB_OPT_LEN, "-DWG_TYPE=%d", strcmp(gb_point_str(p, "type"), "fp16") == 0 ? 1 : 2);
+    snprintf(opts[1], GB_OPT_LEN, "-DUNROLL=%d", CK_WG_UNROLL);
+    snprintf(opts[2], GB_OPT_LEN, "--gpu-architecture=sm_90a");
+    return 3;
+}
+
+/* The operands' image in device memory, the product A B on the host. */
+static enum gb_status ck_wgmma_operands(struct gb_point *p, int bf16, long *most)
+{
+    enum gb_status st = GB_OK;
+    struct ck_state *s = p->state;
+    int *a = malloc(GB_CK_WG_M * GB_CK_WG_K * sizeof *a), *b = malloc(GB_CK_WG_K * GB_CK_WG_N * sizeof *b);
+    uint16_t *img = calloc(GB_CK_WG_IMAGE_BYTES / 2, sizeof *img);
+    s->ref = malloc(GB_CK_WG_M * GB_CK_WG_N * sizeof *s->ref);
+    if (!a || !b || !img || !s->ref) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
+        goto out;
+    }
+    gb_ck_wg_operands(s->seed, a, b);
+    gb_ck_wg_image(bf16, a, b, img);
+    *most = gb_ck_wg_product(a, b, s->ref);
+    if ((st = gb_gpu_alloc(p->gpu, GB_CK_WG_IMAGE_BYTES, &s->prm)) != GB_OK)
+        goto out;
+    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->prm, img, GB_CK_WG_IMAGE_BYTES));
+out:
+    free(a);
+    free(b);
+    free(img);
+    return st;
+}
+
+static enum gb_status ck_wgmma_setup(struct gb_point *p, void *ctx)
+{
+    (void)ctx;
+    enum gb_status st;
+    int bf16 = strcmp(gb_point_str(p, "type"), "fp16") != 0;
+    long most = 1;
+    if (p->gpu->info.cc_major != 9 || p->gpu->info.cc_minor != 0)
+        return gb_error_set(GB_ERR_UNSUPPORTED, "wgmma is compiled for sm_90a: it needs compute capability 9.0, "
+                            "this GPU is %d.%d", p->gpu->info.cc_major, p->gpu->info.cc_minor);
+    if ((st = ck_begin(p, "ck_wgmma_kernel", bf16 ? GB_ROOF_TC_BF16 : GB_ROOF_TC_FP16, 128)) != GB_OK)
+        return st;
+    struct ck_state *s = p->state;
+    if ((st = ck_grid_per_sm(p, gb_point_int(p, "blocks_per_sm"))) != GB_OK ||
+        (st = ck_wgmma_operands(p, bf16, &most)) != GB_OK)
+        return st;
+    s->out_words = (size_t)s->grid * GB_CK_WG_M * GB_CK_WG_N;
+    s->iters = ck_iters(p, (double)s->grid * CK_WG_UNROLL * CK_WG_FLOPS, ck_guide(p, 1e6));
+    /* Every accumulator stays an integer below 2^20: exact in fp32, with
+     * room to spare for the tensor cores' own accumulation. */
+    s->iters = (int)fmax(1.0, fmin(s->iters, (double)(1 << 20) / (CK_WG_UNROLL * (double)(most > 0 ? most : 1))));
+    if ((st = gb_gpu_alloc(p->gpu, s->out_words * 4, &s->out)) != GB_OK)
+        return st;
+    p->flops = (double)s->grid * s->iters * CK_WG_UNROLL * CK_WG_FLOPS;
+    return gb_gpu_sync(p->gpu);
+}
+
+/* Every block's 64 x 256 result is iters x UNROLL x A B, element by element. */
+static enum gb_status ck_wgmma_verify(struct gb_point *p, void *ctx)
+{
+    (void)ctx;
+    struct ck_state *s = p->state;
+    enum gb_status st = GB_OK;
+    float *h = malloc(s->out_words * sizeof *h);
+    double steps = (double)s->iters * CK_WG_UNROLL;
+    size_t tile = GB_CK_WG_M * GB_CK_WG_N;
+    if (!h)
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory");
+    GB_CU_CHECK(st, gb_cu->cuMemcpyDtoH(h, s->out, s->out_words * sizeof *h));
+    for (size_t e = 0; e < s->out_words; e++) {
+        double want = steps * (double)s->ref[e % tile];
+        if ((double)h[e] != want) {
+            st = gb_error_set(GB_ERR_VERIFY, "block %zu: D[%zu][%zu] is %.9g after %.0f wgmma, expected %.9g",
+                              e / tile, e % tile / GB_CK_WG_N, e % GB_CK_WG_N, (double)h[e], steps, want);
+            goto out;
+        }
+    }
+    st = ck_guide_metric(p);
+out:
+    free(h);
+    return st;
+}
+
 /* ---- atomics ---- */
 
 static const struct gb_axis_def ck_axes_atom_global[] = {
@@ -528,7 +669,7 @@ static enum gb_status ck_atom_setup(struct gb_point *p, int shared)
     int one = strcmp(a, "one") == 0, few = strcmp(a, "few") == 0;
     int roof = shared ? (one ? GB_ROOF_ATOM_SHARED_ONE : GB_ROOF_ATOM_SHARED_DISTINCT)
                       : (one ? GB_ROOF_ATOM_GLOBAL_ONE : few ? GB_ROOF_ATOM_GLOBAL_FEW : GB_ROOF_ATOM_GLOBAL_DISTINCT);
-    if ((st = ck_begin(p, shared ? "ck_atomic_shared" : "ck_atomic_global", roof)) != GB_OK)
+    if ((st = ck_begin(p, shared ? "ck_atomic_shared" : "ck_atomic_global", roof, CK_BLOCK)) != GB_OK)
         return st;
     struct ck_state *s = p->state;
     s->addrs = one ? 1u : few ? CK_FEW : 0u;
@@ -607,7 +748,7 @@ static enum gb_status ck_launch_setup(struct gb_point *p, void *ctx)
 {
     (void)ctx;
     enum gb_status st;
-    if ((st = ck_begin(p, "ck_launch", GB_ROOF_LAUNCH)) != GB_OK)
+    if ((st = ck_begin(p, "ck_launch", GB_ROOF_LAUNCH, CK_BLOCK)) != GB_OK)
         return st;
     struct ck_state *s = p->state;
     s->block = 32;
@@ -654,8 +795,8 @@ out:
      .launch = la, .verify = ve, .teardown = ck_teardown}
 
 static const struct gb_bench ck_benches[] = {
-    CK_ROW("l2_read", "read an L2-resident working set many times (ld.global.cg) into per-thread sums",
-           ck_width_opts, ck_axes_l2, ck_l2_read_setup, ck_poison_out, ck_l2_read_launch, ck_l2_read_verify),
+    CK_ROW("l2_read", "every SM reads an L2-resident working set over and over (ld.global.cg, loads in flight)",
+           ck_l2_read_opts, ck_axes_l2_read, ck_l2_read_setup, ck_poison_out, ck_l2_read_launch, ck_l2_read_verify),
     CK_ROW("l2_write", "write an L2-resident working set many times (st.global.cg)", ck_width_opts, ck_axes_l2,
            ck_l2_write_setup, ck_l2_write_poison, ck_l2_write_launch, ck_l2_write_verify),
     CK_ROW("smem", "conflict-free shared-memory loads of 4, 8 or 16 bytes per lane", ck_width_opts, ck_axes_smem,
@@ -664,6 +805,8 @@ static const struct gb_bench ck_benches[] = {
            ck_hfma2_setup, ck_poison_out, ck_iters_launch, ck_hfma2_verify),
     CK_ROW("mma", "tensor-core mma.sync, fp32 accumulate, 4 accumulators per warp", ck_mma_opts, ck_axes_mma,
            ck_mma_setup, ck_poison_out, ck_iters_launch, ck_mma_verify),
+    CK_ROW("wgmma", "tensor-core wgmma.mma_async m64n256k16 from shared memory, fp32 accumulate (sm_90a)",
+           ck_wgmma_opts, ck_axes_wgmma, ck_wgmma_setup, ck_poison_out, ck_iters_launch, ck_wgmma_verify),
     CK_ROW("atomic_global", "global atomicAdd at one, 64 or distinct addresses (flops = atomic operations)",
            ck_atom_opts, ck_axes_atom_global, ck_atom_global_setup, ck_poison_out, ck_atom_launch,
            ck_atom_verify),
@@ -702,6 +845,15 @@ static const struct gb_chart_spec ck_charts[] = {
      .x_label = "type",
      .y_label = "GFLOP/s",
      .log_y = 1},
+    {.name = "ceilings-wgmma",
+     .title = "Warpgroup MMA (wgmma m64n256k16), fp32 accumulate",
+     .kind = GB_CHART_BAR,
+     .benches = "wgmma",
+     .x = "blocks_per_sm",
+     .series = "type",
+     .y = "gflops",
+     .x_label = "warpgroups per SM",
+     .y_label = "GFLOP/s"},
     {.name = "ceilings-atomics",
      .title = "Atomic adds per second",
      .kind = GB_CHART_BAR,
@@ -727,7 +879,7 @@ static const struct gb_chart_spec ck_charts[] = {
 const struct gb_suite gb_suite_ceilings = {
     .name = "ceilings",
     .help = "the roofs the other suites do not measure: L2 and shared-memory bandwidth, f16x2/bf16x2 FMA, "
-            "tensor-core mma.sync, global and shared atomics, and the fixed cost of a launch",
+            "tensor-core mma.sync and wgmma, global and shared atomics, and the fixed cost of a launch",
     .benches = ck_benches,
     .n_benches = (int)(sizeof ck_benches / sizeof ck_benches[0]),
     .charts = ck_charts,

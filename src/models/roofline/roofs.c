@@ -21,10 +21,10 @@ static const struct gb_roof_info gb_roofs[GB_N_ROOFS] = {
     [GB_ROOF_FP64] = {"fp64", "FP64 FMA", "GFLOP/s", GB_ROOF_COMPUTE, "throughput/arith op=dfma,mode=tput"},
     [GB_ROOF_FP16] = {"fp16", "FP16x2 FMA (HFMA2)", "GFLOP/s", GB_ROOF_COMPUTE, "ceilings/hfma2 type=f16x2"},
     [GB_ROOF_BF16] = {"bf16", "BF16x2 FMA (HFMA2.BF16)", "GFLOP/s", GB_ROOF_COMPUTE, "ceilings/hfma2 type=bf16x2"},
-    [GB_ROOF_TC_FP16] = {"tc_fp16", "tensor cores fp16, fp32 accumulate (mma.sync)", "GFLOP/s",
-                         GB_ROOF_COMPUTE, "ceilings/mma type=fp16"},
-    [GB_ROOF_TC_BF16] = {"tc_bf16", "tensor cores bf16, fp32 accumulate (mma.sync)", "GFLOP/s",
-                         GB_ROOF_COMPUTE, "ceilings/mma type=bf16"},
+    [GB_ROOF_TC_FP16] = {"tc_fp16", "tensor cores fp16, fp32 accumulate (mma.sync, wgmma)", "GFLOP/s",
+                         GB_ROOF_COMPUTE, "ceilings/mma type=fp16,ceilings/wgmma type=fp16"},
+    [GB_ROOF_TC_BF16] = {"tc_bf16", "tensor cores bf16, fp32 accumulate (mma.sync, wgmma)", "GFLOP/s",
+                         GB_ROOF_COMPUTE, "ceilings/mma type=bf16,ceilings/wgmma type=bf16"},
     [GB_ROOF_TC_FP8] = {"tc_fp8", "tensor cores fp8 e4m3, fp32 accumulate (mma.sync)", "GFLOP/s",
                         GB_ROOF_COMPUTE, "ceilings/mma type=fp8"},
     [GB_ROOF_INT] = {"int", "32-bit integer multiply-add (IMAD)", "Gop/s", GB_ROOF_COMPUTE,
@@ -179,6 +179,8 @@ static int gb_roof_of_ceilings(const struct gb_record *r)
     if (strcmp(b, "mma") == 0)
         return gb_axis_is(r, "type", "fp8") ? GB_ROOF_TC_FP8
                : gb_axis_is(r, "type", "bf16") ? GB_ROOF_TC_BF16 : GB_ROOF_TC_FP16;
+    if (strcmp(b, "wgmma") == 0)
+        return gb_axis_is(r, "type", "fp16") ? GB_ROOF_TC_FP16 : GB_ROOF_TC_BF16;
     if (strcmp(b, "atomic_global") == 0)
         return gb_axis_is(r, "addrs", "one") ? GB_ROOF_ATOM_GLOBAL_ONE
                : gb_axis_is(r, "addrs", "few") ? GB_ROOF_ATOM_GLOBAL_FEW : GB_ROOF_ATOM_GLOBAL_DISTINCT;
