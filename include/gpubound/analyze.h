@@ -35,7 +35,22 @@
  *     `v = 0; v < B; v++` (B a compile-time constant) over the last
  *     subscript of a shared array, consecutive iterations' elements go in
  *     one vector access of up to 16 bytes, as the row length and B allow.
- * Device functions the kernel calls are not followed (a note says so).
+ *   - a call of a function the source defines (a __device__ helper, a
+ *     template's definition, a struct's static member) is followed: its
+ *     body is counted at the call, inside the loops around the call (a
+ *     barrier in a helper called in a loop of T trips counts T times; a
+ *     helper called twice counts twice), with each parameter standing for
+ *     the call's argument as written (in parentheses) and each local
+ *     declared outside the helper's own loops for its initializer, so
+ *     trip counts come out in the kernel's names; a helper's local
+ *     declared inside one of its loops stands for no fixed value (a loop
+ *     bounded by it is undecided), and template parameters are not
+ *     replaced. A pointer parameter's accesses take the space of the
+ *     argument's array (a __shared__ tile passed in stays shared). A call
+ *     of a function already being followed (recursion) or nested more
+ *     than 8 calls deep, and a call of a function the source only
+ *     declares, are not followed (a note says so). The math functions,
+ *     atomics, barriers and shuffles above keep their meaning.
  *
  * Not thread-safe (libclang is loaded once, on first use).
  */

@@ -45,6 +45,13 @@ struct gb_clang {
     unsigned (*isCursorDefinition)(CXCursor);
     CXCursor (*getCursorSemanticParent)(CXCursor);
     unsigned (*isExpression)(enum CXCursorKind);
+    CXCursor (*getCursorDefinition)(CXCursor);
+    unsigned (*equalCursors)(CXCursor, CXCursor);
+    int (*Cursor_getNumArguments)(CXCursor);
+    CXCursor (*Cursor_getArgument)(CXCursor, unsigned);
+    int (*Cursor_isNull)(CXCursor);
+    CXCursor (*getNullCursor)(void);
+    CXCursor (*getSpecializedCursorTemplate)(CXCursor);
 };
 
 /* The table, or NULL with gb_error_set(GB_ERR_UNSUPPORTED, ...) when

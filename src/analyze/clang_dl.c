@@ -58,6 +58,13 @@ static int gb_clang_load(void *h)
     GB_SYM(Location_isFromMainFile, "clang_Location_isFromMainFile");
     GB_SYM(isCursorDefinition, "clang_isCursorDefinition");
     GB_SYM(getCursorSemanticParent, "clang_getCursorSemanticParent");
+    GB_SYM(getCursorDefinition, "clang_getCursorDefinition");
+    GB_SYM(equalCursors, "clang_equalCursors");
+    GB_SYM(Cursor_getNumArguments, "clang_Cursor_getNumArguments");
+    GB_SYM(Cursor_getArgument, "clang_Cursor_getArgument");
+    GB_SYM(Cursor_isNull, "clang_Cursor_isNull");
+    GB_SYM(getNullCursor, "clang_getNullCursor");
+    GB_SYM(getSpecializedCursorTemplate, "clang_getSpecializedCursorTemplate");
     GB_SYM(isExpression, "clang_isExpression");
     return 0;
 fail:

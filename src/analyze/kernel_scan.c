@@ -12,10 +12,30 @@
 #ifdef GB_HAVE_CLANG_C
 
 #define GB_AN_MAX_DEPTH 16
+#define GB_AN_MAX_CALLS 8  /* device functions followed inside one another */
 
 struct tok {
     unsigned off;
     char *s;
+};
+
+/* A name of a followed function that stands for text in the kernel's names:
+ * a parameter for its call's argument, a local for its initializer. */
+struct sub {
+    char name[64];
+    char text[256];          /* "" when it stands for nothing fixed */
+    CXCursor decl;
+    CXCursor arg;            /* the argument (a parameter's), else a null cursor */
+    int frame;               /* the call it belongs to (1 the first) */
+};
+
+/* A call being followed: what to restore when its function is walked. */
+struct frame {
+    CXCursor fn;             /* the definition followed */
+    struct tok *toks;        /* the caller's tokens */
+    unsigned n_toks;
+    int depth;               /* the loop depth at the call */
+    size_t sub_base;         /* its names start at subs[sub_base] */
 };
 
 struct scan {
@@ -37,6 +57,10 @@ struct scan {
     size_t n_macros;              /* the first n_macros local names are the source's macros */
     int depth;
     int one_thread;          /* inside a branch taken by one thread of the block */
+    struct frame frames[GB_AN_MAX_CALLS];
+    int n_frames;            /* calls being followed, 0 in the kernel's own body */
+    struct sub *subs;
+    size_t n_subs, cap_subs;
     enum gb_status st;
 };
 
@@ -99,6 +123,84 @@ static void cursor_text(const struct scan *s, CXCursor c, char *buf, size_t n)
     unsigned b, e;
     cursor_span(s, c, &b, &e, NULL);
     tok_text(s, tok_at(s, b), tok_at(s, e), buf, n);
+}
+
+/* ---- names of followed functions ---- */
+
+/* The name [w, w + n) of the function now followed, or NULL (in the
+ * kernel's own body, or a name it does not declare). */
+static const struct sub *sub_find(const struct scan *s, const char *w, size_t n)
+{
+    for (size_t i = s->n_subs; s->n_frames && i-- > 0;)
+        if (s->subs[i].frame == s->n_frames && strlen(s->subs[i].name) == n &&
+            !strncmp(s->subs[i].name, w, n))
+            return &s->subs[i];
+    return NULL;
+}
+
+/* Whether the word at p is a member name (after '.' or '->'). */
+static int after_member(const char *start, const char *p)
+{
+    while (p > start && p[-1] == ' ')
+        p--;
+    return p > start && (p[-1] == '.' || (p[-1] == '>' && p - 1 > start && p[-2] == '-'));
+}
+
+/* `in` with the parameters and locals of the function now followed
+ * replaced by what they stand for, in the kernel's names: -1 when one
+ * stands for nothing fixed, or when out of room. */
+static int subst(const struct scan *s, const char *in, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (const char *p = in; *p;) {
+        size_t w = 0;
+        while (word_char(p[w]))
+            w++;
+        const struct sub *x = w && !isdigit((unsigned char)*p) && !after_member(in, p)
+                                  ? sub_find(s, p, w)
+                                  : NULL;
+        if (x && !x->text[0])
+            return -1;
+        int k = x ? snprintf(out + len, n - len, "%s", x->text)
+                  : snprintf(out + len, n - len, "%.*s", (int)(w ? w : 1), p);
+        if (k < 0 || (size_t)k >= n - len)
+            return -1;
+        len += (size_t)k;
+        p += w ? w : 1;
+    }
+    return 0;
+}
+
+/* Adds a name of the followed function `frame` standing for `text`
+ * (NULL: for nothing fixed), substituted in the names of the function now
+ * walked, in parentheses unless it is one name or number. */
+static enum gb_status add_sub(struct scan *s, int frame, const char *name, const char *text,
+                              CXCursor decl, CXCursor arg)
+{
+    char t[256] = "";
+    if (s->n_subs == s->cap_subs) {
+        size_t cap = s->cap_subs ? 2 * s->cap_subs : 16;
+        struct sub *ns = realloc(s->subs, cap * sizeof *ns);
+        if (!ns)
+            return s->st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        s->subs = ns;
+        s->cap_subs = cap;
+    }
+    if (text && text[0] && subst(s, text, t, sizeof t) != 0)
+        t[0] = '\0';
+    struct sub *x = &s->subs[s->n_subs++];
+    int plain = 1;
+    for (const char *p = t; *p; p++)
+        plain &= word_char(*p) || *p == '.';
+    snprintf(x->name, sizeof x->name, "%s", name);
+    snprintf(x->text, sizeof x->text, plain || strlen(t) + 3 > sizeof x->text ? "%s" : "(%s)", t);
+    if (!plain && strlen(t) + 3 > sizeof x->text)
+        x->text[0] = '\0';
+    x->decl = decl;
+    x->arg = arg;
+    x->frame = frame;
+    return GB_OK;
 }
 
 static void count_here(const struct scan *s, struct gb_kcount *k, unsigned line)
@@ -228,6 +330,19 @@ static int after_unroll(const struct scan *s, unsigned b)
            !strcmp(s->toks[i - 3].s, "#");
 }
 
+/* A for header's parts in the kernel's names (the parameters and locals
+ * of a followed function replaced): -1 when one stands for nothing fixed. */
+static int named_parts(const struct scan *s, char parts[3][256])
+{
+    char t[256];
+    for (int i = 0; i < 3 && s->n_frames; i++) {
+        if (subst(s, parts[i], t, sizeof t) != 0)
+            return -1;
+        memcpy(parts[i], t, sizeof t);
+    }
+    return 0;
+}
+
 /* Adds the loop; for a fully unrolled `v = 0; v < B; v++` over a constant
  * B, its v and B in var and bound (else ""). */
 static enum gb_status add_loop(struct scan *s, CXCursor c, int is_for, char var[64],
@@ -251,6 +366,9 @@ static enum gb_status add_loop(struct scan *s, CXCursor c, int is_for, char var[
         snprintf(l->why, sizeof l->why, "a %.20s loop has no counted header", l->header);
     } else if (for_header(s, c, parts, l->header, sizeof l->header) != 0) {
         snprintf(l->why, sizeof l->why, "the for header could not be read");
+    } else if (named_parts(s, parts) != 0) {
+        snprintf(l->why, sizeof l->why, "the header names a variable of a called function "
+                 "that stands for no fixed value");
     } else {
         gb_an_loop_trips(parts[0], parts[1], parts[2], l->trips, sizeof l->trips, l->why,
                          sizeof l->why);
@@ -275,9 +393,12 @@ static enum gb_status scan_loop(struct scan *s, CXCursor c, int is_for)
     s->loop_decided[s->depth] = l->trips[0] != '\0';
     snprintf(s->loop_var[s->depth], sizeof s->loop_var[0], "%s", var);
     snprintf(s->loop_bound[s->depth], sizeof s->loop_bound[0], "%s", bound);
+    /* the names a followed function declares in the loop end with it */
+    size_t n_subs = s->n_subs;
     s->depth++;
     walk_children(s, c);
     s->depth--;
+    s->n_subs = n_subs;
     return s->st;
 }
 
@@ -320,6 +441,26 @@ static enum CXChildVisitResult shared_attr(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Continue;
 }
 
+static enum gb_kspace base_space(struct scan *s, CXCursor base, char *name, size_t nn);
+
+/* The space of the array a followed function's parameter points into:
+ * that of its argument, read in the caller. */
+static enum gb_kspace arg_space(struct scan *s, const struct sub *x, char *name, size_t nn)
+{
+    const struct frame *f = &s->frames[x->frame - 1];
+    struct tok *toks = s->toks;
+    unsigned n_toks = s->n_toks;
+    int n_frames = s->n_frames;
+    s->toks = f->toks;
+    s->n_toks = f->n_toks;
+    s->n_frames = x->frame - 1;
+    enum gb_kspace sp = base_space(s, x->arg, name, nn);
+    s->toks = toks;
+    s->n_toks = n_toks;
+    s->n_frames = n_frames;
+    return sp;
+}
+
 /* The space of the array a subscript's base names, 0 when neither. */
 static enum gb_kspace base_space(struct scan *s, CXCursor base, char *name, size_t nn)
 {
@@ -336,6 +477,11 @@ static enum gb_kspace base_space(struct scan *s, CXCursor base, char *name, size
         s->cl->visitChildren(decl, shared_attr, d);
     if (shared)
         return GB_KSPACE_SHARED;
+    if (dk == CXCursor_ParmDecl && s->n_frames)
+        for (size_t i = s->n_subs; i-- > 0;)
+            if (s->subs[i].frame == s->n_frames && s->cl->equalCursors(s->subs[i].decl, decl) &&
+                !s->cl->Cursor_isNull(s->subs[i].arg))
+                return arg_space(s, &s->subs[i], name, nn);
     if (dk == CXCursor_ParmDecl && t.kind == CXType_Pointer)
         return GB_KSPACE_GLOBAL;
     if (dk == CXCursor_VarDecl && t.kind == CXType_Pointer) {
@@ -518,6 +664,147 @@ static enum gb_status scan_binop(struct scan *s, CXCursor c)
     return walk_children(s, c);
 }
 
+/* ---- calls of the source's own functions ---- */
+
+static CXCursor fn_body(const struct scan *s, CXCursor fn);
+static enum gb_status load_tokens(struct scan *s, CXCursor c);
+static void free_tokens(struct scan *s);
+
+static int is_invalid(const struct scan *s, CXCursor c)
+{
+    enum CXCursorKind k = s->cl->getCursorKind(c);
+    return k >= CXCursor_FirstInvalid && k <= CXCursor_LastInvalid;
+}
+
+/* Whether `body` is a body written in the source: an implicit member (a
+ * struct's copy assignment) has one made by the compiler, not to be read. */
+static int written_body(const struct scan *s, CXCursor body)
+{
+    CXToken *t = NULL;
+    unsigned n = 0;
+    int written = 0;
+    if (s->cl->getCursorKind(body) != CXCursor_CompoundStmt)
+        return 0;
+    s->cl->tokenize(s->tu, s->cl->getCursorExtent(body), &t, &n);
+    if (n) {
+        CXString sp = s->cl->getTokenSpelling(s->tu, t[0]);
+        written = !strcmp(s->cl->getCString(sp), "{");
+        s->cl->disposeString(sp);
+    }
+    s->cl->disposeTokens(s->tu, t, n);
+    return written;
+}
+
+/* The definition of the function a call calls, when it is followed; else
+ * a null cursor, with the note to give in *why. */
+static CXCursor callee_def(const struct scan *s, CXCursor call, const char **why)
+{
+    CXCursor ref = s->cl->getCursorReferenced(call), def = s->cl->getNullCursor();
+    enum CXCursorKind k = s->cl->getCursorKind(ref);
+    *why = "line %u: the call of %s is not followed (its accesses and operations are not counted)";
+    if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod)
+        return def;
+    CXCursor d = s->cl->getCursorDefinition(ref);
+    /* a template's specialization: the template's own definition */
+    if (is_invalid(s, d))
+        d = s->cl->getCursorDefinition(s->cl->getSpecializedCursorTemplate(ref));
+    if (is_invalid(s, d) || !written_body(s, fn_body(s, d)))
+        return def;
+    int on_stack = s->cl->equalCursors(d, s->fn);
+    for (int i = 0; i < s->n_frames; i++)
+        on_stack |= s->cl->equalCursors(d, s->frames[i].fn);
+    if (on_stack) {
+        *why = "line %u: the recursive call of %s is not followed (its accesses and operations "
+               "are counted once, for the call that is)";
+        return def;
+    }
+    if (s->n_frames >= GB_AN_MAX_CALLS) {
+        *why = "line %u: the call of %s is not followed (calls nested more than 8 deep; its "
+               "accesses and operations are not counted)";
+        return def;
+    }
+    return d;
+}
+
+struct params {
+    CXCursor c[64];
+    int n;
+};
+
+static enum CXChildVisitResult param_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    struct params *p = ((void **)d)[0];
+    const struct scan *s = ((void **)d)[1];
+    if (s->cl->getCursorKind(c) == CXCursor_ParmDecl && p->n < 64)
+        p->c[p->n++] = c;
+    return CXChildVisit_Continue;
+}
+
+/* The parameters of `def`, each standing for its argument in `call`,
+ * read in the caller's names (a parameter without one for nothing). */
+static enum gb_status bind_params(struct scan *s, CXCursor call, CXCursor def)
+{
+    struct params p = {.n = 0};
+    void *d[2] = {&p, s};
+    int n_args = s->cl->Cursor_getNumArguments(call);
+    char name[128], text[256];
+    s->cl->visitChildren(def, param_visit, d);
+    for (int i = 0; i < p.n && s->st == GB_OK; i++) {
+        CXCursor arg = i < n_args ? s->cl->Cursor_getArgument(call, (unsigned)i)
+                                  : s->cl->getNullCursor();
+        CXString sp = s->cl->getCursorSpelling(p.c[i]);
+        snprintf(name, sizeof name, "%s", s->cl->getCString(sp));
+        s->cl->disposeString(sp);
+        text[0] = '\0';
+        if (!s->cl->Cursor_isNull(arg))
+            cursor_text(s, arg, text, sizeof text);
+        add_sub(s, s->n_frames + 1, name, text, p.c[i], arg);
+    }
+    return s->st;
+}
+
+/* Walks the body of `def` where `call` is, inside the loops around it. */
+static enum gb_status follow_call(struct scan *s, CXCursor call, CXCursor def)
+{
+    struct frame *f = &s->frames[s->n_frames];
+    size_t base = s->n_subs;
+    if (bind_params(s, call, def) != GB_OK)
+        return s->st;
+    f->fn = def;
+    f->toks = s->toks;
+    f->n_toks = s->n_toks;
+    f->depth = s->depth;
+    f->sub_base = base;
+    s->toks = NULL;
+    s->n_toks = 0;
+    s->n_frames++;
+    CXCursor body = fn_body(s, def);
+    if ((s->st = load_tokens(s, body)) == GB_OK)
+        walk_children(s, body);
+    free_tokens(s);
+    s->n_frames--;
+    s->toks = f->toks;
+    s->n_toks = f->n_toks;
+    s->n_subs = base;
+    return s->st;
+}
+
+/* A call of a function the analysis does not know by name: its arguments,
+ * then its body when the source defines it (callee_def). */
+static enum gb_status scan_other_call(struct scan *s, CXCursor c, const char *name, unsigned line)
+{
+    const char *why;
+    CXCursor def = callee_def(s, c, &why);
+    if (walk_children(s, c) != GB_OK)
+        return s->st;
+    if (s->cl->Cursor_isNull(def)) {
+        note(s, why, name, line);
+        return s->st;
+    }
+    return follow_call(s, c, def);
+}
+
 static enum gb_status scan_call(struct scan *s, CXCursor c)
 {
     static const char *const one[] = {"sinf", "cosf", "__sinf", "__cosf", "expf", "__expf",
@@ -557,8 +844,7 @@ static enum gb_status scan_call(struct scan *s, CXCursor c)
     }
     cursor_span(s, c, &b, &e, &line);
     if (!n && !known && name[0])
-        note(s, "line %u: the call of %s is not followed (its accesses and operations are not "
-                "counted)", name, line);
+        return scan_other_call(s, c, name, line);
     return walk_children(s, c);
 }
 
@@ -572,16 +858,25 @@ static enum gb_status scan_local(struct scan *s, CXCursor c)
     snprintf(name, sizeof name, "%s", s->cl->getCString(sp));
     s->cl->disposeString(sp);
     enum CXTypeKind tk = s->cl->getCanonicalType(s->cl->getCursorType(c)).kind;
+    int has_init = 0;
     if (kd.n >= 1 && tk != CXType_ConstantArray && tk != CXType_IncompleteArray) {
         CXCursor last = kd.c[kd.n < 4 ? kd.n - 1 : 3];
-        enum CXCursorKind k = s->cl->getCursorKind(last);
-        if (s->cl->isExpression(k) && s->depth == 0) {
-            size_t n_inits = s->a->n_locals;
+        has_init = s->cl->isExpression(s->cl->getCursorKind(last));
+        if (has_init)
             cursor_text(s, last, init, sizeof init);
-            if (gb_an_strs_add(&s->a->local_inits, &n_inits, init) != GB_OK ||
-                gb_an_strs_add(&s->a->local_names, &s->a->n_locals, name) != GB_OK)
-                return s->st = GB_ERR_NOMEM;
-        }
+    }
+    if (s->n_frames) {
+        /* A local of a followed function stands for its initializer where
+         * that is fixed (outside the function's own loops), else for
+         * nothing: its names are never read as the kernel's. */
+        int fixed = has_init && s->depth == s->frames[s->n_frames - 1].depth;
+        if (add_sub(s, s->n_frames, name, fixed ? init : NULL, c, s->cl->getNullCursor()) != GB_OK)
+            return s->st;
+    } else if (has_init && s->depth == 0) {
+        size_t n_inits = s->a->n_locals;
+        if (gb_an_strs_add(&s->a->local_inits, &n_inits, init) != GB_OK ||
+            gb_an_strs_add(&s->a->local_names, &s->a->n_locals, name) != GB_OK)
+            return s->st = GB_ERR_NOMEM;
     }
     return walk_children(s, c);
 }
@@ -718,6 +1013,18 @@ static enum CXChildVisitResult last_child(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Continue;
 }
 
+/* The body of a function definition, the range whose tokens the scan
+ * reads: the declaration starts in a macro of the built-in header
+ * (__global__, __device__), a range libclang does not tokenize. */
+static CXCursor fn_body(const struct scan *s, CXCursor fn)
+{
+    struct kids kd = children(s, fn);
+    CXCursor body = kd.n ? kd.c[kd.n < 4 ? kd.n - 1 : 3] : fn;
+    if (kd.n > 4)
+        s->cl->visitChildren(fn, last_child, &body);
+    return body;
+}
+
 static enum gb_status parse_notes(struct scan *s)
 {
     unsigned n = s->cl->getNumDiagnostics(s->tu), kept = 0;
@@ -795,18 +1102,13 @@ enum gb_status gb_analysis_run(const char *source, const char *include_dir,
         s.st = gb_error_set(GB_ERR_FORMAT, "%s defines no function named %s", source, name);
         goto out;
     }
-    /* The body's tokens: the declaration starts in a macro of the built-in
-     * header (__global__), a range libclang does not tokenize. */
-    struct kids kd = children(&s, s.fn);
-    CXCursor body = kd.n ? kd.c[kd.n < 4 ? kd.n - 1 : 3] : s.fn;
-    if (kd.n > 4)
-        s.cl->visitChildren(s.fn, last_child, &body);
-    if (parse_notes(&s) != GB_OK || (s.st = load_tokens(&s, body)) != GB_OK)
+    if (parse_notes(&s) != GB_OK || (s.st = load_tokens(&s, fn_body(&s, s.fn))) != GB_OK)
         goto out;
     s.n_macros = out->n_locals;
     walk_children(&s, s.fn);
 out:
     free_tokens(&s);
+    free(s.subs);
     if (s.tu)
         s.cl->disposeTranslationUnit(s.tu);
     if (idx)
