@@ -2,7 +2,9 @@
 # scripts/device/tune.sh GPUBOUND OUTDIR
 #
 # The tuning benchmark on one GPU (docs/tuning.md, "Benchmarks"), at most
-# 330 s in all, every step under `timeout` and reporting its exit code:
+# 330 s in all (the steps' limits: 15 + 10 installing Kernel Tuner, 80 + 35
+# sweeping, 100 replaying, 40 + 45 live), every step under `timeout` and
+# reporting its exit code:
 #  a) exhaustive sweeps (no counters) of the corpus-tune/ specs, the large
 #     tuning spaces, into OUTDIR/corpus-tune/KERNEL;
 #  b) the replay benchmark (scripts/bench_tune.py, 20 seeds, every gpubound
@@ -39,7 +41,8 @@ step() {
     local name=$1 limit=$2 t0 t1 rc
     shift 2
     t0=$(now)
-    timeout -k 5 "$limit" "$@" >"$out/$name.log" 2>&1
+    # SIGINT first, so that an interrupted run keeps the points it finished.
+    timeout -s INT -k 5 "$limit" "$@" >"$out/$name.log" 2>&1
     rc=$?
     t1=$(now)
     steps+=("| $name | $rc$([ "$rc" = 124 ] && echo ' (timed out)') | $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") | $limit |")
@@ -60,23 +63,28 @@ echo "tune.sh: GPU $name ($gpu), corpus sweeps $corpus"
 site="$out/.site"
 kt_ok=0
 if ls "$src"/.whl/*.whl >/dev/null 2>&1 &&
-    step pip-install 40 python3 -m pip install --no-index --no-deps --target "$site" "$src"/.whl/*.whl &&
-    PYTHONPATH="$site" timeout 30 python3 -c 'import kernel_tuner, cupy' >>"$out/pip-install.log" 2>&1; then
+    step pip-install 15 python3 -m pip install --no-index --no-deps --target "$site" "$src"/.whl/*.whl &&
+    PYTHONPATH="$site" timeout 10 python3 -c 'import kernel_tuner, cupy' >>"$out/pip-install.log" 2>&1; then
     kt_ok=1
 else
     echo "tune.sh: Kernel Tuner cannot be installed or imported (no .whl/ or see $out/pip-install.log): its columns are left out"
 fi
 
 # (a) the large spaces, exhaustively, no counters.
-step sweep-sgemm 85 "$gb" run "$src/corpus-tune/sgemm/spec.json" --no-report --out "$out/corpus-tune/sgemm"
-step sweep-stencil2d 35 "$gb" run "$src/corpus-tune/stencil2d/spec.json" --no-report --out "$out/corpus-tune/stencil2d"
+# --max-time 0.5 as the corpus sweeps were recorded (scripts/record_corpus.sh).
+step sweep-sgemm 80 "$gb" run "$src/corpus-tune/sgemm/spec.json" --no-report --max-time 0.5 \
+    --out "$out/corpus-tune/sgemm"
+step sweep-stencil2d 35 "$gb" run "$src/corpus-tune/stencil2d/spec.json" --no-report --max-time 0.5 \
+    --out "$out/corpus-tune/stencil2d"
 
 # (b) the replay benchmark; its searches stop at the deadline, so the
 # tables are written whatever happens.
 site_arg=()
 [ "$kt_ok" = 1 ] && site_arg=(--site "$site")
-step replay 115 python3 "$src/scripts/bench_tune.py" "$(dirname "$gb")" "$out" --runs "$out/corpus-tune" \
-    --runs "$corpus" --seeds 20 --deadline 100 "${site_arg[@]}"
+# One BLAS thread per process: the searches run on every core already.
+step replay 100 env OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
+    python3 "$src/scripts/bench_tune.py" "$(dirname "$gb")" "$out" --runs "$out/corpus-tune" --runs "$corpus" \
+    --seeds 20 --deadline 88 "${site_arg[@]}"
 
 # (c) live, side by side, the same budget.
 budget=30
@@ -86,7 +94,7 @@ step live-gpubound 40 "$gb" tune "$src/corpus-tune/stencil2d/spec.json" --strate
     --out "$out/live/gb-stencil2d"
 gb_wall=$(awk "BEGIN { printf \"%.2f\", $(now) - $t0 }")
 if [ "$kt_ok" = 1 ]; then
-    step live-kernel-tuner 50 env PYTHONPATH="$site" python3 "$src/scripts/bench_tune_live.py" kt \
+    step live-kernel-tuner 45 env PYTHONPATH="$site" python3 "$src/scripts/bench_tune_live.py" kt \
         "$src/corpus-tune/stencil2d/spec.json" blur "$kt_strategy" "$budget" "$out/live/kt-stencil2d.json"
 fi
 python3 "$src/scripts/bench_tune_live.py" table "$out/live/live.md" "$out/live/gb-stencil2d" "$gb_wall" \
