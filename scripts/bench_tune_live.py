@@ -13,6 +13,9 @@ scripts/device/tune.sh (docs/tuning.md, "Live, side by side").
       prints Kernel Tuner's strategy with the fewest median evaluations on
       the space of the replay benchmark replayed from run SWEEP
       (random_sample when none reached)
+  bench_tune_live.py selftest OUTDIR
+      the Kernel Tuner side with stand-in kernel_tuner and cupy modules
+      (no GPU, no Kernel Tuner; tests/cli/device_tune.sh)
   bench_tune_live.py table OUT.md GB_RUN GB_WALL KT.json SWEEP BUDGET
       writes the side-by-side table: each tool's wall time, configurations,
       its best configuration and own time, and that configuration's time in
@@ -32,10 +35,11 @@ def pyexpr(e):
     return str(e).replace("&&", " and ").replace("||", " or ")
 
 
-def kt_live(spec_path, bench_name, strategy, budget, out_path):
-    import cupy as cp
-    import kernel_tuner as kt
-    import numpy as np
+def kt_live(spec_path, bench_name, strategy, budget, out_path, kt=None, cp=None, np=None):
+    if kt is None:
+        import cupy as cp  # noqa: F811
+        import kernel_tuner as kt  # noqa: F811
+        import numpy as np  # noqa: F811
     spec, source = load_spec(spec_path)
     bench = next(b for b in spec["benches"] if b["name"] == bench_name)
     paxes = bench.get("problem_axes", [])
@@ -145,6 +149,43 @@ def table(out_md, gb_run, gb_wall, kt_json, sweep, budget):
     print("\n".join(lines))
 
 
+def selftest(outdir):
+    """The Kernel Tuner side on corpus-tune/stencil2d with stand-in
+    kernel_tuner and cupy modules (no GPU, no Kernel Tuner): the space, the
+    restrictions as a function, the grid, the strategy and its budget."""
+    import types
+    import numpy as np
+    src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "corpus-tune", "stencil2d",
+                       "spec.json")
+    cp = types.SimpleNamespace(RawKernel=lambda source, name: (lambda grid, block, args: None),
+                               asarray=lambda a: a.copy(), asnumpy=lambda a: a,
+                               cuda=types.SimpleNamespace(runtime=types.SimpleNamespace(deviceSynchronize=lambda: None)))
+    seen = {}
+
+    def tune_kernel(name, source, problem_size, args, tune_params, restrictions=None, answer=None, atol=None,
+                    block_size_names=None, strategy=None, strategy_options=None, **kw):
+        assert name == "blur_tuned" and callable(problem_size) and callable(restrictions)
+        assert set(tune_params) == {"block_size_x", "block_size_y", "rows_per_thread", "cols_per_thread",
+                                    "use_shared"} and kw["lang"] == "cupy" and answer[0] is not None
+        import itertools
+        keys = list(tune_params)
+        valid = [dict(zip(keys, v)) for v in itertools.product(*tune_params.values())
+                 if restrictions(dict(zip(keys, v)))]
+        seen["valid"], seen["strategy"] = len(valid), strategy
+        out = []
+        for p in valid[:strategy_options["max_fevals"]]:
+            assert problem_size(p)[0] == -(-4096 // (p["block_size_x"] * p["cols_per_thread"]))
+            out.append(dict(p, time=0.05 + 0.001 * p["block_size_y"]))
+        return out, {}
+
+    kt = types.SimpleNamespace(tune_kernel=tune_kernel, __version__="stand-in")
+    doc = kt_live(src, "blur", "simulated_annealing", 30, os.path.join(outdir, "kt.json"), kt=kt, cp=cp, np=np)
+    assert seen == {"valid": 290, "strategy": "simulated_annealing"}, seen
+    assert doc["configurations"] == 30 and doc["verified"] == 30 and doc["best"]["axes"]["n"] == 4096, doc
+    print(f"selftest: {seen['valid']} valid configurations, {doc['configurations']} tuned, best "
+          f"{doc['best']['time_ms']} ms")
+
+
 def main(argv):
     if len(argv) == 6 and argv[0] == "kt":
         kt_live(argv[1], argv[2], argv[3], int(argv[4]), argv[5])
@@ -152,6 +193,8 @@ def main(argv):
         print(pick(argv[1], argv[2], argv[3]))
     elif len(argv) == 7 and argv[0] == "table":
         table(*argv[1:])
+    elif len(argv) == 2 and argv[0] == "selftest":
+        selftest(argv[1])
     else:
         sys.exit(__doc__)
 

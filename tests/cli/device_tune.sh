@@ -4,7 +4,8 @@
 # nothing run); the live side by side's table from a made-up gpubound run,
 # Kernel Tuner result and sweep (each tool's best configuration, its own
 # time and its time in the sweep); the pick of Kernel Tuner's best strategy
-# from a replay benchmark's json, and random_sample when there is none.
+# from a replay benchmark's json, and random_sample when there is none;
+# the Kernel Tuner side with stand-in modules.
 . "$(dirname "$0")/lib.bash"
 need_python3 || { finish; exit; }
 
@@ -47,4 +48,8 @@ else OUT=$(cat "$TMP/live.md") ERR=$(cat "$TMP/out") bad "the live table"; fi
 [ "$(python3 "$LIVE" pick "$TMP/bt.json" "$TMP/sweep" blur)" = bayes_opt ] && ok || bad "the pick"
 [ "$(python3 "$LIVE" pick "$TMP/missing.json" "$TMP/sweep" blur)" = random_sample ] && ok || bad "the pick without a json"
 python3 "$LIVE" nope >/dev/null 2>&1 && bad "an unknown subcommand" || ok
+# The Kernel Tuner side with stand-in modules: corpus-tune/stencil2d's 290
+# configurations under its restrictions, 30 of them tuned.
+if python3 "$LIVE" selftest "$TMP" >"$TMP/out" 2>&1 && grep -q '^selftest: 290 valid configurations, 30 tuned' "$TMP/out"
+then ok; else OUT=$(cat "$TMP/out") bad "the Kernel Tuner side"; fi
 finish
