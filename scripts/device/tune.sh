@@ -59,11 +59,13 @@ esac
 corpus="$src/data/$gpu/corpus-2026-11-26"
 echo "tune.sh: GPU $name ($gpu), corpus sweeps $corpus"
 
-# Kernel Tuner from the carried wheels.
+# Kernel Tuner from the carried wheels (.whl/, else .carry/.whl/).
 site="$out/.site"
 kt_ok=0
-if ls "$src"/.whl/*.whl >/dev/null 2>&1 &&
-    step pip-install 15 python3 -m pip install --no-index --no-deps --target "$site" "$src"/.whl/*.whl &&
+whl="$src/.whl"
+[ -d "$whl" ] || whl="$src/.carry/.whl"
+if ls "$whl"/*.whl >/dev/null 2>&1 &&
+    step pip-install 15 python3 -m pip install --no-index --no-deps --target "$site" "$whl"/*.whl &&
     PYTHONPATH="$site" timeout 10 python3 -c 'import kernel_tuner, cupy' >>"$out/pip-install.log" 2>&1; then
     kt_ok=1
 else

@@ -52,4 +52,15 @@ python3 "$LIVE" nope >/dev/null 2>&1 && bad "an unknown subcommand" || ok
 # configurations under its restrictions, 30 of them tuned.
 if python3 "$LIVE" selftest "$TMP" >"$TMP/out" 2>&1 && grep -q '^selftest: 290 valid configurations, 30 tuned' "$TMP/out"
 then ok; else OUT=$(cat "$TMP/out") bad "the Kernel Tuner side"; fi
+# The corpus-tune specs load and their quick configurations compile
+# (`gpubound check` of every configuration, 1036, takes minutes: run by hand).
+run_gb check "$GB_SRC/corpus-tune/sgemm/spec.json" --quick --arch sm_90
+if [ "$RC" != 0 ] && printf '%s\n' "$ERR" | grep -q 'NVRTC'; then
+    skip 2 "NVRTC is not installed: $ERR"
+else
+    for k in sgemm stencil2d; do
+        expect 0 "configurations of .*corpus-tune/$k/spec.json, [0-9]+ modules compiled" \
+            check "$GB_SRC/corpus-tune/$k/spec.json" --quick --arch sm_90
+    done
+fi
 finish
