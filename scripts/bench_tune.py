@@ -10,17 +10,29 @@ exhaustive best (median and worst over the seeds) and their share of the
 space. Writes OUTDIR/bench_tune.md and OUTDIR/bench_tune.json.
 
 usage: bench_tune.py BUILD OUTDIR --runs SWEEPS [--runs SWEEPS ...] [--site SITE]
-                     [--seeds N] [--top K] [--within F] [KERNEL/BENCH ...]
+                     [--seeds N] [--top K] [--within F] [--strategies S,S]
+                     [--jobs J] [--budget-share F] [--deadline SECONDS] [KERNEL/BENCH ...]
+
+A sweep directory holds one run per kernel (DIR/KERNEL/results.json); its
+spec is the one of corpus/ or corpus-tune/ whose suite the records name.
+A space of more than 100 configurations is searched with a budget of
+--budget-share of it (default 0.3, at least 100); a smaller one with all of
+it. The searches run on --jobs processes; with --deadline, searches not done
+that many seconds after the start are left out and said so.
 """
 import argparse
 import json
+import math
+import multiprocessing
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
-STRATEGIES = ["exhaustive", "random", "anneal", "model"]
+STRATEGIES = ["exhaustive", "random", "anneal", "model"]  # every strategy of gpubound tune
 SKIPPED = []
 KT_STRATEGIES = ["random_sample", "simulated_annealing", "genetic_algorithm", "bayes_opt"]
 
@@ -30,14 +42,31 @@ def load_records(run):
         return json.load(f)
 
 
+def spec_of_suite(src):
+    """Suite name -> spec path, over corpus/ and corpus-tune/."""
+    out = {}
+    for root in ("corpus", "corpus-tune"):
+        d = os.path.join(src, root)
+        for k in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+            spec = os.path.join(d, k, "spec.json")
+            if os.path.isfile(spec):
+                with open(spec) as f:
+                    out[json.load(f)["suite"]] = spec
+    return out
+
+
 def spaces_of(src, sweeps):
     """Every (kernel, bench) of a sweep directory, its problem axes fixed at
     their largest values: the records of that space."""
     out = []
+    specs = spec_of_suite(src)
     for kernel in sorted(os.listdir(sweeps)):
         run = os.path.join(sweeps, kernel)
-        spec = os.path.join(src, "corpus", kernel, "spec.json")
-        if not os.path.isfile(os.path.join(run, "results.json")) or not os.path.isfile(spec):
+        if not os.path.isfile(os.path.join(run, "results.json")):
+            continue
+        first = load_records(run)
+        spec = specs.get(first[0]["suite"]) if first else None
+        if not spec:
             continue
         with open(os.path.join(run, "run.json")) as f:
             if not json.load(f).get("complete"):
@@ -76,10 +105,16 @@ def evals_to_reach(order, best_ns, within):
     return None
 
 
-def run_gpubound(gb, sp, strategy, seed, tmp):
-    out = os.path.join(tmp, f"{strategy}-{seed}")
+def budget_of(sp, share):
+    n = len(sp["records"])
+    return n if n <= 100 else min(n, max(100, math.ceil(share * n)))
+
+
+def run_gpubound(gb, sp, strategy, seed, tmp, budget):
+    out = os.path.join(tmp, f"{sp['kernel']}-{sp['bench']}-{os.path.basename(os.path.dirname(sp['run']))}-"
+                       f"{strategy}-{seed}")
     cmd = [gb, "tune", sp["spec"], "--bench", sp["bench"], "--replay", sp["run"], "--budget",
-           str(len(sp["records"])), "--strategy", strategy, "--seed", str(seed), "--out", out]
+           str(budget), "--strategy", strategy, "--seed", str(seed), "--out", out]
     for a, v in sp["fixed"].items():
         cmd += ["--set", f"{a}={v}"]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -111,7 +146,7 @@ def kt_cache(gb, sp, path):
     return c
 
 
-def run_kt(sp, cache, path, strategy, seed):
+def run_kt(sp, cache, path, strategy, seed, budget):
     import numpy as np
     from kernel_tuner import tune_kernel
 
@@ -124,7 +159,7 @@ def run_kt(sp, cache, path, strategy, seed):
     def restrict(p):
         return ",".join(str(p[k]) for k in keys) in valid
 
-    opts = {"max_fevals": len(valid)}
+    opts = {"max_fevals": budget}
     results, _ = tune_kernel(cache["kernel_name"], "__global__ void %s() {}" % cache["kernel_name"],
                              cache["problem_size"], [], cache["tune_params"], lang="CUDA", cache=path,
                              simulation_mode=True, strategy=strategy, strategy_options=opts,
@@ -151,31 +186,79 @@ def summarize(counts, n):
     return {"median": med, "worst": worst, "share": med / n, "reached": len(reached), "seeds": len(counts)}
 
 
-def bench_space(a, sp, tmp):
+TASK = {}
+
+
+def task(key):
+    """One search (run in a worker): ('gb' or 'kt', space number, strategy,
+    seed) -> (key, evaluations to reach, surrogate note or error)."""
+    kind, i, strategy, seed = key
+    a, sp, tmp = TASK["a"], TASK["spaces"][i], TASK["tmp"]
+    budget = budget_of(sp, a.budget_share)
+    try:
+        if kind == "gb":
+            order, sur = run_gpubound(a.gpubound, sp, strategy, seed, tmp, budget)
+        else:  # each search its own copy of the cache: Kernel Tuner opens it for writing
+            path = os.path.join(tmp, f"kt-{i}-{strategy}-{seed}.json")
+            shutil.copyfile(TASK["paths"][i], path)
+            order, sur = run_kt(sp, TASK["caches"][i], path, strategy, seed, budget), ""
+            os.remove(path)
+    except (Exception, SystemExit) as e:  # a strategy this Kernel Tuner lacks or cannot run; a failed run
+        return key, None, "error: " + (str(e).splitlines()[0][:120] if str(e) else type(e).__name__)
+    return key, evals_to_reach(order, sp["best_ns"], a.within), sur
+
+
+def run_all(a, spaces, tmp):
+    """Every search of every space on a.jobs processes; what is not done by
+    the deadline is left out (its row says so)."""
+    TASK.update(a=a, spaces=spaces, tmp=tmp, caches={}, paths={})
+    keys = []
+    for i, sp in enumerate(spaces):
+        for s in a.strategies:
+            keys += [("gb", i, s, seed) for seed in ([1] if s == "exhaustive" else range(1, a.seeds + 1))]
+    # Kernel Tuner's after gpubound's, its slowest strategy (bayes_opt) last,
+    # so that a deadline cuts the fewest columns.
+    for s in KT_STRATEGIES if a.site else []:
+        for i, sp in enumerate(spaces):
+            if i not in TASK["paths"]:
+                path = os.path.join(tmp, f"{i}-{sp['kernel']}-{sp['bench']}.kt.json")
+                TASK["caches"][i], TASK["paths"][i] = kt_cache(a.gpubound, sp, path), path
+            keys += [("kt", i, s, seed) for seed in range(1, a.seeds + 1)]
+    got = {}
+    ctx = multiprocessing.get_context("fork")
+    pool = ctx.Pool(a.jobs)
+    try:
+        it = pool.imap_unordered(task, keys)
+        for _ in keys:
+            left = None if a.deadline is None else max(0.01, a.t0 + a.deadline - time.time())
+            key, count, note = it.next(timeout=left)
+            got[key] = (count, note)
+    except multiprocessing.TimeoutError:
+        pass
+    finally:
+        pool.terminate()
+        pool.join()
+    return keys, got
+
+
+def space_result(a, i, sp, keys, got):
     n = len(sp["records"])
-    rows = {}
-    notes = set()
-    for s in STRATEGIES:
-        seeds = [1] if s == "exhaustive" else list(range(1, a.seeds + 1))
-        counts = []
-        for seed in seeds:
-            order, sur = run_gpubound(a.gpubound, sp, s, seed, tmp)
-            counts.append(evals_to_reach(order, sp["best_ns"], a.within))
-            if s == "model" and sur:
-                notes.add(sur)
-        rows[s] = summarize(counts * (a.seeds if s == "exhaustive" else 1), n)
-    if a.site:
-        path = os.path.join(tmp, f"{sp['kernel']}-{sp['bench']}.kt.json")
-        cache = kt_cache(a.gpubound, sp, path)
-        for s in KT_STRATEGIES:
-            try:
-                counts = [evals_to_reach(run_kt(sp, cache, path, s, seed), sp["best_ns"], a.within)
-                          for seed in range(1, a.seeds + 1)]
-                rows["kt:" + s] = summarize(counts, n)
-            except Exception as e:  # a strategy this Kernel Tuner lacks or cannot run
-                rows["kt:" + s] = {"error": str(e).splitlines()[0][:120] if str(e) else type(e).__name__}
+    rows, notes = {}, set()
+    cols = [("gb", s) for s in a.strategies] + ([("kt", s) for s in KT_STRATEGIES] if a.site else [])
+    for kind, s in cols:
+        mine = [k for k in keys if k[:3] == (kind, i, s)]
+        name = s if kind == "gb" else "kt:" + s
+        errs = [got[k][1] for k in mine if k in got and got[k][1].startswith("error: ")]
+        if errs or not all(k in got for k in mine):
+            rows[name] = {"error": errs[0][7:] if errs else "not finished within the deadline"}
+            continue
+        counts = [got[k][0] for k in mine]
+        if kind == "gb" and s == "model":
+            notes.update(got[k][1] for k in mine if got[k][1])
+        rows[name] = summarize(counts * (a.seeds if s == "exhaustive" else 1), n)
     return {"kernel": sp["kernel"], "bench": sp["bench"], "fixed": sp["fixed"], "size": n,
-            "best_us": sp["best_ns"] / 1e3, "run": sp["run"], "rows": rows, "surrogates": sorted(notes)}
+            "budget": budget_of(sp, a.budget_share), "best_us": sp["best_ns"] / 1e3, "run": sp["run"],
+            "rows": rows, "surrogates": sorted(notes)}
 
 
 def cell(r):
@@ -187,26 +270,41 @@ def cell(r):
     return f"{r['median']:g} / {worst} ({100 * r['share']:.0f}%)"
 
 
-def goal(results, kt):
+def med(x, s):
+    """The median evaluations of strategy s on space x; None when not
+    reached, not run or not finished."""
+    return x["rows"].get(s, {}).get("median")
+
+
+def goal(results, a):
     """Whether `model` reaches within 2% in at most 20% of the space (median)
     on at least 80% of the spaces, and in fewer evaluations than Kernel
     Tuner's best strategy on each space (when it ran)."""
-    good = [x for x in results if x["rows"]["model"]["share"] is not None and x["rows"]["model"]["share"] <= 0.2]
+    if "model" not in a.strategies:
+        return ["- `model` was not run."]
+    good = [x for x in results if (x["rows"]["model"].get("share") or 9) <= 0.2]
     lines = [f"- `model` within 2% with at most 20% of the space (median over seeds): {len(good)} of "
              f"{len(results)} spaces ({100 * len(good) / max(1, len(results)):.0f}%; the goal is 80%): "
              f"{'met' if len(good) >= 0.8 * len(results) else 'not met'}."]
-    for s in STRATEGIES[1:3]:
-        better = sum(1 for x in results if (x["rows"]["model"]["median"] or 1e9) < (x["rows"][s]["median"] or 1e9))
+    for s in [s for s in ("random", "anneal") if s in a.strategies]:
+        better = sum(1 for x in results if (med(x, "model") or 1e9) < (med(x, s) or 1e9))
         lines.append(f"- `model` needs fewer evaluations (median) than `{s}` on {better} of {len(results)} spaces.")
-    if kt:
+    if a.site:
         wins = 0
         for x in results:
             kts = [r["median"] for k, r in x["rows"].items() if k.startswith("kt:") and r.get("median")]
-            if kts and (x["rows"]["model"]["median"] or 1e9) < min(kts):
+            if (med(x, "model") or 1e9) < min(kts or [1e9]):
                 wins += 1
         lines.append(f"- `model` needs fewer evaluations (median) than Kernel Tuner's best strategy there on "
-                     f"{wins} of {len(results)} spaces.")
+                     f"{wins} of {len(results)} spaces (a space where none of them reached counts as a win "
+                     f"when `model` did).")
     return lines
+
+
+def kt_best(x):
+    """Kernel Tuner's strategy with the fewest median evaluations on x."""
+    kts = [(r["median"], k[3:]) for k, r in x["rows"].items() if k.startswith("kt:") and r.get("median")]
+    return min(kts)[1] if kts else None
 
 
 def kt_version():
@@ -217,28 +315,48 @@ def kt_version():
         return "(version unknown)"
 
 
+def shown(path):
+    """A path as the table names it: relative to here when under it."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def gpu_of(run):
+    """The GPU a sweep was recorded on (run.json), shortened: H100, H200."""
+    try:
+        with open(os.path.join(run, "run.json")) as f:
+            name = json.load(f).get("device", {}).get("name", "")
+    except (OSError, ValueError, AttributeError):
+        name = ""
+    for short in ("H100", "H200", "A100", "B200"):
+        if short in name:
+            return short
+    return name or os.path.basename(os.path.dirname(os.path.dirname(os.path.abspath(run))))
+
+
 def write_md(a, results, path):
-    cols = STRATEGIES + (["kt:" + s for s in KT_STRATEGIES] if a.site else [])
+    cols = a.strategies + (["kt:" + s for s in KT_STRATEGIES] if a.site else [])
     with open(path, "w") as f:
         f.write("# Tuning benchmark: evaluations to reach within "
                 f"{100 * a.within:g}% of the exhaustive best\n\n")
         f.write("A replay of measured times: every strategy runs `gpubound tune --replay` over the recorded "
-                "exhaustive sweep(s) " + ", ".join(f"`{r}`" for r in a.runs) + " (each configuration's time "
+                "exhaustive sweep(s) " + ", ".join(f"`{shown(r)}`" for r in a.runs) + " (each configuration's time "
                 "is the sweep's median, looked up; nothing was measured again)")
         f.write(f", and Kernel Tuner {kt_version()}'s strategies run in its simulation mode over a kt-cache "
                 "exported from the same sweeps (`gpubound export --format kt-cache`, its `time` being the "
                 "sweep's median)" if a.site else "; Kernel Tuner's strategies were not run (no --site given)")
         f.write(f". {a.seeds} seeds per strategy (exhaustive: one order). A cell is the median / worst "
                 "number of evaluations over the seeds, with the median's share of the space; "
-                "'not reached (k/N)' when fewer than half the seeds got there within the space.\n\n")
-        f.write("| GPU: kernel/bench | fixed | space | best (us) | " + " | ".join(cols) + " |\n")
-        f.write("|" + "---|" * (4 + len(cols)) + "\n")
+                "'not reached (k/N)' when fewer than half the seeds got there within the budget (the whole space "
+                "up to 100 configurations; a larger one: " f"{a.budget_share:g} of it, at least 100).\n\n")
+        f.write("| GPU: kernel/bench | fixed | space | budget | best (us) | " + " | ".join(cols) + " |\n")
+        f.write("|" + "---|" * (5 + len(cols)) + "\n")
         for x in results:
             fixed = " ".join(f"{k}={v}" for k, v in x["fixed"].items())
-            gpu = os.path.basename(os.path.dirname(os.path.dirname(os.path.abspath(x["run"]))))
-            f.write(f"| {gpu}: {x['kernel']}/{x['bench']} | {fixed} | {x['size']} | {x['best_us']:.4g} | " +
+            gpu = gpu_of(x["run"])
+            f.write(f"| {gpu}: {x['kernel']}/{x['bench']} | {fixed} | {x['size']} | {x['budget']} | {x['best_us']:.4g} | " +
                     " | ".join(cell(x["rows"][c]) for c in cols) + " |\n")
-        f.write("\n## The goal (issue 42)\n\n" + "\n".join(goal(results, a.site)) + "\n")
+        f.write("\n## The goal (issue 42)\n\n" + "\n".join(goal(results, a)) + "\n")
         surs = sorted({s for x in results for s in x["surrogates"]})
         if surs:
             f.write(f"\nThe model strategy's surrogate at the end of its searches: {', '.join(surs)}.\n")
@@ -259,7 +377,16 @@ def main():
     p.add_argument("--seeds", type=int, default=20)
     p.add_argument("--top", type=int, default=8)
     p.add_argument("--within", type=float, default=0.02)
+    p.add_argument("--strategies", default=",".join(STRATEGIES), help="gpubound's strategies to run, comma-separated")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--budget-share", type=float, default=0.3)
+    p.add_argument("--deadline", type=float, help="seconds: searches not done by then are left out")
     a = p.parse_intermixed_args()
+    a.t0 = time.time()
+    a.strategies = [s for s in a.strategies.split(",") if s]
+    bad = [s for s in a.strategies if s not in STRATEGIES]
+    if bad:
+        raise SystemExit(f"bench_tune: --strategies: {', '.join(bad)} is not one of {', '.join(STRATEGIES)}")
     a.gpubound = os.path.join(a.build, "gpubound")
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if a.site:
@@ -268,23 +395,25 @@ def main():
             import kernel_tuner  # noqa: F401
         except ImportError as e:
             raise SystemExit(f"bench_tune: --site {a.site}: cannot import kernel_tuner ({e})")
-    spaces = [sp for runs in a.runs for sp in spaces_of(src, runs)]
-    if a.kernels:
-        spaces = [sp for sp in spaces if f"{sp['kernel']}/{sp['bench']}" in a.kernels]
-    else:
-        spaces = sorted(spaces, key=lambda sp: (-len(sp["records"]), sp["kernel"], sp["bench"]))[:a.top]
+    spaces = []
+    for runs in a.runs:  # the --top largest of each sweep directory
+        mine = spaces_of(src, runs)
+        if a.kernels:
+            spaces += [sp for sp in mine if f"{sp['kernel']}/{sp['bench']}" in a.kernels]
+        else:
+            spaces += sorted(mine, key=lambda sp: (-len(sp["records"]), sp["kernel"], sp["bench"]))[:a.top]
     if not spaces:
         raise SystemExit("bench_tune: no space to tune: name KERNEL/BENCH of the sweeps in --runs")
     os.makedirs(a.outdir, exist_ok=True)
-    results = []
     with tempfile.TemporaryDirectory() as tmp:
-        for sp in spaces:
-            results.append(bench_space(a, sp, tmp))
-            print(f"bench_tune: {sp['kernel']}/{sp['bench']} ({len(sp['records'])}): " +
-                  ", ".join(f"{k} {cell(r)}" for k, r in results[-1]["rows"].items()), file=sys.stderr)
+        keys, got = run_all(a, spaces, tmp)
+    results = [space_result(a, i, sp, keys, got) for i, sp in enumerate(spaces)]
+    for x in results:
+        print(f"bench_tune: {x['kernel']}/{x['bench']} ({x['size']}): " +
+              ", ".join(f"{k} {cell(r)}" for k, r in x["rows"].items()), file=sys.stderr)
     with open(os.path.join(a.outdir, "bench_tune.json"), "w") as f:
         json.dump({"runs": a.runs, "seeds": a.seeds, "within": a.within, "kernel_tuner": bool(a.site),
-                   "spaces": results}, f, indent=1)
+                   "strategies": a.strategies, "budget_share": a.budget_share, "spaces": results}, f, indent=1)
     write_md(a, results, os.path.join(a.outdir, "bench_tune.md"))
     print(f"wrote {os.path.join(a.outdir, 'bench_tune.md')}", file=sys.stderr)
 

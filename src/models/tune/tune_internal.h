@@ -30,4 +30,11 @@ size_t gb_tune_farthest(struct gb_tune *t, const size_t *out, size_t n_out, unsi
  * (gb_tune_surrogate_note says why). */
 int gb_tune_model_fit(struct gb_tune *t, double *mean, double *lo, double *hi);
 
+/* The model strategy's space-filling start in a space s searched with
+ * budget measurements: 2 per axis of more than one level and 2 more, at
+ * most a tenth of the space (but GB_TUNE_MIN_START: enough points for the
+ * breakdown to be fitted after the start) and half the budget, at least 1. */
+#define GB_TUNE_MIN_START (GB_LPBM_MIN_POINTS + 1)
+size_t gb_tune_model_start(const struct gb_tune_space *s, size_t budget);
+
 #endif

@@ -176,6 +176,21 @@ struct gb_model_state {
     double *mean, *lo, *hi;      /* per configuration, the last prediction */
 };
 
+size_t gb_tune_model_start(const struct gb_tune_space *s, size_t budget)
+{
+    size_t free_axes = 0;
+    for (int a = 0; a < s->n_axes; a++)
+        free_axes += s->n_levels[a] > 1;
+    size_t want = 2 * free_axes + 2, tenth = (s->n + 9) / 10;
+    if (tenth < GB_TUNE_MIN_START)
+        tenth = GB_TUNE_MIN_START;
+    if (want > tenth)
+        want = tenth;
+    if (want > budget / 2)
+        want = budget / 2;
+    return want ? want : 1;
+}
+
 static enum gb_status gb_model_init(struct gb_tune *t, void **state)
 {
     struct gb_model_state *m = calloc(1, sizeof *m);
@@ -189,12 +204,7 @@ static enum gb_status gb_model_init(struct gb_tune *t, void **state)
         free(m);
         return gb_error_set(GB_ERR_NOMEM, "out of host memory starting the model strategy");
     }
-    size_t want = (size_t)(2 * t->space->n_axes + 2);
-    if (want < GB_LPBM_MIN_POINTS + 2)
-        want = GB_LPBM_MIN_POINTS + 2;
-    m->n0 = want < t->budget / 2 ? want : t->budget / 2;
-    if (m->n0 < 1)
-        m->n0 = 1;
+    m->n0 = gb_tune_model_start(t->space, t->budget);
     *state = m;
     return GB_OK;
 }

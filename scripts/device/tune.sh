@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# scripts/device/tune.sh GPUBOUND OUTDIR
+#
+# The tuning benchmark on one GPU (docs/tuning.md, "Benchmarks"), at most
+# 330 s in all (the steps' limits: 15 + 10 installing Kernel Tuner, 80 + 35
+# sweeping, 100 replaying, 40 + 45 live), every step under `timeout` and
+# reporting its exit code:
+#  a) exhaustive sweeps (no counters) of the corpus-tune/ specs, the large
+#     tuning spaces, into OUTDIR/corpus-tune/KERNEL;
+#  b) the replay benchmark (scripts/bench_tune.py, 20 seeds, every gpubound
+#     strategy and Kernel Tuner's four in its simulation mode) over those
+#     sweeps and the committed corpus sweeps of this GPU
+#     (data/GPU/corpus-2026-11-26, GPU h100 or h200 from nvidia-smi), into
+#     OUTDIR/bench_tune.md and .json;
+#  c) live, side by side on corpus-tune/stencil2d: `gpubound tune --strategy
+#     model --budget 30` and Kernel Tuner's best strategy of (b) on that space
+#     (CuPy backend, the same source and budget, verified by its answer), into
+#     OUTDIR/live/ (live.md: both wall times and best times).
+# Kernel Tuner comes from the wheels in .whl/ (pip install --no-index
+# --no-deps --target OUTDIR/.site, removed at the end). Writes
+# OUTDIR/summary.md and prints it.
+set -u
+if [ $# -ne 2 ]; then
+    echo "usage: scripts/device/tune.sh GPUBOUND OUTDIR" >&2
+    exit 2
+fi
+gb=$1 out=$2
+src=$(cd "$(dirname "$0")/../.." && pwd)
+if [ ! -x "$gb" ]; then
+    echo "tune.sh: $gb is not an executable gpubound; build it first (make build)" >&2
+    exit 2
+fi
+mkdir -p "$out/corpus-tune" "$out/live" || { echo "tune.sh: cannot create $out" >&2; exit 2; }
+t_start=$(date +%s)
+summary="$out/summary.md"
+steps=()
+now() { date +%s.%N; }
+elapsed() { echo $(($(date +%s) - t_start)); }
+# step NAME LIMIT_S CMD...: runs CMD under timeout, its output in OUTDIR/NAME.log
+step() {
+    local name=$1 limit=$2 t0 t1 rc
+    shift 2
+    t0=$(now)
+    # SIGINT first, so that an interrupted run keeps the points it finished.
+    timeout -s INT -k 5 "$limit" "$@" >"$out/$name.log" 2>&1
+    rc=$?
+    t1=$(now)
+    steps+=("| $name | $rc$([ "$rc" = 124 ] && echo ' (timed out)') | $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") | $limit |")
+    echo "tune.sh: $name exited $rc after $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s (limit $limit s; $(elapsed) s in all)"
+    return "$rc"
+}
+
+name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+case "$name" in
+*H100*) gpu=h100 ;;
+*H200*) gpu=h200 ;;
+*) gpu=h100; echo "tune.sh: GPU '$name' is neither an H100 nor an H200: comparing with the H100's corpus" ;;
+esac
+corpus="$src/data/$gpu/corpus-2026-11-26"
+echo "tune.sh: GPU $name ($gpu), corpus sweeps $corpus"
+
+# Kernel Tuner from the carried wheels (.whl/, else .carry/.whl/).
+site="$out/.site"
+kt_ok=0
+whl="$src/.whl"
+[ -d "$whl" ] || whl="$src/.carry/.whl"
+if ls "$whl"/*.whl >/dev/null 2>&1 &&
+    step pip-install 15 python3 -m pip install --no-index --no-deps --target "$site" "$whl"/*.whl &&
+    PYTHONPATH="$site" timeout 10 python3 -c 'import kernel_tuner, cupy' >>"$out/pip-install.log" 2>&1; then
+    kt_ok=1
+else
+    echo "tune.sh: Kernel Tuner cannot be installed or imported (no .whl/ or see $out/pip-install.log): its columns are left out"
+fi
+
+# (a) the large spaces, exhaustively, no counters.
+# --max-time 0.5 as the corpus sweeps were recorded (scripts/record_corpus.sh).
+step sweep-sgemm 80 "$gb" run "$src/corpus-tune/sgemm/spec.json" --no-report --max-time 0.5 \
+    --out "$out/corpus-tune/sgemm"
+step sweep-stencil2d 35 "$gb" run "$src/corpus-tune/stencil2d/spec.json" --no-report --max-time 0.5 \
+    --out "$out/corpus-tune/stencil2d"
+
+# (b) the replay benchmark; its searches stop at the deadline, so the
+# tables are written whatever happens.
+site_arg=()
+[ "$kt_ok" = 1 ] && site_arg=(--site "$site")
+# One BLAS thread per process: the searches run on every core already.
+step replay 100 env OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
+    python3 "$src/scripts/bench_tune.py" "$(dirname "$gb")" "$out" --runs "$out/corpus-tune" --runs "$corpus" \
+    --seeds 20 --deadline 88 "${site_arg[@]}"
+
+# (c) live, side by side, the same budget.
+budget=30
+kt_strategy=$(python3 "$src/scripts/bench_tune_live.py" pick "$out/bench_tune.json" "$out/corpus-tune/stencil2d" blur)
+t0=$(now)
+step live-gpubound 40 "$gb" tune "$src/corpus-tune/stencil2d/spec.json" --strategy model --budget "$budget" \
+    --out "$out/live/gb-stencil2d"
+gb_wall=$(awk "BEGIN { printf \"%.2f\", $(now) - $t0 }")
+if [ "$kt_ok" = 1 ]; then
+    step live-kernel-tuner 45 env PYTHONPATH="$site" python3 "$src/scripts/bench_tune_live.py" kt \
+        "$src/corpus-tune/stencil2d/spec.json" blur "$kt_strategy" "$budget" "$out/live/kt-stencil2d.json"
+fi
+python3 "$src/scripts/bench_tune_live.py" table "$out/live/live.md" "$out/live/gb-stencil2d" "$gb_wall" \
+    "$out/live/kt-stencil2d.json" "$out/corpus-tune/stencil2d" "$budget" >/dev/null 2>"$out/live/table.log"
+rm -rf "$site"
+
+{
+    echo "# scripts/device/tune.sh on $name"
+    echo
+    echo "| step | exit | seconds | limit |"
+    echo "|---|---|---|---|"
+    printf '%s\n' "${steps[@]}"
+    echo
+    echo "$(elapsed) s in all. Kernel Tuner: $([ "$kt_ok" = 1 ] && echo "installed; live strategy $kt_strategy" || echo "not installed")."
+    for k in sgemm stencil2d; do
+        r="$out/corpus-tune/$k/run.json"
+        [ -f "$r" ] && echo "- corpus-tune/$k: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("complete" if d.get("complete") else "INCOMPLETE")' "$r" 2>&1), $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(len(r), "points,", sum(x["status"] == "ok" for x in r), "ok")' "${r%run.json}results.json" 2>&1)"
+    done
+    echo
+    [ -f "$out/bench_tune.md" ] && sed -n '/^| GPU/,/^$/p; /^## The goal/,$p' "$out/bench_tune.md"
+    echo
+    [ -f "$out/live/live.md" ] && sed 1,2d "$out/live/live.md"
+} >"$summary"
+cat "$summary"
+exit 0
