@@ -795,7 +795,7 @@ out:
      .launch = la, .verify = ve, .teardown = ck_teardown}
 
 static const struct gb_bench ck_benches[] = {
-    CK_ROW("l2_read", "every SM reads an L2-resident working set over and over (ld.global.cg, loads in flight)",
+    CK_ROW("l2_read", "every SM reads an L2-resident working set over and over (ld.global.cv, loads in flight)",
            ck_l2_read_opts, ck_axes_l2_read, ck_l2_read_setup, ck_poison_out, ck_l2_read_launch, ck_l2_read_verify),
     CK_ROW("l2_write", "write an L2-resident working set many times (st.global.cg)", ck_width_opts, ck_axes_l2,
            ck_l2_write_setup, ck_l2_write_poison, ck_l2_write_launch, ck_l2_write_verify),
