@@ -29,7 +29,6 @@ static const char *const gb_default_set[] = {
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
     /* instructions executed, by class */
     "smsp__inst_executed.sum",
     "smsp__inst_executed_pipe_alu.sum",
@@ -39,10 +38,6 @@ static const char *const gb_default_set[] = {
     "smsp__inst_executed_pipe_xu.sum",
     "smsp__inst_executed_op_shared_ld.sum",
     "smsp__inst_executed_op_shared_st.sum",
-    /* atomics: global reductions and atomics, shared atomics (warp instructions) */
-    "smsp__inst_executed_op_global_red.sum",
-    "smsp__inst_executed_op_global_atom.sum",
-    "smsp__inst_executed_op_shared_atom.sum",
 };
 
 /* Hardware units Nsight Compute names metrics after. */
