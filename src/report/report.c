@@ -421,8 +421,16 @@ static enum gb_status gb_md_roofline(FILE *f, const struct gb_run *run, const st
     static const struct gb_chart_spec chart = {.name = "roofline", .title = "Hierarchical roofline"};
     struct gb_findings notes;
     struct gb_table *t = NULL;
-    enum gb_status st = gb_report_roofline_notes(opts->roofs, opts->roofline, 1, &notes);
-    if (st != GB_OK)
+    struct gb_plot *p = NULL;
+    /* a run none of whose points has both operations and bytes places nothing
+     * under the roofs (a bandwidth-only sweep): no section */
+    enum gb_status st = gb_report_roofline_plot(opts->roofs, opts->roofline, &p);
+    gb_plot_free(p);
+    if (st == GB_ERR_USAGE) {
+        gb_error_clear();
+        return GB_OK;
+    }
+    if (st != GB_OK || (st = gb_report_roofline_notes(opts->roofs, opts->roofline, 1, &notes)) != GB_OK)
         return st;
     fputs("## Roofline\n\nEvery point under the machine's roofs (`gpubound roofline`): its arithmetic "
           "intensity at DRAM, L2 and L1/shared, the roof that binds and the attained fraction of it.\n\n", f);
