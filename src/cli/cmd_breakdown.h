@@ -47,8 +47,10 @@
     "  --force          replace a recorded lpbm-model.json fitted on more configurations\n"    \
     "  --no-chart       no breakdown chart\n"                                                   \
     "  --format FMT     table (default), or csv or json: the breakdown table only\n"           \
-    "Fits the resources model t = a1*DRAM + a2*L2 + a3*SHM + a4*INST + a5*LAT + a6*ATOM +\n"  \
-    "a7*LAUNCH (docs/models.md, 'The resources form'), or the Linear Performance-Breakdown\n"  \
+    "Fits the resources model t = ((a1*DRAM)^p + (a2*L2)^p + (a3*SHM)^p + (a4*INST)^p +\n"    \
+    "(a5*PIPE)^p + (a6*LAT)^p + (a7*ILAT)^p + (a8*SYNC)^p + (a9*ATOM)^p + (a10*LAUNCH)^p)^(1/p),\n" \
+    "p from 1 to 6 as fits best (docs/models.md, 'The resources form'), or the Linear\n"      \
+    "Performance-Breakdown\n"                                                                  \
     "Model t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC (a_j >= 0; ATOM, the launch's atomic\n"  \
     "operations, and SYNC, the barriers on a thread's path, are present when the kernel has\n"   \
     "any) to a recorded kernel-spec run whose bench sweeps a block size (no GPU needed):\n"      \
