@@ -100,7 +100,7 @@ double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *
         alone[j] = f->coef[j] * p->x[j];
         sp += q > 1 ? pow(alone[j], q) : alone[j];
     }
-    double total = gb_lpbm_overlap(q, alone, GB_LPBM_TERMS);
+    double total = q > 1 ? pow(sp, 1 / q) : sp;
     for (int j = 0; j < GB_LPBM_TERMS && terms; j++)
         terms[j] = q > 1 ? (sp > 0 ? total * pow(alone[j], q) / sp : 0) : alone[j];
     return total;
