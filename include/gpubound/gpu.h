@@ -348,13 +348,41 @@ GB_API enum gb_status gb_nvrtc_compile(const char *name, const char *source, con
 GB_API enum gb_status gb_nvrtc_compile_log(const char *name, const char *source, const char *arch,
                                     const char *const *opts, int n_opts, char **cubin, size_t *size,
                                     char **log);
-/* gb_nvrtc_compile for a program with headers and name expressions: on
+/* gb_nvrtc_compile for a program with headers and name expressions (with
+ * gb_compiler_set(GB_COMPILER_NVCC): the cubin from nvcc, the lowered
+ * names still from NVRTC, as both front ends mangle alike): on
  * success *lowered (when not NULL) is a malloc'ed array of prog->n_exprs
  * malloc'ed lowered names (free each and the array); on GB_ERR_COMPILE *log
  * (when not NULL) is NVRTC's log, as for gb_nvrtc_compile_log. */
 GB_API enum gb_status gb_nvrtc_compile_program(const struct gb_nvrtc_program *prog, const char *arch,
                                         const char *const *opts, int n_opts, char **cubin,
                                         size_t *size, char ***lowered, char **log);
+
+/* The compiler every module of this process is built with: NVRTC (the
+ * default) or the toolkit's nvcc (`run --compiler nvcc`), whose cubin is
+ * the one a program built with `nvcc -O3 -arch=sm_XY` runs; the two front
+ * ends emit different code for the same source (docs/measurement.md, "The
+ * compiler"). Set it before the first compile; not thread-safe. */
+enum gb_compiler { GB_COMPILER_NVRTC, GB_COMPILER_NVCC, GB_COMPILER_COUNT };
+GB_API void gb_compiler_set(enum gb_compiler c);
+GB_API enum gb_compiler gb_compiler_get(void);
+/* "nvrtc" or "nvcc"; gb_compiler_parse: the compiler of that name, or -1. */
+GB_API const char *gb_compiler_name(enum gb_compiler c);
+GB_API int gb_compiler_parse(const char *name);
+/* The chosen compiler and its version, "nvrtc 13.0" or "nvcc 13.0.88"
+ * (what run.json records), or the error when it cannot be found. */
+GB_API enum gb_status gb_compiler_describe(char *buf, size_t n);
+/* nvcc's version ("13.0.88"), or GB_ERR_UNSUPPORTED when no nvcc is found
+ * ($GB_NVCC, $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin, PATH). */
+GB_API enum gb_status gb_nvcc_version(char *buf, size_t n);
+/* Compiles `prog` to a cubin with nvcc -cubin -O3 for `arch`: its -D
+ * options become #defines after the runtime's headers, its headers files
+ * beside it, its other options go to nvcc as they are. No lowered names
+ * (gb_nvrtc_compile_program gets them from NVRTC). On GB_ERR_COMPILE *log
+ * (when not NULL) is nvcc's output (malloc'ed). Thread-safe. */
+GB_API enum gb_status gb_nvcc_compile_program(const struct gb_nvrtc_program *prog, const char *arch,
+                                       const char *const *opts, int n_opts, char **cubin, size_t *size,
+                                       char **log);
 
 /* Compiles `source` like gb_nvrtc_compile, for the virtual architecture of
  * `arch` ("sm_90" -> compute_90), and returns the PTX text in *ptx

@@ -292,6 +292,8 @@ GB_API const char *gb_file_hashes_get(const struct gb_file_hashes *l, const char
     X(driver_release, char, [32], "cuda", "driver_release", STR, 0, OPTIONAL)                     \
     X(cuda_toolkit, char, [32], "cuda", "toolkit", STR, 0, OPTIONAL)                              \
     X(nvrtc, char, [32], "cuda", "nvrtc", STR, 0, OPTIONAL)                                       \
+    /* what built the kernels: "nvrtc 13.0" or "nvcc 13.0.88" (run --compiler) */                \
+    X(compiler, char, [48], "cuda", "compiler", STR, 0, OMIT)                                     \
     /* "full" or "quick" */                                                                       \
     X(mode, char, [16], "", "mode", STR, 0, OPTIONAL)                                             \
     /* the kernel spec file(s) run, as given ("" when none) */                                    \

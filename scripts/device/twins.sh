@@ -10,14 +10,16 @@
 # host-made inputs, cudaMalloc, <<<>>>, hot launches timed by events) and the
 # corpus specs narrowed to those points by one restriction; nvcc builds the
 # twins in parallel; then per corpus kernel gpubound runs its narrowed spec
-# (its default: profiler clock, hot) and the twins of its points run, one
-# after the other. Writes
+# (its default: profiler clock, hot), once with NVRTC and once with
+# --compiler nvcc, and the twins of its points run, one after the other,
+# each once more under Nsight Compute ($NCU, default ncu) for its kernel's
+# own gpu__time_duration. Writes
 #   OUTDIR/corpus-twins.md   per bench and configuration: both medians, the gap, within 2% or not
 #   OUTDIR/corpus-twins.tsv  the same for scripts
 #   OUTDIR/summary.md        the steps, their exit codes and seconds, the count within 2%
 #   OUTDIR/raw/              gpubound's run directories (gb-KERNEL/), every log, the twins' lines
 # and a one-screen summary on stdout. Every step runs under `timeout` and the
-# whole stays within GB_TWINS_BUDGET_S seconds (default 195); points left
+# whole stays within GB_TWINS_BUDGET_S seconds (default 480); points left
 # when the budget is spent are reported as not run. GB_TWINS_KERNELS: only
 # these corpus kernels (directory names). GB_TWINS_JOBS: parallel builds
 # (default: the cores). Exit 0 when every step
@@ -37,7 +39,8 @@ gb=$(cd "$(dirname "$gb")" && pwd)/$(basename "$gb")
 src=$(cd "$(dirname "$0")/../.." && pwd)
 gen=$src/tests/device/twin/corpus_twin.py
 points=$src/tests/device/twin/corpus_points.json
-budget=${GB_TWINS_BUDGET_S:-195}
+budget=${GB_TWINS_BUDGET_S:-480}
+ncu=${NCU:-ncu}
 jobs=${GB_TWINS_JOBS:-$(nproc 2>/dev/null || echo 4)}
 export PATH="$PATH:${CUDA_HOME:-/usr/local/cuda}/bin"
 mkdir -p "$out/raw" || { echo "twins.sh: cannot create $out/raw" >&2; exit 1; }
@@ -106,6 +109,10 @@ else
         [ "$lim" -gt 60 ] && lim=60
         timed "gpubound $k" "$lim" "$raw/gb-$k.log" "$gb" run "$tmp/gen/gb/$k/spec.json" --out "$raw/gb-$k" \
             --no-report
+        lim=$(($(left) - 5))
+        [ "$lim" -gt 60 ] && lim=60
+        [ "$lim" -gt 8 ] && timed "gpubound-nvcc $k" "$lim" "$raw/gbnvcc-$k.log" "$gb" run \
+            "$tmp/gen/gb/$k/spec.json" --compiler nvcc --out "$raw/gbnvcc-$k" --no-report
         # shellcheck disable=SC2013  # ids are single words
         for id in $(awk -F'\t' -v k="$k" '$2 == k { print $1 }' "$tmp/gen/points.tsv"); do
             if [ ! -x "$tmp/gen/bin/$id" ] || [ "$(left)" -lt 3 ]; then
@@ -116,6 +123,19 @@ else
             [ "$lim" -gt 20 ] && lim=20
             timed "twin $id" "$lim" "$raw/twin-$id.txt" "$tmp/gen/bin/$id"
             echo $? >"$raw/twin-$id.rc"
+            # The twin's own kernel time, the clock gpubound reports: Nsight
+            # Compute's gpu__time_duration of 15 launches after the first 11.
+            kn=$(awk -F'\t' -v id="$id" '$1 == id { print $6 }' "$tmp/gen/points.tsv")
+            lim=$(($(left) - 1))
+            [ "$lim" -gt 30 ] && lim=30
+            if [ -n "$kn" ] && [ "$lim" -gt 3 ] && command -v "$ncu" >/dev/null; then
+                timed "ncu $id" "$lim" "$raw/ncu-$id.log" "$ncu" --csv --page raw --print-units base \
+                    --metrics gpu__time_duration.sum --cache-control none --clock-control none \
+                    -k "regex:^$kn\$" --launch-skip 11 --launch-count 15 --log-file "$raw/ncu-$id.csv" \
+                    "$tmp/gen/bin/$id"
+            else
+                note "ncu $id" skipped 0
+            fi
         done
     done
 fi
@@ -138,7 +158,7 @@ timed table 30 "$raw/table.txt" python3 "$gen" table "$raw/points.json" "$raw" "
 echo
 echo "twins.sh: $(cat "$raw/table.txt" 2>/dev/null) in $(elapsed) s; $out/corpus-twins.md"
 if [ -f "$out/corpus-twins.tsv" ]; then
-    awk -F'\t' 'NR > 1 && $6 != "1" { printf "  %-28s gpubound %-9s twin %-9s gap %-8s %s\n", $1, $2, $3, $5, $7 }' \
+    awk -F'\t' 'NR > 1 && ($7 != "1" || $8 != "1") { printf "  %-28s gpubound %-9s nvcc %-9s twin ncu %-9s gaps %-8s %-8s %s\n", $1, $2, $3, $4, $5, $6, $11 }' \
         "$out/corpus-twins.tsv" | head -n 24
 fi
 exit $failed

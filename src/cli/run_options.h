@@ -36,6 +36,7 @@ struct gb_run_args {
     int n_sets, quick, report;
     int device_set, fleet, all_devices; /* --device given; --fleet; --all-devices */
     long max_points;
+    int compiler;                /* --compiler: enum gb_compiler, also set as process state */
     enum gb_format fmt;
     struct gb_measure_opts mo;
     char **counters;             /* --counters: metric names (gb_counter_names_parse) */
@@ -86,6 +87,12 @@ struct gb_run_args {
       "GPU's kernel timestamps (CUPTI activity), else CUDA events, where\n"                        \
       "one cannot be had (a launch without a kernel, a copy: CUPTI);\n"                            \
       "profiler, cupti or events: that clock only")                                                \
+    X("compiler", 'Y', 0, required_argument, "--compiler NAME", gb_opt_compiler, compiler,           \
+      GB_OPT_NONE, "compiler",                                                                     \
+      "nvrtc (default): every kernel compiled by NVRTC at run time; nvcc:\n"                       \
+      "by the toolkit's nvcc -cubin -O3, the machine code a program built\n"                       \
+      "with nvcc -O3 runs (the two differ for some kernels by up to 10%;\n"                        \
+      "docs/measurement.md, \"The compiler\"); run.json records which")                             \
     X("isolate", 'I', 0, required_argument, "--isolate MS", gb_opt_positive, mo.isolate_s,         \
       GB_OPT_POSITIVE(1000, 1, 1000.0, "milliseconds"), "isolate_s",                   \
       "leave the GPU idle MS milliseconds (up to 1000) right before each\n"                        \

@@ -239,6 +239,35 @@ static enum gb_status gb_nvrtc_lowered(nvrtcProgram prog, const struct gb_nvrtc_
     return GB_OK;
 }
 
+/* gb_nvrtc_compile_program with nvcc's cubin: the lowered names (when
+ * asked) from NVRTC's front end for the virtual architecture, the cubin
+ * from nvcc. */
+static enum gb_status gb_nvrtc_nvcc_program(const struct gb_nvrtc_program *x, const char *arch,
+                                            const char *const *opts, int n_opts, char **cubin, size_t *size,
+                                            char ***lowered, char **log)
+{
+    enum gb_status st = GB_OK;
+    nvrtcProgram prog = NULL;
+    char virt[32];
+    if (lowered && x->n_exprs) {
+        snprintf(virt, sizeof virt, "compute_%s", strncmp(arch, "sm_", 3) == 0 ? arch + 3 : arch);
+        if ((st = gb_nvrtc_build_x(x->name, x->source, virt, opts, n_opts, x, &prog, log)) != GB_OK)
+            return st;
+        st = gb_nvrtc_lowered(prog, x, lowered);
+        nv.nvrtcDestroyProgram(&prog);
+        if (st != GB_OK)
+            return st;
+    }
+    st = gb_nvcc_compile_program(x, arch, opts, n_opts, cubin, size, log);
+    if (st != GB_OK && lowered && *lowered) {
+        for (int i = 0; i < x->n_exprs; i++)
+            free((*lowered)[i]);
+        free(*lowered);
+        *lowered = NULL;
+    }
+    return st;
+}
+
 enum gb_status gb_nvrtc_compile_program(const struct gb_nvrtc_program *x, const char *arch,
                                         const char *const *opts, int n_opts, char **cubin, size_t *size,
                                         char ***lowered, char **log)
@@ -254,6 +283,8 @@ enum gb_status gb_nvrtc_compile_program(const struct gb_nvrtc_program *x, const 
         *log = NULL;
     if (st != GB_OK)
         return st;
+    if (gb_compiler_get() == GB_COMPILER_NVCC)
+        return gb_nvrtc_nvcc_program(x, arch, opts, n_opts, cubin, size, lowered, log);
     if ((st = gb_nvrtc_build_x(x->name, x->source, arch, opts, n_opts, x, &prog, log)) != GB_OK)
         return st;
     r = nv.nvrtcGetCUBINSize(prog, size);

@@ -24,6 +24,8 @@ enum gb_status gb_session_open(struct gb_session *s, int ordinal, const char *co
     if (gb_nvrtc_version(nvrtc, sizeof nvrtc) != GB_OK)
         nvrtc[0] = '\0';
     gb_run_info_init(&s->info, command_line, nvrtc);
+    if ((st = gb_compiler_describe(s->info.compiler, sizeof s->info.compiler)) != GB_OK)
+        return st;
     s->info.has_device = 1;
     s->info.device = s->gpu.info;
     snprintf(s->info.cuda_driver, sizeof s->info.cuda_driver, "%d.%d", s->gpu.info.driver_version / 1000,

@@ -488,7 +488,9 @@ def plan(points_path, src, out, kernels=()):
         pid = point_id(pt)
         with open(os.path.join(out, "twins", pid + ".cu"), "w") as f:
             f.write(emit(p, src, pid))
-        rows.append(f"{pid}\t{pt['kernel']}\t{pt['bench']}\t{pt['role']}\t{p.config()}")
+        # The kernel's function name, as Nsight Compute's -k matches it (no template arguments).
+        fn = re.sub(r"<.*", "", p.kernel).strip()
+        rows.append(f"{pid}\t{pt['kernel']}\t{pt['bench']}\t{pt['role']}\t{p.config()}\t{fn}")
     # gpubound's side: each corpus spec, its benches narrowed by one more
     # restriction to the points (the same benches, in the same order, so the
     # problems and their inputs are the same as the corpus spec's).
@@ -523,15 +525,61 @@ def kv_line(path):
     return None
 
 
-def table(points_path, raw):
-    points = json.load(open(points_path))
+def gb_records(raw, prefix, kernels):
+    """gpubound's records of each corpus kernel's run RAW/PREFIX-KERNEL, by (kernel, bench, axes)."""
     gb = {}
-    for kdir in sorted({pt["kernel"] for pt in points}):
+    for kdir in kernels:
         try:
-            for r in json.load(open(os.path.join(raw, f"gb-{kdir}", "results.json"))):
+            for r in json.load(open(os.path.join(raw, f"{prefix}-{kdir}", "results.json"))):
                 gb[(kdir, r["bench"], tuple(sorted((k, int(v)) for k, v in r["axes"].items())))] = r
         except (OSError, ValueError):
             pass
+    return gb
+
+
+def ncu_median_ms(raw, pid):
+    """The median gpu__time_duration of the twin's launches that Nsight Compute
+    timed (RAW/ncu-PID.csv), in ms, and how many; (None, 0) without them."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+    from truth_compare import ncu_durations
+    try:
+        v = sorted(ncu_durations(os.path.join(raw, f"ncu-{pid}.csv"), ""))
+    except (OSError, StopIteration, ValueError, KeyError, IndexError):
+        return None, 0
+    if not v:
+        return None, 0
+    n = len(v)
+    return (v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2) / 1e6, n
+
+
+def gb_median_ms(r):
+    return r["time_ns"]["median"] / 1e6 if r and r.get("status") == "ok" else None
+
+
+def gap_pct(a, b):
+    return (a - b) / b * 100 if a and b else None
+
+
+TABLE_HEAD = [
+    "# Corpus kernels: gpubound against their plain twins\n",
+    "GPU: {gpu}\n",
+    "gpubound: `run SPEC/BENCH` (the point picked by a restriction; the median of `gpu__time_duration`, "
+    "hot), with its default compiler (NVRTC) and with `--compiler nvcc`. Twin: nvcc -O3 -arch=sm_90, "
+    "cudaMalloc, host-made inputs, `<<<>>>` on the default stream, hot; *ncu*: Nsight Compute's "
+    "`gpu__time_duration` of 15 of the twin's launches after its first 11 (`--cache-control none "
+    "--clock-control none`), median: the twin's own kernel time, clock against like clock; *batch*: "
+    "CUDA events around a batch of back-to-back launches over the launches, median of 7 batches "
+    "(includes the gaps between launches). Gaps: (twin ncu - gpubound) / gpubound; the batch gap "
+    "against gpubound's default.\n",
+    "| kernel/bench | config | role | gpubound nvrtc (ms) | gpubound nvcc (ms) | twin ncu (ms) | gap nvrtc | "
+    "gap nvcc | within 2%: nvrtc, nvcc | twin batch (ms), gap | status |",
+    "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"]
+
+
+def table(points_path, raw):
+    points = json.load(open(points_path))
+    kernels = sorted({pt["kernel"] for pt in points})
+    gb, gbn = gb_records(raw, "gb", kernels), gb_records(raw, "gbnvcc", kernels)
     gpu = "?"
     try:
         lines = [l.strip() for l in open(os.path.join(raw, "info.txt")) if l.strip()]
@@ -539,47 +587,47 @@ def table(points_path, raw):
                    lines[0] if lines else "?")
     except OSError:
         pass
-    md = ["# Corpus kernels: gpubound against their plain twins\n",
-          f"GPU: {gpu}\n",
-          "gpubound: its default (`run SPEC/BENCH`, the point picked by a restriction; the median of "
-          "`gpu__time_duration`, hot). Twin: nvcc -O3 -arch=sm_90, cudaMalloc, host-made inputs, "
-          "`<<<>>>` on the default stream, hot; *batch*: CUDA events around a batch of back-to-back "
-          "launches over the launches (the clock that matches gpubound's, docs/measurement.md), median "
-          "of 7 batches; *each*: events around each launch, median. Gap: (twin batch - gpubound) / gpubound.\n",
-          "| kernel/bench | config | role | H100 run (ms) | gpubound (ms) | twin batch (ms) | gap | within 2% | "
-          "twin each (ms) | status |",
-          "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |"]
-    tsv = ["point\tgpubound_ms\ttwin_batch_ms\ttwin_each_ms\tgap_pct\twithin\tstatus"]
-    n_in = n_cmp = 0
+    md = [h.replace("{gpu}", gpu) for h in TABLE_HEAD]
+    tsv = ["point\tgpubound_ms\tgpubound_nvcc_ms\ttwin_ncu_ms\tgap_pct\tgap_nvcc_pct\twithin\twithin_nvcc\t"
+           "twin_batch_ms\tbatch_gap_pct\tstatus"]
+    n_in = n_in_nvcc = n_cmp = n_cmp_nvcc = 0
+    yn = lambda w: "" if w is None else ("yes" if w else "**no**")
+    f = lambda x: "" if x is None else f"{x:.4f}"
+    fp = lambda x: "" if x is None else f"{x:+.2f}%"
     for pt in points:
         pid = point_id(pt)
         key = (pt["kernel"], pt["bench"], tuple(sorted(pt["axes"].items())))
-        r = gb.get(key)
+        r, rn = gb.get(key), gbn.get(key)
         t = kv_line(os.path.join(raw, f"twin-{pid}.txt"))
-        g = r["time_ns"]["median"] / 1e6 if r and r.get("status") == "ok" else None
+        g, gn = gb_median_ms(r), gb_median_ms(rn)
+        tn, n_ncu = ncu_median_ms(raw, pid)
         tb = float(t["batch_ms"]) if t else None
-        te = float(t["each_ms"]) if t else None
         status = []
         if g is None:
             status.append("gpubound: " + (r.get("status", "?") + " " + str(r.get("reason", ""))).strip()
                           if r else "gpubound: no record")
         if t is None:
             status.append("twin: " + twin_failure(raw, pid))
-        gap = (tb - g) / g * 100 if g and tb else None
+        elif tn is None:
+            status.append("ncu: no launch timed")
+        gap, gapn, gapb = gap_pct(tn, g), gap_pct(tn, gn), gap_pct(tb, g)
         within = None if gap is None else abs(gap) <= 2.0
-        if within is not None:
-            n_cmp += 1
-            n_in += within
+        within_n = None if gapn is None else abs(gapn) <= 2.0
+        n_cmp += within is not None
+        n_in += bool(within)
+        n_cmp_nvcc += within_n is not None
+        n_in_nvcc += bool(within_n)
         cfg = " ".join(f"{k}={v}" for k, v in pt["axes"].items())
-        f = lambda x: "" if x is None else f"{x:.4f}"
-        md.append(f"| {pt['kernel']}/{pt['bench']} | {cfg} | {pt['role']} | {pt['h100_median_ns'] / 1e6:.4f} | "
-                  f"{f(g)} | {f(tb)} | {'' if gap is None else f'{gap:+.2f}%'} | "
-                  f"{'' if within is None else ('yes' if within else '**no**')} | {f(te)} | "
+        md.append(f"| {pt['kernel']}/{pt['bench']} | {cfg} | {pt['role']} | {f(g)} | {f(gn)} | {f(tn)} | "
+                  f"{fp(gap)} | {fp(gapn)} | {yn(within)}, {yn(within_n)} | {f(tb)}, {fp(gapb)} | "
                   f"{'; '.join(status) or 'ok'} |")
-        tsv.append(f"{pid}\t{f(g)}\t{f(tb)}\t{f(te)}\t{'' if gap is None else f'{gap:.3f}'}\t"
-                   f"{'' if within is None else int(within)}\t{'; '.join(status) or 'ok'}")
-    md.append(f"\n{n_in} of {n_cmp} compared points within 2% ({len(points)} points planned).\n")
-    return "\n".join(md) + "\n", "\n".join(tsv) + "\n", n_in, n_cmp, len(points)
+        tsv.append("\t".join([pid, f(g), f(gn), f(tn), "" if gap is None else f"{gap:.3f}",
+                              "" if gapn is None else f"{gapn:.3f}", "" if within is None else str(int(within)),
+                              "" if within_n is None else str(int(within_n)), f(tb),
+                              "" if gapb is None else f"{gapb:.3f}", "; ".join(status) or "ok"]))
+    md.append(f"\nTwin's kernel time (ncu) against gpubound: {n_in} of {n_cmp} compared points within 2% "
+              f"with NVRTC, {n_in_nvcc} of {n_cmp_nvcc} with --compiler nvcc ({len(points)} points planned).\n")
+    return "\n".join(md) + "\n", "\n".join(tsv) + "\n", (n_in, n_cmp, n_in_nvcc, n_cmp_nvcc), len(points)
 
 
 def twin_failure(raw, pid):
@@ -616,12 +664,13 @@ def main(argv):
         elif cmd == "plan" and len(args) >= 3:
             plan(args[0], args[1], args[2], args[3:])
         elif cmd == "table" and len(args) == 3:
-            md, tsv, n_in, n_cmp, n = table(args[0], args[1])
+            md, tsv, (n_in, n_cmp, n_in_nvcc, n_cmp_nvcc), n = table(args[0], args[1])
             with open(os.path.join(args[2], "corpus-twins.md"), "w") as f:
                 f.write(md)
             with open(os.path.join(args[2], "corpus-twins.tsv"), "w") as f:
                 f.write(tsv)
-            print(f"{n_in} of {n_cmp} compared points within 2% ({n} planned)")
+            print(f"{n_in} of {n_cmp} compared points within 2% with NVRTC, {n_in_nvcc} of {n_cmp_nvcc} "
+                  f"with --compiler nvcc ({n} planned)")
         elif cmd == "eval" and len(args) >= 1:
             names = {k: float(v) for k, v in (a.split("=", 1) for a in args[1:])}
             print(c_num(ev(args[0], names)))

@@ -96,6 +96,7 @@ static const char *const scan_names[] = {"none", "pages", "granules", NULL};
 struct cfg {
     int kernel, alloc, fill, launch, stream, ctx, sched, before, flush, timing, order, scan;
     size_t offset;        /* bytes added to every buffer's base */
+    size_t pre;           /* an unused allocation of this many bytes just before the kernel's buffers */
     size_t vmm_gran;      /* cuMemCreate granularity (0: the recommended one) */
     int persist;          /* persisting-L2 set-aside at its maximum for the whole run */
     int carveout;         /* preferred shared-memory carveout in percent (-1: leave) */
@@ -118,6 +119,7 @@ static void usage(FILE *f)
             "                      cudaMallocManaged, cuMemAlloc (as gpubound), cuMemCreate and map (VMM)\n"
             "  --vmm-gran BYTES    granularity of --alloc vmm (default: the recommended one)\n"
             "  --offset BYTES      every buffer's base moved BYTES into a larger allocation\n"
+            "  --pre BYTES         an unused allocation of BYTES (same allocator) just before the buffers\n"
             "  --order plain|gpubound  allocation sequence: the buffers alone (default), or gpubound's\n"
             "                      (a 64-byte scratch word, a flush buffer of twice the L2 written once,\n"
             "                      a 16-byte result, each output three times: data, initial copy, reference)\n"
@@ -211,6 +213,7 @@ static int parse_args(int argc, char **argv, struct cfg *c, int *selftest)
         size_t n = 0;
         int bad = 0;
         if (!strcmp(a, "--offset")) bad = parse_size(v, &c->offset);
+        else if (!strcmp(a, "--pre")) bad = parse_size(v, &c->pre);
         else if (!strcmp(a, "--vmm-gran")) bad = parse_size(v, &c->vmm_gran);
         else if (!strcmp(a, "--carveout")) { bad = parse_size(v, &n) || n > 100; c->carveout = (int)n; }
         else if (!strcmp(a, "--cache-config")) {
@@ -984,6 +987,8 @@ static int run_twin(struct cfg *c)
         flush_make(&r);             /* the priming session's flush buffer */
         (void)dalloc(&r.m, 16);     /* the comparison's result */
     }
+    if (c->pre)
+        (void)dalloc(&r.m, c->pre);
     for (int i = 0; i < r.n_buf; i++) {
         r.buf[i].d = dalloc(&r.m, r.buf[i].bytes);
         if (c->order == O_GPUBOUND && r.buf[i].output) {
@@ -1046,9 +1051,9 @@ static int run_twin(struct cfg *c)
     time_samples(&r, auto_samples(c, est), ms);
     int mhz1 = sm_mhz();
     char what[256];
-    snprintf(what, sizeof what, "alloc=%s offset=%zu order=%s fill=%s launch=%s stream=%s ctx=%s sched=%s persist=%d "
+    snprintf(what, sizeof what, "alloc=%s offset=%zu pre=%zu order=%s fill=%s launch=%s stream=%s ctx=%s sched=%s persist=%d "
              "carveout=%d before=%s flush=%s timing=%s",
-             alloc_names[c->alloc], c->offset, order_names[c->order], fill_names[c->fill], launch_names[c->launch],
+             alloc_names[c->alloc], c->offset, c->pre, order_names[c->order], fill_names[c->fill], launch_names[c->launch],
              stream_names[c->stream], ctx_names[c->ctx], sched_names[c->sched], c->persist, c->carveout,
              before_names[c->before], flush_names[c->flush], timing_names[c->timing]);
     print_result(&r, what, ms, first_ms, mhz0, mhz1);
