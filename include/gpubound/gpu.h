@@ -232,6 +232,9 @@ struct gb_nvrtc_program {
     const char *const *header_sources;
     int n_exprs;
     const char (*exprs)[GB_KERNEL_NAME_LEN];  /* name expressions to lower */
+    int user;                            /* 1: a kernel spec's source (the user's kernel), built by
+                                          * the compiler gb_compiler_set chose; 0: gpubound's own
+                                          * kernels, always by NVRTC */
 };
 
 /* gb_gpu_module_source for a program with headers and name expressions.
@@ -358,19 +361,25 @@ GB_API enum gb_status gb_nvrtc_compile_program(const struct gb_nvrtc_program *pr
                                         const char *const *opts, int n_opts, char **cubin,
                                         size_t *size, char ***lowered, char **log);
 
-/* The compiler every module of this process is built with: NVRTC (the
- * default) or the toolkit's nvcc (`run --compiler nvcc`), whose cubin is
- * the one a program built with `nvcc -O3 -arch=sm_XY` runs; the two front
- * ends emit different code for the same source (docs/measurement.md, "The
- * compiler"). Set it before the first compile; not thread-safe. */
-enum gb_compiler { GB_COMPILER_NVRTC, GB_COMPILER_NVCC, GB_COMPILER_COUNT };
+/* The compiler that builds the user's kernels (kernel spec sources,
+ * gb_nvrtc_program.user): NVRTC, the toolkit's nvcc (whose cubin is the
+ * one a program built with `nvcc -O3 -arch=sm_XY` runs; the two front ends
+ * emit different code for some sources, docs/measurement.md, "The
+ * compiler"), or auto (the default): nvcc where one is found, else NVRTC.
+ * gpubound's own kernels are always built by NVRTC. Set it before the
+ * first compile; not thread-safe. */
+enum gb_compiler { GB_COMPILER_NVRTC, GB_COMPILER_NVCC, GB_COMPILER_AUTO, GB_COMPILER_COUNT };
 GB_API void gb_compiler_set(enum gb_compiler c);
 GB_API enum gb_compiler gb_compiler_get(void);
-/* "nvrtc" or "nvcc"; gb_compiler_parse: the compiler of that name, or -1. */
+/* "nvrtc", "nvcc" or "auto"; gb_compiler_parse: the choice of that name, or -1. */
 GB_API const char *gb_compiler_name(enum gb_compiler c);
 GB_API int gb_compiler_parse(const char *name);
-/* The chosen compiler and its version, "nvrtc 13.0" or "nvcc 13.0.88"
- * (what run.json records), or the error when it cannot be found. */
+/* The compiler that builds a program (`user`: a kernel spec's source): NVRTC
+ * or nvcc, the choice resolved (auto: nvcc when gb_nvcc_version finds one). */
+GB_API enum gb_compiler gb_compiler_for(int user);
+/* The compiler of the user's kernels and its version, "nvrtc 13.0" or
+ * "nvcc 13.0.88" (what run.json records), or the error when the chosen one
+ * cannot be found. */
 GB_API enum gb_status gb_compiler_describe(char *buf, size_t n);
 /* nvcc's version ("13.0.88"), or GB_ERR_UNSUPPORTED when no nvcc is found
  * ($GB_NVCC, $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin, PATH). */

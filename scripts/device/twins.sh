@@ -10,8 +10,8 @@
 # host-made inputs, cudaMalloc, <<<>>>, hot launches timed by events) and the
 # corpus specs narrowed to those points by one restriction; nvcc builds the
 # twins in parallel; then per corpus kernel gpubound runs its narrowed spec
-# (its default: profiler clock, hot), once with NVRTC and once with
-# --compiler nvcc, and the twins of its points run, one after the other,
+# (its default: profiler clock, hot, the compiler its run.json names), once
+# more with --compiler nvrtc, and the twins of its points run, one after the other,
 # each once more under Nsight Compute ($NCU, default ncu) for its kernel's
 # own gpu__time_duration. Writes
 #   OUTDIR/corpus-twins.md   per bench and configuration: both medians, the gap, within 2% or not
@@ -111,8 +111,8 @@ else
             --no-report
         lim=$(($(left) - 5))
         [ "$lim" -gt 60 ] && lim=60
-        [ "$lim" -gt 8 ] && timed "gpubound-nvcc $k" "$lim" "$raw/gbnvcc-$k.log" "$gb" run \
-            "$tmp/gen/gb/$k/spec.json" --compiler nvcc --out "$raw/gbnvcc-$k" --no-report
+        [ "$lim" -gt 8 ] && timed "gpubound-nvrtc $k" "$lim" "$raw/gbnvrtc-$k.log" "$gb" run \
+            "$tmp/gen/gb/$k/spec.json" --compiler nvrtc --out "$raw/gbnvrtc-$k" --no-report
         # shellcheck disable=SC2013  # ids are single words
         for id in $(awk -F'\t' -v k="$k" '$2 == k { print $1 }' "$tmp/gen/points.tsv"); do
             if [ ! -x "$tmp/gen/bin/$id" ] || [ "$(left)" -lt 3 ]; then
@@ -158,7 +158,7 @@ timed table 30 "$raw/table.txt" python3 "$gen" table "$raw/points.json" "$raw" "
 echo
 echo "twins.sh: $(cat "$raw/table.txt" 2>/dev/null) in $(elapsed) s; $out/corpus-twins.md"
 if [ -f "$out/corpus-twins.tsv" ]; then
-    awk -F'\t' 'NR > 1 && ($7 != "1" || $8 != "1") { printf "  %-28s gpubound %-9s nvcc %-9s twin ncu %-9s gaps %-8s %-8s %s\n", $1, $2, $3, $4, $5, $6, $11 }' \
+    awk -F'\t' 'NR > 1 && ($7 != "1" || $8 != "1") { printf "  %-28s gpubound %-9s nvrtc %-9s twin ncu %-9s gaps %-8s %-8s %s\n", $1, $2, $3, $4, $5, $6, $11 }' \
         "$out/corpus-twins.tsv" | head -n 24
 fi
 exit $failed

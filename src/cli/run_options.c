@@ -97,7 +97,7 @@ static int gb_opt_compiler(const struct gb_run_opt *o, const char *arg, struct g
     int c = gb_compiler_parse(arg);
     (void)o;
     if (c < 0)
-        return gb_cli_usage("run", "--compiler takes nvrtc or nvcc, not '%s'", arg);
+        return gb_cli_usage("run", "--compiler takes auto, nvcc or nvrtc, not '%s'", arg);
     a->compiler = c;
     gb_compiler_set((enum gb_compiler)c);
     return -1;
@@ -178,6 +178,7 @@ int gb_run_args_parse(int argc, char **argv, struct gb_run_args *a)
     memset(a, 0, sizeof *a);
     a->report = 1;
     a->max_points = GB_PLAN_MAX_POINTS;
+    a->compiler = GB_COMPILER_AUTO;
     a->fmt = GB_FORMAT_TABLE;
     gb_measure_opts_default(&a->mo);
     if (!(a->sets = calloc((size_t)argc + 1, sizeof *a->sets)))

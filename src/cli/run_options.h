@@ -87,12 +87,13 @@ struct gb_run_args {
       "GPU's kernel timestamps (CUPTI activity), else CUDA events, where\n"                        \
       "one cannot be had (a launch without a kernel, a copy: CUPTI);\n"                            \
       "profiler, cupti or events: that clock only")                                                \
-    X("compiler", 'Y', 0, required_argument, "--compiler NAME", gb_opt_compiler, compiler,           \
+    X("compiler", 'Y', 0, required_argument, "--compiler NAME", gb_opt_compiler, compiler,          \
       GB_OPT_NONE, "compiler",                                                                     \
-      "nvrtc (default): every kernel compiled by NVRTC at run time; nvcc:\n"                       \
-      "by the toolkit's nvcc -cubin -O3, the machine code a program built\n"                       \
-      "with nvcc -O3 runs (the two differ for some kernels by up to 10%;\n"                        \
-      "docs/measurement.md, \"The compiler\"); run.json records which")                             \
+      "what builds a kernel spec's kernels: auto (default: nvcc where the\n"                       \
+      "toolkit has it, else NVRTC), nvcc (-cubin -O3: the machine code a\n"                        \
+      "program built with nvcc -O3 runs) or nvrtc; the two can differ by\n"                        \
+      "10% and more (docs/measurement.md, \"The compiler\"); run.json records\n"                   \
+      "which; gpubound's own suites are always built by NVRTC")                                    \
     X("isolate", 'I', 0, required_argument, "--isolate MS", gb_opt_positive, mo.isolate_s,         \
       GB_OPT_POSITIVE(1000, 1, 1000.0, "milliseconds"), "isolate_s",                   \
       "leave the GPU idle MS milliseconds (up to 1000) right before each\n"                        \

@@ -179,7 +179,7 @@ static enum gb_status gb_key_of(const char *arch, const struct gb_nvrtc_program 
     gb_hash_update(h, x->source, strlen(x->source));
     gb_hash_update(h, arch, strlen(arch));
     gb_hash_update(h, nvrtc_ver, strlen(nvrtc_ver));
-    if (gb_compiler_get() != GB_COMPILER_NVRTC) {
+    if (gb_compiler_for(x->user) != GB_COMPILER_NVRTC) {
         /* Another compiler's cubin is another module; NVRTC's keys stay as they were. */
         char ver[32] = "";
         if ((st = gb_nvcc_version(ver, sizeof ver)) != GB_OK)

@@ -3,6 +3,7 @@
  * can time the machine code a CUDA program built with `nvcc -O3 -arch=sm_XY`
  * runs. The two front ends do not emit the same PTX for the same source and
  * options (docs/measurement.md, "The compiler"). No GPU is needed. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -19,9 +20,10 @@
 
 extern char **environ;
 
-static enum gb_compiler gb_chosen = GB_COMPILER_NVRTC;
+static enum gb_compiler gb_chosen = GB_COMPILER_AUTO;
 
-static const char *const gb_compiler_names[] = {[GB_COMPILER_NVRTC] = "nvrtc", [GB_COMPILER_NVCC] = "nvcc"};
+static const char *const gb_compiler_names[] = {
+    [GB_COMPILER_NVRTC] = "nvrtc", [GB_COMPILER_NVCC] = "nvcc", [GB_COMPILER_AUTO] = "auto"};
 
 void gb_compiler_set(enum gb_compiler c)
 {
@@ -133,13 +135,23 @@ enum gb_status gb_nvcc_version(char *buf, size_t n)
     return GB_OK;
 }
 
+enum gb_compiler gb_compiler_for(int user)
+{
+    char ver[32];
+    if (!user || gb_chosen == GB_COMPILER_NVRTC)
+        return GB_COMPILER_NVRTC;
+    if (gb_chosen == GB_COMPILER_NVCC)
+        return GB_COMPILER_NVCC;
+    return gb_nvcc_version(ver, sizeof ver) == GB_OK ? GB_COMPILER_NVCC : GB_COMPILER_NVRTC;
+}
+
 enum gb_status gb_compiler_describe(char *buf, size_t n)
 {
     char ver[32] = "";
-    enum gb_status st = gb_chosen == GB_COMPILER_NVCC ? gb_nvcc_version(ver, sizeof ver)
-                                                      : gb_nvrtc_version(ver, sizeof ver);
+    enum gb_compiler c = gb_compiler_for(1);
+    enum gb_status st = c == GB_COMPILER_NVCC ? gb_nvcc_version(ver, sizeof ver) : gb_nvrtc_version(ver, sizeof ver);
     if (st == GB_OK)
-        snprintf(buf, n, "%s %s", gb_compiler_name(gb_chosen), ver);
+        snprintf(buf, n, "%s %s", gb_compiler_name(c), ver);
     return st;
 }
 
@@ -159,6 +171,44 @@ static enum gb_status gb_nvcc_put(const char *dir, const char *name, const char 
     return st != GB_OK ? st : gb_write_file_atomic(path, text, strlen(text));
 }
 
+/* 1 when identifier `name` (len bytes) stands in a #pragma line of `text`:
+ * nvcc leaves a pragma's argument unexpanded ("#pragma unroll unroll"
+ * unrolls by the macro in NVRTC, names a variable in nvcc). */
+static int gb_in_pragma(const char *text, const char *name, size_t len)
+{
+    for (const char *p = strstr(text, "pragma"); p; p = strstr(p + 6, "pragma")) {
+        const char *hash = p;
+        while (hash > text && (hash[-1] == ' ' || hash[-1] == '\t'))
+            hash--;
+        if (hash == text || hash[-1] != '#')
+            continue;
+        size_t line = strcspn(p, "\n");
+        for (const char *q = p + 6; q + len <= p + line; q++)
+            if (memcmp(q, name, len) == 0 && !(isalnum((unsigned char)q[-1]) || q[-1] == '_') &&
+                !(isalnum((unsigned char)q[len]) || q[len] == '_'))
+                return 1;
+    }
+    return 0;
+}
+
+/* One -D option as a #define, and, for a name a #pragma uses, first a
+ * constant of its (numeric) value for nvcc's unexpanded pragma argument. */
+static char *gb_nvcc_define(char *p, const char *opt, const struct gb_nvrtc_program *x)
+{
+    size_t name_len = strcspn(opt + 2, "=");
+    const char *name = opt + 2, *val = opt[2 + name_len] == '=' ? opt + 3 + name_len : "1";
+    char *end;
+    double v = strtod(val, &end);
+    int numeric = end != val && *end == '\0';
+    int used = gb_in_pragma(x->source, name, name_len);
+    for (int h = 0; !used && h < x->n_headers; h++)
+        used = gb_in_pragma(x->header_sources[h], name, name_len);
+    if (used && numeric)
+        p += sprintf(p, "static constexpr %s %.*s = %s;\n", v == (double)(long long)v ? "long long" : "double",
+                     (int)name_len, name, val);
+    return p + sprintf(p, "#define %.*s %s\n", (int)name_len, name, val);
+}
+
 /* The translation unit nvcc compiles: the runtime's and the narrow types'
  * headers first (an axis named like a header's identifier, `n`, must not
  * reach them), then the -D options as #defines, then the source. */
@@ -166,18 +216,14 @@ static char *gb_nvcc_unit(const struct gb_nvrtc_program *x, const char *const *o
 {
     size_t n = strlen(x->source) + 256 + strlen(x->name);
     for (int i = 0; i < n_opts; i++)
-        n += strlen(opts[i]) + 16;
+        n += 2 * strlen(opts[i]) + 64;
     char *u = malloc(n), *p = u;
     if (!u)
         return NULL;
     p += sprintf(p, "#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n");
-    for (int i = 0; i < n_opts; i++) {
-        if (strncmp(opts[i], "-D", 2) != 0)
-            continue;
-        size_t name_len = strcspn(opts[i] + 2, "=");
-        const char *val = opts[i][2 + name_len] == '=' ? opts[i] + 3 + name_len : "1";
-        p += sprintf(p, "#define %.*s %s\n", (int)name_len, opts[i] + 2, val);
-    }
+    for (int i = 0; i < n_opts; i++)
+        if (strncmp(opts[i], "-D", 2) == 0)
+            p = gb_nvcc_define(p, opts[i], x);
     p += sprintf(p, "#line 1 \"%s\"\n", x->name);
     strcpy(p, x->source);
     return u;

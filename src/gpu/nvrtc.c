@@ -283,7 +283,7 @@ enum gb_status gb_nvrtc_compile_program(const struct gb_nvrtc_program *x, const 
         *log = NULL;
     if (st != GB_OK)
         return st;
-    if (gb_compiler_get() == GB_COMPILER_NVCC)
+    if (gb_compiler_for(x->user) == GB_COMPILER_NVCC)
         return gb_nvrtc_nvcc_program(x, arch, opts, n_opts, cubin, size, lowered, log);
     if ((st = gb_nvrtc_build_x(x->name, x->source, arch, opts, n_opts, x, &prog, log)) != GB_OK)
         return st;

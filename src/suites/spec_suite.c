@@ -60,6 +60,7 @@ static void gb_spec_fill_program(const struct gb_spec *spec, struct gb_nvrtc_pro
     prog->n_headers = spec->n_headers;
     prog->header_names = spec->header_names;
     prog->header_sources = spec->header_texts;
+    prog->user = 1;
 }
 
 static enum gb_status gb_spec_kernel_program(void *ctx, const char *const *opts, int n_opts,

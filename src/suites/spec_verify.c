@@ -75,7 +75,8 @@ static enum gb_status gb_ref_function(const struct gb_spec_bench *b, struct gb_p
     struct gb_nvrtc_program prog = {.name = spec->sources[b->ref.source].name,
                                     .source = spec->sources[b->ref.source].text,
                                     .n_headers = nh, .header_names = hn, .header_sources = hs,
-                                    .n_exprs = 1, .exprs = (const char (*)[GB_KERNEL_NAME_LEN])exprs};
+                                    .n_exprs = 1, .exprs = (const char (*)[GB_KERNEL_NAME_LEN])exprs,
+                                    .user = 1};
     enum gb_status st = gb_gpu_module_program(p->gpu, &prog, optp, n, &m, &lowered);
     if (st != GB_OK)
         return st;

@@ -12,6 +12,7 @@ value_for() {
     METHOD) echo read ;;
     CLOCK) echo events ;;
     FMT) echo csv ;;
+    NAME) echo nvrtc ;;
     *) echo "unknown metavariable $1" >&2; echo "?" ;;
     esac
 }

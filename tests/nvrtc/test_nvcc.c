@@ -41,7 +41,7 @@ static void program(struct gb_nvrtc_program *x, const char **hn, const char **hs
     snprintf(exprs[0], GB_KERNEL_NAME_LEN, "scale<3>");
     *x = (struct gb_nvrtc_program){.name = "scale.cu", .source = kernel_src, .n_headers = 1,
                                    .header_names = hn, .header_sources = hs, .n_exprs = 1,
-                                   .exprs = (const char (*)[GB_KERNEL_NAME_LEN])exprs};
+                                   .exprs = (const char (*)[GB_KERNEL_NAME_LEN])exprs, .user = 1};
 }
 
 /* A cubin is an ELF file: its magic, and the lowered name inside it. */
@@ -116,6 +116,26 @@ static void test_defines_reach_the_kernel(void **state)
     assert_non_null(strstr(gb_error_message(), "\"n\""));
 }
 
+/* nvcc leaves "#pragma unroll NAME" unexpanded: the define is also a constant. */
+static void test_pragma_argument(void **state)
+{
+    (void)state;
+    if (!have_nvcc())
+        skip();
+    struct gb_nvrtc_program x = {.name = "unrolled.cu", .user = 1,
+                                 .source = "extern \"C\" __global__ void k(float *y, int count)\n"
+                                           "{\n"
+                                           "#pragma unroll unroll\n"
+                                           "    for (int i = 0; i < count; i++) y[i] += 1.0f;\n"
+                                           "}\n"};
+    const char *opts[] = {"-Dunroll=4"};
+    char *cubin = NULL;
+    size_t size = 0;
+    assert_int_equal(gb_nvcc_compile_program(&x, "sm_90", opts, 1, &cubin, &size, NULL), GB_OK);
+    assert_true(elf_holds(cubin, size, "k"));
+    free(cubin);
+}
+
 static void test_key_differs(void **state)
 {
     (void)state;
@@ -123,14 +143,22 @@ static void test_key_differs(void **state)
         skip();
     struct gb_nvrtc_program x;
     const char *hn[1], *hs[1], *opts[] = {"-Dn=7"};
-    char exprs[1][GB_KERNEL_NAME_LEN], k1[GB_MODULE_KEY_LEN], k2[GB_MODULE_KEY_LEN], d[64];
+    char exprs[1][GB_KERNEL_NAME_LEN], k1[GB_MODULE_KEY_LEN], k2[GB_MODULE_KEY_LEN], k3[GB_MODULE_KEY_LEN], d[64];
     program(&x, hn, hs, exprs);
+    gb_compiler_set(GB_COMPILER_NVRTC);
     assert_int_equal(gb_module_key("sm_90", &x, opts, 1, k1), GB_OK);
     gb_compiler_set(GB_COMPILER_NVCC);
     assert_int_equal(gb_module_key("sm_90", &x, opts, 1, k2), GB_OK);
     assert_int_equal(gb_compiler_describe(d, sizeof d), GB_OK);
+    x.user = 0; /* gpubound's own kernels stay NVRTC's */
+    assert_int_equal(gb_module_key("sm_90", &x, opts, 1, k3), GB_OK);
+    gb_compiler_set(GB_COMPILER_AUTO);
+    assert_int_equal(gb_compiler_for(1), GB_COMPILER_NVCC);
+    assert_int_equal(gb_compiler_for(0), GB_COMPILER_NVRTC);
     gb_compiler_set(GB_COMPILER_NVRTC);
+    assert_int_equal(gb_compiler_for(1), GB_COMPILER_NVRTC);
     assert_string_not_equal(k1, k2);
+    assert_string_equal(k1, k3);
     assert_int_equal(strncmp(d, "nvcc ", 5), 0);
     assert_int_equal(gb_compiler_parse("nvcc"), GB_COMPILER_NVCC);
     assert_int_equal(gb_compiler_parse("clang"), -1);
@@ -142,6 +170,7 @@ int main(void)
         cmocka_unit_test(test_compiles_with_names),
         cmocka_unit_test(test_error_is_one_line),
         cmocka_unit_test(test_defines_reach_the_kernel),
+        cmocka_unit_test(test_pragma_argument),
         cmocka_unit_test(test_key_differs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -564,22 +564,30 @@ TABLE_HEAD = [
     "# Corpus kernels: gpubound against their plain twins\n",
     "GPU: {gpu}\n",
     "gpubound: `run SPEC/BENCH` (the point picked by a restriction; the median of `gpu__time_duration`, "
-    "hot), with its default compiler (NVRTC) and with `--compiler nvcc`. Twin: nvcc -O3 -arch=sm_90, "
+    "hot), with its default compiler ({compiler}, as run.json's cuda.compiler says) and with "
+    "`--compiler nvrtc`. Twin: nvcc -O3 -arch=sm_90, "
     "cudaMalloc, host-made inputs, `<<<>>>` on the default stream, hot; *ncu*: Nsight Compute's "
     "`gpu__time_duration` of 15 of the twin's launches after its first 11 (`--cache-control none "
     "--clock-control none`), median: the twin's own kernel time, clock against like clock; *batch*: "
     "CUDA events around a batch of back-to-back launches over the launches, median of 7 batches "
     "(includes the gaps between launches). Gaps: (twin ncu - gpubound) / gpubound; the batch gap "
     "against gpubound's default.\n",
-    "| kernel/bench | config | role | gpubound nvrtc (ms) | gpubound nvcc (ms) | twin ncu (ms) | gap nvrtc | "
-    "gap nvcc | within 2%: nvrtc, nvcc | twin batch (ms), gap | status |",
+    "| kernel/bench | config | role | gpubound default (ms) | gpubound nvrtc (ms) | twin ncu (ms) | gap default | "
+    "gap nvrtc | within 2%: default, nvrtc | twin batch (ms), gap | status |",
     "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"]
 
 
 def table(points_path, raw):
     points = json.load(open(points_path))
     kernels = sorted({pt["kernel"] for pt in points})
-    gb, gbn = gb_records(raw, "gb", kernels), gb_records(raw, "gbnvcc", kernels)
+    gb, gbn = gb_records(raw, "gb", kernels), gb_records(raw, "gbnvrtc", kernels)
+    compiler = "?"
+    for kdir in kernels:
+        try:
+            compiler = json.load(open(os.path.join(raw, f"gb-{kdir}", "run.json")))["cuda"]["compiler"]
+            break
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
     gpu = "?"
     try:
         lines = [l.strip() for l in open(os.path.join(raw, "info.txt")) if l.strip()]
@@ -587,8 +595,8 @@ def table(points_path, raw):
                    lines[0] if lines else "?")
     except OSError:
         pass
-    md = [h.replace("{gpu}", gpu) for h in TABLE_HEAD]
-    tsv = ["point\tgpubound_ms\tgpubound_nvcc_ms\ttwin_ncu_ms\tgap_pct\tgap_nvcc_pct\twithin\twithin_nvcc\t"
+    md = [h.replace("{gpu}", gpu).replace("{compiler}", compiler) for h in TABLE_HEAD]
+    tsv = ["point\tgpubound_ms\tgpubound_nvrtc_ms\ttwin_ncu_ms\tgap_pct\tgap_nvrtc_pct\twithin\twithin_nvrtc\t"
            "twin_batch_ms\tbatch_gap_pct\tstatus"]
     n_in = n_in_nvcc = n_cmp = n_cmp_nvcc = 0
     yn = lambda w: "" if w is None else ("yes" if w else "**no**")
@@ -626,7 +634,8 @@ def table(points_path, raw):
                               "" if within_n is None else str(int(within_n)), f(tb),
                               "" if gapb is None else f"{gapb:.3f}", "; ".join(status) or "ok"]))
     md.append(f"\nTwin's kernel time (ncu) against gpubound: {n_in} of {n_cmp} compared points within 2% "
-              f"with NVRTC, {n_in_nvcc} of {n_cmp_nvcc} with --compiler nvcc ({len(points)} points planned).\n")
+              f"with gpubound's default ({compiler}), {n_in_nvcc} of {n_cmp_nvcc} with --compiler nvrtc "
+              f"({len(points)} points planned).\n")
     return "\n".join(md) + "\n", "\n".join(tsv) + "\n", (n_in, n_cmp, n_in_nvcc, n_cmp_nvcc), len(points)
 
 
@@ -669,8 +678,8 @@ def main(argv):
                 f.write(md)
             with open(os.path.join(args[2], "corpus-twins.tsv"), "w") as f:
                 f.write(tsv)
-            print(f"{n_in} of {n_cmp} compared points within 2% with NVRTC, {n_in_nvcc} of {n_cmp_nvcc} "
-                  f"with --compiler nvcc ({n} planned)")
+            print(f"{n_in} of {n_cmp} compared points within 2% with gpubound's default, {n_in_nvcc} of "
+                  f"{n_cmp_nvcc} with --compiler nvrtc ({n} planned)")
         elif cmd == "eval" and len(args) >= 1:
             names = {k: float(v) for k, v in (a.split("=", 1) for a in args[1:])}
             print(c_num(ev(args[0], names)))
