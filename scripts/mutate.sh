@@ -85,6 +85,10 @@ echo "mutate.sh: copying the tracked tree to $work and building it" >&2
 mkdir -p "$work/tree"
 (cd "$src" && git ls-files -z | xargs -0 cp --parents -t "$work/tree")
 b="$work/build"
+# The Python tests' packages, as `make deps` gives the build (before CMake
+# looks for the environment).
+bash "$src/scripts/python_deps.sh" "$b/venv" >"$work/venv.log" 2>&1 ||
+    { echo "mutate.sh: the Python tests' environment could not be made (see $work/venv.log)" >&2; exit 2; }
 if ! { cmake -S "$work/tree" -B "$b" -DGB_CUDA_HOME="$cuda" >/dev/null && cmake --build "$b" -j "$jobs" >"$work/build.log" 2>&1; }; then
     echo "mutate.sh: the unmutated tree does not build (see $work/build.log)" >&2; exit 2
 fi

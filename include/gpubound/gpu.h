@@ -389,6 +389,9 @@ GB_API enum gb_status gb_nvcc_version(char *buf, size_t n);
  * beside it, its other options go to nvcc as they are. No lowered names
  * (gb_nvrtc_compile_program gets them from NVRTC). On GB_ERR_COMPILE *log
  * (when not NULL) is nvcc's output (malloc'ed). Thread-safe. */
+/* CPU seconds (user and system) of the nvcc processes the calling thread
+ * ran since the last call; the count is reset. */
+GB_API double gb_nvcc_take_cpu_s(void);
 GB_API enum gb_status gb_nvcc_compile_program(const struct gb_nvrtc_program *prog, const char *arch,
                                        const char *const *opts, int n_opts, char **cubin, size_t *size,
                                        char **log);

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,6 +50,16 @@ const char *gb_compiler_name(enum gb_compiler c)
     return (int)c >= 0 && c < GB_COMPILER_COUNT ? gb_compiler_names[c] : "?";
 }
 
+/* CPU seconds of the nvcc processes this thread waited for, not yet taken. */
+static _Thread_local double gb_child_cpu_s;
+
+double gb_nvcc_take_cpu_s(void)
+{
+    double s = gb_child_cpu_s;
+    gb_child_cpu_s = 0;
+    return s;
+}
+
 static char nvcc_path[1100];
 static char nvcc_ver[32];
 static pthread_once_t nvcc_once = PTHREAD_ONCE_INIT;
@@ -69,9 +81,12 @@ static int gb_spawn_logged(char *const argv[], const char *log_path)
         errno = rc;
         return -1;
     }
-    while (waitpid(pid, &status, 0) < 0)
+    struct rusage ru;
+    while (wait4(pid, &status, 0, &ru) < 0)
         if (errno != EINTR)
             return -1;
+    gb_child_cpu_s += (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                      (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
@@ -191,6 +206,15 @@ static int gb_in_pragma(const char *text, const char *name, size_t len)
     return 0;
 }
 
+/* 1 when the program's source or one of its headers contains `text`. */
+static int gb_program_mentions(const struct gb_nvrtc_program *x, const char *text)
+{
+    int found = strstr(x->source, text) != NULL;
+    for (int h = 0; !found && h < x->n_headers; h++)
+        found = strstr(x->header_sources[h], text) != NULL;
+    return found;
+}
+
 /* One -D option as a #define, and, for a name a #pragma uses, first a
  * constant of its (numeric) value for nvcc's unexpanded pragma argument. */
 static char *gb_nvcc_define(char *p, const char *opt, const struct gb_nvrtc_program *x)
@@ -209,9 +233,10 @@ static char *gb_nvcc_define(char *p, const char *opt, const struct gb_nvrtc_prog
     return p + sprintf(p, "#define %.*s %s\n", (int)name_len, name, val);
 }
 
-/* The translation unit nvcc compiles: the runtime's and the narrow types'
- * headers first (an axis named like a header's identifier, `n`, must not
- * reach them), then the -D options as #defines, then the source. */
+/* The translation unit nvcc compiles: the runtime's header (and the narrow
+ * types' the program uses) first, so that an axis named like a header's
+ * identifier (`n`) does not reach them, then the -D options as #defines,
+ * then the source. */
 static char *gb_nvcc_unit(const struct gb_nvrtc_program *x, const char *const *opts, int n_opts)
 {
     size_t n = strlen(x->source) + 256 + strlen(x->name);
@@ -220,7 +245,13 @@ static char *gb_nvcc_unit(const struct gb_nvrtc_program *x, const char *const *o
     char *u = malloc(n), *p = u;
     if (!u)
         return NULL;
-    p += sprintf(p, "#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n");
+    p += sprintf(p, "#include <cuda_runtime.h>\n");
+    /* The narrow types' headers too, before the defines, where the source
+     * uses them (each costs about half a second of nvcc's time). */
+    static const char *const narrow[] = {"cuda_fp16.h", "cuda_bf16.h", "cuda_fp8.h"};
+    for (size_t i = 0; i < sizeof narrow / sizeof narrow[0]; i++)
+        if (gb_program_mentions(x, narrow[i]))
+            p += sprintf(p, "#include <%s>\n", narrow[i]);
     for (int i = 0; i < n_opts; i++)
         if (strncmp(opts[i], "-D", 2) == 0)
             p = gb_nvcc_define(p, opts[i], x);

@@ -136,6 +136,26 @@ static void test_pragma_argument(void **state)
     free(cubin);
 }
 
+/* A source that includes the half type's header after an axis named a
+ * (a parameter name of that header):
+ * the header comes first, so the define does not reach it. */
+static void test_narrow_header_first(void **state)
+{
+    (void)state;
+    if (!have_nvcc())
+        skip();
+    struct gb_nvrtc_program x = {.name = "half.cu", .user = 1,
+                                 .source = "#include <cuda_fp16.h>\n"
+                                           "extern \"C\" __global__ void k(__half *y) { y[0] = __float2half((float)a); }\n"};
+    const char *opts[] = {"-Da=3"};
+    char *cubin = NULL;
+    size_t size = 0;
+    assert_int_equal(gb_nvcc_compile_program(&x, "sm_90", opts, 1, &cubin, &size, NULL), GB_OK);
+    free(cubin);
+    assert_true(gb_nvcc_take_cpu_s() > 0);
+    assert_true(gb_nvcc_take_cpu_s() == 0);
+}
+
 static void test_key_differs(void **state)
 {
     (void)state;
@@ -171,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_error_is_one_line),
         cmocka_unit_test(test_defines_reach_the_kernel),
         cmocka_unit_test(test_pragma_argument),
+        cmocka_unit_test(test_narrow_header_first),
         cmocka_unit_test(test_key_differs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
