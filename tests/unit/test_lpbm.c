@@ -882,10 +882,38 @@ static void test_term_table(void **state)
     assert_string_equal(gb_lpbm_form_name(GB_LPBM_RESOURCES), "resources");
 }
 
+/* A counter table for gb_lpbm_counters_fill: the global reductions given or
+ * not, the global atomics absent (the H100 and H200 refuse that metric). */
+static double reductions_counter(void *ctx, const struct gb_record *r, size_t index, const char *metric)
+{
+    const double *red = ctx;
+    (void)r;
+    (void)index;
+    if (strcmp(metric, "smsp__inst_executed_op_global_red.sum") == 0)
+        return *red;
+    if (strstr(metric, "global_atom"))
+        return NAN;
+    return 1000.0;
+}
+
+static void test_counters_reductions_without_atomics(void **state)
+{
+    (void)state;
+    struct gb_lpbm_point p;
+    double red = 4096;
+    memset(&p, 0, sizeof p);
+    gb_lpbm_counters_fill(&p, NULL, 0, reductions_counter, &red);
+    assert_true(p.c_global_atom == 4096);
+    red = NAN;
+    gb_lpbm_counters_fill(&p, NULL, 0, reductions_counter, &red);
+    assert_true(isnan(p.c_global_atom));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cexpr),
+        cmocka_unit_test(test_counters_reductions_without_atomics),
         cmocka_unit_test(test_sgemm_counts),
         cmocka_unit_test(test_reduction_counts),
         cmocka_unit_test(test_example_reduction_atomics),

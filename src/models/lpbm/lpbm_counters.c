@@ -36,8 +36,11 @@ int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, si
     p->c_dram_sectors = fn(ctx, r, index, GB_LPBM_M_DRAM_RD) + fn(ctx, r, index, GB_LPBM_M_DRAM_WR);
     p->c_l2_sectors = fn(ctx, r, index, GB_LPBM_M_L2);
     p->c_global_ld_inst = fn(ctx, r, index, GB_LPBM_M_GLD_INST);
-    p->c_global_atom = fn(ctx, r, index, "smsp__inst_executed_op_global_red.sum") +
-                       fn(ctx, r, index, "smsp__inst_executed_op_global_atom.sum");
+    /* Either may be absent: the H100 and H200 profile the reductions' count
+     * but refuse smsp__inst_executed_op_global_atom.sum (docs/counters.md). */
+    double red = fn(ctx, r, index, "smsp__inst_executed_op_global_red.sum");
+    double atom = fn(ctx, r, index, "smsp__inst_executed_op_global_atom.sum");
+    p->c_global_atom = isfinite(red) || isfinite(atom) ? (isfinite(red) ? red : 0) + (isfinite(atom) ? atom : 0) : NAN;
     p->c_shared_atom_wavefronts = fn(ctx, r, index, GB_LPBM_M_SHARED "_op_atom.sum");
     static const char *const pipe[GB_LPBM_PIPES] = {"fma", "alu", "fp64", "xu", "lsu"};
     for (int k = 0; k < GB_LPBM_PIPES; k++) {
