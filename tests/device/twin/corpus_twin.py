@@ -23,11 +23,13 @@ samples and a plain program's loop).
 
 Standard library only. Exit 0 ok, 1 failed, 2 usage.
 """
+import gzip
 import json
 import math
 import os
 import re
 import sys
+import tempfile
 
 M64 = (1 << 64) - 1
 # gpubound's run seed: gb_run_seed (src/suites/spec_args.c) from the first
@@ -525,12 +527,19 @@ def kv_line(path):
     return None
 
 
+def open_maybe_gz(path):
+    """PATH, or PATH.gz where only the compressed copy is kept (records under data/)."""
+    if not os.path.exists(path) and os.path.exists(path + ".gz"):
+        return gzip.open(path + ".gz", "rt")
+    return open(path)
+
+
 def gb_records(raw, prefix, kernels):
     """gpubound's records of each corpus kernel's run RAW/PREFIX-KERNEL, by (kernel, bench, axes)."""
     gb = {}
     for kdir in kernels:
         try:
-            for r in json.load(open(os.path.join(raw, f"{prefix}-{kdir}", "results.json"))):
+            for r in json.load(open_maybe_gz(os.path.join(raw, f"{prefix}-{kdir}", "results.json"))):
                 gb[(kdir, r["bench"], tuple(sorted((k, int(v)) for k, v in r["axes"].items())))] = r
         except (OSError, ValueError):
             pass
@@ -542,8 +551,15 @@ def ncu_median_ms(raw, pid):
     timed (RAW/ncu-PID.csv), in ms, and how many; (None, 0) without them."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
     from truth_compare import ncu_durations
+    path = os.path.join(raw, f"ncu-{pid}.csv")
     try:
-        v = sorted(ncu_durations(os.path.join(raw, f"ncu-{pid}.csv"), ""))
+        if not os.path.exists(path) and os.path.exists(path + ".gz"):
+            with gzip.open(path + ".gz", "rt") as f, tempfile.NamedTemporaryFile("w", suffix=".csv") as t:
+                t.write(f.read())
+                t.flush()
+                v = sorted(ncu_durations(t.name, ""))
+        else:
+            v = sorted(ncu_durations(path, ""))
     except (OSError, StopIteration, ValueError, KeyError, IndexError):
         return None, 0
     if not v:
