@@ -70,6 +70,8 @@ struct gb_camp_predict_result {
     double at_warps, degree;     /* the measured configuration (occupancy limit) and its camping
                                   * degree (NaN: none, or outside the domain) */
     double achieved_warps;       /* the measured configuration's achieved warps (NaN: no time) */
+    double grid_warps;           /* where the launch's measured warps replace them, the achieved
+                                  * warps its grid gives (NaN otherwise) */
     struct gb_camp_domain domain;/* its judgement (GB_CAMP_DOMAIN_UNJUDGED without a time) */
     struct gb_camp_roof_bound roof; /* the best bound from the roofs (best_ns 0: the spread
                                   * equations' best bound) */

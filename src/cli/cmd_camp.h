@@ -43,7 +43,8 @@
     "camping degree (0 at best, 1 at worst). The first column is each configuration's\n"        \
     "occupancy limit (active warps per SM); the band is evaluated at its achieved warps per\n"  \
     "SM, the last column (the grid and the tail of its last wave; the launch's measured\n"      \
-    "sm__warps_active where the export or point has it).\n"                                     \
+    "sm__warps_active where the export or point has it, with a note giving both where they\n"  \
+    "differ by over 5%).\n"                                                                      \
     "  --model FILE      a model written by 'camp fit' (required)\n"                              \
     "  --gld W:N[,W:N]   N warp-level global load instructions per launch of W bytes per\n"      \
     "                    thread (W = 1, 2, 4, 8 or 16); repeatable, counts of a width add up\n"    \

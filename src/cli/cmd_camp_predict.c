@@ -477,6 +477,15 @@ static size_t nonpositive_ranges(const struct predict_state *ps, char *buf, size
     return count;
 }
 
+/* The launch's own configuration's warps, as the band uses them. */
+static double o_measured(const struct predict_state *ps)
+{
+    for (size_t i = 0; i < ps->r.n; i++)
+        if (ps->r.warps[i] == ps->r.config_warps)
+            return ps->r.achieved[i];
+    return NAN;
+}
+
 static void band_notes(const struct predict_state *ps)
 {
     struct gb_camp_band_check chk;
@@ -491,6 +500,10 @@ static void band_notes(const struct predict_state *ps)
         fprintf(stderr, "note: at %zu of %zu configurations the camped equations predict a "
                         "shorter time than the spread ones: the band is inverted there (the "
                         "camped pattern did not slow the benchmarks down)\n", chk.n_inverted, ps->r.n);
+    if (ps->r.grid_warps > 0 && fabs(ps->r.grid_warps - o_measured(ps)) > 0.05 * ps->r.grid_warps)
+        fprintf(stderr, "note: the launch's measured achieved warps per SM (%s) are %.3g, its grid "
+                        "gives %.3g (occupancy limit %d); the band uses the measured\n",
+                GB_CAMP_WARPS_ACTIVE, o_measured(ps), ps->r.grid_warps, ps->r.config_warps);
     if (isfinite(ps->r.degree) && (ps->r.degree < 0 || ps->r.degree > 1))
         fprintf(stderr, "note: the measured time lies outside the predicted band (degree %.3g, not "
                         "clamped to [0, 1]): the application line is extrapolated outside it\n",

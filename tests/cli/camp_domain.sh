@@ -90,6 +90,34 @@ expect 0 "" camp predict --model "$MODEL" --ceilings "$CEIL" $COLSUM --time-ns 8
 printf '%s\n' "$OUT" | grep -q 'measured: 80.000 µs at 8 active warps per SM (0.97 achieved): camping degree ' && ok ||
     bad "predict: the column sum at 27% of the DRAM roof lost its degree"
 
+# An Nsight Compute export with the achieved warps and the level sectors
+# (hand values added to the transpose fixture's first launch): the launch's
+# own row is evaluated at the measured 40.5 warps per SM, a note names both
+# figures (its grid gives 63 of a limit of 64), and the best bound is its
+# DRAM bytes, 2 x 2097152 sectors of 32 bytes, over the H200's guide DRAM
+# roof (no --ceilings).
+M200="$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json"
+python3 - "$GB_SRC/tests/data/ncu/transpose-raw.csv" "$TMP/warps.csv" <<'PY'
+import sys
+src = open(sys.argv[1]).read().splitlines()
+add = (("sm__warps_active.avg.per_cycle_active", "warp", "40.5"), ("dram__sectors_read.sum", "sector", "2,097,152"),
+       ("dram__sectors_write.sum", "sector", "2,097,152"), ("lts__t_sectors_op_read.sum", "sector", "2,097,152"),
+       ("lts__t_sectors_op_write.sum", "sector", "2,097,152"))
+rows = [src[2], src[3], src[4]]
+out = [r + "".join(',"%s"' % a[k] for a in add) for k, r in enumerate(rows)]
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+expect 0 "" camp predict --model "$M200" --from-ncu "$TMP/warps.csv"
+printf '%s\n' "$ERR" | grep -q "^note: the launch's measured achieved warps per SM (sm__warps_active.avg.per_cycle_active) are 40.5, its grid gives 63 (occupancy limit 64); the band uses the measured$" &&
+    ok || bad "predict: no note when the measured achieved warps differ from the grid's"
+printf '%s\n' "$OUT" | grep -q "best: the measured roofs (the launch's DRAM bytes over the DRAM roof, 27.879 µs" && ok ||
+    bad "predict --from-ncu: the best bound is not the export's DRAM bytes over the roof"
+printf '%s\n' "$OUT" | grep -q 'measured: 61.470 µs at 64 active warps per SM (40.5 achieved): camping degree ' && ok ||
+    bad "predict --from-ncu: the measured configuration is not at the measured warps"
+expect 0 "" camp predict --model "$M200" --from-ncu "$TMP/warps.csv" --format csv
+printf '%s\n' "$OUT" | awk -F, '$1 == 64 { n++; if ($7 != 40.5 || $4 != 61.47 || $6 != "*") bad = 1 } END { exit bad || n != 1 }' &&
+    ok || bad "predict --from-ncu: the launch's row is not at the measured warps, or the line misses its start"
+
 # A ceilings run that is not one.
 expect 1 "camp predict: --ceilings: .*; give a run of 'gpubound run ceilings'" \
     camp predict --model "$MODEL" --gld 4:100000 --warps 64 --at-warps 32 --time-ns 100000 --ceilings "$TMP/none"

@@ -141,8 +141,10 @@ static void predict_achieved(const struct gb_device_info *dev, const struct gb_c
 {
     for (size_t i = 0; i < out->n; i++) {
         out->achieved[i] = row_achieved(dev, in, out->warps[i]);
-        if (out->warps[i] == out->config_warps && in->warps_max <= 0 && in->measured_warps > 0)
+        if (out->warps[i] == out->config_warps && in->warps_max <= 0 && in->measured_warps > 0) {
+            out->grid_warps = out->achieved[i];
             out->achieved[i] = in->measured_warps;
+        }
     }
 }
 
@@ -156,7 +158,7 @@ enum gb_status gb_camp_predict_run(const struct gb_camp_model *m, const struct g
     enum gb_status st;
     size_t at = 0;
     memset(out, 0, sizeof *out);
-    out->degree = out->at_warps = out->achieved_warps = NAN;
+    out->degree = out->at_warps = out->achieved_warps = out->grid_warps = NAN;
     out->domain.why = GB_CAMP_DOMAIN_UNJUDGED;
     gb_camp_roof_best(NULL, NULL, &out->roof);
     if (!(out->warps = calloc((size_t)gb_camp_max_warps(dev) + 1, sizeof *out->warps)))
