@@ -78,7 +78,8 @@
     "                    (stdout, and a note on stderr), exit 0\n"                            \
     "  --chart F.svg     draw the band into F.svg and F.png (and its script F.gp)\n"               \
     "  --html F.html     write the CampProf calculator, filled with these inputs, as one offline\n" \
-    "                    page (needs libjs-chart.js; see docs/report.md)\n"                        \
+    "                    page (needs libjs-chart.js; see docs/report.md); it takes the counts and\n" \
+    "                    the launch only: no roof best bound, no measured warps\n"                \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
     "camp validate: for each validation application in the RUN_DIRs (camping/gem, clique,\n"     \
     "transpose_coalesced, transpose_diagonal, and kernel-spec points that record\n"            \

@@ -433,8 +433,8 @@ static void band_header(const struct predict_opts *o, const struct predict_state
         char tv[32];
         gb_format_num(tv, sizeof tv, o->time_ns / 1e3, 5);
         printf("  measured: %s µs at %g active warps per SM, %.3g achieved: THE BAND DOES NOT APPLY: %s\n"
-               "  (no camping degree or application line; the bounds below are what the camping\n"
-               "  suite's memory-bound benchmarks would take)\n\n", tv, ps->r.at_warps, ps->r.achieved_warps,
+               "  (no camping degree or application line; the bounds below are those of a\n"
+               "  memory-bound kernel with these counts)\n\n", tv, ps->r.at_warps, ps->r.achieved_warps,
                ps->r.domain.reason);
     } else if (isfinite(o->time_ns)) {
         char tv[32], dv[32];
@@ -478,7 +478,7 @@ static size_t nonpositive_ranges(const struct predict_state *ps, char *buf, size
 }
 
 /* The launch's own configuration's warps, as the band uses them. */
-static double o_measured(const struct predict_state *ps)
+static double launch_row_warps(const struct predict_state *ps)
 {
     for (size_t i = 0; i < ps->r.n; i++)
         if (ps->r.warps[i] == ps->r.config_warps)
@@ -500,10 +500,10 @@ static void band_notes(const struct predict_state *ps)
         fprintf(stderr, "note: at %zu of %zu configurations the camped equations predict a "
                         "shorter time than the spread ones: the band is inverted there (the "
                         "camped pattern did not slow the benchmarks down)\n", chk.n_inverted, ps->r.n);
-    if (ps->r.grid_warps > 0 && fabs(ps->r.grid_warps - o_measured(ps)) > 0.05 * ps->r.grid_warps)
+    if (ps->r.grid_warps > 0 && fabs(ps->r.grid_warps - launch_row_warps(ps)) > 0.05 * ps->r.grid_warps)
         fprintf(stderr, "note: the launch's measured achieved warps per SM (%s) are %.3g, its grid "
                         "gives %.3g (occupancy limit %d); the band uses the measured\n",
-                GB_CAMP_WARPS_ACTIVE, o_measured(ps), ps->r.grid_warps, ps->r.config_warps);
+                GB_CAMP_WARPS_ACTIVE, launch_row_warps(ps), ps->r.grid_warps, ps->r.config_warps);
     if (isfinite(ps->r.degree) && (ps->r.degree < 0 || ps->r.degree > 1))
         fprintf(stderr, "note: the measured time lies outside the predicted band (degree %.3g, not "
                         "clamped to [0, 1]): the application line is extrapolated outside it\n",
