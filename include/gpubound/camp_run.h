@@ -48,27 +48,44 @@ struct gb_camp_predict_in {
     long warps_max;                     /* > 0: the configurations 1..warps_max instead of the launch */
     long at;                            /* > 0: the warps the time was measured at (else the launch's) */
     double time_ns;                     /* NaN: none measured */
+    /* The launch's bytes at each memory level (the profiler's counters;
+     * NaN: not known) and whether it was timed hot (back to back), for the
+     * best bound from the roofs; its measured achieved warps per SM
+     * (sm__warps_active; NaN: not measured), used for the launch's own
+     * configuration. */
+    double dram_read_bytes, dram_write_bytes, l2_read_bytes, l2_write_bytes;
+    int hot;
+    double measured_warps;
 };
 
 struct gb_camp_predict_result {
     int *warps;                  /* the configurations: active warps per SM (occupancy limit) */
     double *achieved;            /* per configuration, its achieved warps per SM (the grid and the
-                                  * tail of the last wave; equal to warps[i] without a grid) */
-    struct gb_camp_row *rows;    /* the band at each */
+                                  * tail of the last wave; equal to warps[i] without a grid; the
+                                  * measured value at the launch's own configuration where given):
+                                  * the warps the band is evaluated at */
+    struct gb_camp_row *rows;    /* the band at each (rows[i].warps = warps[i]) */
     size_t n;
     int config_warps;            /* the launch's own active warps per SM (0: its block cannot run) */
-    double at_warps, degree;     /* the measured configuration and its camping degree (NaN: none, or
-                                  * outside the domain) */
+    double at_warps, degree;     /* the measured configuration (occupancy limit) and its camping
+                                  * degree (NaN: none, or outside the domain) */
     double achieved_warps;       /* the measured configuration's achieved warps (NaN: no time) */
+    double grid_warps;           /* where the launch's measured warps replace them, the achieved
+                                  * warps its grid gives (NaN otherwise) */
     struct gb_camp_domain domain;/* its judgement (GB_CAMP_DOMAIN_UNJUDGED without a time) */
+    struct gb_camp_roof_bound roof; /* the best bound from the roofs (best_ns 0: the spread
+                                  * equations' best bound) */
 };
 
 /* The band of `in` on `dev` with model `m`: the configurations (every
  * block size with the launch's registers, shared memory and total threads,
- * or 1..warps_max), each one's achieved warps, the band, and from a
- * measured time the application line and degree, judged under the roofs
- * `c` (may be NULL: nothing judged): outside the domain of validity the
- * degree and the application line are NaN and out->domain says why.
+ * or 1..warps_max), each one's achieved warps, the band evaluated at
+ * those achieved warps, and from a measured time the application line and
+ * degree (at the measured configuration's achieved warps), judged under
+ * the roofs `c` (may be NULL: nothing judged, no roof bound): outside the
+ * domain of validity the degree and the application line are NaN and
+ * out->domain says why. With the launch's level bytes and `c`, the best
+ * bound is the roofs' (gb_camp_roof_best) at every configuration.
  * Errors (out->... set as far as computed): GB_ERR_USAGE when the
  * launch's block cannot run (config_warps 0) or the measured
  * configuration is not among the configurations; those of

@@ -265,6 +265,31 @@ GB_API enum gb_status gb_camp_predict(const struct gb_camp_model *m, const struc
                                const int *warps, size_t n, double at_warps, double time_ns,
                                struct gb_camp_row *rows, double *degree);
 
+/* What gb_camp_predict_band evaluates: the configurations labelled by
+ * warps[i] (the occupancy limit), each evaluated at eval_warps[i] (the
+ * warps the kernel really keeps resident there: the achieved warps per
+ * SM; NULL: at warps[i]), the measured time and the warps it is evaluated
+ * at, and the best bound from the measured roofs (gb_camp_roof_best of
+ * the measured configuration; > 0 replaces the spread equations' best at
+ * every configuration, the bytes a launch moves not changing with its
+ * block shape; 0: the spread equations). */
+struct gb_camp_band_in {
+    const struct gb_camp_counts *counts;
+    const int *warps;
+    const double *eval_warps;
+    size_t n;
+    double at_warps;             /* the measured configuration's warps, as eval_warps gives them */
+    double time_ns;              /* NaN: none measured */
+    double roof_best_ns;
+};
+
+/* gb_camp_predict over `in`: rows[i].warps = in->warps[i], the bounds at
+ * in->eval_warps[i] (with the roof best bound, and the worst at least the
+ * best, as gb_camp_obs_bounds), the degree at in->at_warps. Errors as
+ * gb_camp_predict. */
+GB_API enum gb_status gb_camp_predict_band(const struct gb_camp_model *m, const struct gb_camp_band_in *in,
+                                           struct gb_camp_row *rows, double *degree);
+
 /* A kernel's launch as the CUDA Occupancy Calculator takes it. */
 struct gb_camp_config {
     int threads;      /* threads per block, >= 1 */
@@ -328,6 +353,11 @@ struct gb_camp_ncu_input {
     long threads, grid;                /* -1 when absent */
     int regs, smem;                    /* -1 when absent */
     double time_ns;                    /* NaN when absent */
+    /* The bytes each memory level moved (the GB_NCU_DRAM_* and GB_NCU_L2_*
+     * sectors times 32) and the achieved warps per SM
+     * (GB_CAMP_WARPS_ACTIVE); NaN when absent. */
+    double dram_read_bytes, dram_write_bytes, l2_read_bytes, l2_write_bytes;
+    double warps_active;
 };
 
 /* The metrics read, in the order tried (requests: the l1tex request count,
@@ -350,10 +380,18 @@ struct gb_camp_ncu_input {
     GB_NCU_TIME "," GB_NCU_GRID "," GB_NCU_BLOCK "," GB_NCU_REGS "," GB_NCU_SMEM_STATIC ","   \
     GB_NCU_SMEM_DYNAMIC
 
+/* The profiler's counters of the sectors each memory level moved (the
+ * best bound from the roofs, campprof_roofs.c) and of the achieved warps. */
+#define GB_NCU_DRAM_READ_SECTORS "dram__sectors_read.sum"
+#define GB_NCU_DRAM_WRITE_SECTORS "dram__sectors_write.sum"
+#define GB_NCU_L2_READ_SECTORS "lts__t_sectors_op_read.sum"
+#define GB_NCU_L2_WRITE_SECTORS "lts__t_sectors_op_write.sum"
+
 /* Maps launch `l` to the model's inputs: load and store requests and
  * sectors (split over the widths of the read and write equations by
  * gb_camp_split_requests), and, when present, the launch's block and grid
- * size, registers, shared memory and duration. GB_ERR_FORMAT naming the
+ * size, registers, shared memory and duration, the memory levels' bytes
+ * and the achieved warps. GB_ERR_FORMAT naming the
  * missing metrics when the requests or sectors of loads or stores are not
  * in the export. */
 GB_API enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_ncu_launch *l,

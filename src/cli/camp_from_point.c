@@ -12,7 +12,7 @@
 #include "gpubound/ncu.h"
 #include "gpubound/results.h"
 
-int camp_cli_point_report(const char *spec, struct gb_ncu_report **out)
+int camp_cli_point_report(const char *spec, struct gb_ncu_report **out, int *hot)
 {
     char run_dir[4096], bench[160];
     const char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
@@ -22,6 +22,7 @@ int camp_cli_point_report(const char *spec, struct gb_ncu_report **out)
     int rc = GB_EXIT_OK;
     enum gb_status st;
     *out = NULL;
+    *hot = 0;
     if (!c1 || (size_t)(c1 - spec) >= sizeof run_dir || (c2 && (size_t)(c2 - c1) > sizeof bench))
         return gb_cli_usage("camp", "predict: --from-point needs RUN:SUITE/BENCH[:AXIS=V,...], not '%s'", spec);
     snprintf(run_dir, sizeof run_dir, "%.*s", (int)(c1 - spec), spec);
@@ -37,6 +38,8 @@ int camp_cli_point_report(const char *spec, struct gb_ncu_report **out)
                          "record it with 'gpubound run ... --counters'");
     else if (st != GB_OK)
         rc = gb_cli_fail(st, "camp predict", NULL);
+    else
+        *hot = hit->cache == GB_CACHE_HOT;
     if (rc != GB_EXIT_OK) {
         gb_ncu_free(*out);
         *out = NULL;

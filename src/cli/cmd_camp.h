@@ -40,7 +40,11 @@
     "                    replace a recorded model without it)\n"                                 \
     "camp predict: a kernel's best (no camping) and worst (all camped) time at every active\n"    \
     "warps per SM it can run at, and, from one measured time, its application line and\n"         \
-    "camping degree (0 at best, 1 at worst).\n"                                                   \
+    "camping degree (0 at best, 1 at worst). The first column is each configuration's\n"        \
+    "occupancy limit (active warps per SM); the band is evaluated at its achieved warps per\n"  \
+    "SM, the last column (the grid and the tail of its last wave; the launch's measured\n"      \
+    "sm__warps_active where the export or point has it, with a note giving both where they\n"  \
+    "differ by over 5%).\n"                                                                      \
     "  --model FILE      a model written by 'camp fit' (required)\n"                              \
     "  --gld W:N[,W:N]   N warp-level global load instructions per launch of W bytes per\n"      \
     "                    thread (W = 1, 2, 4, 8 or 16); repeatable, counts of a width add up\n"    \
@@ -49,7 +53,10 @@
     "                    (ncu --csv --page raw or --page details); see docs/models.md\n"           \
     "  --from-point RUN:BENCH:AXES  counts from a point recorded with 'run --counters':\n"      \
     "                    RUN a run directory, BENCH suite/bench, AXES axis=value pairs joined\n"  \
-    "                    by ',' naming one record (e.g. runs/t:transpose/naive:n=4096)\n"       \
+    "                    by ',' naming one record (e.g. runs/t:transpose/naive:n=4096); with\n"  \
+    "                    its DRAM and L2 sectors (or an export's), the best bound is the\n"    \
+    "                    measured roofs' (bytes over each level's roof, --ceilings), as in\n"  \
+    "                    camp validate\n"                                                        \
     "  --ncu-id ID       the launch (ID column) to use when the export holds several\n"           \
     "  --threads T       threads per block            --regs R    registers per thread\n"         \
     "  --smem B          static shared memory per block, bytes, as in 'gpubound occupancy'\n"     \
@@ -57,21 +64,22 @@
     "  --dyn-smem B      dynamic shared memory per block at launch, bytes (default 0)\n"        \
     "  --grid G          blocks in the grid (default: enough to fill every SM)\n"                 \
     "                    (each configuration's achieved warps per SM, from the grid and the\n" \
-    "                    tail of its last wave, are the table's last column)\n"                 \
+    "                    tail of its last wave, are the table's last column: the band's warps)\n" \
     "  --warps W         the configurations 1..W active warps per SM, instead of the launch\n"   \
     "  --time-ns T       the kernel's measured time per launch, ns\n"                             \
     "  --at-warps W      the active warps per SM it was measured at (default: the launch's,\n"   \
     "                    or W of --warps)\n"                                                       \
     "  --cc X.Y          the limits of compute capability X.Y instead of the model's device\n"    \
-    "  --ceilings RUN    judge the measured time against the domain of validity under this\n"  \
-    "                    ceilings run's roofs (default: the device's guide figures): a kernel\n" \
-    "                    too small to load the memory system or latency-bound (its achieved\n"  \
+    "  --ceilings RUN    the roofs of the best bound (with level counters) and of the domain\n"  \
+    "                    of validity (default: the device's guide figures): a kernel too\n"     \
+    "                    small to load the memory system or latency-bound (its achieved\n"     \
     "                    warps per SM from --grid; docs/models.md) gets no degree and no\n"    \
     "                    application line: the header says THE BAND DOES NOT APPLY and why\n" \
     "                    (stdout, and a note on stderr), exit 0\n"                            \
     "  --chart F.svg     draw the band into F.svg and F.png (and its script F.gp)\n"               \
     "  --html F.html     write the CampProf calculator, filled with these inputs, as one offline\n" \
-    "                    page (needs libjs-chart.js; see docs/report.md)\n"                        \
+    "                    page (needs libjs-chart.js; see docs/report.md); it takes the counts and\n" \
+    "                    the launch only: no roof best bound, no measured warps\n"                \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
     "camp validate: for each validation application in the RUN_DIRs (camping/gem, clique,\n"     \
     "transpose_coalesced, transpose_diagonal, and kernel-spec points that record\n"            \
@@ -136,9 +144,10 @@ int camp_cli_detect(int argc, char **argv);
 struct gb_ncu_report;
 /* `camp predict --from-point RUN:SUITE/BENCH[:AXIS=V,...]`: the one record
  * it names, with counters, as a report of one launch whose metrics are the
- * record's counters (and its shape's metrics) in *out (gb_ncu_free). The
- * exit code; the error line is printed. */
-int camp_cli_point_report(const char *spec, struct gb_ncu_report **out);
+ * record's counters (and its shape's metrics) in *out (gb_ncu_free), and
+ * *hot 1 when the record was timed hot (back to back). The exit code; the
+ * error line is printed. */
+int camp_cli_point_report(const char *spec, struct gb_ncu_report **out, int *hot);
 
 /* A finite number; 0, or -1 on bad input. */
 int camp_cli_parse_double(const char *s, double *v);

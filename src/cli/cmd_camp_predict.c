@@ -26,7 +26,8 @@ struct predict_opts {
     const char *model_path, *ncu_path, *chart, *cc, *html, *point, *ceilings;
     long threads, regs, smem, dyn_smem, grid, warps_max, ncu_id, at;
     double time_ns;
-    int have_counts;
+    int have_counts, hot;
+    double level_bytes[4], warps_active; /* DRAM read, write, L2 read, write; NaN: not known */
     enum gb_format fmt;
     struct gb_camp_counts counts;
     char chart_dir[4096], chart_stem[128];
@@ -208,7 +209,9 @@ static int predict_parse(int argc, char **argv, struct predict_opts *o)
     int c, rc;
     memset(o, 0, sizeof *o);
     o->threads = o->regs = o->smem = o->dyn_smem = o->grid = o->warps_max = o->ncu_id = o->at = -1;
-    o->time_ns = NAN;
+    o->time_ns = o->warps_active = NAN;
+    for (int k = 0; k < 4; k++)
+        o->level_bytes[k] = NAN;
     o->fmt = GB_FORMAT_TABLE;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
@@ -272,7 +275,7 @@ static int predict_from_ncu(struct predict_opts *o, struct predict_state *ps)
     const struct gb_ncu_launch *l;
     enum gb_status st;
     int rc;
-    if (o->point && (rc = camp_cli_point_report(o->point, &ps->ncu)) != GB_EXIT_OK)
+    if (o->point && (rc = camp_cli_point_report(o->point, &ps->ncu, &o->hot)) != GB_EXIT_OK)
         return rc;
     if (!o->point && (st = gb_ncu_load(o->ncu_path, &ps->ncu)) != GB_OK)
         return gb_cli_fail(st, "camp predict --from-ncu",
@@ -296,6 +299,9 @@ static int predict_from_ncu(struct predict_opts *o, struct predict_state *ps)
     }
     if (isnan(o->time_ns) && in.time_ns > 0)
         o->time_ns = in.time_ns;
+    const double level[4] = {in.dram_read_bytes, in.dram_write_bytes, in.l2_read_bytes, in.l2_write_bytes};
+    memcpy(o->level_bytes, level, sizeof level);
+    o->warps_active = in.warps_active;
     fprintf(stderr, "from %s, launch %ld (%s): loads %.0f requests / %.0f sectors (%s), stores "
                     "%.0f requests / %.0f sectors (%s)\n",
             o->point ? o->point : o->ncu_path, l->id, l->kernel, in.ld_requests, in.ld_sectors, in.ld_requests_metric,
@@ -413,22 +419,32 @@ static void band_header(const struct predict_opts *o, const struct predict_state
         n_differ += fabs(ps->r.achieved[i] - ps->r.warps[i]) > 0.005 * ps->r.warps[i];
     if (n_differ)
         printf("  achieved warps: the grid leaves %zu of %zu configurations below their occupancy\n"
-               "  limit (active warps); the last column gives each one's mean warps per SM\n",
-               n_differ, ps->r.n);
-    printf("  form: %s; best: no camping; worst: every access camped on one %s\n",
-           gb_camp_form_name(ps->m->form), gb_camp_level_name(ps->m->level));
+               "  limit (active warps, the first column); the band is evaluated at each one's\n"
+               "  achieved warps per SM (the last column)\n", n_differ, ps->r.n);
+    if (ps->r.roof.best_ns > 0)
+        printf("  form: %s; best: the measured roofs (the launch's %s bytes over the %s roof, %.5g µs\n"
+               "  at every configuration); worst: every access camped on one %s\n",
+               gb_camp_form_name(ps->m->form), ps->r.roof.level, ps->r.roof.level,
+               ps->r.roof.best_ns / 1e3, gb_camp_level_name(ps->m->level));
+    else
+        printf("  form: %s; best: no camping; worst: every access camped on one %s\n",
+               gb_camp_form_name(ps->m->form), gb_camp_level_name(ps->m->level));
     if (isfinite(o->time_ns) && !gb_camp_domain_applies(ps->r.domain.why)) {
         char tv[32];
         gb_format_num(tv, sizeof tv, o->time_ns / 1e3, 5);
-        printf("  measured: %s µs at %.3g achieved warps per SM: THE BAND DOES NOT APPLY: %s\n"
-               "  (no camping degree or application line; the bounds below are what the camping\n"
-               "  suite's memory-bound benchmarks would take)\n\n", tv, ps->r.achieved_warps, ps->r.domain.reason);
+        printf("  measured: %s µs at %g active warps per SM, %.3g achieved: THE BAND DOES NOT APPLY: %s\n"
+               "  (no camping degree or application line; the bounds below are those of a\n"
+               "  memory-bound kernel with these counts)\n\n", tv, ps->r.at_warps, ps->r.achieved_warps,
+               ps->r.domain.reason);
     } else if (isfinite(o->time_ns)) {
         char tv[32], dv[32];
         gb_format_num(tv, sizeof tv, o->time_ns / 1e3, 5);
         gb_format_num(dv, sizeof dv, ps->r.degree, 3);
-        printf("  measured: %s µs at %g active warps per SM: camping degree %s (0 = best, "
-               "1 = worst)\n", tv, ps->r.at_warps, dv);
+        char ach[48] = "";
+        if (fabs(ps->r.achieved_warps - ps->r.at_warps) > 0.005 * ps->r.at_warps)
+            snprintf(ach, sizeof ach, " (%.3g achieved)", ps->r.achieved_warps);
+        printf("  measured: %s µs at %g active warps per SM%s: camping degree %s (0 = best, "
+               "1 = worst)\n", tv, ps->r.at_warps, ach, dv);
         band_outside(o, ps);
         printf("\n");
     } else {
@@ -461,6 +477,15 @@ static size_t nonpositive_ranges(const struct predict_state *ps, char *buf, size
     return count;
 }
 
+/* The launch's own configuration's warps, as the band uses them. */
+static double launch_row_warps(const struct predict_state *ps)
+{
+    for (size_t i = 0; i < ps->r.n; i++)
+        if (ps->r.warps[i] == ps->r.config_warps)
+            return ps->r.achieved[i];
+    return NAN;
+}
+
 static void band_notes(const struct predict_state *ps)
 {
     struct gb_camp_band_check chk;
@@ -475,6 +500,10 @@ static void band_notes(const struct predict_state *ps)
         fprintf(stderr, "note: at %zu of %zu configurations the camped equations predict a "
                         "shorter time than the spread ones: the band is inverted there (the "
                         "camped pattern did not slow the benchmarks down)\n", chk.n_inverted, ps->r.n);
+    if (ps->r.grid_warps > 0 && fabs(ps->r.grid_warps - launch_row_warps(ps)) > 0.05 * ps->r.grid_warps)
+        fprintf(stderr, "note: the launch's measured achieved warps per SM (%s) are %.3g, its grid "
+                        "gives %.3g (occupancy limit %d); the band uses the measured\n",
+                GB_CAMP_WARPS_ACTIVE, launch_row_warps(ps), ps->r.grid_warps, ps->r.config_warps);
     if (isfinite(ps->r.degree) && (ps->r.degree < 0 || ps->r.degree > 1))
         fprintf(stderr, "note: the measured time lies outside the predicted band (degree %.3g, not "
                         "clamped to [0, 1]): the application line is extrapolated outside it\n",
@@ -616,15 +645,16 @@ static int predict_band(struct predict_opts *o, struct predict_state *ps)
         return gb_cli_usage(CMD, "predict: --at-warps needs --time-ns (the time measured there)");
     if ((rc = launch_check(o, &ps->dev)) != GB_EXIT_OK)
         return rc;
-    if (isfinite(o->time_ns) && (!(c = calloc(1, sizeof *c)) ||
-                                 (rc = predict_ceilings(o, ps, c)) != GB_EXIT_OK)) {
+    if (!(c = calloc(1, sizeof *c)) || (rc = predict_ceilings(o, ps, c)) != GB_EXIT_OK) {
         rc = c ? rc : gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
         goto out;
     }
     const struct gb_camp_predict_in in = {
         .counts = o->counts, .threads = o->threads, .regs = o->regs, .smem = o->smem,
         .dyn_smem = o->dyn_smem, .grid = o->grid, .warps_max = o->warps_max, .at = o->at,
-        .time_ns = o->time_ns,
+        .time_ns = o->time_ns, .dram_read_bytes = o->level_bytes[0], .dram_write_bytes = o->level_bytes[1],
+        .l2_read_bytes = o->level_bytes[2], .l2_write_bytes = o->level_bytes[3], .hot = o->hot,
+        .measured_warps = o->warps_active,
     };
     if ((st = gb_camp_predict_run(ps->m, &ps->dev, &in, c, &ps->r)) != GB_OK) {
         rc = st == GB_ERR_USAGE ? gb_cli_usage(CMD, "predict: %s", gb_error_message())

@@ -44,7 +44,7 @@ assert rows and all(r["outside domain"] == 0 and r["degree (median)"] is not Non
 # predict: the measured point of the small grid is not given a degree.
 P="$CHASE:corpus-chase/chase:block_size_x=128,chains_per_thread=1"
 expect 0 "" camp predict --model "$MODEL" --from-point "$P" --ceilings "$CEIL"
-printf '%s\n' "$OUT" | grep -q 'at 0.97 achieved warps per SM: THE BAND DOES NOT APPLY: latency-bound: .*grid 32 blocks on 132 SMs' &&
+printf '%s\n' "$OUT" | grep -q 'at 4 active warps per SM, 0.97 achieved: THE BAND DOES NOT APPLY: latency-bound: .*grid 32 blocks on 132 SMs' &&
     ok || bad "predict on the small grid does not say the band does not apply, with the reason"
 printf '%s\n' "$OUT" | grep -q 'camping degree -\?[0-9]' && bad "predict printed a camping degree outside the domain" || ok
 expect 0 "" camp predict --model "$MODEL" --from-point "$P" --ceilings "$CEIL" --format csv
@@ -56,6 +56,68 @@ printf '%s\n' "$ERR" | grep -q '^note: the band does not apply to the measured t
 expect 0 "" camp predict --model "$MODEL" --ceilings "$CEIL" \
     --from-point "$ROWSUM:corpus-rowsum/tree:block_size_x=256,vector_width=4,rows=4096,cols=4096"
 printf '%s\n' "$OUT" | grep -q 'camping degree -\?[0-9]' && ok || bad "predict inside the domain lost its degree"
+# --from-point takes the best bound from the measured roofs, as validate does:
+# the point's L2 bytes (lts__t_sectors) over the ceilings run's L2 roof, the
+# same at every configuration; and the measured configuration's achieved warps.
+printf '%s\n' "$OUT" | grep -q "best: the measured roofs (the launch's L2 bytes over the L2 roof, 6.7522 µs" && ok ||
+    bad "predict --from-point does not take its best bound from the roofs"
+printf '%s\n' "$OUT" | grep -q 'measured: 23.844 µs at 64 active warps per SM (62.1 achieved): camping degree 0.162 ' && ok ||
+    bad "predict --from-point: the degree is not the one at the achieved warps under the roof bound"
+expect 0 "" camp predict --model "$MODEL" --ceilings "$CEIL" --format csv \
+    --from-point "$ROWSUM:corpus-rowsum/tree:block_size_x=256,vector_width=4,rows=4096,cols=4096"
+printf '%s\n' "$OUT" | awk -F, 'NR > 1 { n++; if (sprintf("%.4f", $2) != "6.7522") bad = 1 } END { exit bad || n < 2 }' && ok ||
+    bad "predict --from-point: the roof best bound is not the same at every configuration"
+
+# The issue's column sum launch: 16 blocks of 256 threads on 132 SMs, one
+# thread a column of 4096 rows (hand counts: 128 warps x 4096 4-byte loads,
+# one store each). Every configuration keeps 16 x 8 / 132 = 0.97 warps per
+# SM or about as few, whatever its occupancy limit: the band is evaluated
+# there, so the rows at 1, 2, 4 and 8 active warps (all 0.9697 achieved)
+# carry one band.
+COLSUM="--gld 4:524288 --gst 4:128 --threads 256 --regs 32 --smem 0 --grid 16"
+expect 0 "" camp predict --model "$MODEL" --ceilings "$CEIL" $COLSUM --format csv
+printf '%s\n' "$OUT" | awk -F, '$1 == 1 || $1 == 2 || $1 == 4 || $1 == 8 { if (sprintf("%.4f", $7) != "0.9697") bad = 1; b[$2 "," $3]++; n++ }
+    END { exit bad || n != 4 || length(b) != 1 }' && ok ||
+    bad "predict: the column sum's configurations are not all evaluated at their achieved 0.97 warps per SM"
+# The domain rule at its threshold (hand times): the counts' 67125248 bytes
+# take 21.74 us at the H100's DRAM roof (3087.09 GB/s); at 90 us they reach
+# 24.2% of it, under a quarter, with SMs idle: latency-bound; at 80 us,
+# 27.2%: the band applies.
+expect 0 "" camp predict --model "$MODEL" --ceilings "$CEIL" $COLSUM --time-ns 90000
+printf '%s\n' "$OUT" | grep -q 'measured: 90.000 µs at 8 active warps per SM, 0.97 achieved: THE BAND DOES NOT APPLY: latency-bound: 0.97 achieved warps per SM (grid 16 blocks on 132 SMs) reach 24.2% of the DRAM roof; the grid leaves SMs without a block' &&
+    ok || bad "predict on the small-grid column sum does not say the band does not apply, with the reason"
+expect 0 "" camp predict --model "$MODEL" --ceilings "$CEIL" $COLSUM --time-ns 80000
+printf '%s\n' "$OUT" | grep -q 'measured: 80.000 µs at 8 active warps per SM (0.97 achieved): camping degree ' && ok ||
+    bad "predict: the column sum at 27% of the DRAM roof lost its degree"
+
+# An Nsight Compute export with the achieved warps and the level sectors
+# (hand values added to the transpose fixture's first launch): the launch's
+# own row is evaluated at the measured 40.5 warps per SM, a note names both
+# figures (its grid gives 63 of a limit of 64), and the best bound is its
+# DRAM bytes, 2 x 2097152 sectors of 32 bytes, over the H200's guide DRAM
+# roof (no --ceilings).
+M200="$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json"
+python3 - "$GB_SRC/tests/data/ncu/transpose-raw.csv" "$TMP/warps.csv" <<'PY'
+import sys
+src = open(sys.argv[1]).read().splitlines()
+add = (("sm__warps_active.avg.per_cycle_active", "warp", "40.5"), ("dram__sectors_read.sum", "sector", "2,097,152"),
+       ("dram__sectors_write.sum", "sector", "2,097,152"), ("lts__t_sectors_op_read.sum", "sector", "2,097,152"),
+       ("lts__t_sectors_op_write.sum", "sector", "2,097,152"))
+rows = [src[2], src[3], src[4]]
+out = [r + "".join(',"%s"' % a[k] for a in add) for k, r in enumerate(rows)]
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+expect 0 "" camp predict --model "$M200" --from-ncu "$TMP/warps.csv"
+printf '%s\n' "$ERR" | grep -q "^note: the launch's measured achieved warps per SM (sm__warps_active.avg.per_cycle_active) are 40.5, its grid gives 63 (occupancy limit 64); the band uses the measured$" &&
+    ok || bad "predict: no note when the measured achieved warps differ from the grid's"
+printf '%s\n' "$OUT" | grep -q "best: the measured roofs (the launch's DRAM bytes over the DRAM roof, 27.879 µs" && ok ||
+    bad "predict --from-ncu: the best bound is not the export's DRAM bytes over the roof"
+printf '%s\n' "$OUT" | grep -q 'measured: 61.470 µs at 64 active warps per SM (40.5 achieved): camping degree ' && ok ||
+    bad "predict --from-ncu: the measured configuration is not at the measured warps"
+expect 0 "" camp predict --model "$M200" --from-ncu "$TMP/warps.csv" --format csv
+printf '%s\n' "$OUT" | awk -F, '$1 == 64 { n++; if ($7 != 40.5 || $4 != 61.47 || $6 != "*") bad = 1 } END { exit bad || n != 1 }' &&
+    ok || bad "predict --from-ncu: the launch's row is not at the measured warps, or the line misses its start"
+
 # A ceilings run that is not one.
 expect 1 "camp predict: --ceilings: .*; give a run of 'gpubound run ceilings'" \
     camp predict --model "$MODEL" --gld 4:100000 --warps 64 --at-warps 32 --time-ns 100000 --ceilings "$TMP/none"

@@ -14,6 +14,12 @@
  *    its grid leaves SMs idle), so camp validate reports no error for it.
  * 3. The band of each committed camping model against the committed camping
  *    run it was fitted on: the share of the suite's own points inside it.
+ * 4. camp predict's driver (gb_camp_predict_run) evaluates the band at each
+ *    configuration's achieved warps (hand values for a small grid and for
+ *    partial and whole waves), judges the small-grid run's point outside
+ *    the domain, and on a committed row-sum point recorded with counters
+ *    gives the degree camp validate gives it (the roof best bound at the
+ *    point's achieved warps).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,7 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpubound/camp_run.h"
 #include "gpubound/campprof.h"
+#include "gpubound/ncu.h"
 #include "gpubound/roofline.h"
 
 #ifndef GB_TEST_DATA
@@ -39,6 +47,8 @@
 
 #define CHASE GB_TEST_DATA "/runs/chase-small-grid-fixture"
 #define H100_CEILINGS GB_SOURCE_DIR "/data/h100/ceilings-2026-11-26"
+#define H100_MODEL GB_SOURCE_DIR "/data/h100/camping-2026-11-23/campprof-model.json"
+#define H100_ROWSUM GB_SOURCE_DIR "/data/h100/corpus-2026-11-26/rowsum"
 
 /* Roofs of 3000 GB/s (DRAM) and a launch of 2000 ns; a model measured
  * from 1 warp per SM. */
@@ -226,12 +236,168 @@ static void test_band_contains_suite(void **state)
     }
 }
 
+/* The row of `r` whose occupancy limit is `w`. */
+static const struct gb_camp_row *row_at(const struct gb_camp_predict_result *r, int w, double *achieved)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (r->warps[i] == w) {
+            *achieved = r->achieved[i];
+            return &r->rows[i];
+        }
+    fail_msg("no configuration at %d warps per SM", w);
+    return NULL;
+}
+
+/* The band at achieved warps, by hand: the issue's column sum (16 blocks of
+ * 256 threads, 32 registers: a limit of 8 blocks, 64 warps per SM, on the
+ * H100's 132 SMs) and the same block in 1584 blocks (partial and whole
+ * waves). */
+static void test_predict_achieved(void **state)
+{
+    (void)state;
+    struct gb_camp_model *m = calloc(1, sizeof *m);
+    struct gb_camp_predict_in in;
+    struct gb_camp_predict_result r;
+    double a, b, w;
+    assert_non_null(m);
+    assert_int_equal(gb_camp_model_load(H100_MODEL, m), GB_OK);
+    assert_int_equal(m->device.sm_count, 132);
+    memset(&in, 0, sizeof in);
+    in.counts.ld[gb_camp_width_class(4)] = 524288;
+    in.counts.st[gb_camp_width_class(4)] = 128;
+    in.threads = 256, in.regs = 32, in.smem = 0, in.dyn_smem = 0, in.grid = 16;
+    in.time_ns = in.measured_warps = NAN;
+    in.dram_read_bytes = in.dram_write_bytes = in.l2_read_bytes = in.l2_write_bytes = NAN;
+    assert_int_equal(gb_camp_predict_run(m, &m->device, &in, NULL, &r), GB_OK);
+    assert_int_equal(r.config_warps, 8); /* 16 blocks on 132 SMs: one per SM at most */
+    /* 1, 2, 4 and 8 warps per SM: blocks of 1, 2, 4 and 8 warps, 128 warps
+     * in all, one partial wave: 128 / 132 each, so one band. */
+    const struct gb_camp_row *r8 = row_at(&r, 8, &a);
+    assert_true(fabs(a - 128.0 / 132.0) < 1e-12);
+    assert_int_equal(gb_camp_bounds(m, &in.counts, 128.0 / 132.0, &b, &w), GB_OK);
+    assert_true(r8->best_ns == b && r8->worst_ns == w);
+    for (int k = 1; k <= 4; k *= 2) {
+        const struct gb_camp_row *rk = row_at(&r, k, &a);
+        assert_true(fabs(a - 128.0 / 132.0) < 1e-12);
+        assert_true(rk->best_ns == b && rk->worst_ns == w);
+    }
+    /* Not the band at the occupancy limit. */
+    assert_int_equal(gb_camp_bounds(m, &in.counts, 8, &b, &w), GB_OK);
+    assert_true(fabs(r8->worst_ns - w) > 1e-3 * w);
+    gb_camp_predict_result_release(&r);
+
+    in.grid = 1584;
+    assert_int_equal(gb_camp_predict_run(m, &m->device, &in, NULL, &r), GB_OK);
+    assert_int_equal(r.config_warps, 64);
+    /* 64: waves of 1056 blocks, one whole and 528 blocks (32 warps per SM):
+     * (64 + 32) / 2 = 48. 32: waves of 528, three whole: 32. 40: waves of
+     * 660, two whole and 264 blocks (16 warps per SM): (80 + 16) / 3 = 32. */
+    static const struct { int limit; double achieved; } hand[] = {{64, 48}, {32, 32}, {40, 32}};
+    for (size_t k = 0; k < sizeof hand / sizeof hand[0]; k++) {
+        const struct gb_camp_row *row = row_at(&r, hand[k].limit, &a);
+        assert_true(fabs(a - hand[k].achieved) < 1e-12);
+        assert_int_equal(gb_camp_bounds(m, &in.counts, hand[k].achieved, &b, &w), GB_OK);
+        assert_true(row->best_ns == b && row->worst_ns == w);
+    }
+    gb_camp_predict_result_release(&r);
+    free(m);
+}
+
+/* A recorded point as camp predict --from-point reads it (hot, as the
+ * record says), predicted under the H100's ceilings. */
+static void predict_point(const struct gb_camp_model *m, const struct gb_ceilings *c, const char *dir,
+                          const char *bench, const char *axes, struct gb_camp_predict_result *r,
+                          double *time_ns)
+{
+    struct gb_run *run = NULL;
+    const struct gb_record *hit = NULL;
+    struct gb_ncu_report *rep = NULL;
+    struct gb_camp_ncu_input ni;
+    size_t n_hits = 0;
+    assert_int_equal(gb_run_load(dir, &run), GB_OK);
+    gb_camp_point_find(run, bench, axes, &hit, &n_hits);
+    assert_int_equal(n_hits, 1);
+    assert_int_equal(gb_camp_point_report(hit, &rep), GB_OK);
+    assert_int_equal(gb_camp_from_ncu(m, &rep->launches[0], &ni), GB_OK);
+    const struct gb_camp_predict_in in = {
+        .counts = ni.counts, .threads = ni.threads, .regs = ni.regs, .smem = ni.smem, .dyn_smem = 0,
+        .grid = ni.grid, .warps_max = -1, .at = -1, .time_ns = ni.time_ns,
+        .dram_read_bytes = ni.dram_read_bytes, .dram_write_bytes = ni.dram_write_bytes,
+        .l2_read_bytes = ni.l2_read_bytes, .l2_write_bytes = ni.l2_write_bytes,
+        .hot = hit->cache == GB_CACHE_HOT, .measured_warps = ni.warps_active,
+    };
+    assert_int_equal(gb_camp_predict_run(m, &m->device, &in, c, r), GB_OK);
+    *time_ns = in.time_ns;
+    gb_ncu_free(rep);
+    gb_run_free(run);
+}
+
+static void test_predict_point(void **state)
+{
+    (void)state;
+    struct gb_camp_model *m = calloc(1, sizeof *m);
+    struct gb_ceilings *c = calloc(1, sizeof *c);
+    struct gb_run *ceil = NULL, *run = NULL;
+    struct gb_camp_predict_result r;
+    struct gb_camp_app *apps = NULL;
+    size_t n = 0;
+    double t;
+    assert_true(m && c);
+    assert_int_equal(gb_camp_model_load(H100_MODEL, m), GB_OK);
+    assert_int_equal(gb_run_load(H100_CEILINGS, &ceil), GB_OK);
+    assert_int_equal(gb_ceilings_from_run(ceil, c), GB_OK);
+
+    /* The small-grid run: 32 blocks of 4 warps, 0.97 warps per SM. */
+    predict_point(m, c, CHASE, "corpus-chase/chase", "block_size_x=128,chains_per_thread=1", &r, &t);
+    assert_true(fabs(r.achieved_warps - 128.0 / 132.0) < 1e-12);
+    assert_int_equal(r.domain.why, GB_CAMP_DOMAIN_LATENCY);
+    assert_true(isnan(r.degree));
+    for (size_t i = 0; i < r.n; i++)
+        assert_true(isnan(r.rows[i].app_ns));
+    gb_camp_predict_result_release(&r);
+
+    /* A row-sum point inside the domain: the degree validate gives it. */
+    predict_point(m, c, H100_ROWSUM, "corpus-rowsum/tree",
+                  "block_size_x=256,vector_width=4,rows=4096,cols=4096", &r, &t);
+    assert_int_equal(r.domain.why, GB_CAMP_DOMAIN_IN);
+    assert_string_equal(r.roof.level, "L2");
+    assert_int_equal(gb_run_load(H100_ROWSUM, &run), GB_OK);
+    assert_int_equal(gb_camp_records_apps(run, &apps, &n), GB_OK);
+    int found = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (strcmp(apps[k].label, "corpus-rowsum/tree vector_width=4 rows=4096 cols=4096") != 0)
+            continue;
+        gb_camp_app_roofs(c, &apps[k]);
+        for (size_t i = 0; i < apps[k].n; i++) {
+            const struct gb_camp_obs *o = &apps[k].obs[i];
+            double b, w;
+            if (o->time_ns != t) /* the point itself */
+                continue;
+            assert_true(o->limit_warps == 64 && o->grid_blocks == 4096);
+            assert_true(fabs(o->achieved_warps - r.achieved_warps) < 1e-12);
+            assert_int_equal(gb_camp_obs_bounds(m, o, &b, &w), GB_OK);
+            assert_true(o->roof_best_ns > 0 && o->roof_best_ns == r.roof.best_ns);
+            assert_true(fabs(gb_camp_degree(b, w, o->time_ns) - r.degree) < 1e-12);
+            found++;
+        }
+    }
+    assert_int_equal(found, 1);
+    gb_camp_apps_free(apps, n);
+    gb_camp_predict_result_release(&r);
+    gb_run_free(run);
+    gb_run_free(ceil);
+    free(c);
+    free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rule),
         cmocka_unit_test(test_small_grid_run),
         cmocka_unit_test(test_band_contains_suite),
+        cmocka_unit_test(test_predict_achieved),
+        cmocka_unit_test(test_predict_point),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -136,39 +136,59 @@ double gb_camp_extrapolate(double best_ns, double worst_ns, double degree)
     return best_ns + degree * (worst_ns - best_ns);
 }
 
-enum gb_status gb_camp_predict(const struct gb_camp_model *m, const struct gb_camp_counts *c,
-                               const int *warps, size_t n, double at_warps, double time_ns,
-                               struct gb_camp_row *rows, double *degree)
+/* The band at `warps` with the roof best bound `roof_best_ns` (0: none). */
+static enum gb_status gb_band_at(const struct gb_camp_model *m, const struct gb_camp_counts *c,
+                                 double warps, double roof_best_ns, double *best_ns, double *worst_ns)
+{
+    struct gb_camp_obs o;
+    memset(&o, 0, sizeof o);
+    o.counts = *c;
+    o.warps = warps;
+    o.roof_best_ns = roof_best_ns;
+    return gb_camp_obs_bounds(m, &o, best_ns, worst_ns);
+}
+
+enum gb_status gb_camp_predict_band(const struct gb_camp_model *m, const struct gb_camp_band_in *in,
+                                    struct gb_camp_row *rows, double *degree)
 {
     enum gb_status st;
     double d = NAN;
-    if (isfinite(time_ns)) {
+    if (isfinite(in->time_ns)) {
         double b0, w0;
-        if (!(time_ns > 0))
-            return gb_error_set(GB_ERR_USAGE, "the measured time must be > 0 ns, not %g", time_ns);
-        if ((st = gb_camp_bounds(m, c, at_warps, &b0, &w0)) != GB_OK)
+        if (!(in->time_ns > 0))
+            return gb_error_set(GB_ERR_USAGE, "the measured time must be > 0 ns, not %g", in->time_ns);
+        if ((st = gb_band_at(m, in->counts, in->at_warps, in->roof_best_ns, &b0, &w0)) != GB_OK)
             return st;
-        d = gb_camp_degree(b0, w0, time_ns);
+        d = gb_camp_degree(b0, w0, in->time_ns);
         if (isnan(d))
             return gb_error_set(GB_ERR_NUMERIC, "the band has no width at %g warps per SM (best "
                                 "and worst are both %.6g ns): the camping degree is undefined",
-                                at_warps, b0);
+                                in->at_warps, b0);
     }
-    for (size_t i = 0; i < n; i++) {
-        rows[i].warps = warps[i];
-        if ((st = gb_camp_bounds(m, c, warps[i], &rows[i].best_ns, &rows[i].worst_ns)) != GB_OK)
+    for (size_t i = 0; i < in->n; i++) {
+        double w = in->eval_warps ? in->eval_warps[i] : in->warps[i];
+        rows[i].warps = in->warps[i];
+        if ((st = gb_band_at(m, in->counts, w, in->roof_best_ns, &rows[i].best_ns, &rows[i].worst_ns)) != GB_OK)
             return st;
         rows[i].app_ns = isnan(d) ? NAN : gb_camp_extrapolate(rows[i].best_ns, rows[i].worst_ns, d);
         /* Counts or coefficients too large for a double end here, not as inf rows. */
         if (!isfinite(rows[i].best_ns) || !isfinite(rows[i].worst_ns) ||
             (!isnan(d) && !isfinite(rows[i].app_ns)))
-            return gb_error_set(GB_ERR_NUMERIC, "the prediction at %d warps per SM is not finite "
+            return gb_error_set(GB_ERR_NUMERIC, "the prediction at %g warps per SM is not finite "
                                 "(best %g ns, worst %g ns): the counts or the model's "
-                                "coefficients are too large", warps[i], rows[i].best_ns,
+                                "coefficients are too large", w, rows[i].best_ns,
                                 rows[i].worst_ns);
     }
     *degree = d;
     return GB_OK;
+}
+
+enum gb_status gb_camp_predict(const struct gb_camp_model *m, const struct gb_camp_counts *c,
+                               const int *warps, size_t n, double at_warps, double time_ns,
+                               struct gb_camp_row *rows, double *degree)
+{
+    const struct gb_camp_band_in in = {c, warps, NULL, n, at_warps, time_ns, 0};
+    return gb_camp_predict_band(m, &in, rows, degree);
 }
 
 /* ---- configurations ---- */
@@ -319,6 +339,8 @@ enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_n
     out->threads = out->grid = -1;
     out->regs = out->smem = -1;
     out->time_ns = NAN;
+    out->dram_read_bytes = out->dram_write_bytes = out->l2_read_bytes = out->l2_write_bytes = NAN;
+    out->warps_active = NAN;
 
     const char *ldr = GB_NCU_LD_REQUESTS, *str = GB_NCU_ST_REQUESTS;
     out->ld_requests = gb_ncu_value(l, ldr, NAN);
@@ -354,6 +376,11 @@ enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_n
                                      out->st_sectors, out->counts.st)) != GB_OK)
         return gb_error_set(st, "launch %ld: %s", l->id, gb_error_message());
 
+    out->dram_read_bytes = 32 * gb_ncu_value(l, GB_NCU_DRAM_READ_SECTORS, NAN);
+    out->dram_write_bytes = 32 * gb_ncu_value(l, GB_NCU_DRAM_WRITE_SECTORS, NAN);
+    out->l2_read_bytes = 32 * gb_ncu_value(l, GB_NCU_L2_READ_SECTORS, NAN);
+    out->l2_write_bytes = 32 * gb_ncu_value(l, GB_NCU_L2_WRITE_SECTORS, NAN);
+    out->warps_active = gb_ncu_value(l, GB_CAMP_WARPS_ACTIVE, NAN);
     return gb_camp_ncu_launch_shape(l, out);
 }
 

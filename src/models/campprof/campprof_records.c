@@ -221,13 +221,6 @@ enum gb_status gb_camp_record_obs(const struct gb_record *r, struct gb_camp_obs 
  * occupancy calculator's, SPEC-CONTRACT.md). */
 #define GB_CAMP_SPEC_WARPS "active_warps_per_sm"
 
-/* The profiler's counters of the sectors each memory level moved, which
- * give the best bound from the roofs (campprof_roofs.c). */
-#define GB_CAMP_DRAM_READ_SECTORS "dram__sectors_read.sum"
-#define GB_CAMP_DRAM_WRITE_SECTORS "dram__sectors_write.sum"
-#define GB_CAMP_L2_READ_SECTORS "lts__t_sectors_op_read.sum"
-#define GB_CAMP_L2_WRITE_SECTORS "lts__t_sectors_op_write.sum"
-
 /* A profiler counter of a record: the in-process profiler's value under
  * its Nsight Compute name (the record's "counters", run --counters), else a
  * suite metric of that name or of the short name `alias` (ld_requests,
@@ -260,10 +253,10 @@ enum gb_status gb_camp_spec_obs(const struct gb_record *r, struct gb_camp_obs *o
     o->bytes = r->bytes > 0 ? r->bytes : NAN;
     o->time_ns = r->time_ns.median;
     o->hot = r->cache == GB_CACHE_HOT;
-    o->dram_read_bytes = 32 * gb_record_counter(r, GB_CAMP_DRAM_READ_SECTORS, NAN);
-    o->dram_write_bytes = 32 * gb_record_counter(r, GB_CAMP_DRAM_WRITE_SECTORS, NAN);
-    o->l2_read_bytes = 32 * gb_record_counter(r, GB_CAMP_L2_READ_SECTORS, NAN);
-    o->l2_write_bytes = 32 * gb_record_counter(r, GB_CAMP_L2_WRITE_SECTORS, NAN);
+    o->dram_read_bytes = 32 * gb_record_counter(r, GB_NCU_DRAM_READ_SECTORS, NAN);
+    o->dram_write_bytes = 32 * gb_record_counter(r, GB_NCU_DRAM_WRITE_SECTORS, NAN);
+    o->l2_read_bytes = 32 * gb_record_counter(r, GB_NCU_L2_READ_SECTORS, NAN);
+    o->l2_write_bytes = 32 * gb_record_counter(r, GB_NCU_L2_WRITE_SECTORS, NAN);
     if (!(o->warps > 0) || !(o->time_ns > 0) || !isfinite(o->time_ns))
         return gb_error_set(GB_ERR_FORMAT, "the %s/%s record lacks its %s or its time", r->suite,
                             r->bench, GB_CAMP_SPEC_WARPS);

@@ -50,65 +50,78 @@ out:
 
 /* ---- predict ---- */
 
-/* The achieved warps per SM of configuration `w`: the launch's own block
- * at w / (its warps per block) resident blocks when that divides, else the
- * largest block (in whole warps) that divides w, the grid being the
- * launch's threads in blocks of that size. Without a grid or an SM count,
- * w itself. */
-static double row_achieved(const struct gb_device_info *dev, const struct gb_camp_predict_in *in,
-                           int w)
+/* The block (warps per block) and grid of configuration `w`: the launch's
+ * own block at w / (its warps per block) resident blocks when that
+ * divides, else the largest block (in whole warps) that divides w, the
+ * grid being the launch's threads in blocks of that size. *grid is 0
+ * without a grid or a launch (--warps). */
+static void row_shape(const struct gb_device_info *dev, const struct gb_camp_predict_in *in, int w,
+                      int *wpb, long *grid)
 {
     const int ws = dev->warp_size > 0 ? dev->warp_size : 32;
-    struct gb_occupancy_achieved a;
-    if (in->warps_max > 0 || in->grid <= 0 || in->threads <= 0 || dev->sm_count <= 0)
-        return w;
-    const double total = (double)in->grid * (double)in->threads;
+    *grid = 0;
+    *wpb = 1;
+    if (in->warps_max > 0 || in->grid <= 0 || in->threads <= 0)
+        return;
     const int own = (int)((in->threads + ws - 1) / ws);
-    int wpb = own;
-    long grid = in->grid;
+    *wpb = own;
+    *grid = in->grid;
     if (w % own != 0) {
-        for (wpb = w; wpb > 1 && (w % wpb != 0 || wpb * ws > dev->max_threads_per_block); wpb--)
+        for (*wpb = w; *wpb > 1 && (w % *wpb != 0 || *wpb * ws > dev->max_threads_per_block); (*wpb)--)
             ;
-        grid = (long)ceil(total / ((double)wpb * ws));
+        *grid = (long)ceil((double)in->grid * (double)in->threads / ((double)*wpb * ws));
     }
-    if (gb_occupancy_achieved(grid, wpb, w / wpb, dev->sm_count, &a) == GB_OK)
+}
+
+/* The achieved warps per SM of configuration `w` (gb_occupancy_achieved
+ * of row_shape's block and grid); w itself without a grid or an SM count. */
+static double row_achieved(const struct gb_device_info *dev, const struct gb_camp_predict_in *in, int w)
+{
+    struct gb_occupancy_achieved a;
+    int wpb;
+    long grid;
+    row_shape(dev, in, w, &wpb, &grid);
+    if (grid > 0 && dev->sm_count > 0 && gb_occupancy_achieved(grid, wpb, w / wpb, dev->sm_count, &a) == GB_OK)
         return a.warps_per_sm;
     return w;
 }
 
-/* The measured configuration's observation: its time, bytes (the sectors,
- * else the counts at their widths), grid and achieved warps. */
-static void predict_obs(const struct gb_device_info *dev, const struct gb_camp_predict_in *in,
-                        double at_warps, struct gb_camp_obs *obs)
+/* The observation of configuration `w` (achieved warps `achieved`): its
+ * time, bytes (the sectors, else the counts at their widths), level
+ * bytes, grid and warps. */
+static void predict_obs(const struct gb_device_info *dev, const struct gb_camp_predict_in *in, int w,
+                        double achieved, struct gb_camp_obs *obs)
 {
+    int wpb;
+    long grid;
     memset(obs, 0, sizeof *obs);
+    row_shape(dev, in, w, &wpb, &grid);
     obs->time_ns = in->time_ns;
-    obs->warps = obs->limit_warps = obs->achieved_warps = at_warps;
-    obs->measured_warps = NAN;
-    obs->grid_blocks = in->grid > 0 && in->warps_max <= 0 ? (double)in->grid : NAN;
+    obs->limit_warps = w;
+    obs->warps = obs->achieved_warps = achieved;
+    obs->measured_warps = in->measured_warps;
+    obs->grid_blocks = grid > 0 ? (double)grid : NAN;
+    obs->counts = in->counts;
     double sectors = in->counts.ld_sectors + in->counts.st_sectors;
     for (int k = 0; !(sectors > 0) && k < GB_CAMP_N_WIDTHS; k++)
         obs->bytes += 32.0 * gb_camp_class_width(k) * (in->counts.ld[k] + in->counts.st[k]);
     if (sectors > 0)
         obs->bytes = 32.0 * sectors;
-    struct gb_occupancy_input oi = {(int)in->threads, in->regs < 0 ? 0 : (int)in->regs,
-                                    in->smem < 0 ? 0 : (int)in->smem,
-                                    in->dyn_smem < 0 ? 0 : (int)in->dyn_smem,
-                                    GB_OCC_MAX_DYN_AS_REQUESTED, -1};
-    struct gb_occupancy_result occ;
-    if (in->threads > 0 && in->warps_max <= 0 && gb_occupancy_compute(dev, &oi, &occ) == GB_OK &&
-        occ.active_warps > 0) {
-        obs->limit_warps = occ.active_warps;
-        gb_camp_spec_achieved(dev, obs, (double)in->threads);
-    }
+    obs->dram_read_bytes = in->dram_read_bytes;
+    obs->dram_write_bytes = in->dram_write_bytes;
+    obs->l2_read_bytes = in->l2_read_bytes;
+    obs->l2_write_bytes = in->l2_write_bytes;
+    obs->hot = in->hot;
 }
 
-/* The measured configuration must be one the band has. */
-static enum gb_status at_check(const struct gb_camp_predict_result *r)
+/* The index of the measured configuration among r->warps, or an error. */
+static enum gb_status at_index(const struct gb_camp_predict_result *r, size_t *at)
 {
     for (size_t i = 0; i < r->n; i++)
-        if (r->warps[i] == (int)r->at_warps)
+        if (r->warps[i] == (int)r->at_warps) {
+            *at = i;
             return GB_OK;
+        }
     if (r->at_warps <= 0)
         return gb_error_set(GB_ERR_USAGE, "the launch as given cannot run on this device, so the "
                             "measured time has no configuration; give --at-warps");
@@ -121,6 +134,20 @@ static enum gb_status at_check(const struct gb_camp_predict_result *r)
                         "the occupancy calculator allows (%s)", r->at_warps, list);
 }
 
+/* Each configuration's achieved warps (the measured value at the launch's
+ * own configuration where the launch carries it). */
+static void predict_achieved(const struct gb_device_info *dev, const struct gb_camp_predict_in *in,
+                             struct gb_camp_predict_result *out)
+{
+    for (size_t i = 0; i < out->n; i++) {
+        out->achieved[i] = row_achieved(dev, in, out->warps[i]);
+        if (out->warps[i] == out->config_warps && in->warps_max <= 0 && in->measured_warps > 0) {
+            out->grid_warps = out->achieved[i];
+            out->achieved[i] = in->measured_warps;
+        }
+    }
+}
+
 enum gb_status gb_camp_predict_run(const struct gb_camp_model *m, const struct gb_device_info *dev,
                                    const struct gb_camp_predict_in *in, const struct gb_ceilings *c,
                                    struct gb_camp_predict_result *out)
@@ -129,9 +156,11 @@ enum gb_status gb_camp_predict_run(const struct gb_camp_model *m, const struct g
                                  (int)((in->smem < 0 ? 0 : in->smem) + (in->dyn_smem < 0 ? 0 : in->dyn_smem)),
                                  in->grid < 0 ? 0 : in->grid};
     enum gb_status st;
+    size_t at = 0;
     memset(out, 0, sizeof *out);
-    out->degree = out->at_warps = out->achieved_warps = NAN;
+    out->degree = out->at_warps = out->achieved_warps = out->grid_warps = NAN;
     out->domain.why = GB_CAMP_DOMAIN_UNJUDGED;
+    gb_camp_roof_best(NULL, NULL, &out->roof);
     if (!(out->warps = calloc((size_t)gb_camp_max_warps(dev) + 1, sizeof *out->warps)))
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     if ((st = gb_camp_configurations(dev, &cfg, in->warps_max > 0 ? (int)in->warps_max : 0, out->warps,
@@ -143,18 +172,20 @@ enum gb_status gb_camp_predict_run(const struct gb_camp_model *m, const struct g
                             "warps per SM, as 'gpubound occupancy' says); give the launch the kernel "
                             "runs with", in->threads, in->regs, cfg.smem, dev->cc_major, dev->cc_minor);
     out->at_warps = in->at > 0 ? (double)in->at : (double)out->config_warps;
-    if (isfinite(in->time_ns) && (st = at_check(out)) != GB_OK)
+    if (isfinite(in->time_ns) && (st = at_index(out, &at)) != GB_OK)
         return st;
     if (!(out->rows = calloc(out->n, sizeof *out->rows)) ||
         !(out->achieved = calloc(out->n, sizeof *out->achieved)))
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
-    for (size_t i = 0; i < out->n; i++)
-        out->achieved[i] = row_achieved(dev, in, out->warps[i]);
-    if ((st = gb_camp_predict(m, &in->counts, out->warps, out->n, out->at_warps, in->time_ns, out->rows,
-                              &out->degree)) != GB_OK || !isfinite(in->time_ns))
-        return st;
+    predict_achieved(dev, in, out);
     struct gb_camp_obs obs;
-    predict_obs(dev, in, out->at_warps, &obs);
+    int w0 = isfinite(in->time_ns) ? out->warps[at] : out->config_warps;
+    predict_obs(dev, in, w0, isfinite(in->time_ns) ? out->achieved[at] : (double)w0, &obs);
+    gb_camp_roof_best(c, &obs, &out->roof);
+    const struct gb_camp_band_in band = {&in->counts, out->warps, out->achieved, out->n,
+                                         obs.warps, in->time_ns, out->roof.best_ns};
+    if ((st = gb_camp_predict_band(m, &band, out->rows, &out->degree)) != GB_OK || !isfinite(in->time_ns))
+        return st;
     out->achieved_warps = obs.warps;
     gb_camp_domain_judge(m, c, dev->sm_count, &obs, &out->domain);
     if (!gb_camp_domain_applies(out->domain.why)) {

@@ -239,6 +239,22 @@ var GbCamp = (function () {
     return v.toFixed(Math.max(0, sig - 1 - e));
   }
 
+  /* row_shape and row_achieved of campprof_run.c: the achieved warps per SM
+   * of configuration w (gb_occupancy_achieved of its block and grid). */
+  function rowAchieved(dev, inp, w) {
+    var ws = dev.warp_size > 0 ? dev.warp_size : 32;
+    if (inp.warps > 0 || !(inp.grid > 0) || !(inp.threads > 0) || !(dev.sm_count > 0)) return w;
+    var own = idiv(inp.threads + ws - 1, ws), wpb = own, grid = inp.grid;
+    if (w % own !== 0) {
+      for (wpb = w; wpb > 1 && (w % wpb !== 0 || wpb * ws > dev.max_threads_per_block); wpb--);
+      grid = Math.ceil(inp.grid * inp.threads / (wpb * ws));
+    }
+    var blocks = idiv(w, wpb), wave = blocks * dev.sm_count, limit = blocks * wpb;
+    var full = Math.floor(grid / wave), tail = grid % wave;
+    var tailWarps = tail * wpb / dev.sm_count, waves = full + (tail > 0 ? 1 : 0);
+    return (full * limit + tailWarps) / waves;
+  }
+
   /* The whole prediction, as `camp predict` makes it. in: {ld, st: [5]
    * counts; threads, regs, smem, grid (or warps: W for 1..W); time_ns (NaN
    * for none); at_warps (0: the launch's)}. */
@@ -258,16 +274,18 @@ var GbCamp = (function () {
       cfgw = cw.config;
     }
     var at = inp.at_warps > 0 ? inp.at_warps : cfgw, d = NaN, hasTime = isFinite(inp.time_ns);
+    /* The band is evaluated at each configuration's achieved warps. */
+    var ach = ws.map(function (w) { return rowAchieved(dev, inp, w); });
     if (hasTime) {
       if (!(inp.time_ns > 0)) fail('the measured time must be > 0 ns');
       if (ws.indexOf(at) < 0) fail(at + ' active warps per SM is not among the configurations the occupancy calculator allows (' + warpsText(ws) + ')');
-      var b0 = bounds(eqs, inp, at);
+      var atAch = ach[ws.indexOf(at)], b0 = bounds(eqs, inp, atAch);
       d = degree(b0[0], b0[1], inp.time_ns);
-      if (isNaN(d)) fail('the band has no width at ' + at + ' warps per SM: the camping degree is undefined');
+      if (isNaN(d)) fail('the band has no width at ' + atAch + ' warps per SM: the camping degree is undefined');
     }
-    var rows = ws.map(function (w) {
-      var b = bounds(eqs, inp, w);
-      return {warps: w, best_ns: b[0], worst_ns: b[1], app_ns: isNaN(d) ? NaN : b[0] + d * (b[1] - b[0])};
+    var rows = ws.map(function (w, i) {
+      var b = bounds(eqs, inp, ach[i]);
+      return {warps: w, achieved: ach[i], best_ns: b[0], worst_ns: b[1], app_ns: isNaN(d) ? NaN : b[0] + d * (b[1] - b[0])};
     });
     return {rows: rows, degree: d, at_warps: at, config_warps: cfgw, configs: warpsText(ws), device: dev};
   }
