@@ -28,10 +28,24 @@ static enum gb_status on_one(struct gb_lpbm_bench_model *m, const struct gb_lpbm
     enum gb_status st = GB_OK;
     if (!rel)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    /* A coefficient is time per unit of what the fit counted: where the
+     * fit's records had no atomics counter (the global reductions, the
+     * shared atomic wavefronts), its ATOM and SHM inputs came from the
+     * analysis or without them, and the other run's points are counted the
+     * same way. */
+    int global_atom = 0, shared_atom = 0;
+    for (size_t i = 0; i < m->fit.n; i++) {
+        global_atom |= isfinite(m->pts[i].c_global_atom) && m->pts[i].c_global_atom >= 0;
+        shared_atom |= isfinite(m->pts[i].c_shared_atom_wavefronts) && m->pts[i].c_shared_atom_wavefronts >= 0;
+    }
     m->on.n = 0;
     m->on.max_abs_rel = 0;
     for (size_t i = 0; i < in->n && st == GB_OK; i++) {
         struct gb_lpbm_point p = in->pts[i];
+        if (!global_atom)
+            p.c_global_atom = NAN;
+        if (!shared_atom)
+            p.c_shared_atom_wavefronts = NAN;
         p.intercept = m->intercept;
         gb_lpbm_roofs_set(&p, roofs);
         if ((st = gb_lpbm_predictors(&p, m->form)) != GB_OK)
