@@ -21,6 +21,7 @@ it. The searches run on --jobs processes; with --deadline, searches not done
 that many seconds after the start are left out and said so.
 """
 import argparse
+import gzip
 import json
 import math
 import multiprocessing
@@ -37,8 +38,18 @@ SKIPPED = []
 KT_STRATEGIES = ["random_sample", "simulated_annealing", "genetic_algorithm", "bayes_opt"]
 
 
+def records_file(run):
+    """A run's records file, plain or gzip-compressed (as gpubound reads
+    it: the committed large sweeps are kept compressed); None if neither."""
+    for name in ("results.json", "results.json.gz"):
+        if os.path.isfile(os.path.join(run, name)):
+            return os.path.join(run, name)
+    return None
+
+
 def load_records(run):
-    with open(os.path.join(run, "results.json")) as f:
+    path = records_file(run)
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         return json.load(f)
 
 
@@ -62,7 +73,7 @@ def spaces_of(src, sweeps):
     specs = spec_of_suite(src)
     for kernel in sorted(os.listdir(sweeps)):
         run = os.path.join(sweeps, kernel)
-        if not os.path.isfile(os.path.join(run, "results.json")):
+        if not records_file(run):
             continue
         first = load_records(run)
         spec = specs.get(first[0]["suite"]) if first else None

@@ -21,10 +21,14 @@ expect 0 'best: +tile_x=16 tile_y=16 tile_k=32 n=1024 +296.4 us' tune "$SPEC" "$
 # ... and its runner-up (16x32x32, 296.6 us) is within 2% of it: no significant difference.
 expect 0 'runner-up / best: 1.0006.*no significant difference' tune "$SPEC" "${SPACE[@]}" --budget 18 --strategy random \
     --out "$TMP/all2"
-# model says which surrogate predicted and why the breakdown did not
-run_gb tune "$SPEC" "${SPACE[@]}" --budget 10 --strategy model --out "$TMP/m"
+# model says which surrogate predicted and why the breakdown did not: in 4 measurements the breakdown
+# (5 needed) cannot be fitted and the Gaussian process predicts ...
+run_gb tune "$SPEC" "${SPACE[@]}" --budget 4 --strategy model --out "$TMP/m4"
 if [ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -q 'predicted best unmeasured: .*(95%, gaussian-process)' &&
-    printf '%s\n' "$OUT" | grep -q 'surrogate: gaussian-process used because breakdown:'; then ok; else bad "model's prediction"; fi
+    printf '%s\n' "$OUT" | grep -q 'surrogate: gaussian-process used because breakdown: 4 configuration(s) measured, 5 needed'; then ok; else bad "model's prediction"; fi
+# ... in 10 (a start of exactly 5, then the model's picks) the breakdown explains them and predicts
+run_gb tune "$SPEC" "${SPACE[@]}" --budget 10 --strategy model --out "$TMP/m"
+if [ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -q 'predicted best unmeasured: .*(95%, breakdown)'; then ok; else bad "model's breakdown prediction"; fi
 
 # On a sweep with counters that the resources form explains (the H100's triad, both sizes: 64
 # configurations, the fastest 5.034 us), the breakdown is fitted on the replayed records and predicts the

@@ -266,6 +266,10 @@ static enum gb_status gb_model_next(struct gb_tune *t, void *state, size_t k, si
 {
     struct gb_model_state *m = state;
     int fitted = t->n_obs >= m->n0 && gb_tune_model_fit(t, m->mean, m->lo, m->hi);
+    /* The start is n0 points whatever the batch: a batch that would run
+     * past it stops there, and the model is asked once they are measured. */
+    if (!fitted && t->n_obs < m->n0 && k > m->n0 - t->n_obs)
+        k = m->n0 - t->n_obs;
     for (size_t j = 0; j < k; j++) {
         size_t c = t->n_obs + j, pick;
         if (!fitted)
