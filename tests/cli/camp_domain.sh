@@ -159,4 +159,10 @@ expect 2 "detect: --point needs --from-run RUN" camp detect corpus/rowsum --poin
 expect 2 "detect: --from-run reads recorded points; it takes no suite/bench" camp detect --from-run "$RS100" transpose/naive
 expect 1 "camp detect --from-run: .*camping-fixture has no measured point with the per-slice L2 counters" \
     camp detect --from-run "$GB_SRC/tests/data/runs/camping-fixture"
+# Issue 41's column sum, recorded on an H200 (16 blocks of 256 threads on
+# 132 SMs): the band does not apply, and the line says why.
+H200_MODEL=$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json
+expect 0 "the band does not apply to the measured time: latency-bound: 0.97 achieved warps per SM \\(grid 16 blocks on 132 SMs\\)" \
+    camp predict --model "$H200_MODEL" --ceilings "$GB_SRC/data/h200/ceilings-2026-11-26" \
+    --from-point "$GB_SRC/data/h200/colsum-2026-11-28:colsum/colsum:block_size_x=256,rows=16384,cols=4096"
 finish
