@@ -48,11 +48,11 @@ MUTATIONS=(
 "fleet-size-check|src/results/fleet.c|json_integer_value(size) != (json_int_t)*n|json_integer_value(size) < (json_int_t)*n|a fleet run declaring more members than it lists is accepted"
 "fleet-uuid-check|src/results/fleet.c|        if (strcmp(r->gpu_uuid, uuid) != 0)|        if (mb->info.has_device && strcmp(r->gpu_uuid, uuid) != 0)|a record's GPU UUID is not checked against a member without a GPU"
 "breakdown-r2-same|src/models/lpbm/lpbm.c|f->r2 = same ? NAN : 1 - sse / sst;|f->r2 = sst > 0 ? 1 - sse / sst : NAN;|R^2 of identical times computed from rounding noise"
-"camp-predict-no-run|src/cli/cmd_camp_predict.c|    if (ps->config_warps <= 0)|    if (ps->config_warps < 0)|camp predict gives a band for a block that cannot run"
+"camp-predict-no-run|src/models/campprof/campprof_run.c|    if (out->config_warps <= 0)|    if (out->config_warps < 0)|camp predict gives a band for a block that cannot run"
 "error-newline|src/util/status.c|    if (c >= 0x20 && c != 0x7f)|    if (c >= 0x0a && c != 0x7f)|newlines and other control characters from 0x0a kept in an error message: it splits the line"
-"verify-nan-matches|src/suites/spec_verify.c|return isnan(g) && isnan(e);|return 1;|the verification rule lets a NaN match any value"
+"verify-nan-matches|kernels/spec_data.h|        return g != g && e != e;|        return 1;|the verification rule lets a NaN match any value"
 "verify-rtol-from-atol|src/suites/spec_parse.c|(st = gb_sp_number(c, o, \"rtol\", 0, 1e300,|(st = gb_sp_number(c, o, \"atol\", 0, 1e300,|a buffer's rtol read from its atol field"
-"verify-rule-atol-twice|src/suites/spec_verify.c|return fabs(g - e) <= a->atol + a->rtol * fabs(e);|return fabs(g - e) <= a->atol + a->atol * fabs(e);|the verification rule scales the expected value by atol, not rtol"
+"verify-rule-atol-twice|kernels/spec_data.h|gb_sd_add(atol, gb_sd_mul(rtol, fabs(e)))|gb_sd_add(atol, gb_sd_mul(atol, fabs(e)))|the verification rule scales the expected value by atol, not rtol"
 "spec-define-limit|src/suites/spec_parse.c|if (b->n_axes + b->n_defines + b->ref.n_defines > 16)|if (b->n_axes + b->n_defines + b->ref.n_defines > 17)|the spec parser lets 17 -D options through"
 "expr-trim-unmatched|src/suites/spec_expr.c|if (*len >= 2 && (*s)[0] == '(' && gb_match_paren(*s, *len, 0) == (long)*len - 1) {|if (*len >= 2 && (*s)[0] == '(' && (*s)[*len - 1] == ')') {|trimming takes away parentheses that do not enclose the whole text"
 "expr-chain-first-only|src/suites/spec_expr.c|if ((k[i] != 0) == (op == GB_EX_OR))|if ((k[i] != 0) == (op == GB_EX_OR) && i == 0)|a chain of && or || decided by its first operand"
@@ -60,7 +60,7 @@ MUTATIONS=(
 "expr-depth-limit|src/suites/spec_expr.c|if (deepest > GB_EXPR_MAX_DEPTH)|if (deepest > GB_EXPR_MAX_DEPTH + 1)|the expression nesting limit one level late"
 "expr-length-limit|src/suites/spec_expr.c|if (len > GB_EXPR_MAX_LEN)|if (len > GB_EXPR_MAX_LEN + 1)|the expression length limit one character late"
 "spec-parts-limit|src/suites/spec_parse.c|(*c->parts += gb_expr_size(*out)) > GB_SPEC_MAX_PARTS)|(*c->parts += gb_expr_size(*out)) > GB_SPEC_MAX_PARTS * 64)|a spec's expression parts unbounded in practice"
-"range-long-2p63|src/suites/spec_point.c|case GB_ST_LONG: ok = ok && x >= -0x1p63 && x < 0x1p63; break;|case GB_ST_LONG: ok = ok && x >= -0x1p63 && x <= 0x1p63; break;|a long scalar of 2^63 passes the range table"
+"range-long-2p63|src/suites/spec_point.c|: 0) && x < lim;|: 0) && x <= lim;|the range table lets an integer scalar one past its type's largest value through (a long of 2^63)"
 "spec-file-symlink-out|src/suites/spec_parse.c|    size_t dl = strlen(rd);|    size_t dl = 0;|a spec's data file may be a symbolic link out of its directory"
 "spec-file-size-at-least|src/suites/spec_point.c|(unsigned long long)have == (unsigned long long)count * sz|(unsigned long long)have >= (unsigned long long)count * sz|an init or reference file larger than its buffer passes"
 "axis-repeats-allowed|src/suites/axis.c|    for (int i = 1; i < n && st == GB_OK; i++)|    for (int i = n; i < n && st == GB_OK; i++)|an axis value given twice is planned twice"
@@ -108,7 +108,7 @@ area_tests() {
     case $1 in
     src/numbers/* | src/measure/*) echo 'unit/test_(stats|stats_rules|numbers|sampling|session_loop)$|cli/compare$' ;;
     src/results/*) echo 'unit/test_(results|results_gz|csv_readback|ncu_units|hostile|fleet|provenance)$|cli/(hostile|fleet|compare|report|provenance)$|python/test_load$' ;;
-    kernels/*) echo 'unit/test_(patterns_walk|camping_kernels|camping)$' ;;
+    kernels/*) echo 'unit/test_(patterns_walk|camping_kernels|camping|spec_data|spec)$' ;;
     src/models/campprof/* | src/cli/cmd_camp*) echo 'unit/test_campprof.*|cli/camp.*' ;;
     src/models/compare/* | src/cli/cmd_compare.c) echo 'unit/test_compare$|cli/compare$|python/test_compare$' ;;
     src/models/fleet/*) echo 'unit/test_fleet.*|cli/fleet.*' ;;
