@@ -5,13 +5,22 @@ gpubound's median time of the point recorded in POINT_DIR against the median
 gpu__time_duration.sum of KERNEL's launches in Nsight Compute's CSV (raw page,
 base units). Exits 1 when they differ by more than 1% or 0.1 us."""
 import csv
+import gzip
 import json
+import os
 import statistics
 import sys
 
 
 def ncu_durations(path, kernel):
-    rows = [r for r in csv.reader(l for l in open(path) if not l.startswith('==')) if r]
+    """KERNEL's gpu__time_duration values (ns) in an export at PATH (or PATH.gz)."""
+    if not os.path.exists(path) and os.path.exists(path + '.gz'):
+        with gzip.open(path + '.gz', 'rt') as f:
+            lines = f.readlines()
+    else:
+        with open(path) as f:
+            lines = f.readlines()
+    rows = [r for r in csv.reader(l for l in lines if not l.startswith('==')) if r]
     head = next(i for i, r in enumerate(rows) if 'Kernel Name' in r and 'ID' in r)
     names = rows[head]
     ti, ki = names.index('gpu__time_duration.sum'), names.index('Kernel Name')

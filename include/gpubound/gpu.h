@@ -370,7 +370,6 @@ GB_API enum gb_status gb_nvrtc_compile_program(const struct gb_nvrtc_program *pr
  * first compile; not thread-safe. */
 enum gb_compiler { GB_COMPILER_NVRTC, GB_COMPILER_NVCC, GB_COMPILER_AUTO, GB_COMPILER_COUNT };
 GB_API void gb_compiler_set(enum gb_compiler c);
-GB_API enum gb_compiler gb_compiler_get(void);
 /* "nvrtc", "nvcc" or "auto"; gb_compiler_parse: the choice of that name, or -1. */
 GB_API const char *gb_compiler_name(enum gb_compiler c);
 GB_API int gb_compiler_parse(const char *name);
@@ -384,14 +383,14 @@ GB_API enum gb_status gb_compiler_describe(char *buf, size_t n);
 /* nvcc's version ("13.0.88"), or GB_ERR_UNSUPPORTED when no nvcc is found
  * ($GB_NVCC, $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin, PATH). */
 GB_API enum gb_status gb_nvcc_version(char *buf, size_t n);
+/* CPU seconds (user and system) of the nvcc processes the calling thread
+ * ran since the last call; the count is reset. */
+GB_API double gb_nvcc_take_cpu_s(void);
 /* Compiles `prog` to a cubin with nvcc -cubin -O3 for `arch`: its -D
  * options become #defines after the runtime's headers, its headers files
  * beside it, its other options go to nvcc as they are. No lowered names
  * (gb_nvrtc_compile_program gets them from NVRTC). On GB_ERR_COMPILE *log
  * (when not NULL) is nvcc's output (malloc'ed). Thread-safe. */
-/* CPU seconds (user and system) of the nvcc processes the calling thread
- * ran since the last call; the count is reset. */
-GB_API double gb_nvcc_take_cpu_s(void);
 GB_API enum gb_status gb_nvcc_compile_program(const struct gb_nvrtc_program *prog, const char *arch,
                                        const char *const *opts, int n_opts, char **cubin, size_t *size,
                                        char **log);

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gpu/nvrtc_info.h"
 #include "gpubound/gpu.h"
 #include "util/fs.h"
 
@@ -30,11 +31,6 @@ static const char *const gb_compiler_names[] = {
 void gb_compiler_set(enum gb_compiler c)
 {
     gb_chosen = c;
-}
-
-enum gb_compiler gb_compiler_get(void)
-{
-    return gb_chosen;
 }
 
 int gb_compiler_parse(const char *name)
@@ -113,18 +109,12 @@ static void gb_nvcc_read_version(void)
 /* nvcc under $GB_NVCC, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, then PATH. */
 static void gb_nvcc_find(void)
 {
-    const char *homes[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
     const char *own = getenv("GB_NVCC");
-    char path[1100];
+    char path[1100], home[1040];
     if (own && own[0] && strlen(own) < sizeof path && access(own, X_OK) == 0)
         snprintf(nvcc_path, sizeof nvcc_path, "%s", own);
-    for (size_t h = 0; !nvcc_path[0] && h < sizeof homes / sizeof homes[0]; h++) {
-        if (!homes[h] || !homes[h][0] || strlen(homes[h]) > 1000)
-            continue;
-        snprintf(path, sizeof path, "%s/bin/nvcc", homes[h]);
-        if (access(path, X_OK) == 0)
-            snprintf(nvcc_path, sizeof nvcc_path, "%s", path);
-    }
+    if (!nvcc_path[0] && gb_cuda_home_file("bin/nvcc", X_OK, home, sizeof home))
+        snprintf(nvcc_path, sizeof nvcc_path, "%s/bin/nvcc", home);
     const char *env_path = getenv("PATH");
     for (const char *d = env_path; !nvcc_path[0] && d && *d;) {
         size_t len = strcspn(d, ":");

@@ -55,19 +55,27 @@ static void *gb_nvrtc_dlopen(void)
 static char nv_include[1100];
 static pthread_once_t nv_include_once = PTHREAD_ONCE_INIT;
 
-static void gb_nvrtc_find_include(void)
+int gb_cuda_home_file(const char *rel, int mode, char *out, size_t n)
 {
     const char *homes[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
-    char path[1040];
+    char path[1100];
     for (size_t h = 0; h < sizeof homes / sizeof homes[0]; h++) {
         if (!homes[h] || !homes[h][0] || strlen(homes[h]) > 1000)
             continue;
-        snprintf(path, sizeof path, "%s/include/cuda_fp16.h", homes[h]);
-        if (access(path, R_OK) == 0) {
-            snprintf(nv_include, sizeof nv_include, "--include-path=%s/include", homes[h]);
-            return;
+        snprintf(path, sizeof path, "%s/%s", homes[h], rel);
+        if (access(path, mode) == 0) {
+            snprintf(out, n, "%s", homes[h]);
+            return 1;
         }
     }
+    return 0;
+}
+
+static void gb_nvrtc_find_include(void)
+{
+    char home[1040];
+    if (gb_cuda_home_file("include/cuda_fp16.h", R_OK, home, sizeof home))
+        snprintf(nv_include, sizeof nv_include, "--include-path=%s/include", home);
 }
 
 const char *gb_nvrtc_include_opt(void)
@@ -218,6 +226,14 @@ static enum gb_status gb_nvrtc_build(const char *name, const char *source, const
 }
 
 /* The lowered names of x's expressions, copied out of `prog`. */
+/* Frees a NULL-terminated array of lowered names and the array. */
+static void gb_names_free(char **v)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        free(v[i]);
+    free(v);
+}
+
 static enum gb_status gb_nvrtc_lowered(nvrtcProgram prog, const struct gb_nvrtc_program *x, char ***lowered)
 {
     char **v = calloc((size_t)x->n_exprs + 1, sizeof *v);
@@ -227,9 +243,7 @@ static enum gb_status gb_nvrtc_lowered(nvrtcProgram prog, const struct gb_nvrtc_
         const char *low = NULL;
         nvrtcResult r = nv.nvrtcGetLoweredName(prog, x->exprs[i], &low);
         if (r != NVRTC_SUCCESS || !low || !(v[i] = strdup(low))) {
-            for (int k = 0; k < i; k++)
-                free(v[k]);
-            free(v);
+            gb_names_free(v);
             return r != NVRTC_SUCCESS ? gb_error_set(GB_ERR_NVRTC, "%s: no lowered name for %s: %s", x->name,
                                                      x->exprs[i], nv.nvrtcGetErrorString(r))
                                       : gb_error_set(GB_ERR_NOMEM, "out of host memory compiling %s", x->name);
@@ -259,10 +273,8 @@ static enum gb_status gb_nvrtc_nvcc_program(const struct gb_nvrtc_program *x, co
             return st;
     }
     st = gb_nvcc_compile_program(x, arch, opts, n_opts, cubin, size, log);
-    if (st != GB_OK && lowered && *lowered) {
-        for (int i = 0; i < x->n_exprs; i++)
-            free((*lowered)[i]);
-        free(*lowered);
+    if (st != GB_OK && lowered) {
+        gb_names_free(*lowered);
         *lowered = NULL;
     }
     return st;

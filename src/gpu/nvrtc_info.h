@@ -20,6 +20,11 @@
  * options a compile error names. */
 const char *gb_nvrtc_include_opt(void);
 
+/* The first of $CUDA_HOME, $CUDA_PATH and /usr/local/cuda under which
+ * `rel` passes access(mode), into out; 0 (out untouched) when none does.
+ * The toolkit's headers (NVRTC's include path) and its nvcc. */
+int gb_cuda_home_file(const char *rel, int mode, char *out, size_t n);
+
 /* One entry function of a ptxas -v log. */
 struct gb_kernel_res {
     char name[GB_KERNEL_NAME_LEN];   /* the lowered (mangled) name */

@@ -29,7 +29,6 @@ import math
 import os
 import re
 import sys
-import tempfile
 
 M64 = (1 << 64) - 1
 # gpubound's run seed: gb_run_seed (src/suites/spec_args.c) from the first
@@ -551,15 +550,8 @@ def ncu_median_ms(raw, pid):
     timed (RAW/ncu-PID.csv), in ms, and how many; (None, 0) without them."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
     from truth_compare import ncu_durations
-    path = os.path.join(raw, f"ncu-{pid}.csv")
     try:
-        if not os.path.exists(path) and os.path.exists(path + ".gz"):
-            with gzip.open(path + ".gz", "rt") as f, tempfile.NamedTemporaryFile("w", suffix=".csv") as t:
-                t.write(f.read())
-                t.flush()
-                v = sorted(ncu_durations(t.name, ""))
-        else:
-            v = sorted(ncu_durations(path, ""))
+        v = sorted(ncu_durations(os.path.join(raw, f"ncu-{pid}.csv"), ""))
     except (OSError, StopIteration, ValueError, KeyError, IndexError):
         return None, 0
     if not v:
