@@ -102,9 +102,17 @@ def key_of(axes):
 
 
 def sweep_times(sweep):
+    """A sweep's medians by configuration; its results.json, or the
+    compressed results.json.gz of a committed sweep."""
+    path = os.path.join(sweep, "results.json")
     try:
-        with open(os.path.join(sweep, "results.json")) as f:
-            recs = json.load(f)
+        if not os.path.exists(path) and os.path.exists(path + ".gz"):
+            import gzip
+            with gzip.open(path + ".gz", "rt") as f:
+                recs = json.load(f)
+        else:
+            with open(path) as f:
+                recs = json.load(f)
     except (OSError, ValueError):
         return {}
     return {key_of(r["axes"]): r["time_ns"]["median"] for r in recs if r["status"] == "ok"}

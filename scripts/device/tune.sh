@@ -2,11 +2,15 @@
 # scripts/device/tune.sh GPUBOUND OUTDIR
 #
 # The tuning benchmark on one GPU (docs/tuning.md, "Benchmarks"), at most
-# 330 s in all (the steps' limits: 15 + 10 installing Kernel Tuner, 80 + 35
-# sweeping, 100 replaying, 40 + 45 live), every step under `timeout` and
-# reporting its exit code:
+# 520 s in all (the steps' limits: 15 + 10 installing Kernel Tuner, 80 + 35
+# + 50 + 40 + 35 + 30 sweeping, 140 replaying, 40 + 45 live), every step
+# under `timeout` and reporting its exit code:
 #  a) exhaustive sweeps (no counters) of the corpus-tune/ specs, the large
-#     tuning spaces, into OUTDIR/corpus-tune/KERNEL;
+#     tuning spaces (sgemm, stencil2d, conv2d, reduce, transpose,
+#     histogram), into OUTDIR/corpus-tune/KERNEL; with TUNE_SWEEPS=DIR set,
+#     nothing is swept: DIR's sweeps (DIR/corpus-tune/KERNEL, or DIR/KERNEL,
+#     as an earlier run of this script or its sweeps.tgz left them) are
+#     copied into OUTDIR/corpus-tune instead;
 #  b) the replay benchmark (scripts/bench_tune.py, 20 seeds, every gpubound
 #     strategy and Kernel Tuner's four in its simulation mode) over those
 #     sweeps and the committed corpus sweeps of this GPU
@@ -25,10 +29,18 @@ if [ $# -ne 2 ]; then
     exit 2
 fi
 gb=$1 out=$2
+sweeps=${TUNE_SWEEPS:-}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 if [ ! -x "$gb" ]; then
     echo "tune.sh: $gb is not an executable gpubound; build it first (make build)" >&2
     exit 2
+fi
+if [ -n "$sweeps" ]; then
+    [ -d "$sweeps/corpus-tune" ] && sweeps="$sweeps/corpus-tune"
+    if ! ls "$sweeps"/*/results.json* >/dev/null 2>&1; then
+        echo "tune.sh: TUNE_SWEEPS=$TUNE_SWEEPS holds no sweep (DIR/corpus-tune/KERNEL/results.json or DIR/KERNEL/results.json)" >&2
+        exit 2
+    fi
 fi
 mkdir -p "$out/corpus-tune" "$out/live" || { echo "tune.sh: cannot create $out" >&2; exit 2; }
 t_start=$(date +%s)
@@ -72,23 +84,39 @@ else
     echo "tune.sh: Kernel Tuner cannot be installed or imported (no .whl/ or see $out/pip-install.log): its columns are left out"
 fi
 
-# (a) the large spaces, exhaustively, no counters.
+# (a) the large spaces, exhaustively, no counters, or the sweeps of
+# TUNE_SWEEPS.
 # --max-time 0.5 as the corpus sweeps were recorded (scripts/record_corpus.sh);
 # --compiler nvrtc as they were compiled, which also keeps 746 compiles inside
 # the step's limit (the strategies are compared over one recorded sweep).
-step sweep-sgemm 80 "$gb" run "$src/corpus-tune/sgemm/spec.json" --no-report --max-time 0.5 \
-    --compiler nvrtc --out "$out/corpus-tune/sgemm"
-step sweep-stencil2d 35 "$gb" run "$src/corpus-tune/stencil2d/spec.json" --no-report --max-time 0.5 \
-    --compiler nvrtc --out "$out/corpus-tune/stencil2d"
+kernels="sgemm stencil2d conv2d reduce transpose histogram"
+if [ -n "$sweeps" ]; then
+    for k in $kernels; do
+        [ -d "$sweeps/$k" ] && cp -r "$sweeps/$k" "$out/corpus-tune/$k"
+    done
+    echo "tune.sh: nothing swept; the sweeps of $sweeps copied into $out/corpus-tune: $(ls "$out/corpus-tune" | tr '\n' ' ')"
+else
+    # sweep KERNEL LIMIT_S: corpus-tune/KERNEL swept into OUTDIR/corpus-tune/KERNEL
+    sweep() {
+        step "sweep-$1" "$2" "$gb" run "$src/corpus-tune/$1/spec.json" --no-report --max-time 0.5 \
+            --compiler nvrtc --out "$out/corpus-tune/$1"
+    }
+    sweep sgemm 80
+    sweep stencil2d 35
+    sweep conv2d 50
+    sweep reduce 40
+    sweep transpose 35
+    sweep histogram 30
+fi
 
 # (b) the replay benchmark; its searches stop at the deadline, so the
 # tables are written whatever happens.
 site_arg=()
 [ "$kt_ok" = 1 ] && site_arg=(--site "$site")
 # One BLAS thread per process: the searches run on every core already.
-step replay 100 env OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
+step replay 140 env OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
     python3 "$src/scripts/bench_tune.py" "$(dirname "$gb")" "$out" --runs "$out/corpus-tune" --runs "$corpus" \
-    --seeds 20 --deadline 88 "${site_arg[@]}"
+    --seeds 20 --deadline 128 "${site_arg[@]}"
 
 # (c) live, side by side, the same budget.
 budget=30
@@ -112,10 +140,11 @@ rm -rf "$site"
     echo "|---|---|---|---|"
     printf '%s\n' "${steps[@]}"
     echo
+    [ -n "$sweeps" ] && echo "Nothing swept: the corpus-tune sweeps are those of $sweeps." && echo
     echo "$(elapsed) s in all. Kernel Tuner: $([ "$kt_ok" = 1 ] && echo "installed; live strategy $kt_strategy" || echo "not installed")."
-    for k in sgemm stencil2d; do
+    for k in $kernels; do
         r="$out/corpus-tune/$k/run.json"
-        [ -f "$r" ] && echo "- corpus-tune/$k: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("complete" if d.get("complete") else "INCOMPLETE")' "$r" 2>&1), $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(len(r), "points,", sum(x["status"] == "ok" for x in r), "ok")' "${r%run.json}results.json" 2>&1)"
+        [ -f "$r" ] && echo "- corpus-tune/$k: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("complete" if d.get("complete") else "INCOMPLETE")' "$r" 2>&1), $(python3 -c 'import gzip,json,os,sys; p=sys.argv[1]; r=json.load(open(p) if os.path.exists(p) else gzip.open(p + ".gz", "rt")); print(len(r), "points,", sum(x["status"] == "ok" for x in r), "ok")' "${r%run.json}results.json" 2>&1)"
     done
     echo
     [ -f "$out/bench_tune.md" ] && sed -n '/^| GPU/,/^$/p; /^## The goal/,$p' "$out/bench_tune.md"
