@@ -325,6 +325,20 @@ static void test_model_large(void **st)
     gb_tune_space_release(&b.space);
 }
 
+/* The acquisition: the lower confidence bound on the log time prefers a
+ * slightly slower prediction that may well be much faster, and not one
+ * that is surely slower. */
+static void test_model_lcb(void **st)
+{
+    (void)st;
+    double sure = gb_tune_model_lcb(100, 99, 101);
+    assert_true(gb_tune_model_lcb(105, 50, 220) < sure);
+    assert_true(gb_tune_model_lcb(140, 120, 163) > sure);
+    assert_true(fabs(gb_tune_model_lcb(100, 0, 0) - log(100.0)) < 1e-12);
+    /* one standard deviation of the log: a 95% interval of e^(+-1.96) */
+    assert_true(fabs(gb_tune_model_lcb(100, 100 * exp(-1.96), 100 * exp(1.96)) - (log(100.0) - 1)) < 1e-9);
+}
+
 /* A search observed again up to m points (its recorded points) and driven
  * on proposes exactly what the uninterrupted search did. */
 static void test_resume(void **st)
@@ -535,7 +549,7 @@ int main(void)
         cmocka_unit_test(test_anneal),  cmocka_unit_test(test_model),      cmocka_unit_test(test_resume),
         cmocka_unit_test(test_answer),  cmocka_unit_test(test_model_breakdown), cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_model_start),    cmocka_unit_test(test_model_start_exact),
-        cmocka_unit_test(test_model_large),
+        cmocka_unit_test(test_model_large),    cmocka_unit_test(test_model_lcb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
