@@ -30,6 +30,11 @@ size_t gb_tune_farthest(struct gb_tune *t, const size_t *out, size_t n_out, unsi
  * (gb_tune_surrogate_note says why). */
 int gb_tune_model_fit(struct gb_tune *t, double *mean, double *lo, double *hi);
 
+/* The length scale of each of the n_axes axes (in units of its range)
+ * that the Gaussian process sur (gb_tune_surrogate_gp) was last fitted
+ * with: each axis's own, by marginal likelihood. */
+void gb_tune_gp_scales(const struct gb_tune_surrogate *sur, double *ell, int n_axes);
+
 /* The model strategy's acquisition: the lower confidence bound on the log
  * time, log(mean) - GB_TUNE_LCB_KAPPA standard deviations, the deviation
  * read from the 95% interval lo..hi as a normal's on the log scale (0
