@@ -84,8 +84,8 @@ struct gb_tune_surrogate {
 };
 
 /* The fallback: a Gaussian process over u[] on log times (squared
- * exponential kernel, one length scale chosen by marginal likelihood from
- * a fixed grid, noise from the measured intervals). Release with its
+ * exponential kernel, a length scale per axis chosen by marginal
+ * likelihood from a fixed grid, noise from the measured intervals). Release with its
  * release. GB_ERR_NOMEM. */
 GB_API enum gb_status gb_tune_surrogate_gp(struct gb_tune_surrogate *out);
 

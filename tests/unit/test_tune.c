@@ -325,6 +325,48 @@ static void test_model_large(void **st)
     gb_tune_space_release(&b.space);
 }
 
+/* The acquisition: the lower confidence bound on the log time prefers a
+ * slightly slower prediction that may well be much faster, and not one
+ * that is surely slower. */
+static void test_model_lcb(void **st)
+{
+    (void)st;
+    double sure = gb_tune_model_lcb(100, 99, 101);
+    assert_true(gb_tune_model_lcb(105, 50, 220) < sure);
+    assert_true(gb_tune_model_lcb(140, 120, 163) > sure);
+    assert_true(fabs(gb_tune_model_lcb(100, 0, 0) - log(100.0)) < 1e-12);
+    /* one standard deviation of the log: a 95% interval of e^(+-1.96) */
+    assert_true(fabs(gb_tune_model_lcb(100, 100 * exp(-1.96), 100 * exp(1.96)) - (log(100.0) - 1)) < 1e-9);
+}
+
+/* The Gaussian process fits each axis's length scale: on times that vary
+ * along axis a only, b's scale comes out long (b hardly matters) and a's
+ * short. */
+static void test_gp_scales(void **st)
+{
+    (void)st;
+    struct surface s;
+    struct gb_tune_surrogate g;
+    struct gb_tune_obs obs[64];
+    size_t n = 0;
+    char why[256];
+    surface_init(&s, 0);
+    for (size_t i = 0; i < s.n && n < 64; i += 3) {
+        const int *l = s.lv[i];
+        obs[n++] = (struct gb_tune_obs){.idx = i, .ok = 1, .time_ns = 1000 * exp(0.4 * sin(l[0] * 0.9)),
+                                        .lo_ns = 0, .hi_ns = 0};
+    }
+    assert_int_equal(gb_tune_surrogate_gp(&g), GB_OK);
+    assert_int_equal(g.fit(g.ctx, &s.space, obs, n, why, sizeof why), GB_OK);
+    double ell[3];
+    gb_tune_gp_scales(&g, ell, 3);
+    print_message("length scales: a %.2f, b %.2f, c %.2f\n", ell[0], ell[1], ell[2]);
+    assert_true(ell[0] <= 0.6);
+    assert_true(ell[1] >= 2.0 && ell[2] >= 2.0);
+    g.release(g.ctx);
+    gb_tune_space_release(&s.space);
+}
+
 /* A search observed again up to m points (its recorded points) and driven
  * on proposes exactly what the uninterrupted search did. */
 static void test_resume(void **st)
@@ -535,7 +577,8 @@ int main(void)
         cmocka_unit_test(test_anneal),  cmocka_unit_test(test_model),      cmocka_unit_test(test_resume),
         cmocka_unit_test(test_answer),  cmocka_unit_test(test_model_breakdown), cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_model_start),    cmocka_unit_test(test_model_start_exact),
-        cmocka_unit_test(test_model_large),
+        cmocka_unit_test(test_model_large),    cmocka_unit_test(test_model_lcb),
+        cmocka_unit_test(test_gp_scales),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,19 @@ size_t gb_tune_farthest(struct gb_tune *t, const size_t *out, size_t n_out, unsi
  * (gb_tune_surrogate_note says why). */
 int gb_tune_model_fit(struct gb_tune *t, double *mean, double *lo, double *hi);
 
+/* The length scale of each of the n_axes axes (in units of its range)
+ * that the Gaussian process sur (gb_tune_surrogate_gp) was last fitted
+ * with: each axis's own, by marginal likelihood. */
+void gb_tune_gp_scales(const struct gb_tune_surrogate *sur, double *ell, int n_axes);
+
+/* The model strategy's acquisition: the lower confidence bound on the log
+ * time, log(mean) - GB_TUNE_LCB_KAPPA standard deviations, the deviation
+ * read from the 95% interval lo..hi as a normal's on the log scale (0
+ * when the interval is empty); the unmeasured configuration with the least
+ * is measured next. */
+#define GB_TUNE_LCB_KAPPA 1.0
+double gb_tune_model_lcb(double mean, double lo, double hi);
+
 /* The model strategy's space-filling start in a space s searched with
  * budget measurements: 2 per axis of more than one level and 2 more, at
  * most a tenth of the space (but GB_TUNE_MIN_START: enough points for the

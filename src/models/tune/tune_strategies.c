@@ -169,7 +169,7 @@ static void gb_anneal_observe(struct gb_tune *t, void *state, const struct gb_tu
     }
 }
 
-/* ---- model: space-filling start, then the surrogate's best and least sure ---- */
+/* ---- model: space-filling start, then the surrogate's lower confidence bound ---- */
 
 struct gb_model_state {
     size_t n0;                   /* the space-filling sample */
@@ -240,10 +240,15 @@ int gb_tune_model_fit(struct gb_tune *t, double *mean, double *lo, double *hi)
     return 0;
 }
 
-/* The unmeasured configuration not yet in out[] with the least predicted
- * time (widest: the widest relative interval). */
-static size_t gb_model_pick(struct gb_tune *t, const struct gb_model_state *m, const size_t *out, size_t n_out,
-                            int widest)
+double gb_tune_model_lcb(double mean, double lo, double hi)
+{
+    double sd = lo > 0 && hi > lo ? (log(hi) - log(lo)) / 3.92 : 0;
+    return log(mean) - GB_TUNE_LCB_KAPPA * sd;
+}
+
+/* The unmeasured configuration not yet in out[] with the least lower
+ * confidence bound on its log time. */
+static size_t gb_model_pick(struct gb_tune *t, const struct gb_model_state *m, const size_t *out, size_t n_out)
 {
     size_t pick = t->space->n;
     double best = INFINITY;
@@ -253,7 +258,7 @@ static size_t gb_model_pick(struct gb_tune *t, const struct gb_model_state *m, c
             taken = out[j] == i;
         if (taken)
             continue;
-        double v = widest ? -(m->hi[i] - m->lo[i]) / m->mean[i] : m->mean[i];
+        double v = gb_tune_model_lcb(m->mean[i], m->lo[i], m->hi[i]);
         if (v < best) {
             best = v;
             pick = i;
@@ -271,11 +276,7 @@ static enum gb_status gb_model_next(struct gb_tune *t, void *state, size_t k, si
     if (!fitted && t->n_obs < m->n0 && k > m->n0 - t->n_obs)
         k = m->n0 - t->n_obs;
     for (size_t j = 0; j < k; j++) {
-        size_t c = t->n_obs + j, pick;
-        if (!fitted)
-            pick = gb_tune_farthest(t, out, *n_out, 5);
-        else /* two of every three the predicted best, the third the least sure */
-            pick = gb_model_pick(t, m, out, *n_out, (c - m->n0) % 3 == 2);
+        size_t pick = fitted ? gb_model_pick(t, m, out, *n_out) : gb_tune_farthest(t, out, *n_out, 5);
         if (pick >= t->space->n)
             pick = gb_tune_farthest(t, out, *n_out, 6);
         if (pick >= t->space->n)
@@ -291,7 +292,7 @@ const struct gb_tune_strategy gb_tune_strategies[] = {
      .next = gb_random_next, .release = gb_random_release},
     {.name = "anneal", .help = "simulated annealing over neighbouring configurations", .init = gb_anneal_init,
      .next = gb_anneal_next, .observe = gb_anneal_observe, .release = free},
-    {.name = "model", .help = "a space-filling sample, then the surrogate's best and least sure, refitted",
+    {.name = "model", .help = "a space-filling sample, then the surrogate's lowest confidence bound, refitted",
      .init = gb_model_init, .next = gb_model_next, .release = gb_model_release},
     {.name = NULL},
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gpubound/tune.h"
+#include "tune_internal.h"
 
 /* ---- the Gaussian process ---- */
 
@@ -18,18 +19,27 @@ struct gb_gp {
     size_t *idx;                 /* the configurations fitted */
     double *alpha;               /* K^-1 (y - mean) */
     gsl_matrix *L;               /* Cholesky factor of K (lower) */
-    double ymean, sf2, ell;
+    double ymean, sf2;
+    double ell[GB_TUNE_MAX_AXES]; /* per axis, in units of its range */
 };
 
 /* The length scales tried, in units of an axis's whole range. */
 static const double gb_gp_ells[] = {0.1, 0.2, 0.35, 0.6, 1.0};
+/* Per axis: the same and longer, up to an axis that hardly matters. */
+static const double gb_gp_ard_ells[] = {0.1, 0.2, 0.35, 0.6, 1.0, 2.0, 5.0};
 
 static double gb_gp_k(const struct gb_gp *g, const struct gb_tune_space *s, size_t i, size_t j)
 {
-    return g->sf2 * exp(-gb_tune_space_dist2(s, i, j) / (2 * g->ell * g->ell));
+    const double *ui = &s->u[i * (size_t)s->n_axes], *uj = &s->u[j * (size_t)s->n_axes];
+    double d = 0;
+    for (int a = 0; a < s->n_axes; a++) {
+        double x = (ui[a] - uj[a]) / g->ell[a];
+        d += x * x;
+    }
+    return g->sf2 * exp(-d / 2);
 }
 
-/* Factors K for length scale g->ell and solves for alpha; the log marginal
+/* Factors K for length scales g->ell[] and solves for alpha; the log marginal
  * likelihood in *lml; GB_ERR_NUMERIC when K is not positive definite. */
 static enum gb_status gb_gp_factor(struct gb_gp *g, const struct gb_tune_space *s, const double *y,
                                    const double *noise, double *lml)
@@ -55,6 +65,52 @@ static enum gb_status gb_gp_factor(struct gb_gp *g, const struct gb_tune_space *
     }
     *lml = -0.5 * fit - logdet;
     return GB_OK;
+}
+
+static void gb_gp_set_ell(struct gb_gp *g, double ell)
+{
+    for (int a = 0; a < GB_TUNE_MAX_AXES; a++)
+        g->ell[a] = ell;
+}
+
+/* One length scale for every axis, the best of gb_gp_ells[] by marginal
+ * likelihood; its log marginal likelihood, -INFINITY when none factors. */
+static double gb_gp_fit_iso(struct gb_gp *g, const struct gb_tune_space *s, const double *y, const double *noise)
+{
+    double best = -INFINITY, best_ell = 0, lml;
+    for (size_t e = 0; e < sizeof gb_gp_ells / sizeof gb_gp_ells[0]; e++) {
+        gb_gp_set_ell(g, gb_gp_ells[e]);
+        if (gb_gp_factor(g, s, y, noise, &lml) == GB_OK && lml > best) {
+            best = lml;
+            best_ell = gb_gp_ells[e];
+        }
+    }
+    gb_gp_set_ell(g, best_ell);
+    return best;
+}
+
+/* From the common length scale, each axis's own: passes over the axes,
+ * each axis's scale the best of gb_gp_ard_ells[] by marginal likelihood
+ * with the others held. */
+static double gb_gp_fit_ard(struct gb_gp *g, const struct gb_tune_space *s, const double *y, const double *noise,
+                            double best)
+{
+    double lml;
+    for (int pass = 0; pass < 2; pass++)
+        for (int a = 0; a < s->n_axes; a++) {
+            if (s->n_levels[a] < 2)
+                continue;
+            double keep = g->ell[a];
+            for (size_t e = 0; e < sizeof gb_gp_ard_ells / sizeof gb_gp_ard_ells[0]; e++) {
+                g->ell[a] = gb_gp_ard_ells[e];
+                if (gb_gp_factor(g, s, y, noise, &lml) == GB_OK && lml > best + 1e-9) {
+                    best = lml;
+                    keep = g->ell[a];
+                }
+            }
+            g->ell[a] = keep;
+        }
+    return best;
 }
 
 /* y: log times of the ok observations; noise: the variance of each from
@@ -102,7 +158,7 @@ static enum gb_status gb_gp_fit(void *ctx, const struct gb_tune_space *s, const 
     struct gb_gp *g = ctx;
     double *y = malloc((n ? n : 1) * sizeof *y), *noise = malloc((n ? n : 1) * sizeof *noise);
     enum gb_status st = gb_gp_grow(g, n ? n : 1);
-    double best = -INFINITY, best_ell = 0, lml;
+    double best, lml;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     if (st != GB_OK || !y || !noise) {
         st = gb_error_set(GB_ERR_NOMEM, "out of host memory fitting the Gaussian process");
@@ -113,15 +169,10 @@ static enum gb_status gb_gp_fit(void *ctx, const struct gb_tune_space *s, const 
         st = GB_ERR_NUMERIC;
         goto out;
     }
-    for (size_t e = 0; e < sizeof gb_gp_ells / sizeof gb_gp_ells[0]; e++) {
-        g->ell = gb_gp_ells[e];
-        if (gb_gp_factor(g, s, y, noise, &lml) == GB_OK && lml > best) {
-            best = lml;
-            best_ell = g->ell;
-        }
-    }
-    g->ell = best_ell;
-    if (best_ell == 0 || gb_gp_factor(g, s, y, noise, &lml) != GB_OK) {
+    best = gb_gp_fit_iso(g, s, y, noise);
+    if (best > -INFINITY)
+        best = gb_gp_fit_ard(g, s, y, noise, best);
+    if (best == -INFINITY || gb_gp_factor(g, s, y, noise, &lml) != GB_OK) {
         snprintf(why, why_n, "the kernel matrix is singular at every length scale");
         st = GB_ERR_NUMERIC;
     }
@@ -165,6 +216,13 @@ static void gb_gp_release(void *ctx)
     free(g->idx);
     free(g->alpha);
     free(g);
+}
+
+void gb_tune_gp_scales(const struct gb_tune_surrogate *sur, double *ell, int n_axes)
+{
+    const struct gb_gp *g = sur->ctx;
+    for (int a = 0; a < n_axes && a < GB_TUNE_MAX_AXES; a++)
+        ell[a] = g->ell[a];
 }
 
 enum gb_status gb_tune_surrogate_gp(struct gb_tune_surrogate *out)
