@@ -118,19 +118,28 @@ step replay 140 env OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
     python3 "$src/scripts/bench_tune.py" "$(dirname "$gb")" "$out" --runs "$out/corpus-tune" --runs "$corpus" \
     --seeds 20 --deadline 128 "${site_arg[@]}"
 
-# (c) live, side by side, the same budget.
-budget=30
-kt_strategy=$(python3 "$src/scripts/bench_tune_live.py" pick "$out/bench_tune.json" "$out/corpus-tune/stencil2d" blur)
-t0=$(now)
-step live-gpubound 40 "$gb" tune "$src/corpus-tune/stencil2d/spec.json" --strategy model --budget "$budget" \
-    --out "$out/live/gb-stencil2d"
-gb_wall=$(awk "BEGIN { printf \"%.2f\", $(now) - $t0 }")
-if [ "$kt_ok" = 1 ]; then
-    step live-kernel-tuner 45 env PYTHONPATH="$site" python3 "$src/scripts/bench_tune_live.py" kt \
-        "$src/corpus-tune/stencil2d/spec.json" blur "$kt_strategy" "$budget" "$out/live/kt-stencil2d.json"
-fi
-python3 "$src/scripts/bench_tune_live.py" table "$out/live/live.md" "$out/live/gb-stencil2d" "$gb_wall" \
-    "$out/live/kt-stencil2d.json" "$out/corpus-tune/stencil2d" "$budget" >/dev/null 2>"$out/live/table.log"
+# (c) live, side by side, the same budget: on stencil2d (the space the
+# strategy was designed on) and conv2d (one written after it); gpubound
+# compiles with NVRTC as the sweeps did, so that the sweep's clock and its
+# own agree. live KERNEL BENCH BUDGET writes OUTDIR/live/KERNEL.md.
+live() {
+    local k=$1 bench=$2 budget=$3 strategy t0 wall
+    strategy=$(python3 "$src/scripts/bench_tune_live.py" pick "$out/bench_tune.json" "$out/corpus-tune/$k" "$bench")
+    kt_strategies="$kt_strategies $k:$strategy"
+    t0=$(now)
+    step "live-gpubound-$k" 60 "$gb" tune "$src/corpus-tune/$k/spec.json" --strategy model --budget "$budget" \
+        --compiler nvrtc --out "$out/live/gb-$k"
+    wall=$(awk "BEGIN { printf \"%.2f\", $(now) - $t0 }")
+    if [ "$kt_ok" = 1 ]; then
+        step "live-kernel-tuner-$k" 45 env PYTHONPATH="$site" python3 "$src/scripts/bench_tune_live.py" kt \
+            "$src/corpus-tune/$k/spec.json" "$bench" "$strategy" "$budget" "$out/live/kt-$k.json"
+    fi
+    python3 "$src/scripts/bench_tune_live.py" table "$out/live/$k.md" "$out/live/gb-$k" "$wall" \
+        "$out/live/kt-$k.json" "$out/corpus-tune/$k" "$budget" >/dev/null 2>"$out/live/table-$k.log"
+}
+kt_strategies=""
+live stencil2d blur 30
+live conv2d filter7 45
 rm -rf "$site"
 
 {
@@ -141,7 +150,7 @@ rm -rf "$site"
     printf '%s\n' "${steps[@]}"
     echo
     [ -n "$sweeps" ] && echo "Nothing swept: the corpus-tune sweeps are those of $sweeps." && echo
-    echo "$(elapsed) s in all. Kernel Tuner: $([ "$kt_ok" = 1 ] && echo "installed; live strategy $kt_strategy" || echo "not installed")."
+    echo "$(elapsed) s in all. Kernel Tuner: $([ "$kt_ok" = 1 ] && echo "installed; live strategies$kt_strategies" || echo "not installed")."
     for k in $kernels; do
         r="$out/corpus-tune/$k/run.json"
         [ -f "$r" ] && echo "- corpus-tune/$k: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("complete" if d.get("complete") else "INCOMPLETE")' "$r" 2>&1), $(python3 -c 'import gzip,json,os,sys; p=sys.argv[1]; r=json.load(open(p) if os.path.exists(p) else gzip.open(p + ".gz", "rt")); print(len(r), "points,", sum(x["status"] == "ok" for x in r), "ok")' "${r%run.json}results.json" 2>&1)"
@@ -149,7 +158,9 @@ rm -rf "$site"
     echo
     [ -f "$out/bench_tune.md" ] && sed -n '/^| GPU/,/^$/p; /^## The goal/,$p' "$out/bench_tune.md"
     echo
-    [ -f "$out/live/live.md" ] && sed 1,2d "$out/live/live.md"
+    for k in stencil2d conv2d; do
+        [ -f "$out/live/$k.md" ] && echo "### Live: corpus-tune/$k" && sed 1,2d "$out/live/$k.md" && echo
+    done
 } >"$summary"
 cat "$summary"
 exit 0

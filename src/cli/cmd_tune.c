@@ -11,6 +11,7 @@
 #include "cli/cli_spec.h"
 #include "cli/cmd_tune.h"
 #include "cli/cmd_tune_loop.h"
+#include "gpubound/gpu.h"
 #include "gpubound/tune.h"
 #include "util/fs.h"
 
@@ -31,6 +32,13 @@ static int gb_tune_opt(int c, struct gb_tune_args *a)
     case 'm': a->max_time_s = strtod(optarg, NULL);
         return a->max_time_s > 0 && a->max_time_s <= 3600 ? -1
                : gb_cli_usage("tune", "--max-time '%s': a number of seconds above 0, at most 3600", optarg);
+    case 'Y': {
+        int k = gb_compiler_parse(optarg);
+        if (k < 0)
+            return gb_cli_usage("tune", "--compiler takes auto, nvcc or nvrtc, not '%s'", optarg);
+        gb_compiler_set((enum gb_compiler)k);
+        return -1;
+    }
     case 'c': a->ci_pct = strtod(optarg, NULL);
         return a->ci_pct > 0 && a->ci_pct < 100 ? -1 : gb_cli_usage("tune", "--ci '%s': a percentage above 0, below 100", optarg);
     default: return gb_cli_usage("tune", "unknown option (see gpubound help tune)");
@@ -47,7 +55,8 @@ static int gb_tune_parse(int argc, char **argv, struct gb_tune_args *a)
         {"resume", no_argument, 0, 'r'},       {"replay", required_argument, 0, 'p'},
         {"device", required_argument, 0, 'd'}, {"quick", no_argument, 0, 'q'},
         {"set", required_argument, 0, 's'},    {"max-time", required_argument, 0, 'm'},
-        {"ci", required_argument, 0, 'c'},     {0, 0, 0, 0}};
+        {"ci", required_argument, 0, 'c'},     {"compiler", required_argument, 0, 'Y'},
+        {0, 0, 0, 0}};
     int c, rc;
     memset(a, 0, sizeof *a);
     a->strategy = "model";
@@ -140,7 +149,7 @@ static void gb_tune_print(const struct gb_plan *plan, const struct gb_tune_answe
         printf("runner-up: %s  %.4g us [%.4g, %.4g]\n", l, r->runner_ns / 1e3, r->runner_lo / 1e3, r->runner_hi / 1e3);
         printf("runner-up / best: %.4f [%.4f, %.4f] (99%% interval, %s): %s\n", r->ratio, r->ratio_lo, r->ratio_hi,
                r->by_samples ? "ranks of the samples" : "summaries",
-               r->differ ? "they differ significantly (beyond 2%)" : "no significant difference");
+               r->differ ? "they differ significantly (beyond 2%)" : "no significant difference beyond 2%");
     }
     if (r->have_pred) {
         gb_tune_label(plan, r->pred, l, sizeof l);

@@ -17,7 +17,7 @@
     "  --replay RUN           measure nothing: take each configuration's record from the\n"     \
     "                         recorded run RUN (an exhaustive sweep), for benchmarks of the\n"   \
     "                         strategies (no GPU needed)\n"                                      \
-    "  --device N, --quick, --set AXIS=V1,V2, --max-time S, --ci PCT\n"                          \
+    "  --device N, --quick, --set AXIS=V1,V2, --max-time S, --ci PCT, --compiler NAME\n"         \
     "                         as for run (--set narrows the space: fix the problem size)\n"     \
     "The space is every configuration the spec allows (its restrictions applied); the tuning\n" \
     "run is an ordinary run directory (each point recorded as it completes, verified as by\n"   \

@@ -19,7 +19,7 @@ done
 expect 0 'best: +tile_x=16 tile_y=16 tile_k=32 n=1024 +296.4 us' tune "$SPEC" "${SPACE[@]}" --budget 18 \
     --strategy exhaustive --out "$TMP/all"
 # ... and its runner-up (16x32x32, 296.6 us) is within 2% of it: no significant difference.
-expect 0 'runner-up / best: 1.0006.*no significant difference' tune "$SPEC" "${SPACE[@]}" --budget 18 --strategy random \
+expect 0 'runner-up / best: 1.0006.*no significant difference beyond 2%' tune "$SPEC" "${SPACE[@]}" --budget 18 --strategy random \
     --out "$TMP/all2"
 # model says which surrogate predicted and why the breakdown did not: in 4 measurements the breakdown
 # (5 needed) cannot be fitted and the Gaussian process predicts ...
