@@ -49,6 +49,8 @@
  *   LAT    = global load instructions per warp * waves (round trips; ns each)
  *   DLAT   = LAT * the share of L2 sectors that went on to DRAM (0 on a hot
  *            run that fits in L2): the round trips that miss L2, ns extra each
+ *   SLAT   = global load and store sectors per warp * waves (the sectors a
+ *            warp's accesses touch, one after another in L1; ns each)
  *   ATOM   = the analysis's atomics / the one-address atomic roof
  *   LAUNCH = max(0, a + B / b - the largest of the terms above at coefficient 1)
  * (a count whose roof is unknown stands for itself: its coefficient is then
@@ -72,7 +74,7 @@
 
 #include "gpubound/status.h"
 
-#define GB_LPBM_TERMS 15
+#define GB_LPBM_TERMS 16
 #define GB_LPBM_MODEL_FORMAT "gpubound-lpbm/1"
 #define GB_LPBM_MODEL_FILE "lpbm-model.json"
 /* Residual-bootstrap replicates behind each coefficient's interval, and the
@@ -87,7 +89,8 @@ enum gb_lpbm_term {
     GB_LPBM_FIX = 5,
     /* the resources form's terms (docs/models.md, "The resources form") */
     GB_LPBM_DRAM = 6, GB_LPBM_L2 = 7, GB_LPBM_SHM = 8, GB_LPBM_INST = 9, GB_LPBM_LAT = 10,
-    GB_LPBM_LAUNCH = 11, GB_LPBM_PIPE = 12, GB_LPBM_ILAT = 13, GB_LPBM_DLAT = 14
+    GB_LPBM_LAUNCH = 11, GB_LPBM_PIPE = 12, GB_LPBM_ILAT = 13, GB_LPBM_DLAT = 14,
+    GB_LPBM_SLAT = 15
 };
 /* The resources form's pipes (counters smsp__inst_executed_pipe_*). */
 enum gb_lpbm_pipe { GB_LPBM_P_FMA = 0, GB_LPBM_P_ALU, GB_LPBM_P_FP64, GB_LPBM_P_XU, GB_LPBM_P_LSU,

@@ -741,6 +741,7 @@ static void test_resources_predictors(void **state)
     near(p.x[GB_LPBM_ILAT], 1e6 / (264 * 8.0) * 1, 1e-12);
     /* a third of the L2 sectors went on to DRAM: a third of the round trips miss */
     near(p.x[GB_LPBM_DLAT], p.x[GB_LPBM_LAT] / 3, 1e-12);
+    near(p.x[GB_LPBM_SLAT], 3e6 / (264 * 8.0) * 1, 1e-12);   /* the case's 3e6 global sectors */
     near(p.x[GB_LPBM_LAUNCH], 2000 + 264 / 100.0, 1e-12);   /* the launch line itself */
     /* 2.5 waves: the last wave half full */
     resources_point(&p, 256, 2640, 1e6, 3e6, 1e5, 1e6, 2e4);
@@ -925,6 +926,33 @@ static void test_resources_dram_latency_bounded(void **state)
     assert_true(f.coef[GB_LPBM_LAT] > 0);
 }
 
+/* Scattered accesses: cases whose warps touch 32 sectors per load (one
+ * per thread) beside coalesced ones, timed with a planted time per sector
+ * a warp touches, give it back with the other coefficients. */
+static void test_resources_sector_latency_recovers(void **state)
+{
+    (void)state;
+    const double c[GB_LPBM_TERMS] = {[GB_LPBM_DRAM] = 1.3, [GB_LPBM_L2] = 1.1, [GB_LPBM_SHM] = 2,
+                                     [GB_LPBM_INST] = 1.2, [GB_LPBM_LAT] = 300, [GB_LPBM_LAUNCH] = 1,
+                                     [GB_LPBM_SLAT] = 6};
+    struct gb_fit_case cases[24];
+    struct gb_lpbm_point pts[24];
+    struct gb_lpbm_fit f;
+    memcpy(cases, fit_cases, sizeof cases);
+    for (int i = 10; i < 18; i += 2)              /* small-grid and latency cases, scattered */
+        cases[i].l2 *= 8;
+    fit_points_of(cases, pts, c, 2, 0);
+    /* sectors per load: 5 in the scattered case, a quarter in its neighbour */
+    assert_true(pts[14].x[GB_LPBM_SLAT] / pts[14].x[GB_LPBM_LAT] >
+                4 * pts[15].x[GB_LPBM_SLAT] / pts[15].x[GB_LPBM_LAT]);
+    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 100, 7, &f), GB_OK);
+    near(f.overlap, 2, 0);
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        if (c[j] > 0)
+            near(f.coef[j], c[j], 1e-5);
+    near(f.r2, 1, 1e-9);
+}
+
 /* The term table: every term a row with a name, a unit and a meaning; the
  * forms' terms. */
 static void test_term_table(void **state)
@@ -995,6 +1023,7 @@ int main(void)
         cmocka_unit_test(test_resources_overlap_recovers),
         cmocka_unit_test(test_resources_dram_latency_recovers),
         cmocka_unit_test(test_resources_dram_latency_bounded),
+        cmocka_unit_test(test_resources_sector_latency_recovers),
         cmocka_unit_test(test_term_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

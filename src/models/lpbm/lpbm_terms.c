@@ -92,6 +92,12 @@ static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
      "DRAM latency: the time follows the dependent global loads each warp waits for that miss "
      "L2, each a DRAM round trip longer than an L2 hit, so more loads in flight per warp, more "
      "resident warps or data that stays in L2 is what helps", F_RESOURCES},
+    {"SLAT", "SLAT: global sectors per warp x waves", "sectors",
+     "global load and store sectors (l1tex) per warp x waves", "",
+     "scattered accesses: the time follows the sectors each warp's global loads and stores "
+     "touch, which L1 handles one after another, wave after wave, so coalesced accesses "
+     "(neighbouring threads on neighbouring addresses, wider types) or fewer accesses per warp "
+     "is what helps", F_RESOURCES},
 };
 
 const struct gb_lpbm_term_row *gb_lpbm_term_info(enum gb_lpbm_term t)
@@ -186,6 +192,8 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
     p->x[GB_LPBM_PIPE] = busiest_pipe(p) / p->fill_sm;
     p->x[GB_LPBM_LAT] = p->wf_ndr > 0 ? p->c_global_ld_inst / p->wf_ndr * p->waves : 0;
     p->x[GB_LPBM_DLAT] = p->x[GB_LPBM_LAT] * (in_l2 ? 0 : miss_share(p));
+    p->x[GB_LPBM_SLAT] = p->wf_ndr > 0 && !bad_count(p->c_global_sectors)
+                             ? p->c_global_sectors / p->wf_ndr * p->waves : 0;
     p->x[GB_LPBM_ILAT] = p->wf_ndr > 0 ? p->c_inst / p->wf_ndr * p->waves : 0;
     p->x[GB_LPBM_SYNC] = bad_count(p->barriers) ? 0 : p->barriers * p->waves;
     /* measured global atomics where recorded, else the analysis's count */
