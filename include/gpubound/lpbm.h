@@ -47,6 +47,10 @@
  *   SHM    = shared wavefronts / fill / shared roof
  *   INST   = warp instructions / fill / (FP32 roof / 64)
  *   LAT    = global load instructions per warp * waves (round trips; ns each)
+ *   DLAT   = LAT * the share of L2 sectors that went on to DRAM (0 on a hot
+ *            run that fits in L2): the round trips that miss L2, ns extra each
+ *   SLAT   = global load and store sectors per warp * waves (the sectors a
+ *            warp's accesses touch, one after another in L1; ns each)
  *   ATOM   = the analysis's atomics / the one-address atomic roof
  *   LAUNCH = max(0, a + B / b - the largest of the terms above at coefficient 1)
  * (a count whose roof is unknown stands for itself: its coefficient is then
@@ -70,7 +74,7 @@
 
 #include "gpubound/status.h"
 
-#define GB_LPBM_TERMS 14
+#define GB_LPBM_TERMS 16
 #define GB_LPBM_MODEL_FORMAT "gpubound-lpbm/1"
 #define GB_LPBM_MODEL_FILE "lpbm-model.json"
 /* Residual-bootstrap replicates behind each coefficient's interval, and the
@@ -85,7 +89,8 @@ enum gb_lpbm_term {
     GB_LPBM_FIX = 5,
     /* the resources form's terms (docs/models.md, "The resources form") */
     GB_LPBM_DRAM = 6, GB_LPBM_L2 = 7, GB_LPBM_SHM = 8, GB_LPBM_INST = 9, GB_LPBM_LAT = 10,
-    GB_LPBM_LAUNCH = 11, GB_LPBM_PIPE = 12, GB_LPBM_ILAT = 13
+    GB_LPBM_LAUNCH = 11, GB_LPBM_PIPE = 12, GB_LPBM_ILAT = 13, GB_LPBM_DLAT = 14,
+    GB_LPBM_SLAT = 15
 };
 /* The resources form's pipes (counters smsp__inst_executed_pipe_*). */
 enum gb_lpbm_pipe { GB_LPBM_P_FMA = 0, GB_LPBM_P_ALU, GB_LPBM_P_FP64, GB_LPBM_P_XU, GB_LPBM_P_LSU,
@@ -115,6 +120,10 @@ GB_API int gb_lpbm_form_has(enum gb_lpbm_form form, enum gb_lpbm_term t);
  * DRAM traffic (as the flushed counter pass recorded it) fits in this share
  * of L2 did not go to DRAM, and its DRAM term is 0. */
 #define GB_LPBM_L2_FITS 0.75
+/* The most a DRAM round trip's extra latency (DLAT's coefficient) may be
+ * in L2 round trips (LAT's): a fit beyond it is refitted without DLAT. The
+ * dependent-load chase measures 1.9 to 2.0 (docs/models.md). */
+#define GB_LPBM_DLAT_MAX 4.0
 enum gb_lpbm_weight { GB_LPBM_RELATIVE = 0, GB_LPBM_PLAIN = 1 };
 
 /* "PUT", "G2ST", "S2PT", "ATOM", "SYNC", "FIX". */

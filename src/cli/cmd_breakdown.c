@@ -325,9 +325,10 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
            m->weight == GB_LPBM_RELATIVE ? "1/t^2, relative" : "equal");
     if (m->form == GB_LPBM_RESOURCES)
         printf("overlap p = %g (of 1, 1.5, 2, 3, 4, 6, the one that fits best; 1 adds the terms, a "
-               "larger p lets the largest set the time); each term but LAT, ILAT and SYNC is a time "
-               "at the machine's roof (a coefficient of 1: the roof reached; 2: half of it); LAT's "
-               "coefficient is ns per load round trip, ILAT's per dependent instruction, SYNC's per "
+               "larger p lets the largest set the time); each term but LAT, DLAT, SLAT, ILAT and SYNC "
+               "is a time at the machine's roof (a coefficient of 1: the roof reached; 2: half of "
+               "it); LAT's coefficient is ns per load round trip, DLAT's the ns a miss in L2 adds to "
+               "one, SLAT's per sector a warp touches, ILAT's per dependent instruction, SYNC's per "
                "barrier stage\n", m->fit.overlap);
     printf("coefficients with 95%% residual-bootstrap intervals (%d replicates):\n", m->fit.boot);
     if ((st = bd_coef_table(m)) != GB_OK)

@@ -48,7 +48,8 @@
     "  --no-chart       no breakdown chart\n"                                                   \
     "  --format FMT     table (default), or csv or json: the breakdown table only\n"           \
     "Fits the resources model t = ((a1*DRAM)^p + (a2*L2)^p + (a3*SHM)^p + (a4*INST)^p +\n"    \
-    "(a5*PIPE)^p + (a6*LAT)^p + (a7*ILAT)^p + (a8*SYNC)^p + (a9*ATOM)^p + (a10*LAUNCH)^p)^(1/p),\n" \
+    "(a5*PIPE)^p + (a6*LAT)^p + (a7*DLAT)^p + (a8*SLAT)^p + (a9*ILAT)^p + (a10*SYNC)^p +\n" \
+    "(a11*ATOM)^p + (a12*LAUNCH)^p)^(1/p),\n"                                               \
     "p from 1 to 6 as fits best (docs/models.md, 'The resources form'), or the Linear\n"      \
     "Performance-Breakdown\n"                                                                  \
     "Model t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC (a_j >= 0; ATOM, the launch's atomic\n"  \

@@ -739,6 +739,9 @@ static void test_resources_predictors(void **state)
     near(p.x[GB_LPBM_INST], 1e6 / 1000, 1e-12);
     near(p.x[GB_LPBM_LAT], 2e4 / (264 * 8.0) * 1, 1e-12);
     near(p.x[GB_LPBM_ILAT], 1e6 / (264 * 8.0) * 1, 1e-12);
+    /* a third of the L2 sectors went on to DRAM: a third of the round trips miss */
+    near(p.x[GB_LPBM_DLAT], p.x[GB_LPBM_LAT] / 3, 1e-12);
+    near(p.x[GB_LPBM_SLAT], 3e6 / (264 * 8.0) * 1, 1e-12);   /* the case's 3e6 global sectors */
     near(p.x[GB_LPBM_LAUNCH], 2000 + 264 / 100.0, 1e-12);   /* the launch line itself */
     /* 2.5 waves: the last wave half full */
     resources_point(&p, 256, 2640, 1e6, 3e6, 1e5, 1e6, 2e4);
@@ -750,6 +753,7 @@ static void test_resources_predictors(void **state)
     p.l2_bytes = 50e6;
     assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
     assert_true(p.x[GB_LPBM_DRAM] == 0);
+    assert_true(p.x[GB_LPBM_DLAT] == 0 && p.x[GB_LPBM_LAT] > 0);   /* every load hits L2 */
     p.l2_bytes = 40e6;                            /* 32 MB > 30 MB */
     assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
     assert_true(p.x[GB_LPBM_DRAM] > 0);
@@ -797,11 +801,20 @@ static const struct gb_fit_case fit_cases[24] = {
 
 /* The 24 cases' points, timed by the resources model with coefficients c
  * and overlap p; `fp64` puts a share of the instructions on the FP64 pipe. */
+static void fit_points_of(const struct gb_fit_case cases[24], struct gb_lpbm_point pts[24],
+                          const double c[GB_LPBM_TERMS], double p, double fp64);
 static void fit_points(struct gb_lpbm_point pts[24], const double c[GB_LPBM_TERMS], double p,
                        double fp64)
 {
+    fit_points_of(fit_cases, pts, c, p, fp64);
+}
+
+
+static void fit_points_of(const struct gb_fit_case cases[24], struct gb_lpbm_point pts[24],
+                          const double c[GB_LPBM_TERMS], double p, double fp64)
+{
     for (int i = 0; i < 24; i++) {
-        const struct gb_fit_case *k = &fit_cases[i];
+        const struct gb_fit_case *k = &cases[i];
         resources_point(&pts[i], k->threads, k->blocks, k->dram, k->l2, k->shared, k->inst, k->loads);
         snprintf(pts[i].problem, sizeof pts[i].problem, "case=%d", i);
         pts[i].roof_fp64 = 500;
@@ -861,6 +874,83 @@ static void test_resources_overlap_recovers(void **state)
         sum += terms[j];
     near(sum, t, 1e-12);                          /* the shares add up to the prediction */
     near(t, pts[3].time_ns, 1e-6);
+}
+
+/* Round trips that miss L2 cost more than those that hit: latency-bound
+ * cases whose loads go to DRAM (every L2 sector read from DRAM) or stay in
+ * L2 (a twentieth), timed with a planted extra DRAM latency, give back both
+ * latencies. */
+static void test_resources_dram_latency_recovers(void **state)
+{
+    (void)state;
+    const double c[GB_LPBM_TERMS] = {[GB_LPBM_DRAM] = 1.3, [GB_LPBM_L2] = 1.1, [GB_LPBM_SHM] = 2,
+                                     [GB_LPBM_INST] = 1.2, [GB_LPBM_LAT] = 200, [GB_LPBM_LAUNCH] = 1,
+                                     [GB_LPBM_DLAT] = 350};
+    struct gb_fit_case cases[24];
+    struct gb_lpbm_point pts[24];
+    struct gb_lpbm_fit f;
+    memcpy(cases, fit_cases, sizeof cases);
+    for (int i = 14; i < 18; i++)                 /* the latency-bound cases, and two more */
+        cases[i].dram = cases[i].l2 * (i % 2 ? 1 : 0.05);
+    cases[10].dram = cases[10].l2, cases[12].dram = cases[12].l2 * 0.05;
+    fit_points_of(cases, pts, c, 2, 0);
+    near(pts[15].x[GB_LPBM_DLAT], pts[15].x[GB_LPBM_LAT], 1e-12);
+    near(pts[14].x[GB_LPBM_DLAT], 0.05 * pts[14].x[GB_LPBM_LAT], 1e-12);
+    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 100, 7, &f), GB_OK);
+    near(f.overlap, 2, 0);
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        if (c[j] > 0)
+            near(f.coef[j], c[j], 1e-5);
+    assert_true(f.present[GB_LPBM_DLAT]);
+    near(f.r2, 1, 1e-9);
+}
+
+/* A DRAM round trip planted at more than GB_LPBM_DLAT_MAX L2 round trips is
+ * not taken for a latency: the fit leaves DLAT out. */
+static void test_resources_dram_latency_bounded(void **state)
+{
+    (void)state;
+    const double c[GB_LPBM_TERMS] = {[GB_LPBM_DRAM] = 1.3, [GB_LPBM_L2] = 1.1, [GB_LPBM_INST] = 1.2,
+                                     [GB_LPBM_LAT] = 100, [GB_LPBM_LAUNCH] = 1,
+                                     [GB_LPBM_DLAT] = 100 * (GB_LPBM_DLAT_MAX + 2)};
+    struct gb_fit_case cases[24];
+    struct gb_lpbm_point pts[24];
+    struct gb_lpbm_fit f;
+    memcpy(cases, fit_cases, sizeof cases);
+    for (int i = 14; i < 18; i++)
+        cases[i].dram = cases[i].l2 * (i % 2 ? 1 : 0.05);
+    fit_points_of(cases, pts, c, 1, 0);
+    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
+    assert_false(f.present[GB_LPBM_DLAT]);
+    assert_true(f.coef[GB_LPBM_DLAT] == 0);
+    assert_true(f.coef[GB_LPBM_LAT] > 0);
+}
+
+/* Scattered accesses: cases whose warps touch 32 sectors per load (one
+ * per thread) beside coalesced ones, timed with a planted time per sector
+ * a warp touches, give it back with the other coefficients. */
+static void test_resources_sector_latency_recovers(void **state)
+{
+    (void)state;
+    const double c[GB_LPBM_TERMS] = {[GB_LPBM_DRAM] = 1.3, [GB_LPBM_L2] = 1.1, [GB_LPBM_SHM] = 2,
+                                     [GB_LPBM_INST] = 1.2, [GB_LPBM_LAT] = 300, [GB_LPBM_LAUNCH] = 1,
+                                     [GB_LPBM_SLAT] = 6};
+    struct gb_fit_case cases[24];
+    struct gb_lpbm_point pts[24];
+    struct gb_lpbm_fit f;
+    memcpy(cases, fit_cases, sizeof cases);
+    for (int i = 10; i < 18; i += 2)              /* small-grid and latency cases, scattered */
+        cases[i].l2 *= 8;
+    fit_points_of(cases, pts, c, 2, 0);
+    /* sectors per load: 5 in the scattered case, a quarter in its neighbour */
+    assert_true(pts[14].x[GB_LPBM_SLAT] / pts[14].x[GB_LPBM_LAT] >
+                4 * pts[15].x[GB_LPBM_SLAT] / pts[15].x[GB_LPBM_LAT]);
+    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 100, 7, &f), GB_OK);
+    near(f.overlap, 2, 0);
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        if (c[j] > 0)
+            near(f.coef[j], c[j], 1e-5);
+    near(f.r2, 1, 1e-9);
 }
 
 /* The term table: every term a row with a name, a unit and a meaning; the
@@ -931,6 +1021,9 @@ int main(void)
         cmocka_unit_test(test_resources_predictors),
         cmocka_unit_test(test_resources_recovers),
         cmocka_unit_test(test_resources_overlap_recovers),
+        cmocka_unit_test(test_resources_dram_latency_recovers),
+        cmocka_unit_test(test_resources_dram_latency_bounded),
+        cmocka_unit_test(test_resources_sector_latency_recovers),
         cmocka_unit_test(test_term_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -168,6 +168,35 @@ static unsigned long long next_rand(unsigned long long *s)
     return z ^ (z >> 31);
 }
 
+/* A DRAM round trip's extra latency over an L2 hit's more than
+ * GB_LPBM_DLAT_MAX L2 round trips (or with no L2 round trip's at all) is
+ * not a latency: the DLAT term stands in for another resource's time on the
+ * points that go to DRAM, and is left out of the fit. */
+static int dlat_implausible(const double coef[GB_LPBM_TERMS])
+{
+    return coef[GB_LPBM_DLAT] > GB_LPBM_DLAT_MAX * coef[GB_LPBM_LAT];
+}
+
+/* Term j out of the design: its column and scale 0 (absent from the fit). */
+static void drop_term(double *a, double *scale, size_t n, int j)
+{
+    scale[j] = 0;
+    for (size_t i = 0; i < n; i++)
+        a[i * GB_LPBM_TERMS + j] = 0;
+}
+
+/* One bootstrap replicate's solve under the fit's rule: where DLAT comes
+ * out implausible, the solve again on a0, the design without it. */
+static enum gb_status solve_replicate(const double *a, const double *a0, const double *scale,
+                                      const double *s0, size_t n, const double *ys, const double *w,
+                                      double p, double c[GB_LPBM_TERMS])
+{
+    enum gb_status st = solve(a, scale, n, ys, w, p, c);
+    if (st == GB_OK && dlat_implausible(c))
+        st = solve(a0, s0, n, ys, w, p, c);
+    return st;
+}
+
 /* Residual bootstrap: the design stays (the configurations were chosen, not
  * sampled); standardized residuals sqrt(w_i) r_i, inflated by
  * sqrt(n / (n - k)) for the k coefficients estimated, are resampled and put
@@ -179,14 +208,18 @@ static enum gb_status bootstrap(const struct gb_lpbm_point *pts, size_t n, const
     enum gb_status st = GB_OK;
     double *e = malloc(n * sizeof *e), *ys = malloc(n * sizeof *ys);
     double *draws = malloc((size_t)boot * GB_LPBM_TERMS * sizeof *draws);
+    double *a0 = malloc(n * GB_LPBM_TERMS * sizeof *a0), s0[GB_LPBM_TERMS];
     unsigned long long rs = seed;
     int k = 0;
     for (int j = 0; j < GB_LPBM_TERMS; j++)
         k += f->coef[j] > 0;
-    if (!e || !ys || !draws) {
+    if (!e || !ys || !draws || !a0) {
         st = gb_error_set(GB_ERR_NOMEM, "out of memory");
         goto out;
     }
+    memcpy(a0, a, n * GB_LPBM_TERMS * sizeof *a0);
+    memcpy(s0, scale, sizeof s0);
+    drop_term(a0, s0, n, GB_LPBM_DLAT);
     double infl = n > (size_t)k ? sqrt((double)n / (double)(n - (size_t)k)) : 1;
     for (size_t i = 0; i < n; i++)
         e[i] = sqrt(w[i]) * (pts[i].time_ns - fitted[i]) * infl;
@@ -194,7 +227,8 @@ static enum gb_status bootstrap(const struct gb_lpbm_point *pts, size_t n, const
         double c[GB_LPBM_TERMS];
         for (size_t i = 0; i < n; i++)
             ys[i] = fitted[i] + e[next_rand(&rs) % n] / sqrt(w[i]);
-        if ((st = solve(a, scale, n, ys, w, f->overlap > 1 ? f->overlap : 1, c)) == GB_OK)
+        if ((st = solve_replicate(a, a0, scale, s0, n, ys, w, f->overlap > 1 ? f->overlap : 1,
+                                  c)) == GB_OK)
             for (int j = 0; j < GB_LPBM_TERMS; j++)
                 draws[(size_t)j * (size_t)boot + (size_t)b] = c[j];
     }
@@ -207,6 +241,7 @@ out:
     free(e);
     free(ys);
     free(draws);
+    free(a0);
     return st;
 }
 
@@ -260,6 +295,10 @@ static enum gb_status fit_at(const struct gb_lpbm_point *pts, size_t n, const do
     design(pts, n, p, a, scale);
     if (st == GB_OK)
         st = solve(a, scale, n, y, w, p, out->coef);
+    if (st == GB_OK && dlat_implausible(out->coef)) {
+        drop_term(a, scale, n, GB_LPBM_DLAT);
+        st = solve(a, scale, n, y, w, p, out->coef);
+    }
     out->overlap = p;
     *sse = 0;
     for (size_t i = 0; i < n && st == GB_OK; i++) {

@@ -86,6 +86,18 @@ static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
      "after wave, with too few warps per SM to hide the pipelines' latency, so more resident "
      "warps per SM (a larger grid, fewer registers) or more independent work per thread is what "
      "helps", F_RESOURCES},
+    {"DLAT", "DLAT: load round trips that miss L2", "round trips",
+     "global load instructions per warp x waves x the share of L2 sectors that go on to DRAM "
+     "(0 on a hot run whose DRAM bytes fit in 75% of L2)", "",
+     "DRAM latency: the time follows the dependent global loads each warp waits for that miss "
+     "L2, each a DRAM round trip longer than an L2 hit, so more loads in flight per warp, more "
+     "resident warps or data that stays in L2 is what helps", F_RESOURCES},
+    {"SLAT", "SLAT: global sectors per warp x waves", "sectors",
+     "global load and store sectors (l1tex) per warp x waves", "",
+     "scattered accesses: the time follows the sectors each warp's global loads and stores "
+     "touch, which L1 handles one after another, wave after wave, so coalesced accesses "
+     "(neighbouring threads on neighbouring addresses, wider types) or fewer accesses per warp "
+     "is what helps", F_RESOURCES},
 };
 
 const struct gb_lpbm_term_row *gb_lpbm_term_info(enum gb_lpbm_term t)
@@ -149,6 +161,13 @@ static double busiest_pipe(const struct gb_lpbm_point *p)
     return most;
 }
 
+/* The share of the L2 sectors that went on to DRAM (at most 1): the share
+ * of the load round trips that pay a DRAM latency on top of L2's. */
+static double miss_share(const struct gb_lpbm_point *p)
+{
+    return p->c_l2_sectors > 0 ? fmin(1, p->c_dram_sectors / p->c_l2_sectors) : 0;
+}
+
 enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
 {
     if (bad_count(p->c_inst) || bad_count(p->c_shared_wavefronts) || bad_count(p->c_dram_sectors) ||
@@ -172,6 +191,9 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
     p->x[GB_LPBM_INST] = at_roof(p->c_inst / p->fill_sm, p->roof_inst);
     p->x[GB_LPBM_PIPE] = busiest_pipe(p) / p->fill_sm;
     p->x[GB_LPBM_LAT] = p->wf_ndr > 0 ? p->c_global_ld_inst / p->wf_ndr * p->waves : 0;
+    p->x[GB_LPBM_DLAT] = p->x[GB_LPBM_LAT] * (in_l2 ? 0 : miss_share(p));
+    p->x[GB_LPBM_SLAT] = p->wf_ndr > 0 && !bad_count(p->c_global_sectors)
+                             ? p->c_global_sectors / p->wf_ndr * p->waves : 0;
     p->x[GB_LPBM_ILAT] = p->wf_ndr > 0 ? p->c_inst / p->wf_ndr * p->waves : 0;
     p->x[GB_LPBM_SYNC] = bad_count(p->barriers) ? 0 : p->barriers * p->waves;
     /* measured global atomics where recorded, else the analysis's count */
