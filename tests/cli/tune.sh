@@ -72,9 +72,9 @@ expect 2 'budget 19: it must be 1 to the space.s 18 configurations' tune "$SPEC"
 expect 2 'give --budget N' tune "$SPEC" "${SPACE[@]}" --out "$TMP/x4"
 expect 2 'more than one bench' tune "$SPEC" --budget 3 --replay "$SWEEP" --out "$TMP/x5"
 # A sweep that lacks a configuration cannot be replayed.
-mkdir -p "$TMP/part" && cp "$SWEEP/run.json" "$TMP/part/" && python3 - "$SWEEP/results.json" "$TMP/part/results.json" <<'PY'
-import sys
-lines = [l.rstrip(",") for l in open(sys.argv[1]).read().split("\n") if l.startswith("{")]
+mkdir -p "$TMP/part" && cp "$SWEEP/run.json" "$TMP/part/" && python3 - "$SWEEP/results.json.gz" "$TMP/part/results.json" <<'PY'
+import gzip, sys
+lines = [l.rstrip(",") for l in gzip.open(sys.argv[1], "rt").read().split("\n") if l.startswith("{")]
 open(sys.argv[2], "w").write("[\n" + ",\n".join(lines[1:]) + "\n]\n")
 PY
 python3 - "$TMP/part/run.json" <<'PY'
