@@ -16,10 +16,10 @@ expect 0 '' export "$RUN" --format kt-cache --bench regblock --out "$TMP/cache.j
 expect 0 '' export "$RUN" --format t4 --bench regblock --out "$TMP/t4.json"
 
 # The cache: Kernel Tuner's head, an entry per configuration keyed by its values, times in ms.
-if python3 - "$TMP/cache.json" "$RUN/results.json" <<'PY'; then ok; else bad "kt-cache's content"; fi
-import json, sys
+if python3 - "$TMP/cache.json" "$RUN/results.json.gz" <<'PY'; then ok; else bad "kt-cache's content"; fi
+import gzip, json, sys
 c = json.load(open(sys.argv[1]))
-recs = [r for r in json.load(open(sys.argv[2])) if r["bench"] == "regblock"]
+recs = [r for r in json.load(gzip.open(sys.argv[2], "rt")) if r["bench"] == "regblock"]
 assert c["kernel_name"] == "regblock" and c["device_name"].startswith("NVIDIA H100"), c["device_name"]
 assert c["tune_params_keys"] == ["block_m", "block_n", "block_k", "thread_m", "thread_n", "n"]
 assert c["tune_params"]["n"] == [1024, 2048] and c["objective"] == "time"

@@ -21,7 +21,7 @@ grep -q '^## Roofline$' "$md" && ok || bad "report.md has no Roofline section"
 grep -q 'roofs: measured in .*ceilings-2026-11-26' "$md" && ok || bad "report.md does not say where the roofs come from"
 grep -q '!\[Hierarchical roofline\](roofline.svg)' "$md" && [ -s "$TMP/r1/roofline.gp" ] && ok || bad "the roofline chart is not drawn into report.md"
 # One table row per measured point, each placed under the measured smem or fp32 roof.
-n_ok=$(python3 -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1])) if r.get("status") == "ok"))' "$GEMM/results.json")
+n_ok=$(python3 -c 'import gzip,json,sys; print(sum(1 for r in json.load(gzip.open(sys.argv[1], "rt")) if r.get("status") == "ok"))' "$GEMM/results.json.gz")
 n_rows=$(sed -n '/^## Roofline$/,$p' "$md" | grep -c '^| corpus-gemm/')
 [ "$n_rows" = "$n_ok" ] && [ "$n_ok" -gt 0 ] && ok || bad "roofline table: $n_rows rows for $n_ok measured points"
 # The DRAM roof drawn is the ceilings run's, not the guide's.
