@@ -441,9 +441,9 @@ def pick(run_dir, corpus_dir):
         res = os.path.join(run_dir, kdir, "results.json")
         if not os.path.isfile(spec_path):
             continue
-        if not os.path.isfile(res):
+        if not os.path.isfile(res) and not os.path.isfile(res + ".gz"):
             raise SpecError(f"{res}: no records of {kdir}")
-        recs = [r for r in json.load(open(res)) if r.get("status") == "ok"]
+        recs = [r for r in json.load(open_maybe_gz(res)) if r.get("status") == "ok"]
         spec = json.load(open(spec_path))
         for b in spec["benches"]:
             pa = problem_axes(b)
