@@ -2,9 +2,10 @@
 # scripts/device/tune.sh GPUBOUND OUTDIR
 #
 # The tuning benchmark on one GPU (docs/tuning.md, "Benchmarks"), at most
-# 520 s in all (the steps' limits: 15 + 10 installing Kernel Tuner, 80 + 35
-# + 50 + 40 + 35 + 30 sweeping, 140 replaying, 40 + 45 live), every step
-# under `timeout` and reporting its exit code:
+# 645 s of step limits (15 + 10 installing Kernel Tuner, 80 + 35 + 50 + 40
+# + 35 + 30 sweeping, 140 replaying, 60 + 45 live on each of two spaces;
+# about 330 s on an H200), every step under `timeout` and reporting its
+# exit code:
 #  a) exhaustive sweeps (no counters) of the corpus-tune/ specs, the large
 #     tuning spaces (sgemm, stencil2d, conv2d, reduce, transpose,
 #     histogram), into OUTDIR/corpus-tune/KERNEL; with TUNE_SWEEPS=DIR set,
@@ -16,10 +17,11 @@
 #     sweeps and the committed corpus sweeps of this GPU
 #     (data/GPU/corpus-2026-11-26, GPU h100 or h200 from nvidia-smi), into
 #     OUTDIR/bench_tune.md and .json;
-#  c) live, side by side on corpus-tune/stencil2d: `gpubound tune --strategy
-#     model --budget 30` and Kernel Tuner's best strategy of (b) on that space
-#     (CuPy backend, the same source and budget, verified by its answer), into
-#     OUTDIR/live/ (live.md: both wall times and best times).
+#  c) live, side by side on corpus-tune/stencil2d (budget 30) and conv2d
+#     (45): `gpubound tune --strategy model --compiler nvrtc` and Kernel
+#     Tuner's best strategy of (b) on that space (CuPy backend, the same
+#     source and budget, verified by its answer), into OUTDIR/live/
+#     (KERNEL.md: both wall times and best times).
 # Kernel Tuner comes from the wheels in .whl/ (pip install --no-index
 # --no-deps --target OUTDIR/.site, removed at the end). Writes
 # OUTDIR/summary.md and prints it.
