@@ -48,7 +48,10 @@ def records_file(run):
 
 
 def load_records(run):
+    """A run's records, plain or compressed; FileNotFoundError if neither."""
     path = records_file(run)
+    if path is None:
+        raise FileNotFoundError(f"{run}: no results.json or results.json.gz")
     with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         return json.load(f)
 

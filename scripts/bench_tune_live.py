@@ -29,6 +29,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_kt_sweep import block_names, evaluate, load_spec, make_args, reference  # noqa: E402
+from bench_tune import load_records  # noqa: E402
 
 
 def pyexpr(e):
@@ -102,17 +103,10 @@ def key_of(axes):
 
 
 def sweep_times(sweep):
-    """A sweep's medians by configuration; its results.json, or the
+    """A sweep's medians by configuration, from its results.json or the
     compressed results.json.gz of a committed sweep."""
-    path = os.path.join(sweep, "results.json")
     try:
-        if not os.path.exists(path) and os.path.exists(path + ".gz"):
-            import gzip
-            with gzip.open(path + ".gz", "rt") as f:
-                recs = json.load(f)
-        else:
-            with open(path) as f:
-                recs = json.load(f)
+        recs = load_records(sweep)
     except (OSError, ValueError):
         return {}
     return {key_of(r["axes"]): r["time_ns"]["median"] for r in recs if r["status"] == "ok"}
@@ -124,8 +118,7 @@ def table(out_md, gb_run, gb_wall, kt_json, sweep, budget):
     lines = ["# Live, side by side: `gpubound tune --strategy model` and Kernel Tuner", ""]
     rows = []
     try:
-        with open(os.path.join(gb_run, "results.json")) as f:
-            recs = json.load(f)
+        recs = load_records(gb_run)
         ok = [r for r in recs if r["status"] == "ok"]
         b = min(ok, key=lambda r: r["time_ns"]["median"]) if ok else None
         rows.append(("gpubound tune --strategy model", gb_wall, len(recs), len(ok),

@@ -128,6 +128,7 @@ live() {
     local k=$1 bench=$2 budget=$3 strategy t0 wall
     strategy=$(python3 "$src/scripts/bench_tune_live.py" pick "$out/bench_tune.json" "$out/corpus-tune/$k" "$bench")
     kt_strategies="$kt_strategies $k:$strategy"
+    lived="$lived $k"
     t0=$(now)
     step "live-gpubound-$k" 60 "$gb" tune "$src/corpus-tune/$k/spec.json" --strategy model --budget "$budget" \
         --compiler nvrtc --out "$out/live/gb-$k"
@@ -139,7 +140,7 @@ live() {
     python3 "$src/scripts/bench_tune_live.py" table "$out/live/$k.md" "$out/live/gb-$k" "$wall" \
         "$out/live/kt-$k.json" "$out/corpus-tune/$k" "$budget" >/dev/null 2>"$out/live/table-$k.log"
 }
-kt_strategies=""
+kt_strategies="" lived=""
 live stencil2d blur 30
 live conv2d filter7 45
 rm -rf "$site"
@@ -155,12 +156,12 @@ rm -rf "$site"
     echo "$(elapsed) s in all. Kernel Tuner: $([ "$kt_ok" = 1 ] && echo "installed; live strategies$kt_strategies" || echo "not installed")."
     for k in $kernels; do
         r="$out/corpus-tune/$k/run.json"
-        [ -f "$r" ] && echo "- corpus-tune/$k: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("complete" if d.get("complete") else "INCOMPLETE")' "$r" 2>&1), $(python3 -c 'import gzip,json,os,sys; p=sys.argv[1]; r=json.load(open(p) if os.path.exists(p) else gzip.open(p + ".gz", "rt")); print(len(r), "points,", sum(x["status"] == "ok" for x in r), "ok")' "${r%run.json}results.json" 2>&1)"
+        [ -f "$r" ] && echo "- corpus-tune/$k: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("complete" if d.get("complete") else "INCOMPLETE")' "$r" 2>&1), $(python3 -c 'import sys; sys.path.insert(0, sys.argv[2]); from bench_tune import load_records; r = load_records(sys.argv[1]); print(len(r), "points,", sum(x["status"] == "ok" for x in r), "ok")' "${r%/run.json}" "$src/scripts" 2>&1)"
     done
     echo
     [ -f "$out/bench_tune.md" ] && sed -n '/^| GPU/,/^$/p; /^## The goal/,$p' "$out/bench_tune.md"
     echo
-    for k in stencil2d conv2d; do
+    for k in $lived; do
         [ -f "$out/live/$k.md" ] && echo "### Live: corpus-tune/$k" && sed 1,2d "$out/live/$k.md" && echo
     done
 } >"$summary"
