@@ -51,6 +51,11 @@ int gb_cli_fail(enum gb_status st, const char *what, const char *todo);
  * and returns GB_EXIT_USAGE. */
 int gb_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* --compiler NAME for `cmd`: the compiler of NAME (auto, nvcc or nvrtc) set
+ * as the process's (gb_compiler_set) and stored in *chosen (when not NULL);
+ * -1 when taken, else the usage error's exit code, said on stderr. */
+int gb_cli_compiler(const char *cmd, const char *name, int *chosen);
+
 /* Parses a non-negative integer option value ("--device 1"); prints the usage
  * error itself and returns -1 on bad input. */
 long gb_cli_parse_long(const char *cmd, const char *opt, const char *s, long min, long max);

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "results/validate.h"
+#include "gpubound/gpu.h"
 #include "gpubound/results.h"
 #include "gpubound/suite.h"
 #include "util/stage.h"
@@ -34,6 +35,17 @@ int gb_cli_usage(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "; see 'gpubound help %s'\n", cmd);
     return GB_EXIT_USAGE;
+}
+
+int gb_cli_compiler(const char *cmd, const char *name, int *chosen)
+{
+    int c = gb_compiler_parse(name);
+    if (c < 0)
+        return gb_cli_usage(cmd, "--compiler takes auto, nvcc or nvrtc, not '%s'", name);
+    gb_compiler_set((enum gb_compiler)c);
+    if (chosen)
+        *chosen = c;
+    return -1;
 }
 
 long gb_cli_parse_long(const char *cmd, const char *opt, const char *s, long min, long max)

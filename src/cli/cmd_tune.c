@@ -11,7 +11,6 @@
 #include "cli/cli_spec.h"
 #include "cli/cmd_tune.h"
 #include "cli/cmd_tune_loop.h"
-#include "gpubound/gpu.h"
 #include "gpubound/tune.h"
 #include "util/fs.h"
 
@@ -32,13 +31,7 @@ static int gb_tune_opt(int c, struct gb_tune_args *a)
     case 'm': a->max_time_s = strtod(optarg, NULL);
         return a->max_time_s > 0 && a->max_time_s <= 3600 ? -1
                : gb_cli_usage("tune", "--max-time '%s': a number of seconds above 0, at most 3600", optarg);
-    case 'Y': {
-        int k = gb_compiler_parse(optarg);
-        if (k < 0)
-            return gb_cli_usage("tune", "--compiler takes auto, nvcc or nvrtc, not '%s'", optarg);
-        gb_compiler_set((enum gb_compiler)k);
-        return -1;
-    }
+    case 'Y': return gb_cli_compiler("tune", optarg, NULL);
     case 'c': a->ci_pct = strtod(optarg, NULL);
         return a->ci_pct > 0 && a->ci_pct < 100 ? -1 : gb_cli_usage("tune", "--ci '%s': a percentage above 0, below 100", optarg);
     default: return gb_cli_usage("tune", "unknown option (see gpubound help tune)");

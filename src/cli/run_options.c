@@ -94,13 +94,8 @@ static int gb_opt_timer(const struct gb_run_opt *o, const char *arg, struct gb_r
 /* The compiler is process state (gb_compiler_set), taken before any compile. */
 static int gb_opt_compiler(const struct gb_run_opt *o, const char *arg, struct gb_run_args *a)
 {
-    int c = gb_compiler_parse(arg);
     (void)o;
-    if (c < 0)
-        return gb_cli_usage("run", "--compiler takes auto, nvcc or nvrtc, not '%s'", arg);
-    a->compiler = c;
-    gb_compiler_set((enum gb_compiler)c);
-    return -1;
+    return gb_cli_compiler("run", arg, &a->compiler);
 }
 
 static int gb_opt_flush(const struct gb_run_opt *o, const char *arg, struct gb_run_args *a)
