@@ -115,6 +115,10 @@ struct gb_lpbm_term_row {
 GB_API const struct gb_lpbm_term_row *gb_lpbm_term_info(enum gb_lpbm_term t);
 /* 1 when form `form` fits term t (FIX only with --intercept: gb_lpbm_model_has). */
 GB_API int gb_lpbm_form_has(enum gb_lpbm_form form, enum gb_lpbm_term t);
+/* The terms of `form` whose x is work over a measured roof (bit t set):
+ * DRAM, L2, SHM, INST and PIPE in the resources form, none in the others.
+ * One with no work at any fitted point is predicted at its roof. */
+GB_API unsigned gb_lpbm_roof_terms(enum gb_lpbm_form form);
 
 /* The resources form's hot-cache rule: a run timed with warm caches whose
  * DRAM traffic (as the flushed counter pass recorded it) fits in this share
@@ -124,6 +128,11 @@ GB_API int gb_lpbm_form_has(enum gb_lpbm_form form, enum gb_lpbm_term t);
  * in L2 round trips (LAT's): a fit beyond it is refitted without DLAT. The
  * dependent-load chase measures 1.9 to 2.0 (docs/models.md). */
 #define GB_LPBM_DLAT_MAX 4.0
+/* A roof term's largest plausible coefficient: a resource run at under
+ * 1 / GB_LPBM_ROOF_MAX of its measured roof at every point stands in for
+ * another resource's time, and is left out of the fit (then a floor at
+ * its roof, gb_lpbm_fit.at_roof). docs/models.md says how it was chosen. */
+#define GB_LPBM_ROOF_MAX 64.0
 enum gb_lpbm_weight { GB_LPBM_RELATIVE = 0, GB_LPBM_PLAIN = 1 };
 
 /* "PUT", "G2ST", "S2PT", "ATOM", "SYNC", "FIX". */
@@ -189,6 +198,12 @@ struct gb_lpbm_fit {
     double coef[GB_LPBM_TERMS];        /* a_j >= 0, ns per predictor unit */
     double ci_lo[GB_LPBM_TERMS], ci_hi[GB_LPBM_TERMS]; /* 95% residual-bootstrap percentiles */
     int present[GB_LPBM_TERMS];        /* 0 when the predictor is 0 at every configuration */
+    unsigned at_roof;                  /* bit j: term j is absent and a roof term
+                                        * (gb_lpbm_roof_terms): its coefficient is 1 and a
+                                        * point with such work takes at least that work at
+                                        * the measured roof (a floor under the fitted time) */
+    unsigned dropped;                  /* bit j: term j had work but was left out of the fit
+                                        * as implausible (GB_LPBM_DLAT_MAX, GB_LPBM_ROOF_MAX) */
     double r2;                         /* 1 - SSE/SST on the times as measured (ns); NaN
                                         * (undefined) when every time is the same */
     double rmse_ns;                    /* sqrt(SSE / n) */

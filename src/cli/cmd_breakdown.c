@@ -203,6 +203,16 @@ static void bd_explain(const struct gb_lpbm_input *in)
 
 /* ---- printing a model ---- */
 
+/* Why term j has no fitted coefficient, and what predictions take for it. */
+static const char *bd_absent(const struct gb_lpbm_fit *f, int j)
+{
+    int roof = f->at_roof >> j & 1, dropped = f->dropped >> j & 1;
+    return roof && dropped ? "left out (implausible): a floor at its roof"
+           : roof          ? "no work fitted: a floor at its roof"
+           : dropped       ? "left out (implausible)"
+                           : "absent";
+}
+
 static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
 {
     enum gb_status st;
@@ -219,7 +229,7 @@ static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
             (st = gb_table_cell_text(t, gb_lpbm_term_name((enum gb_lpbm_term)j))))
             goto out;
         if (!m->fit.present[j]) {
-            if ((st = gb_table_cell_text(t, "absent")) || (st = gb_table_cell_empty(t)) ||
+            if ((st = gb_table_cell_text(t, bd_absent(&m->fit, j))) || (st = gb_table_cell_empty(t)) ||
                 (st = gb_table_cell_empty(t)))
                 goto out;
         } else if ((st = gb_table_cell_num(t, m->fit.coef[j], 4)) ||

@@ -50,7 +50,9 @@
     "Fits the resources model t = ((a1*DRAM)^p + (a2*L2)^p + (a3*SHM)^p + (a4*INST)^p +\n"    \
     "(a5*PIPE)^p + (a6*LAT)^p + (a7*DLAT)^p + (a8*SLAT)^p + (a9*ILAT)^p + (a10*SYNC)^p +\n" \
     "(a11*ATOM)^p + (a12*LAUNCH)^p)^(1/p),\n"                                               \
-    "p from 1 to 6 as fits best (docs/models.md, 'The resources form'), or the Linear\n"      \
+    "p from 1 to 6 as fits best (docs/models.md, 'The resources form'); a roof term the\n"   \
+    "points cannot place (no work at any of them, or under 1/64 of its roof at all) is a\n"   \
+    "floor at its roof: a prediction is at least that work at the roof. Or the Linear\n"     \
     "Performance-Breakdown\n"                                                                  \
     "Model t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC (a_j >= 0; ATOM, the launch's atomic\n"  \
     "operations, and SYNC, the barriers on a thread's path, are present when the kernel has\n"   \

@@ -844,7 +844,8 @@ static void test_resources_recovers(void **state)
     for (int j = 0; j < GB_LPBM_TERMS; j++)
         if (gb_lpbm_form_has(GB_LPBM_RESOURCES, (enum gb_lpbm_term)j) && j != GB_LPBM_ATOM &&
             j != GB_LPBM_SYNC)
-            near(f.coef[j], c[j], 1e-6);
+            near(f.coef[j], f.at_roof >> j & 1 ? 1 : c[j], 1e-6);
+    assert_true(f.at_roof == 1u << GB_LPBM_PIPE);  /* no pipe counters: a floor at its roof */
     assert_false(f.present[GB_LPBM_ATOM]);        /* no atomics: absent */
     assert_false(f.present[GB_LPBM_PUT]);         /* the LPBM terms are not the form's */
     near(f.r2, 1, 1e-9);
@@ -924,6 +925,75 @@ static void test_resources_dram_latency_bounded(void **state)
     assert_false(f.present[GB_LPBM_DLAT]);
     assert_true(f.coef[GB_LPBM_DLAT] == 0);
     assert_true(f.coef[GB_LPBM_LAT] > 0);
+}
+
+/* A roof term with no work at any fitted point (the DRAM of runs whose
+ * data stayed in L2) is a floor at its roof: a point with such work is
+ * predicted at least at its DRAM time, and where the fitted terms already
+ * take longer the floor changes nothing. */
+static void test_resources_unsupported_roof_floor(void **state)
+{
+    (void)state;
+    const double c[GB_LPBM_TERMS] = {[GB_LPBM_L2] = 1.5, [GB_LPBM_SHM] = 2, [GB_LPBM_INST] = 1.2,
+                                     [GB_LPBM_LAT] = 300, [GB_LPBM_LAUNCH] = 1};
+    struct gb_fit_case cases[24];
+    struct gb_lpbm_point pts[24], big, small;
+    struct gb_lpbm_fit f;
+    memcpy(cases, fit_cases, sizeof cases);
+    for (int i = 0; i < 24; i++)
+        cases[i].dram = 0;
+    fit_points_of(cases, pts, c, 2, 0);
+    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
+    assert_false(f.present[GB_LPBM_DRAM]);
+    assert_true(f.at_roof >> GB_LPBM_DRAM & 1);
+    assert_false(f.dropped >> GB_LPBM_DRAM & 1);
+    assert_false(f.at_roof >> GB_LPBM_LAT & 1);   /* not a roof term */
+    near(f.coef[GB_LPBM_DRAM], 1, 0);
+    near(f.r2, 1, 1e-9);                          /* the fitted points do not change */
+    /* the first case with 16 GB from DRAM: 512e6 sectors, 5.5 ms at the roof */
+    resources_point(&big, 256, 8448, 512e6, 9e7, 0, 2e6, 1e5);
+    assert_int_equal(gb_lpbm_predictors(&big, GB_LPBM_RESOURCES), GB_OK);
+    double terms[GB_LPBM_TERMS], sum = 0, t = gb_lpbm_predict(&f, &big, terms);
+    near(t, big.x[GB_LPBM_DRAM], 1e-12);
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        sum += terms[j];
+    near(sum, t, 1e-12);
+    assert_true(terms[GB_LPBM_DRAM] > 0.5 * t);  /* the floor's term gets the largest share */
+    /* a little DRAM traffic under the fitted time: the prediction is the fit's */
+    resources_point(&small, 256, 8448, 1e3, 9e7, 0, 2e6, 1e5);
+    assert_int_equal(gb_lpbm_predictors(&small, GB_LPBM_RESOURCES), GB_OK);
+    small.x[GB_LPBM_DRAM] = 0;
+    double without = gb_lpbm_predict(&f, &small, NULL);
+    assert_int_equal(gb_lpbm_predictors(&small, GB_LPBM_RESOURCES), GB_OK);
+    assert_true(small.x[GB_LPBM_DRAM] > 0 && small.x[GB_LPBM_DRAM] < without);
+    near(gb_lpbm_predict(&f, &small, NULL), without, 1e-12);
+}
+
+/* A roof term whose coefficient comes out above GB_LPBM_ROOF_MAX (a
+ * resource at under 1/64 of its roof everywhere) is left out of the fit and
+ * kept as a floor at its roof. */
+static void test_resources_implausible_roof(void **state)
+{
+    (void)state;
+    const double c[GB_LPBM_TERMS] = {[GB_LPBM_L2] = 2 * GB_LPBM_ROOF_MAX, [GB_LPBM_INST] = 1.2,
+                                     [GB_LPBM_LAT] = 300, [GB_LPBM_LAUNCH] = 1};
+    const double ok[GB_LPBM_TERMS] = {[GB_LPBM_L2] = GB_LPBM_ROOF_MAX / 2, [GB_LPBM_INST] = 1.2,
+                                      [GB_LPBM_LAT] = 300, [GB_LPBM_LAUNCH] = 1};
+    struct gb_lpbm_point pts[24];
+    struct gb_lpbm_fit f;
+    fit_points(pts, c, 1, 0);
+    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
+    assert_false(f.present[GB_LPBM_L2]);
+    assert_true(f.dropped >> GB_LPBM_L2 & 1);
+    assert_true(f.at_roof >> GB_LPBM_L2 & 1);
+    near(f.coef[GB_LPBM_L2], 1, 0);
+    for (int i = 0; i < 24; i++)                  /* the floor holds at every point */
+        assert_true(gb_lpbm_predict(&f, &pts[i], NULL) >= pts[i].x[GB_LPBM_L2] * (1 - 1e-12));
+    /* under the bound the same term is fitted */
+    fit_points(pts, ok, 1, 0);
+    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
+    assert_true(f.present[GB_LPBM_L2] && f.dropped == 0);
+    near(f.coef[GB_LPBM_L2], GB_LPBM_ROOF_MAX / 2, 1e-5);
 }
 
 /* Scattered accesses: cases whose warps touch 32 sectors per load (one
@@ -1023,6 +1093,8 @@ int main(void)
         cmocka_unit_test(test_resources_overlap_recovers),
         cmocka_unit_test(test_resources_dram_latency_recovers),
         cmocka_unit_test(test_resources_dram_latency_bounded),
+        cmocka_unit_test(test_resources_unsupported_roof_floor),
+        cmocka_unit_test(test_resources_implausible_roof),
         cmocka_unit_test(test_resources_sector_latency_recovers),
         cmocka_unit_test(test_term_table),
     };

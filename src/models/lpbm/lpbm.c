@@ -91,18 +91,27 @@ double gb_lpbm_overlap(double p, const double *t, int n)
 
 /* Each term's time alone is a_j x_j; overlapped (p > 1) the predicted time
  * is their p-norm, and terms[] are its shares in proportion to (a_j x_j)^p,
- * so that they still add up to the prediction. */
+ * so that they still add up to the prediction. The terms at their roof
+ * with no fitted coefficient (f->at_roof) are a floor under it: the time is
+ * at least each one's work at its roof, and where one sets the time the
+ * shares are taken over every term. */
 double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                        double terms[GB_LPBM_TERMS])
 {
-    double alone[GB_LPBM_TERMS], q = f->overlap > 1 ? f->overlap : 1, sp = 0;
+    double alone[GB_LPBM_TERMS], q = f->overlap > 1 ? f->overlap : 1, sp = 0, floor = 0, all = 0;
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
         alone[j] = f->coef[j] * p->x[j];
-        sp += q > 1 ? pow(alone[j], q) : alone[j];
+        if (f->at_roof >> j & 1)
+            floor = fmax(floor, alone[j]);
+        else
+            sp += q > 1 ? pow(alone[j], q) : alone[j];
+        all += q > 1 ? pow(alone[j], q) : alone[j];
     }
-    double total = q > 1 ? pow(sp, 1 / q) : sp;
+    double fitted = q > 1 ? pow(sp, 1 / q) : sp, total = fmax(fitted, floor);
     for (int j = 0; j < GB_LPBM_TERMS && terms; j++)
-        terms[j] = q > 1 ? (sp > 0 ? total * pow(alone[j], q) / sp : 0) : alone[j];
+        terms[j] = floor > fitted ? (all > 0 ? total * (q > 1 ? pow(alone[j], q) : alone[j]) / all : 0)
+                   : (f->at_roof >> j & 1) ? 0
+                   : q > 1 ? (sp > 0 ? total * pow(alone[j], q) / sp : 0) : alone[j];
     return total;
 }
 
@@ -110,9 +119,31 @@ double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *
 
 /* One NNLS solve of y^p on the scaled design of x^p (p = the overlap
  * exponent; w the time-space weights, carried into y^p's space by the
- * delta method: d(t^p) = p t^(p-1) dt); coef in the original units. */
+ * delta method: d(t^p) = p t^(p-1) dt); coef in the original units. A
+ * term of the mask `roof` with no work at any point (scale 0) takes
+ * coefficient 1: the points say nothing of it, and all that can be said
+ * of a point with such work is that it takes at least that work at the
+ * measured roof (gb_lpbm_predict takes it as a floor, the fit's at_roof). */
+/* The roof terms (mask `roof`) without support in the design (scale 0). */
+static unsigned unsupported(const double *scale, unsigned roof)
+{
+    unsigned m = 0;
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        if (scale[j] == 0 && (roof >> j & 1))
+            m |= 1u << j;
+    return m;
+}
+
+/* Those terms at coefficient 1, the measured roof. */
+static void roof_default(const double *scale, unsigned roof, double coef[GB_LPBM_TERMS])
+{
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        if (unsupported(scale, roof) >> j & 1)
+            coef[j] = 1;
+}
+
 static enum gb_status solve(const double *a, const double *scale, size_t n, const double *y,
-                            const double *w, double p, double coef[GB_LPBM_TERMS])
+                            const double *w, double p, unsigned roof, double coef[GB_LPBM_TERMS])
 {
     struct gb_nnls_result r;
     double *yp = malloc(n * sizeof *yp), *wp = malloc(n * sizeof *wp);
@@ -130,6 +161,7 @@ static enum gb_status solve(const double *a, const double *scale, size_t n, cons
         goto out;
     for (int j = 0; j < GB_LPBM_TERMS; j++)
         coef[j] = pow(r.x[j] * scale[j], 1 / p);
+    roof_default(scale, roof, coef);
     gb_nnls_result_release(&r);
 out:
     free(yp);
@@ -185,16 +217,49 @@ static void drop_term(double *a, double *scale, size_t n, int j)
         a[i * GB_LPBM_TERMS + j] = 0;
 }
 
-/* One bootstrap replicate's solve under the fit's rule: where DLAT comes
- * out implausible, the solve again on a0, the design without it. */
-static enum gb_status solve_replicate(const double *a, const double *a0, const double *scale,
-                                      const double *s0, size_t n, const double *ys, const double *w,
-                                      double p, double c[GB_LPBM_TERMS])
+/* The term the fit's plausibility rules leave out of a solve, or -1: DLAT
+ * where it is implausible; else the roof term (mask `roof`) with the
+ * largest coefficient above GB_LPBM_ROOF_MAX, a resource that would run at
+ * under 1 / GB_LPBM_ROOF_MAX of its measured roof at every point: it stands
+ * in for another resource's time, as an implausible DLAT does. */
+static int implausible(const double coef[GB_LPBM_TERMS], unsigned roof)
 {
-    enum gb_status st = solve(a, scale, n, ys, w, p, c);
-    if (st == GB_OK && dlat_implausible(c))
-        st = solve(a0, s0, n, ys, w, p, c);
+    if (dlat_implausible(coef))
+        return GB_LPBM_DLAT;
+    int worst = -1;
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        if ((roof >> j & 1) && coef[j] > GB_LPBM_ROOF_MAX && (worst < 0 || coef[j] > coef[worst]))
+            worst = j;
+    return worst;
+}
+
+/* Solves, and again without each term the rules find implausible (its
+ * column dropped from a and scale, in place) until none is: a roof term so
+ * dropped is then a floor at its roof (solve), DLAT absent. */
+static enum gb_status solve_rules(double *a, double *scale, size_t n, const double *y,
+                                  const double *w, double p, unsigned roof,
+                                  double coef[GB_LPBM_TERMS], unsigned *dropped)
+{
+    enum gb_status st;
+    int j;
+    *dropped = 0;
+    while ((st = solve(a, scale, n, y, w, p, roof, coef)) == GB_OK && (j = implausible(coef, roof)) >= 0) {
+        drop_term(a, scale, n, j);
+        *dropped |= 1u << j;
+    }
     return st;
+}
+
+/* One bootstrap replicate's solve under the fit's rules, on a copy (aw,
+ * sw) of the design so that the next replicate starts from all of it. */
+static enum gb_status solve_replicate(const double *a, const double *scale, double *aw, double *sw,
+                                      size_t n, const double *ys, const double *w, double p,
+                                      unsigned roof, double c[GB_LPBM_TERMS])
+{
+    memcpy(aw, a, n * GB_LPBM_TERMS * sizeof *aw);
+    memcpy(sw, scale, GB_LPBM_TERMS * sizeof *sw);
+    unsigned dropped;
+    return solve_rules(aw, sw, n, ys, w, p, roof, c, &dropped);
 }
 
 /* Residual bootstrap: the design stays (the configurations were chosen, not
@@ -208,18 +273,15 @@ static enum gb_status bootstrap(const struct gb_lpbm_point *pts, size_t n, const
     enum gb_status st = GB_OK;
     double *e = malloc(n * sizeof *e), *ys = malloc(n * sizeof *ys);
     double *draws = malloc((size_t)boot * GB_LPBM_TERMS * sizeof *draws);
-    double *a0 = malloc(n * GB_LPBM_TERMS * sizeof *a0), s0[GB_LPBM_TERMS];
+    double *aw = malloc(n * GB_LPBM_TERMS * sizeof *aw), sw[GB_LPBM_TERMS];
     unsigned long long rs = seed;
     int k = 0;
     for (int j = 0; j < GB_LPBM_TERMS; j++)
-        k += f->coef[j] > 0;
-    if (!e || !ys || !draws || !a0) {
+        k += f->present[j] && f->coef[j] > 0;
+    if (!e || !ys || !draws || !aw) {
         st = gb_error_set(GB_ERR_NOMEM, "out of memory");
         goto out;
     }
-    memcpy(a0, a, n * GB_LPBM_TERMS * sizeof *a0);
-    memcpy(s0, scale, sizeof s0);
-    drop_term(a0, s0, n, GB_LPBM_DLAT);
     double infl = n > (size_t)k ? sqrt((double)n / (double)(n - (size_t)k)) : 1;
     for (size_t i = 0; i < n; i++)
         e[i] = sqrt(w[i]) * (pts[i].time_ns - fitted[i]) * infl;
@@ -227,8 +289,8 @@ static enum gb_status bootstrap(const struct gb_lpbm_point *pts, size_t n, const
         double c[GB_LPBM_TERMS];
         for (size_t i = 0; i < n; i++)
             ys[i] = fitted[i] + e[next_rand(&rs) % n] / sqrt(w[i]);
-        if ((st = solve_replicate(a, a0, scale, s0, n, ys, w, f->overlap > 1 ? f->overlap : 1,
-                                  c)) == GB_OK)
+        if ((st = solve_replicate(a, scale, aw, sw, n, ys, w, f->overlap > 1 ? f->overlap : 1,
+                                  gb_lpbm_roof_terms(pts[0].form), c)) == GB_OK)
             for (int j = 0; j < GB_LPBM_TERMS; j++)
                 draws[(size_t)j * (size_t)boot + (size_t)b] = c[j];
     }
@@ -241,7 +303,7 @@ out:
     free(e);
     free(ys);
     free(draws);
-    free(a0);
+    free(aw);
     return st;
 }
 
@@ -292,14 +354,12 @@ static enum gb_status fit_at(const struct gb_lpbm_point *pts, size_t n, const do
     enum gb_status st = y ? GB_OK : gb_error_set(GB_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n && y; i++)
         y[i] = pts[i].time_ns;
+    unsigned roof = gb_lpbm_roof_terms(pts[0].form);
     design(pts, n, p, a, scale);
     if (st == GB_OK)
-        st = solve(a, scale, n, y, w, p, out->coef);
-    if (st == GB_OK && dlat_implausible(out->coef)) {
-        drop_term(a, scale, n, GB_LPBM_DLAT);
-        st = solve(a, scale, n, y, w, p, out->coef);
-    }
+        st = solve_rules(a, scale, n, y, w, p, roof, out->coef, &out->dropped);
     out->overlap = p;
+    out->at_roof = unsupported(scale, roof);
     *sse = 0;
     for (size_t i = 0; i < n && st == GB_OK; i++) {
         fitted[i] = gb_lpbm_predict(out, &pts[i], NULL);
@@ -499,21 +559,34 @@ enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_
 
 /* ---- the interval of a prediction ---- */
 
+/* The residual bootstrap of a prediction: the fit's design (a, scale, its
+ * implausible terms dropped), a working copy of it (aw, sw), the fitted
+ * times, standardized residuals e, weights w and replicate times ys. */
+struct boot_design {
+    const double *a, *scale, *fitted, *e, *w;
+    double *aw, *sw, *ys;
+    size_t n;
+    double p;
+    unsigned roof;
+};
+
 /* Replicate b of the residual bootstrap's prediction at `at`: the
  * coefficients refitted to the fitted times plus resampled standardized
- * residuals, and one more resampled residual in `at`'s own scale. */
-static double boot_draw(const double *a, const double *scale, size_t n, double p, const double *fitted,
-                        const double *e, const double *w, double *ys, double w_at,
-                        const struct gb_lpbm_point *at, unsigned long long *rs, enum gb_status *st)
+ * residuals under the fit's rules, and one more resampled residual in
+ * `at`'s own scale. */
+static double boot_draw(const struct boot_design *d, double w_at, const struct gb_lpbm_point *at,
+                        unsigned long long *rs, enum gb_status *st)
 {
     struct gb_lpbm_fit f;
     memset(&f, 0, sizeof f);
-    for (size_t i = 0; i < n; i++)
-        ys[i] = fitted[i] + e[next_rand(rs) % n] / sqrt(w[i]);
-    f.overlap = p;
-    if ((*st = solve(a, scale, n, ys, w, p, f.coef)) != GB_OK)
+    for (size_t i = 0; i < d->n; i++)
+        d->ys[i] = d->fitted[i] + d->e[next_rand(rs) % d->n] / sqrt(d->w[i]);
+    f.overlap = d->p;
+    if ((*st = solve_replicate(d->a, d->scale, d->aw, d->sw, d->n, d->ys, d->w, d->p, d->roof,
+                               f.coef)) != GB_OK)
         return NAN;
-    return gb_lpbm_predict(&f, at, NULL) + e[next_rand(rs) % n] / sqrt(w_at);
+    f.at_roof = unsupported(d->sw, d->roof);
+    return gb_lpbm_predict(&f, at, NULL) + d->e[next_rand(rs) % d->n] / sqrt(w_at);
 }
 
 enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
@@ -521,22 +594,26 @@ enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, en
                                    double *lo, double *hi)
 {
     struct gb_lpbm_fit f;
-    double scale[GB_LPBM_TERMS];
+    double scale[GB_LPBM_TERMS], sw[GB_LPBM_TERMS];
     unsigned long long rs = seed;
     enum gb_status st = gb_lpbm_fit(pts, n, weight, 0, 0, &f);
     double *a = malloc(n * GB_LPBM_TERMS * sizeof *a), *w = malloc(n * sizeof *w);
+    double *aw = malloc(n * GB_LPBM_TERMS * sizeof *aw);
     double *fitted = malloc(n * sizeof *fitted), *e = malloc(n * sizeof *e);
     double *ys = malloc(n * sizeof *ys), *draws = malloc((size_t)(boot > 0 ? boot : 1) * sizeof *draws);
     *lo = *hi = NAN;
-    if (st == GB_OK && (!a || !w || !fitted || !e || !ys || !draws))
+    if (st == GB_OK && (!a || !w || !aw || !fitted || !e || !ys || !draws))
         st = gb_error_set(GB_ERR_NOMEM, "out of memory");
     if (st != GB_OK || boot < 1)
         goto out;
     double p = f.overlap > 1 ? f.overlap : 1;
     design(pts, n, p, a, scale);
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        if (!f.present[j])  /* no support, or left out of the fit (implausible) */
+            drop_term(a, scale, n, j);
     int k = 0;
     for (int j = 0; j < GB_LPBM_TERMS; j++)
-        k += f.coef[j] > 0;
+        k += f.present[j] && f.coef[j] > 0;
     double infl = n > (size_t)k ? sqrt((double)n / (double)(n - (size_t)k)) : 1;
     double pred = gb_lpbm_predict(&f, at, NULL);
     double w_at = weight == GB_LPBM_RELATIVE && pred > 0 ? 1 / (pred * pred) : 1;
@@ -545,14 +622,16 @@ enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, en
         fitted[i] = gb_lpbm_predict(&f, &pts[i], NULL);
         e[i] = sqrt(w[i]) * (pts[i].time_ns - fitted[i]) * infl;
     }
+    struct boot_design d = {a, scale, fitted, e, w, aw, sw, ys, n, p, gb_lpbm_roof_terms(pts[0].form)};
     for (int b = 0; b < boot && st == GB_OK; b++)
-        draws[b] = boot_draw(a, scale, n, p, fitted, e, w, ys, w_at, at, &rs, &st);
+        draws[b] = boot_draw(&d, w_at, at, &rs, &st);
     if (st == GB_OK) {
         *lo = quantile(draws, (size_t)boot, 0.025);
         *hi = quantile(draws, (size_t)boot, 0.975);
     }
 out:
     free(a);
+    free(aw);
     free(w);
     free(fitted);
     free(e);

@@ -106,6 +106,10 @@ static json_t *bench_json(const struct gb_lpbm_bench_model *m)
         json_object_set_new(c, "ci_lo", num(m->fit.ci_lo[j]));
         json_object_set_new(c, "ci_hi", num(m->fit.ci_hi[j]));
         json_object_set_new(c, "present", json_boolean(m->fit.present[j]));
+        if (m->fit.dropped >> j & 1)
+            json_object_set_new(c, "left_out", json_string("implausible"));
+        if (m->fit.at_roof >> j & 1)
+            json_object_set_new(c, "floor_at_roof", json_true());
         json_array_append_new(coef, c);
     }
     for (size_t i = 0; i < m->fit.n; i++)

@@ -115,6 +115,13 @@ int gb_lpbm_model_has(const struct gb_lpbm_bench_model *m, enum gb_lpbm_term t)
     return gb_lpbm_form_has(m->form, t) || (t == GB_LPBM_FIX && m->intercept);
 }
 
+unsigned gb_lpbm_roof_terms(enum gb_lpbm_form form)
+{
+    return form == GB_LPBM_RESOURCES ? 1u << GB_LPBM_DRAM | 1u << GB_LPBM_L2 | 1u << GB_LPBM_SHM |
+                                           1u << GB_LPBM_INST | 1u << GB_LPBM_PIPE
+                                     : 0;
+}
+
 static double per_ns(const struct gb_ceilings *c, int roof, double scale)
 {
     double v = c->value[roof];
