@@ -56,6 +56,10 @@ CAMP_REFS = {"H100": "data/h100/counters-2026-11-23-d/run-camping",
              "H200": "data/h200/counters-2026-11-23-e/run-camping"}
 CAMP_GOAL_INSIDE = 0.90  # issue 41: at least 90% of the measured configurations inside the band
 CAMP_GOAL_LINE = 10.0    # application-line median error (%) from starts inside the band
+# An application whose configurations share one achieved warp count (within 10%) while
+# their times differ by more than 25% (GB_CAMP_SAME_WARPS, GB_CAMP_TIME_SPREAD in campprof.h).
+CAMP_SAME_WARPS = 1.10
+CAMP_TIME_SPREAD = 1.25
 # Kernels whose time is global-memory traffic, where CampProf's band applies
 # (corpus/README.md, "why it is here"); the GEMMs, n-body and the divergent
 # kernel are compute- or shared-memory-bound, the pointer chase latency-bound.
@@ -269,6 +273,13 @@ def slices(points):
             "%.2f%%, the spread reference %.2f%%)" % (max(p[0] for p in points), points[0][1], points[0][2]))
 
 
+def same_warps(r):
+    """An application whose configurations share one achieved warp count while their times
+    differ (gb_camp_same_warps): the band is one band over all of them."""
+    return (r["warps max"] <= CAMP_SAME_WARPS * r["warps min"]
+            and r["time max (us)"] > CAMP_TIME_SPREAD * r["time min (us)"])
+
+
 def camp_misses(rows, det=None):
     """Every application with a configuration outside the band or outside the domain, or
     an application line over the goal, with why: the degrees measured and, above the
@@ -291,11 +302,19 @@ def camp_misses(rows, det=None):
                                                                slices(det.get(r["application"])) if above else ""))
         line = r["line error, starts inside (%)"]
         if line is not None and line > CAMP_GOAL_LINE:
-            out.append("%s: application line %.1f%% from starts inside the band (over %.0f%%): the line holds "
-                       "the start's degree, the measured degree spans %.2f to %.2f over its configurations in a "
-                       "band whose worst bound is %.1f times the measured time (geometric mean)"
-                       % (r["application"], line, CAMP_GOAL_LINE, r["degree min"], r["degree max"],
-                          1 + r["worst bound error (%)"] / 100.0))
+            wlo, whi, tlo, thi = (r["warps min"], r["warps max"], r["time min (us)"], r["time max (us)"])
+            if same_warps(r):
+                why = ("every configuration runs at %.3g to %.3g achieved warps per SM, where the band is one "
+                       "band, yet the times span %.4g to %.4g us (%.1f times): what separates them is not "
+                       "occupancy%s" % (wlo, whi, tlo, thi, thi / tlo,
+                                        slices(det.get(r["application"])) or ", and no camp detect verdict"))
+            else:
+                why = ("the line holds the start's degree, the measured degree spans %.2f to %.2f over "
+                       "configurations at %.3g to %.3g achieved warps per SM in a band whose worst bound is "
+                       "%.1f times the measured time (geometric mean)"
+                       % (r["degree min"], r["degree max"], wlo, whi, 1 + r["worst bound error (%)"] / 100.0))
+            out.append("%s: application line %.1f%% from starts inside the band (over %.0f%%): %s"
+                       % (r["application"], line, CAMP_GOAL_LINE, why))
     return out
 
 

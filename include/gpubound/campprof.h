@@ -501,12 +501,25 @@ struct gb_camp_validation {
     double margin_best, margin_worst;
     /* The measured camping degree of each point (its own counts), median. */
     double degree_median, degree_min, degree_max;
+    /* The achieved warps per SM and the measured times (ns) the points
+     * span: configurations at one warp count share one band, and the line
+     * can follow nothing else between them. */
+    double warps_min, warps_max, time_min_ns, time_max_ns;
     /* Set by gb_camp_validate_app: the configurations outside the domain of
      * validity (left out of everything above), the first one's reason, and
      * the configurations judged (all of them). */
     size_t n_out_domain, n_judged;
     char domain_reason[320];
 };
+
+/* 1 when the validated points run at one achieved warp count (within
+ * GB_CAMP_SAME_WARPS of each other) while their times differ by more than
+ * GB_CAMP_TIME_SPREAD: the band is one band there, so the application line
+ * cannot follow what separates them (not occupancy; camping only where camp
+ * detect finds it). */
+#define GB_CAMP_SAME_WARPS 1.10
+#define GB_CAMP_TIME_SPREAD 1.25
+GB_API int gb_camp_same_warps(const struct gb_camp_validation *v);
 
 /* Validates the model on n >= 1 measured configurations of one application
  * (the paper's procedure: every configuration in turn is the starting

@@ -93,7 +93,10 @@
     "A point too small to load the memory system or latency-bound (docs/models.md, 'Domain of\n" \
     "validity') is left out of the errors: a note names it and the reason, and the table\n"  \
     "counts it under 'outside domain'. Inside the band means within the band widened by\n"  \
-    "the model's held-out error.\n"                                                          \
+    "the model's held-out error. The table gives the achieved warps and the times each\n"   \
+    "application spans; where every configuration runs within 10% of one warp count but\n"  \
+    "the times differ by more than 25%, a note says the line (a function of the warps)\n"   \
+    "cannot follow what separates them.\n"                                                  \
     "  --model FILE      a model written by 'camp fit' (required)\n"                              \
     "  --ceilings RUN    the roofs the domain is judged under: a run of 'gpubound run ceilings'\n" \
     "                    on the same GPU (default: the guide figures of the model's device)\n"   \

@@ -93,6 +93,8 @@ static enum gb_status table_columns(struct gb_table *t)
         {"application line error", "%"}, {"line error, starts inside", "%"},
         {"inside band", "%"}, {"degree (median)", NULL},
         {"degree min", NULL},          {"degree max", NULL},
+        {"warps min", NULL},           {"warps max", NULL},
+        {"time min", "us"},            {"time max", "us"},
         {"outside domain", NULL},      {"why outside", NULL},
     };
     enum gb_status st = GB_OK;
@@ -116,6 +118,10 @@ static enum gb_status table_row(struct gb_table *t, const struct gb_camp_app *g,
         (st = gb_table_cell_num(t, v->degree_median, 3)) ||
         (st = gb_table_cell_num(t, v->degree_min, 3)) ||
         (st = gb_table_cell_num(t, v->degree_max, 3)) ||
+        (st = gb_table_cell_num(t, v->warps_min, 3)) ||
+        (st = gb_table_cell_num(t, v->warps_max, 3)) ||
+        (st = gb_table_cell_num(t, v->time_min_ns / 1e3, 4)) ||
+        (st = gb_table_cell_num(t, v->time_max_ns / 1e3, 4)) ||
         (st = gb_table_cell_int(t, (long long)v->n_out_domain)) ||
         (st = gb_table_cell_text(t, v->domain_reason)))
         return st;
@@ -194,6 +200,13 @@ static int validate_rows(const struct gb_camp_validate_result *r, struct gb_tabl
             fprintf(stderr, "note: %s: the instruction counts differ by up to %.1f%% between "
                             "configurations; each configuration's band uses its own counts\n",
                     g->label, 100 * vary);
+        if (gb_camp_same_warps(&r->v[a]))
+            fprintf(stderr, "note: %s: every configuration runs at %.3g to %.3g achieved warps per SM, "
+                            "where the band is one band, but the times span %.4g to %.4g us: the "
+                            "application line cannot follow what separates them (not occupancy; "
+                            "camping only where camp detect finds it)\n",
+                    g->label, r->v[a].warps_min, r->v[a].warps_max, r->v[a].time_min_ns / 1e3,
+                    r->v[a].time_max_ns / 1e3);
         if ((st = table_row(t, g, &r->v[a])) != GB_OK)
             return gb_cli_fail(st, "camp validate", NULL);
     }

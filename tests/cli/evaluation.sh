@@ -31,7 +31,8 @@ for pat in '^\| triad/triad \| H100 \| [0-9]+ / 64 \| breakdown, resources form 
            '^\| transpose \| H200 \| [0-9]+ / 88 \| CampProf \(camp validate, achieved warps, --ceilings\) \| [0-9.]+% of the [0-9]+ configurations inside the domain lie inside the band \([0-9]+ of [0-9]+ outside the domain\)' \
            '^\| transpose \| H200 \| [0-9]+ / 88 \| CampProf .* \| none \|' \
            '^\| histogram \| H100 \| .* \| corpus-histogram/spread grid_blocks=132 replicas=1 n=4194304: [0-9]+ of [0-9]+ outside the band \(above the worst bound, degree max [0-9.]+; camp detect: no point camped \(busiest L2 slice at most [0-9.]+% of the sectors, an even share 1\.25%, the spread reference 2\.92%\)\)' \
-           '^\| softmax \| H200 \| .* corpus-softmax/rows rows=16384 cols=1024: application line [0-9.]+% from starts inside the band \(over 10%\): the line holds the start.s degree, the measured degree spans [0-9.]+ to [0-9.]+ ' \
+           '^\| softmax \| H200 \| .* corpus-softmax/rows rows=16384 cols=1024: application line [0-9.]+% from starts inside the band \(over 10%\): every configuration runs at [0-9.]+ to [0-9.]+ achieved warps per SM, where the band is one band, yet the times span [0-9.]+ to [0-9.]+ us \([0-9.]+ times\): what separates them is not occupancy; camp detect: no point camped' \
+           '^\| dot_atomic \| H200 \| .* corpus-dot-atomic/dot grid_blocks=132 per_warp=0 n=4194304: application line [0-9.]+% from starts inside the band \(over 10%\): the line holds the start.s degree, the measured degree spans [0-9.]+ to [0-9.]+ over configurations at [0-9.]+ to [0-9.]+ achieved warps per SM' \
            'CampProf on [0-9]+ kernel and GPU pairs, [0-9]+ meeting both of its goals' \
            '^\| triad/triad \| H100 \| .* \| predicting H200: [0-9.]+% \(worst [0-9.]+%\) over [0-9]+ \|' \
            'H100, resources form: [0-9]+ of [0-9]+ kernels'; do

@@ -639,6 +639,22 @@ static void test_validate(void **state)
     assert_int_equal(gb_camp_validate(m, obs, 8, &v), GB_OK);
     assert_true(v.gm_app > 0.003 && v.gm_app < 0.11);
     assert_true(v.gm_best > 0.04 && v.gm_best < 0.06);
+    /* the warps and times the points span; 8 to 64 warps is not one band */
+    assert_true(v.warps_min == 8 && v.warps_max == 64);
+    assert_true(v.time_min_ns > 0 && v.time_max_ns > v.time_min_ns);
+    assert_false(gb_camp_same_warps(&v));
+
+    /* Every point at 32 warps, times 1 to 2 us: one band, times apart by 2x */
+    for (int i = 0; i < 8; i++) {
+        obs[i].warps = 32 + 0.1 * i;
+        obs[i].time_ns = 1000 * (1 + i / 7.0);
+    }
+    assert_int_equal(gb_camp_validate(m, obs, 8, &v), GB_OK);
+    assert_true(gb_camp_same_warps(&v));
+    for (int i = 0; i < 8; i++)   /* within 10%: nothing for the line to miss */
+        obs[i].time_ns = 1000 * (1 + i / 100.0);
+    assert_int_equal(gb_camp_validate(m, obs, 8, &v), GB_OK);
+    assert_false(gb_camp_same_warps(&v));
 
     /* One point: no pair for the line. */
     assert_int_equal(gb_camp_validate(m, obs, 1, &v), GB_OK);

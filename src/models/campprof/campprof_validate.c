@@ -105,14 +105,21 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
     memset(out, 0, sizeof *out);
     out->gm_best = out->gm_worst = out->gm_app = out->gm_app_inside = NAN;
     out->degree_median = out->degree_min = out->degree_max = NAN;
+    out->warps_min = out->time_min_ns = INFINITY;
+    out->warps_max = out->time_max_ns = 0;
     out->margin_best = gb_band_margin(m, GB_CAMP_SPREAD);
     out->margin_worst = gb_band_margin(m, GB_CAMP_CAMPED);
     if (n == 0)
         return gb_error_set(GB_ERR_FORMAT, "no measured configuration to validate against");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         if (!(obs[i].warps > 0) || !(obs[i].time_ns > 0) || !isfinite(obs[i].time_ns))
             return gb_error_set(GB_ERR_FORMAT, "a measured configuration needs warps > 0 and a "
                                 "time > 0 (got %g warps, %g ns)", obs[i].warps, obs[i].time_ns);
+        out->warps_min = fmin(out->warps_min, obs[i].warps);
+        out->warps_max = fmax(out->warps_max, obs[i].warps);
+        out->time_min_ns = fmin(out->time_min_ns, obs[i].time_ns);
+        out->time_max_ns = fmax(out->time_max_ns, obs[i].time_ns);
+    }
     b = malloc(n * sizeof *b);
     w = malloc(n * sizeof *w);
     deg = malloc(n * sizeof *deg);
@@ -166,6 +173,12 @@ out:
     free(w);
     free(deg);
     return st;
+}
+
+int gb_camp_same_warps(const struct gb_camp_validation *v)
+{
+    return v->n_points > 1 && v->warps_max <= GB_CAMP_SAME_WARPS * v->warps_min &&
+           v->time_max_ns > GB_CAMP_TIME_SPREAD * v->time_min_ns;
 }
 
 double gb_camp_counts_vary(const struct gb_camp_obs *obs, size_t n)
@@ -231,6 +244,7 @@ enum gb_status gb_camp_validate_app(const struct gb_camp_model *m, const struct 
     else {
         out->gm_best = out->gm_worst = out->gm_app = out->gm_app_inside = NAN;
         out->degree_median = out->degree_min = out->degree_max = NAN;
+        out->warps_min = out->warps_max = out->time_min_ns = out->time_max_ns = NAN;
     }
     out->n_out_domain = n_out;
     out->n_judged = app->n;
