@@ -133,6 +133,10 @@ GB_API unsigned gb_lpbm_roof_terms(enum gb_lpbm_form form);
  * another resource's time, and is left out of the fit (then a floor at
  * its roof, gb_lpbm_fit.at_roof). docs/models.md says how it was chosen. */
 #define GB_LPBM_ROOF_MAX 64.0
+/* A dominant roof term whose coefficient exceeds this (under a quarter of
+ * its roof) is named with a caution: the resource's rate is not what is
+ * spent (gb_lpbm_dominant). */
+#define GB_LPBM_FAR_FROM_ROOF 4.0
 enum gb_lpbm_weight { GB_LPBM_RELATIVE = 0, GB_LPBM_PLAIN = 1 };
 
 /* "PUT", "G2ST", "S2PT", "ATOM", "SYNC", "FIX". */

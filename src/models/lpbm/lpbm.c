@@ -536,6 +536,22 @@ out:
 
 /* ---- what the breakdown says ---- */
 
+/* The measured evidence under a dominant roof term: its work at the roof
+ * at point p and the share of the roof its coefficient implies; far from
+ * the roof (under 1 / GB_LPBM_FAR_FROM_ROOF) the term tracks its counter
+ * without that resource's rate being what is spent, which it says. */
+static void roof_share(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p, int j, char *buf,
+                       size_t n)
+{
+    if (!(gb_lpbm_roof_terms(p->form) >> j & 1) || !(f->coef[j] > 0) || !(p->x[j] > 0))
+        return;
+    int far = f->coef[j] > GB_LPBM_FAR_FROM_ROOF;
+    snprintf(buf, n, ". Measured: this work takes %.4g us at the roof, and the fit puts the "
+             "kernel at %.3g%% of that roof%s", p->x[j] / 1e3, 100 / f->coef[j],
+             far ? ", far from it: the time follows this counter, but the resource's rate is not what "
+                   "is spent, and another cost that grows with it may be" : "");
+}
+
 enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                                    char *buf, size_t n)
 {
@@ -550,10 +566,12 @@ enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_
     for (int j = 1; j < GB_LPBM_TERMS; j++)
         if (terms[j] > terms[best])
             best = j;
-    snprintf(buf, n, "%s (%.0f%% of the predicted time at %s%s%s) dominates: %s",
-             gb_lpbm_term_name((enum gb_lpbm_term)best),
-             total > 0 ? 100 * terms[best] / total : 0, p->config, p->problem[0] ? ", " : "",
-             p->problem, gb_lpbm_term_info((enum gb_lpbm_term)best)->meaning);
+    int len = snprintf(buf, n, "%s (%.0f%% of the predicted time at %s%s%s) dominates: %s",
+                       gb_lpbm_term_name((enum gb_lpbm_term)best),
+                       total > 0 ? 100 * terms[best] / total : 0, p->config, p->problem[0] ? ", " : "",
+                       p->problem, gb_lpbm_term_info((enum gb_lpbm_term)best)->meaning);
+    if (len > 0 && (size_t)len < n)
+        roof_share(f, p, best, buf + len, n - (size_t)len);
     return (enum gb_lpbm_term)best;
 }
 
