@@ -527,7 +527,7 @@ static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
     if (o->on && (st = bd_on(o, s)) != GB_OK)
         return gb_cli_fail(st, CMD, "give --on a run of the same spec, and --ceilings of its GPU");
     if (o->n_predict && (st = bd_predict(o, s)) != GB_OK)
-        return gb_cli_fail(st, CMD, "name every axis of the bench, each with a number");
+        return gb_cli_fail(st, CMD, NULL);   /* each --predict error says what to do */
     if (f->spec_unchecked)
         fprintf(stderr, "warning: %s/run.json keeps no SHA-256 of its spec (recorded before runs kept them): %s "
                 "is not checked against the spec measured\n", s->run->dir, f->spec_path);

@@ -43,6 +43,28 @@ for bad in block_size_x=256 "$AX,foo=2" "${AX/n=8388608/n=big}"; do
     rc=$?
     check "--predict $bad: exit 2 (got $rc)" '[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ]'
 done
+# a run of one problem size: its records at n=2097152 only (in L2, hot), so that
+# DRAM has no work at any point: a floor at its roof; and --predict at another
+# n is refused, nothing saying how the counters change with n
+mkdir -p "$T/one" && cp -r "$R1/spec" "$R1/run.json" "$T/one/"
+python3 - "$R1" "$T/one/results.json" <<'PY'
+import gzip, json, os, sys
+p = os.path.join(sys.argv[1], "results.json")
+recs = json.load(gzip.open(p + ".gz", "rt") if os.path.exists(p + ".gz") else open(p))
+json.dump([r for r in recs if str(r["axes"].get("n")) == "2097152"], open(sys.argv[2], "w"))
+PY
+"$GPUBOUND" breakdown "$T/one" --out "$T/o" --no-chart --ceilings "$C1" >"$T/out" 2>"$T/err"
+rc=$?
+check "one size: exit 0 (got $rc: $(cat "$T/err"))" '[ $rc -eq 0 ]'
+check "one size in L2: DRAM is a floor at its roof" 'grep -q "^DRAM  *no work fitted: a floor at its roof" "$T/out"'
+check "the model file says so" 'python3 -c "import json,sys; c=[c for c in json.load(open(sys.argv[1]))[\"models\"][0][\"coefficients\"] if c[\"term\"]==\"DRAM\"][0]; sys.exit(not (c[\"floor_at_roof\"] and c[\"estimate\"]==1 and not c[\"present\"]))" "$T/o/lpbm-model.json"'
+"$GPUBOUND" breakdown "$T/one" --out "$T/o2" --no-chart --ceilings "$C1" --predict "$AX" >/dev/null 2>"$T/err"
+rc=$?
+# (the copy's run.json counts every record of the run, which a warning says)
+check "--predict at an n never measured: exit 2 (got $rc), one error line" \
+    '[ $rc -eq 2 ] && [ "$(grep -c "^gpubound: " "$T/err")" -eq 1 ]'
+check "--predict at an n never measured: says why" 'grep -q "every measured configuration of triad has n=2097152, so nothing says how its counters change with n" "$T/err"'
+
 # ceilings of another GPU only: refused
 "$GPUBOUND" breakdown "$R1" --out "$T/c" --no-chart --ceilings "$C2" >/dev/null 2>"$T/err"
 rc=$?

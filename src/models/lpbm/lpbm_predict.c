@@ -127,7 +127,8 @@ static enum gb_status parse_axes(const char *s, const struct pa_axes *have, stru
         *eq = '\0';
         strtod(eq + 1, &end);
         if (!eq[1] || *end)
-            return gb_error_set(GB_ERR_USAGE, "--predict: %s=%s is not a number", tok, eq + 1);
+            return gb_error_set(GB_ERR_USAGE, "--predict: %s=%s is not a number; give each axis a "
+                                "number", tok, eq + 1);
         snprintf(given.kv[given.n].name, sizeof given.kv[0].name, "%s", tok);
         snprintf(given.kv[given.n].value, sizeof given.kv[0].value, "%s", eq + 1);
         given.n++;
@@ -149,7 +150,8 @@ static enum gb_status parse_axes(const char *s, const struct pa_axes *have, stru
         for (int i = 0; i < have->n; i++)
             known |= strcmp(given.kv[j].name, have->kv[i].name) == 0;
         if (!known)
-            return gb_error_set(GB_ERR_USAGE, "--predict: the bench has no axis '%s'", given.kv[j].name);
+            return gb_error_set(GB_ERR_USAGE, "--predict: the bench has no axis '%s'; name only its "
+                                "axes, each with a number", given.kv[j].name);
     }
     return GB_OK;
 }
@@ -230,6 +232,25 @@ static void count_design(const struct gb_lpbm_bench_model *m, int na, double *x,
     }
 }
 
+/* An error where `at` leaves the one value an axis has at every measured
+ * point: nothing then says how the counters change along it. */
+static enum gb_status constant_axes(const struct gb_lpbm_bench_model *m, const double *at, int na,
+                                    const int *use)
+{
+    struct pa_axes ax;
+    double v0[PA_MAX_AXES];
+    point_axes(&m->pts[0], &ax);
+    log_axes(&ax, v0);
+    for (int k = 0; k < na && k < ax.n; k++)
+        if (!use[k] && at[k] != v0[k])
+            return gb_error_set(GB_ERR_USAGE, "--predict: every measured configuration of %s has %s=%s, "
+                                "so nothing says how its counters change with %s; measure at least two "
+                                "values of %s, or predict at %s=%s", m->bench, ax.kv[k].name,
+                                ax.kv[k].value, ax.kv[k].name, ax.kv[k].name, ax.kv[k].name,
+                                ax.kv[k].value);
+    return GB_OK;
+}
+
 /* Each counter of `p` from a least-squares power law in the axes that vary
  * (log(count + 1) on their log2); *spread the largest RMS log residual. */
 static enum gb_status model_counts(const struct gb_lpbm_bench_model *m, const double *at, int na,
@@ -246,6 +267,8 @@ static enum gb_status model_counts(const struct gb_lpbm_bench_model *m, const do
         goto out;
     }
     count_design(m, na, xd, use, &cols);
+    if ((st = constant_axes(m, at, na, use)) != GB_OK)
+        goto out;
     gsl_matrix_view xv = gsl_matrix_view_array_with_tda(xd, n, (size_t)cols, (size_t)(na + 1));
     gsl_vector *y = gsl_vector_alloc(n), *c = gsl_vector_alloc((size_t)cols), *xa = gsl_vector_alloc((size_t)cols);
     gsl_matrix *cov = gsl_matrix_alloc((size_t)cols, (size_t)cols);
