@@ -117,13 +117,6 @@ double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *
 
 /* ---- the fit ---- */
 
-/* One NNLS solve of y^p on the scaled design of x^p (p = the overlap
- * exponent; w the time-space weights, carried into y^p's space by the
- * delta method: d(t^p) = p t^(p-1) dt); coef in the original units. A
- * term of the mask `roof` with no work at any point (scale 0) takes
- * coefficient 1: the points say nothing of it, and all that can be said
- * of a point with such work is that it takes at least that work at the
- * measured roof (gb_lpbm_predict takes it as a floor, the fit's at_roof). */
 /* The roof terms (mask `roof`) without support in the design (scale 0). */
 static unsigned unsupported(const double *scale, unsigned roof)
 {
@@ -142,6 +135,13 @@ static void roof_default(const double *scale, unsigned roof, double coef[GB_LPBM
             coef[j] = 1;
 }
 
+/* One NNLS solve of y^p on the scaled design of x^p (p = the overlap
+ * exponent; w the time-space weights, carried into y^p's space by the
+ * delta method: d(t^p) = p t^(p-1) dt); coef in the original units. A
+ * term of the mask `roof` with no work at any point (scale 0) takes
+ * coefficient 1: the points say nothing of it, and all that can be said
+ * of a point with such work is that it takes at least that work at the
+ * measured roof (gb_lpbm_predict takes it as a floor, the fit's at_roof). */
 static enum gb_status solve(const double *a, const double *scale, size_t n, const double *y,
                             const double *w, double p, unsigned roof, double coef[GB_LPBM_TERMS])
 {
