@@ -83,7 +83,8 @@
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
     "camp validate: for each validation application in the RUN_DIRs (camping/gem, clique,\n"     \
     "transpose_coalesced, transpose_diagonal, and kernel-spec points that record\n"            \
-    "active_warps_per_sm, grouped by their axes other than block_size_*), predicts from every\n" \
+    "active_warps_per_sm, grouped by their axes other than block_size_* and occupancy_*),\n"   \
+    "predicts from every\n"                                                                      \
     "measured configuration in\n"                                                              \
     "turn and prints the geometric-mean error of the best and worst bounds and of the\n"         \
     "application line against the measured times (and from the starts inside the band only),\n" \

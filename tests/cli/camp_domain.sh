@@ -165,4 +165,27 @@ H200_MODEL=$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json
 expect 0 "the band does not apply to the measured time: latency-bound: 0.97 achieved warps per SM \\(grid 16 blocks on 132 SMs\\)" \
     camp predict --model "$H200_MODEL" --ceilings "$GB_SRC/data/h200/ceilings-2026-11-26" \
     --from-point "$GB_SRC/data/h200/colsum-2026-11-28:colsum/colsum:block_size_x=256,rows=16384,cols=4096"
+# An occupancy sweep (corpus/triad/occupancy.json on the H200): its
+# occupancy_pad axis, like block_size_*, is a configuration of one
+# application, so that each application spans 8 to 62 achieved warps; and
+# where one band covers every configuration (the corpus triad's block sizes,
+# all at 62 warps), a note says the line cannot follow them.
+OCC="$GB_SRC/data/h200/corpus-occupancy-2026-11-29/triad"
+M200="$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json"
+C200="$GB_SRC/data/h200/ceilings-2026-11-26"
+expect 0 "" camp validate --model "$M200" "$OCC" --ceilings "$C200" --out "$TMP/o" --format json
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+rows = json.load(sys.stdin)
+assert len(rows) == 4, [r["application"] for r in rows]
+for r in rows:
+    assert "occupancy_pad" not in r["application"] and r["configurations"] == 6, r
+    assert r["warps min"] < 9 and r["warps max"] > 60, r
+    assert r["time max (us)"] > 1.5 * r["time min (us)"], r
+' && ok || bad "validate of the occupancy sweep: occupancy_pad not grouped as a configuration, or warps not spanned"
+printf '%s\n' "$ERR" | grep -q "where the band is one band" && bad "the occupancy sweep noted as one band" || ok
+expect 0 "" camp validate --model "$M200" "$GB_SRC/data/h200/corpus-2026-11-26/triad" --ceilings "$C200" --out "$TMP/t" --format json
+printf '%s\n' "$ERR" | grep -q "corpus-triad/triad elems_per_thread=1 vector_width=1 n=2097152: every configuration runs at 62.1 to 62.1 achieved warps per SM, where the band is one band" &&
+    ok || bad "validate of the corpus triad: no note that one band covers its block sizes"
+
 finish

@@ -306,13 +306,16 @@ void gb_camp_spec_achieved(const struct gb_device_info *dev, struct gb_camp_obs 
     o->warps = o->measured_warps > 0 ? o->measured_warps : o->achieved_warps;
 }
 
-/* "suite/bench axis=value ..." of every axis but block_size_*: the
- * configurations of one problem, which vary the active warps per SM. */
+/* "suite/bench axis=value ..." of every axis but block_size_* and
+ * occupancy_* (an axis that only changes how many blocks are resident, such
+ * as unused dynamic shared memory): the configurations of one problem,
+ * which vary the active warps per SM. */
 static void gb_spec_label(const struct gb_record *r, char *label, size_t size)
 {
     size_t len = (size_t)snprintf(label, size, "%s/%s", r->suite, r->bench);
     for (int k = 0; k < r->n_axes && len < size; k++)
-        if (strncmp(r->axes[k].name, "block_size", 10) != 0)
+        if (strncmp(r->axes[k].name, "block_size", 10) != 0 &&
+            strncmp(r->axes[k].name, "occupancy_", 10) != 0)
             len += (size_t)snprintf(label + len, size - len, " %s=%s", r->axes[k].name,
                                     r->axes[k].value);
 }
