@@ -98,20 +98,22 @@ double gb_lpbm_overlap(double p, const double *t, int n)
 double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                        double terms[GB_LPBM_TERMS])
 {
-    double alone[GB_LPBM_TERMS], q = f->overlap > 1 ? f->overlap : 1, sp = 0, floor = 0, all = 0;
+    double alone[GB_LPBM_TERMS], wt[GB_LPBM_TERMS], q = f->overlap > 1 ? f->overlap : 1;
+    double sp = 0, floor = 0, all = 0;
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
         alone[j] = f->coef[j] * p->x[j];
+        wt[j] = q > 1 ? pow(alone[j], q) : alone[j];
         if (f->at_roof >> j & 1)
             floor = fmax(floor, alone[j]);
         else
-            sp += q > 1 ? pow(alone[j], q) : alone[j];
-        all += q > 1 ? pow(alone[j], q) : alone[j];
+            sp += wt[j];
+        all += wt[j];
     }
     double fitted = q > 1 ? pow(sp, 1 / q) : sp, total = fmax(fitted, floor);
     for (int j = 0; j < GB_LPBM_TERMS && terms; j++)
-        terms[j] = floor > fitted ? (all > 0 ? total * (q > 1 ? pow(alone[j], q) : alone[j]) / all : 0)
+        terms[j] = floor > fitted ? (all > 0 ? total * wt[j] / all : 0)
                    : (f->at_roof >> j & 1) ? 0
-                   : q > 1 ? (sp > 0 ? total * pow(alone[j], q) / sp : 0) : alone[j];
+                   : q > 1 ? (sp > 0 ? total * wt[j] / sp : 0) : alone[j];
     return total;
 }
 
@@ -130,8 +132,9 @@ static unsigned unsupported(const double *scale, unsigned roof)
 /* Those terms at coefficient 1, the measured roof. */
 static void roof_default(const double *scale, unsigned roof, double coef[GB_LPBM_TERMS])
 {
+    unsigned m = unsupported(scale, roof);
     for (int j = 0; j < GB_LPBM_TERMS; j++)
-        if (unsupported(scale, roof) >> j & 1)
+        if (m >> j & 1)
             coef[j] = 1;
 }
 
@@ -262,6 +265,16 @@ static enum gb_status solve_replicate(const double *a, const double *scale, doub
     return solve_rules(aw, sw, n, ys, w, p, roof, c, &dropped);
 }
 
+/* sqrt(n / (n - k)), k the coefficients the fit estimated (present and
+ * above 0): what the residuals are inflated by before they are resampled. */
+static double inflation(const struct gb_lpbm_fit *f, size_t n)
+{
+    size_t k = 0;
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        k += f->present[j] && f->coef[j] > 0;
+    return n > k ? sqrt((double)n / (double)(n - k)) : 1;
+}
+
 /* Residual bootstrap: the design stays (the configurations were chosen, not
  * sampled); standardized residuals sqrt(w_i) r_i, inflated by
  * sqrt(n / (n - k)) for the k coefficients estimated, are resampled and put
@@ -275,14 +288,11 @@ static enum gb_status bootstrap(const struct gb_lpbm_point *pts, size_t n, const
     double *draws = malloc((size_t)boot * GB_LPBM_TERMS * sizeof *draws);
     double *aw = malloc(n * GB_LPBM_TERMS * sizeof *aw), sw[GB_LPBM_TERMS];
     unsigned long long rs = seed;
-    int k = 0;
-    for (int j = 0; j < GB_LPBM_TERMS; j++)
-        k += f->present[j] && f->coef[j] > 0;
     if (!e || !ys || !draws || !aw) {
         st = gb_error_set(GB_ERR_NOMEM, "out of memory");
         goto out;
     }
-    double infl = n > (size_t)k ? sqrt((double)n / (double)(n - (size_t)k)) : 1;
+    double infl = inflation(f, n);
     for (size_t i = 0; i < n; i++)
         e[i] = sqrt(w[i]) * (pts[i].time_ns - fitted[i]) * infl;
     for (int b = 0; b < boot && st == GB_OK; b++) {
@@ -629,10 +639,7 @@ enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, en
     for (int j = 0; j < GB_LPBM_TERMS; j++)
         if (!f.present[j])  /* no support, or left out of the fit (implausible) */
             drop_term(a, scale, n, j);
-    int k = 0;
-    for (int j = 0; j < GB_LPBM_TERMS; j++)
-        k += f.present[j] && f.coef[j] > 0;
-    double infl = n > (size_t)k ? sqrt((double)n / (double)(n - (size_t)k)) : 1;
+    double infl = inflation(&f, n);
     double pred = gb_lpbm_predict(&f, at, NULL);
     double w_at = weight == GB_LPBM_RELATIVE && pred > 0 ? 1 / (pred * pred) : 1;
     for (size_t i = 0; i < n; i++) {
