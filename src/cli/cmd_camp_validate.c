@@ -150,8 +150,12 @@ static enum gb_status app_chart(const struct gb_camp_model *m, const struct gb_c
     for (char *p = name; *p; p++)
         if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *p))
             *p = '_';
-    snprintf(title, sizeof title, "CampProf validation: %s%s", g->title ? g->title : g->bench,
-             strcmp(g->label, g->bench) ? g->label + strlen(g->bench) : "");
+    /* A camping application's label is its bench and axes; a spec's starts
+     * with its suite, so it follows the title whole. */
+    size_t nb = strlen(g->bench);
+    int own = strncmp(g->label, g->bench, nb) == 0;
+    snprintf(title, sizeof title, "CampProf validation: %s%s%s", g->title ? g->title : g->bench,
+             own ? "" : ": ", own ? g->label + nb : g->label);
     snprintf(sub, sizeof sub, "line from %g warps, degree %.3g; error %.3g%% over all starts",
              g->obs[s].warps, degree, 100 * v->gm_app);
     snprintf(star, sizeof star, "start (%g warps)", g->obs[s].warps);
