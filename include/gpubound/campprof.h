@@ -226,6 +226,12 @@ GB_API enum gb_camp_level gb_camp_records_level(const struct gb_run *run);
  * `wclass` (a class the equation measured). NaN for a class it did not. */
 GB_API double gb_camp_eq_time_ns(const struct gb_camp_equation *eq, double warps, int wclass);
 
+/* The latency-throughput forms' term `which` ("L" or "knee") of width
+ * class `wclass` in `eq`; NaN where the equation has no such term. The
+ * knee is the active warps per SM at which the benchmark's throughput
+ * term reaches its latency term. */
+GB_API double gb_camp_eq_lt_term(const struct gb_camp_equation *eq, const char *which, int wclass);
+
 /* The measured width class that times instructions of class `wclass` in
  * `eq`: wclass itself when measured, else the narrowest measured class
  * above it; -1 when there is none. */
@@ -572,9 +578,11 @@ GB_API enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const stru
  *     not the memory system, sets its time;
  *   latency-bound: it reaches less than GB_CAMP_DOMAIN_MIN_SHARE of the DRAM
  *     roof while its grid leaves SMs without a block (grid < SMs) or its
- *     achieved warps per SM are below the fewest the camping suite measured
- *     (the model's warps range): too few requests in flight to load the
- *     memory system, so each one's latency, not bandwidth or camping, sets
+ *     achieved warps per SM are below the knee of the spread equation that
+ *     times most of its bytes (the warps at which the camping suite's
+ *     spread accesses of that width reach their throughput; for a form
+ *     without a knee, the fewest warps the suite measured): too few
+ *     requests in flight to load the memory system, so each one's latency, not bandwidth or camping, sets
  *     the time. A camped kernel with a full grid also reaches a small share
  *     of the roof, which is why the share alone is not the rule. */
 #define GB_CAMP_DOMAIN_MIN_SHARE 0.25

@@ -165,11 +165,24 @@ H200_MODEL=$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json
 expect 0 "the band does not apply to the measured time: latency-bound: 0.97 achieved warps per SM \\(grid 16 blocks on 132 SMs\\)" \
     camp predict --model "$H200_MODEL" --ceilings "$GB_SRC/data/h200/ceilings-2026-11-26" \
     --from-point "$GB_SRC/data/h200/colsum-2026-11-28:colsum/colsum:block_size_x=256,rows=16384,cols=4096"
+# The latency rule's warps (hand values): with a full grid, the same
+# 64 MiB in 100 us reach 21.7% of the H100's DRAM roof; under the H100
+# model's knee of its 4-byte spread reads (27.7 warps per SM) the point is
+# latency-bound, above it the band applies.
+FULL="--gld 4:524288 --threads 256 --regs 32 --smem 0 --grid 100000 --time-ns 100000"
+expect 0 "" camp predict --model "$MODEL" --ceilings "$CEIL" $FULL --at-warps 24
+printf '%s\n' "$OUT" | grep -q "THE BAND DOES NOT APPLY: latency-bound: 24 achieved warps per SM (grid 100000 blocks on 132 SMs) reach 21.7% of the DRAM roof; fewer warps than the 27.7 at which the camping suite's spread accesses reach their throughput" &&
+    ok || bad "predict: a full grid under the spread reads' knee is not latency-bound"
+expect 0 "" camp predict --model "$MODEL" --ceilings "$CEIL" $FULL --at-warps 32
+printf '%s\n' "$OUT" | grep -q "measured: 100.00 µs at 32 active warps per SM: camping degree " &&
+    ok || bad "predict: a full grid above the spread reads' knee lost its degree"
 # An occupancy sweep (corpus/triad/occupancy.json on the H200): its
 # occupancy_pad axis, like block_size_*, is a configuration of one
-# application, so that each application spans 8 to 62 achieved warps; and
-# where one band covers every configuration (the corpus triad's block sizes,
-# all at 62 warps), a note says the line cannot follow them.
+# application, so that each application spans 8 to 62 achieved warps, of
+# which those under the knee of the H200's 4-byte spread reads (25.1) and a
+# quarter of the DRAM roof are latency-bound; and where one band covers
+# every configuration (the corpus triad's block sizes, all at 62 warps), a
+# note says the line cannot follow them.
 OCC="$GB_SRC/data/h200/corpus-occupancy-2026-11-29/triad"
 M200="$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json"
 C200="$GB_SRC/data/h200/ceilings-2026-11-26"
@@ -180,9 +193,13 @@ rows = json.load(sys.stdin)
 assert len(rows) == 4, [r["application"] for r in rows]
 for r in rows:
     assert "occupancy_pad" not in r["application"] and r["configurations"] == 6, r
-    assert r["warps min"] < 9 and r["warps max"] > 60, r
+    assert r["warps min"] > 7 and r["warps max"] > 60, r
     assert r["time max (us)"] > 1.5 * r["time min (us)"], r
-' && ok || bad "validate of the occupancy sweep: occupancy_pad not grouped as a configuration, or warps not spanned"
+    assert r["outside domain"] == 0 or "the camping suite\x27s spread accesses" in r["why outside"], r
+assert sum(r["outside domain"] for r in rows) == 3, [r["outside domain"] for r in rows]
+' && ok || bad "validate of the occupancy sweep: occupancy_pad not grouped as a configuration, or its latency-bound warps not judged"
+printf '%s\n' "$ERR" | grep -q "at 7.98 warps per SM: the band does not apply: latency-bound: 7.98 achieved warps per SM" &&
+    ok || bad "validate of the occupancy sweep: no note on the 8-warp configuration"
 printf '%s\n' "$ERR" | grep -q "where the band is one band" && bad "the occupancy sweep noted as one band" || ok
 expect 0 "" camp validate --model "$M200" "$GB_SRC/data/h200/corpus-2026-11-26/triad" --ceilings "$C200" --out "$TMP/t" --format json
 printf '%s\n' "$ERR" | grep -q "corpus-triad/triad elems_per_thread=1 vector_width=1 n=2097152: every configuration runs at 62.1 to 62.1 achieved warps per SM, where the band is one band" &&

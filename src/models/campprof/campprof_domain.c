@@ -34,6 +34,29 @@ static double gb_model_warps_min(const struct gb_camp_model *m)
     return isfinite(w) ? w : 0;
 }
 
+/* The knee of the spread equation that times the most of the counts'
+ * bytes: the active warps per SM at which the camping suite's spread
+ * accesses of that width reach their throughput; 0 where the model's form
+ * has none. */
+static double gb_spread_knee(const struct gb_camp_model *m, const struct gb_camp_counts *c)
+{
+    double most = 0, knee = 0;
+    for (int op = 0; op < 2; op++) {
+        const struct gb_camp_equation *eq = &m->eq[op][GB_CAMP_SPREAD];
+        for (int k = 0; k < GB_CAMP_N_WIDTHS && gb_camp_form_lt(eq->form); k++) {
+            double n = op == GB_CAMP_READ ? c->ld[k] : c->st[k];
+            double bytes = n * gb_camp_class_width(k);
+            int cls = gb_camp_eq_class_for(eq, k);
+            double kv = cls >= 0 ? gb_camp_eq_lt_term(eq, "knee", cls) : NAN;
+            if (bytes > most && kv > 0) {
+                most = bytes;
+                knee = kv;
+            }
+        }
+    }
+    return knee;
+}
+
 void gb_camp_domain_judge(const struct gb_camp_model *m, const struct gb_ceilings *c, int sm_count,
                           const struct gb_camp_obs *o, struct gb_camp_domain *out)
 {
@@ -54,15 +77,21 @@ void gb_camp_domain_judge(const struct gb_camp_model *m, const struct gb_ceiling
                  "(%.3g ns)", o->bytes, out->roof_ns, dram, launch);
         return;
     }
-    double wmin = m ? gb_model_warps_min(m) : 0;
+    double knee = m ? gb_spread_knee(m, &o->counts) : 0;
+    double wmin = knee > 0 ? knee : m ? gb_model_warps_min(m) : 0;
     int idle = sm_count > 0 && o->grid_blocks >= 1 && o->grid_blocks < sm_count;
     if (out->share < GB_CAMP_DOMAIN_MIN_SHARE && (idle || o->warps < wmin)) {
+        char few[128];
+        if (knee > 0)
+            snprintf(few, sizeof few, "fewer warps than the %.3g at which the camping suite's "
+                     "spread accesses reach their throughput", knee);
+        else
+            snprintf(few, sizeof few, "fewer warps than the camping suite measured");
         out->why = GB_CAMP_DOMAIN_LATENCY;
         snprintf(out->reason, sizeof out->reason, "latency-bound: %.3g achieved warps per SM "
                  "(grid %.0f blocks on %d SMs) reach %.1f%% of the DRAM roof; %s", o->warps,
                  o->grid_blocks, sm_count, 100 * out->share,
-                 idle ? "the grid leaves SMs without a block"
-                      : "fewer warps than the camping suite measured");
+                 idle ? "the grid leaves SMs without a block" : few);
         return;
     }
     out->why = GB_CAMP_DOMAIN_IN;

@@ -29,20 +29,21 @@ int gb_camp_eq_class_for(const struct gb_camp_equation *eq, int wclass)
     return -1;
 }
 
+double gb_camp_eq_lt_term(const struct gb_camp_equation *eq, const char *which, int wclass)
+{
+    char name[24];
+    snprintf(name, sizeof name, "%s:b%d", which, gb_camp_class_width(wclass));
+    for (size_t i = 0; i < eq->fit.n_terms; i++)
+        if (strcmp(eq->fit.terms[i].name, name) == 0)
+            return eq->fit.terms[i].estimate;
+    return NAN;
+}
+
 /* The latency-throughput forms: L_W * h(w / knee_W). */
 static double gb_eq_lt_time(const struct gb_camp_equation *eq, double warps, int wclass)
 {
-    char lname[16], kname[20];
-    double L = NAN, knee = NAN;
-    snprintf(lname, sizeof lname, "L:b%d", gb_camp_class_width(wclass));
-    snprintf(kname, sizeof kname, "knee:b%d", gb_camp_class_width(wclass));
-    for (size_t i = 0; i < eq->fit.n_terms; i++) {
-        if (strcmp(eq->fit.terms[i].name, lname) == 0)
-            L = eq->fit.terms[i].estimate;
-        else if (strcmp(eq->fit.terms[i].name, kname) == 0)
-            knee = eq->fit.terms[i].estimate;
-    }
-    return L * gb_camp_form_h(eq->form, warps / knee);
+    return gb_camp_eq_lt_term(eq, "L", wclass) *
+           gb_camp_form_h(eq->form, warps / gb_camp_eq_lt_term(eq, "knee", wclass));
 }
 
 double gb_camp_eq_time_ns(const struct gb_camp_equation *eq, double warps, int wclass)
