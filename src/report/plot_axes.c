@@ -14,9 +14,11 @@
 /* Okabe & Ito's palette: distinct for the common colour-vision deficiencies. */
 const char *const gb_colours[GB_N_COLOURS] = {
     "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999",
+    /* past eight series (the breakdown's terms): wine, yellow, brown, indigo */
+    "#882255", "#F0E442", "#8C564B", "#332288",
 };
 /* Point types that stay distinct in grey: circle, square, triangle, diamond... */
-const int gb_point_types[GB_N_COLOURS] = {7, 5, 9, 13, 11, 15, 7, 5};
+const int gb_point_types[GB_N_COLOURS] = {7, 5, 9, 13, 11, 15, 7, 5, 9, 13, 11, 15};
 
 /* Reference lines: dark greys, told apart by their dashes. Each has its own
  * grey too, because gnuplot's SVG output merges consecutive arrows of one
@@ -206,21 +208,21 @@ static void gb_gp_labelled(FILE *f, const char *cmd, const char *s)
 }
 
 /* Writes `s` as a gnuplot string expression broken into lines of at most
- * GB_TITLE_COLS characters at blanks: 'one' . "\n" . 'two'. The line breaks
+ * `cols` characters at blanks: 'one' . "\n" . 'two'. The line breaks
  * are the only double-quoted strings, and they are ours. `before` lines
  * were already written. Returns the lines written in all. */
-static int gb_gp_wrapped(FILE *f, const char *s, int before)
+static int gb_gp_wrapped(FILE *f, const char *s, int before, size_t cols)
 {
     char line[512];
     while (s && *s) {
         size_t len = strlen(s), cut = len;
-        if (len > GB_TITLE_COLS) {
-            cut = GB_TITLE_COLS;
-            while (cut > GB_TITLE_COLS / 2 && s[cut] != ' ')
+        if (len > cols) {
+            cut = cols;
+            while (cut > cols / 2 && s[cut] != ' ')
                 cut--;
             if (s[cut] != ' ') {
                 /* No blank: cut anyway, but not inside a UTF-8 character. */
-                cut = GB_TITLE_COLS;
+                cut = cols;
                 while (cut > 1 && ((unsigned char)s[cut] & 0xC0) == 0x80)
                     cut--;
             }
@@ -256,9 +258,16 @@ void gb_gp_common(FILE *f, const struct gb_plot *p)
     fputs("set tics nomirror out scale 0.75 textcolor rgb '#202020'\n", f);
     fputs("set style textbox opaque noborder margins 1,1\n", f);
     if (p->title || p->subtitle) {
+        /* gnuplot centres the title over the plot area: it is wrapped to
+         * that width (18-point type, up to 13 px a character in the PNG),
+         * so that beside a wide legend it does not run off the image's
+         * left. */
+        double plot_px = GB_PLOT_W - GB_PLOT_Y_AXIS_PX - gb_gp_key_px(p);
+        size_t cols = plot_px / 13 < GB_TITLE_COLS ? (size_t)(plot_px / 13) : GB_TITLE_COLS;
+        cols = cols < GB_TITLE_COLS / 2 ? GB_TITLE_COLS / 2 : cols;
         fputs("set title ", f);
-        int lines = gb_gp_wrapped(f, p->title, 0);
-        gb_gp_wrapped(f, p->subtitle, lines);
+        int lines = gb_gp_wrapped(f, p->title, 0, cols);
+        gb_gp_wrapped(f, p->subtitle, lines, cols);
         fputs(" font ',18'\n", f);
     }
     if (p->x_label)
@@ -341,6 +350,16 @@ void gb_gp_ref_keys(FILE *f, const struct gb_plot *p)
     }
 }
 
+double gb_gp_key_px(const struct gb_plot *p)
+{
+    size_t key = 0;
+    for (size_t s = 0; s < p->n_series; s++)
+        key = strlen(p->series[s].label) > key ? strlen(p->series[s].label) : key;
+    for (size_t r = 0; r < p->n_refs; r++)
+        key = strlen(p->refs[r].label) + 12 > key ? strlen(p->refs[r].label) + 12 : key;
+    return p->n_series + p->n_refs + p->n_stars > 1 ? key * GB_KEY_CHAR_PX + 90 : 0;
+}
+
 void gb_gp_key(FILE *f, size_t n_entries)
 {
     if (n_entries <= 1) {
@@ -354,20 +373,16 @@ void gb_gp_key(FILE *f, size_t n_entries)
 
 /* The x tics of categories 0..n-1 named by `cats`, laid flat when the
  * widest name fits its slot, else slanted, else on end. The slot is the
- * plot's width (the image's, less the y axis and the legend beside it)
- * over the categories; widths in pixels of the SVG's 16 px font. */
+ * plot's width (the image's, less the y axis and the legend beside it,
+ * gb_gp_key_px) over the categories; widths in pixels of the SVG's 16 px
+ * font. */
 void gb_gp_cat_tics(FILE *f, const struct gb_plot *p, int with_labels)
 {
-    size_t widest = 0, key = 0;
+    size_t widest = 0;
     for (size_t i = 0; i < p->cats.n; i++)
         widest = strlen(p->cats.v[i]) > widest ? strlen(p->cats.v[i]) : widest;
-    for (size_t s = 0; s < p->n_series; s++)
-        key = strlen(p->series[s].label) > key ? strlen(p->series[s].label) : key;
-    for (size_t r = 0; r < p->n_refs; r++)
-        key = strlen(p->refs[r].label) + 12 > key ? strlen(p->refs[r].label) + 12 : key;
-    double char_px = 9.0, line_px = 20.0;
-    double key_px = p->n_series + p->n_refs + p->n_stars > 1 ? key * char_px + 90 : 0;
-    double slot = (GB_PLOT_W - 110 - key_px) / (double)(p->cats.n ? p->cats.n : 1);
+    double char_px = GB_KEY_CHAR_PX, line_px = 20.0;
+    double slot = (GB_PLOT_W - GB_PLOT_Y_AXIS_PX - gb_gp_key_px(p)) / (double)(p->cats.n ? p->cats.n : 1);
     const char *how = "";
     if (widest * char_px + 10 > slot)
         how = slot * 0.7071 >= 1.2 * line_px ? " rotate by 45 right" : " rotate by 90 right";

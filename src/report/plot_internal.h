@@ -10,8 +10,10 @@
 
 #define GB_PLOT_W 1200
 #define GB_PLOT_H 750
-#define GB_N_COLOURS 8
+#define GB_N_COLOURS 12
 #define GB_TITLE_COLS 80
+#define GB_PLOT_Y_AXIS_PX 110   /* the y axis, its tics and label, left of the plot */
+#define GB_KEY_CHAR_PX 9.0      /* a character of the legend, 16 px type */
 #define GB_N_DASHES 4
 
 /* The series' colours and point types (plot_axes.c). */
@@ -135,6 +137,9 @@ void gb_gp_ref_keys(FILE *f, const struct gb_plot *p);
 
 /* The legend: none for one entry, else outside the plot on the right. */
 void gb_gp_key(FILE *f, size_t n_entries);
+/* The width in pixels of the legend beside the plot (0 when it has one
+ * entry or none), from its longest entry. */
+double gb_gp_key_px(const struct gb_plot *p);
 
 /* The x tics of categories 0..n-1 named by `cats`, laid flat when the
  * widest name fits its slot, else slanted, else on end. The slot is the

@@ -17,7 +17,8 @@
   var D = JSON.parse(document.getElementById('gb-data').textContent);
   var app = document.getElementById('gb-app');
   var drawn = [];      /* {name, kind, marks, chart} per chart */
-  var COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#999999'];
+  var COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#999999',
+                 '#882255', '#F0E442', '#8C564B', '#332288'];
   var REC = D.records ? D.records.rows : [];
 
   function el(tag, attrs, kids) {
