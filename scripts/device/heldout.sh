@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
-# heldout.sh GPUBOUND OUTDIR: records the five held-out kernels of
-# corpus-heldout/ (corpus-heldout/README.md) on this machine's GPU, every
-# point verified and with hardware counters, by scripts/record_corpus.sh:
-#   OUTDIR/corpus-heldout-<UTC date>/<kernel>/   gpubound run ... --counters
-#   OUTDIR/corpus-heldout-<UTC date>/<kernel>.log, steps.log, info.log
-#   OUTDIR/corpus-heldout-<UTC date>/summary.md  points, failures, times
-# At most 200 s in all: `gpubound info` 8 s, then each kernel 34 s (SIGINT,
-# which keeps the points it finished; SIGKILL 2 s later: 180 s for five),
-# with a 184 s guard around the recording that only a stuck script reaches,
-# and 5 s for the summary. 170 points at about 0.7 s
-# each with counters (--max-time 0.5), plus a start of about 6 s per kernel,
-# fit in about 150 s. Each step reports its exit code; none stops the
+# heldout.sh GPUBOUND OUTDIR [SET]: records the held-out kernels of SET,
+# corpus-heldout/ (the default: five kernels, corpus-heldout/README.md) or
+# corpus-heldout2/ (three, corpus-heldout2/README.md), on this machine's
+# GPU, every point verified and with hardware counters, by
+# scripts/record_corpus.sh:
+#   OUTDIR/SET-<UTC date>/<kernel>/   gpubound run ... --counters
+#   OUTDIR/SET-<UTC date>/<kernel>.log, steps.log, info.log
+#   OUTDIR/SET-<UTC date>/summary.md  points, failures, times
+# At most 200 s in all: `gpubound info` 8 s, then each kernel 34 s (SET 2:
+# 58 s; SIGINT, which keeps the points it finished; SIGKILL 2 s later: 180
+# s for five, 180 for three), with a guard 4 s longer around the recording
+# that only a stuck script reaches, and 5 s for the summary. 170 (120)
+# points at about 0.7 s each with counters (--max-time 0.5), plus a start
+# of about 6 s per kernel, fit in about 150 s. Each step reports its exit code; none stops the
 # others. Exits 0 when every kernel recorded every point, 1 otherwise, 2 on
 # a usage error.
 set -u
-if [ $# -ne 2 ]; then
-    echo "usage: heldout.sh GPUBOUND OUTDIR" >&2
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+    echo "usage: heldout.sh GPUBOUND OUTDIR [corpus-heldout|corpus-heldout2]" >&2
     exit 2
 fi
 gb=$1
 outroot=$2
+set_name=${3:-corpus-heldout}
+case $set_name in
+corpus-heldout) limit=34 ;;
+corpus-heldout2) limit=58 ;;
+*) echo "heldout: unknown set '$set_name': give corpus-heldout or corpus-heldout2" >&2; exit 2 ;;
+esac
 src=$(cd "$(dirname "$0")/../.." && pwd)
 if [ ! -x "$gb" ] || [ -d "$gb" ]; then
     echo "heldout: $gb is not an executable gpubound: build it (make build) and name build/gpubound" >&2
@@ -27,7 +35,7 @@ if [ ! -x "$gb" ] || [ -d "$gb" ]; then
 fi
 gb=$(cd "$(dirname "$gb")" && pwd)/$(basename "$gb")
 mkdir -p "$outroot" || { echo "heldout: cannot create $outroot" >&2; exit 2; }
-out=$(cd "$outroot" && pwd)/corpus-heldout-$(date -u +%Y-%m-%d)
+out=$(cd "$outroot" && pwd)/$set_name-$(date -u +%Y-%m-%d)
 mkdir -p "$out"
 t0=$(date +%s)
 
@@ -42,8 +50,9 @@ timeout -k 1 8 "$gb" info >"$out/info.log" 2>&1
 rc_info=$?
 echo "step info: rc=$rc_info"
 
-GB_CORPUS_LIMIT=34 GB_CORPUS_KILL=2 GB_CORPUS_ARGS="--max-time 0.5" \
-    timeout -k 2 184 bash "$src/scripts/record_corpus.sh" "$bindir" "$out" corpus-heldout \
+n_kernels=$(find "$src/$set_name" -mindepth 2 -maxdepth 2 -name spec.json | wc -l)
+GB_CORPUS_LIMIT=$limit GB_CORPUS_KILL=2 GB_CORPUS_ARGS="--max-time 0.5" \
+    timeout -k 2 $((n_kernels * (limit + 2) + 4)) bash "$src/scripts/record_corpus.sh" "$bindir" "$out" "$set_name" \
     >"$out/record.log" 2>&1
 rc_record=$?
 echo "step record: rc=$rc_record ($(($(date +%s) - t0)) s so far)"
@@ -51,10 +60,10 @@ cat "$out/record.log"
 
 # summary.md: per kernel, points ok and failed, time per launch (median of
 # the points' medians, and the range), and the first failure reasons.
-timeout -k 1 4 python3 - "$out" "$rc_info" "$rc_record" >"$out/summary.md" 2>"$out/summary.err" <<'PY'
+timeout -k 1 4 python3 - "$out" "$rc_info" "$rc_record" "$set_name" >"$out/summary.md" 2>"$out/summary.err" <<'PY'
 import json, os, sys
-out, rc_info, rc_record = sys.argv[1], sys.argv[2], sys.argv[3]
-print("# corpus-heldout, recorded with counters\n")
+out, rc_info, rc_record, set_name = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+print(f"# {set_name}, recorded with counters\n")
 try:
     info = open(os.path.join(out, "info.log")).read().splitlines()
     gpu = next((l.strip() for l in info if l.startswith("device ")), info[0] if info else "?")
@@ -64,7 +73,10 @@ print(f"GPU: {gpu}; info rc {rc_info}; record_corpus rc {rc_record}\n")
 print("| kernel | ok | failed | unrecorded | median us (min to max over points) | wall s |")
 print("| --- | --- | --- | --- | --- | --- |")
 reasons = []
-for name in ["bitonic", "conv1d", "layernorm", "resize", "scatter_add"]:
+# the points each kernel's sweep plans (gpubound check SPEC counts them)
+PLANNED = {"corpus-heldout": {"bitonic": 34, "conv1d": 36, "layernorm": 36, "resize": 32, "scatter_add": 32},
+           "corpus-heldout2": {"bgemm": 36, "embbag": 36, "gemv": 48}}[set_name]
+for name in sorted(PLANNED):
     d = os.path.join(out, name)
     try:
         recs = json.load(open(os.path.join(d, "results.json")))
@@ -78,7 +90,7 @@ for name in ["bitonic", "conv1d", "layernorm", "resize", "scatter_add"]:
     bad = [r for r in recs if r.get("status") != "ok"]
     meds = sorted(r["time_ns"]["median"] / 1e3 for r in ok if r.get("time_ns"))
     span = f"{meds[len(meds) // 2]:.1f} ({meds[0]:.1f} to {meds[-1]:.1f})" if meds else "-"
-    planned = {"bitonic": 34, "conv1d": 36, "layernorm": 36, "resize": 32, "scatter_add": 32}[name]
+    planned = PLANNED[name]
     wall = run.get("wall_s")
     print(f"| {name} | {len(ok)} | {len(bad)} | {planned - len(recs)} | {span} | "
           f"{wall:.0f} |" if isinstance(wall, (int, float)) else
