@@ -71,6 +71,19 @@ for spec in "$GB_SRC"/corpus-heldout/*/spec.json; do
     [ -n "$(find "$GB_SRC/corpus-heldout/$name" -name '*.cu')" ] && ok || bad "corpus-heldout/$name has no .cu source"
 done
 [ "$nh" -eq 5 ] && ok || bad "corpus-heldout/ holds $nh kernel specs, expected 5"
+nh=0
+for spec in "$GB_SRC"/corpus-heldout2/*/spec.json; do
+    name=$(basename "$(dirname "$spec")")
+    nh=$((nh + 1))
+    expect 0 "heldout2-" list "$spec"
+    grep -q "^| $name |" "$GB_SRC/corpus-heldout2/README.md" && ok || bad "corpus-heldout2/README.md has no row for $name"
+    [ -n "$(find "$GB_SRC/corpus-heldout2/$name" -name '*.cu')" ] && ok || bad "corpus-heldout2/$name has no .cu source"
+done
+[ "$nh" -eq 3 ] && ok || bad "corpus-heldout2/ holds $nh kernel specs, expected 3"
+bash "$GB_SRC/scripts/device/heldout.sh" "$fake/gpubound" "$TMP/ho" corpus-nosuch >"$TMP/out" 2>"$TMP/err"
+RC=$?
+[ "$RC" = 2 ] && grep -q "unknown set 'corpus-nosuch': give corpus-heldout or corpus-heldout2" "$TMP/err" && [ ! -e "$TMP/ho" ] &&
+    ok || bad "heldout.sh with an unknown set: exit $RC, expected 2 with one line and nothing made"
 GB_CORPUS="bitonic nosuch" bash "$GB_SRC/scripts/record_corpus.sh" "$fake" "$TMP/rec3" corpus-heldout >"$TMP/out" 2>"$TMP/err"
 RC=$?
 [ "$RC" = 1 ] && grep -q "corpus-heldout/bitonic/spec.json counters=1" "$TMP/rec3/bitonic/args" 2>/dev/null &&

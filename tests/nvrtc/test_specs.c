@@ -7,7 +7,8 @@
  * compiled too.
  * GB_SPECS_SET=corpus compiles only corpus/ (registered as a test of its own,
  * nvrtc/test_specs_corpus, so that the two run side by side), and
- * GB_SPECS_SET=corpus-heldout only corpus-heldout/ (nvrtc/test_specs_heldout); any other
+ * GB_SPECS_SET=corpus-heldout only corpus-heldout/ (nvrtc/test_specs_heldout),
+ * corpus-heldout2 only corpus-heldout2/ (nvrtc/test_specs_heldout2); any other
  * value or none, examples/ and tests/data/specs/. GB_SPECS_ONLY=path/spec.json
  * compiles that one spec alone (for work on a spec). */
 #include <dirent.h>
@@ -188,6 +189,14 @@ static void test_every_spec(void **state)
         /* Its five kernels, each at least sixteen configurations. */
         assert_int_equal(n_specs, 5);
         assert_true(n_compiled >= 16 * n_specs);
+    } else if (set && strcmp(set, "corpus-heldout2") == 0) {
+        /* The second held-out set (corpus-heldout2/README.md). */
+        snprintf(dir, sizeof dir, "%s/corpus-heldout2", root);
+        compile_under(dir, 1);
+        printf("%d held-out spec(s), %d compilation(s)\n", n_specs, n_compiled);
+        /* Its three kernels, each at least eighteen configurations. */
+        assert_int_equal(n_specs, 3);
+        assert_true(n_compiled >= 18 * n_specs);
     } else {
         snprintf(dir, sizeof dir, "%s/examples", root);
         compile_under(dir, 3);
