@@ -132,6 +132,53 @@ static void test_rule(void **state)
     assert_int_equal(d.why, GB_CAMP_DOMAIN_IN);
 }
 
+/* The latency rule's warps in a latency-throughput form: the knee of the
+ * spread equation that times the most bytes (here 4-byte reads, knee 25
+ * warps), not the fewest warps the suite measured (1). */
+static void test_knee(void **state)
+{
+    (void)state;
+    struct gb_ceilings c;
+    struct gb_camp_model m;
+    struct gb_camp_domain d;
+    struct gb_camp_obs o;
+    roofs(&c, &m);
+    struct gb_camp_equation *eq = &m.eq[GB_CAMP_READ][GB_CAMP_SPREAD];
+    eq->form = GB_CAMP_FORM_SMAX4;
+    eq->n_widths = 1;
+    eq->widths[0] = 4;
+    eq->fit.n_terms = 2;
+    snprintf(eq->fit.terms[0].name, sizeof eq->fit.terms[0].name, "L:b4");
+    eq->fit.terms[0].estimate = 15000;
+    snprintf(eq->fit.terms[1].name, sizeof eq->fit.terms[1].name, "knee:b4");
+    eq->fit.terms[1].estimate = 25;
+    assert_true(fabs(gb_camp_eq_lt_term(eq, "knee", gb_camp_width_class(4)) - 25) < 1e-12);
+    assert_true(isnan(gb_camp_eq_lt_term(eq, "knee", gb_camp_width_class(8))));
+    /* 10% of the roof with a full grid: at 16 warps, under the knee,
+     * latency-bound; at 32, above it, inside. */
+    o = obs(3e9, 1e7, 10000, 16);
+    o.counts.ld[gb_camp_width_class(4)] = 3e9 / 128;
+    gb_camp_domain_judge(&m, &c, 132, &o, &d);
+    assert_int_equal(d.why, GB_CAMP_DOMAIN_LATENCY);
+    assert_non_null(strstr(d.reason, "fewer warps than the 25 at which the camping suite's spread "
+                                     "accesses reach their throughput"));
+    o.warps = 32;
+    gb_camp_domain_judge(&m, &c, 132, &o, &d);
+    assert_int_equal(d.why, GB_CAMP_DOMAIN_IN);
+    /* At a quarter of the roof or more the warps do not matter. */
+    o = obs(3e9, 1e6 / 0.3, 10000, 16);
+    o.counts.ld[gb_camp_width_class(4)] = 3e9 / 128;
+    gb_camp_domain_judge(&m, &c, 132, &o, &d);
+    assert_int_equal(d.why, GB_CAMP_DOMAIN_IN);
+    /* A form without a knee (the paper's linear one): the fewest warps
+     * measured, 1, stand in, and 16 warps are inside. */
+    eq->form = GB_CAMP_FORM_PAPER;
+    o = obs(3e9, 1e7, 10000, 16);
+    o.counts.ld[gb_camp_width_class(4)] = 3e9 / 128;
+    gb_camp_domain_judge(&m, &c, 132, &o, &d);
+    assert_int_equal(d.why, GB_CAMP_DOMAIN_IN);
+}
+
 static void test_small_grid_run(void **state)
 {
     (void)state;
@@ -394,6 +441,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rule),
+        cmocka_unit_test(test_knee),
         cmocka_unit_test(test_small_grid_run),
         cmocka_unit_test(test_band_contains_suite),
         cmocka_unit_test(test_predict_achieved),
