@@ -59,27 +59,23 @@ RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
 [ "$RC" = 1 ] && grep -q '^nosuch rc=missing' "$TMP/rec2/steps.log" && [ -f "$TMP/rec2/triad/run.json" ] && ok ||
     bad "an unknown kernel: exit $RC, expected 1, reported missing, the next kernel still run"
 
-# The held-out kernels (corpus-heldout/README.md): each spec lists, has a
-# README row and a source; record_corpus.sh takes the directory as CORPUS and
-# runs its specs, and refuses a directory that does not exist.
-nh=0
-for spec in "$GB_SRC"/corpus-heldout/*/spec.json; do
-    name=$(basename "$(dirname "$spec")")
-    nh=$((nh + 1))
-    expect 0 "heldout-" list "$spec"
-    grep -q "^| $name |" "$GB_SRC/corpus-heldout/README.md" && ok || bad "corpus-heldout/README.md has no row for $name"
-    [ -n "$(find "$GB_SRC/corpus-heldout/$name" -name '*.cu')" ] && ok || bad "corpus-heldout/$name has no .cu source"
+# The held-out kernels (corpus-heldout/README.md and corpus-heldout2/README.md):
+# each spec lists, has a README row and a source; record_corpus.sh takes the
+# directory as CORPUS and runs its specs, and refuses a directory that does not
+# exist.
+for set in corpus-heldout:heldout-:5 corpus-heldout2:heldout2-:3; do
+    dir=${set%%:*} want=${set##*:} prefix=${set#*:}
+    prefix=${prefix%%:*}
+    nh=0
+    for spec in "$GB_SRC/$dir"/*/spec.json; do
+        name=$(basename "$(dirname "$spec")")
+        nh=$((nh + 1))
+        expect 0 "$prefix" list "$spec"
+        grep -q "^| $name |" "$GB_SRC/$dir/README.md" && ok || bad "$dir/README.md has no row for $name"
+        [ -n "$(find "$GB_SRC/$dir/$name" -name '*.cu')" ] && ok || bad "$dir/$name has no .cu source"
+    done
+    [ "$nh" -eq "$want" ] && ok || bad "$dir/ holds $nh kernel specs, expected $want"
 done
-[ "$nh" -eq 5 ] && ok || bad "corpus-heldout/ holds $nh kernel specs, expected 5"
-nh=0
-for spec in "$GB_SRC"/corpus-heldout2/*/spec.json; do
-    name=$(basename "$(dirname "$spec")")
-    nh=$((nh + 1))
-    expect 0 "heldout2-" list "$spec"
-    grep -q "^| $name |" "$GB_SRC/corpus-heldout2/README.md" && ok || bad "corpus-heldout2/README.md has no row for $name"
-    [ -n "$(find "$GB_SRC/corpus-heldout2/$name" -name '*.cu')" ] && ok || bad "corpus-heldout2/$name has no .cu source"
-done
-[ "$nh" -eq 3 ] && ok || bad "corpus-heldout2/ holds $nh kernel specs, expected 3"
 bash "$GB_SRC/scripts/device/heldout.sh" "$fake/gpubound" "$TMP/ho" corpus-nosuch >"$TMP/out" 2>"$TMP/err"
 RC=$?
 [ "$RC" = 2 ] && grep -q "unknown set 'corpus-nosuch': give corpus-heldout or corpus-heldout2" "$TMP/err" && [ ! -e "$TMP/ho" ] &&

@@ -132,6 +132,22 @@ static void test_rule(void **state)
     assert_int_equal(d.why, GB_CAMP_DOMAIN_IN);
 }
 
+/* m's spread reads in the default form, measured at 4 bytes: latency 15
+ * us, knee 25 warps per SM. */
+static struct gb_camp_equation *knee_model(struct gb_camp_model *m)
+{
+    struct gb_camp_equation *eq = &m->eq[GB_CAMP_READ][GB_CAMP_SPREAD];
+    eq->form = GB_CAMP_FORM_SMAX4;
+    eq->n_widths = 1;
+    eq->widths[0] = 4;
+    eq->fit.n_terms = 2;
+    snprintf(eq->fit.terms[0].name, sizeof eq->fit.terms[0].name, "L:b4");
+    eq->fit.terms[0].estimate = 15000;
+    snprintf(eq->fit.terms[1].name, sizeof eq->fit.terms[1].name, "knee:b4");
+    eq->fit.terms[1].estimate = 25;
+    return eq;
+}
+
 /* The latency rule's warps in a latency-throughput form: the knee of the
  * spread equation that times the most bytes (here 4-byte reads, knee 25
  * warps), not the fewest warps the suite measured (1). */
@@ -143,15 +159,7 @@ static void test_knee(void **state)
     struct gb_camp_domain d;
     struct gb_camp_obs o;
     roofs(&c, &m);
-    struct gb_camp_equation *eq = &m.eq[GB_CAMP_READ][GB_CAMP_SPREAD];
-    eq->form = GB_CAMP_FORM_SMAX4;
-    eq->n_widths = 1;
-    eq->widths[0] = 4;
-    eq->fit.n_terms = 2;
-    snprintf(eq->fit.terms[0].name, sizeof eq->fit.terms[0].name, "L:b4");
-    eq->fit.terms[0].estimate = 15000;
-    snprintf(eq->fit.terms[1].name, sizeof eq->fit.terms[1].name, "knee:b4");
-    eq->fit.terms[1].estimate = 25;
+    struct gb_camp_equation *eq = knee_model(&m);
     assert_true(fabs(gb_camp_eq_lt_term(eq, "knee", gb_camp_width_class(4)) - 25) < 1e-12);
     assert_true(isnan(gb_camp_eq_lt_term(eq, "knee", gb_camp_width_class(8))));
     /* 10% of the roof with a full grid: at 16 warps, under the knee,
