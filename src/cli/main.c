@@ -17,6 +17,7 @@
 #include "cli/cmd_tune.h"
 #include "cli/cmd_kt.h"
 #include "cli/run_options.h"
+#include "util/git_rev.h"
 
 const struct gb_cmd gb_commands[] = {
     {"info", gb_cmd_info, "show the GPU: identity, clocks, memory, and every occupancy limit",
@@ -187,7 +188,7 @@ int main(int argc, char **argv)
         return GB_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-        printf("gpubound %s (%s)\n", GB_VERSION, GB_GIT_REV);
+        printf("gpubound %s (%s)\n", GB_VERSION, gb_git_rev);
         return GB_EXIT_OK;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)

@@ -12,6 +12,7 @@
 #include "gpubound/session.h"
 #include "measure/occupancy_truth.h"
 #include "util/fs.h"
+#include "util/git_rev.h"
 
 #define N_OF(a) GB_TRUTH_N(a)
 
@@ -40,7 +41,7 @@ static void gb_truth_header(const struct gb_truth *t, const char *when)
     fprintf(f, "# gpubound occupancy truth table: cuOccupancyMaxActiveBlocksPerMultiprocessor "
                "for compiled variants of kernels/occupancy.cu\n");
     fprintf(f, "# device: %s (%s), driver %d, recorded %s by gpubound %s (%s)\n", t->sum->device_name, d->uuid,
-            d->driver_version, when, GB_VERSION, GB_GIT_REV);
+            d->driver_version, when, GB_VERSION, gb_git_rev);
     fprintf(f, "# limits: cc=%d.%d warp_size=%d max_threads_per_block=%d max_threads_per_sm=%d "
                "max_blocks_per_sm=%d regs_per_sm=%d regs_per_block=%d smem_per_sm=%d "
                "smem_per_block=%d smem_per_block_optin=%d smem_reserved_per_block=%d\n",

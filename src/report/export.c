@@ -12,6 +12,7 @@
 #include "gpubound/compare_report.h"
 #include "gpubound/export.h"
 #include "gpubound/results.h"
+#include "util/git_rev.h"
 
 /* A memory stream and its buffer. */
 struct gb_export_buf {
@@ -216,5 +217,8 @@ void gb_export_free(char *doc)
 
 const char *gb_export_version(void)
 {
-    return GB_VERSION " (" GB_GIT_REV ")";
+    static char v[96];
+    if (!v[0])
+        snprintf(v, sizeof v, "%s (%s)", GB_VERSION, gb_git_rev);
+    return v;
 }

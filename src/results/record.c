@@ -10,6 +10,7 @@
 
 #include "gpubound/results.h"
 #include "util/sha256.h"
+#include "util/git_rev.h"
 
 const char *gb_record_axis(const struct gb_record *r, const char *name)
 {
@@ -193,7 +194,7 @@ void gb_run_info_init(struct gb_run_info *info, const char *command_line,
 {
     memset(info, 0, sizeof *info);
     snprintf(info->tool_version, sizeof info->tool_version, "%s", GB_VERSION);
-    snprintf(info->git_revision, sizeof info->git_revision, "%s", GB_GIT_REV);
+    snprintf(info->git_revision, sizeof info->git_revision, "%s", gb_git_rev);
     snprintf(info->command_line, sizeof info->command_line, "%s", command_line ? command_line : "");
     gb_utc_now(info->started_utc, sizeof info->started_utc);
     if (gethostname(info->host, sizeof info->host) != 0)
