@@ -7,6 +7,11 @@ for c in info list run report occupancy help; do
     expect 0 "usage: gpubound $c" "$c" --help
 done
 expect 0 "^gpubound [0-9]+\.[0-9]+\.[0-9]+ " --version
+# The revision is the checkout's at build time, not at an earlier configure.
+if rev=$(git -C "$GB_SRC" rev-parse --short=12 HEAD 2>/dev/null); then
+    printf '%s' "$OUT" | grep -Eq "^gpubound [0-9.]+ \($rev(-dirty)?\)$" && ok ||
+        bad "--version names another revision than the checkout's $rev (built before the last commit? rebuild)"
+fi
 expect 2 "unknown command 'frobnicate'; see 'gpubound help'" frobnicate
 expect 2 "help: unknown command 'nope'" help nope
 run_gb
