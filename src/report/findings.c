@@ -265,6 +265,37 @@ static enum gb_status gb_peak_line(const struct gb_run *run, const char *suite, 
                    v, top->bench, 100 * top->bw_gbs / peak, pk);
 }
 
+/* Points faster than DRAM can deliver their bytes: their "% peak" is not a
+ * DRAM utilisation, and a reader should be told so rather than suspect the
+ * timer. */
+static enum gb_status gb_above_peak_line(const struct gb_run *run, const char *suite,
+                                         struct gb_findings *out)
+{
+    double peak = run->info.has_device ? run->info.device.mem_peak_gbs : 0, most = 0;
+    size_t n = 0, above = 0;
+    for (size_t i = 0; i < run->n_records; i++) {
+        const struct gb_record *r = &run->records[i];
+        if (r->status != GB_REC_OK || strcmp(r->suite, suite) != 0 || !(r->bw_gbs > 0))
+            continue;
+        n++;
+        if (peak > 0 && r->bw_gbs > peak) {
+            above++;
+            most = r->bw_gbs > most ? r->bw_gbs : most;
+        }
+    }
+    if (!above)
+        return GB_OK;
+    char pk[32], mx[32], l2[32] = "";
+    gb_format_num(pk, sizeof pk, peak, 4);
+    gb_format_num(mx, sizeof mx, most, 4);
+    if (run->info.device.l2_bytes > 0)
+        snprintf(l2, sizeof l2, " (%.0f MiB)", (double)run->info.device.l2_bytes / 1048576.0);
+    return gb_line(out, "%zu of %zu points move their bytes faster than the DRAM's theoretical %s GB/s "
+                   "(up to %s GB/s): their data comes at least partly from the L2%s or L1, so their "
+                   "%% peak is not a DRAM utilisation",
+                   above, n, pk, mx, l2);
+}
+
 /* The rule the suite's chart set declares, or the default. */
 static const struct gb_findings_rule *gb_rule_of(const struct gb_chart_book *book, const char *suite)
 {
@@ -295,6 +326,8 @@ enum gb_status gb_report_findings(const struct gb_run *run, const struct gb_char
         st = gb_line(out, "Compared at the largest %s of each bench.", rule->at_max);
     if (st == GB_OK && rule->peak)
         st = gb_peak_line(run, suite, out);
+    if (st == GB_OK)
+        st = gb_above_peak_line(run, suite, out);
     for (size_t b = 0; b < n_benches && st == GB_OK; b++) {
         struct gb_pick p;
         if ((st = gb_pick_bench(run, rule, suite, benches[b], &p)) == GB_OK && p.n > 0)
