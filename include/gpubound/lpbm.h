@@ -42,7 +42,7 @@
  * each measured count over the machine's measured roof, so that a term is a
  * time at the roof and its coefficient the inverse of the efficiency reached:
  *   DRAM   = 32 * DRAM sectors / DRAM roof (0 on a hot-cache run whose DRAM
- *            traffic fits in GB_LPBM_L2_FITS of L2)
+ *            traffic fits in GB_HOT_L2_FITS of L2, gb_hot_in_l2)
  *   L2     = 32 * L2 sectors / L2 roof
  *   SHM    = shared wavefronts / fill / shared roof
  *   INST   = warp instructions / fill / (FP32 roof / 64)
@@ -120,10 +120,6 @@ GB_API int gb_lpbm_form_has(enum gb_lpbm_form form, enum gb_lpbm_term t);
  * One with no work at any fitted point is predicted at its roof. */
 GB_API unsigned gb_lpbm_roof_terms(enum gb_lpbm_form form);
 
-/* The resources form's hot-cache rule: a run timed with warm caches whose
- * DRAM traffic (as the flushed counter pass recorded it) fits in this share
- * of L2 did not go to DRAM, and its DRAM term is 0. */
-#define GB_LPBM_L2_FITS 0.75
 /* The most a DRAM round trip's extra latency (DLAT's coefficient) may be
  * in L2 round trips (LAT's): a fit beyond it is refitted without DLAT. The
  * dependent-load chase measures 1.9 to 2.0 (docs/models.md). */

@@ -91,6 +91,11 @@ enum gb_status gb_report_roofline_notes(const struct gb_ceilings *c, const struc
                           "32 + shared wavefronts x 128); operations are the records' flops: the counters carry no "
                           "operation counts by type nor tensor-pipe instructions, so the pipe is FP64 when its pipe "
                           "ran more instructions than the FMA pipe, else FP32 (--pipe sets it)");
+    if (st == GB_OK && rl->hot_in_l2)
+        st = rl_note(out, "%d points were timed hot (samples back to back) with data that fits in the L2 "
+                          "(%.0f MiB): their DRAM bytes are 0, the DRAM roof bounds nothing there (the counters' "
+                          "replay starts from an empty L2 and counts every byte from DRAM)", rl->hot_in_l2,
+                     rl->l2_bytes / 1048576.0);
     if (st == GB_OK && rl->skipped)
         st = rl_note(out, "%d records not ok or without a time are left out", rl->skipped);
     if (st != GB_OK)

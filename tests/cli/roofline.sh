@@ -56,6 +56,22 @@ run_gb roofline "$SG" --ceilings "$GB_SRC/data/h200/ceilings-2026-11-26" --forma
 if [ "$RC" = 0 ] && ! printf '%s\n' "$OUT" | grep -q 'above measured roof' && printf '%s\n' "$ERR" | grep -q "measured in"; then ok
 else bad "the H200 sgemm run under the H200's measured roofs: rc $RC, $(printf '%s\n' "$OUT" | grep -c 'above measured roof') flagged"; fi
 
+# A hot run whose data fits in the L2 (the H200 corpus triad at n = 2 Mi,
+# 24 MiB of 60): no DRAM bytes, the DRAM roof binds nothing, said so; at
+# n = 8 Mi (96 MiB) the counted DRAM bytes stand and DRAM binds.
+run_gb roofline "$GB_SRC/data/h200/corpus-2026-11-26/triad" --ceilings "$GB_SRC/data/h200/ceilings-2026-11-26" --format csv
+if [ "$RC" = 0 ] && printf '%s
+' "$OUT" | python3 -c '
+import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if "vector_width=1," in r["point"]]
+small = [r for r in rows if r["point"].endswith("n=2097152")]
+large = [r for r in rows if r["point"].endswith("n=8388608")]
+assert small and large, len(rows)
+assert all(float(r["dram bytes"]) == 0 and r["binding"] != "dram" for r in small), small[0]
+assert all(float(r["dram bytes"]) > 9e7 and r["binding"] == "dram" for r in large), large[0]
+' && printf '%s\n' "$ERR" | grep -q "timed hot (samples back to back) with data that fits in the L2 (60 MiB): their DRAM bytes are 0"
+then ok; else bad "roofline: a hot run whose data fits in the L2 kept its counted DRAM bytes, or did not say so"; fi
+
 # No counters, no flops: the DRAM roof only, said so; no chart to draw.
 expect 0 "points have no counters: placed from the spec's bytes and flops, with the DRAM roof only" \
     roofline "$GB_TESTS/data/runs/bandwidth-fixture"

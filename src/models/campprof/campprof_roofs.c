@@ -7,15 +7,6 @@
 
 #include "gpubound/campprof.h"
 
-/* A hot run's bytes from DRAM in one direction: the counters' (a replay
- * from a flushed L2) less what the L2 can hold from the sample before. */
-static double gb_dram_dir(double bytes, int hot, double l2_bytes)
-{
-    if (!(bytes >= 0))
-        return NAN;
-    return hot && l2_bytes > 0 ? fmax(0.0, bytes - l2_bytes) : bytes;
-}
-
 void gb_camp_roof_best(const struct gb_ceilings *c, const struct gb_camp_obs *o,
                        struct gb_camp_roof_bound *out)
 {
@@ -25,11 +16,10 @@ void gb_camp_roof_best(const struct gb_ceilings *c, const struct gb_camp_obs *o,
     if (!c)
         return;
     double dram = c->value[GB_ROOF_DRAM], l2 = c->value[GB_ROOF_L2];
-    double l2_cap = (double)c->device.l2_bytes;
-    double r = gb_dram_dir(o->dram_read_bytes, o->hot, l2_cap);
-    double w = gb_dram_dir(o->dram_write_bytes, o->hot, l2_cap);
-    if (dram > 0 && r >= 0 && w >= 0)
-        out->dram_ns = (r + w) / dram; /* bytes over GB/s: ns */
+    double rw = gb_hot_dram_bytes(o->dram_read_bytes, o->dram_write_bytes, o->hot,
+                                  (double)c->device.l2_bytes);
+    if (dram > 0 && rw >= 0)
+        out->dram_ns = rw / dram; /* bytes over GB/s: ns */
     if (l2 > 0 && o->l2_read_bytes >= 0 && o->l2_write_bytes >= 0)
         out->l2_ns = fmax(o->l2_read_bytes, o->l2_write_bytes) / l2;
     if (out->dram_ns > 0 && !(out->l2_ns > out->dram_ns)) {

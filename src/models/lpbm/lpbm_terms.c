@@ -189,7 +189,7 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
     p->fill = b / (s * p->waves);
     p->fill_sm = b / (p->sm_count * ceil(b / p->sm_count));
     double dram_bytes = 32 * p->c_dram_sectors;
-    int in_l2 = p->hot && p->l2_bytes > 0 && dram_bytes <= GB_LPBM_L2_FITS * p->l2_bytes;
+    int in_l2 = gb_hot_in_l2(dram_bytes, p->hot, p->l2_bytes);
     p->x[GB_LPBM_DRAM] = in_l2 ? 0 : at_roof(dram_bytes, p->roof_dram);
     p->x[GB_LPBM_L2] = at_roof(32 * p->c_l2_sectors, p->roof_l2);
     double shared = p->c_shared_wavefronts +

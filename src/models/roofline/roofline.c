@@ -50,10 +50,27 @@ static double gb_counter_pair(const struct gb_record *r, const char *a, const ch
     return isfinite(x) && isfinite(y) ? x + y : NAN;
 }
 
-/* Bytes per level from the record's counters (docs/counters.md's default set). */
-static void gb_roofline_bytes(const struct gb_record *r, double bytes[GB_N_LEVELS])
+double gb_hot_dram_bytes(double read_bytes, double write_bytes, int hot, double l2_bytes)
+{
+    if (!(read_bytes >= 0) || !(write_bytes >= 0))
+        return NAN;
+    if (!hot || !(l2_bytes > 0))
+        return read_bytes + write_bytes;
+    return fmax(0.0, read_bytes - l2_bytes) + fmax(0.0, write_bytes - l2_bytes);
+}
+
+int gb_hot_in_l2(double dram_bytes, int hot, double l2_bytes)
+{
+    return hot && l2_bytes > 0 && dram_bytes >= 0 && dram_bytes <= GB_HOT_L2_FITS * l2_bytes;
+}
+
+/* Bytes per level from the record's counters (docs/counters.md's default
+ * set); a hot run's data that stays in L2 moves no DRAM bytes (gb_hot_in_l2). */
+static void gb_roofline_bytes(const struct gb_record *r, double l2_bytes, double bytes[GB_N_LEVELS])
 {
     bytes[GB_LEVEL_DRAM] = 32.0 * gb_counter_pair(r, "dram__sectors_read.sum", "dram__sectors_write.sum");
+    if (gb_hot_in_l2(bytes[GB_LEVEL_DRAM], r->cache == GB_CACHE_HOT, l2_bytes))
+        bytes[GB_LEVEL_DRAM] = 0;
     bytes[GB_LEVEL_L2] = 32.0 * gb_record_counter(r, "lts__t_sectors.sum", NAN);
     double glob = gb_counter_pair(r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
                                   "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
@@ -84,6 +101,8 @@ enum gb_status gb_roofline_fit_run(const struct gb_run *run, const struct gb_cei
                                    const struct gb_roofline_opts *o, struct gb_roofline *out)
 {
     memset(out, 0, sizeof *out);
+    double l2 = run->info.has_device ? (double)run->info.device.l2_bytes : 0;
+    out->l2_bytes = l2;
     if (run->n_records && !(out->pts = calloc(run->n_records, sizeof *out->pts)))
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");
     for (size_t i = 0; i < run->n_records; i++) {
@@ -100,8 +119,9 @@ enum gb_status gb_roofline_fit_run(const struct gb_run *run, const struct gb_cei
         for (int l = 0; l < GB_N_LEVELS; l++)
             pt->bytes[l] = NAN;
         if (gb_record_has_counters(r)) {
-            gb_roofline_bytes(r, pt->bytes);
+            gb_roofline_bytes(r, l2, pt->bytes);
             out->from_counters++;
+            out->hot_in_l2 += pt->bytes[GB_LEVEL_DRAM] == 0 && r->cache == GB_CACHE_HOT;
         } else {
             pt->bytes[GB_LEVEL_DRAM] = r->bytes > 0 ? r->bytes : NAN;
             out->without_counters++;
