@@ -43,4 +43,27 @@ plant 'r["bw_gbs"] = d["mem_peak_gbs"] * 1.01; r["time_ns"]["median"] = r["bytes
 plant 'r["time_ns"]["ci_lo"], r["time_ns"]["ci_hi"] = r["time_ns"]["ci_hi"], r["time_ns"]["ci_lo"]'
 plant 'r["time_ns"]["min"] = 0'
 plant 'r["bw_gbs"] = r["bw_gbs"] * 1.01'
+
+# The counters' DRAM bytes name the footprint: the embedding bags' gathers
+# from a 16 MiB table run above the DRAM peak and pass; the same records
+# with their DRAM sectors scaled past the L2 (a footprint beyond it) fail.
+emb="$src/data/h200/corpus-heldout2-2026-11-29/embbag"
+OUT="" ERR=""
+python3 "$src/scripts/plausible.py" "$emb" >"$TMP/p" 2>&1 && ok || { OUT=$(cat "$TMP/p"); bad "the 16 MiB table's gathers were judged implausible"; }
+rm -rf "$TMP/emb" && cp -r "$emb" "$TMP/emb"
+python3 - "$TMP/emb" <<'PY'
+import gzip, json, sys
+p = sys.argv[1] + "/results.json.gz"
+recs = json.load(gzip.open(p, "rt"))
+for r in recs:
+    c = r.get("counters") or {}
+    if "dram__sectors_read.sum" in c:
+        c["dram__sectors_read.sum"] *= 4
+json.dump(recs, gzip.open(p, "wt"))
+PY
+if python3 "$src/scripts/plausible.py" "$TMP/emb" >"$TMP/p" 2>&1; then
+    OUT=$(cat "$TMP/p"); bad "plausible.py accepted gathers above the DRAM peak from a footprint beyond the L2"
+else
+    grep -q "above the DRAM peak" "$TMP/p" && ok || { OUT=$(cat "$TMP/p"); bad "not rejected for the DRAM peak"; }
+fi
 finish
