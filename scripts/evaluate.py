@@ -50,8 +50,12 @@ HELD = " (held out)"
 # The memory-bound corpus kernels at one block shape each, their occupancy lowered by
 # unused dynamic shared memory (corpus/<kernel>/occupancy.json): CampProf's line put to
 # the test across the achieved warps. Their rows name the kernel with OCC.
-OCC_RUNS = [("H200", "data/h200/corpus-occupancy-2026-11-29")]
 OCC = " (occupancy sweep)"
+# The same test on six held-out kernels (corpus-heldout/ and corpus-heldout2/, each
+# <kernel>/occupancy.json), written and recorded after the line's rules were fixed.
+HELD_OCC = " (held out, occupancy sweep)"
+OCC_RUNS = [("H200", "data/h200/corpus-occupancy-2026-11-29", OCC),
+            ("H200", "data/h200/heldout-occupancy-2026-11-29", HELD_OCC)]
 CAMP_MODELS = {"H100": "data/h100/camping-2026-11-23/campprof-model.json",
                "H200": "data/h200/camping-2026-11-21/campprof-model.json"}
 # The roofs CampProf's domain of validity is judged under (camp validate --ceilings).
@@ -381,11 +385,11 @@ def evaluate(gb):
                         jobs.append(rows.submit(bench_rows, gb, gpu, name, run, spec, recs, bench, calls, other))
                     if kernel in MEMORY_BOUND:
                         jobs.append(rows.submit(camp_rows, gb, gpu, name, run, spec, recs))
-        for gpu, base in OCC_RUNS:
+        for gpu, base, label in OCC_RUNS:
             for run in sorted(glob.glob(os.path.join(base, "*", "run.json"))):
                 run = os.path.dirname(run)
                 spec, recs = load_run(run)
-                jobs.append(rows.submit(camp_rows, gb, gpu, os.path.basename(run) + OCC, run, spec, recs))
+                jobs.append(rows.submit(camp_rows, gb, gpu, os.path.basename(run) + label, run, spec, recs))
         return [row for job in jobs for row in job.result()]
 
 
@@ -415,9 +419,10 @@ def summary(rows):
     met = sum(1 for r in fits if r[-1]["goals"])
     refused = sum(1 for r in rows if r[3] == "breakdown" and r[4] == "refused")
     unrec = sum(1 for r in rows if r[8].startswith("not recorded"))
-    camps = [r for r in rows if r[3].startswith("CampProf") and not r[0].endswith((HELD, OCC))]
+    camps = [r for r in rows if r[3].startswith("CampProf") and not r[0].endswith((HELD, OCC, HELD_OCC))]
     held = [r for r in rows if r[3].startswith("CampProf") and r[0].endswith(HELD)]
     occ = [r for r in rows if r[3].startswith("CampProf") and r[0].endswith(OCC)]
+    hocc = [r for r in rows if r[3].startswith("CampProf") and r[0].endswith(HELD_OCC)]
     inside = sum(1 for r in camps if r[-1].get("camp_goals"))
     return ("In all: %d breakdown fits (bench, GPU and form), %d of them with R² >= %.2f and a held-out "
             "median <= %.0f%%; %d bench and GPU pairs refused by breakdown; %d benches not reached "
@@ -425,12 +430,13 @@ def summary(rows):
             "90%% of the configurations inside the domain lie inside the band; application line from starts "
             "inside the band, median <= 10%%). Corpus: %s %s %s %s CampProf on the held-out kernels: %d of "
             "%d kernel and GPU pairs meet both goals. CampProf across occupancy (the occupancy sweeps): %d of "
-            "%d kernel and GPU pairs meet both goals." % (
+            "%d kernel and GPU pairs meet both goals; on the held-out kernels' occupancy sweeps: %d of %d." % (
                 len(fits), met, GOAL_R2, 100 * GOAL_ERR, refused, unrec, len(camps), inside,
                 goal_sentence(fits, "H100"), goal_sentence(fits, "H200"),
                 goal_sentence(fits, "H100", True), goal_sentence(fits, "H200", True),
                 sum(1 for r in held if r[-1].get("camp_goals")), len(held),
-                sum(1 for r in occ if r[-1].get("camp_goals")), len(occ)))
+                sum(1 for r in occ if r[-1].get("camp_goals")), len(occ),
+                sum(1 for r in hocc if r[-1].get("camp_goals")), len(hocc)))
 
 
 def incomplete(base):
@@ -464,10 +470,12 @@ def section(rows):
            "marked '(occupancy sweep)' (`%s`) are five memory-bound corpus kernels at one block shape each, "
            "with 0 to 196 KiB of unused dynamic shared memory per block (corpus/<kernel>/occupancy.json), so "
            "that their achieved warps per SM run from 8 to 62 and CampProf's application line is judged "
-           "across them; they are not in the corpus counts."
+           "across them; they are not in the corpus counts. The rows marked '(held out, occupancy sweep)' "
+           "(`%s`) are the same test on six held-out kernels (corpus-heldout/ and corpus-heldout2/, each "
+           "<kernel>/occupancy.json), written and recorded after the line's rules were fixed."
            % ((RUNS[0][1], RUNS[1][1], CAMP_MODELS["H100"], CAMP_MODELS["H200"], CEILINGS["H100"],
                CEILINGS["H200"]) + incomplete(RUNS[0][1]) + incomplete(RUNS[1][1])
-              + (CAMP_REFS["H100"], CAMP_REFS["H200"], OCC_RUNS[0][1])), "", summary(rows), "",
+              + (CAMP_REFS["H100"], CAMP_REFS["H200"], OCC_RUNS[0][1], OCC_RUNS[1][1])), "", summary(rows), "",
            "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for r in rows:
         out.append("| " + " | ".join(str(c).replace("|", "\\|") for c in r[:len(head)]) + " |")
