@@ -25,6 +25,9 @@ struct gb_band_chart {
     const char *level;            /* what the worst bound camps on ("L2 slice"), or NULL */
     const double *measured_ns;    /* n measured times, or NULL for no measured series */
     const double *measured_lo_ns, *measured_hi_ns; /* their CIs, or NULL */
+    /* n flags, or NULL: a measured configuration outside the domain of
+     * validity (gb_camp_domain_applies), drawn as a series of its own */
+    const unsigned char *outside;
 };
 
 /* Draws the chart as <dir>/<stem>.svg and .png with its gnuplot script

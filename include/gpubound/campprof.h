@@ -563,11 +563,13 @@ GB_API double gb_camp_counts_vary(const struct gb_camp_obs *obs, size_t n);
 
 /* The chart of one application: the band at each configuration from that
  * configuration's own counts, and the application line from the middle
- * configuration (*start = n / 2) at its measured degree (*degree), as
+ * configuration inside the domain (domain[n], gb_camp_domain_judge; NULL:
+ * every one inside) at its measured degree (*degree, its index *start), as
  * gb_camp_validate computes them. rows[n] and measured_ns[n] are the
  * caller's. Errors of gb_camp_bounds. */
 GB_API enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
-                                size_t n, struct gb_camp_row *rows, double *measured_ns,
+                                size_t n, const struct gb_camp_domain *domain,
+                                struct gb_camp_row *rows, double *measured_ns,
                                 size_t *start, double *degree);
 
 /* ---- the domain of validity ----

@@ -92,12 +92,13 @@
     "the rest are counted). A kernel-spec point's configuration is its achieved warps per SM\n" \
     "(sm__warps_active where recorded, else from its grid, block size and occupancy limit).\n" \
     "A point too small to load the memory system or latency-bound (docs/models.md, 'Domain of\n" \
-    "validity') is left out of the errors: a note names it and the reason, and the table\n"  \
-    "counts it under 'outside domain'. Inside the band means within the band widened by\n"  \
-    "the model's held-out error. The table gives the achieved warps and the times each\n"   \
-    "application spans; where every configuration runs within 10% of one warp count but\n"  \
-    "the times differ by more than 25%, a note says the line (a function of the warps)\n"   \
-    "cannot follow what separates them.\n"                                                  \
+    "validity') is left out of the errors: a note names it and the reason, the table\n"     \
+    "counts it under 'outside domain', and the chart draws it as a series of its own, the\n" \
+    "line starting from the middle configuration inside. Inside the band means within the\n" \
+    "band widened by the model's held-out error. The table gives the achieved warps and the\n" \
+    "times each application spans; where every configuration runs within 10% of one warp\n"  \
+    "count but the times differ by more than 25%, a note says the line (a function of the\n" \
+    "warps) cannot follow what separates them.\n"                                           \
     "  --model FILE      a model written by 'camp fit' (required)\n"                              \
     "  --ceilings RUN    the roofs the domain is judged under: a run of 'gpubound run ceilings'\n" \
     "                    on the same GPU (default: the guide figures of the model's device)\n"   \

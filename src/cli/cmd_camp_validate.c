@@ -129,23 +129,27 @@ static enum gb_status table_row(struct gb_table *t, const struct gb_camp_app *g,
 }
 
 /* The chart of one application: the band with the counts of each
- * configuration, the application line from the middle one, and every
- * measurement with its CI. */
+ * configuration, the application line from the middle one inside the
+ * domain, and every measurement with its CI, those outside the domain
+ * apart. */
 static enum gb_status app_chart(const struct gb_camp_model *m, const struct gb_camp_app *g,
-                                const struct gb_camp_validation *v, const char *out,
-                                struct gb_report_result *res)
+                                const struct gb_camp_validation *v, const struct gb_camp_domain *d,
+                                const char *out, struct gb_report_result *res)
 {
     struct gb_camp_row *rows = malloc(g->n * sizeof *rows);
     double *meas = malloc(g->n * sizeof *meas), degree;
-    size_t s;
+    unsigned char *outside = calloc(g->n, 1);
+    size_t s, n_out = 0;
     enum gb_status st;
-    if (!rows || !meas) {
+    if (!rows || !meas || !outside) {
         st = gb_error_set(GB_ERR_NOMEM, "out of memory");
         goto out;
     }
-    if ((st = gb_camp_app_band(m, g->obs, g->n, rows, meas, &s, &degree)) != GB_OK)
+    for (size_t i = 0; i < g->n; i++)
+        n_out += outside[i] = !gb_camp_domain_applies(d[i].why);
+    if ((st = gb_camp_app_band(m, g->obs, g->n, d, rows, meas, &s, &degree)) != GB_OK)
         goto out;
-    char name[128], title[256], sub[256], star[96];
+    char name[176], title[256], sub[256], star[96];
     snprintf(name, sizeof name, "campprof-%s", g->label);
     for (char *p = name; *p; p++)
         if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *p))
@@ -156,19 +160,20 @@ static enum gb_status app_chart(const struct gb_camp_model *m, const struct gb_c
     int own = strncmp(g->label, g->bench, nb) == 0;
     snprintf(title, sizeof title, "CampProf validation: %s%s%s", g->title ? g->title : g->bench,
              own ? "" : ": ", own ? g->label + nb : g->label);
-    snprintf(sub, sizeof sub, "line from %g warps, degree %.3g; error %.3g%% over all starts",
-             g->obs[s].warps, degree, 100 * v->gm_app);
-    snprintf(star, sizeof star, "start (%g warps)", g->obs[s].warps);
+    snprintf(sub, sizeof sub, "line from %.3g warps, degree %.3g; error %.3g%% over all starts%s",
+             g->obs[s].warps, degree, 100 * v->gm_app, n_out ? " inside the domain" : "");
+    snprintf(star, sizeof star, "start (%.3g warps)", g->obs[s].warps);
     const struct gb_band_chart c = {
         .dir = out, .stem = name, .title = title, .subtitle = sub, .rows = rows, .n = g->n,
         .at_warps = g->obs[s].warps, .time_ns = g->obs[s].time_ns, .star_label = star,
         .measured_ns = meas, .measured_lo_ns = g->ci_lo_ns, .measured_hi_ns = g->ci_hi_ns,
-        .level = gb_camp_level_name(m->level),
+        .level = gb_camp_level_name(m->level), .outside = n_out ? outside : NULL,
     };
     st = gb_band_draw(&c, res);
 out:
     free(rows);
     free(meas);
+    free(outside);
     return st;
 }
 
@@ -218,20 +223,20 @@ static int validate_rows(const struct gb_camp_validate_result *r, struct gb_tabl
 }
 
 /* The charts of every application, into the staging directory. */
-static enum gb_status validate_charts(const struct gb_camp_model *m, const struct gb_camp_app *apps,
-                                      size_t n, const struct gb_camp_validation *v, const char *dir,
+static enum gb_status validate_charts(const struct gb_camp_model *m,
+                                      const struct gb_camp_validate_result *r, const char *dir,
                                       struct gb_report_result *res)
 {
     enum gb_status st = GB_OK;
     size_t drawn = 0, left = 0;
-    for (size_t a = 0; a < n && st == GB_OK; a++) {
-        if (v[a].n_points == 0)
+    for (size_t a = 0; a < r->n_apps && st == GB_OK; a++) {
+        if (r->v[a].n_points == 0)
             continue; /* no configuration inside the domain: no band to draw */
         if (drawn == GB_CAMP_MAX_CHARTS) {
             left++;
             continue;
         }
-        st = app_chart(m, &apps[a], &v[a], dir, res);
+        st = app_chart(m, &r->apps[a], &r->v[a], r->domain[a], dir, res);
         drawn++;
     }
     if (left)
@@ -280,14 +285,13 @@ static size_t recorded_configurations(const char *out)
 
 /* Charts and validation.csv, staged and moved into o->out together. */
 static int validate_write(const struct validate_opts *o, const struct gb_camp_model *m,
-                          const struct gb_camp_app *apps, size_t n,
-                          const struct gb_camp_validation *v, struct gb_table *t,
+                          const struct gb_camp_validate_result *r, struct gb_table *t,
                           struct gb_report_result *res)
 {
     struct gb_stage stage;
     size_t configs = 0, before = recorded_configurations(o->out);
-    for (size_t a = 0; a < n; a++)
-        configs += apps[a].n;
+    for (size_t a = 0; a < r->n_apps; a++)
+        configs += r->apps[a].n;
     static const struct gb_replace_words words = {"was made from", "configurations", "this run holds",
                                                   GB_REPLACE_OUT_ELSEWHERE};
     char file[GB_PATH_MAX + 32];
@@ -296,7 +300,7 @@ static int validate_write(const struct validate_opts *o, const struct gb_camp_mo
     if (st != GB_OK)
         return gb_cli_fail(st, "camp validate", NULL);
     st = gb_stage_open(&stage, o->out);
-    if (st == GB_OK && (st = validate_charts(m, apps, n, v, stage.tmp, res)) == GB_OK &&
+    if (st == GB_OK && (st = validate_charts(m, r, stage.tmp, res)) == GB_OK &&
         (st = write_csv(stage.tmp, t)) == GB_OK)
         st = gb_stage_commit(&stage);
     if (st != GB_OK)
@@ -391,7 +395,7 @@ static int validate_run(const struct validate_opts *o, struct gb_camp_model *m, 
         goto out;
     }
     if ((rc = validate_rows(r, t)) != GB_EXIT_OK ||
-        (rc = validate_write(o, m, r->apps, r->n_apps, r->v, t, res)) != GB_EXIT_OK)
+        (rc = validate_write(o, m, r, t, res)) != GB_EXIT_OK)
         goto out;
     if ((st = gb_table_print(t, stdout, o->fmt, o->fmt == GB_FORMAT_TABLE ? gb_term_width(stdout) : 0))) {
         rc = gb_cli_fail(st, "camp validate", NULL);

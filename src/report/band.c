@@ -5,16 +5,17 @@
 
 #include "gpubound/band.h"
 
-/* The series, in the legend's order: worst, application, best, measured. */
+/* The series, in the legend's order: worst, application, best, measured,
+ * measured outside the domain. */
 struct gb_band_series {
-    int worst, app, best, meas;
+    int worst, app, best, meas, out;
 };
 
 static enum gb_status gb_band_series(struct gb_plot *p, const struct gb_band_chart *c,
                                      struct gb_band_series *s)
 {
     enum gb_status st;
-    s->app = s->meas = -1;
+    s->app = s->meas = s->out = -1;
     char worst[96];
     snprintf(worst, sizeof worst, "worst: every access camped%s%s", c->level ? " on one " : "",
              c->level ? c->level : "");
@@ -26,6 +27,9 @@ static enum gb_status gb_band_series(struct gb_plot *p, const struct gb_band_cha
     if ((st = gb_plot_series(p, "best: no camping", &s->best)))
         return st;
     if (c->measured_ns && (st = gb_plot_series(p, "measured", &s->meas)))
+        return st;
+    if (c->measured_ns && c->outside &&
+        (st = gb_plot_series(p, "measured, outside the domain: the band does not apply", &s->out)))
         return st;
     return GB_OK;
 }
@@ -45,7 +49,7 @@ static enum gb_status gb_band_points(struct gb_plot *p, const struct gb_band_cha
             (st = gb_plot_point(p, s->app, x, r->app_ns, NAN, NAN)))
             break;
         if (s->meas >= 0)
-            st = gb_plot_point(p, s->meas, x, c->measured_ns[i],
+            st = gb_plot_point(p, s->out >= 0 && c->outside[i] ? s->out : s->meas, x, c->measured_ns[i],
                                c->measured_lo_ns ? c->measured_lo_ns[i] : NAN,
                                c->measured_hi_ns ? c->measured_hi_ns[i] : NAN);
     }

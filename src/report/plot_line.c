@@ -126,8 +126,19 @@ static void gb_gp_line_xaxis(FILE *f, const struct gb_plot *p, double *xs, size_
         double span = nd > 1 ? xs[nd - 1] - xs[0] : fmax(fabs(xs[0]), 1);
         fprintf(f, "set xrange [%.10g:%.10g]\n", xs[0] - 0.04 * span, xs[nd - 1] + 0.04 * span);
         if (nd <= 12) {
+            /* Tics closer than 3% of the span overlap (a start at 47.86
+             * warps beside 48): the rounder one is kept. */
+            size_t nt = 0;
+            for (size_t i = 0; i < nd; i++) {
+                if (nt && xs[i] - xs[nt - 1] < 0.03 * span) {
+                    if (xs[i] == round(xs[i]) && xs[nt - 1] != round(xs[nt - 1]))
+                        xs[nt - 1] = xs[i];
+                    continue;
+                }
+                xs[nt++] = xs[i];
+            }
             fputs("set xtics (", f);
-            for (size_t i = 0; i < nd; i++)
+            for (size_t i = 0; i < nt; i++)
                 fprintf(f, "%s%.10g", i ? ", " : "", xs[i]);
             fputs(")\n", f);
         }

@@ -200,6 +200,11 @@ assert sum(r["outside domain"] for r in rows) == 3, [r["outside domain"] for r i
 ' && ok || bad "validate of the occupancy sweep: occupancy_pad not grouped as a configuration, or its latency-bound warps not judged"
 printf '%s\n' "$ERR" | grep -q "at 7.98 warps per SM: the band does not apply: latency-bound: 7.98 achieved warps per SM" &&
     ok || bad "validate of the occupancy sweep: no note on the 8-warp configuration"
+# Its chart draws those configurations apart, and the line starts inside the domain.
+gp=$(ls "$TMP"/o/campprof-corpus-triad_occupancy_elems_per_thread_1_vector_width_1_*.gp 2>/dev/null | head -n 1)
+[ -n "$gp" ] && grep -q "measured, outside the domain: the band does not apply" "$gp" &&
+    grep -q "over all starts inside the" "$gp" && ! grep -q "start (7.98 warps)" "$gp" &&
+    ok || bad "validate of the occupancy sweep: its chart does not set the configurations outside the domain apart"
 printf '%s\n' "$ERR" | grep -q "where the band is one band" && bad "the occupancy sweep noted as one band" || ok
 expect 0 "" camp validate --model "$M200" "$GB_SRC/data/h200/corpus-2026-11-26/triad" --ceilings "$C200" --out "$TMP/t" --format json
 printf '%s\n' "$ERR" | grep -q "corpus-triad/triad elems_per_thread=1 vector_width=1 n=2097152: every configuration runs at 62.1 to 62.1 achieved warps per SM, where the band is one band" &&

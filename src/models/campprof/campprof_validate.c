@@ -195,11 +195,27 @@ double gb_camp_counts_vary(const struct gb_camp_obs *obs, size_t n)
     return vary;
 }
 
+/* The middle configuration of those inside the domain (all when domain is
+ * NULL or none is inside). */
+static size_t gb_middle_inside(const struct gb_camp_domain *domain, size_t n)
+{
+    size_t inside = 0, k = 0;
+    for (size_t i = 0; domain && i < n; i++)
+        inside += gb_camp_domain_applies(domain[i].why);
+    if (!domain || inside == 0)
+        return n / 2;
+    for (size_t i = 0; i < n; i++)
+        if (gb_camp_domain_applies(domain[i].why) && k++ == inside / 2)
+            return i;
+    return n / 2;
+}
+
 enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
-                                size_t n, struct gb_camp_row *rows, double *measured_ns,
+                                size_t n, const struct gb_camp_domain *domain,
+                                struct gb_camp_row *rows, double *measured_ns,
                                 size_t *start, double *degree)
 {
-    const size_t s = n / 2;
+    const size_t s = gb_middle_inside(domain, n);
     double b0, w0;
     *start = s;
     *degree = NAN;
