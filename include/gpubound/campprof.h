@@ -584,8 +584,8 @@ GB_API enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const stru
  *     times most of its bytes (the warps at which the camping suite's
  *     spread accesses of that width reach their throughput; for a form
  *     without a knee, the fewest warps the suite measured): too few
- *     requests in flight to load the memory system, so each one's latency, not bandwidth or camping, sets
- *     the time. A camped kernel with a full grid also reaches a small share
+ *     requests in flight to load the memory system, so each one's latency,
+ *     not bandwidth or camping, sets the time. A camped kernel with a full grid also reaches a small share
  *     of the roof, which is why the share alone is not the rule. */
 #define GB_CAMP_DOMAIN_MIN_SHARE 0.25
 

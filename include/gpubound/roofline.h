@@ -169,15 +169,6 @@ struct gb_roofline_opts {
                                   * (FP64 when its pipe ran more instructions than FMA's), else FP32 */
 };
 
-/* The least DRAM traffic of a timed sample, bytes, from the counters'
- * read and write bytes: the counters' replay starts from an empty L2, so
- * they count every byte from DRAM; in a hot run (samples back to back,
- * hot != 0) up to the L2's capacity `l2_bytes` of each direction can be
- * spared (reads of what the sample before left in L2, writes still in L2
- * when it ends), so each direction less that, at least 0. NAN where a
- * direction is unknown. */
-GB_API double gb_hot_dram_bytes(double read_bytes, double write_bytes, int hot, double l2_bytes);
-
 /* The hot-cache rule of the roofline and the breakdown: a run timed with
  * warm caches (samples back to back, hot != 0) whose DRAM traffic, as the
  * counters' replay from an empty L2 recorded it, fits in GB_HOT_L2_FITS of
@@ -187,10 +178,10 @@ GB_API int gb_hot_in_l2(double dram_bytes, int hot, double l2_bytes);
 
 /* Places every ok record of `run` under roofs `c`. A record with counters
  * (docs/counters.md) gives its bytes at each level: DRAM sectors x 32 (0
- * on a hot run whose data stays in L2, gb_hot_in_l2), L2 sectors x 32, and L1/shared as global L1 sectors x 32 plus
- * shared-memory wavefronts x 128; without counters its `bytes` stand for
- * DRAM only. Operations are the record's `flops`. Release with
- * gb_roofline_release. */
+ * on a hot run whose data stays in L2, gb_hot_in_l2), L2 sectors x 32,
+ * and L1/shared as global L1 sectors x 32 plus shared-memory wavefronts x
+ * 128; without counters its `bytes` stand for DRAM only. Operations are
+ * the record's `flops`. Release with gb_roofline_release. */
 GB_API enum gb_status gb_roofline_fit_run(const struct gb_run *run, const struct gb_ceilings *c,
                                    const struct gb_roofline_opts *o, struct gb_roofline *out);
 

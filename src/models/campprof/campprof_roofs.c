@@ -7,6 +7,21 @@
 
 #include "gpubound/campprof.h"
 
+/* The least DRAM traffic of a timed sample, bytes, from the counters'
+ * read and write bytes: the counters' replay starts from an empty L2, so
+ * they count every byte from DRAM; in a hot run up to the L2's capacity of
+ * each direction can be spared (reads of what the sample before left in
+ * L2, writes still in L2 when it ends), so each direction less that, at
+ * least 0. NAN where a direction is unknown. */
+static double gb_hot_dram_bytes(double read_bytes, double write_bytes, int hot, double l2_bytes)
+{
+    if (!(read_bytes >= 0) || !(write_bytes >= 0))
+        return NAN;
+    if (!hot || !(l2_bytes > 0))
+        return read_bytes + write_bytes;
+    return fmax(0.0, read_bytes - l2_bytes) + fmax(0.0, write_bytes - l2_bytes);
+}
+
 void gb_camp_roof_best(const struct gb_ceilings *c, const struct gb_camp_obs *o,
                        struct gb_camp_roof_bound *out)
 {

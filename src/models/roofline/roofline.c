@@ -50,26 +50,19 @@ static double gb_counter_pair(const struct gb_record *r, const char *a, const ch
     return isfinite(x) && isfinite(y) ? x + y : NAN;
 }
 
-double gb_hot_dram_bytes(double read_bytes, double write_bytes, int hot, double l2_bytes)
-{
-    if (!(read_bytes >= 0) || !(write_bytes >= 0))
-        return NAN;
-    if (!hot || !(l2_bytes > 0))
-        return read_bytes + write_bytes;
-    return fmax(0.0, read_bytes - l2_bytes) + fmax(0.0, write_bytes - l2_bytes);
-}
-
 int gb_hot_in_l2(double dram_bytes, int hot, double l2_bytes)
 {
     return hot && l2_bytes > 0 && dram_bytes >= 0 && dram_bytes <= GB_HOT_L2_FITS * l2_bytes;
 }
 
 /* Bytes per level from the record's counters (docs/counters.md's default
- * set); a hot run's data that stays in L2 moves no DRAM bytes (gb_hot_in_l2). */
-static void gb_roofline_bytes(const struct gb_record *r, double l2_bytes, double bytes[GB_N_LEVELS])
+ * set); a hot run's data that stays in L2 moves no DRAM bytes (gb_hot_in_l2).
+ * Returns 1 when that rule set the DRAM bytes to 0. */
+static int gb_roofline_bytes(const struct gb_record *r, double l2_bytes, double bytes[GB_N_LEVELS])
 {
     bytes[GB_LEVEL_DRAM] = 32.0 * gb_counter_pair(r, "dram__sectors_read.sum", "dram__sectors_write.sum");
-    if (gb_hot_in_l2(bytes[GB_LEVEL_DRAM], r->cache == GB_CACHE_HOT, l2_bytes))
+    int in_l2 = gb_hot_in_l2(bytes[GB_LEVEL_DRAM], r->cache == GB_CACHE_HOT, l2_bytes);
+    if (in_l2)
         bytes[GB_LEVEL_DRAM] = 0;
     bytes[GB_LEVEL_L2] = 32.0 * gb_record_counter(r, "lts__t_sectors.sum", NAN);
     double glob = gb_counter_pair(r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
@@ -79,6 +72,7 @@ static void gb_roofline_bytes(const struct gb_record *r, double l2_bytes, double
     bytes[GB_LEVEL_L1] = isfinite(glob) || isfinite(shared)
                              ? 32.0 * (isfinite(glob) ? glob : 0) + 128.0 * (isfinite(shared) ? shared : 0)
                              : NAN;
+    return in_l2;
 }
 
 static int gb_roofline_pipe(const struct gb_record *r, const struct gb_roofline_opts *o)
@@ -119,9 +113,8 @@ enum gb_status gb_roofline_fit_run(const struct gb_run *run, const struct gb_cei
         for (int l = 0; l < GB_N_LEVELS; l++)
             pt->bytes[l] = NAN;
         if (gb_record_has_counters(r)) {
-            gb_roofline_bytes(r, l2, pt->bytes);
+            out->hot_in_l2 += gb_roofline_bytes(r, l2, pt->bytes);
             out->from_counters++;
-            out->hot_in_l2 += pt->bytes[GB_LEVEL_DRAM] == 0 && r->cache == GB_CACHE_HOT;
         } else {
             pt->bytes[GB_LEVEL_DRAM] = r->bytes > 0 ? r->bytes : NAN;
             out->without_counters++;
