@@ -159,9 +159,26 @@ static void compile_under(const char *root, int n_archs)
     free(names);
 }
 
+/* The held-out sets (corpus-heldout/README.md, corpus-heldout2/README.md),
+ * compiled for sm_90 as the corpus: their kernels, and the fewest
+ * configurations each has. */
+static const struct {
+    const char *dir;
+    int specs, per_spec;
+} held_sets[] = {{"corpus-heldout", 5, 16}, {"corpus-heldout2", 3, 18}};
+
+static int held_set(const char *set)
+{
+    for (size_t h = 0; h < sizeof held_sets / sizeof held_sets[0]; h++)
+        if (strcmp(set, held_sets[h].dir) == 0)
+            return (int)h;
+    return -1;
+}
+
 static void test_every_spec(void **state)
 {
     (void)state;
+    int h;
     /* The source tree, from this file's own path (.../tests/nvrtc/test_specs.c). */
     char root[1024], dir[1100];
     snprintf(root, sizeof root, "%s", __FILE__);
@@ -181,22 +198,12 @@ static void test_every_spec(void **state)
         /* Its sixteen kernel directories, each at least two problem sizes. */
         assert_true(n_specs >= 16);
         assert_true(n_compiled >= 2 * n_specs);
-    } else if (set && strcmp(set, "corpus-heldout") == 0) {
-        /* The held-out kernels (corpus-heldout/README.md), for sm_90 as the corpus. */
-        snprintf(dir, sizeof dir, "%s/corpus-heldout", root);
+    } else if (set && (h = held_set(set)) >= 0) {
+        snprintf(dir, sizeof dir, "%s/%s", root, held_sets[h].dir);
         compile_under(dir, 1);
         printf("%d held-out spec(s), %d compilation(s)\n", n_specs, n_compiled);
-        /* Its five kernels, each at least sixteen configurations. */
-        assert_int_equal(n_specs, 5);
-        assert_true(n_compiled >= 16 * n_specs);
-    } else if (set && strcmp(set, "corpus-heldout2") == 0) {
-        /* The second held-out set (corpus-heldout2/README.md). */
-        snprintf(dir, sizeof dir, "%s/corpus-heldout2", root);
-        compile_under(dir, 1);
-        printf("%d held-out spec(s), %d compilation(s)\n", n_specs, n_compiled);
-        /* Its three kernels, each at least eighteen configurations. */
-        assert_int_equal(n_specs, 3);
-        assert_true(n_compiled >= 18 * n_specs);
+        assert_int_equal(n_specs, held_sets[h].specs);
+        assert_true(n_compiled >= held_sets[h].per_spec * n_specs);
     } else {
         snprintf(dir, sizeof dir, "%s/examples", root);
         compile_under(dir, 3);
