@@ -198,10 +198,21 @@ def size_cell(fits):
         return "one problem size recorded: nothing to hold out"
     parts = []
     for label, model, err in fits:
-        parts.append("%s: %s" % (label, "refused: " + err if model is None else
-                                 "%s (%s)" % (pct(model["holdout"]["median_abs_rel_error"]),
-                                              pct(model["holdout"]["max_abs_rel_error"]))))
+        if model is None:
+            parts.append("%s: refused: %s" % (label, err))
+            continue
+        ho = model["holdout"]
+        cover = (", %d of %d inside the 95%% interval" % (ho["inside_interval"], ho["n_interval"])
+                 if ho.get("n_interval") else "")
+        parts.append("%s: %s (%s)%s" % (label, pct(ho["median_abs_rel_error"]), pct(ho["max_abs_rel_error"]), cover))
     return "; ".join(parts)
+
+
+def size_cover(fits):
+    """(inside, given) over the held-out sizes' configurations: measured times inside
+    the 95% interval the other sizes' fit gives them."""
+    got = [m["holdout"] for _, m, _ in fits if m is not None and m["holdout"].get("n_interval")]
+    return sum(h["inside_interval"] for h in got), sum(h["n_interval"] for h in got)
 
 
 def problem_sizes(bench, mine):
@@ -272,7 +283,7 @@ def bench_rows(gb, gpu, kernel, run, spec, recs, bench, pool, other):
                             {"form": form, "kernel": kernel, "gpu": gpu,
                              "goals": m["r2"] is not None and m["r2"] >= GOAL_R2
                              and ho["median_abs_rel_error"] <= GOAL_ERR,
-                             "size": size_median(fits), "cross": cmed}])
+                             "size": size_median(fits), "cover": size_cover(fits), "cross": cmed}])
     return rows
 
 
@@ -403,13 +414,24 @@ def goal_sentence(fits, gpu, held=False):
     met = sorted({f["kernel"] for f in mine} - {f["kernel"] for f in mine if not f["goals"]})
     sizes = [f["size"] for f in mine if f["size"] is not None]
     cross = [f["cross"] for f in mine if f["cross"] is not None]
+    cover = [f["cover"] for f in mine if f["size"] is not None]
+    missed = [f["cover"] for f in mine if f["size"] is not None and f["size"] > GOAL_SIZE]
     return ("%s%s, resources form: %d of %d kernels (%s) meet R² >= %.2f and a held-out median <= %.0f%% "
             "on every bench (goal: 80%%); leave-one-problem-size-out median <= %.0f%% on %d of %d benches "
-            "with sizes to hold out; predicting the other GPU, median <= %.0f%% on %d of %d benches."
+            "with sizes to hold out (of the configurations so held out, %s lie inside the 95%% interval the "
+            "other sizes' fit gives them; %s on the benches over %.0f%%); predicting the other GPU, median <= %.0f%% on "
+            "%d of %d benches."
             % ("Held out, " if held else "", gpu, len(met), len(kernels),
                pct(len(met) / len(kernels)) if kernels else "-",
                GOAL_R2, 100 * GOAL_ERR, 100 * GOAL_SIZE, sum(1 for x in sizes if x <= GOAL_SIZE), len(sizes),
+               share(cover), share(missed), 100 * GOAL_SIZE,
                100 * GOAL_CROSS, sum(1 for x in cross if x <= GOAL_CROSS), len(cross)))
+
+
+def share(pairs):
+    """'k of n (p%)' summed over (inside, given) pairs."""
+    k, n = sum(p[0] for p in pairs), sum(p[1] for p in pairs)
+    return "%d of %d (%s)" % (k, n, pct(k / n)) if n else "none held out"
 
 
 def summary(rows):

@@ -243,12 +243,17 @@ struct gb_lpbm_holdout_result {
     size_t n_train, n_test;
     double median_abs_rel, max_abs_rel; /* |predicted - measured| / measured over the test points */
     size_t worst;                       /* index (in pts) of the worst test point */
+    size_t n_interval, n_inside;        /* a split other than leave-one-out: test points given
+                                         * the training fit's 95% interval, and how many of
+                                         * their measured times lie inside it */
     double *rel;                        /* n values: the held-out relative error of each
                                          * test point, NaN for training points (malloc'ed) */
 };
 
-/* Fits on the training points of `h` (no bootstrap) and predicts the
- * others: leave-one-out refits once per point. GB_ERR_USAGE when a split
+/* Fits on the training points of `h` and predicts the others:
+ * leave-one-out refits once per point (no bootstrap); any other split also
+ * gives each test point its 95% bootstrap interval from the training
+ * points (out->n_interval, n_inside). GB_ERR_USAGE when a split
  * leaves fewer than GB_LPBM_MIN_POINTS to train on, or no point to test;
  * errors of gb_lpbm_fit. Free out->rel. */
 GB_API enum gb_status gb_lpbm_holdout_run(const struct gb_lpbm_point *pts, size_t n,

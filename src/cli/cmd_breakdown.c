@@ -353,6 +353,9 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
            split, m->held.n_test, m->held.n_train, 100 * m->held.median_abs_rel,
            100 * m->held.max_abs_rel, m->pts[m->held.worst].config,
            m->pts[m->held.worst].problem[0] ? ", " : "", m->pts[m->held.worst].problem);
+    if (m->held.n_interval)
+        printf("held out: %zu of %zu measured times inside the 95%% interval the fitted "
+               "configurations give them\n", m->held.n_inside, m->held.n_interval);
     if ((st = bd_breakdown_table(m, 1, GB_FORMAT_TABLE)) != GB_OK)
         return st;
     printf("%s/%s: %s\n", m->suite, m->bench, m->dominant);

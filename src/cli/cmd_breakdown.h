@@ -14,7 +14,10 @@
     "  --bench B        one bench of the run's kernel spec (default: every bench it recorded)\n" \
     "  --holdout H      the held-out check: loo (default: each configuration predicted from a\n" \
     "                   fit on the others), every:K (every K-th configuration held out), or\n"   \
-    "                   size:AXIS=V (the problem size AXIS=V held out, the others fitted)\n"     \
+    "                   size:AXIS=V (the problem size AXIS=V held out, the others fitted);\n"    \
+    "                   every:K and size also give each held-out configuration the 95%\n"       \
+    "                   interval of --predict from the fitted ones, and count the measured\n"    \
+    "                   times inside it\n"                                                      \
     "  --explain        print what the source analysis found: loops and their trip counts,\n"   \
     "                   global and shared accesses, operations, atomics, barriers, per-thread\n" \
     "                   counts as expressions, and each configuration's counts\n"              \

@@ -621,6 +621,35 @@ static void test_holdout(void **state)
     assert_int_equal(gb_lpbm_holdout_parse("half", &h), GB_ERR_USAGE);
 }
 
+/* A size held out gets each configuration's 95% interval from the other
+ * size's fit: with the model's own times and a little noise most measured
+ * times lie inside (4 of the 6 with this noise); with a cost the fitted size does not have (the held-out
+ * size 1.5 times slower), none does; leave-one-out gives none. */
+static void test_holdout_cover(void **state)
+{
+    (void)state;
+    const double c[4] = {1.5, 0.003, 0.7, 0};
+    struct gb_lpbm_point pts[12];
+    struct gb_lpbm_holdout h;
+    struct gb_lpbm_holdout_result r;
+    synthetic(c, 0.02, pts);
+    assert_int_equal(gb_lpbm_holdout_parse("size:n=1024", &h), GB_OK);
+    assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &r), GB_OK);
+    assert_int_equal(r.n_interval, 6);
+    assert_true(r.n_inside >= 4);
+    free(r.rel);
+    for (int i = 6; i < 12; i++)
+        pts[i].time_ns *= 1.5;
+    assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &r), GB_OK);
+    assert_int_equal(r.n_interval, 6);
+    assert_int_equal(r.n_inside, 0);
+    free(r.rel);
+    assert_int_equal(gb_lpbm_holdout_parse("loo", &h), GB_OK);
+    assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &r), GB_OK);
+    assert_int_equal(r.n_interval, 0);
+    free(r.rel);
+}
+
 /* ---- the counters adapter, on a made-up record ---- */
 
 static double fake_counter(void *ctx, const struct gb_record *r, size_t index, const char *metric)
@@ -1087,6 +1116,7 @@ int main(void)
         cmocka_unit_test(test_fit_sync_zero_put),
         cmocka_unit_test(test_fit_too_few),
         cmocka_unit_test(test_holdout),
+        cmocka_unit_test(test_holdout_cover),
         cmocka_unit_test(test_counters_form),
         cmocka_unit_test(test_resources_predictors),
         cmocka_unit_test(test_resources_recovers),

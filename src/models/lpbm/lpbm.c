@@ -505,6 +505,38 @@ static enum gb_status holdout_split(const struct gb_lpbm_point *pts, size_t n,
     return GB_OK;
 }
 
+/* A split other than leave-one-out: how many test points' measured times
+ * lie inside the 95% interval the training points give them. */
+static enum gb_status holdout_cover(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
+                                    const struct gb_lpbm_holdout *h, const struct gb_lpbm_point *train,
+                                    struct gb_lpbm_holdout_result *out)
+{
+    struct gb_lpbm_point *test = malloc((n ? n : 1) * sizeof *test);
+    double *lo = malloc((n ? n : 1) * sizeof *lo), *hi = malloc((n ? n : 1) * sizeof *hi);
+    enum gb_status st = GB_OK;
+    size_t m = 0;
+    if (!test || !lo || !hi) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (held_out(h, &pts[i], i, 0))
+            test[m++] = pts[i];
+    if ((st = gb_lpbm_intervals(train, out->n_train, weight, GB_LPBM_BOOT, GB_LPBM_SEED, test, m, lo,
+                                hi)) != GB_OK)
+        goto out;
+    for (size_t k = 0; k < m; k++)
+        if (isfinite(lo[k]) && isfinite(hi[k])) {
+            out->n_interval++;
+            out->n_inside += test[k].time_ns >= lo[k] && test[k].time_ns <= hi[k];
+        }
+out:
+    free(test);
+    free(lo);
+    free(hi);
+    return st;
+}
+
 enum gb_status gb_lpbm_holdout_run(const struct gb_lpbm_point *pts, size_t n,
                                    enum gb_lpbm_weight weight, const struct gb_lpbm_holdout *h,
                                    struct gb_lpbm_holdout_result *out)
@@ -523,6 +555,8 @@ enum gb_status gb_lpbm_holdout_run(const struct gb_lpbm_point *pts, size_t n,
     size_t rounds = h->kind == GB_LPBM_LOO ? n : 1;
     for (size_t r = 0; r < rounds && st == GB_OK; r++)
         st = holdout_split(pts, n, weight, h, r, train, out->rel, &out->n_train);
+    if (st == GB_OK && h->kind != GB_LPBM_LOO)
+        st = holdout_cover(pts, n, weight, h, train, out);
     if (st != GB_OK)
         goto out;
     for (size_t i = 0; i < n; i++)
@@ -587,52 +621,24 @@ enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_
 
 /* ---- the interval of a prediction ---- */
 
-/* The residual bootstrap of a prediction: the fit's design (a, scale, its
- * implausible terms dropped), a working copy of it (aw, sw), the fitted
- * times, standardized residuals e, weights w and replicate times ys. */
-struct boot_design {
-    const double *a, *scale, *fitted, *e, *w;
-    double *aw, *sw, *ys;
-    size_t n;
-    double p;
-    unsigned roof;
-};
-
-/* Replicate b of the residual bootstrap's prediction at `at`: the
- * coefficients refitted to the fitted times plus resampled standardized
- * residuals under the fit's rules, and one more resampled residual in
- * `at`'s own scale. */
-static double boot_draw(const struct boot_design *d, double w_at, const struct gb_lpbm_point *at,
-                        unsigned long long *rs, enum gb_status *st)
-{
-    struct gb_lpbm_fit f;
-    memset(&f, 0, sizeof f);
-    for (size_t i = 0; i < d->n; i++)
-        d->ys[i] = d->fitted[i] + d->e[next_rand(rs) % d->n] / sqrt(d->w[i]);
-    f.overlap = d->p;
-    if ((*st = solve_replicate(d->a, d->scale, d->aw, d->sw, d->n, d->ys, d->w, d->p, d->roof,
-                               f.coef)) != GB_OK)
-        return NAN;
-    f.at_roof = unsupported(d->sw, d->roof);
-    return gb_lpbm_predict(&f, at, NULL) + d->e[next_rand(rs) % d->n] / sqrt(w_at);
-}
-
-enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
-                                   int boot, unsigned seed, const struct gb_lpbm_point *at,
-                                   double *lo, double *hi)
+/* The residual bootstrap's replicates of predictions at at[0..m-1] from
+ * one fit of pts (every replicate refitted once and used at every at[k]):
+ * draws[k * boot + b]. */
+static enum gb_status boot_predictions(const struct gb_lpbm_point *pts, size_t n,
+                                       enum gb_lpbm_weight weight, int boot, unsigned seed,
+                                       const struct gb_lpbm_point *at, size_t m, double *draws)
 {
     struct gb_lpbm_fit f;
     double scale[GB_LPBM_TERMS], sw[GB_LPBM_TERMS];
     unsigned long long rs = seed;
     enum gb_status st = gb_lpbm_fit(pts, n, weight, 0, 0, &f);
     double *a = malloc(n * GB_LPBM_TERMS * sizeof *a), *w = malloc(n * sizeof *w);
-    double *aw = malloc(n * GB_LPBM_TERMS * sizeof *aw);
+    double *aw = malloc(n * GB_LPBM_TERMS * sizeof *aw), *w_at = malloc((m ? m : 1) * sizeof *w_at);
     double *fitted = malloc(n * sizeof *fitted), *e = malloc(n * sizeof *e);
-    double *ys = malloc(n * sizeof *ys), *draws = malloc((size_t)(boot > 0 ? boot : 1) * sizeof *draws);
-    *lo = *hi = NAN;
-    if (st == GB_OK && (!a || !w || !aw || !fitted || !e || !ys || !draws))
+    double *ys = malloc(n * sizeof *ys);
+    if (st == GB_OK && (!a || !w || !aw || !w_at || !fitted || !e || !ys))
         st = gb_error_set(GB_ERR_NOMEM, "out of memory");
-    if (st != GB_OK || boot < 1)
+    if (st != GB_OK)
         goto out;
     double p = f.overlap > 1 ? f.overlap : 1;
     design(pts, n, p, a, scale);
@@ -640,27 +646,63 @@ enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, en
         if (!f.present[j])  /* no support, or left out of the fit (implausible) */
             drop_term(a, scale, n, j);
     double infl = inflation(&f, n);
-    double pred = gb_lpbm_predict(&f, at, NULL);
-    double w_at = weight == GB_LPBM_RELATIVE && pred > 0 ? 1 / (pred * pred) : 1;
+    for (size_t k = 0; k < m; k++) {
+        double pred = gb_lpbm_predict(&f, &at[k], NULL);
+        w_at[k] = weight == GB_LPBM_RELATIVE && pred > 0 ? 1 / (pred * pred) : 1;
+    }
     for (size_t i = 0; i < n; i++) {
         w[i] = weight == GB_LPBM_RELATIVE ? 1 / (pts[i].time_ns * pts[i].time_ns) : 1;
         fitted[i] = gb_lpbm_predict(&f, &pts[i], NULL);
         e[i] = sqrt(w[i]) * (pts[i].time_ns - fitted[i]) * infl;
     }
-    struct boot_design d = {a, scale, fitted, e, w, aw, sw, ys, n, p, gb_lpbm_roof_terms(pts[0].form)};
-    for (int b = 0; b < boot && st == GB_OK; b++)
-        draws[b] = boot_draw(&d, w_at, at, &rs, &st);
-    if (st == GB_OK) {
-        *lo = quantile(draws, (size_t)boot, 0.025);
-        *hi = quantile(draws, (size_t)boot, 0.975);
+    for (int b = 0; b < boot && st == GB_OK; b++) {
+        struct gb_lpbm_fit r;
+        memset(&r, 0, sizeof r);
+        for (size_t i = 0; i < n; i++)
+            ys[i] = fitted[i] + e[next_rand(&rs) % n] / sqrt(w[i]);
+        r.overlap = p;
+        if ((st = solve_replicate(a, scale, aw, sw, n, ys, w, p, gb_lpbm_roof_terms(pts[0].form),
+                                  r.coef)) != GB_OK)
+            break;
+        r.at_roof = unsupported(sw, gb_lpbm_roof_terms(pts[0].form));
+        for (size_t k = 0; k < m; k++)
+            draws[k * (size_t)boot + (size_t)b] =
+                gb_lpbm_predict(&r, &at[k], NULL) + e[next_rand(&rs) % n] / sqrt(w_at[k]);
     }
 out:
     free(a);
     free(aw);
     free(w);
+    free(w_at);
     free(fitted);
     free(e);
     free(ys);
+    return st;
+}
+
+enum gb_status gb_lpbm_intervals(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
+                                 int boot, unsigned seed, const struct gb_lpbm_point *at, size_t m,
+                                 double *lo, double *hi)
+{
+    for (size_t k = 0; k < m; k++)
+        lo[k] = hi[k] = NAN;
+    if (boot < 1 || m == 0)
+        return GB_OK;
+    double *draws = malloc((size_t)boot * m * sizeof *draws);
+    if (!draws)
+        return gb_error_set(GB_ERR_NOMEM, "out of memory");
+    enum gb_status st = boot_predictions(pts, n, weight, boot, seed, at, m, draws);
+    for (size_t k = 0; k < m && st == GB_OK; k++) {
+        lo[k] = quantile(draws + k * (size_t)boot, (size_t)boot, 0.025);
+        hi[k] = quantile(draws + k * (size_t)boot, (size_t)boot, 0.975);
+    }
     free(draws);
     return st;
+}
+
+enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
+                                   int boot, unsigned seed, const struct gb_lpbm_point *at,
+                                   double *lo, double *hi)
+{
+    return gb_lpbm_intervals(pts, n, weight, boot, seed, at, 1, lo, hi);
 }

@@ -77,6 +77,10 @@ static json_t *holdout_json(const struct gb_lpbm_bench_model *m)
     json_object_set_new(h, "max_abs_rel_error", num(m->held.max_abs_rel));
     if (m->held.n_test)
         json_object_set_new(h, "worst", json_string(m->pts[m->held.worst].config));
+    if (m->held.n_interval) {
+        json_object_set_new(h, "n_interval", json_integer((json_int_t)m->held.n_interval));
+        json_object_set_new(h, "inside_interval", json_integer((json_int_t)m->held.n_inside));
+    }
     return h;
 }
 

@@ -39,4 +39,10 @@ enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, en
                                    int boot, unsigned seed, const struct gb_lpbm_point *at,
                                    double *lo, double *hi);
 
+/* The same intervals at at[0..m-1] from one set of replicates (lo, hi: m
+ * values each; NaN with boot < 1). lpbm.c. */
+enum gb_status gb_lpbm_intervals(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
+                                 int boot, unsigned seed, const struct gb_lpbm_point *at, size_t m,
+                                 double *lo, double *hi);
+
 #endif
