@@ -92,7 +92,7 @@ struct gb_lpbm_input {
     char note[512];                    /* the spec's "lpbm" "note", or "" */
     int n_counters;                    /* points with every counter the counters form needs */
     int n_resources;                   /* points with every counter the resources form needs */
-    char formula_why[512];             /* why the formula form cannot be fitted ("" it can) */
+    char formula_why[768];             /* why the formula form cannot be fitted ("" it can) */
 };
 
 /* Builds the input of bench `bench` of `spec` from the ok records of `run`.

@@ -213,14 +213,32 @@ static const char *bd_absent(const struct gb_lpbm_fit *f, int j)
                            : "absent";
 }
 
+/* The unit of term j's coefficient in the resources form: a multiple of
+ * the time its work takes at the roof (or on the launch line), else ns per
+ * unit of its count ("round trips": "ns per round trip"). */
+static void bd_coef_unit(int j, char *buf, size_t n)
+{
+    const char *u = gb_lpbm_term_info((enum gb_lpbm_term)j)->unit;
+    size_t len = strlen(u);
+    if (j == GB_LPBM_LAUNCH)
+        snprintf(buf, n, "x the launch line");
+    else if (strstr(u, "ns at the roof"))
+        snprintf(buf, n, "x its time at the roof");
+    else
+        snprintf(buf, n, "ns per %.*s", (int)(len && u[len - 1] == 's' ? len - 1 : len), u);
+}
+
 static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
 {
     enum gb_status st;
     struct gb_table *t = gb_table_new();
     if (!t)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
-    if ((st = gb_table_column(t, "term", NULL)) || (st = gb_table_column(t, "coefficient", m->form == GB_LPBM_RESOURCES ? NULL : "ns")) ||
-        (st = gb_table_column(t, "95% CI low", "ns")) || (st = gb_table_column(t, "95% CI high", "ns")))
+    const int res = m->form == GB_LPBM_RESOURCES;
+    if ((st = gb_table_column(t, "term", NULL)) || (st = gb_table_column(t, "coefficient", res ? NULL : "ns")) ||
+        (st = gb_table_column(t, "95% CI low", res ? NULL : "ns")) ||
+        (st = gb_table_column(t, "95% CI high", res ? NULL : "ns")) ||
+        (res && (st = gb_table_column(t, "unit", NULL))))
         goto out;
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
         if (!gb_lpbm_model_has(m, (enum gb_lpbm_term)j))
@@ -237,6 +255,10 @@ static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
                    (st = gb_table_cell_num(t, m->fit.ci_hi[j], 3))) {
             goto out;
         }
+        char unit[64];
+        bd_coef_unit(j, unit, sizeof unit);
+        if (res && (st = gb_table_cell_text(t, unit)) != GB_OK)
+            goto out;
     }
     st = gb_table_print(t, stdout, GB_FORMAT_TABLE, gb_term_width(stdout));
 out:

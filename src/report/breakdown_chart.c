@@ -57,6 +57,25 @@ static void shared_names(const struct gb_lpbm_bench_model *m, const char *proble
         snprintf(names, n, "%s", first);
 }
 
+/* The bars' series: one per term the fit has; where the model does not
+ * explain the kernel, one only (idx[0]), its whole prediction, for no term
+ * is named then. */
+static enum gb_status term_series(const struct gb_lpbm_bench_model *m, struct gb_plot *p,
+                                  int idx[GB_LPBM_TERMS])
+{
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        idx[j] = -1;
+    if (!m->verdict.explains)
+        return gb_plot_series(p, "predicted by a fit that does not hold", &idx[0]);
+    for (int j = 0; j < GB_LPBM_TERMS; j++) {
+        enum gb_status st;
+        if (gb_lpbm_model_has(m, (enum gb_lpbm_term)j) && m->fit.present[j] &&
+            (st = gb_plot_series(p, gb_lpbm_term_info((enum gb_lpbm_term)j)->label, &idx[j])))
+            return st;
+    }
+    return GB_OK;
+}
+
 static enum gb_status draw_one(const struct gb_lpbm_bench_model *m, const char *problem,
                                const char *dir, const char *stem, const char *subtitle,
                                int formats, struct gb_report_result *res)
@@ -65,8 +84,9 @@ static enum gb_status draw_one(const struct gb_lpbm_bench_model *m, const char *
     int idx[GB_LPBM_TERMS];
     enum gb_status st;
     chart_name(stem, problem, name, sizeof name);
-    snprintf(title, sizeof title, "Where the time goes: %s/%s%s%s (LPBM, %s form)", m->suite,
-             m->bench, problem[0] ? ", " : "", problem, gb_lpbm_form_name(m->form));
+    snprintf(title, sizeof title, "%s: %s/%s%s%s (LPBM, %s form)",
+             m->verdict.explains ? "Where the time goes" : "The model does not explain this kernel",
+             m->suite, m->bench, problem[0] ? ", " : "", problem, gb_lpbm_form_name(m->form));
     struct gb_plot *p = gb_plot_new(GB_CHART_BAR, name, title);
     if (!p)
         return gb_error_set(GB_ERR_USAGE, "cannot make a chart named '%s'", name);
@@ -76,12 +96,8 @@ static enum gb_status draw_one(const struct gb_lpbm_bench_model *m, const char *
     if ((st = gb_plot_subtitle(p, subtitle)) || (st = gb_plot_stacked(p, "measured (95% CI)")) ||
         (st = gb_plot_labels(p, xlabel, "time per launch (ns)")))
         goto out;
-    for (int j = 0; j < GB_LPBM_TERMS; j++) {
-        idx[j] = -1;
-        if (gb_lpbm_model_has(m, (enum gb_lpbm_term)j) && m->fit.present[j] &&
-            (st = gb_plot_series(p, gb_lpbm_term_info((enum gb_lpbm_term)j)->label, &idx[j])))
-            goto out;
-    }
+    if ((st = term_series(m, p, idx)) != GB_OK)
+        goto out;
     for (size_t i = 0; i < m->fit.n && st == GB_OK; i++) {
         const struct gb_lpbm_point *pt = &m->pts[i];
         double terms[GB_LPBM_TERMS];
@@ -92,7 +108,9 @@ static enum gb_status draw_one(const struct gb_lpbm_bench_model *m, const char *
             split_config(pt->config, NULL, cat, sizeof cat);
         else
             snprintf(cat, sizeof cat, "%s", pt->config);
-        gb_lpbm_predict(&m->fit, pt, terms);
+        double total = gb_lpbm_predict(&m->fit, pt, terms);
+        if (!m->verdict.explains)
+            terms[0] = total;  /* one bar: the prediction, not split among terms */
         for (int j = 0; j < GB_LPBM_TERMS && st == GB_OK; j++)
             if (idx[j] >= 0)
                 st = gb_plot_bar(p, idx[j], cat, terms[j], terms[j], terms[j]);

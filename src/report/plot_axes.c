@@ -357,7 +357,10 @@ double gb_gp_key_px(const struct gb_plot *p)
         key = strlen(p->series[s].label) > key ? strlen(p->series[s].label) : key;
     for (size_t r = 0; r < p->n_refs; r++)
         key = strlen(p->refs[r].label) + 12 > key ? strlen(p->refs[r].label) + 12 : key;
-    return p->n_series + p->n_refs + p->n_stars > 1 ? key * GB_KEY_CHAR_PX + 90 : 0;
+    size_t marks = p->stacked && p->n_marks > 0;  /* stacked bars' marks: one entry more */
+    if (marks && p->mark_label && strlen(p->mark_label) > key)
+        key = strlen(p->mark_label);
+    return p->n_series + p->n_refs + p->n_stars + marks > 1 ? key * GB_KEY_CHAR_PX + 90 : 0;
 }
 
 void gb_gp_key(FILE *f, size_t n_entries)

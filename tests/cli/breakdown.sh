@@ -134,6 +134,12 @@ check "noise: the model says it does not explain" 'grep -q "^sgemm/tiled: the mo
 check "noise: no dominating term, no advice" '! grep -q "dominates:" "$T/out" && ! grep -q "is what helps" "$T/out"'
 check "noise: the misses named, with a reason" 'grep -q "Missed most: block_size_x=[0-9]*, n=[0-9]* ([-+][0-9]*%)" "$T/out" && grep -q "Most likely reason: " "$T/out"'
 check "noise: the model is written" '[ -s "$T/noise-out/lpbm-model.json" ] && grep -q "does not explain" "$T/noise-out/lpbm-model.json"'
+# Its chart names no term either: titled so, one bar per configuration (the
+# prediction whole), no term's legend. The script is written with or without gnuplot.
+"$GPUBOUND" breakdown "$T/noise" --out "$T/noise-chart" --form formula >/dev/null 2>&1
+gp=$(ls "$T"/noise-chart/breakdown-*.gp 2>/dev/null | head -n 1)
+check "noise: the chart says the model does not explain" '[ -n "$gp" ] && grep -q "^set title .The model does not explain this kernel" "$gp"'
+check "noise: the chart has no term series" '[ -n "$gp" ] && grep -q "predicted by a fit that does not hold" "$gp" && ! grep -q "PUT: processing units\|G2ST: global to shared" "$gp"'
 
 # Nothing is written into the run read: --out at the run or inside it is
 # refused before anything is fitted, and the default is a new directory

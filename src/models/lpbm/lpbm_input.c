@@ -329,7 +329,8 @@ enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpb
     for (int k = 0; k < 3 && st == GB_OK && !out->formula_why[0]; k++)
         if (!strcmp(src[k], "none"))
             snprintf(out->formula_why, sizeof out->formula_why, "%s/%s: the %s count is neither analysed (%.300s) nor "
-                              "given by the spec (add \"lpbm\": {\"%s\": \"...\"} to the bench)",
+                              "given by the spec (add \"lpbm\": {\"%s\": \"...\"} to the bench, in the spec the run measured or "
+                              "one given with --spec PATH: hints may be added after a run)",
                      suite, bench, k == 0 ? "operation" : k == 1 ? "global-byte"
                                                                                : "shared-access",
                               out->analysis_why[0] ? out->analysis_why : "no reason",
