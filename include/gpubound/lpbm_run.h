@@ -115,6 +115,11 @@ struct gb_lpbm_prediction {
 GB_API enum gb_status gb_lpbm_predict_at(struct gb_lpbm_fit_result *r, size_t model, const char *axes,
                                          struct gb_lpbm_prediction *out);
 
+/* GB_ERR_USAGE, saying why, when `axes` is not "AXIS=V[,AXIS=V...]" with
+ * each V a finite number: what gb_lpbm_predict_at checks before it looks
+ * at a model, so that a command can refuse before fitting. */
+GB_API enum gb_status gb_lpbm_predict_syntax(const char *axes);
+
 GB_API void gb_lpbm_fit_result_release(struct gb_lpbm_fit_result *r);
 
 #endif

@@ -103,6 +103,8 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
         case 'P':
             if (o->n_predict == BD_MAX_PREDICT)
                 return gb_cli_usage(CMD, "--predict is given at most %d times", BD_MAX_PREDICT);
+            if (gb_lpbm_predict_syntax(optarg) != GB_OK)
+                return gb_cli_usage(CMD, "%s", gb_error_message());
             o->predict[o->n_predict++] = optarg;
             break;
         case 'C':

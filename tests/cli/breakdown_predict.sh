@@ -43,6 +43,18 @@ for bad in block_size_x=256 "$AX,foo=2" "${AX/n=8388608/n=big}"; do
     rc=$?
     check "--predict $bad: exit 2 (got $rc)" '[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ]'
 done
+# one that is not AXIS=number is refused before anything is fitted or printed
+"$GPUBOUND" breakdown "$R1" --out "$T/b2" --no-chart --predict "${AX/n=8388608/n=big}" >"$T/out" 2>"$T/err"
+rc=$?
+check "--predict n=big: refused before the fit (exit $rc, $(wc -c <"$T/out") bytes out)" \
+    '[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ ! -e "$T/b2" ]'
+# a launch the kernel cannot run (a negative block; a block of 2048 threads)
+for bad in "${AX/block_size_x=256/block_size_x=-5}" "${AX/block_size_x=256/block_size_x=2048}"; do
+    "$GPUBOUND" breakdown "$R1" --out "$T/b3" --no-chart --predict "$bad" >/dev/null 2>"$T/err"
+    rc=$?
+    check "--predict $bad: exit 2 (got $rc), the launch refused" \
+        '[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "give axis values the kernel can run at" "$T/err"'
+done
 # a run of one problem size: its records at n=2097152 only (in L2, hot), so that
 # DRAM has no work at any point: a floor at its roof; and --predict at another
 # n is refused, nothing saying how the counters change with n

@@ -371,8 +371,19 @@ enum gb_status gb_lpbm_point_at(struct gb_lpbm_input *in, const struct gb_lpbm_s
     for (int d = 0; d < 3; d++)
         if ((st = launch_dim(&e, 0, d, &bd[d])) || (st = launch_dim(&e, 1, d, &gd[d])))
             return gb_error_set(st, "%s %s: the launch: %s", p->config, p->problem, gb_error_message());
+    for (int d = 0; d < 3; d++)
+        if (!(bd[d] >= 1 && gd[d] >= 1 && bd[d] == floor(bd[d]) && gd[d] == floor(gd[d])))
+            return gb_error_set(GB_ERR_USAGE, "%s %s: the launch is a block of %g x %g x %g threads "
+                                "in a grid of %g x %g x %g blocks: a kernel launches whole blocks "
+                                "and grids of at least 1 in each dimension; give axis values the "
+                                "kernel can run at", p->config, p->problem, bd[0], bd[1], bd[2], gd[0],
+                                gd[1], gd[2]);
     p->block_threads = bd[0] * bd[1] * bd[2];
     p->grid_blocks = gd[0] * gd[1] * gd[2];
+    if (p->block_threads > GB_LPBM_MAX_BLOCK_THREADS)
+        return gb_error_set(GB_ERR_USAGE, "%s %s: a block of %g threads: CUDA allows at most %d; "
+                            "give axis values the kernel can run at", p->config, p->problem,
+                            p->block_threads, GB_LPBM_MAX_BLOCK_THREADS);
     p->sm_count = in->pts[0].sm_count;
     p->warp_size = in->pts[0].warp_size;
     p->hot = in->pts[0].hot;

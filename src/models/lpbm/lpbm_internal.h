@@ -27,6 +27,10 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg);
  * expressions, the analysis's counts; no time, no counters, no active warps
  * (NaN: the caller models them). lpbm_input.c. GB_ERR_FORMAT, GB_ERR_USAGE. */
 struct gb_lpbm_input;
+/* The most threads a block may have: CUDA's limit on every compute
+ * capability the tool runs on (7.0 and later). */
+#define GB_LPBM_MAX_BLOCK_THREADS 1024
+
 struct gb_kv;
 enum gb_status gb_lpbm_point_at(struct gb_lpbm_input *in, const struct gb_lpbm_spec *spec,
                                 const struct gb_kv *axes, int n_axes, struct gb_lpbm_point *p);

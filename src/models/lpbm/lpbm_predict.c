@@ -115,24 +115,42 @@ static void point_axes(const struct gb_lpbm_point *p, struct pa_axes *ax)
 }
 
 /* "a=1,b=2" into want, in the order of the bench's axes `have`. */
-static enum gb_status parse_axes(const char *s, const struct pa_axes *have, struct pa_axes *want)
+/* "AXIS=V[,AXIS=V...]", each V a number, into `given`. */
+static enum gb_status parse_given(const char *s, struct pa_axes *given)
 {
     char buf[512];
-    struct pa_axes given = {.n = 0};
+    given->n = 0;
     snprintf(buf, sizeof buf, "%s", s);
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(tok, '='), *end;
-        if (!eq || eq == tok || given.n == PA_MAX_AXES)
+        if (!eq || eq == tok || given->n == PA_MAX_AXES)
             return gb_error_set(GB_ERR_USAGE, "--predict takes AXIS=V[,AXIS=V...], not '%s'", s);
         *eq = '\0';
-        strtod(eq + 1, &end);
-        if (!eq[1] || *end)
+        double v = strtod(eq + 1, &end);
+        if (!eq[1] || *end || !isfinite(v))
             return gb_error_set(GB_ERR_USAGE, "--predict: %s=%s is not a number; give each axis a "
                                 "number", tok, eq + 1);
-        snprintf(given.kv[given.n].name, sizeof given.kv[0].name, "%s", tok);
-        snprintf(given.kv[given.n].value, sizeof given.kv[0].value, "%s", eq + 1);
-        given.n++;
+        snprintf(given->kv[given->n].name, sizeof given->kv[0].name, "%s", tok);
+        snprintf(given->kv[given->n].value, sizeof given->kv[0].value, "%s", eq + 1);
+        given->n++;
     }
+    if (given->n == 0)
+        return gb_error_set(GB_ERR_USAGE, "--predict takes AXIS=V[,AXIS=V...], not '%s'", s);
+    return GB_OK;
+}
+
+enum gb_status gb_lpbm_predict_syntax(const char *axes)
+{
+    struct pa_axes given;
+    return parse_given(axes, &given);
+}
+
+static enum gb_status parse_axes(const char *s, const struct pa_axes *have, struct pa_axes *want)
+{
+    struct pa_axes given;
+    enum gb_status st = parse_given(s, &given);
+    if (st != GB_OK)
+        return st;
     want->n = have->n;
     for (int i = 0; i < have->n; i++) {
         int found = 0;
