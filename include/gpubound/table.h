@@ -38,9 +38,24 @@ GB_API int gb_format_ci(char *buf, size_t n, double v, double half_width);
  * interval lo..hi) with, so that it ends at the decimal place gb_format_ci
  * keeps for the interval's larger half width: 23.079 in 23.045..23.107
  * takes 5 ("23.079"), its ends 5 too. `fallback` when x is zero or not
- * finite or the interval is empty or not finite. For tables that show an
- * interval as columns of their own (speedups, ratios). */
+ * finite or the interval is empty or not finite. (A ratio and its ends in
+ * columns of their own take gb_format_ratio_place and gb_table_cell_place:
+ * digits cannot keep 0.99996 and 0.9984 at one place.) */
 GB_API int gb_format_interval_sig(double x, double v, double lo, double hi, int fallback);
+
+/* For a ratio (1: no change) and its interval lo..hi: the decimal place
+ * (10^place: -4 is four decimals) the ratio and both ends are written to:
+ * the one gb_format_ci keeps for the larger half width, or further (to 10^-12 at most)
+ * while an end that is not 1 would read as 1 there, so that the numbers
+ * show which side of 1 the interval lies: 1.00004 in 1.000003..1.0001 is
+ * written to 10^-6, not 10^-5. 0 (place unset) when the interval is empty
+ * or not finite, else 1. */
+GB_API int gb_format_ratio_place(double v, double lo, double hi, int *place);
+
+/* Writes v rounded to the decimal place 10^place ("%.*f" with -place
+ * decimals; to tens, hundreds... for a positive place), "0" rather than
+ * "-0". Returns the length snprintf would have written. */
+GB_API int gb_format_place(char *buf, size_t n, double v, int place);
 
 /* Columns of the terminal `f` is attached to (ioctl TIOCGWINSZ), 80 when
  * it is a terminal of unknown size, 0 when it is not a terminal. */
@@ -70,6 +85,9 @@ GB_API enum gb_status gb_table_row(struct gb_table *t);
  *         number, optionally with a K/M/G/T suffix ("16", "1K", "-3");
  *   num:  shown with `sig` significant digits (gb_format_num), written at
  *         full precision in CSV and JSON;
+ *   place: a number shown to the decimal place 10^place (gb_format_place),
+ *         so that a value and the ends of its interval, in columns of their
+ *         own, end at one place; full precision in CSV and JSON;
  *   int:  an integer, shown as is;
  *   ci:   a value and the half width of its confidence interval, shown as
  *         gb_format_ci does and aligned on the "±". In CSV and JSON such a
@@ -77,6 +95,7 @@ GB_API enum gb_status gb_table_row(struct gb_table *t);
  *         (the half width), both at full precision. */
 GB_API enum gb_status gb_table_cell_text(struct gb_table *t, const char *s);
 GB_API enum gb_status gb_table_cell_num(struct gb_table *t, double v, int sig);
+GB_API enum gb_status gb_table_cell_place(struct gb_table *t, double v, int place);
 GB_API enum gb_status gb_table_cell_int(struct gb_table *t, long long v);
 GB_API enum gb_status gb_table_cell_ci(struct gb_table *t, double v, double half_width);
 GB_API enum gb_status gb_table_cell_empty(struct gb_table *t);
@@ -119,6 +138,10 @@ GB_API const char *gb_table_label(const struct gb_table *t, size_t col);
  * past the table. The one formatting of cells every writer for people
  * uses. Returns the length snprintf would have written. */
 GB_API int gb_table_shown(const struct gb_table *t, size_t row, size_t col, char *buf, size_t n);
+
+/* gb_table_shown's text whole, however long, in a string the caller
+ * frees; NULL when out of memory. */
+GB_API char *gb_table_shown_dup(const struct gb_table *t, size_t row, size_t col);
 
 /* Prints the table as a GitHub-flavoured markdown table ("|" escaped),
  * with the same cell texts as GB_FORMAT_TABLE. */

@@ -38,15 +38,35 @@ static enum gb_status gb_cmp_columns(struct gb_table *t, int anchored)
     return st == GB_OK ? gb_table_column(t, "notes", NULL) : st;
 }
 
-/* A ratio and its interval as three cells, each to the digits the interval
- * warrants (4 without one). */
+/* A ratio and its interval as three cells, all three to the decimal place
+ * the interval warrants and deep enough to tell its ends from 1
+ * (gb_format_ratio_place); 4 digits without an interval. */
 static enum gb_status gb_cmp_interval(struct gb_table *t, double v, double lo, double hi)
 {
     enum gb_status st = GB_OK;
     double x[3] = {v, lo, hi};
+    int place;
+    int at = gb_format_ratio_place(v, lo, hi, &place);
     for (int k = 0; k < 3 && st == GB_OK; k++)
-        st = gb_table_cell_num(t, x[k], gb_format_interval_sig(x[k], v, lo, hi, 4));
+        st = at ? gb_table_cell_place(t, x[k], place) : gb_table_cell_num(t, x[k], 4);
     return st;
+}
+
+/* "1.0002 [0.9986, 1.0018]": a ratio and its interval as the table's
+ * columns write them. */
+static void gb_cmp_interval_text(double v, double lo, double hi, char *buf, size_t n)
+{
+    char t[3][64];
+    double x[3] = {v, lo, hi};
+    int place;
+    int at = gb_format_ratio_place(v, lo, hi, &place);
+    for (int k = 0; k < 3; k++) {
+        if (at)
+            gb_format_place(t[k], sizeof t[k], x[k], place);
+        else
+            gb_format_num(t[k], sizeof t[k], x[k], 4);
+    }
+    snprintf(buf, n, "%s [%s, %s]", t[0], t[1], t[2]);
 }
 
 static enum gb_status gb_cmp_row(struct gb_table *t, const struct gb_cmp_point *p, int anchored)
@@ -87,14 +107,14 @@ enum gb_status gb_report_compare_table(const struct gb_cmp_result *r, const stru
 void gb_report_compare_summary(const struct gb_cmp_result *r, const struct gb_cmp_context *ctx, char *buf,
                                size_t n)
 {
-    char lost[160] = "";
+    char lost[160] = "", gm[256];
     if (r->n_only_base)
         snprintf(lost, sizeof lost, "; %zu measured in base and not in new (%zu failed, %zu skipped, %zu missing)",
                  r->n_only_base, r->n_lost[GB_CMP_LOST_FAILED], r->n_lost[GB_CMP_LOST_SKIPPED],
                  r->n_lost[GB_CMP_LOST_MISSING]);
-    snprintf(buf, n, "%zu faster, %zu slower, %zu unchanged of %zu points%s; geometric-mean ratio %.4g "
-             "[%.4g, %.4g] (%g%% CI)", r->n_faster, r->n_slower, r->n_same, r->n_points, lost, r->geomean,
-             r->geomean_lo, r->geomean_hi, 100 * (1 - ctx->alpha));
+    gb_cmp_interval_text(r->geomean, r->geomean_lo, r->geomean_hi, gm, sizeof gm);
+    snprintf(buf, n, "%zu faster, %zu slower, %zu unchanged of %zu points%s; geometric-mean ratio %s (%g%% CI)",
+             r->n_faster, r->n_slower, r->n_same, r->n_points, lost, gm, 100 * (1 - ctx->alpha));
 }
 
 /* ---- JSON ---- */

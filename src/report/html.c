@@ -78,10 +78,14 @@ static json_t *gb_html_table(const struct gb_table *t)
     for (size_t r = 0; rows && r < n_rows; r++) {
         json_t *row = json_array();
         for (size_t c = 0; row && c < n_cols; c++) {
-            char buf[256];
-            gb_table_shown(t, r, c, buf, sizeof buf);
+            char *text = gb_table_shown_dup(t, r, c);
+            if (!text) {
+                json_decref(row);
+                goto fail;
+            }
             /* A text that is not valid UTF-8 is kept as null rather than dropped. */
-            json_t *v = buf[0] ? json_string(buf) : NULL;
+            json_t *v = text[0] ? json_string(text) : NULL;
+            free(text);
             json_array_append_new(row, v ? v : json_null());
         }
         if (!row || json_array_append_new(rows, row) != 0)

@@ -257,10 +257,12 @@ enum gb_status gb_report_speedup_table(const struct gb_run *run, const struct gb
                 goto out;
         }
         int ok = pairs[i].has_sp;
-        /* The speedup and its ends to the digits its interval warrants. */
+        /* The speedup and its ends to the decimal place its interval warrants,
+         * and deep enough to tell an end from 1 (no speedup). */
         double x[3] = {pairs[i].sp.ratio, pairs[i].sp.lo, pairs[i].sp.hi};
+        int place, at = gb_format_ratio_place(x[0], x[1], x[2], &place);
         for (int k = 0; k < 3 && st == GB_OK; k++)
-            st = gb_table_cell_num(t, ok ? x[k] : NAN, gb_format_interval_sig(x[k], x[0], x[1], x[2], 3));
+            st = at ? gb_table_cell_place(t, ok ? x[k] : NAN, place) : gb_table_cell_num(t, ok ? x[k] : NAN, 3);
         if (st != GB_OK)
             goto out;
         for (int k = 0; k < sp->n_refs; k++) {

@@ -18,6 +18,7 @@
 #define GB_ELLIPSIS "\xe2\x80\xa6" /* "…" */
 #define GB_COL_GAP 2
 #define GB_MIN_CUT 6              /* a cut text column keeps at least this many characters */
+#define GB_RATIO_PLACE_MIN (-12)  /* a ratio's ends are not written past 10^-12 */
 
 enum gb_cell_kind { GB_CELL_EMPTY = 0, GB_CELL_TEXT, GB_CELL_NUM, GB_CELL_INT, GB_CELL_CI };
 
@@ -27,6 +28,7 @@ struct gb_cell {
     double v, half;
     long long i;
     int sig;
+    int at_place, place;   /* a number written to the decimal place 10^place */
 };
 
 struct gb_column {
@@ -86,15 +88,66 @@ static int gb_ci_place(double half)
     return lead3 <= 354 ? e - 1 : e;
 }
 
+/* The decimal place (10^place) of the last digit kept for an interval
+ * lo..hi around v: gb_ci_place of its larger half width. 0 (place unset)
+ * when the interval is empty or not finite. */
+static int gb_interval_place(double v, double lo, double hi, int *place)
+{
+    if (!isfinite(v) || !isfinite(lo) || !isfinite(hi))
+        return 0;
+    double half = fmax(v - lo, hi - v);
+    if (!isfinite(half) || half <= 0)
+        return 0;
+    *place = gb_ci_place(half);
+    return 1;
+}
+
+/* A value that rounds to zero is "0", not "-0". */
+static void gb_unsign_zero(char *b)
+{
+    if (b[0] == '-' && strspn(b + 1, "0.") == strlen(b + 1))
+        memmove(b, b + 1, strlen(b));
+}
+
+int gb_format_place(char *buf, size_t n, double v, int place)
+{
+    char tmp[400];
+    if (!isfinite(v))
+        return gb_format_nonfinite(buf, n, v);
+    if (place <= 0) {
+        snprintf(tmp, sizeof tmp, "%.*f", -place, v);
+    } else {
+        double q = pow(10, place);
+        snprintf(tmp, sizeof tmp, "%.0f", round(v / q) * q);
+    }
+    gb_unsign_zero(tmp);
+    return snprintf(buf, n, "%s", tmp);
+}
+
 int gb_format_interval_sig(double x, double v, double lo, double hi, int fallback)
 {
-    if (!isfinite(lo) || !isfinite(hi))
+    int place;
+    if (!isfinite(x) || x == 0 || !gb_interval_place(v, lo, hi, &place))
         return fallback;
-    double half = fmax(v - lo, hi - v);
-    if (!isfinite(x) || x == 0 || !isfinite(half) || half <= 0)
-        return fallback;
-    int sig = (int)floor(log10(fabs(x))) - gb_ci_place(half) + 1;
+    int sig = (int)floor(log10(fabs(x))) - place + 1;
     return sig < 1 ? 1 : sig > 17 ? 17 : sig;
+}
+
+/* Whether x, written to `place`, reads as 1 though it is not 1. */
+static int gb_reads_as_one(double x, int place)
+{
+    char buf[400];
+    gb_format_place(buf, sizeof buf, x, place);
+    return x != 1 && strtod(buf, NULL) == 1;
+}
+
+int gb_format_ratio_place(double v, double lo, double hi, int *place)
+{
+    if (!gb_interval_place(v, lo, hi, place))
+        return 0;
+    while (*place > GB_RATIO_PLACE_MIN && (gb_reads_as_one(lo, *place) || gb_reads_as_one(hi, *place)))
+        (*place)--;
+    return 1;
 }
 
 /* The value and half width of a CI as two strings, rounded as gb_format_ci
@@ -107,17 +160,8 @@ static void gb_format_ci_parts(double v, double half, char *vb, size_t vn, char 
         return;
     }
     int place = gb_ci_place(half); /* decimal place of the last kept digit: 10^place */
-    if (place <= 0) {
-        snprintf(vb, vn, "%.*f", -place, v);
-        snprintf(hb, hn, "%.*f", -place, half);
-    } else {
-        double q = pow(10, place);
-        snprintf(vb, vn, "%.0f", round(v / q) * q);
-        snprintf(hb, hn, "%.0f", round(half / q) * q);
-    }
-    /* A value that rounds to zero is "0", not "-0". */
-    if (vb[0] == '-' && strspn(vb + 1, "0.") == strlen(vb + 1))
-        memmove(vb, vb + 1, strlen(vb));
+    gb_format_place(vb, vn, v, place);
+    gb_format_place(hb, hn, half, place);
 }
 
 int gb_format_ci(char *buf, size_t n, double v, double half_width)
@@ -335,6 +379,20 @@ enum gb_status gb_table_cell_num(struct gb_table *t, double v, int sig)
     return GB_OK;
 }
 
+enum gb_status gb_table_cell_place(struct gb_table *t, double v, int place)
+{
+    struct gb_cell *c = gb_table_next(t);
+    if (!c)
+        return GB_ERR_USAGE;
+    if (isnan(v))
+        return GB_OK;
+    c->kind = GB_CELL_NUM;
+    c->v = v;
+    c->at_place = 1;
+    c->place = place;
+    return GB_OK;
+}
+
 enum gb_status gb_table_cell_int(struct gb_table *t, long long v)
 {
     struct gb_cell *c = gb_table_next(t);
@@ -417,29 +475,36 @@ static int gb_looks_numeric(const char *s)
 }
 
 /* What a cell shows: the whole text, or for a CI the value and half width
- * apart so that a column can align them on the "±". */
+ * apart so that a column can align them on the "±". A text is shown as it
+ * is, however long (`a` points into the cell); a number is written into
+ * `num`. Valid while the cell lives; not to be copied (a points into it). */
 struct gb_shown {
-    char a[128];
+    const char *a;
+    char num[128];
     char b[64];   /* CI half width, "" otherwise */
 };
 
 static void gb_cell_show(const struct gb_cell *c, struct gb_shown *s)
 {
-    s->a[0] = s->b[0] = '\0';
+    s->a = s->num;
+    s->num[0] = s->b[0] = '\0';
     switch (c->kind) {
     case GB_CELL_EMPTY:
         break;
     case GB_CELL_TEXT:
-        snprintf(s->a, sizeof s->a, "%s", c->text);
+        s->a = c->text;
         break;
     case GB_CELL_NUM:
-        gb_format_num(s->a, sizeof s->a, c->v, c->sig);
+        if (c->at_place)
+            gb_format_place(s->num, sizeof s->num, c->v, c->place);
+        else
+            gb_format_num(s->num, sizeof s->num, c->v, c->sig);
         break;
     case GB_CELL_INT:
-        snprintf(s->a, sizeof s->a, "%lld", c->i);
+        snprintf(s->num, sizeof s->num, "%lld", c->i);
         break;
     case GB_CELL_CI:
-        gb_format_ci_parts(c->v, c->half, s->a, sizeof s->a, s->b, sizeof s->b);
+        gb_format_ci_parts(c->v, c->half, s->num, sizeof s->num, s->b, sizeof s->b);
         break;
     }
 }
@@ -662,6 +727,15 @@ int gb_table_shown(const struct gb_table *t, size_t row, size_t col, char *buf, 
     return snprintf(buf, n, "%s", s.a);
 }
 
+char *gb_table_shown_dup(const struct gb_table *t, size_t row, size_t col)
+{
+    int len = gb_table_shown(t, row, col, NULL, 0);
+    char *s = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (s)
+        gb_table_shown(t, row, col, s, (size_t)len + 1);
+    return s;
+}
+
 enum gb_status gb_table_print_markdown(const struct gb_table *t, FILE *f)
 {
     struct gb_layout l = {0};
@@ -681,11 +755,15 @@ enum gb_status gb_table_print_markdown(const struct gb_table *t, FILE *f)
     for (size_t r = 0; r < t->n_rows; r++) {
         fputc('|', f);
         for (size_t c = 0; c < t->n_cols; c++) {
-            char buf[200];
-            gb_table_shown(t, r, c, buf, sizeof buf);
+            char *text = gb_table_shown_dup(t, r, c);
+            if (!text) {
+                gb_layout_free(&l);
+                return gb_error_set(GB_ERR_NOMEM, "out of memory writing a markdown table");
+            }
             fputc(' ', f);
-            gb_put_markdown(f, buf);
+            gb_put_markdown(f, text);
             fputs(" |", f);
+            free(text);
         }
         fputc('\n', f);
     }

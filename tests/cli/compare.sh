@@ -137,5 +137,17 @@ expect 0 'anchor: peak memory bandwidth' compare "$R/base" "$R/slow"
 run_gb compare "$R/base" "$R/slow" --format json
 if printf '%s\n' "$OUT" | python3 -c 'import json,sys; p=json.load(sys.stdin)["points"][0]; assert abs(p["anchored"]-p["ratio"]*1.5)<1e-6' 2>/dev/null; then ok; else bad "anchored = ratio x 4500/3000"; fi
 
+# Recorded runs: the summary writes the geometric mean and its interval to
+# one decimal place (1.0002, not %.4g's 1), and in every row ratio, lo and
+# hi end at one place too (0.99996 in 0.9984..1.0011 is 1.0000, not 1.000).
+CMP=$GB_SRC/data/h100/compare-2026-11-23
+expect 0 'geometric-mean ratio 1\.0002 \[0\.9986, 1\.0018\] \(99% CI\)$' compare "$CMP/bw-a" "$CMP/bw-b"
+run_gb compare "$CMP/tr-a" "$CMP/tr-b"
+if printf '%s\n' "$OUT" | grep -q 'n=16384 (hot) .* 1\.0000   0\.9984   1\.0011 ' &&
+    printf '%s\n' "$OUT" | awk '/ \(hot\) / { for (i = 1; i <= NF; i++) if ($i == "(hot)") break;
+        d = length($(i + 3)) - index($(i + 3), ".");
+        if (length($(i + 4)) - index($(i + 4), ".") != d || length($(i + 5)) - index($(i + 5), ".") != d) exit 1 }'
+then ok; else bad "ratio, lo and hi of each row end at one decimal place"; fi
+
 echo "compare: $PASSES passed, $FAILS failed"
 [ "$FAILS" = 0 ]

@@ -107,6 +107,22 @@ sed -n '/^\$ gpubound geometry tests\/data\/runs\/ubench-fixture --bench ubench6
 [ -s "$TMP/doc-example" ] && diff "$TMP/doc-example" "$TMP/now" >/dev/null && ok \
     || bad "the example output in docs/models.md is not what the command prints"
 
+# The recorded H200 run's table of docs/models.md, as the command prints it:
+# every recommended shape listed (a fixed cell buffer once cut the list at
+# 127 characters, mid-shape), as many as its "within 5%" column counts.
+sed -n '/^\$ gpubound geometry data\/h200\/ubench-2026-11-23-d --all --size large --cache default$/,/^```$/p' \
+    "$GB_SRC/docs/models.md" | sed '1d;$d' >"$TMP/doc-h200"
+(cd "$GB_SRC" && "$GPUBOUND" geometry data/h200/ubench-2026-11-23-d --all --size large --cache default) >"$TMP/now" 2>&1
+[ -s "$TMP/doc-h200" ] && diff "$TMP/doc-h200" "$TMP/now" >/dev/null && ok \
+    || bad "the recorded H200 table in docs/models.md is not what the command prints"
+(cd "$GB_SRC" && "$GPUBOUND" geometry data/h200/ubench-2026-11-23-d --all --size large --cache default --format csv) \
+    | python3 -c 'import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert len(rows) == 17 and all(len(r["recommended"].split()) == int(r["within 5%"]) for r in rows)' 2>/dev/null \
+    && ok || bad "the CSV lists as many recommended shapes as it counts"
+awk 'NR > 2 { n = 0; for (i = 8; i <= NF && $i ~ /^[0-9]+x[0-9]+$/; i++) n++; if (n != $i) exit 1 }' "$TMP/now" \
+    && ok || bad "a table row lists fewer recommended shapes than its within-5% count"
+
 # Usage errors: exit 2, one line, nothing on stdout.
 expect 2 "geometry: expected a RUN_DIR; see 'gpubound help geometry'" geometry --all; no_stdout
 expect 2 "geometry: expected one RUN_DIR, not 2 arguments" geometry "$FIXTURE" "$FIXTURE" --all; no_stdout

@@ -94,4 +94,15 @@ expect 2 "report: unknown option '--bogus'" report --bogus "$FIXTURE"
 expect 2 "report: --format: unknown format 'xml'" report "$FIXTURE" --format xml
 expect 2 "report: --out needs a value" report "$FIXTURE" --out
 expect 0 "usage: gpubound report RUN_DIR" report --help
+
+# A failed point's whole reason in the terminal table, report.md and
+# report.html (a fixed cell buffer once cut it at 127 characters, mid-word).
+FAULT="$GB_SRC/data/h200/failures-2026-11-23/runs/fault"
+why='cuStreamSynchronize failed at /work/main/src/gpu/gpu.c:584: an illegal memory access was encountered (CUDA_ERROR_ILLEGAL_ADDRESS)'
+run_gb report "$FAULT" --out "$TMP/fault" --chart-format svg
+[ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -qF "$why" && ok || bad "report: the terminal table cuts the failure reason"
+grep -qF "$why |" "$TMP/fault/report.md" 2>/dev/null && ok || bad "report: report.md cuts the failure reason"
+if [ -s "$TMP/fault/report.html" ]; then
+    grep -qF "$why" "$TMP/fault/report.html" && ok || bad "report: report.html cuts the failure reason"
+fi
 finish

@@ -367,6 +367,83 @@ static void test_interval_digits(void **state)
     assert_int_equal(gb_format_interval_sig(1.0, 1.0, NAN, 1.1, 4), 4);
 }
 
+/* A ratio and its ends at one decimal place, deep enough to tell an end from 1. */
+static void test_ratio_place(void **state)
+{
+    (void)state;
+    char b[64];
+    int place = 99;
+    /* Half width 0.0016 (two digits): 10^-4, as compare's summary writes 1.0002 [0.9986, 1.0018]. */
+    assert_int_equal(gb_format_ratio_place(1.00021, 0.99857, 1.00181, &place), 1);
+    assert_int_equal(place, -4);
+    /* A value that rounds up to 1 keeps the ends' four decimals: 1.0000, not 1.000 or 0.99996. */
+    assert_int_equal(gb_format_ratio_place(0.99996, 0.99843, 1.00107, &place), 1);
+    assert_int_equal(place, -4);
+    gb_format_place(b, sizeof b, 0.99996, place);
+    assert_string_equal(b, "1.0000");
+    /* An end that would read as 1 (1.00000 at 10^-5) moves the place on. */
+    assert_int_equal(gb_format_ratio_place(1.000039, 1.000001, 1.000102, &place), 1);
+    assert_int_equal(place, -6);
+    gb_format_place(b, sizeof b, 1.000001, place);
+    assert_string_equal(b, "1.000001");
+    /* An end that is 1 stays 1; a wide interval ends at the tens; none: unset. */
+    assert_int_equal(gb_format_ratio_place(1.5, 1.0, 2.0, &place), 1);
+    assert_int_equal(place, -1);
+    assert_int_equal(gb_format_ratio_place(230, 190, 270, &place), 1);
+    assert_int_equal(place, 1);
+    gb_format_place(b, sizeof b, 234, place);
+    assert_string_equal(b, "230");
+    assert_int_equal(gb_format_ratio_place(1.0, NAN, 1.1, &place), 0);
+    assert_int_equal(gb_format_ratio_place(1.0, 1.0, 1.0, &place), 0);
+    gb_format_place(b, sizeof b, -0.00001, -3);
+    assert_string_equal(b, "0.000");
+}
+
+/* Cells written to one decimal place: shown so, full precision in CSV. */
+static void test_cell_place(void **state)
+{
+    (void)state;
+    struct gb_table *t = gb_table_new();
+    assert_int_equal(gb_table_column(t, "ratio", NULL), GB_OK);
+    assert_int_equal(gb_table_column(t, "lo", NULL), GB_OK);
+    assert_int_equal(gb_table_row(t), GB_OK);
+    assert_int_equal(gb_table_cell_place(t, 0.99996, -4), GB_OK);
+    assert_int_equal(gb_table_cell_place(t, 0.99843, -4), GB_OK);
+    char *s = print_to_string(t, GB_FORMAT_TABLE, 0);
+    assert_string_equal(s, " ratio      lo\n------  ------\n1.0000  0.9984\n");
+    free(s);
+    s = print_to_string(t, GB_FORMAT_CSV, 0);
+    assert_string_equal(s, "ratio,lo\n0.99996,0.99843\n");
+    free(s);
+    gb_table_free(t);
+}
+
+/* A text of any length is shown whole by every writer for people (no
+ * fixed buffer cuts it); only a terminal too narrow cuts it, with "…". */
+static void test_long_text_whole(void **state)
+{
+    (void)state;
+    char text[600];
+    for (size_t i = 0; i + 1 < sizeof text; i++)
+        text[i] = (char)('a' + i % 26);
+    strcpy(text + sizeof text - 6, " end.");
+    struct gb_table *t = gb_table_new();
+    assert_int_equal(gb_table_column(t, "note", NULL), GB_OK);
+    assert_int_equal(gb_table_row(t), GB_OK);
+    assert_int_equal(gb_table_cell_text(t, text), GB_OK);
+    char *s = print_to_string(t, GB_FORMAT_TABLE, 0);
+    assert_non_null(strstr(s, text));
+    free(s);
+    s = markdown_to_string(t);
+    assert_non_null(strstr(s, text));
+    free(s);
+    s = gb_table_shown_dup(t, 0, 0);
+    assert_string_equal(s, text);
+    free(s);
+    assert_int_equal(gb_table_shown(t, 0, 0, NULL, 0), (int)strlen(text));
+    gb_table_free(t);
+}
+
 /* The cell text every writer for people shows. */
 static void test_shown(void **state)
 {
@@ -405,6 +482,9 @@ int main(void)
         cmocka_unit_test(test_misuse),
         cmocka_unit_test(test_interval_digits),
         cmocka_unit_test(test_shown),
+        cmocka_unit_test(test_ratio_place),
+        cmocka_unit_test(test_cell_place),
+        cmocka_unit_test(test_long_text_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
