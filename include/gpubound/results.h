@@ -265,8 +265,9 @@ GB_API const char *gb_file_hashes_get(const struct gb_file_hashes *l, const char
  * kind    STR (a char array), INT, BOOL (an int written true/false), REAL
  *         (a double, null when not finite), PART (a REAL of parts), HASHES
  *         (struct gb_file_hashes: an object of digests by name), CONST
- *         (the text `check`, written, not read), DERIVED (the number
- *         `check`(info) returns, written, not read), CUSTOM (a handler of
+ *         (the text `check`, written; loading takes it or its absence and
+ *         refuses another value, a file this build cannot read), DERIVED
+ *         (the number `check`(info) returns, written, not read), CUSTOM (a handler of
  *         its own, `check`: struct gb_run_field_io of src/results/schema.h)
  * check   what loading accepts: a GB_RANGE_* of src/results/validate.h
  *         (INT, BOOL, REAL, PART); 0 for STR (at most the member's size)
@@ -513,7 +514,8 @@ GB_API void gb_run_free(struct gb_run *run);
  * median, a median outside its interval. */
 GB_API enum gb_status gb_run_check(struct gb_run *run, const char *file);
 
-/* Adds a warning line to run->warnings (printf format). GB_ERR_NOMEM. */
+/* Adds a warning line to run->warnings (printf format), its control bytes
+ * escaped ("\n") so that it stays one line. GB_ERR_NOMEM. */
 GB_API enum gb_status gb_run_warn(struct gb_run *run, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -44,7 +44,8 @@ int gb_cmd_profile(int argc, char **argv);
 int gb_cmd_tune(int argc, char **argv);
 
 /* Prints "gpubound: <what>: <gb_error_message()>[; <todo>]" as one line on
- * stderr and returns the exit code for `st`. */
+ * stderr (control bytes escaped, as every line below: util/text.h) and
+ * returns the exit code for `st`. */
 int gb_cli_fail(enum gb_status st, const char *what, const char *todo);
 
 /* Prints "gpubound <cmd>: <message>; see 'gpubound help <cmd>'" on stderr

@@ -14,26 +14,38 @@
 #include "gpubound/results.h"
 #include "gpubound/suite.h"
 #include "util/stage.h"
+#include "util/text.h"
 
 static char gb_cmdline[1024];
 static char **gb_argv_kept;
 
+/* One line on stderr: `text` with its control bytes escaped (util/text.h). */
+static void gb_cli_line(const char *text)
+{
+    char line[8192];
+    gb_text_escape(line, sizeof line, text);
+    fprintf(stderr, "%s\n", line);
+}
+
 int gb_cli_fail(enum gb_status st, const char *what, const char *todo)
 {
     const char *msg = gb_error_message();
-    fprintf(stderr, "gpubound: %s%s%s%s%s\n", what ? what : "", what && msg[0] ? ": " : "", msg,
-            todo ? "; " : "", todo ? todo : "");
+    char text[8192];
+    snprintf(text, sizeof text, "gpubound: %s%s%s%s%s", what ? what : "", what && msg[0] ? ": " : "", msg,
+             todo ? "; " : "", todo ? todo : "");
+    gb_cli_line(text);
     return gb_status_exit_code(st);
 }
 
 int gb_cli_usage(const char *cmd, const char *fmt, ...)
 {
+    char msg[4096], text[8192];
     va_list ap;
-    fprintf(stderr, "gpubound %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "; see 'gpubound help %s'\n", cmd);
+    snprintf(text, sizeof text, "gpubound %s: %s; see 'gpubound help %s'", cmd, msg, cmd);
+    gb_cli_line(text);
     return GB_EXIT_USAGE;
 }
 
@@ -145,8 +157,11 @@ enum gb_status gb_cli_load_run(const char *dir, struct gb_run **out)
     if (st != GB_OK)
         return st;
     const struct gb_run *run = *out;
-    for (size_t i = 0; i < run->n_warnings; i++)
-        fprintf(stderr, "warning: %s\n", run->warnings[i]);
+    char line[1200];
+    for (size_t i = 0; i < run->n_warnings; i++) {
+        snprintf(line, sizeof line, "warning: %s", run->warnings[i]);
+        gb_cli_line(line);
+    }
     if (run->n_warnings_total > run->n_warnings)
         fprintf(stderr, "warning: %zu more warnings of the same kinds not shown\n",
                 run->n_warnings_total - run->n_warnings);

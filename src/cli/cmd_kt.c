@@ -75,8 +75,9 @@ int gb_cmd_export(int argc, char **argv)
     int rc = gb_export_parse(argc, argv, &a);
     if (rc >= 0)
         return rc;
-    if (gb_run_load(a.run, &run) != GB_OK) {
-        rc = gb_cli_usage("export", "%s", gb_error_message());
+    enum gb_status lst = gb_run_load(a.run, &run);
+    if (lst != GB_OK) { /* a damaged run is bad data (1), as for every command that reads one */
+        rc = gb_cli_fail(lst, "export", NULL);
         goto out;
     }
     if (gb_kt_bench(run, a.bench, &bench) != GB_OK) {
@@ -155,8 +156,8 @@ int gb_cmd_import(int argc, char **argv)
     if (!out)
         return gb_cli_usage("import", "give --out RUN: the run directory to make");
     enum gb_status st = gb_kt_cache_read(argv[optind], &c);
-    if (st != GB_OK)
-        return st == GB_ERR_NOMEM ? gb_cli_fail(st, "import", NULL) : gb_cli_usage("import", "%s", gb_error_message());
+    if (st != GB_OK) /* not a cache, or an entry a run cannot hold: bad data, nothing written */
+        return gb_cli_fail(st, "import", NULL);
     if (gb_stage_mkdir(out, made, sizeof made) != GB_OK || gb_run_dir_prepare(out) != GB_OK) {
         rc = gb_cli_usage("import", "--out refused: %s", gb_error_message());
         goto out;

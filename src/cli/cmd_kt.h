@@ -34,8 +34,11 @@ int gb_cmd_import(int argc, char **argv);
     "Tuner's summaries: the median is Kernel Tuner's time, the mean of its event-timed launches,\n" \
     "and its times are the samples; every record's time_source says kernel-tuner-mean, run.json's\n" \
     "command line says so, and kt-import.json names the cache, device and problem size. Failed\n" \
-    "configurations are records that failed (InvalidConfig: skipped).\n"                          \
-    "Exit 2 when the file is not a Kernel Tuner cache (one line says what is wrong) or --out\n"  \
-    "is refused.\n"                                                                               \
+    "configurations are records that failed (InvalidConfig: skipped). Each entry is held to the\n" \
+    "ranges a run is read with (docs/validation.md): a time over a day, a kernel or parameter\n"  \
+    "name with a control character or a path separator, a value with a control character is\n"   \
+    "refused.\n"                                                                                  \
+    "Exit 1 when the file is not a Kernel Tuner cache or an entry is refused (one line names the\n" \
+    "file, the entry and the field; nothing is written); 2 when --out is refused.\n"            \
     "Example: gpubound import cache.json --out runs/kt\n"
 #endif

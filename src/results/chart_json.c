@@ -231,9 +231,17 @@ static enum gb_status gb_book_from_json(json_t *root, struct gb_chart_book *b, c
     if (!s)
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     b->owned = s;
+    json_t *version = json_object_get(root, "version");
     if (!format || strcmp(format, GB_CHARTS_FORMAT) != 0 || !json_is_array(suites))
         return gb_bad(path, "not a chart file (format \"" GB_CHARTS_FORMAT "\" and an array of",
                       "suites)");
+    if (version && !(json_is_integer(version) && json_integer_value(version) == GB_CHARTS_VERSION)) {
+        char *v = json_dumps(version, JSON_COMPACT | JSON_ENCODE_ANY);
+        gb_error_set(GB_ERR_FORMAT, "%s: $.version = %.40s: this build reads version %d only; draw the run "
+                     "with the gpubound that wrote it", path, v ? v : "?", GB_CHARTS_VERSION);
+        free(v);
+        return GB_ERR_FORMAT;
+    }
     for (size_t i = 0; i < json_array_size(suites) && st == GB_OK; i++) {
         struct gb_chart_set set = {0};
         if ((st = gb_set_from_json(json_array_get(suites, i), &set, s, path)) == GB_OK)

@@ -17,18 +17,20 @@
 
 #include "gpubound/numbers.h"
 #include "gpubound/results.h"
+#include "util/text.h"
 
 #define GB_MAX_WARNINGS 20
 
 enum gb_status gb_run_warn(struct gb_run *run, const char *fmt, ...)
 {
-    char buf[1024];
+    char raw[1024], buf[1024];
     va_list ap;
     if (run->n_warnings_total++ >= GB_MAX_WARNINGS)
         return GB_OK; /* counted: n_warnings_total - n_warnings were left out */
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    gb_text_escape(buf, sizeof buf, raw); /* one line, whatever a value holds */
     char **w = realloc(run->warnings, (run->n_warnings + 1) * sizeof *w);
     if (!w)
         return gb_error_set(GB_ERR_NOMEM, "out of host memory");

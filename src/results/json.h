@@ -49,8 +49,13 @@ json_t *gb_device_to_json(const struct gb_device_info *d);
 int gb_device_from_json(json_t *o, struct gb_device_info *d, const char *file, const char *path,
                         char *why, size_t n);
 json_t *gb_run_info_to_json(const struct gb_run_info *in);
-/* run.json of `file`, as gb_record_from_json. */
+/* run.json of `file`, as gb_record_from_json. A "format" (or tool name)
+ * other than the one this build writes is refused; an absent one is read
+ * as this build's (see gb_run_info_format_absent). */
 int gb_run_info_from_json(json_t *o, struct gb_run_info *in, const char *file, char *why, size_t n);
+/* The format this build writes ("gpubound-run/1") when run.json's object
+ * `o` names none, else NULL: for the loader's warning. */
+const char *gb_run_info_format_absent(json_t *o);
 
 /* Writes `root` (not consumed) to `path` atomically (util/fs.h) as JSON
  * dumped with `flags` and a final newline. GB_ERR_IO with the path. */

@@ -6,8 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "results/kt_formats.h"
+#include "results/schema.h"
+#include "results/schema.h"
 
 /* The file's text, closed as Kernel Tuner closes a cache a killed run left
  * open (its entries end in ","; the last two braces are missing). */
@@ -145,7 +148,11 @@ static enum gb_status gb_kt_entry_read(const char *path, const struct gb_kt_cach
     }
     if (st == GB_OK && strcmp(joined, key) != 0)
         return gb_error_set(GB_ERR_FORMAT, "%s: entry \"%s\": its parameter values read \"%s\"", path, key, joined);
-    return st == GB_OK ? gb_kt_entry_times(path, key, e, r) : st;
+    if (st == GB_OK)
+        st = gb_kt_entry_times(path, key, e, r);
+    /* What the loader would refuse is refused here, before a run is written. */
+    snprintf(joined, sizeof joined, "entry \"%.60s\" (times in ns)", key);
+    return st == GB_OK ? gb_record_validate(r, path, joined) : st;
 }
 
 /* The head: names and the parameters' keys. */
@@ -163,6 +170,10 @@ static enum gb_status gb_kt_head(const char *path, const json_t *j, struct gb_kt
         return gb_error_set(GB_ERR_FORMAT, "%s: not a Kernel Tuner cache: no %s", path, miss);
     if (strlen(json_string_value(ker)) >= sizeof c->kernel_name)
         return gb_error_set(GB_ERR_FORMAT, "%s: kernel_name is longer than %zu bytes", path, sizeof c->kernel_name - 1);
+    if (gb_record_text_check(path, NULL, "kernel_name (the bench's name)", json_string_value(ker), 1) != GB_OK)
+        return GB_ERR_FORMAT;
+    if (gb_record_text_check(path, NULL, "kernel_name (the bench's name)", json_string_value(ker), 1) != GB_OK)
+        return GB_ERR_FORMAT;
     snprintf(c->device_name, sizeof c->device_name, "%s", json_string_value(dev));
     snprintf(c->kernel_name, sizeof c->kernel_name, "%s", json_string_value(ker));
     char *ps = json_dumps(json_object_get(j, "problem_size"), JSON_COMPACT | JSON_ENCODE_ANY);
@@ -182,7 +193,11 @@ enum gb_status gb_kt_cache_read(const char *path, struct gb_kt_cache *out)
 {
     json_error_t err;
     enum gb_status st;
+    struct stat sb;
     memset(out, 0, sizeof *out);
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return gb_error_set(GB_ERR_IO, "%s is a directory: give a Kernel Tuner cache file (the JSON file "
+                            "tune_kernel's cache= option writes)", path);
     int io = 0;
     json_t *j = gb_kt_load(path, &err, &io);
     if (!j)

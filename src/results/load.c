@@ -72,6 +72,10 @@ struct gb_lines {
 static enum gb_status gb_load_one_line(struct gb_lines *L, char *line, size_t len, int newline)
 {
     char why[1024], where[64];
+    const char *nul = memchr(line, '\0', len);
+    if (nul) /* text ends at a NUL: the rest of the line would go unread */
+        return gb_error_set(GB_ERR_FORMAT, "%s:%ld:%ld: a damaged record: a NUL byte (a records file is JSON text)",
+                            L->path, L->lineno, (long)(nul - line) + 1);
     while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ',' || line[len - 1] == ' '))
         line[--len] = '\0';
     char *s = line;
@@ -157,8 +161,15 @@ static enum gb_status gb_load_info(struct gb_run *run, const char *dir)
         return gb_error_set(GB_ERR_FORMAT, "%s:%d:%d: %s", path, err.line, err.column, err.text);
     }
     int bad = gb_run_info_from_json(root, &run->info, path, why, sizeof why);
+    const char *assumed = bad ? NULL : gb_run_info_format_absent(root);
     json_decref(root);
-    return bad ? gb_error_set(GB_ERR_FORMAT, "%s", why) : GB_OK;
+    if (bad)
+        return gb_error_set(GB_ERR_FORMAT, "%s", why);
+    /* Every run.json gpubound has written names its format: one without it
+     * was made by hand or by another tool. Its fields are checked as ever. */
+    return assumed ? gb_run_warn(run, "%s: no $.format: read as \"%s\", the format this build writes", path,
+                                 assumed)
+                   : GB_OK;
 }
 
 /* A whole JSON array of records. */

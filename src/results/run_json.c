@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results/json.h"
@@ -128,6 +129,27 @@ static json_t *gb_run_parent(const struct gb_jr *j, json_t *root, const struct g
     return NULL;
 }
 
+/* A CONST row (the format, the tool's name): absent (an old or hand-made
+ * file; gb_run_info_unversioned tells), or the text this build writes.
+ * Another value is a file this build cannot read, refused by name. */
+static int gb_run_const_from_json(const struct gb_jr *j, json_t *o, const struct gb_run_field *f)
+{
+    json_t *v = json_object_get(o, f->key);
+    char text[64];
+    if (!v || (json_is_string(v) && strcmp(json_string_value(v), f->text) == 0))
+        return 0;
+    if (json_is_string(v)) {
+        snprintf(text, sizeof text, "\"%.40s\"", json_string_value(v));
+    } else {
+        char *d = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+        snprintf(text, sizeof text, "%.40s", d ? d : "?");
+        free(d);
+    }
+    snprintf(j->why, j->n, "%s: %s.%s = %s: this build reads \"%s\" only; read it with the gpubound that "
+             "wrote it", j->file, j->path, f->key, text, f->text);
+    return -1;
+}
+
 /* A row from run.json's document `root`. */
 static int gb_run_field_from_json(const struct gb_jr *root_j, json_t *root, const struct gb_run_field *f,
                                   struct gb_run_info *in)
@@ -135,7 +157,7 @@ static int gb_run_field_from_json(const struct gb_jr *root_j, json_t *root, cons
     void *p = (char *)in + f->off;
     char path[64];
     int bad;
-    if (f->kind == GB_RK_CONST || f->kind == GB_RK_DERIVED) /* written, not read */
+    if (f->kind == GB_RK_DERIVED) /* written, not read */
         return 0;
     json_t *o = gb_run_parent(root_j, root, f, &bad);
     if (!o)
@@ -143,6 +165,7 @@ static int gb_run_field_from_json(const struct gb_jr *root_j, json_t *root, cons
     snprintf(path, sizeof path, "$%s%s", f->parent[0] ? "." : "", f->parent);
     const struct gb_jr j = {.file = root_j->file, .path = path, .why = root_j->why, .n = root_j->n};
     switch (f->kind) {
+    case GB_RK_CONST: return gb_run_const_from_json(&j, o, f);
     case GB_RK_STR: return gb_jr_str(&j, o, f->key, p, f->size, f->opt == GB_RO_REQUIRED);
     case GB_RK_INT:
     case GB_RK_BOOL: return gb_jr_int(&j, o, f->key, f->range, p);
@@ -170,6 +193,15 @@ int gb_run_info_from_json(json_t *o, struct gb_run_info *in, const char *file, c
         if (gb_run_field_from_json(&j, o, &gb_run_fields[i], in))
             return -1;
     return 0;
+}
+
+const char *gb_run_info_format_absent(json_t *o)
+{
+    for (size_t i = 0; i < gb_run_n_fields; i++)
+        if (gb_run_fields[i].kind == GB_RK_CONST && !gb_run_fields[i].parent[0] &&
+            strcmp(gb_run_fields[i].key, "format") == 0)
+            return json_object_get(o, "format") ? NULL : gb_run_fields[i].text;
+    return NULL;
 }
 
 /* ---- the CUSTOM rows ---- */

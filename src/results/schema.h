@@ -74,6 +74,17 @@ extern const struct gb_enum_names gb_record_status_names, gb_cache_mode_names;
 #define GB_CSV_AXES 10
 #define GB_CSV_METRICS 100
 
+/* Record `r`, made outside a run (an import), checked by the table before
+ * it is written (record_check.c): every number NAN or in its row's range,
+ * every text free of control bytes, the suite, bench and axis names free
+ * of path separators. GB_OK, or GB_ERR_FORMAT with one line
+ * "FILE: WHERE: FIELD = VALUE: allowed ..." (WHERE says which entry). */
+enum gb_status gb_record_validate(const struct gb_record *r, const char *file, const char *where);
+/* The text rule of gb_record_validate for one text `s`, called `field`
+ * (at `where` of `file`, NULL for none): no control byte; when `name`, no
+ * path separator either. GB_OK, or GB_ERR_FORMAT saying which and why. */
+enum gb_status gb_record_text_check(const char *file, const char *where, const char *field, const char *s, int name);
+
 /* The name of an ENUM field's value `v` ("unknown" out of range). */
 const char *gb_enum_name(const struct gb_enum_names *e, int v);
 

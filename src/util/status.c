@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpubound/status.h"
+#include "util/text.h"
 
 static _Thread_local char gb_msg[8192];
 
@@ -11,32 +12,22 @@ static _Thread_local char gb_msg[8192];
  * tail says why (a message ends in its reason), the head what failed. */
 #define GB_MSG_HEAD 2048
 
-/* The bytes of `c` as a one-line message shows it: a control byte as an
- * escape ("\n", "\t", "\x01"), so that a value holding a newline cannot
- * split the one line an error is. */
-static size_t gb_msg_escape(unsigned char c, char out[5])
-{
-    if (c >= 0x20 && c != 0x7f)
-        return out[0] = (char)c, 1;
-    if (c == '\n' || c == '\t' || c == '\r')
-        return out[0] = '\\', out[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r', 2;
-    return (size_t)snprintf(out, 5, "\\x%02x", c);
-}
-
-/* `text` (n bytes) escaped into gb_msg; when too long, its middle left
+/* `text` (n bytes) escaped into gb_msg (a control byte as an escape,
+ * gb_text_escape_char, so that a value holding a newline cannot split the
+ * one line an error is); when too long, its middle left
  * out and said so, cut only between UTF-8 characters. */
 static void gb_msg_store(const char *text, size_t n)
 {
     size_t cap = sizeof gb_msg - 1, esc = 0, len = 0;
     char e[5];
     for (size_t i = 0; i < n; i++)
-        esc += gb_msg_escape((unsigned char)text[i], e);
+        esc += gb_text_escape_char((unsigned char)text[i], e);
     size_t head = esc <= cap ? n : 0, tail = n, room = GB_MSG_HEAD;
     if (esc > cap) { /* head: whole characters within GB_MSG_HEAD escaped bytes */
-        for (size_t w; head < n && (w = gb_msg_escape((unsigned char)text[head], e)) <= room; head++)
+        for (size_t w; head < n && (w = gb_text_escape_char((unsigned char)text[head], e)) <= room; head++)
             room -= w;
         room = cap - (GB_MSG_HEAD - room) - 64;
-        for (size_t w; tail > head && (w = gb_msg_escape((unsigned char)text[tail - 1], e)) <= room; tail--)
+        for (size_t w; tail > head && (w = gb_text_escape_char((unsigned char)text[tail - 1], e)) <= room; tail--)
             room -= w;
         while (head > 0 && ((unsigned char)text[head] & 0xc0) == 0x80)
             head--;
@@ -44,12 +35,12 @@ static void gb_msg_store(const char *text, size_t n)
             tail++;
     }
     for (size_t i = 0; i < head; i++)
-        for (size_t k = 0, w = gb_msg_escape((unsigned char)text[i], e); k < w; k++)
+        for (size_t k = 0, w = gb_text_escape_char((unsigned char)text[i], e); k < w; k++)
             gb_msg[len++] = e[k];
     if (head < n)
         len += (size_t)snprintf(gb_msg + len, 64, " [... %zu bytes left out ...] ", tail - head);
     for (size_t i = head < n ? tail : n; i < n; i++)
-        for (size_t k = 0, w = gb_msg_escape((unsigned char)text[i], e); k < w; k++)
+        for (size_t k = 0, w = gb_text_escape_char((unsigned char)text[i], e); k < w; k++)
             gb_msg[len++] = e[k];
     gb_msg[len] = '\0';
 }

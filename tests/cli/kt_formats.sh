@@ -98,20 +98,20 @@ if grep -q '"block_size_x":"128"},"status":"ok".*"median":28800' "$TMP/vadd/resu
     grep -q '"status":"error","reason":"Kernel Tuner: RuntimeFailedConfig"' "$TMP/vadd/results.json" &&
     grep -q '"problem_size": \[' "$TMP/vadd/kt-import.json"; then ok; else bad "the vector_add cache"; fi
 
-# Malformed caches: one line, exit 2, nothing made.
+# Malformed caches: one line, exit 1 (bad data), nothing made.
 printf '{"device_name": "x", ' >"$TMP/m1.json"
 printf '[1, 2]\n' >"$TMP/m2.json"
 printf '{"device_name": "x", "kernel_name": "k", "tune_params_keys": ["a"], "cache": {"1": {"b": 1, "time": 1}}}\n' >"$TMP/m3.json"
 printf '{"device_name": "x", "kernel_name": "k", "tune_params_keys": ["a"], "cache": {"2": {"a": 1, "time": 1}}}\n' >"$TMP/m4.json"
 printf '{"device_name": "x", "kernel_name": "k", "tune_params_keys": ["a"], "cache": {"1": {"a": 1, "time": "slow"}}}\n' >"$TMP/m5.json"
 printf '{"kernel_name": "k", "tune_params_keys": ["a"], "cache": {}}\n' >"$TMP/m6.json"
-expect 2 'm1.json: not a Kernel Tuner cache' import "$TMP/m1.json" --out "$TMP/x1"
-expect 2 'm2.json: not a Kernel Tuner cache: not a JSON object' import "$TMP/m2.json" --out "$TMP/x2"
-expect 2 "m3.json: entry \"1\" has no value of parameter 'a'" import "$TMP/m3.json" --out "$TMP/x3"
-expect 2 'm4.json: entry "2": its parameter values read "1"' import "$TMP/m4.json" --out "$TMP/x4"
-expect 2 "m5.json: entry \"1\": time 'slow' is neither a number nor a failure name" import "$TMP/m5.json" --out "$TMP/x5"
-expect 2 'm6.json: not a Kernel Tuner cache: no device_name' import "$TMP/m6.json" --out "$TMP/x6"
-expect 2 'cannot read .*nothere.json' import "$TMP/nothere.json" --out "$TMP/x7"
+expect 1 'm1.json: not a Kernel Tuner cache' import "$TMP/m1.json" --out "$TMP/x1"
+expect 1 'm2.json: not a Kernel Tuner cache: not a JSON object' import "$TMP/m2.json" --out "$TMP/x2"
+expect 1 "m3.json: entry \"1\" has no value of parameter 'a'" import "$TMP/m3.json" --out "$TMP/x3"
+expect 1 'm4.json: entry "2": its parameter values read "1"' import "$TMP/m4.json" --out "$TMP/x4"
+expect 1 "m5.json: entry \"1\": time 'slow' is neither a number nor a failure name" import "$TMP/m5.json" --out "$TMP/x5"
+expect 1 'm6.json: not a Kernel Tuner cache: no device_name' import "$TMP/m6.json" --out "$TMP/x6"
+expect 1 'cannot read .*nothere.json' import "$TMP/nothere.json" --out "$TMP/x7"
 expect 2 'give --out RUN' import "$TMP/cache.json"
 expect 2 'refused' import "$TMP/cache.json" --out "$TMP/imp"
 if [ ! -e "$TMP/x1" ] && [ ! -e "$TMP/x4" ] && [ ! -e "$TMP/x7" ]; then ok; else bad "a refused import left a directory"; fi
