@@ -94,6 +94,14 @@ GB_API enum gb_status gb_plot_point_cat(struct gb_plot *p, int s, const char *x,
 GB_API enum gb_status gb_plot_bar(struct gb_plot *p, int s, const char *group, double y, double ylo,
                            double yhi);
 
+/* Bars of a ratio: each bar starts at `base` (1: no change) and grows up
+ * to a value above it or down to one below, instead of from zero or, on a
+ * log y axis, from the axis bottom (where a slowdown of 0.92 would stand as
+ * tall as a gain of 1.08). The linear y axis then spans the bars, their
+ * intervals and `base` rather than starting at zero. Side-by-side bars
+ * only (not gb_plot_stacked). */
+GB_API void gb_plot_bar_base(struct gb_plot *p, double base);
+
 /* Makes a bar chart stacked: each group is one bar made of every series'
  * value (the series in the order added, bottom up, no error bars), and
  * marks set by gb_plot_bar_mark are drawn over the bars as dots with their

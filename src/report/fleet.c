@@ -300,6 +300,7 @@ static enum gb_status gb_fleet_bars(const struct gb_fleet_report *r, struct gb_p
     enum gb_status st = GB_OK;
     int idx;
     GB_TRY(st, gb_plot_labels(p, "point", "median / fleet median"));
+    gb_plot_bar_base(p, 1.0);   /* a ratio: bars from 1 (the fleet median), up or down */
     for (size_t m = 0; m < r->n_members; m++) {
         int outliers = 0;
         for (size_t pt = 0; pt < r->n_points; pt++)

@@ -126,6 +126,12 @@ void gb_plot_y_fit(struct gb_plot *p)
     p->y_fit = 1;
 }
 
+void gb_plot_bar_base(struct gb_plot *p, double base)
+{
+    p->has_bar_base = isfinite(base);
+    p->bar_base = base;
+}
+
 void gb_plot_log(struct gb_plot *p, int log_x, int log_y)
 {
     p->log_x = log_x;

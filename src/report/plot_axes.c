@@ -276,8 +276,10 @@ void gb_gp_common(FILE *f, const struct gb_plot *p)
         gb_gp_labelled(f, "set ylabel", p->y_label);
 }
 
-/* The y range of line and bar charts: data, error bars and reference lines,
- * from zero on a linear axis, with headroom for the labels of the lines. */
+/* The y range of line and bar charts: data, error bars, reference lines
+ * and the bars' base, from zero on a linear axis (spanning these alone for
+ * a y_fit line chart or bars from a base), with headroom for the labels of
+ * the lines. */
 void gb_gp_yrange(FILE *f, const struct gb_plot *p)
 {
     double lo = INFINITY, hi = -INFINITY;
@@ -301,6 +303,10 @@ void gb_gp_yrange(FILE *f, const struct gb_plot *p)
             lo = fmin(lo, p->stars[i].y);
             hi = fmax(hi, p->stars[i].y);
         }
+    if (p->has_bar_base && (!p->log_y || p->bar_base > 0)) {
+        lo = fmin(lo, p->bar_base);
+        hi = fmax(hi, p->bar_base);
+    }
     if (!isfinite(lo) || !isfinite(hi))
         return;
     if (p->log_y) {
@@ -310,7 +316,7 @@ void gb_gp_yrange(FILE *f, const struct gb_plot *p)
               "lt 1 lc rgb '#f0f0f0' lw 1\n", f);
         return;
     }
-    if (p->y_fit && p->kind == GB_CHART_LINE) {
+    if ((p->y_fit && p->kind == GB_CHART_LINE) || p->has_bar_base) {
         double pad = hi > lo ? 0.08 * (hi - lo) : 0.01 * fabs(hi) + 1e-9;
         fprintf(f, "set yrange [%.10g:%.10g]\n", lo - pad, hi + pad);
         fputs("set format y '%g'\nset grid ytics back lt 1 lc rgb '#dcdcdc' lw 1\n", f);

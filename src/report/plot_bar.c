@@ -10,20 +10,10 @@
 
 static enum gb_status gb_gp_stacked(FILE *f, const struct gb_plot *p);
 
-enum gb_status gb_gp_bar(FILE *f, const struct gb_plot *p)
+/* The bars' datablock: one row per group, the label, then y, ylo, yhi of
+ * each series ('?' where the group lacks the series). */
+static void gb_gp_bar_block(FILE *f, const struct gb_plot *p)
 {
-    if (p->stacked)
-        return gb_gp_stacked(f, p);
-    size_t total = 0;
-    int any_ci = 0;
-    for (size_t s = 0; s < p->n_series; s++) {
-        total += p->series[s].n;
-        any_ci |= gb_series_has_ci(&p->series[s]);
-    }
-    if (total == 0 || p->cats.n == 0)
-        return gb_error_set(GB_ERR_USAGE, "plot %s has no bars", p->name);
-
-    /* One row per group: the label, then y, ylo, yhi of each series. */
     fputs("$bars << EOD\n", f);
     for (size_t g = 0; g < p->cats.n; g++) {
         gb_gp_field(f, p->cats.v[g]);
@@ -43,22 +33,11 @@ enum gb_status gb_gp_bar(FILE *f, const struct gb_plot *p)
         fputc('\n', f);
     }
     fputs("EOD\n", f);
-    gb_gp_common(f, p);
-    fputs("set style data histograms\n", f);
-    if (any_ci)
-        fputs("set style histogram errorbars gap 1.5 lw 1.5\n", f);
-    else
-        fputs("set style histogram clustered gap 1.5\n", f);
-    fputs("set style fill solid 0.85 border rgb '#303030'\nset boxwidth 0.92 relative\n", f);
-    fputs("set errorbars 1.2 lc rgb '#202020'\n", f);
-    /* Many groups: slanted or upright labels rather than overlapping ones. */
-    gb_gp_cat_tics(f, p, 0);
-    fprintf(f, "set xrange [-0.6:%zu.6]\n", p->cats.n - 1);
-    gb_gp_yrange(f, p);
-    gb_gp_refs(f, p);
-    gb_gp_key(f, p->n_series + p->n_refs);
+}
 
-    gb_gp_svg(f, p);
+/* The plot command of side-by-side bars from zero: gnuplot's histograms. */
+static void gb_gp_bar_histogram(FILE *f, const struct gb_plot *p, int any_ci)
+{
     fputs("plot ", f);
     for (size_t s = 0; s < p->n_series; s++) {
         size_t c = 2 + 3 * s;
@@ -70,6 +49,62 @@ enum gb_status gb_gp_bar(FILE *f, const struct gb_plot *p)
                     s ? "" : ":xtic(1)", s + 1);
         gb_gp_str(f, p->series[s].label);
     }
+}
+
+/* The plot command of bars from the plot's base (a ratio's 1): each bar a
+ * box from the base to its value, placed as a histogram would place it
+ * (group g at x = g, the series side by side), its interval over it. */
+static void gb_gp_bar_from_base(FILE *f, const struct gb_plot *p, int any_ci)
+{
+    double w = 1.0 / ((double)p->n_series + 1.5);
+    fprintf(f, "gb_lo(y) = y < %.10g ? y : %.10g\ngb_hi(y) = y > %.10g ? y : %.10g\n", p->bar_base,
+            p->bar_base, p->bar_base, p->bar_base);
+    fputs("plot ", f);
+    for (size_t s = 0; s < p->n_series; s++) {
+        size_t c = 2 + 3 * s;
+        double off = ((double)s - ((double)p->n_series - 1) / 2) * w, half = 0.46 * w;
+        fprintf(f, "%s$bars using ($0%+.6f):%zu:($0%+.6f):($0%+.6f):(gb_lo($%zu)):(gb_hi($%zu)) "
+                "with boxxyerror lt %zu title ", s ? ", \\\n     " : "", off, c, off - half, off + half, c, c,
+                s + 1);
+        gb_gp_str(f, p->series[s].label);
+        /* The interval as a whisker with caps (yerrorbars would leave a gap at the value). */
+        if (any_ci && gb_series_has_ci(&p->series[s]))
+            fprintf(f, ", \\\n     $bars using ($0%+.6f):%zu:%zu:%zu:%zu:(%.6f) with candlesticks whiskerbars 1 "
+                    "lw 1.5 lc rgb '#202020' notitle", off, c, c + 1, c + 2, c, 0.3 * w);
+    }
+}
+
+enum gb_status gb_gp_bar(FILE *f, const struct gb_plot *p)
+{
+    if (p->stacked)
+        return gb_gp_stacked(f, p);
+    size_t total = 0;
+    int any_ci = 0;
+    for (size_t s = 0; s < p->n_series; s++) {
+        total += p->series[s].n;
+        any_ci |= gb_series_has_ci(&p->series[s]);
+    }
+    if (total == 0 || p->cats.n == 0)
+        return gb_error_set(GB_ERR_USAGE, "plot %s has no bars", p->name);
+    gb_gp_bar_block(f, p);
+    gb_gp_common(f, p);
+    if (!p->has_bar_base)
+        fprintf(f, "set style data histograms\nset style histogram %s gap 1.5%s\n",
+                any_ci ? "errorbars" : "clustered", any_ci ? " lw 1.5" : "");
+    fputs("set style fill solid 0.85 border rgb '#303030'\nset boxwidth 0.92 relative\n", f);
+    fputs("set errorbars 1.2 lc rgb '#202020'\n", f);
+    /* Many groups: slanted or upright labels rather than overlapping ones. */
+    gb_gp_cat_tics(f, p, p->has_bar_base);
+    fprintf(f, "set xrange [-0.6:%zu.6]\n", p->cats.n - 1);
+    gb_gp_yrange(f, p);
+    gb_gp_refs(f, p);
+    gb_gp_key(f, p->n_series + p->n_refs);
+
+    gb_gp_svg(f, p);
+    if (p->has_bar_base)
+        gb_gp_bar_from_base(f, p, any_ci);
+    else
+        gb_gp_bar_histogram(f, p, any_ci);
     gb_gp_ref_keys(f, p);
     fputc('\n', f);
     return GB_OK;

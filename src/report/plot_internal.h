@@ -60,6 +60,8 @@ struct gb_plot {
     char *title, *subtitle, *x_label, *y_label;
     int log_x, log_y;
     int y_fit;                  /* linear y spans the data only, not from zero */
+    int has_bar_base;           /* bars start at bar_base (a ratio's 1), not at zero */
+    double bar_base;
     int x_mode;                 /* 0 unset, 1 numeric x, 2 categorical x */
     struct gb_series *series;
     size_t n_series;
@@ -124,8 +126,10 @@ int gb_series_has_ci(const struct gb_series *s);
  * types, border and tics, the wrapped title and the axis labels. */
 void gb_gp_common(FILE *f, const struct gb_plot *p);
 
-/* The y range of line and bar charts: data, error bars and reference lines,
- * from zero on a linear axis, with headroom for the labels of the lines. */
+/* The y range of line and bar charts: data, error bars, reference lines
+ * and the bars' base, from zero on a linear axis (spanning these alone for
+ * a y_fit line chart or bars from a base), with headroom for the labels of
+ * the lines. */
 void gb_gp_yrange(FILE *f, const struct gb_plot *p);
 
 /* Reference lines span the plot; they are named in the legend, not on the

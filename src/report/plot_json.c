@@ -85,6 +85,9 @@ json_t *gb_plot_json(const struct gb_plot *p)
                           "log_y", p->log_y);
     if (!o)
         return NULL;
+    /* Bars of a ratio start at their base (gb_plot_bar_base), not at zero. */
+    if (p->kind == GB_CHART_BAR && p->has_bar_base)
+        json_object_set_new(o, "bar_base", json_real(p->bar_base));
     if (p->kind == GB_CHART_HEAT)
         gb_plot_json_heat(p, o);
     else

@@ -320,6 +320,7 @@ enum gb_status gb_chart_speedup(const struct gb_run *run, const struct gb_chart_
     if ((st = gb_chart_plot_new(run, c, GB_CHART_BAR, &p)) != GB_OK)
         goto out;
     gb_plot_log(p, 0, c->log_y);
+    gb_plot_bar_base(p, 1.0);   /* a speedup: bars from 1, up for faster, down for slower */
     gb_plot_formats(p, formats);
     int ours, refs[GB_SP_MAX_REFS];
     /* The device is named under the title; the legend stays short. */

@@ -10,6 +10,7 @@ the page's test hook (#test) wrote into the DOM:
     cells) as its gnuplot script (.gp, written by the same report) holds,
     and a heat grid's best / 5% / 25% / failed marks as the script's;
   - every canvas has ink;
+  - the bars of a speedup chart start at 1 (up for a gain, down for a loss);
   - the CampProf calculator, driven with given inputs, shows the band of
     `gpubound camp predict` for the same inputs: the same configurations,
     the same numbers (full precision through --format csv) and the same
@@ -125,6 +126,8 @@ def check_report(run):
             fail("%s: chart %s has no mark" % (run, ch["name"]))
         if ch["kind"] != "speedup" and "(" + ch["name"] + "." not in md:
             fail("%s: chart %s is not one of report.md's" % (run, ch["name"]))
+        if ch["kind"] == "speedup" and ch.get("from_base") is not True:
+            fail("%s: chart %s: a speedup bar does not start at 1 (from_base %r)" % (run, ch["name"], ch.get("from_base")))
         exp = expected_marks(rdir, ch)
         got = {k: ch["kinds"][k] for k in ("best", "w5", "w25", "fail")} if ch["kind"] == "heat" else ch["marks"]
         if exp is not None and exp != got:

@@ -2,7 +2,7 @@
  * gb_plot_time_axis picks a unit from the data (ticks read as plain numbers,
  * the unit in the label, reference lines in it too); category labels stand
  * slanted or on end when they would overlap; a series that a later one
- * would hide is drawn around it. */
+ * would hide is drawn around it; bars of a ratio start at 1. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "gpubound/report.h"
+#include "report/report_internal.h"
 #include "test_runs.h"
 
 static char g_dir[64];
@@ -183,6 +186,43 @@ static void test_hidden_series(void **state)
     free(gp);
 }
 
+/* Bars of a ratio start at their base: a box from 1 to each value (down
+ * for one below 1), its interval over it, the axis spanning 1 and the data
+ * on a log axis and on a linear one (not from zero); the JSON of
+ * report.html carries the base. */
+static void test_bar_base(void **state)
+{
+    (void)state;
+    int s;
+    struct gb_plot *p = gb_plot_new(GB_CHART_BAR, "ratio_log", NULL);
+    gb_plot_log(p, 0, 1);
+    gb_plot_bar_base(p, 1.0);
+    assert_int_equal(gb_plot_series(p, "measured", &s), GB_OK);
+    assert_int_equal(gb_plot_bar(p, s, "gain", 1.08, 1.07, 1.09), GB_OK);
+    assert_int_equal(gb_plot_bar(p, s, "loss", 0.92, 0.91, 0.93), GB_OK);
+    char *gp = script_of(p, "ratio_log");
+    assert_null(strstr(gp, "histograms"));
+    assert_non_null(strstr(gp, "gb_lo(y) = y < 1 ? y : 1\ngb_hi(y) = y > 1 ? y : 1\n"));
+    assert_non_null(strstr(gp, "$bars using ($0+0.000000):2:($0-0.184000):($0+0.184000):(gb_lo($2)):(gb_hi($2)) "
+                               "with boxxyerror lt 1 title 'measured'"));
+    assert_non_null(strstr(gp, "$bars using ($0+0.000000):2:3:4:2:(0.120000) with candlesticks whiskerbars 1 "));
+    assert_non_null(strstr(gp, "set xtics nomirror scale 0 ('gain' 0, 'loss' 1)"));
+    assert_non_null(strstr(gp, "set yrange [0.56875:1.962]"));
+    free(gp);
+    /* Linear: the axis spans 0.91 .. 1.09 (and 1), not 0 .. 1.09. */
+    p = gb_plot_new(GB_CHART_BAR, "ratio_lin", NULL);
+    gb_plot_bar_base(p, 1.0);
+    assert_int_equal(gb_plot_series(p, "measured", &s), GB_OK);
+    assert_int_equal(gb_plot_bar(p, s, "gain", 1.08, 1.07, 1.09), GB_OK);
+    assert_int_equal(gb_plot_bar(p, s, "loss", 0.92, 0.91, 0.93), GB_OK);
+    json_t *j = gb_plot_json(p);
+    assert_true(json_real_value(json_object_get(j, "bar_base")) == 1.0);
+    json_decref(j);
+    gp = script_of(p, "ratio_lin");
+    assert_non_null(strstr(gp, "set yrange [0.8956:1.1044]"));
+    free(gp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -190,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_time_unit_log),
         cmocka_unit_test(test_category_labels),
         cmocka_unit_test(test_hidden_series),
+        cmocka_unit_test(test_bar_base),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

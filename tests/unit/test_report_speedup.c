@@ -292,6 +292,10 @@ static void test_chart_and_printed_tables(void **state)
     assert_non_null(strstr(gp, "title 'paper: Fermi GTX 480'"));
     assert_non_null(strstr(gp, "title 'paper: Tesla T10'"));
     assert_non_null(strstr(gp, "errorbars"));
+    /* Bars from 1 (no speedup), not from the log axis' bottom: a slowdown hangs below 1. */
+    assert_null(strstr(gp, "set style data histograms"));
+    assert_non_null(strstr(gp, "gb_lo(y) = y < 1 ? y : 1\n"));
+    assert_non_null(strstr(gp, ":(gb_lo($2)):(gb_hi($2)) with boxxyerror lt 1 title 'measured (95% CI)'"));
     /* The bank-conflict group: ours with its interval, then 2.5 and 18.95. */
     const struct gb_record *b = NULL, *i = NULL;
     for (size_t k = 0; k < run->n_records; k++) {

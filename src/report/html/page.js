@@ -162,6 +162,8 @@
       var c = COLOURS[si % COLOURS.length];
       var ds = {label: s.label, data: data, gbLo: lo, gbHi: hi, gbRec: recs, borderColor: c,
         backgroundColor: bar ? c + 'cc' : c, pointRadius: 3, borderWidth: 2, spanGaps: false};
+      /* Bars of a ratio grow from their base (1: no change), up or down, not from zero. */
+      if (bar && typeof p.bar_base === 'number') ds.base = p.bar_base;
       /* A series drawn as markers only (the points of a roofline) or as a line only (a roof). */
       if (!bar && s.style === 'points') ds.showLine = false;
       if (!bar && s.style === 'lines') ds.pointRadius = 0;
@@ -243,7 +245,8 @@
         },
         scales: {
           x: {type: xType, title: {display: !!p.x_label, text: p.x_label || ''}},
-          y: {type: p.log_y ? 'logarithmic' : 'linear', beginAtZero: !p.log_y, title: {display: !!p.y_label, text: p.y_label || ''}}
+          y: {type: p.log_y ? 'logarithmic' : 'linear', beginAtZero: !p.log_y && typeof p.bar_base !== 'number',
+            title: {display: !!p.y_label, text: p.y_label || ''}}
         }
       },
       plugins: [errorBars]
@@ -258,7 +261,19 @@
         if (v !== null && v !== undefined && !e.skip) marks++;
       });
     });
-    return {marks: marks, chart: chart};
+    return {marks: marks, chart: chart, from_base: barsFromBase(p, chart)};
+  }
+
+  /* For the test hook: whether every bar of a chart with a base starts there
+   * (its base pixel on the base value), null for other charts. */
+  function barsFromBase(p, chart) {
+    if (p.kind !== 'bar' || typeof p.bar_base !== 'number') return null;
+    var yb = chart.scales.y.getPixelForValue(p.bar_base);
+    return chart.data.datasets.every(function (ds, di) {
+      return ds.gbRef || chart.getDatasetMeta(di).data.every(function (e, k) {
+        return ds.data[k] === null || ds.data[k] === undefined || Math.abs(e.base - yb) <= 2;
+      });
+    });
   }
 
   /* ---- heat grids: a table of cells, the best marked ---- */
@@ -318,7 +333,7 @@
     var hi = cols.findIndex(function (c) { return /^(high|hi|interval high|to)/i.test(c); });
     if (si < 0) return {marks: 0};
     var p = {name: ch.name, kind: 'bar', title: ch.title, y_label: 'speedup', x_label: '', log_x: false, log_y: false,
-      cats: [], series: [{label: 'speedup (95% interval)', pts: []}], refs: [{label: 'no change', y: 1, unit: ''}]};
+      bar_base: 1, cats: [], series: [{label: 'speedup (95% interval)', pts: []}], refs: [{label: 'no change', y: 1, unit: ''}]};
     ch.table.rows.forEach(function (r, k) {
       p.cats.push(r.slice(0, si > 2 ? 2 : 1).filter(function (v) { return v; }).join(' '));
       p.series[0].pts.push([k, sortKey(r[si]), lo >= 0 ? sortKey(r[lo]) : null, hi >= 0 ? sortKey(r[hi]) : null, -1]);
@@ -342,7 +357,7 @@
       var box = el('div', {cls: 'chart chart-' + ch.kind, id: 'chart-' + ch.name});
       sec.appendChild(box);
       var r = drawChart(ch, box);
-      drawn.push({name: ch.name, kind: ch.kind, marks: r.marks, kinds: r.kinds});
+      drawn.push({name: ch.name, kind: ch.kind, marks: r.marks, kinds: r.kinds, from_base: r.from_base});
     });
     if (s.left_out) sec.appendChild(el('p', {cls: 'note', text: s.left_out + ' more chart(s) of this suite are not in this report (gpubound report RUN_DIR --all-charts).'}));
     return sec;
