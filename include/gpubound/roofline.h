@@ -118,8 +118,8 @@ GB_API void gb_ceilings_guide(const struct gb_device_info *d, struct gb_ceilings
 
 /* The roofs measured by `run` (every ok record of a roof bench; the largest
  * rate per roof), with the guide figures where the run measured nothing.
- * GB_ERR_USAGE (with what to record) when the run has no device or no
- * record of any roof bench. */
+ * GB_ERR_FORMAT (with what to record) when the run has no device or no
+ * record of any roof bench: not the ceilings run it was given as. */
 GB_API enum gb_status gb_ceilings_from_run(const struct gb_run *run, struct gb_ceilings *c);
 
 /* Fits the launch overhead line through n points (blocks v[i], median

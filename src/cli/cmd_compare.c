@@ -185,8 +185,15 @@ static int gb_cmp_check_fleet(const struct gb_cmp_args *a, const struct gb_cmp_r
 {
     int fleet[2][2] = {{0, 0}, {0, 0}}; /* [side][is fleet]: runs */
     for (int k = 0; k < 2; k++)
-        for (int i = 0; i < R->n[k]; i++)
-            fleet[k][gb_cmp_fleet_size(R->run[k][i]) > 0]++;
+        for (int i = 0; i < R->n[k]; i++) {
+            const struct gb_run *run = R->run[k][i];
+            if (run->n_records == 0) /* neither a fleet run nor one GPU's: no data to compare */
+                return gb_cli_fail(gb_error_set(GB_ERR_FORMAT, "%s run %s holds no record (%s is empty): nothing "
+                                                "to compare; give a run that measured points", k ? "NEW" : "BASE",
+                                                run->dir, run->records_file),
+                                   "compare", NULL);
+            fleet[k][gb_cmp_fleet_size(run) > 0]++;
+        }
     for (int k = 0; k < 2; k++)
         if (fleet[k][1] && (fleet[k][0] || fleet[!k][0]))
             return gb_cli_usage("compare", "%s '%s' holds a fleet run (%d GPUs) and %s is not one: fleet runs are "

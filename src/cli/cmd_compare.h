@@ -41,7 +41,8 @@
     "measured record whose median or interval reaches 0 or that keeps a sample of 0 (exit 1,\n" \
     "file and field named); a side that gives one run twice, by the same directory or a copy\n" \
     "of it (the same host, start, finish, command line and GPU in run.json), or a fleet run\n" \
-    "against a run that is not one (exit 2); and runs without a matched point (exit 1).\n"    \
+    "against a run that is not one (exit 2); a run that holds no record, and runs without a\n" \
+    "matched point (exit 1).\n"                                                               \
     "A point without enough samples for an interval at alpha is 'no change' (its note says so).\n" \
     "Exit 0, or 1 with --fail-on-regression as above; 1 when a run cannot be read or no point\n" \
     "matches; 2 on a usage error.\n"                                                          \

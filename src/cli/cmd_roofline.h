@@ -23,6 +23,8 @@
     "level nor below operations / the pipe's rate), and the attained fraction of it; a point\n"      \
     "faster than a roof allows is flagged 'above measured roof'. Without counters: the spec's\n"     \
     "bytes and flops with the DRAM roof only. No GPU needed.\n"                                       \
+    "Exit 0 on success; 1 when RUN or the --ceilings run cannot be read (missing, damaged) or\n"     \
+    "the ceilings run measured no roof; 2 on a usage error.\n"                                       \
     "Example: gpubound roofline data/h200/examples-counters-2026-11-23/sgemm --ceilings \\\n"       \
     "         data/h200/ceilings-2026-11-26 --out /tmp/rl\n"
 

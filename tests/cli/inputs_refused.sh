@@ -16,6 +16,19 @@ copy_run() { # copy_run NAME FIXTURE
     cp -r "$2" "$TMP/$1"
     rm -rf "$TMP/$1/report"
 }
+# expect_after_warnings CODE PATTERN ARGS...: as expect, with "warning:"
+# lines allowed before the one error line.
+expect_after_warnings() {
+    local code=$1 pat=$2
+    shift 2
+    run_gb "$@"
+    local errs
+    errs=$(printf '%s\n' "$ERR" | grep -v '^warning: ' | grep -c .)
+    if [ "$RC" != "$code" ]; then bad "gpubound $* exited $RC, expected $code"
+    elif [ "$errs" != 1 ]; then bad "gpubound $*: $errs error lines, expected one"
+    elif ! printf '%s\n' "$ERR" | grep -v '^warning: ' | grep -Eq -- "$pat"; then bad "gpubound $*: no '$pat'"
+    else ok; fi
+}
 # expect_none PATH...: none of the paths exists.
 expect_none() {
     for p in "$@"; do
@@ -74,6 +87,22 @@ if [ "$RC" = 0 ] && [ "$(printf '%s\n' "$ERR" | grep -c '^warning:')" = 1 ] &&
 else bad "a newline in an axis value: one escaped warning line"; fi
 expect 2 'unknown option .--x\\ny.' report "$TMP/nl" "--x
 y"
+
+# ---- damaged or wrong input is exit 1 in every command ----
+PAT="$GB_SRC/tests/data/runs/patterns-fixture"
+expect 1 'patterns-fixture measured no roof' roofline "$BW" --ceilings "$PAT"
+expect 1 'patterns-fixture measured no roof' report "$BW" --ceilings "$PAT" --out "$TMP/noroof-report"
+copy_run emptyceil "$CEIL"
+: >"$TMP/emptyceil/results.json"
+expect_after_warnings 1 'emptyceil measured no roof' roofline "$BW" --ceilings "$TMP/emptyceil"
+expect 1 'nul/results.json:1:1: a damaged record' roofline "$BW" --ceilings "$TMP/nul"
+expect 1 'nul/results.json:1:1: a damaged record' report "$BW" --ceilings "$TMP/nul" --out "$TMP/nulceil-report"
+expect_none "$TMP/noroof-report" "$TMP/nulceil-report"
+FLEET="$GB_SRC/data/h200/fleet-2026-11-23/fleet2"
+copy_run emptyfleet "$FLEET"
+: >"$TMP/emptyfleet/results.json"
+expect_after_warnings 1 'NEW run .*emptyfleet holds no record .*: nothing to compare' compare "$FLEET" "$TMP/emptyfleet"
+expect_after_warnings 1 'BASE run .*emptyfleet holds no record' compare "$TMP/emptyfleet" "$FLEET"
 
 # ---- import: what it writes is what a run may hold ----
 KT="$GB_SRC/tests/data/kt/cache.json"

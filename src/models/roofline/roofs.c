@@ -287,7 +287,7 @@ enum gb_status gb_ceilings_from_run(const struct gb_run *run, struct gb_ceilings
 {
     int any = 0;
     if (!run->info.has_device)
-        return gb_error_set(GB_ERR_USAGE, "%s has no device in its run.json: its rates cannot be placed", run->dir);
+        return gb_error_set(GB_ERR_FORMAT, "%s has no device in its run.json: its rates cannot be placed", run->dir);
     gb_ceilings_guide(&run->info.device, c);
     for (size_t i = 0; i < run->n_records; i++) {
         const struct gb_record *r = &run->records[i];
@@ -303,8 +303,8 @@ enum gb_status gb_ceilings_from_run(const struct gb_run *run, struct gb_ceilings
             gb_record_label(r, c->best[roof], sizeof c->best[roof]);
         }
     }
-    if (!any)
-        return gb_error_set(GB_ERR_USAGE,
+    if (!any) /* the run holds no roof: bad data for a ceilings run (exit 1) */
+        return gb_error_set(GB_ERR_FORMAT,
                             "%s measured no roof: record one with 'gpubound run ceilings bandwidth/read "
                             "throughput/arith --set op=ffma,dfma,imul,__sinf --set mode=tput --out DIR'",
                             run->dir);
