@@ -5,6 +5,7 @@
  * (gpu/nvrtc_info.h); each configuration's occupancy comes from the
  * calculator with the target's limits. */
 #include <getopt.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,8 +52,9 @@ struct ck_row {
     size_t job;
     int expr;
     char kernel[GB_KERNEL_NAME_LEN];
-    unsigned block[3], smem;
+    unsigned grid[3], block[3], smem;
     long max_smem;
+    char cannot[160];                         /* why it cannot launch on the target; "" when it can */
 };
 
 /* The first refused point of a bench, and how many more there are. */
@@ -82,6 +84,7 @@ struct ck_args {
     const char *spec, *arch;
     const char *sets[CK_MAX_SETS];
     int n_sets, quick;
+    long max_points;
     enum gb_format fmt;
 };
 
@@ -158,7 +161,7 @@ static void ck_add_row(struct ck *c, const struct gb_spec_bench *b, const char *
                        int expr, const struct gb_spec_values *pv)
 {
     struct ck_row *r = &c->rows[c->n_rows];
-    const unsigned *blk = ref ? pv->ref_block : pv->block;
+    const unsigned *blk = ref ? pv->ref_block : pv->block, *grid = ref ? pv->ref_grid : pv->grid;
     unsigned smem = ref ? pv->ref_smem : pv->smem;
     /* A reference is listed once per module and launch. */
     for (size_t i = 0; ref && i < c->n_rows; i++)
@@ -173,6 +176,7 @@ static void ck_add_row(struct ck *c, const struct gb_spec_bench *b, const char *
     snprintf(r->label, sizeof r->label, "%s", label);
     snprintf(r->kernel, sizeof r->kernel, "%s", ref ? pv->ref_kernel : pv->kernel);
     memcpy(r->block, blk, sizeof r->block);
+    memcpy(r->grid, grid, sizeof r->grid);
     r->smem = smem;
     r->max_smem = ref ? pv->ref_max_smem : pv->max_smem;
     c->n_rows++;
@@ -356,23 +360,99 @@ static const struct gb_kernel_res *ck_res(struct ck *c, const struct ck_row *r, 
     return res;
 }
 
-static enum gb_status ck_occupancy_cells(struct gb_table *t, const struct ck *c, const struct ck_row *r,
-                                         const struct gb_kernel_res *res)
+/* Row r's occupancy on the target; *threads its block's threads. */
+static enum gb_status ck_occupancy(const struct ck *c, const struct ck_row *r, const struct gb_kernel_res *res,
+                                   long long *threads, struct gb_occupancy_result *o)
 {
+    *threads = (long long)r->block[0] * r->block[1] * r->block[2];
     struct gb_occupancy_input in = {
-        .threads_per_block = (int)(r->block[0] * r->block[1] * r->block[2]),
+        .threads_per_block = *threads > INT_MAX ? INT_MAX : (int)*threads,
         .regs_per_thread = res->regs,
         .static_smem_bytes = (int)res->smem,
         .dyn_smem_bytes = (int)r->smem,
         .max_dyn_smem_bytes = r->max_smem < 0 ? GB_OCC_MAX_DYN_UNSET : (int)r->max_smem,
         .carveout_pct = -1,
     };
+    if (*threads < 1)
+        return gb_error_set(GB_ERR_USAGE, "an empty block");
+    return gb_occupancy_compute(&c->dev, &in, o);
+}
+
+/* Dimension i of `what` (block or grid), `v`, against the target's `max`:
+ * 1 with the reason in `why` when the driver would refuse it. */
+static int ck_dim_refused(char *why, size_t n, const char *what, int i, unsigned v, int max, const char *arch)
+{
+    if (v < 1)
+        snprintf(why, n, "an empty %s (%s[%d] = 0)", what, what, i);
+    else if (v > (unsigned)max)
+        snprintf(why, n, "%s[%d] = %u, over the %d that %s allows", what, i, v, max, arch);
+    else
+        return 0;
+    return 1;
+}
+
+/* Why row r cannot launch on the target (the driver would refuse it), into
+ * r->cannot; "" when it can: an empty block or grid, a dimension or a
+ * block's threads over the target's limits, no block that fits an SM. */
+static void ck_launch_check(const struct ck *c, struct ck_row *r, const struct gb_kernel_res *res)
+{
+    const struct gb_device_info *d = &c->dev;
     struct gb_occupancy_result o;
+    long long threads;
+    enum gb_status st = ck_occupancy(c, r, res, &threads, &o);
+    size_t n = sizeof r->cannot;
+    r->cannot[0] = '\0';
+    for (int i = 0; i < 3; i++)
+        if (ck_dim_refused(r->cannot, n, "block", i, r->block[i], d->max_block_dim[i], c->arch) ||
+            ck_dim_refused(r->cannot, n, "grid", i, r->grid[i], d->max_grid_dim[i], c->arch))
+            return;
+    if (threads > d->max_threads_per_block)
+        snprintf(r->cannot, n, "%lld threads per block, over the %d that %s allows", threads,
+                 d->max_threads_per_block, c->arch);
+    else if (st != GB_OK)
+        snprintf(r->cannot, n, "%s", gb_error_message());
+    else if (!o.active_blocks)
+        snprintf(r->cannot, n, "no block fits an SM of %s (the %s limit)", c->arch, gb_occupancy_limit_name(o.limit));
+}
+
+/* Every row's launch checked; one line per bench and role whose rows
+ * cannot launch: the first such configuration, and how many more. */
+static void ck_report_unlaunchable(struct ck *c)
+{
+    char *told = calloc(c->n_rows + 1, 1), more[64];
+    const char *why;
+    for (size_t i = 0; i < c->n_rows; i++) {
+        const struct gb_kernel_res *res = ck_res(c, &c->rows[i], &why);
+        if (res)
+            ck_launch_check(c, &c->rows[i], res);
+    }
+    for (size_t i = 0; told && i < c->n_rows; i++) {
+        const struct ck_row *r = &c->rows[i];
+        int n = 0;
+        if (!r->cannot[0] || told[i])
+            continue;
+        for (size_t k = i + 1; k < c->n_rows; k++)
+            if (!told[k] && c->rows[k].cannot[0] && c->rows[k].b == r->b && c->rows[k].ref == r->ref)
+                told[k] = 1, n++;
+        snprintf(more, sizeof more, n ? " (and %d more configuration%s)" : "", n, n > 1 ? "s" : "");
+        fprintf(stderr, "gpubound check: %s/%s at %s%s%s: cannot launch on %s: %s; change the spec's launch or "
+                        "leave such values out (--set, the axes' values or restrictions)\n",
+                r->b->spec->suite, r->b->name, r->label, r->ref ? " (reference)" : "", more, c->arch, r->cannot);
+        c->failed = 1;
+    }
+    free(told);
+}
+
+static enum gb_status ck_occupancy_cells(struct gb_table *t, const struct ck *c, const struct ck_row *r,
+                                         const struct gb_kernel_res *res)
+{
+    struct gb_occupancy_result o;
+    long long threads;
     enum gb_status st;
-    if (in.threads_per_block < 1 || gb_occupancy_compute(&c->dev, &in, &o) != GB_OK) {
+    if (ck_occupancy(c, r, res, &threads, &o) != GB_OK) {
         if ((st = gb_table_cell_empty(t)) || (st = gb_table_cell_empty(t)))
             return st;
-        return gb_table_cell_text(t, in.threads_per_block < 1 ? "empty block" : gb_error_message());
+        return gb_table_cell_text(t, threads < 1 ? "empty block" : gb_error_message());
     }
     if ((st = gb_table_cell_int(t, o.active_warps)) || (st = gb_table_cell_num(t, o.occupancy, 3)))
         return st;
@@ -402,7 +482,7 @@ static enum gb_status ck_row_cells(struct gb_table *t, struct ck *c, const struc
         (st = gb_table_cell_int(t, res->spill_loads)) || (st = gb_table_cell_int(t, res->stack_frame)) ||
         (st = gb_table_cell_int(t, res->smem)) || (st = ck_occupancy_cells(t, c, r, res)))
         return st;
-    return gb_table_cell_text(t, "ok");
+    return gb_table_cell_text(t, r->cannot[0] ? "cannot launch" : "ok");
 }
 
 static enum gb_status ck_print(struct ck *c, enum gb_format fmt)
@@ -453,12 +533,15 @@ static int ck_parse(int argc, char **argv, struct ck_args *a)
 {
     static const struct option lo[] = {{"arch", required_argument, NULL, 'a'}, {"quick", no_argument, NULL, 'q'},
                                        {"set", required_argument, NULL, 's'}, {"format", required_argument, NULL, 'f'},
-                                       {NULL, 0, NULL, 0}};
+                                       {"max-points", required_argument, NULL, 'P'}, {NULL, 0, NULL, 0}};
     int o;
     memset(a, 0, sizeof *a);
+    a->max_points = GB_PLAN_MAX_POINTS;
     gb_cli_getopt_reset();
     while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-        if (o == 'a')
+        if (o == 'P' && (a->max_points = gb_cli_parse_long(CMD, "--max-points", optarg, 1, GB_PLAN_MAX_POINTS_CAP)) < 0)
+            return GB_EXIT_USAGE;
+        else if (o == 'a')
             a->arch = optarg;
         else if (o == 'q')
             a->quick = 1;
@@ -468,7 +551,7 @@ static int ck_parse(int argc, char **argv, struct ck_args *a)
             return gb_cli_usage(CMD, "at most %d --set options", CK_MAX_SETS);
         else if (o == 'f' && gb_format_parse(optarg, &a->fmt) != GB_OK)
             return gb_cli_usage(CMD, "--format takes table, csv or json, not '%s'", optarg);
-        else if (o != 'f')
+        else if (o != 'f' && o != 'P')
             return gb_cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
     }
     if (optind != argc - 1)
@@ -500,7 +583,7 @@ static int ck_target(const struct ck_args *a, struct ck *c)
 /* Evaluates every point and lists the modules; -1, or the exit code. */
 static int ck_plan(struct ck *c, const struct ck_args *a, const char *sel, struct gb_plan *plan)
 {
-    enum gb_status st = gb_plan_build(&sel, 1, a->sets, a->n_sets, a->quick, plan);
+    enum gb_status st = gb_plan_build_max(&sel, 1, a->sets, a->n_sets, a->quick, (size_t)a->max_points, plan);
     if (st != GB_OK)
         return gb_cli_fail(st, CMD, NULL);
     c->cap = 2 * plan->n + 1;
@@ -542,6 +625,7 @@ int gb_cmd_check(int argc, char **argv)
     ck_report_refused(&c);
     ck_compile_all(&c);
     ck_report_failures(&c);
+    ck_report_unlaunchable(&c);
     if ((st = ck_print(&c, a.fmt)) != GB_OK) {
         rc = gb_cli_fail(st, CMD, NULL);
         goto out;

@@ -33,21 +33,27 @@ const struct gb_cmd gb_commands[] = {
      "Example: gpubound list bandwidth\n"
      "Example: gpubound list tests/data/specs/saxpy/spec.json\n", NULL},
     {"check", gb_cmd_check, "a kernel spec checked without a GPU: every point evaluated, every configuration compiled",
-     "gpubound check SPEC.json [--arch sm_XX] [--quick] [--set AXIS=V ...] [--format FMT]",
+     "gpubound check SPEC.json [--arch sm_XX] [--quick] [--set AXIS=V ...] [--max-points N] [--format FMT]",
      "  --arch sm_XX        the architecture to compile for and whose limits the occupancy uses\n"
      "                      (default: GPU 0's when there is one, else sm_90)\n"
      "  --quick             the spec's quick axis values\n"
      "  --set AXIS=V1,V2    the points, as for run (repeatable)\n"
+     "  --max-points N      refuse a plan of more than N points, as run does (default 100000,\n"
+     "                      at most 1000000)\n"
      "  --format FMT        table, csv or json on stdout (default table)\n"
      "Every point of every bench is evaluated (defines, grid, block, shared memory, counts,\n"
      "scalars, bytes, flops and the reference's launch); every distinct module is compiled with\n"
      "NVRTC and ptxas's report (-Xptxas=-v) gives each kernel's registers, spill stores and\n"
      "loads, stack frame and static shared memory; active warps per SM and occupancy come from\n"
      "the occupancy calculator with the target's limits. One row per configuration (and one per\n"
-     "reference launch); a module that fails prints its first error line and NVRTC's log.\n"
-     "Exit 0 when every point evaluates and every configuration compiles; 2 when the spec is\n"
-     "broken (an expression refused, a restriction that leaves no point, a kernel name that names\n"
-     "no __global__ function), one line each; 1 when a configuration fails to compile.\n"
+     "reference launch); a module that fails prints its first error line and NVRTC's log. A\n"
+     "configuration the target cannot launch (an empty block or grid, a dimension or a block's\n"
+     "threads over its limits, no block that fits an SM) has the status 'cannot launch' and one\n"
+     "line per bench on stderr (the first such configuration, how many more, and why).\n"
+     "Exit 0 when every point evaluates and every configuration compiles and can launch; 2 when\n"
+     "the spec is broken (an expression refused, a restriction that leaves no point, a kernel\n"
+     "name that names no __global__ function), one line each; 1 when a configuration fails to\n"
+     "compile or cannot launch on the target.\n"
      "Example: gpubound check tests/data/specs/saxpy/spec.json --quick\n"
      "Example: gpubound check examples/sgemm/spec.json --arch sm_80 --format csv\n", NULL},
     {"run", gb_cmd_run, "measure suites and record them in a run directory",

@@ -53,7 +53,7 @@ static enum gb_status gb_plan_check_size(const struct gb_suite *s, const struct 
                             "the axes' values), more than --max-points %zu; narrow the --set "
                             "ranges%s", s->name, b->name,
                             prod == SIZE_MAX ? "over " : "", prod == SIZE_MAX ? SIZE_MAX : planned + prod,
-                            max_points, max_points < GB_PLAN_MAX_POINTS_CAP ? " or raise --max-points" : "");
+                            max_points, max_points < GB_PLAN_MAX_POINTS_CAP ? " or raise --max-points (run and check take it)" : "");
     return GB_OK;
 }
 

@@ -104,6 +104,31 @@ copy_run emptyfleet "$FLEET"
 expect_after_warnings 1 'NEW run .*emptyfleet holds no record .*: nothing to compare' compare "$FLEET" "$TMP/emptyfleet"
 expect_after_warnings 1 'BASE run .*emptyfleet holds no record' compare "$TMP/emptyfleet" "$FLEET"
 
+# ---- check: a configuration the target cannot launch fails the check ----
+run_gb check "$SAXPY" --quick --arch sm_90
+if [ "$RC" != 0 ] && printf '%s\n' "$ERR" | grep -q 'NVRTC'; then
+    skip 6 "NVRTC is not installed: $ERR"
+else
+    expect 1 '^gpubound check: saxpy/saxpy at block_size_x=2048 elems_per_thread=1 n=1000000: cannot launch on sm_90: block\[0\] = 2048, over the 1024 that sm_90 allows' \
+        check "$SAXPY" --quick --arch sm_90 --set block_size_x=2048
+    if printf '%s\n' "$OUT" | grep -q '^saxpy/saxpy .*block_size_x=2048 .* saxpy  *kernel .*cannot launch$'; then ok
+    else bad "check: the row of a block of 2048 threads says cannot launch"; fi
+    rm -rf "$TMP/sp0" && cp -r "$(dirname "$SAXPY")" "$TMP/sp0"
+    python3 - "$TMP/sp0/spec.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["benches"][0]["block"] = ["0"]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+    expect 1 'saxpy/saxpy at block_size_x=128 .*\(and 3 more configurations\): cannot launch on sm_90: an empty block \(block\[0\] = 0\)' \
+        check "$TMP/sp0/spec.json" --quick --arch sm_90
+    # The cap on the plan: check takes --max-points, as its message says.
+    expect 2 'the run would plan 4 points .*more than --max-points 2; narrow the --set ranges or raise --max-points' \
+        check "$SAXPY" --quick --arch sm_90 --max-points 2
+    expect 0 '' check "$SAXPY" --quick --arch sm_90 --max-points 8
+    expect 2 '--max-points needs an integer from 1 to 1000000' check "$SAXPY" --quick --max-points 0
+fi
+
 # ---- import: what it writes is what a run may hold ----
 KT="$GB_SRC/tests/data/kt/cache.json"
 ktcache() { # ktcache OUT PYTHON-STATEMENT (on c, the cache)
