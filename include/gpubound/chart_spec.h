@@ -138,16 +138,23 @@ struct gb_chart_spec {
 /* How a run's findings (report.h, gb_report_findings) compare the benches
  * of one suite: the suite declares it beside its charts, so that the report
  * runs every suite's rule without knowing the suite. A zeroed rule ranks
- * each bench's records by GB/s where they move bytes, else by time. */
+ * each bench's records by the rate of their work, GFLOP/s where they count
+ * flops, else GB/s where they move bytes, else by time, all in one set. A
+ * suite that declares no rule (a kernel spec) gets {.per_problem = 1}. */
 struct gb_findings_rule {
     const char *where[2];     /* "axis=value": the configurations compared (when present) */
     const char *at_max;       /* compare at the largest value of this axis only */
     /* Rank by the first of these metrics a bench records (higher is better),
-     * over the records that have it; none: GB/s, else time. metric_units[i]
+     * over the records that have it; none: GFLOP/s, else GB/s, else time. metric_units[i]
      * follows a value of metrics[i] (" ops/clock/SM"); NULL: nothing. */
     const char *metrics[2];
     const char *metric_units[2];
-    int by_time;              /* rank by time even where GB/s is recorded */
+    int by_time;              /* rank by time even where GFLOP/s or GB/s is recorded */
+    /* Rank the configurations of each problem apart, a line each: an axis
+     * that alone changes the work a record does (its bytes or flops per
+     * launch), other than block_size_* and occupancy_*, sets the problem
+     * (a GEMM's n), so that no size is ranked against another. */
+    int per_problem;
     int peak;                 /* say the highest GB/s against the device's theoretical peak */
     /* Rank by the ratio of the median times at two values of this axis
      * instead (pair_num over pair_den, same bench and other axes), named

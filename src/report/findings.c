@@ -15,8 +15,9 @@
 #include "gpubound/report.h"
 #include "report_internal.h"
 
-/* The rule of a suite that declares none. */
-static const struct gb_findings_rule gb_rule_default = {0};
+/* The rule of a suite that declares none (a kernel spec's): its records
+ * ranked by their work's rate within each problem size. */
+static const struct gb_findings_rule gb_rule_default = {.per_problem = 1};
 
 /* ---- the line list ---- */
 
@@ -84,6 +85,10 @@ static double gb_max_at(const struct gb_findings_rule *rule, const struct gb_run
 
 /* ---- values ---- */
 
+/* What a bench's records are ranked by: a metric of the rule's, the rate of
+ * the work they do (GFLOP/s where they count flops, else GB/s), or time. */
+enum gb_rate { GB_RATE_METRIC, GB_RATE_GFLOPS, GB_RATE_GBS, GB_RATE_TIME };
+
 /* The metric a bench is ranked by: the first of the rule's that one of its
  * records has; NULL for none. */
 static const char *gb_metric_of(const struct gb_findings_rule *rule, const struct gb_run *run,
@@ -99,28 +104,44 @@ static const char *gb_metric_of(const struct gb_findings_rule *rule, const struc
     return NULL;
 }
 
-/* The value a record is ranked by (NaN: not ranked), and whether higher is better. */
-static double gb_value(const struct gb_findings_rule *rule, const char *metric,
-                       const struct gb_record *r, int *higher)
+/* The rate of a bench without a metric: unless the rule ranks by time,
+ * GFLOP/s where one of its records counts flops (a GEMM moves few bytes for
+ * its work), else GB/s where one moves bytes; else time. */
+static enum gb_rate gb_rate_of(const struct gb_findings_rule *rule, const struct gb_run *run,
+                               const char *suite, const char *bench)
 {
-    *higher = 1;
-    if (metric)
-        return gb_record_metric(r, metric, NAN);
-    if (r->bw_gbs > 0 && !rule->by_time)
-        return r->bw_gbs;
-    *higher = 0;
+    int flops = 0, bytes = 0;
+    for (size_t i = 0; i < run->n_records && !rule->by_time; i++) {
+        const struct gb_record *r = &run->records[i];
+        if (r->status == GB_REC_OK && !strcmp(r->suite, suite) && !strcmp(r->bench, bench)) {
+            flops |= r->gflops > 0;
+            bytes |= r->bw_gbs > 0;
+        }
+    }
+    return flops ? GB_RATE_GFLOPS : bytes ? GB_RATE_GBS : GB_RATE_TIME;
+}
+
+/* The value a record is ranked by (NaN: not ranked), and whether higher is better. */
+static double gb_value(enum gb_rate rate, const char *metric, const struct gb_record *r, int *higher)
+{
+    *higher = rate != GB_RATE_TIME;
+    switch (rate) {
+    case GB_RATE_METRIC: return gb_record_metric(r, metric, NAN);
+    case GB_RATE_GFLOPS: return r->gflops > 0 ? r->gflops : NAN;
+    case GB_RATE_GBS: return r->bw_gbs > 0 ? r->bw_gbs : NAN;
+    case GB_RATE_TIME: break;
+    }
     return r->time_ns.median;
 }
 
-static const char *gb_unit(const struct gb_findings_rule *rule, const char *metric,
-                           const struct gb_record *r)
+static const char *gb_unit(const struct gb_findings_rule *rule, enum gb_rate rate, const char *metric)
 {
     if (rule->pair_axis)
         return "";
-    for (int m = 0; metric && m < 2; m++)
+    for (int m = 0; rate == GB_RATE_METRIC && m < 2; m++)
         if (rule->metrics[m] && !strcmp(metric, rule->metrics[m]))
             return rule->metric_units[m] ? rule->metric_units[m] : "";
-    return r->bw_gbs > 0 && !rule->by_time ? " GB/s" : " us";
+    return rate == GB_RATE_GFLOPS ? " GFLOP/s" : rate == GB_RATE_GBS ? " GB/s" : " us";
 }
 
 /* A value as shown: times in microseconds. */
@@ -179,11 +200,24 @@ static const struct gb_record *gb_partner(const struct gb_run *run, const struct
 
 struct gb_pick {
     const char *metric;
+    enum gb_rate rate;
     size_t *idx;       /* the compared records (for a pair rule: the numerators with a partner) */
     double *val;
     size_t n, best, worst;
     int higher;
 };
+
+/* The best and the worst of p's values. */
+static void gb_pick_extremes(struct gb_pick *p)
+{
+    p->best = p->worst = 0;
+    for (size_t k = 0; k < p->n; k++) {
+        int better = p->higher ? p->val[k] > p->val[p->best] : p->val[k] < p->val[p->best];
+        int worse = p->higher ? p->val[k] < p->val[p->worst] : p->val[k] > p->val[p->worst];
+        p->best = better ? k : p->best;
+        p->worst = worse ? k : p->worst;
+    }
+}
 
 static enum gb_status gb_pick_bench(const struct gb_run *run, const struct gb_findings_rule *rule,
                                     const char *suite, const char *bench, struct gb_pick *p)
@@ -192,6 +226,7 @@ static enum gb_status gb_pick_bench(const struct gb_run *run, const struct gb_fi
     memset(p, 0, sizeof *p);
     p->higher = 1;
     p->metric = gb_metric_of(rule, run, suite, bench);
+    p->rate = p->metric ? GB_RATE_METRIC : gb_rate_of(rule, run, suite, bench);
     if (!(p->idx = malloc(run->n_records * sizeof *p->idx + 1)) ||
         !(p->val = malloc(run->n_records * sizeof *p->val + 1)))
         return gb_error_set(GB_ERR_NOMEM, "out of memory for the findings");
@@ -207,28 +242,23 @@ static enum gb_status gb_pick_bench(const struct gb_run *run, const struct gb_fi
                 continue;
             v = r->time_ns.median / q->time_ns.median;
         } else {
-            v = gb_value(rule, p->metric, r, &p->higher);
+            v = gb_value(p->rate, p->metric, r, &p->higher);
             if (isnan(v))
                 continue;
         }
         p->idx[p->n] = i;
         p->val[p->n++] = v;
     }
-    for (size_t k = 0; k < p->n; k++) {
-        int better = p->higher ? p->val[k] > p->val[p->best] : p->val[k] < p->val[p->best];
-        int worse = p->higher ? p->val[k] < p->val[p->worst] : p->val[k] > p->val[p->worst];
-        p->best = better ? k : p->best;
-        p->worst = worse ? k : p->worst;
-    }
     return GB_OK;
 }
 
+/* The line of a bench's compared records (of one problem: `bench` is then
+ * "tiled at n=512"). */
 static enum gb_status gb_bench_line(const struct gb_run *run, const struct gb_findings_rule *rule,
                                     const char *bench, const struct gb_pick *p, struct gb_findings *out)
 {
     char best[256], worst[256], bv[32], wv[32], ratio[32];
-    const struct gb_record *rb = &run->records[p->idx[p->best]];
-    const char *unit = gb_unit(rule, p->metric, rb);
+    const char *unit = gb_unit(rule, p->rate, p->metric);
     gb_config(run, p->idx, p->n, p->best, rule->pair_axis, best, sizeof best);
     gb_config(run, p->idx, p->n, p->worst, rule->pair_axis, worst, sizeof worst);
     gb_format_num(bv, sizeof bv, rule->pair_axis ? p->val[p->best] : gb_shown(p->val[p->best], p->higher), 4);
@@ -243,6 +273,135 @@ static enum gb_status gb_bench_line(const struct gb_run *run, const struct gb_fi
                        rule->pair_what, wv, worst, bv, best, p->n);
     return gb_line(out, "%s: best %s%s (%s), worst %s%s (%s): %s x apart, over %zu configurations",
                    bench, bv, unit, best, wv, unit, worst, ratio, p->n);
+}
+
+/* ---- problems: configurations are compared within one problem ---- */
+
+#define GB_MAX_PROBLEM_AXES 8
+
+/* The axes that set a bench's problem (its size), not its configuration. */
+struct gb_problem_axes {
+    const char *name[GB_MAX_PROBLEM_AXES];
+    size_t n;
+};
+
+static int gb_differs(double x, double y)
+{
+    return !(x == y) && !(isnan(x) && isnan(y));
+}
+
+/* Whether a and b agree on every axis but `axis`, and differ there. */
+static int gb_differ_only_in(const struct gb_record *a, const struct gb_record *b, const char *axis)
+{
+    int differs = 0;
+    if (a->n_axes != b->n_axes)
+        return 0;
+    for (int i = 0; i < a->n_axes; i++) {
+        const char *v = gb_record_axis(b, a->axes[i].name);
+        if (v && strcmp(v, a->axes[i].value) == 0)
+            continue;
+        if (!v || strcmp(a->axes[i].name, axis) != 0)
+            return 0;
+        differs = 1;
+    }
+    return differs;
+}
+
+/* Whether `axis` sets the problem: two compared records that differ only
+ * there do different work (bytes or flops per launch), as two sizes of a
+ * problem do and two configurations of one do not. */
+static int gb_is_problem_axis(const struct gb_run *run, const struct gb_pick *p, const char *axis)
+{
+    for (size_t j = 0; j < p->n; j++)
+        for (size_t k = j + 1; k < p->n; k++) {
+            const struct gb_record *a = &run->records[p->idx[j]], *b = &run->records[p->idx[k]];
+            if (gb_differ_only_in(a, b, axis) &&
+                (gb_differs(a->bytes, b->bytes) || gb_differs(a->flops, b->flops)))
+                return 1;
+        }
+    return 0;
+}
+
+/* Whether an axis is a launch configuration's by its name (a kernel spec's
+ * block_size_*, occupancy_*), whatever the work the spec says it does. */
+static int gb_config_axis(const char *name)
+{
+    return strncmp(name, "block_size_", 11) == 0 || strncmp(name, "occupancy_", 10) == 0;
+}
+
+/* The problem axes among the compared records' (none unless the rule
+ * compares per problem, or for a pair rule, whose ratio is compared across
+ * sizes). */
+static void gb_find_problem_axes(const struct gb_run *run, const struct gb_findings_rule *rule,
+                                 const struct gb_pick *p, struct gb_problem_axes *pa)
+{
+    pa->n = 0;
+    if (!rule->per_problem || rule->pair_axis || p->n < 2)
+        return;
+    const struct gb_record *r0 = &run->records[p->idx[0]];
+    for (int a = 0; a < r0->n_axes && pa->n < GB_MAX_PROBLEM_AXES; a++)
+        if (!gb_config_axis(r0->axes[a].name) && gb_is_problem_axis(run, p, r0->axes[a].name))
+            pa->name[pa->n++] = r0->axes[a].name;
+}
+
+/* "tiled at n=512": the bench and the problem of record r. */
+static void gb_problem_label(const char *bench, const struct gb_record *r, const struct gb_problem_axes *pa,
+                             char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "%s at", bench);
+    for (size_t a = 0; a < pa->n && used < len; a++) {
+        const char *v = gb_record_axis(r, pa->name[a]);
+        used += (size_t)snprintf(buf + used, len - used, " %s=%s", pa->name[a], v ? v : "-");
+    }
+}
+
+/* A line per problem: the compared records of each, in the order the run
+ * has them, ranked among themselves. */
+static enum gb_status gb_problem_lines(const struct gb_run *run, const struct gb_findings_rule *rule,
+                                       const char *bench, const struct gb_pick *p,
+                                       const struct gb_problem_axes *pa, struct gb_findings *out)
+{
+    struct gb_pick sub = *p;
+    char *done = calloc(p->n, 1), label[512], other[512];
+    enum gb_status st = GB_OK;
+    sub.idx = malloc(p->n * sizeof *sub.idx);
+    sub.val = malloc(p->n * sizeof *sub.val);
+    if (!done || !sub.idx || !sub.val)
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory for the findings");
+    for (size_t j = 0; j < p->n && st == GB_OK; j++) {
+        if (done[j])
+            continue;
+        gb_problem_label(bench, &run->records[p->idx[j]], pa, label, sizeof label);
+        sub.n = 0;
+        for (size_t k = j; k < p->n; k++) {
+            gb_problem_label(bench, &run->records[p->idx[k]], pa, other, sizeof other);
+            if (!done[k] && strcmp(label, other) == 0) {
+                done[k] = 1;
+                sub.idx[sub.n] = p->idx[k];
+                sub.val[sub.n++] = p->val[k];
+            }
+        }
+        gb_pick_extremes(&sub);
+        st = gb_bench_line(run, rule, label, &sub, out);
+    }
+    free(done);
+    free(sub.idx);
+    free(sub.val);
+    return st;
+}
+
+/* The lines of one bench: one, or one per problem where its records hold
+ * several (a rate or a time is compared between configurations of one
+ * size, never between sizes). */
+static enum gb_status gb_bench_lines(const struct gb_run *run, const struct gb_findings_rule *rule,
+                                     const char *bench, struct gb_pick *p, struct gb_findings *out)
+{
+    struct gb_problem_axes pa;
+    gb_find_problem_axes(run, rule, p, &pa);
+    if (pa.n)
+        return gb_problem_lines(run, rule, bench, p, &pa, out);
+    gb_pick_extremes(p);
+    return gb_bench_line(run, rule, bench, p, out);
 }
 
 /* The suite's highest bandwidth against the device's theoretical peak. */
@@ -331,7 +490,7 @@ enum gb_status gb_report_findings(const struct gb_run *run, const struct gb_char
     for (size_t b = 0; b < n_benches && st == GB_OK; b++) {
         struct gb_pick p;
         if ((st = gb_pick_bench(run, rule, suite, benches[b], &p)) == GB_OK && p.n > 0)
-            st = gb_bench_line(run, rule, benches[b], &p, out);
+            st = gb_bench_lines(run, rule, benches[b], &p, out);
         free(p.idx);
         free(p.val);
     }

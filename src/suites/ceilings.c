@@ -876,6 +876,12 @@ static const struct gb_chart_spec ck_charts[] = {
      .log_y = 1},
 };
 
+/* What its findings (report.md) compare: each bench's configurations as one
+ * set, by the rate of their work (GFLOP/s, else GB/s): its axes vary the
+ * kernel (widths, loads, blocks per SM, types), and the work it counts
+ * varies with them, so none of them is taken for a problem size. */
+static const struct gb_findings_rule ck_findings = {.per_problem = 0};
+
 const struct gb_suite gb_suite_ceilings = {
     .name = "ceilings",
     .help = "the roofs the other suites do not measure: L2 and shared-memory bandwidth, f16x2/bf16x2 FMA, "
@@ -884,4 +890,5 @@ const struct gb_suite gb_suite_ceilings = {
     .n_benches = (int)(sizeof ck_benches / sizeof ck_benches[0]),
     .charts = ck_charts,
     .n_charts = (int)(sizeof ck_charts / sizeof ck_charts[0]),
+    .findings = &ck_findings,
 };

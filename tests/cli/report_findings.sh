@@ -27,6 +27,14 @@ grep -q '^- Highest bandwidth: 4585 GB/s (read), 95.2% of the device.s theoretic
     bad "bandwidth findings: the highest bandwidth line is not the record's"
 grep -q '^- read: best 4585 GB/s (width=16 grid=stride), worst 860.0 GB/s (width=4 grid=flat)' "$bw/report.md" && ok ||
     bad "bandwidth findings: read's best and worst are not the records'"
+# A kernel spec's GEMM (nested under a directory of runs, so not in the loop
+# above): ranked by GFLOP/s within each n, not by GB/s across the sizes.
+sg="$TMP/sgf"
+"$GPUBOUND" report "$GB_SRC/data/h200/examples-counters-2026-11-23/sgemm" --out "$sg" --chart-format svg >/dev/null 2>&1
+grep -q '^- tiled at n=512: best 8285 GFLOP/s (block\\_size\\_x=32), worst 37.68 GFLOP/s (block\\_size\\_x=1)' "$sg/report.md" &&
+    grep -q '^- tiled at n=1024: best 9041 GFLOP/s (block\\_size\\_x=32), ' "$sg/report.md" &&
+    ! grep -q 'GB/s' <(sed -n '/^## Findings/,/^## /p' "$sg/report.md") && ok ||
+    bad "sgemm findings: not ranked by GFLOP/s within each problem size"
 # A run with its own charts.json: the suite's findings rule comes from its
 # row in the suite table (charts.json carries charts only).
 ub="$TMP/ubf"

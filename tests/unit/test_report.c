@@ -312,6 +312,53 @@ static void test_findings_rule_of_set(void **state)
         gb_record_release(&recs[i]);
 }
 
+/* A kernel spec's GEMM (no rule declared): ranked by GFLOP/s, not by the
+ * GB/s its records also carry, and within each problem size: n sets the
+ * problem (it alone changes the flops), block_size_x does not, so n=512 and
+ * n=1024 each get a line and no size is ranked against the other. A rule
+ * that compares all configurations as one set (ceilings') gets one line. */
+static void test_findings_per_problem(void **state)
+{
+    (void)state;
+    static const char *const bx[] = {"8", "16", "8", "16"}, *const n[] = {"512", "512", "1024", "1024"};
+    static const double ns[] = {100e3, 50e3, 900e3, 300e3};
+    static const struct gb_findings_rule one_set = {0};
+    struct gb_record recs[4];
+    struct gb_run run;
+    struct gb_chart_set set = {"gemm", NULL, NULL, 0, &one_set};
+    struct gb_chart_book book;
+    struct gb_findings f;
+    memset(&run, 0, sizeof run);
+    for (int i = 0; i < 4; i++) {
+        double size = atof(n[i]);
+        set_rec(&recs[i], "gemm", "tiled", ns[i], 12 * size * size);
+        recs[i].flops = 2 * size * size * size;
+        recs[i].gflops = recs[i].flops / ns[i];
+        gb_record_set_axis(&recs[i], "block_size_x", bx[i]);
+        gb_record_set_axis(&recs[i], "n", n[i]);
+    }
+    run.records = recs;
+    run.n_records = 4;
+    assert_int_equal(gb_report_findings(&run, NULL, "gemm", &f), GB_OK);
+    assert_int_equal(f.n, 2);
+    assert_string_equal(f.lines[0], "tiled at n=512: best 5369 GFLOP/s (block_size_x=16), worst 2684 GFLOP/s "
+                                    "(block_size_x=8): 2.00 x apart, over 2 configurations");
+    assert_string_equal(f.lines[1], "tiled at n=1024: best 7158 GFLOP/s (block_size_x=16), worst 2386 GFLOP/s "
+                                    "(block_size_x=8): 3.00 x apart, over 2 configurations");
+    gb_findings_release(&f);
+
+    gb_chart_book_init(&book);
+    assert_int_equal(gb_chart_book_add(&book, &set), GB_OK);
+    assert_int_equal(gb_report_findings(&run, &book, "gemm", &f), GB_OK);
+    assert_int_equal(f.n, 1);
+    assert_string_equal(f.lines[0], "tiled: best 7158 GFLOP/s (block_size_x=16 n=1024), worst 2386 GFLOP/s "
+                                    "(block_size_x=8 n=1024): 3.00 x apart, over 4 configurations");
+    gb_findings_release(&f);
+    gb_chart_book_release(&book);
+    for (int i = 0; i < 4; i++)
+        gb_record_release(&recs[i]);
+}
+
 /* ---- the report of the fixture ---- */
 
 static void test_report_of_fixture(void **state)
@@ -763,6 +810,7 @@ int main(void)
         cmocka_unit_test(test_declared_charts),
         cmocka_unit_test(test_no_injection),
         cmocka_unit_test(test_findings_rule_of_set),
+        cmocka_unit_test(test_findings_per_problem),
         cmocka_unit_test(test_plot_misuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
