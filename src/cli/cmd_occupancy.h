@@ -34,9 +34,10 @@
     "blocks), using the hardware's allocation granularities. Then, like the CUDA Occupancy\n"    \
     "Calculator, shows active warps per SM as threads per block, registers per thread and\n"     \
     "dynamic shared memory each vary with the other inputs held.\n"                              \
-    "Exit 0 on success, 2 on a usage error, 3 when --device is used without a usable GPU.\n"    \
+    "Exit 0 on success, 2 on a usage error, 3 without a usable GPU when the limits come from a\n" \
+    "device (--device N, or device 0 when --cc is not given).\n"                                  \
     "Example: gpubound occupancy --cc 9.0 --threads 256 --regs 32 --smem 0\n"                   \
-    "Example: gpubound occupancy --threads 128 --regs 64 --smem 12288 --carveout 50\n"          \
+    "Example: gpubound occupancy --cc 9.0 --threads 128 --regs 64 --smem 12288 --carveout 50\n" \
     "Example: gpubound occupancy --cc 9.0 --threads 256 --regs 32 --smem 0 --dyn-smem 65536 \\\n" \
     "             --max-dyn-smem default\n"
 

@@ -90,6 +90,18 @@ expect 2 "--threads needs a value" occupancy --threads
 expect 2 "unexpected argument 'extra'" occupancy --cc 9.0 --threads 256 --regs 32 --smem 0 extra
 expect 2 "--record-truth takes only --device" occupancy --record-truth "$TMP/t.csv" --cc 9.0
 
+# Every example of the help computes without a GPU (each names --cc).
+run_gb help occupancy
+mapfile -t examples < <(printf '%s\n' "$OUT" | awk '/\\$/ { sub(/ *\\$/, ""); held = held $0 " "; next }
+    { line = held $0; held = "" } line ~ /^Example: gpubound occupancy / { sub(/^Example: gpubound /, "", line);
+    gsub(/  +/, " ", line); print line }')
+[ "${#examples[@]}" -ge 3 ] && ok || bad "the help of occupancy shows fewer than 3 examples"
+for ex in "${examples[@]}"; do
+    # shellcheck disable=SC2086
+    run_gb $ex
+    [ "$RC" = 0 ] && [ -n "$OUT" ] && ok || bad "the help's example 'gpubound $ex' exits $RC (it must work without a GPU)"
+done
+
 if ! has_gpu; then
     # No GPU: the default --device 0 is exit 3, with the way out.
     expect 3 "occupancy --device 0: .*use --cc X.Y to compute without a GPU" occupancy --threads 256 --regs 32 --smem 0
