@@ -151,8 +151,8 @@ static int predict_option(int c, const char *arg, struct predict_opts *o)
     case 'w': return (o->warps_max = opt_long("--warps", arg, 1, 4096)) < 0 ? GB_EXIT_USAGE : 0;
     case 'a': return (o->at = opt_long("--at-warps", arg, 1, 4096)) < 0 ? GB_EXIT_USAGE : 0;
     case 'T':
-        if (camp_cli_parse_double(arg, &o->time_ns) != 0 || !(o->time_ns > 0))
-            return gb_cli_usage(CMD, "predict: --time-ns needs a time in ns > 0, not '%s'", arg);
+        if (camp_cli_parse_double(arg, &o->time_ns) != 0 || !(o->time_ns > 0) || !gb_range_ok(GB_RANGE_TIME_NS, o->time_ns))
+            return gb_cli_usage(CMD, "predict: --time-ns needs a time in ns > 0, not '%s' (at most 8.64e13, a day)", arg);
         return GB_EXIT_OK;
     case 'f':
         if (gb_format_parse(arg, &o->fmt) != GB_OK)

@@ -171,8 +171,10 @@ int gb_cmd_fleet(int argc, char **argv)
         /* Never into the run read: a new runs/fleet-<UTC time>. */
         gb_cli_default_out(def, sizeof def, "fleet");
         chart_dir = def;
-        if (fmt == GB_FORMAT_TABLE)
-            printf("charts: %s\n", def);
     }
-    return gb_fleet_print(argv[optind], fmt, no_chart ? NULL : chart_dir);
+    int rc = gb_fleet_print(argv[optind], fmt, no_chart ? NULL : chart_dir);
+    /* Named once made: a run that cannot be read makes none. */
+    if (rc == GB_EXIT_OK && chart_dir == def && fmt == GB_FORMAT_TABLE && access(def, F_OK) == 0)
+        printf("charts: %s\n", def);
+    return rc;
 }

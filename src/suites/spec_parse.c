@@ -288,6 +288,10 @@ static enum gb_status gb_sp_inside(const struct gb_sp *c, const struct gb_spec *
         goto out;
     }
     size_t dl = strlen(rd);
+    if (strcmp(rf, rd) == 0) { /* ".", "./": no link, the directory itself */
+        st = gb_sp_fail(c, "\"%s\" is the spec's directory itself, not a file: name a file inside it", name);
+        goto out;
+    }
     if (strncmp(rf, rd, dl) != 0 || (rf[dl] != '/' && strcmp(rd, "/") != 0)) {
         st = gb_sp_fail(c, "\"%s\" leads outside the spec's directory (to %s through a symbolic link); copy the "
                         "file into it", name, rf);

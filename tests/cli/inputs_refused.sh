@@ -129,6 +129,27 @@ PY
     expect 2 '--max-points needs an integer from 1 to 1000000' check "$SAXPY" --quick --max-points 0
 fi
 
+# ---- messages that say what happened ----
+run_gb fleet /nonexistent
+if [ "$RC" = 1 ] && [ -z "$OUT" ] && [ ! -e runs ] && printf '%s\n' "$ERR" | grep -q '/nonexistent is not a gpubound run directory'; then ok
+else bad "fleet of a missing run names no chart directory on stdout and makes none"; fi
+specwith() { # specwith DIR PYTHON-STATEMENT (on d, the saxpy spec)
+    rm -rf "$1" && cp -r "$(dirname "$SAXPY")" "$1"
+    python3 - "$1/spec.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(d, open(sys.argv[1], "w"))
+PY
+}
+specwith "$TMP/spdot" 'd["source"] = "."'
+expect 2 'source: "\." is the spec.s directory itself, not a file: name a file inside it' list "$TMP/spdot/spec.json"
+specwith "$TMP/spinit" 'd["benches"][0]["args"][1]["init"] = {"file": "."}'
+expect 2 'init\.file: "\." is the spec.s directory itself' list "$TMP/spinit/spec.json"
+MODEL="$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json"
+expect 2 "predict: --time-ns needs a time in ns > 0, not '1e300' \(at most 8\.64e13, a day\)" \
+    camp predict --model "$MODEL" --gld 4:1000000 --warps 64 --time-ns 1e300
+
 # ---- import: what it writes is what a run may hold ----
 KT="$GB_SRC/tests/data/kt/cache.json"
 ktcache() { # ktcache OUT PYTHON-STATEMENT (on c, the cache)
