@@ -81,6 +81,14 @@ void gb_cli_print_written(const struct gb_stage *stage, const struct gb_report_r
 struct gb_run;
 enum gb_status gb_cli_load_run(const char *dir, struct gb_run **out);
 
+/* For command `cmd` (a string that outlives it): SIGINT and SIGTERM remove
+ * the stages the process has open (gb_stage_remove_open), say so in one
+ * line on stderr, and end the process by that signal (a shell sees 130 or
+ * 143). A second signal while that runs ends it at once, which may leave a
+ * stage for the next command's sweep. A signal ignored at start stays
+ * ignored; run and tune set their own handlers while they measure. */
+void gb_cli_catch_interrupts(const char *cmd);
+
 /* Resets getopt so that a command can parse its own argv. */
 void gb_cli_getopt_reset(void);
 
@@ -88,6 +96,13 @@ void gb_cli_getopt_reset(void);
  * links resolved: the guard of commands that read a run and must not
  * write into it. 0 when `dir` does not exist. */
 int gb_cli_path_within(const char *path, const char *dir);
+
+/* The guard itself, for every command that writes where a user says: -1
+ * when `path` (what option `opt` names: "--out", "--chart") lies outside
+ * the run `dir` the command reads, or either is NULL; else the usage error
+ * "OPT PATH lies inside the run DIR, which this command only reads; ..."
+ * on stderr (gb_cli_usage) and its exit code. */
+int gb_cli_out_outside(const char *cmd, const char *opt, const char *path, const char *dir);
 
 /* The default output directory of a command that reads a run:
  * runs/NAME-<UTC time>, with -2, -3, ... when one by that name exists. */

@@ -192,6 +192,14 @@ static int gb_cli_abs_path(const char *path, char *out, size_t n)
     }
 }
 
+int gb_cli_out_outside(const char *cmd, const char *opt, const char *path, const char *dir)
+{
+    if (!path || !dir || !gb_cli_path_within(path, dir))
+        return -1;
+    return gb_cli_usage(cmd, "%s %s lies inside the run %s, which this command only reads; give a path "
+                        "outside it", opt, path, dir);
+}
+
 void gb_cli_default_out(char *buf, size_t n, const char *name)
 {
     char ts[32];

@@ -104,7 +104,7 @@
     "                    on the same GPU (default: the guide figures of the model's device)\n"   \
     "  --out DIR         where to write the charts and validation.csv, the table (default\n"   \
     "                    runs/campprof-validate-<UTC time>, named on stdout; never inside a\n" \
-    "                    RUN_DIR: that is a usage error)\n"                                      \
+    "                    RUN_DIR or the --ceilings run: that is a usage error)\n"               \
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
     "  --force           replace a validation.csv made from more configurations\n"              \
     "Validation computes every application before it writes: its charts and validation.csv\n"  \

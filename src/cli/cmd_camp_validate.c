@@ -78,6 +78,9 @@ static int validate_parse(int argc, char **argv, struct validate_opts *o)
         if (gb_cli_path_within(o->out, o->dirs[i]))
             return gb_cli_usage(CMD, "validate: --out %s lies inside the run %s, which camp validate "
                                 "only reads; give a directory outside it", o->out, o->dirs[i]);
+    int rc = gb_cli_out_outside(CMD, "validate: --out", o->out, o->ceilings);
+    if (rc >= 0)
+        return rc;
     if (!o->out) {
         gb_cli_default_out(o->default_out, sizeof o->default_out, "campprof-validate");
         o->out = o->default_out;

@@ -166,6 +166,19 @@ static int gb_cmp_check_twice(const struct gb_cmp_runs *R, int k, const char *li
     return GB_EXIT_OK;
 }
 
+/* --chart never inside a run compared or an anchor: those are only read. */
+static int gb_cmp_check_chart(const struct gb_cmp_args *a, const struct gb_cmp_runs *R)
+{
+    int rc = -1;
+    for (int k = 0; k < 2 && rc < 0; k++) {
+        for (int i = 0; i < R->n[k] && rc < 0; i++)
+            rc = gb_cli_out_outside("compare", "--chart", a->chart_dir, R->run[k][i]->dir);
+        if (rc < 0)
+            rc = gb_cli_out_outside("compare", "--chart", a->chart_dir, a->anchor[k]);
+    }
+    return rc < 0 ? GB_EXIT_OK : rc;
+}
+
 /* The GPUs of a fleet run (distinct ranks of its records); 0 when the
  * run is not one. */
 static int gb_cmp_fleet_size(const struct gb_run *run)
@@ -434,7 +447,8 @@ int gb_cmd_compare(int argc, char **argv)
     if (rc == GB_EXIT_OK && (rc = gb_cmp_load_side(a.side[0], 0, &R)) == GB_EXIT_OK &&
         (rc = gb_cmp_load_side(a.side[1], 1, &R)) == GB_EXIT_OK &&
         (rc = gb_cmp_check_twice(&R, 0, a.side[0])) == GB_EXIT_OK &&
-        (rc = gb_cmp_check_twice(&R, 1, a.side[1])) == GB_EXIT_OK && (rc = gb_cmp_check_fleet(&a, &R)) == GB_EXIT_OK)
+        (rc = gb_cmp_check_twice(&R, 1, a.side[1])) == GB_EXIT_OK && (rc = gb_cmp_check_chart(&a, &R)) == GB_EXIT_OK &&
+        (rc = gb_cmp_check_fleet(&a, &R)) == GB_EXIT_OK)
         rc = gb_cmp_run(&a, &R);
     gb_cmp_runs_free(&R);
     return rc;

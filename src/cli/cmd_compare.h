@@ -18,7 +18,8 @@
     "                         with --pair only the paired benches are compared\n"               \
     "  --anchor-base RUN      a bandwidth run on the base GPU: its best bandwidth/copy GB/s is\n"  \
     "  --anchor-new RUN       the GPU's anchor (default: peak memory bandwidth from run.json)\n"  \
-    "  --chart DIR            draw compare.svg/.png (and its gnuplot script) into DIR\n"        \
+    "  --chart DIR            draw compare.svg/.png (and its gnuplot script) into DIR, never\n"  \
+    "                         inside a run compared (links resolved: refused, exit 2)\n"         \
     "  --chart-points N       at most N points on the chart, largest effects first (default 60)\n" \
     "Matches points by suite, bench, cache mode and axes, and lists points measured on one side\n" \
     "only. Each matched point gets the time ratio new / base with its 1 - alpha interval: from\n" \

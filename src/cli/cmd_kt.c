@@ -73,7 +73,7 @@ int gb_cmd_export(int argc, char **argv)
     struct gb_run *run = NULL;
     const char *bench;
     int rc = gb_export_parse(argc, argv, &a);
-    if (rc >= 0)
+    if (rc >= 0 || (rc = gb_cli_out_outside("export", "--out", a.out, a.run)) >= 0)
         return rc;
     enum gb_status lst = gb_run_load(a.run, &run);
     if (lst != GB_OK) { /* a damaged run is bad data (1), as for every command that reads one */

@@ -19,10 +19,12 @@ int gb_cmd_import(int argc, char **argv);
     "                  times, invalidity, correctness, measurements, objectives)\n"                \
     "  --bench NAME    the bench to export (default: the run's only one); its axes are the\n"   \
     "                  tuning parameters (fix the problem size with a run of one size)\n"         \
-    "  --out FILE      write FILE (default: stdout)\n"                                            \
+    "  --out FILE      write FILE (default: stdout): never inside RUN (refused, exit 2), nor\n"   \
+    "                  over a FIFO or device (refused, exit 2); a link there is replaced\n"        \
     "A point's time is its median (ms); its kept samples are the times; a failed point is\n"      \
     "Kernel Tuner's RuntimeFailedConfig or CompilationFailedConfig, a skipped one InvalidConfig.\n" \
-    "Exit 2 when the run cannot be read or the bench is not in it.\n"                             \
+    "Exit 2 when the run cannot be read, the bench is not in it or --out is refused; 1 when\n"   \
+    "FILE cannot be written (nothing is: it is written aside and moved into place).\n"          \
     "Example: gpubound export runs/sweep --format kt-cache --bench tiled --out cache.json\n"
 
 #define GB_IMPORT_USAGE "gpubound import KT_CACHE --out RUN"

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/cli_roofs.h"
@@ -62,14 +61,6 @@ static int gb_parse_chart_format(struct gb_report_args *a, const char *s)
     return GB_EXIT_OK;
 }
 
-/* Whether a and b name the same existing directory. */
-static int gb_same_dir(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISDIR(sa.st_mode) && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
 /* Options and the run directory; the exit code of a usage error, else 0. */
 static int gb_report_parse(int argc, char **argv, struct gb_report_args *a)
 {
@@ -116,8 +107,9 @@ static int gb_report_parse(int argc, char **argv, struct gb_report_args *a)
         return gb_cli_usage("report", "an empty directory name");
     if (a->ceilings && a->no_roofline)
         return gb_cli_usage("report", "--ceilings and --no-roofline contradict each other");
-    if (a->out && gb_same_dir(a->out, a->dir))
-        return gb_cli_usage("report", "--out must not be the run read (%s): name a new directory", a->dir);
+    if ((rc = gb_cli_out_outside("report", "--out", a->out, a->dir)) >= 0 ||
+        (rc = gb_cli_out_outside("report", "--out", a->out, a->ceilings)) >= 0)
+        return rc;
     if (!a->out) {
         /* Never into the run read: runs/<run's name>-report. */
         size_t len = strlen(a->dir);

@@ -11,7 +11,8 @@
 #define GB_REPORT_HELP                                                                          \
     "  --out DIR        where to write the report, created if missing (default runs/NAME-report\n" \
     "                   in the current directory, NAME the run directory's name: a report never\n" \
-    "                   writes into the run it reads, and --out RUN_DIR is a usage error)\n"     \
+    "                   writes into the run it reads, and an --out inside RUN_DIR or the\n"        \
+    "                   --ceilings run, links resolved, is a usage error)\n"                     \
     "  --format FMT     summary on stdout as table, csv or json (default table)\n"                \
     "  --charts PAT     draw only the charts whose names match the shell pattern PAT (a chart\n" \
     "                   file stem such as 'shape-ubench1-*', or the name of the declared chart\n" \

@@ -15,14 +15,17 @@
 #include "gpubound/roofline.h"
 #include "gpubound/table.h"
 #include "util/fs.h"
+#include "util/open_regular.h"
+#include "util/replace.h"
 #include "util/stage.h"
 
 #define CMD "roofline"
+#define RL_TITLE "# Roofline of" /* report.md's first line: one roofline wrote it */
 
 struct rl_opts {
     const char *run, *ceilings, *out;
     enum gb_format fmt;
-    int pipe, no_chart, other_gpu;
+    int pipe, no_chart, other_gpu, force;
 };
 
 static int rl_parse(int argc, char **argv, struct rl_opts *o)
@@ -31,7 +34,7 @@ static int rl_parse(int argc, char **argv, struct rl_opts *o)
         {"ceilings", required_argument, NULL, 'c'}, {"format", required_argument, NULL, 'f'},
         {"out", required_argument, NULL, 'o'},      {"pipe", required_argument, NULL, 'p'},
         {"no-chart", no_argument, NULL, 'n'},       {"other-gpu", no_argument, NULL, 'g'},
-        {NULL, 0, NULL, 0}};
+        {"force", no_argument, NULL, 'X'},          {NULL, 0, NULL, 0}};
     int c;
     memset(o, 0, sizeof *o);
     o->pipe = -1;
@@ -42,6 +45,7 @@ static int rl_parse(int argc, char **argv, struct rl_opts *o)
         case 'o': o->out = optarg; break;
         case 'n': o->no_chart = 1; break;
         case 'g': o->other_gpu = 1; break;
+        case 'X': o->force = 1; break;
         case 'f':
             if (gb_format_parse(optarg, &o->fmt) != GB_OK)
                 return gb_cli_usage(CMD, "--format takes table, csv or json, not '%s'", optarg);
@@ -61,7 +65,8 @@ static int rl_parse(int argc, char **argv, struct rl_opts *o)
     if (optind + 1 < argc)
         return gb_cli_usage(CMD, "unexpected argument '%s'", argv[optind + 1]);
     o->run = argv[optind];
-    return -1;
+    int rc = gb_cli_out_outside(CMD, "--out", o->out, o->run);
+    return rc >= 0 ? rc : gb_cli_out_outside(CMD, "--out", o->out, o->ceilings);
 }
 
 /* The notes a reader needs, each line prefixed. */
@@ -106,7 +111,7 @@ static enum gb_status rl_write(const struct rl_opts *o, const struct gb_ceilings
     snprintf(path, sizeof path, "%s/report.md", dir);
     if ((st = gb_atomic_open(&a, path, "w")) != GB_OK)
         return st;
-    fprintf(a.f, "# Roofline of %s\n\n", o->run);
+    fprintf(a.f, RL_TITLE " %s\n\n", o->run);
     rl_notes(a.f, "- ", c, rl);
     fputs(chart ? "\n![Hierarchical roofline](roofline.svg)\n\n" : "\n", a.f);
     if ((st = gb_table_print_markdown(t, a.f)) != GB_OK) {
@@ -114,6 +119,24 @@ static enum gb_status rl_write(const struct rl_opts *o, const struct gb_ceilings
         return st;
     }
     return gb_atomic_commit(&a);
+}
+
+/* A report.md in --out that another command wrote (report's) is not
+ * replaced unless --force: roofline's own (its first line "# Roofline of")
+ * is. GB_ERR_UNSUPPORTED with the one line, as the replace guard's. */
+static enum gb_status rl_guard(const struct rl_opts *o)
+{
+    char path[GB_PATH_MAX + 16], line[64] = "";
+    snprintf(path, sizeof path, "%s/report.md", o->out);
+    FILE *f = gb_fopen_regular(path);
+    if (!f)
+        return GB_OK;
+    int ours = fgets(line, sizeof line, f) && strncmp(line, RL_TITLE, strlen(RL_TITLE)) == 0;
+    fclose(f);
+    if (ours || o->force)
+        return GB_OK;
+    return gb_error_set(GB_ERR_UNSUPPORTED, "%s is another command's report, not a roofline's; it is not "
+                        "replaced (" GB_REPLACE_OUT_ELSEWHERE ")", path);
 }
 
 /* The chart, roofline.csv and report.md, staged and moved into --out
@@ -166,8 +189,8 @@ int gb_cmd_roofline(int argc, char **argv)
         goto done;
     ro.pipe = o.pipe;
     rc = GB_EXIT_FAIL;
-    if (o.out && gb_is_dir(o.out) && strcmp(o.out, o.run) == 0) {
-        rc = gb_cli_usage(CMD, "--out must not be the run read (%s): name a new directory", o.run);
+    if (o.out && (st = rl_guard(&o)) != GB_OK) {
+        rc = gb_cli_fail(st, CMD, NULL);
         goto done;
     }
     if ((st = gb_cli_load_run(o.run, &run)) != GB_OK) {

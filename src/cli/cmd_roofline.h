@@ -3,7 +3,7 @@
 #ifndef GB_CLI_CMD_ROOFLINE_H
 #define GB_CLI_CMD_ROOFLINE_H
 
-#define GB_ROOFLINE_USAGE "gpubound roofline RUN [--ceilings CEILRUN [--other-gpu]] [--format table|csv|json] [--out DIR]"
+#define GB_ROOFLINE_USAGE "gpubound roofline RUN [--ceilings CEILRUN [--other-gpu]] [--format table|csv|json] [--out DIR [--force]]"
 #define GB_ROOFLINE_HELP                                                                              \
     "  --ceilings DIR  the roofs: the largest rate of each roof bench in this ceilings run\n"          \
     "                  (default: the guide figures of RUN's device, labelled 'guide figures, not\n"   \
@@ -11,7 +11,9 @@
     "                  throughput/arith --set op=ffma,dfma,imul,__sinf --set mode=tput --out DIR')\n" \
     "  --format FMT    the table on stdout as table, csv or json (default table)\n"                   \
     "  --out DIR       also write DIR/roofline.csv, DIR/report.md and the chart roofline.svg/.png\n"  \
-    "                  (never into RUN)\n"                                                             \
+    "                  (never inside RUN or CEILRUN, links resolved: refused, exit 2)\n"             \
+    "  --force         with --out, replace a report.md that another command (report) wrote in DIR\n" \
+    "                  (without it that is refused, exit 1: --out writes elsewhere)\n"              \
     "  --pipe NAME     the pipe of every point's operations: fp32, fp64, fp16, bf16, tc_fp16,\n"      \
     "                  tc_bf16, tc_fp8, int or mufu (default: FP64 when the counters show more\n"     \
     "                  FP64-pipe than FMA-pipe instructions, else FP32)\n"                             \

@@ -11,7 +11,8 @@
     "  --seed S               the seed every random choice derives from (default 1)\n"           \
     "  --batch K              configurations asked of the strategy at a time (default 4; anneal 1)\n" \
     "  --bench NAME           the spec's bench to tune (default: its only one)\n"                \
-    "  --out DIR              the tuning run's directory (default runs/tune-<UTC time>)\n"       \
+    "  --out DIR              the tuning run's directory, new or empty (default\n"               \
+    "                         runs/tune-<UTC time>); never inside the --replay run\n"          \
     "  --resume               go on with the cut-short tuning run in --out DIR: its recorded\n"   \
     "                         points and tune.json re-derive the search, nothing is measured again\n" \
     "  --replay RUN           measure nothing: take each configuration's record from the\n"     \
@@ -29,6 +30,9 @@
     "be fitted or does not explain the measured times). The model strategy records each point's\n" \
     "default counters (as run --counters) for the breakdown's resources form.\n" \
     "docs/tuning.md explains the strategies.\n" \
-    "Exit 2 for an unknown strategy, a budget of 0 or above the space, or a resume that does\n" \
-    "not match the run; 3 without a GPU (unless --replay).\n"
+    "Exit 2 for an unknown strategy, a budget of 0 or above the space, a resume that does\n" \
+    "not match the run, or a --replay run that cannot be read or lacks a configuration asked\n" \
+    "for; 3 without a GPU (unless --replay). A new tuning run that fails before it measured\n" \
+    "(a replay, or no GPU) leaves nothing behind: the files it wrote and the directories it\n" \
+    "made go again.\n"
 #endif

@@ -29,6 +29,7 @@ struct tune_ctx {
     struct gb_plan *plan;              /* what the run measures: grown by `more` */
     size_t *idx;                       /* the configuration of each item of plan */
     enum gb_status st;                 /* the first failure inside a hook */
+    int unmeasured;                    /* nothing measured: a replay, or no device opened */
 };
 
 static void gb_tune_on_signal(int sig)
@@ -245,18 +246,14 @@ static int gb_tune_replay_one(struct tune_ctx *c, const struct gb_record **map, 
     return -1;
 }
 
-/* --replay: the records of a recorded sweep instead of measurements. */
-static int gb_tune_replay_run(struct tune_ctx *c, const struct gb_run *prev, size_t *pending, size_t np)
+/* --replay: the records of the recorded sweep `src` instead of measurements. */
+static int gb_tune_replay_run(struct tune_ctx *c, const struct gb_run *src, const struct gb_run *prev,
+                              size_t *pending, size_t np)
 {
-    struct gb_run *src = NULL;
     struct gb_run_writer *w = NULL;
     const struct gb_record **map = NULL;
     struct gb_run_info info;
     int rc = -1;
-    if (gb_cli_load_run(c->a->replay, &src) != GB_OK) {
-        rc = gb_cli_usage("tune", "--replay: %s", gb_error_message());
-        goto out;
-    }
     info = prev ? prev->info : src->info;
     snprintf(info.command_line, sizeof info.command_line, "%s", gb_cli_command_line());
     if (!prev)
@@ -287,24 +284,15 @@ static int gb_tune_replay_run(struct tune_ctx *c, const struct gb_run *prev, siz
         rc = gb_cli_fail(GB_ERR_IO, "finishing the tuning run", NULL);
 out:
     free(map);
-    gb_run_free(src);
     return rc;
 }
 
-/* Says why the session stopped; the exit code. */
-static int gb_tune_stopped(enum gb_status st, const struct gb_session_result *res, const char *out, int resuming)
+/* Says why the session stopped; the exit code. Nothing measured (no
+ * device) is the caller's to undo. */
+static int gb_tune_stopped(enum gb_status st, const struct gb_session_result *res, const char *out)
 {
-    if (res->stage == GB_SESSION_DEVICE) {
-        /* Nothing was measured: what tune made goes again (a directory
-         * that held other files stays). */
-        char path[GB_PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", out, GB_TUNE_FILE);
-        if (!resuming) {
-            unlink(path);
-            rmdir(out);
-        }
+    if (res->stage == GB_SESSION_DEVICE)
         return gb_cli_fail(st, NULL, st == GB_ERR_NO_GPU ? "gpubound tune needs an NVIDIA GPU (or --replay RUN)" : NULL);
-    }
     fprintf(stderr, "gpubound: tuning stopped (%s); its %d recorded point(s) are in %s: go on with --resume\n",
             res->info.incomplete_reason[0] ? res->info.incomplete_reason : gb_error_message(),
             res->info.points_ok + res->info.points_failed, out);
@@ -359,13 +347,15 @@ static int gb_tune_gpu(struct tune_ctx *c, const struct gb_run *prev, const size
     signal(SIGTERM, gb_tune_on_signal);
     enum gb_status st = gb_session_run(c->plan, &so, &hooks, &res);
     gb_counter_names_free(counters, n_counters);
+    c->unmeasured = st != GB_OK && res.stage == GB_SESSION_DEVICE;
     if (st != GB_OK)
-        return gb_tune_stopped(st, &res, c->a->out, prev != NULL);
+        return gb_tune_stopped(st, &res, c->a->out);
     return c->st == GB_OK ? -1 : gb_cli_fail(c->st, "tuning", NULL);
 }
 
-/* A new tuning run's directory, with its tune.json. */
-static int gb_tune_prepare(struct gb_tune_args *a, const struct gb_plan *space_plan)
+/* Where the tuning run goes: --out, else runs/tune-<UTC time>; never
+ * inside the run --replay reads. -1, or the usage error's exit code. */
+static int gb_tune_out(struct gb_tune_args *a)
 {
     if (!a->out) {
         char ts[32];
@@ -374,9 +364,61 @@ static int gb_tune_prepare(struct gb_tune_args *a, const struct gb_plan *space_p
                  ts + 14, ts + 17);
         a->out = a->out_buf;
     }
-    if ((!gb_is_dir(a->out) && gb_mkdir_p(a->out) != GB_OK) || gb_run_dir_prepare(a->out) != GB_OK)
-        return gb_cli_usage("tune", "--out refused: %s", gb_error_message());
-    return gb_tune_write_json(a, space_plan, NULL) == GB_OK ? -1 : gb_cli_fail(GB_ERR_IO, gb_error_message(), NULL);
+    return gb_cli_out_outside("tune", "--out", a->out, a->replay);
+}
+
+/* A new tuning run's directory, with its tune.json; the directories made
+ * for it named in `made` (gb_stage_mkdir), taken away again on failure. */
+static int gb_tune_prepare(const struct gb_tune_args *a, const struct gb_plan *space_plan, char *made, size_t n)
+{
+    int rc = -1;
+    if ((!gb_is_dir(a->out) && gb_stage_mkdir(a->out, made, n) != GB_OK) || gb_run_dir_prepare(a->out) != GB_OK)
+        rc = gb_cli_usage("tune", "--out refused: %s", gb_error_message());
+    else if (gb_tune_write_json(a, space_plan, NULL) != GB_OK)
+        rc = gb_cli_fail(GB_ERR_IO, gb_error_message(), NULL);
+    if (rc >= 0)
+        gb_stage_unmake(a->out, made);
+    return rc;
+}
+
+/* Takes away a new tuning run that failed before measuring anything: the
+ * files it wrote into its (new or empty) directory, then the directories
+ * made for it while they are empty; a directory that was there stays. */
+static void gb_tune_unmake(const char *out, const char *made)
+{
+    static const char *const files[] = {GB_TUNE_FILE, "run.json", "results.json", "results.csv"};
+    char path[GB_PATH_MAX + 32];
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/%s", out, files[i]);
+        unlink(path);
+    }
+    gb_stage_unmake(out, made);
+}
+
+/* The search, once planned: into a new tuning run or the one resumed,
+ * from the GPU or the replayed sweep `src`; the answer into tune.json. A
+ * new run that fails before it measured (a replay, or no device) leaves
+ * nothing behind. */
+static int gb_tune_go(struct tune_ctx *c, const struct gb_run *src, struct gb_tune_answer *ans)
+{
+    const struct gb_tune_args *a = c->a;
+    struct gb_run *prev = NULL;
+    size_t pending[1024], np = 0;
+    char made[GB_PATH_MAX] = "";
+    int rc = a->resume ? gb_tune_resume(c, &prev, pending, &np) : gb_tune_prepare(a, c->space_plan, made, sizeof made);
+    if (rc >= 0)
+        return rc;
+    c->unmeasured = 1;
+    rc = a->replay ? gb_tune_replay_run(c, src, prev, pending, np) : gb_tune_gpu(c, prev, pending, np);
+    if (rc < 0 && gb_tune_answer(c->t, 0.01, 0.02, ans) != GB_OK)
+        rc = gb_cli_fail(GB_ERR_USAGE, "the answer", gb_error_message());
+    if (rc < 0)
+        rc = gb_tune_write_json(a, c->space_plan, ans) == GB_OK ? GB_EXIT_OK
+                                                                : gb_cli_fail(GB_ERR_IO, gb_error_message(), NULL);
+    if (rc != GB_EXIT_OK && !a->resume && c->unmeasured)
+        gb_tune_unmake(a->out, made);
+    gb_run_free(prev);
+    return rc;
 }
 
 /* The model strategy's breakdown surrogate over the tuning run's records;
@@ -401,22 +443,26 @@ int gb_tune_search(struct gb_tune_args *a, const struct gb_plan *plan, const str
                    struct gb_tune_answer *ans)
 {
     struct gb_plan run_plan;
-    struct gb_run *prev = NULL;
-    size_t pending[1024], np = 0;
+    struct gb_run *src = NULL;
     struct tune_ctx c = {.a = a, .space_plan = plan, .space = space, .plan = &run_plan};
     struct gb_tune_opts to = {.strategy = a->strategy, .budget = (size_t)a->budget, .seed = (unsigned)a->seed};
     struct gb_tune_bd bd;
     struct gb_tune_surrogate bd_sur;
     int rc;
     memset(&bd, 0, sizeof bd);
+    memset(&run_plan, 0, sizeof run_plan);
+    /* Everything the user can get wrong is checked before anything is made. */
+    if (a->replay && gb_cli_load_run(a->replay, &src) != GB_OK)
+        return gb_cli_usage("tune", "--replay: %s", gb_error_message());
+    if ((rc = gb_tune_out(a)) >= 0)
+        goto out;
     if (strcmp(a->strategy, "model") == 0) {
         if (gb_tune_bd_make(a, plan, &bd, &bd_sur) != GB_OK) {
-            gb_tune_bd_release(&bd);
-            return gb_cli_fail(GB_ERR_NOMEM, "planning", NULL);
+            rc = gb_cli_fail(GB_ERR_NOMEM, "planning", NULL);
+            goto out;
         }
         to.breakdown = &bd_sur;
     }
-    memset(&run_plan, 0, sizeof run_plan);
     memcpy(run_plan.axes, plan->axes, sizeof run_plan.axes);
     run_plan.n_axes = plan->n_axes;
     if (!(run_plan.items = calloc(space->n, sizeof *run_plan.items)) || !(c.idx = calloc(space->n, sizeof *c.idx))) {
@@ -427,21 +473,12 @@ int gb_tune_search(struct gb_tune_args *a, const struct gb_plan *plan, const str
         rc = gb_cli_usage("tune", "%s", gb_error_message());
         goto out;
     }
-    if ((rc = a->resume ? gb_tune_resume(&c, &prev, pending, &np) : gb_tune_prepare(a, plan)) >= 0)
-        goto out;
-    rc = a->replay ? gb_tune_replay_run(&c, prev, pending, np) : gb_tune_gpu(&c, prev, pending, np);
-    if (rc >= 0)
-        goto out;
-    if (gb_tune_answer(c.t, 0.01, 0.02, ans) != GB_OK) {
-        rc = gb_cli_fail(GB_ERR_USAGE, "the answer", gb_error_message());
-        goto out;
-    }
-    rc = gb_tune_write_json(a, plan, ans) == GB_OK ? GB_EXIT_OK : gb_cli_fail(GB_ERR_IO, gb_error_message(), NULL);
+    rc = gb_tune_go(&c, src, ans);
 out:
     gb_tune_free(c.t);
     gb_tune_bd_release(&bd);
     gb_plan_release(&run_plan);
     free(c.idx);
-    gb_run_free(prev);
+    gb_run_free(src);
     return rc;
 }

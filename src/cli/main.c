@@ -141,11 +141,11 @@ static void gb_help_markdown(FILE *f)
     fprintf(f, "Errors are one line on stderr: what failed, why, and what to do.\n");
     fprintf(f, "\n## Outputs\n\n"
                "Every command that writes files (report, camp fit, camp validate, camp predict\n"
-               "--chart/--html, breakdown, fleet, compare --chart, roofline --out, run --report)\n"
-               "draws and writes\n"
-               "them into a private stage directory that it creates itself (`.gb-stage.PID.HOST*`,\n"
-               "mode 0700, inside the output directory or its nearest existing parent) and moves\n"
-               "them into place only at the end, as a unit: every file is replaced, or none is.\n"
+               "--chart/--html, breakdown, fleet, compare --chart, roofline --out, export --out,\n"
+               "run --report) draws and writes them into a private stage directory that it\n"
+               "creates itself (`.gb-stage.PID.HOST*`, mode 0700, inside the output directory or\n"
+               "its nearest existing parent) and moves them into place only at the end, as a\n"
+               "unit: every file is replaced, or none is.\n"
                "gnuplot runs in the stage, so its images and a chart's `.log` never reach a name in\n"
                "the output directory before the command succeeds.\n\n"
                "- A failed command (exit 1) leaves every directory byte-identical, removes the\n"
@@ -155,14 +155,24 @@ static void gb_help_markdown(FILE *f)
                "  replaced by the new file, never written through. The guards that keep an output\n"
                "  made from more points (report.md, validation.csv, campprof-model.json,\n"
                "  lpbm-model.json; `--force` replaces) read only a regular file at that name: a\n"
-               "  link there is not followed and a FIFO not waited on; either is replaced.\n"
+               "  link there is not followed, and is replaced; a FIFO is not waited on.\n"
+               "- An output never takes the place of a special file: a FIFO, a device or a socket\n"
+               "  at an output's name is refused (one line; exit 1, or 2 for export --out) and left\n"
+               "  as it was.\n"
+               "- A command never writes into a run it reads: an --out (compare's --chart) inside a\n"
+               "  run read, its --ceilings run or tune's --replay run, links resolved, is a usage\n"
+               "  error (exit 2).\n"
+               "- Ctrl-C or SIGTERM while a command stages its outputs removes the stage, says in\n"
+               "  one line that nothing was written, and ends the command by that signal (130,\n"
+               "  143); only a second signal meanwhile, or kill -9, leaves a stage behind.\n"
                "- The stages of killed commands are removed by the next command writing there only\n"
                "  when they are real directories of this user, named for this host and a process\n"
                "  that is gone; a link of such a name is left alone, and nothing behind a link is\n"
                "  removed.\n"
                "- `run` writes its run directory as it measures (so that a stopped run can be\n"
                "  resumed); it takes only a new or empty directory, and a run that fails before\n"
-               "  measuring removes the directories it made.\n");
+               "  measuring removes the directories it made; so does `tune` (with the files it\n"
+               "  wrote), its --replay run read before anything is made.\n");
     for (const struct gb_cmd *c = gb_commands; c->name; c++)
         fprintf(f, "\n## %s\n\n%s.\n\n```\n%s\n%s```\n", c->name, c->summary, c->usage, gb_cmd_help_text(c));
 }
@@ -210,5 +220,6 @@ int main(int argc, char **argv)
             char *hargv[] = {"help", argv[1], NULL};
             return gb_cmd_help(2, hargv);
         }
+    gb_cli_catch_interrupts(c->name);
     return c->fn(argc - 1, argv + 1);
 }

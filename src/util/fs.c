@@ -143,12 +143,50 @@ void gb_fs_sweep(const char *dir, const char *base)
     closedir(d);
 }
 
+/* What a special file is, in words; NULL for what an output may replace. */
+static const char *gb_special_kind(mode_t mode)
+{
+    switch (mode & S_IFMT) {
+    case S_IFIFO: return "a FIFO";
+    case S_IFCHR: return "a character device";
+    case S_IFBLK: return "a block device";
+    case S_IFSOCK: return "a socket";
+    default: return NULL;
+    }
+}
+
+enum gb_status gb_fs_replaceable(int dirfd, const char *name, const char *shown)
+{
+    struct stat sb;
+    const char *kind;
+    if (fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !(kind = gb_special_kind(sb.st_mode)))
+        return GB_OK;
+    return gb_error_set(GB_ERR_IO, "cannot write %s: it is %s, not a regular file, and is never replaced; "
+                        "remove it or write elsewhere", shown, kind);
+}
+
 FILE *gb_fopen_nofollow(const char *path)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (fd >= 0 && !f)
+    struct stat sb;
+    FILE *f = NULL;
+    int err = EINVAL;
+    if (lstat(path, &sb) == 0 && gb_special_kind(sb.st_mode)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    /* Non-blocking, so that a FIFO put there since is refused, not waited on. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        if (fcntl(fd, F_SETFL, 0) == 0 && ftruncate(fd, 0) == 0)
+            f = fdopen(fd, "w");
+        err = errno;
+    }
+    if (!f) {
         close(fd);
+        errno = err;
+    }
     return f;
 }
 
@@ -187,6 +225,9 @@ enum gb_status gb_atomic_open(struct gb_atomic_file *a, const char *path, const 
     if (n == 0 || n >= sizeof a->path || !gb_tmp_name(a->tmp, sizeof a->tmp, path))
         return gb_error_set(GB_ERR_IO, "bad file name '%s'", path);
     memcpy(a->path, path, n + 1);
+    enum gb_status st = gb_fs_replaceable(AT_FDCWD, path, path);
+    if (st != GB_OK)
+        return st;
     gb_atomic_sweep(path);
     /* Made here and now: a name planted beforehand (a link) is refused. */
     int fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
@@ -212,6 +253,10 @@ enum gb_status gb_atomic_commit(struct gb_atomic_file *a)
         err = errno;
     }
     a->f = NULL;
+    if (!bad && gb_fs_replaceable(AT_FDCWD, a->path, a->path) != GB_OK) {
+        unlink(a->tmp);
+        return GB_ERR_IO;
+    }
     /* rename replaces a link at the final name; it never writes through it. */
     if (!bad && rename(a->tmp, a->path) != 0) {
         bad = 1;

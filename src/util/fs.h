@@ -23,9 +23,18 @@ enum gb_status gb_mkdir_p(const char *dir);
 /* Whether `path` names an existing directory (1) or not (0). */
 int gb_is_dir(const char *path);
 
+/* GB_OK when an output may take the name `name` of directory `dirfd`
+ * (AT_FDCWD for a path): nothing is there, or a regular file, a directory
+ * (which the rename itself refuses) or a symbolic link (replaced, never
+ * followed). A FIFO, a device or a socket there is refused with GB_ERR_IO,
+ * naming `shown` (the name the user gave): an output never takes the place
+ * of a special file. */
+enum gb_status gb_fs_replaceable(int dirfd, const char *name, const char *shown);
+
 /* Opens `path` for writing from its start ("w"), refusing a symbolic link
- * at that name (ELOOP); for a file written in place, as a run's records.
- * NULL with errno on failure. */
+ * at that name (ELOOP) and anything there but a regular file (EINVAL: a
+ * FIFO is not waited on, a device not written); for a file written in
+ * place, as a run's records. NULL with errno on failure. */
 FILE *gb_fopen_nofollow(const char *path);
 
 /* A file being written atomically. Caller-owned storage; not thread-safe
@@ -37,10 +46,12 @@ struct gb_atomic_file {
 };
 
 /* Opens a temporary beside `path` for writing ("w" or "wb" in `mode`).
- * GB_ERR_IO with the path and the system's reason on failure. */
+ * GB_ERR_IO with the path and the system's reason on failure, or when
+ * `path` is a special file (gb_fs_replaceable). */
 enum gb_status gb_atomic_open(struct gb_atomic_file *a, const char *path, const char *mode);
 
-/* Flushes and closes the temporary and renames it to the final name. On any
+/* Flushes and closes the temporary and renames it to the final name, unless
+ * a special file took that name meanwhile (gb_fs_replaceable). On any
  * error (including an earlier write error on a->f) the temporary is removed,
  * the final file is left as it was, and GB_ERR_IO is returned. */
 enum gb_status gb_atomic_commit(struct gb_atomic_file *a);

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/stage_live.h"
+
 enum gb_status gb_stage_mkdir(const char *dir, char *made, size_t n)
 {
     char path[GB_PATH_MAX];
@@ -107,6 +109,7 @@ enum gb_status gb_stage_open(struct gb_stage *s, const char *dir)
     if (!mkdtemp(s->tmp))
         return gb_error_set(GB_ERR_IO, "cannot write into %s: %s", base, strerror(errno));
     s->open = 1;
+    s->live = gb_stage_live_add(s->tmp, s->dir);
     return GB_OK;
 }
 
@@ -136,7 +139,7 @@ enum gb_status gb_stage_open_file(struct gb_stage *s, const char *path, char *st
     int bad = stat(dir, &sb) != 0 ? errno : S_ISDIR(sb.st_mode) ? 0 : ENOTDIR;
     if (bad)
         return gb_error_set(GB_ERR_IO, "cannot write %s: %s", path, strerror(bad));
-    if ((st = gb_stage_open(s, dir)) != GB_OK)
+    if ((st = gb_fs_replaceable(AT_FDCWD, path, path)) != GB_OK || (st = gb_stage_open(s, dir)) != GB_OK)
         return st;
     if ((st = gb_stage_path(s, slash ? slash + 1 : path, staged, n)) != GB_OK)
         gb_stage_abort(s);
@@ -159,6 +162,8 @@ void gb_stage_abort(struct gb_stage *s)
         return;
     gb_fs_remove_tree(AT_FDCWD, s->tmp, 1);
     s->open = 0;
+    gb_stage_live_drop(s->live);
+    s->live = 0;
 }
 
 /* The commit's descriptors and its journal: for each staged name, whether
@@ -202,11 +207,15 @@ static enum gb_status gb_commit_begin(const struct gb_stage *s, struct gb_commit
 }
 
 /* Puts file `i` in place: the destination's file of that name (a file or
- * a link, never a directory) aside first. */
+ * a link, never a directory) aside first; a special file there is refused. */
 static enum gb_status gb_commit_one(const struct gb_stage *s, struct gb_commit *c, int i)
 {
     const char *name = c->names[i]->d_name;
+    char shown[GB_PATH_MAX + 300];
     struct stat sb;
+    snprintf(shown, sizeof shown, "%s/%s", s->dir, name);
+    if (gb_fs_replaceable(c->dst, name, shown) != GB_OK)
+        return GB_ERR_IO;
     if (fstatat(c->dst, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(sb.st_mode)) {
         if (renameat(c->dst, name, c->old, name) != 0)
             return gb_error_set(GB_ERR_IO, "cannot replace %s/%s: %s", s->dir, name, strerror(errno));
@@ -255,11 +264,14 @@ enum gb_status gb_stage_commit(struct gb_stage *s)
 {
     struct gb_commit c = {.dst = -1, .stg = -1, .old = -1};
     enum gb_status st;
+    sigset_t saved;
     int lost = 0;
     if (!s->open)
         return gb_error_set(GB_ERR_IO, "nothing staged for %s", s->dir);
+    gb_stage_live_committing(s->live, 1, &saved);
     if ((st = gb_stage_mkdir(s->dir, s->made, sizeof s->made)) != GB_OK) {
         gb_stage_abort(s);
+        gb_stage_live_committing(0, 0, &saved);
         return gb_error_set(st, "%s (nothing was written to %s)", gb_error_message(), s->dir);
     }
     st = gb_commit_begin(s, &c);
@@ -277,10 +289,14 @@ enum gb_status gb_stage_commit(struct gb_stage *s)
     gb_commit_end(&c);
     if (st != GB_OK)
         gb_stage_unmake(s->dir, s->made);
-    if (lost)
-        s->open = 0; /* the stage keeps what could not be put back */
-    else
+    if (lost) { /* the stage keeps what could not be put back */
+        s->open = 0;
+        gb_stage_live_drop(s->live);
+        s->live = 0;
+    } else {
         gb_stage_abort(s);
+    }
+    gb_stage_live_committing(0, 0, &saved);
     return st;
 }
 

@@ -33,6 +33,7 @@ struct gb_stage {
     char tmp[GB_PATH_MAX + 64];    /* the stage: write here between open and commit */
     char made[GB_PATH_MAX];        /* the top directory commit made ("" none) */
     int open;
+    int live;                      /* its slot for gb_stage_remove_open (0 none) */
 };
 
 /* Makes the stage for `dir`, which need not exist yet: inside `dir` when it
@@ -46,7 +47,8 @@ enum gb_status gb_stage_open(struct gb_stage *s, const char *dir);
 /* A stage for the one output file `path`: gb_stage_open on the file's
  * directory ("." when it names none), which must exist, and in `staged`
  * (n bytes) where the writer writes it. GB_ERR_IO when the directory is
- * missing, as gb_stage_open, or for a name ending in '/'. */
+ * missing, when `path` is a special file (gb_fs_replaceable), as
+ * gb_stage_open, or for a name ending in '/'. */
 enum gb_status gb_stage_open_file(struct gb_stage *s, const char *path, char *staged, size_t n);
 
 /* "<stage>/<name>" into `buf` (n bytes): where a writer writes the output
@@ -63,8 +65,10 @@ const char *gb_stage_final(const struct gb_stage *s, const char *staged, char *b
  * name is replaced, never followed); removes the stage. When any step fails
  * every destination file is put back as it was, the directories made for
  * it are removed, and GB_ERR_IO says which file could not be written and
- * that nothing was. A staged entry that is not a regular file is refused.
- * The stage is closed either way. */
+ * that nothing was. A staged entry that is not a regular file is refused,
+ * and so is a FIFO, device or socket at a destination name (it is never
+ * replaced). SIGINT and SIGTERM are held off while files move. The stage
+ * is closed either way. */
 enum gb_status gb_stage_commit(struct gb_stage *s);
 
 /* Removes the stage and everything in it; `dir` is untouched. Safe on a
@@ -75,6 +79,12 @@ void gb_stage_abort(struct gb_stage *s);
  * the user: staged paths named by their final names, and "(nothing was
  * written to DIR)" after it. Returns `st`. */
 enum gb_status gb_stage_fail(struct gb_stage *s, enum gb_status st);
+
+/* For a signal handler (async-signal-safe): removes every stage this
+ * process has open and is not committing, and copies into `dir` (n bytes)
+ * the destination of the first one removed ("" when none). The number
+ * removed; their stage objects are then stale and must not be committed. */
+int gb_stage_remove_open(char *dir, size_t n);
 
 /* Creates `dir` and its missing parents and names in `made` the topmost
  * directory it created ("" when `dir` existed), for gb_stage_unmake; on

@@ -184,11 +184,11 @@ h=2166136261
 for c in socket.gethostname().encode(): h=((h^c)*16777619)&0xffffffff
 print("%06x"%(h&0xffffff))')
 dead=$(sh -c 'echo $$')
-cp -r "$CAMP" "$TMP/killed"
+mkdir -p "$TMP/killed"
 mkdir "$TMP/killed/.gb-stage.$dead.${host_tag}AbC123" "$TMP/killed/.gb-stage.$$.${host_tag}LiVe12"
 echo half >"$TMP/killed/.gb-stage.$dead.${host_tag}AbC123/report.md"
 echo half >"$TMP/killed/.gb-stage.$$.${host_tag}LiVe12/report.md"
-run_gb report "$TMP/killed" --out "$TMP/killed/report-again"
+run_gb report "$CAMP" --out "$TMP/killed/report-again"
 [ "$RC" = 0 ] && [ ! -e "$TMP/killed/.gb-stage.$dead.${host_tag}AbC123" ] && ok ||
     bad "a dead command's stage was left behind (exit $RC)"
 [ -f "$TMP/killed/.gb-stage.$$.${host_tag}LiVe12/report.md" ] && ok || bad "a live command's stage was removed"

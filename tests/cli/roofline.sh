@@ -94,7 +94,7 @@ else bad "a run without flops: table and report, no chart, and a line saying why
 expect 2 "give the run directory" roofline
 expect 2 "--pipe takes fp32" roofline "$SG" --pipe quantum
 expect 2 "--format takes table, csv or json" roofline "$SG" --format xml
-expect 2 "--out must not be the run read" roofline "$SG" --out "$SG"
+expect 2 "--out .* lies inside the run .*, which this command only reads" roofline "$SG" --out "$SG"
 expect 1 "" roofline "$TMP/nowhere"
 expect 1 "measured no roof" roofline "$SG" --ceilings "$TR"
 # --out is staged: links planted at the output names are replaced, never

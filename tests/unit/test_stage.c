@@ -224,6 +224,62 @@ static void test_refused_entry_leaves_nothing(void **state)
     assert_int_equal(entries(b->root), 0);
 }
 
+/* A FIFO at an output's name is never replaced: the commit refuses it and
+ * moves nothing, the atomic writer and the in-place writer refuse it, and
+ * none of them waits on it. */
+static void test_special_file_refused(void **state)
+{
+    struct box *b = *state;
+    struct gb_stage s;
+    struct gb_atomic_file a;
+    struct stat sb;
+    char p[GB_PATH_MAX + 128];
+    mkdir(at(b, "out"), 0777);
+    put(at(b, "out/a.txt"), "old a\n");
+    assert_int_equal(mkfifo(at(b, "out/b.txt"), 0666), 0);
+    assert_int_equal(gb_stage_open(&s, at(b, "out")), GB_OK);
+    assert_int_equal(gb_stage_path(&s, "a.txt", p, sizeof p), GB_OK);
+    put(p, "new a\n");
+    assert_int_equal(gb_stage_path(&s, "b.txt", p, sizeof p), GB_OK);
+    put(p, "new b\n");
+    assert_int_equal(gb_stage_commit(&s), GB_ERR_IO);
+    assert_non_null(strstr(gb_error_message(), "it is a FIFO, not a regular file"));
+    assert_true(holds(at(b, "out/a.txt"), "old a\n")); /* a.txt put back */
+    assert_int_equal(lstat(at(b, "out/b.txt"), &sb), 0);
+    assert_true(S_ISFIFO(sb.st_mode));
+    assert_int_equal(entries(at(b, "out")), 2);
+    assert_int_equal(gb_stage_open_file(&s, at(b, "out/b.txt"), p, sizeof p), GB_ERR_IO);
+    assert_int_equal(gb_atomic_open(&a, at(b, "out/b.txt"), "w"), GB_ERR_IO);
+    errno = 0;
+    assert_null(gb_fopen_nofollow(at(b, "out/b.txt")));
+    assert_int_equal(errno, EINVAL);
+    assert_int_equal(entries(at(b, "out")), 2);
+}
+
+/* What a signal handler removes: every open stage, its destination named;
+ * the stage objects then abort harmlessly. */
+static void test_remove_open(void **state)
+{
+    struct box *b = *state;
+    struct gb_stage s1, s2;
+    char p[GB_PATH_MAX + 128], dir[GB_PATH_MAX];
+    mkdir(at(b, "one"), 0777);
+    assert_int_equal(gb_stage_open(&s1, at(b, "one")), GB_OK);
+    assert_int_equal(gb_stage_open(&s2, at(b, "two/new")), GB_OK);
+    assert_int_equal(gb_stage_path(&s1, "x.txt", p, sizeof p), GB_OK);
+    put(p, "x\n");
+    assert_int_equal(gb_stage_path(&s2, "y.txt", p, sizeof p), GB_OK);
+    put(p, "y\n");
+    assert_int_equal(gb_stage_remove_open(dir, sizeof dir), 2);
+    assert_string_equal(dir, at(b, "one"));
+    assert_int_equal(entries(at(b, "one")), 0);
+    assert_int_equal(entries(b->root), 1); /* one/, no stage beside it */
+    gb_stage_abort(&s1);
+    gb_stage_abort(&s2);
+    assert_int_equal(gb_stage_remove_open(dir, sizeof dir), 0);
+    assert_string_equal(dir, "");
+}
+
 /* Leftovers: a dead process's real stage directory of this host goes; a
  * link of that name (to a directory full of files), another host's stage,
  * a live process's stage and a stage owned by nobody we know stay, and no
@@ -348,6 +404,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_link_at_output_name, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_rename_rolls_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_entry_leaves_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_special_file_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_remove_open, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sweep_follows_no_link, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sweep_in_parent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_atomic_temporary, setup, teardown),
