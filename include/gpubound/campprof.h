@@ -116,8 +116,13 @@ enum gb_camp_pattern { GB_CAMP_SPREAD = 0, GB_CAMP_CAMPED = 1 };
 
 struct gb_camp_term {
     char name[16];          /* "(intercept)", "w", "b2", "b4", "b8", and "w:b2" ... with
-                             * interactions */
+                             * interactions; "L:b<W>" and "knee:b<W>" in the
+                             * latency-throughput forms */
     double estimate, se, t, p;
+    int at_edge;            /* a knee the data cannot place: it lies at an edge of the
+                             * search (below the fewest warps measured: times in proportion
+                             * to the warps, only L/knee determined; above the most: flat
+                             * times, only L); 0 for every other term */
 };
 
 struct gb_camp_fitstats {
@@ -237,11 +242,19 @@ GB_API double gb_camp_eq_lt_term(const struct gb_camp_equation *eq, const char *
  * above it; -1 when there is none. */
 GB_API int gb_camp_eq_class_for(const struct gb_camp_equation *eq, int wclass);
 
+/* 1 when every equation that times a non-zero count of `c` (spread and
+ * camped, at the class gb_camp_eq_class_for picks) predicts a benchmark
+ * time > 0 at `warps`; 0 where one gives <= 0 (or NaN): a linear form
+ * (paper, interactions) extrapolated to fewer warps than it can describe,
+ * where the model has no time to give. */
+GB_API int gb_camp_in_range(const struct gb_camp_model *m, const struct gb_camp_counts *c, double warps);
+
 /* Predicted best (no camping) and worst (all camped) times, ns, of a
  * kernel with counts `c` at `warps` active warps per SM (> 0). Each
  * instruction class's camped time is at least its spread time (camping
  * never speeds an access up: where the two fits cross, the band of that
- * class has no width), so best <= worst at every configuration.
+ * class has no width), so best <= worst at every configuration. Where
+ * gb_camp_in_range is 0 both are NaN (GB_OK): a time <= 0 is no time.
  * GB_ERR_USAGE when a count is negative or not finite, when every count is
  * zero, or when a width with a non-zero count has no class to time it. */
 GB_API enum gb_status gb_camp_bounds(const struct gb_camp_model *m, const struct gb_camp_counts *c,
@@ -258,13 +271,16 @@ GB_API double gb_camp_extrapolate(double best_ns, double worst_ns, double degree
 /* One configuration of a prediction. */
 struct gb_camp_row {
     int warps;               /* active warps per SM */
-    double best_ns, worst_ns;
-    double app_ns;           /* the application line; NaN without a measured time */
+    double best_ns, worst_ns;/* NaN where the model has no time (gb_camp_in_range 0) */
+    double app_ns;           /* the application line; NaN without a measured time, where the
+                              * bounds are NaN, or where the line falls to <= 0 */
 };
 
 /* Predicts rows[i] for warps[i], i < n. With a measured time (time_ns
  * finite and > 0, at_warps > 0) the application line and *degree are
  * filled (the degree at at_warps); otherwise app_ns and *degree are NaN.
+ * A row outside the model's range (gb_camp_in_range 0) has NaN bounds and
+ * line; at_warps outside it leaves *degree NaN.
  * GB_ERR_NUMERIC when the band has no width at at_warps. Errors of
  * gb_camp_bounds. */
 GB_API enum gb_status gb_camp_predict(const struct gb_camp_model *m, const struct gb_camp_counts *c,
@@ -531,13 +547,16 @@ GB_API int gb_camp_same_warps(const struct gb_camp_validation *v);
  * (the paper's procedure: every configuration in turn is the starting
  * point; with more than 1024, 1024 of them evenly spaced), in O(n) memory
  * and O(n) bounds evaluations. Errors of gb_camp_bounds; GB_ERR_FORMAT for
- * no configuration or a non-positive time or warps (bad recorded data). */
+ * no configuration or a non-positive time or warps (bad recorded data);
+ * GB_ERR_NUMERIC for a configuration outside the model's range
+ * (gb_camp_in_range 0: leave it out, as gb_camp_validate_app does). */
 GB_API enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
                                 size_t n, struct gb_camp_validation *out);
 
 /* gb_camp_validate on the configurations of `app` inside the domain of
- * validity (gb_camp_domain_judge under roofs `c`; c may be NULL: nothing
- * judged); domain[app->n] (may be NULL) receives each one's judgement.
+ * validity (gb_camp_domain_judge under roofs `c`; c may be NULL: only the
+ * model's range judged); domain[app->n] (may be NULL) receives each one's
+ * judgement.
  * When none is inside, *out has only n_out_domain, n_judged and
  * domain_reason set (n_points 0) and the call succeeds. Errors of
  * gb_camp_validate; GB_ERR_NOMEM. */
@@ -566,7 +585,8 @@ GB_API double gb_camp_counts_vary(const struct gb_camp_obs *obs, size_t n);
  * configuration inside the domain (domain[n], gb_camp_domain_judge; NULL:
  * every one inside) at its measured degree (*degree, its index *start), as
  * gb_camp_validate computes them. rows[n] and measured_ns[n] are the
- * caller's. Errors of gb_camp_bounds. */
+ * caller's; a row outside the model's range has NaN bounds and line, a
+ * line that falls to <= 0 is NaN. Errors of gb_camp_bounds. */
 GB_API enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_camp_obs *obs,
                                 size_t n, const struct gb_camp_domain *domain,
                                 struct gb_camp_row *rows, double *measured_ns,
@@ -586,7 +606,11 @@ GB_API enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const stru
  *     without a knee, the fewest warps the suite measured): too few
  *     requests in flight to load the memory system, so each one's latency,
  *     not bandwidth or camping, sets the time. A camped kernel with a full grid also reaches a small share
- *     of the roof, which is why the share alone is not the rule. */
+ *     of the roof, which is why the share alone is not the rule;
+ *   outside the model's range: an equation that times its counts gives a
+ *     time <= 0 at its achieved warps (gb_camp_in_range: a linear form
+ *     extrapolated to fewer warps than it can describe), so the band has
+ *     no bounds there. This rule is judged first, with or without roofs. */
 #define GB_CAMP_DOMAIN_MIN_SHARE 0.25
 
 enum gb_camp_domain_why {
@@ -594,6 +618,7 @@ enum gb_camp_domain_why {
     GB_CAMP_DOMAIN_UNJUDGED = 1,    /* no bytes or no DRAM roof: taken as applying */
     GB_CAMP_DOMAIN_TOO_SMALL = 2,
     GB_CAMP_DOMAIN_LATENCY = 3,
+    GB_CAMP_DOMAIN_RANGE = 4,       /* the model's bounds are <= 0 there (gb_camp_in_range) */
 };
 
 struct gb_camp_domain {
@@ -603,16 +628,18 @@ struct gb_camp_domain {
     char reason[320];        /* one line: why the band does not apply ("" when it does) */
 };
 
-/* "applies", "not judged", "too small", "latency-bound". */
+/* "applies", "not judged", "too small", "latency-bound", "outside the
+ * model's range". */
 GB_API const char *gb_camp_domain_name(enum gb_camp_domain_why why);
 
 /* 1 when the band applies to a configuration judged `why`. */
 GB_API int gb_camp_domain_applies(enum gb_camp_domain_why why);
 
-/* Judges observation `o` (its bytes, time, grid and achieved warps) under
- * roofs `c` (DRAM roof; launch_a_ns may be NaN: that rule is then not
- * applied), `sm_count` SMs (0: unknown) and the warps range of model `m`.
- * Never fails. */
+/* Judges observation `o` (its counts, bytes, time, grid and achieved
+ * warps) against the range of model `m` (may be NULL), then under roofs
+ * `c` (DRAM roof; launch_a_ns may be NaN: that rule is then not applied;
+ * NULL: not judged), `sm_count` SMs (0: unknown) and the warps range of
+ * `m`. Never fails. */
 GB_API void gb_camp_domain_judge(const struct gb_camp_model *m, const struct gb_ceilings *c,
                                  int sm_count, const struct gb_camp_obs *o, struct gb_camp_domain *out);
 

@@ -11,10 +11,21 @@
 #include "cli/cli_roofs.h"
 #include "util/fs.h"
 
+enum gb_status gb_cli_roofs_same_gpu(const char *ceil_dir, const struct gb_run *cr, const char *what,
+                                     const char *dev, const char *escape)
+{
+    if (!dev || !dev[0] || !cr->info.has_device || strcmp(cr->info.device.name, dev) == 0)
+        return GB_OK;
+    return gb_error_set(GB_ERR_USAGE, "%s was measured on %s and %s on %s: the roofs of one kind of GPU "
+                        "do not bound another; record a ceilings run on that GPU%s",
+                        ceil_dir, cr->info.device.name, what, dev, escape ? escape : "");
+}
+
 enum gb_status gb_cli_roofs(const char *ceil_dir, int other_gpu, const struct gb_run *run, struct gb_ceilings *c)
 {
     enum gb_status st;
     struct gb_run *cr = NULL;
+    const char *dev = run->info.has_device ? run->info.device.name : NULL;
     if (!ceil_dir) {
         if (!run->info.has_device)
             return gb_error_set(GB_ERR_USAGE, "%s has no device in its run.json and no --ceilings run was given",
@@ -22,15 +33,14 @@ enum gb_status gb_cli_roofs(const char *ceil_dir, int other_gpu, const struct gb
         gb_ceilings_guide(&run->info.device, c);
         return GB_OK;
     }
-    if ((st = gb_cli_load_run(ceil_dir, &cr)) == GB_OK && run->info.has_device && cr->info.has_device &&
-        strcmp(run->info.device.name, cr->info.device.name) != 0) {
+    if ((st = gb_cli_load_run(ceil_dir, &cr)) == GB_OK &&
+        gb_cli_roofs_same_gpu(ceil_dir, cr, run->dir, dev, " (or give --other-gpu)") != GB_OK) {
         if (!other_gpu)
-            st = gb_error_set(GB_ERR_USAGE, "%s was measured on %s and %s on %s: the roofs of one kind of GPU "
-                              "do not bound another; record a ceilings run on that GPU (or give --other-gpu)",
-                              ceil_dir, cr->info.device.name, run->dir, run->info.device.name);
-        else
-            fprintf(stderr, "roofline: roofs of another GPU (--other-gpu): %s, not %s\n", cr->info.device.name,
-                    run->info.device.name);
+            st = GB_ERR_USAGE;
+        else {
+            gb_error_clear();
+            fprintf(stderr, "roofline: roofs of another GPU (--other-gpu): %s, not %s\n", cr->info.device.name, dev);
+        }
     }
     if (st == GB_OK)
         st = gb_ceilings_from_run(cr, c);

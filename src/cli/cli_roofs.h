@@ -13,6 +13,16 @@
 /* How to record a ceilings run, for messages. */
 #define GB_CEILINGS_HINT GB_REPORT_CEILINGS_HINT
 
+/* GB_OK when the roofs of ceilings run `cr` (directory `ceil_dir`) may
+ * bound `what` (a run or a model, for the message), measured on the GPU
+ * named `dev`: the same name, or a name unknown on either side (dev NULL or
+ * empty, cr without a device). Otherwise GB_ERR_USAGE with the one line
+ * that says the roofs of one kind of GPU do not bound another, ending with
+ * `escape` (the command's way round it, e.g. " (or give --other-gpu)";
+ * NULL when it has none). */
+enum gb_status gb_cli_roofs_same_gpu(const char *ceil_dir, const struct gb_run *cr, const char *what,
+                                     const char *dev, const char *escape);
+
 /* The roofs of `run` into *c: those of ceilings run `ceil_dir`, or the guide
  * figures of the run's device when it is NULL. A ceilings run of another
  * GPU name is refused (GB_ERR_USAGE) unless `other_gpu`, then said on

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_roofs.h"
 #include "cli/cmd_camp.h"
 #include "gpubound/camp_run.h"
 #include "gpubound/campprof.h"
@@ -42,6 +43,24 @@ const char *camp_cli_device_name(const struct gb_camp_model *m)
     return m->has_device && m->device.name[0] ? m->device.name : "an unnamed device";
 }
 
+int camp_cli_ceilings(const char *what, const char *ceil_dir, const char *model_path,
+                      const struct gb_camp_model *m, struct gb_ceilings *c)
+{
+    struct gb_run *run = NULL;
+    char model[GB_PATH_MAX + 16];
+    enum gb_status st = gb_cli_load_run(ceil_dir, &run);
+    if (st != GB_OK)
+        return gb_cli_fail(st, what, "give a run of 'gpubound run ceilings'");
+    snprintf(model, sizeof model, "the model %s", model_path);
+    if ((st = gb_cli_roofs_same_gpu(ceil_dir, run, model, m->has_device ? m->device.name : NULL, NULL)) ==
+        GB_OK && (st = gb_ceilings_from_run(run, c)) != GB_OK) {
+        gb_run_free(run);
+        return gb_cli_fail(st, what, "give a run of 'gpubound run ceilings'");
+    }
+    gb_run_free(run);
+    return st == GB_OK ? GB_EXIT_OK : gb_cli_fail(st, what, NULL);
+}
+
 void camp_cli_report_files(const struct gb_report_result *res)
 {
     if (res->n_not_drawn) {
@@ -55,8 +74,22 @@ void camp_cli_report_files(const struct gb_report_result *res)
 
 /* ---- fit ---- */
 
+/* The note column's text for a knee the data cannot place. */
+#define KNEE_EDGE_NOTE "knee at the search's edge: not placed"
+
+/* Whether any term of `s` is a knee at the search's edge. */
+static int any_edge(const struct gb_camp_fitstats *s)
+{
+    for (size_t i = 0; i < s->n_terms; i++)
+        if (s->terms[i].at_edge)
+            return 1;
+    return 0;
+}
+
+/* The rows of `s`'s terms; with `note`, the note column of a knee at the
+ * search's edge. */
 static enum gb_status add_term_rows(struct gb_table *t, const struct gb_camp_equation *eq,
-                                    const char *stage, const struct gb_camp_fitstats *s)
+                                    const char *stage, const struct gb_camp_fitstats *s, int note)
 {
     enum gb_status st = GB_OK;
     for (size_t i = 0; i < s->n_terms && st == GB_OK; i++) {
@@ -69,7 +102,8 @@ static enum gb_status add_term_rows(struct gb_table *t, const struct gb_camp_equ
             (st = gb_table_cell_num(t, term->p, 3)) || (st = gb_table_cell_num(t, s->r2, 5)) ||
             (st = gb_table_cell_num(t, s->adj_r2, 5)) ||
             (st = gb_table_cell_num(t, s->rmse_ns, 4)) ||
-            (st = gb_table_cell_int(t, (long long)eq->n_obs)))
+            (st = gb_table_cell_int(t, (long long)eq->n_obs)) ||
+            (note && (st = gb_table_cell_text(t, term->at_edge ? KNEE_EDGE_NOTE : NULL))))
             break;
     }
     return st;
@@ -84,15 +118,21 @@ static enum gb_status print_fit_machine(const struct gb_camp_model *m, enum gb_f
         {"estimate", "ns"},     {"std_error", "ns"}, {"t", NULL},  {"p", NULL},
         {"r2", NULL},           {"adj_r2", NULL},  {"rmse", "ns"}, {"n_obs", NULL},
     };
+    int edge = 0;
     if (!t)
         return gb_error_set(GB_ERR_NOMEM, "out of memory for a table");
+    for (int op = 0; op < 2; op++)
+        for (int pat = 0; pat < 2; pat++)
+            edge |= any_edge(&m->eq[op][pat].full) || any_edge(&m->eq[op][pat].fit);
     for (size_t c = 0; c < sizeof cols / sizeof cols[0] && st == GB_OK; c++)
         st = gb_table_column(t, cols[c][0], cols[c][1]);
+    if (st == GB_OK && edge)
+        st = gb_table_column(t, "note", NULL);
     for (int op = 0; op < 2 && st == GB_OK; op++)
         for (int pat = 0; pat < 2 && st == GB_OK; pat++) {
             const struct gb_camp_equation *eq = &m->eq[op][pat];
-            if ((st = add_term_rows(t, eq, "full", &eq->full)) == GB_OK)
-                st = add_term_rows(t, eq, "final", &eq->fit);
+            if ((st = add_term_rows(t, eq, "full", &eq->full, edge)) == GB_OK)
+                st = add_term_rows(t, eq, "final", &eq->fit, edge);
         }
     if (st == GB_OK)
         st = gb_table_print(t, stdout, fmt, 0);
@@ -104,24 +144,56 @@ static enum gb_status print_terms(const struct gb_camp_fitstats *s, int width)
 {
     enum gb_status st = GB_OK;
     struct gb_table *t = gb_table_new();
+    const int edge = any_edge(s);
     if (!t)
         return gb_error_set(GB_ERR_NOMEM, "out of memory for a table");
     if ((st = gb_table_column(t, "term", NULL)) || (st = gb_table_column(t, "estimate", "ns")) ||
         (st = gb_table_column(t, "std. error", "ns")) || (st = gb_table_column(t, "t", NULL)) ||
-        (st = gb_table_column(t, "p", NULL)))
+        (st = gb_table_column(t, "p", NULL)) || (edge && (st = gb_table_column(t, "note", NULL))))
         goto out;
     for (size_t i = 0; i < s->n_terms; i++) {
         const struct gb_camp_term *term = &s->terms[i];
         if ((st = gb_table_row(t)) || (st = gb_table_cell_text(t, term->name)) ||
             (st = gb_table_cell_num(t, term->estimate, 5)) ||
             (st = gb_table_cell_num(t, term->se, 3)) || (st = gb_table_cell_num(t, term->t, 4)) ||
-            (st = gb_table_cell_num(t, term->p, 2)))
+            (st = gb_table_cell_num(t, term->p, 2)) ||
+            (edge && (st = gb_table_cell_text(t, term->at_edge ? KNEE_EDGE_NOTE : NULL))))
             goto out;
     }
     st = gb_table_print(t, stdout, GB_FORMAT_TABLE, width);
 out:
     gb_table_free(t);
     return st;
+}
+
+/* A line for each knee of `eq` that lies at an edge of the search: which
+ * edge, what the times do there, and what is then determined. */
+static void print_edge_knees(const struct gb_camp_equation *eq)
+{
+    const struct gb_camp_fitstats *s = &eq->fit;
+    for (size_t i = 0; i < s->n_terms; i++) {
+        const struct gb_camp_term *k = &s->terms[i];
+        if (!k->at_edge)
+            continue;
+        const char *wn = k->name + 5;   /* "b16" of "knee:b16" */
+        char L_name[24];
+        snprintf(L_name, sizeof L_name, "L:%s", wn);
+        double L = NAN;
+        for (size_t j = 0; j < s->n_terms; j++)
+            if (strcmp(s->terms[j].name, L_name) == 0)
+                L = s->terms[j].estimate;
+        if (k->estimate < eq->warps_min)
+            printf("  note: %s lies at the low edge of the knee search (%.3g warps per SM, below the fewest "
+                   "measured, %g):\n  the times grow in proportion to the warps from there on, so the data "
+                   "cannot place the knee;\n  only %s / %s is determined (%.6g ns per warp), and %s's t and p "
+                   "hold at this knee only\n", k->name, k->estimate, eq->warps_min, L_name, k->name,
+                   L / k->estimate, L_name);
+        else
+            printf("  note: %s lies at the high edge of the knee search (%.4g warps per SM, above the most "
+                   "measured, %g):\n  the times do not grow with the warps measured, so the data cannot "
+                   "place the knee;\n  only %s, the flat time, is determined\n", k->name, k->estimate,
+                   eq->warps_max, L_name);
+    }
 }
 
 static void print_stats_line(const char *what, const struct gb_camp_fitstats *s)
@@ -174,6 +246,7 @@ static enum gb_status print_fit_table(const struct gb_camp_model *m, const char 
             if ((st = print_terms(&eq->full, width)) != GB_OK)
                 return st;
             print_stats_line(gb_camp_form_lt(m->form) ? "fit" : "full fit", &eq->full);
+            print_edge_knees(eq);
             if (isfinite(eq->cv_gm))
                 printf("  held out (each of %zu warps values left out in turn): geometric mean "
                        "error %.2f%%, RMS %.2f%%\n", eq->cv_folds, 100 * eq->cv_gm, 100 * eq->cv_rms);

@@ -163,6 +163,14 @@ void camp_cli_path_in(char *buf, size_t n, const char *dir, const char *name);
 /* The model's device name, or "an unnamed device". */
 const char *camp_cli_device_name(const struct gb_camp_model *m);
 
+struct gb_ceilings;
+/* The roofs of ceilings run `ceil_dir` into *c for model `m` (read from
+ * `model_path`): a run of another kind of GPU than the model's is refused,
+ * as roofline and report refuse it (gb_cli_roofs_same_gpu). The exit
+ * code; the one error line, prefixed by `what`, is printed. */
+int camp_cli_ceilings(const char *what, const char *ceil_dir, const char *model_path,
+                      const struct gb_camp_model *m, struct gb_ceilings *c);
+
 /* Lists on stderr the charts gnuplot could not draw. */
 void camp_cli_report_files(const struct gb_report_result *res);
 

@@ -355,26 +355,88 @@ static void predict_launch_text(const struct predict_opts *o, struct predict_sta
 
 /* ---- printing ---- */
 
+/* Why row `r` has no time where one is asked for: outside the model's
+ * range (its bounds are NaN), or its application line fell to <= 0; NULL
+ * when it has every time. */
+static const char *row_no_time(const struct predict_state *ps, const struct gb_camp_row *r)
+{
+    if (isnan(r->best_ns))
+        return "outside the model's range: bounds <= 0";
+    if (isfinite(ps->r.degree) && isnan(r->app_ns))
+        return "application line <= 0";
+    return NULL;
+}
+
+/* The configurations' warps split into those the model times (bounds > 0)
+ * and those it does not, as "1-14" lists; how many it does not. */
+static size_t timed_lists(const struct predict_state *ps, char *timed, char *untimed, size_t size)
+{
+    int *yes = calloc(ps->r.n + 1, sizeof *yes), *no = calloc(ps->r.n + 1, sizeof *no);
+    size_t n_yes = 0, n_no = 0;
+    timed[0] = untimed[0] = '\0';
+    if (!yes || !no) {
+        free(yes);
+        free(no);
+        return 0;
+    }
+    for (size_t i = 0; i < ps->r.n; i++) {
+        if (isnan(ps->r.rows[i].best_ns))
+            no[n_no++] = ps->r.rows[i].warps;
+        else
+            yes[n_yes++] = ps->r.rows[i].warps;
+    }
+    warps_text(yes, n_yes, timed, size);
+    warps_text(no, n_no, untimed, size);
+    free(yes);
+    free(no);
+    return n_no;
+}
+
+/* The sentence saying where the form's bounds are > 0 and which
+ * configurations lie outside its range, into buf; how many do (0: "").
+ * `sep` goes between its two halves (a line break in the header). */
+static size_t range_text(const struct predict_state *ps, const char *sep, char *buf, size_t size)
+{
+    char timed[512], untimed[512];
+    size_t n = timed_lists(ps, timed, untimed, sizeof timed);
+    const char *form = gb_camp_form_name(ps->m->form);
+    buf[0] = '\0';
+    if (n == ps->r.n)
+        snprintf(buf, size, "the %s form's bounds are <= 0 at every configuration (%s active warps "
+                 "per SM):%soutside its range, no time", form, untimed, sep);
+    else if (n)
+        snprintf(buf, size, "the %s form's bounds are > 0 at %s active warps per SM only;%sthe %zu "
+                 "configurations at %s lie outside its range and get no time", form, timed, sep, n, untimed);
+    return n;
+}
+
 static enum gb_status band_table(const struct predict_opts *o, const struct predict_state *ps,
                                  struct gb_table *t)
 {
     enum gb_status st;
+    int any_why = 0;
+    for (size_t i = 0; i < ps->r.n && !any_why; i++)
+        any_why = row_no_time(ps, &ps->r.rows[i]) != NULL;
     if ((st = gb_table_column(t, "active warps", NULL)) ||
         (st = gb_table_column(t, "best", "µs")) || (st = gb_table_column(t, "worst", "µs")) ||
         (st = gb_table_column(t, "application", "µs")) ||
         (st = gb_table_column(t, "degree", NULL)) || (st = gb_table_column(t, "measured", NULL)) ||
-        (st = gb_table_column(t, "achieved warps", NULL)))
+        (st = gb_table_column(t, "achieved warps", NULL)) ||
+        (any_why && (st = gb_table_column(t, "no time", NULL))))
         return st;
     for (size_t i = 0; i < ps->r.n; i++) {
         const struct gb_camp_row *r = &ps->r.rows[i];
+        const char *why = row_no_time(ps, r);
         int here = isfinite(o->time_ns) && r->warps == (int)ps->r.at_warps;
+        double degree = isnan(r->best_ns) ? NAN : ps->r.degree;
         if ((st = gb_table_row(t)) || (st = gb_table_cell_int(t, r->warps)) ||
             (st = gb_table_cell_num(t, r->best_ns / 1e3, 5)) ||
             (st = gb_table_cell_num(t, r->worst_ns / 1e3, 5)) ||
             (st = gb_table_cell_num(t, r->app_ns / 1e3, 5)) ||
-            (st = gb_table_cell_num(t, ps->r.degree, 3)) ||
+            (st = gb_table_cell_num(t, degree, 3)) ||
             (st = gb_table_cell_text(t, here ? "*" : NULL)) ||
-            (st = gb_table_cell_num(t, ps->r.achieved[i], 4)))
+            (st = gb_table_cell_num(t, ps->r.achieved[i], 4)) ||
+            (any_why && (st = gb_table_cell_text(t, why))))
             return st;
     }
     return GB_OK;
@@ -421,11 +483,15 @@ static void band_header(const struct predict_opts *o, const struct predict_state
         printf("  achieved warps: the grid leaves %zu of %zu configurations below their occupancy\n"
                "  limit (active warps, the first column); the band is evaluated at each one's\n"
                "  achieved warps per SM (the last column)\n", n_differ, ps->r.n);
+    char range[1200];
+    size_t n_untimed = range_text(ps, "\n  ", range, sizeof range);
+    if (n_untimed)
+        printf("  range: %s (\"no time\" below)\n", range);
     if (ps->r.roof.best_ns > 0)
         printf("  form: %s; best: the measured roofs (the launch's %s bytes over the %s roof, %.5g µs\n"
-               "  at every configuration); worst: every access camped on one %s\n",
+               "  at every configuration%s); worst: every access camped on one %s\n",
                gb_camp_form_name(ps->m->form), ps->r.roof.level, ps->r.roof.level,
-               ps->r.roof.best_ns / 1e3, gb_camp_level_name(ps->m->level));
+               ps->r.roof.best_ns / 1e3, n_untimed ? " in its range" : "", gb_camp_level_name(ps->m->level));
     else
         printf("  form: %s; best: no camping; worst: every access camped on one %s\n",
                gb_camp_form_name(ps->m->form), gb_camp_level_name(ps->m->level));
@@ -452,29 +518,19 @@ static void band_header(const struct predict_opts *o, const struct predict_state
     }
 }
 
-/* The warp counts whose best or worst time is <= 0, as ranges ("1-4, 9");
- * returns how many there are. */
-static size_t nonpositive_ranges(const struct predict_state *ps, char *buf, size_t n)
+/* The configurations whose application line fell to <= 0 (a degree
+ * below 0 extrapolated), as a "1-4, 9" list; how many. */
+static size_t line_below_zero(const struct predict_state *ps, char *buf, size_t size)
 {
-    size_t count = 0, used = 0;
+    int *w = calloc(ps->r.n + 1, sizeof *w);
+    size_t n = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < ps->r.n; i++) {
-        const struct gb_camp_row *r = &ps->r.rows[i];
-        if (r->best_ns > 0 && r->worst_ns > 0)
-            continue;
-        size_t j = i;   /* the run of consecutive warp counts from i */
-        while (j + 1 < ps->r.n && !(ps->r.rows[j + 1].best_ns > 0 && ps->r.rows[j + 1].worst_ns > 0) &&
-               ps->r.rows[j + 1].warps == ps->r.rows[j].warps + 1)
-            j++;
-        count += j - i + 1;
-        if (used < n && j > i)
-            used += (size_t)snprintf(buf + used, n - used, "%s%d-%d", used ? ", " : "", r->warps,
-                                     ps->r.rows[j].warps);
-        else if (used < n)
-            used += (size_t)snprintf(buf + used, n - used, "%s%d", used ? ", " : "", r->warps);
-        i = j;
-    }
-    return count;
+    for (size_t i = 0; w && i < ps->r.n; i++)
+        if (!isnan(ps->r.rows[i].best_ns) && isfinite(ps->r.degree) && isnan(ps->r.rows[i].app_ns))
+            w[n++] = ps->r.rows[i].warps;
+    warps_text(w, n, buf, size);
+    free(w);
+    return n;
 }
 
 /* The launch's own configuration's warps, as the band uses them. */
@@ -489,13 +545,14 @@ static double launch_row_warps(const struct predict_state *ps)
 static void band_notes(const struct predict_state *ps)
 {
     struct gb_camp_band_check chk;
-    char warps[1024];
+    char range[1200], untimed[512];
     gb_camp_band_check(ps->r.rows, ps->r.n, &chk);
-    size_t n_bad = nonpositive_ranges(ps, warps, sizeof warps);
+    size_t n_bad = range_text(ps, " ", range, sizeof range);
     if (n_bad)
-        fprintf(stderr, "note: the model predicts a time <= 0 at %zu of %zu configurations (%s "
-                        "warps per SM): %s outside what the benchmarks support\n",
-                n_bad, ps->r.n, warps, n_bad == 1 ? "that configuration is" : "those are");
+        fprintf(stderr, "note: %s\n", range);
+    if ((n_bad = line_below_zero(ps, untimed, sizeof untimed)))
+        fprintf(stderr, "note: the application line falls to <= 0 at %zu configurations (%s active "
+                        "warps per SM): no time there\n", n_bad, untimed);
     if (chk.n_inverted)
         fprintf(stderr, "note: at %zu of %zu configurations the camped equations predict a "
                         "shorter time than the spread ones: the band is inverted there (the "
@@ -607,23 +664,17 @@ out:
                        : gb_cli_fail(st, at == &cs ? "camp predict --chart" : "camp predict --html", NULL);
 }
 
-/* The roofs the measured configuration is judged under: --ceilings RUN,
- * else the guide figures of the device (no launch line). */
+/* The roofs the measured configuration is judged under: --ceilings RUN
+ * (of the model's GPU), else the guide figures of the device (no launch
+ * line). */
 static int predict_ceilings(const struct predict_opts *o, const struct predict_state *ps,
                             struct gb_ceilings *c)
 {
-    struct gb_run *run = NULL;
-    enum gb_status st;
-    if (!o->ceilings) {
-        gb_ceilings_guide(&ps->dev, c);
-        c->launch_a_ns = NAN;
-        return GB_EXIT_OK;
-    }
-    if ((st = gb_cli_load_run(o->ceilings, &run)) == GB_OK)
-        st = gb_ceilings_from_run(run, c);
-    gb_run_free(run);
-    return st == GB_OK ? GB_EXIT_OK
-                       : gb_cli_fail(st, "camp predict: --ceilings", "give a run of 'gpubound run ceilings'");
+    if (o->ceilings)
+        return camp_cli_ceilings("camp predict: --ceilings", o->ceilings, o->model_path, ps->m, c);
+    gb_ceilings_guide(&ps->dev, c);
+    c->launch_a_ns = NAN;
+    return GB_EXIT_OK;
 }
 
 /* Loads the model, reads the counts and launch, and predicts the band
@@ -639,16 +690,17 @@ static int predict_band(struct predict_opts *o, struct predict_state *ps)
         return gb_cli_fail(st, "camp predict", "give a model written by 'gpubound camp fit'");
     if ((rc = predict_device(ps->m, o->cc, &ps->dev)) != GB_EXIT_OK)
         return rc;
-    if ((o->ncu_path || o->point) && (rc = predict_from_ncu(o, ps)) != GB_EXIT_OK)
-        return rc;
-    if (o->at > 0 && isnan(o->time_ns))
-        return gb_cli_usage(CMD, "predict: --at-warps needs --time-ns (the time measured there)");
-    if ((rc = launch_check(o, &ps->dev)) != GB_EXIT_OK)
-        return rc;
-    if (!(c = calloc(1, sizeof *c)) || (rc = predict_ceilings(o, ps, c)) != GB_EXIT_OK) {
-        rc = c ? rc : gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
+    if (!(c = calloc(1, sizeof *c)))
+        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
+    if ((rc = predict_ceilings(o, ps, c)) != GB_EXIT_OK ||
+        ((o->ncu_path || o->point) && (rc = predict_from_ncu(o, ps)) != GB_EXIT_OK))
+        goto out;
+    if (o->at > 0 && isnan(o->time_ns)) {
+        rc = gb_cli_usage(CMD, "predict: --at-warps needs --time-ns (the time measured there)");
         goto out;
     }
+    if ((rc = launch_check(o, &ps->dev)) != GB_EXIT_OK)
+        goto out;
     const struct gb_camp_predict_in in = {
         .counts = o->counts, .threads = o->threads, .regs = o->regs, .smem = o->smem,
         .dyn_smem = o->dyn_smem, .grid = o->grid, .warps_max = o->warps_max, .at = o->at,

@@ -183,13 +183,20 @@ out:
 /* Validates and tabulates every application, before anything is drawn or
  * written; `v` receives one validation per application. Values in the run
  * that the model cannot use are bad data (exit 1), not usage. */
-/* One line on stderr per configuration outside the domain of validity,
- * and where the achieved warps differ from the occupancy limit, both. */
+/* One line on stderr per configuration outside the domain of validity
+ * (those outside the model's range in one line for the application), and
+ * where the achieved warps differ from the occupancy limit, both. */
 static void domain_notes(const struct gb_camp_app *g, const struct gb_camp_domain *d)
 {
+    size_t n_range = 0;
+    double lo = INFINITY, hi = 0;
     for (size_t i = 0; i < g->n; i++) {
         const struct gb_camp_obs *o = &g->obs[i];
-        if (!gb_camp_domain_applies(d[i].why))
+        if (d[i].why == GB_CAMP_DOMAIN_RANGE) {
+            n_range++;
+            lo = fmin(lo, o->warps);
+            hi = fmax(hi, o->warps);
+        } else if (!gb_camp_domain_applies(d[i].why))
             fprintf(stderr, "note: %s at %.3g warps per SM: the band does not apply: %s\n",
                     g->label, o->warps, d[i].reason);
         if (o->limit_warps > 0 && o->measured_warps > 0 &&
@@ -198,6 +205,10 @@ static void domain_notes(const struct gb_camp_app *g, const struct gb_camp_domai
                             "(occupancy limit %.3g); the band uses the measured\n",
                     g->label, o->measured_warps, o->achieved_warps, o->limit_warps);
     }
+    if (n_range)
+        fprintf(stderr, "note: %s: %zu of %zu configurations (%.3g to %.3g achieved warps per SM) lie "
+                        "outside the model's range, its bounds <= 0 there: the band does not apply, "
+                        "they are left out\n", g->label, n_range, g->n, lo, hi);
 }
 
 /* The notes and the table row of every validated application. */
@@ -322,8 +333,6 @@ static int validate_write(const struct validate_opts *o, const struct gb_camp_mo
 static int validate_ceilings(const struct validate_opts *o, const struct gb_camp_model *m,
                              struct gb_ceilings *c)
 {
-    struct gb_run *run = NULL;
-    enum gb_status st;
     memset(c, 0, sizeof *c);
     for (int r = 0; r < GB_N_ROOFS; r++)
         c->value[r] = NAN;
@@ -333,16 +342,7 @@ static int validate_ceilings(const struct validate_opts *o, const struct gb_camp
             gb_ceilings_guide(&m->device, c);
         return GB_EXIT_OK;
     }
-    if ((st = gb_cli_load_run(o->ceilings, &run)) != GB_OK)
-        return gb_cli_fail(st, "camp validate: --ceilings", "give a run of 'gpubound run ceilings'");
-    st = gb_ceilings_from_run(run, c);
-    if (st == GB_OK && m->has_device && strcmp(c->device.name, m->device.name) != 0)
-        fprintf(stderr, "note: the ceilings run %s was recorded on %s, the model on %s\n",
-                o->ceilings, c->device.name, m->device.name);
-    gb_run_free(run);
-    if (st != GB_OK)
-        return gb_cli_fail(st, "camp validate: --ceilings", "give a run of 'gpubound run ceilings'");
-    return GB_EXIT_OK;
+    return camp_cli_ceilings("camp validate: --ceilings", o->ceilings, o->model_path, m, c);
 }
 
 /* Loads the model and every run. */

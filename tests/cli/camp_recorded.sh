@@ -53,7 +53,11 @@ for run in "${RUNS[@]}"; do
     [ -n "$p" ] && opts+=(--p-remove "$p")
     expect 0 "" camp fit "$run" --model "$TMP/model-$i.json" "${opts[@]}"
     [ -s "$TMP/model-$i.json" ] && ok || bad "camp fit $run wrote no model"
-    msg=$(same_numbers "$model" "$TMP/model-$i.json" 2>&1) && ok || bad "$run: the model does not come back: $msg"
+    # A knee the data cannot place is marked (knee_at_edge) since the
+    # committed models were written: their numbers must come back all the same.
+    python3 -c 'import re, sys; p = sys.argv[1]; t = open(p).read()
+open(p + ".nomark", "w").write(re.sub(r",\s*\"knee_at_edge\": true", "", t))' "$TMP/model-$i.json"
+    msg=$(same_numbers "$model" "$TMP/model-$i.json.nomark" 2>&1) && ok || bad "$run: the model does not come back: $msg"
     if [ -s "$run/campprof-validate/validation.csv" ]; then
         expect 0 "" camp validate --model "$model" "$run" --out "$TMP/validate-$i"
         msg=$(same_numbers "$run/campprof-validate/validation.csv" "$TMP/validate-$i/validation.csv" 2>&1) &&

@@ -14,6 +14,7 @@ const char *gb_camp_domain_name(enum gb_camp_domain_why why)
     case GB_CAMP_DOMAIN_UNJUDGED: return "not judged";
     case GB_CAMP_DOMAIN_TOO_SMALL: return "too small";
     case GB_CAMP_DOMAIN_LATENCY: return "latency-bound";
+    case GB_CAMP_DOMAIN_RANGE: return "outside the model's range";
     }
     return "?";
 }
@@ -62,6 +63,13 @@ void gb_camp_domain_judge(const struct gb_camp_model *m, const struct gb_ceiling
 {
     memset(out, 0, sizeof *out);
     out->roof_ns = out->share = NAN;
+    if (m && !gb_camp_in_range(m, &o->counts, o->warps)) {
+        out->why = GB_CAMP_DOMAIN_RANGE;
+        snprintf(out->reason, sizeof out->reason, "outside the model's range: its %s form's bounds are "
+                 "<= 0 at %.3g achieved warps per SM, fewer than its linear fit can describe",
+                 gb_camp_form_name(m->form), o->warps);
+        return;
+    }
     double dram = c ? c->value[GB_ROOF_DRAM] : NAN;
     if (!(o->bytes > 0) || !(dram > 0) || !(o->time_ns > 0)) {
         out->why = GB_CAMP_DOMAIN_UNJUDGED;

@@ -29,6 +29,8 @@ static json_t *gb_terms_json(const struct gb_camp_fitstats *s)
         json_object_set_new(o, "std_error", gb_json_real(t->se));
         json_object_set_new(o, "t", gb_json_real(t->t));
         json_object_set_new(o, "p", gb_json_real(t->p));
+        if (t->at_edge)   /* only where it holds: the knee the data cannot place */
+            json_object_set_new(o, "knee_at_edge", json_true());
         json_array_append_new(a, o);
     }
     return a;
@@ -222,6 +224,13 @@ static int gb_terms_from_json(const struct gb_mr *R, json_t *o, struct gb_camp_f
             gb_jget_num(R, t, "t", &term->t, 0, GB_RANGE_STAT, w2) ||
             gb_jget_num(R, t, "p", &term->p, 0, GB_RANGE_PROB, w2))
             return -1;
+        json_t *edge = json_object_get(t, "knee_at_edge");
+        if (edge && (!json_is_boolean(edge) || strncmp(nm, "knee:", 5) != 0)) {
+            snprintf(why, n, "%s: %s.terms[%zu].knee_at_edge: true or false, and only on a knee", R->file,
+                     where, i);
+            return -1;
+        }
+        term->at_edge = json_is_true(edge);
         if (need_estimates && nm != dm && dm[-1] == ':' && nm[0] != 'w' && !(term->estimate > 0)) {
             snprintf(why, n, "%s: %s.terms[%zu].estimate = %.17g: a latency term or knee must be "
                      "above 0", R->file, where, i, term->estimate);

@@ -53,9 +53,20 @@ const char *gb_camp_level_name(enum gb_camp_level level)
 
 /* ---- the latency-throughput fit of one width ---- */
 
-/* The knee grid: 0.05 * 1.02^i up to 8 x the widest warps measured. */
+/* The knee grid: 0.05 * 1.02^i up to 8 x the widest warps measured.
+ * Where the least residual lies at an edge of it, the search walks on past
+ * that edge, as far as GB_KNEE_REACH times further, and takes the minimum
+ * it finds there: one after which the residual rises again by more than
+ * GB_KNEE_TOL of it (and GB_KNEE_ABS a sample, above rounding where the
+ * residual nears 0), a knee the data place. Where the residual keeps
+ * falling or no longer changes to the end of the walk (times in proportion
+ * to the warps from the fewest measured on, or flat to the most), the data
+ * cannot place the knee: it stays at the grid's edge, marked at_edge. */
 #define GB_KNEE_MIN 0.05
 #define GB_KNEE_RATIO 1.02
+#define GB_KNEE_REACH 1e4
+#define GB_KNEE_TOL 1e-9
+#define GB_KNEE_ABS 1e-12
 
 /* For knee `knee`, the relative least-squares L (weights 1/t^2) in closed
  * form and its weighted residual sum of squares. */
@@ -74,6 +85,51 @@ static double gb_lt_rss(enum gb_camp_form form, const double *w, const double *t
         rss += r * r;
     }
     return rss;
+}
+
+/* The walk past the grid's edge `edge` (residual `rss_edge`) by factor
+ * `step` (< 1: down, > 1: up): the knee of a minimum the residual turns up
+ * from, or `edge` with *placed 0 when it does not turn. */
+static double gb_lt_walk(enum gb_camp_form form, const double *w, const double *t, size_t n,
+                         double edge, double rss_edge, double step, int *placed)
+{
+    const double limit = step < 1 ? edge / GB_KNEE_REACH : edge * GB_KNEE_REACH;
+    double run = rss_edge, run_knee = edge, L;
+    *placed = 0;
+    for (double k = edge * step; step < 1 ? k >= limit : k <= limit; k *= step) {
+        double rss = gb_lt_rss(form, w, t, n, k, &L);
+        if (rss < run) {
+            run = rss;
+            run_knee = k;
+        } else if (rss > run * (1 + GB_KNEE_TOL) + GB_KNEE_ABS * (double)n) {
+            *placed = 1;
+            return run_knee;
+        }
+    }
+    return edge;
+}
+
+/* The knee of least residual: the grid's, walked past its edge when it
+ * lies there (gb_lt_walk); *at_edge 1 when the data cannot place it. */
+static double gb_lt_knee(enum gb_camp_form form, const double *w, const double *t, size_t n,
+                         double warps_max, int *at_edge)
+{
+    double best = INFINITY, best_knee = GB_KNEE_MIN, last = GB_KNEE_MIN, L;
+    for (double knee = GB_KNEE_MIN; knee <= 8 * warps_max; knee *= GB_KNEE_RATIO) {
+        double rss = gb_lt_rss(form, w, t, n, knee, &L);
+        if (rss < best) {
+            best = rss;
+            best_knee = knee;
+        }
+        last = knee;
+    }
+    int placed = 1;
+    if (best_knee == GB_KNEE_MIN)
+        best_knee = gb_lt_walk(form, w, t, n, best_knee, best, 1 / GB_KNEE_RATIO, &placed);
+    else if (best_knee == last)
+        best_knee = gb_lt_walk(form, w, t, n, best_knee, best, GB_KNEE_RATIO, &placed);
+    *at_edge = !placed;
+    return best_knee;
 }
 
 /* L_W through the regression module at the chosen knee: one column
@@ -135,19 +191,15 @@ static enum gb_status gb_lt_fit_width(struct gb_camp_equation *eq, const struct 
                           gb_camp_op_name(eq->op), gb_camp_pattern_name(eq->pattern));
         goto out;
     }
-    double best = INFINITY, best_knee = GB_KNEE_MIN, L;
-    for (double knee = GB_KNEE_MIN; knee <= 8 * eq->warps_max; knee *= GB_KNEE_RATIO) {
-        double rss = gb_lt_rss(eq->form, w, t, m, knee, &L);
-        if (rss < best) {
-            best = rss;
-            best_knee = knee;
-        }
-    }
+    int at_edge;
+    double knee = gb_lt_knee(eq->form, w, t, m, eq->warps_max, &at_edge);
     snprintf(L_term->name, sizeof L_term->name, "L:b%d", gb_camp_class_width(c));
     snprintf(knee_term->name, sizeof knee_term->name, "knee:b%d", gb_camp_class_width(c));
-    knee_term->estimate = best_knee;
+    knee_term->estimate = knee;
     knee_term->se = knee_term->t = knee_term->p = NAN;
-    st = gb_lt_infer(eq->form, w, t, m, best_knee, L_term);
+    knee_term->at_edge = at_edge;
+    L_term->at_edge = 0;
+    st = gb_lt_infer(eq->form, w, t, m, knee, L_term);
 out:
     free(w);
     free(t);

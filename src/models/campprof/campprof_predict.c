@@ -91,6 +91,21 @@ static enum gb_status gb_instr_time(const struct gb_camp_equation *eq, int wclas
     return GB_OK;
 }
 
+int gb_camp_in_range(const struct gb_camp_model *m, const struct gb_camp_counts *c, double warps)
+{
+    for (int op = 0; op < 2; op++)
+        for (int k = 0; k < GB_CAMP_N_WIDTHS; k++) {
+            double n = op == GB_CAMP_READ ? c->ld[k] : c->st[k];
+            for (int p = 0; n > 0 && p < 2; p++) {
+                const struct gb_camp_equation *eq = &m->eq[op][p];
+                int cls = gb_camp_eq_class_for(eq, k);
+                if (cls >= 0 && !(gb_camp_eq_time_ns(eq, warps, cls) > 0))
+                    return 0;
+            }
+        }
+    return 1;
+}
+
 enum gb_status gb_camp_bounds(const struct gb_camp_model *m, const struct gb_camp_counts *c,
                               double warps, double *best_ns, double *worst_ns)
 {
@@ -119,6 +134,8 @@ enum gb_status gb_camp_bounds(const struct gb_camp_model *m, const struct gb_cam
     if (!any)
         return gb_error_set(GB_ERR_USAGE, "every load and store count is zero: the band of a "
                             "kernel without global memory instructions is empty");
+    if (!gb_camp_in_range(m, c, warps))
+        best = worst = NAN;   /* a time <= 0 is no time: outside the form's range */
     *best_ns = best;
     *worst_ns = worst;
     return GB_OK;
@@ -149,36 +166,52 @@ static enum gb_status gb_band_at(const struct gb_camp_model *m, const struct gb_
     return gb_camp_obs_bounds(m, &o, best_ns, worst_ns);
 }
 
+/* The camping degree of in->time_ns at in->at_warps into *d: NaN where the
+ * model cannot time that configuration (outside its form's range). */
+static enum gb_status gb_band_degree(const struct gb_camp_model *m, const struct gb_camp_band_in *in, double *d)
+{
+    double b0, w0;
+    enum gb_status st;
+    *d = NAN;
+    if (!isfinite(in->time_ns))
+        return GB_OK;
+    if (!(in->time_ns > 0))
+        return gb_error_set(GB_ERR_USAGE, "the measured time must be > 0 ns, not %g", in->time_ns);
+    if ((st = gb_band_at(m, in->counts, in->at_warps, in->roof_best_ns, &b0, &w0)) != GB_OK ||
+        !gb_camp_in_range(m, in->counts, in->at_warps))
+        return st;
+    *d = gb_camp_degree(b0, w0, in->time_ns);
+    if (isnan(*d))
+        return gb_error_set(GB_ERR_NUMERIC, "the band has no width at %g warps per SM (best "
+                            "and worst are both %.6g ns): the camping degree is undefined",
+                            in->at_warps, b0);
+    return GB_OK;
+}
+
 enum gb_status gb_camp_predict_band(const struct gb_camp_model *m, const struct gb_camp_band_in *in,
                                     struct gb_camp_row *rows, double *degree)
 {
     enum gb_status st;
-    double d = NAN;
-    if (isfinite(in->time_ns)) {
-        double b0, w0;
-        if (!(in->time_ns > 0))
-            return gb_error_set(GB_ERR_USAGE, "the measured time must be > 0 ns, not %g", in->time_ns);
-        if ((st = gb_band_at(m, in->counts, in->at_warps, in->roof_best_ns, &b0, &w0)) != GB_OK)
-            return st;
-        d = gb_camp_degree(b0, w0, in->time_ns);
-        if (isnan(d))
-            return gb_error_set(GB_ERR_NUMERIC, "the band has no width at %g warps per SM (best "
-                                "and worst are both %.6g ns): the camping degree is undefined",
-                                in->at_warps, b0);
-    }
+    double d;
+    if ((st = gb_band_degree(m, in, &d)) != GB_OK)
+        return st;
     for (size_t i = 0; i < in->n; i++) {
         double w = in->eval_warps ? in->eval_warps[i] : in->warps[i];
         rows[i].warps = in->warps[i];
+        rows[i].app_ns = NAN;
         if ((st = gb_band_at(m, in->counts, w, in->roof_best_ns, &rows[i].best_ns, &rows[i].worst_ns)) != GB_OK)
             return st;
-        rows[i].app_ns = isnan(d) ? NAN : gb_camp_extrapolate(rows[i].best_ns, rows[i].worst_ns, d);
+        if (!gb_camp_in_range(m, in->counts, w))
+            continue;   /* no time here: the bounds are NaN */
+        double app = isnan(d) ? NAN : gb_camp_extrapolate(rows[i].best_ns, rows[i].worst_ns, d);
         /* Counts or coefficients too large for a double end here, not as inf rows. */
-        if (!isfinite(rows[i].best_ns) || !isfinite(rows[i].worst_ns) ||
-            (!isnan(d) && !isfinite(rows[i].app_ns)))
+        if (!isfinite(rows[i].best_ns) || !isfinite(rows[i].worst_ns) || (!isnan(d) && !isfinite(app)))
             return gb_error_set(GB_ERR_NUMERIC, "the prediction at %g warps per SM is not finite "
                                 "(best %g ns, worst %g ns): the counts or the model's "
                                 "coefficients are too large", w, rows[i].best_ns,
                                 rows[i].worst_ns);
+        if (app > 0)
+            rows[i].app_ns = app;   /* a line extrapolated to <= 0 gives no time */
     }
     *degree = d;
     return GB_OK;

@@ -50,7 +50,7 @@ enum gb_status gb_camp_obs_bounds(const struct gb_camp_model *m, const struct gb
                                   double *best_ns, double *worst_ns)
 {
     enum gb_status st = gb_camp_bounds(m, &o->counts, o->warps, best_ns, worst_ns);
-    if (st == GB_OK && o->roof_best_ns > 0) {
+    if (st == GB_OK && o->roof_best_ns > 0 && !isnan(*best_ns)) {
         *best_ns = o->roof_best_ns;
         *worst_ns = fmax(*worst_ns, *best_ns);
     }

@@ -132,6 +132,12 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
     for (size_t j = 0; j < n && st == GB_OK; j++) {
         if ((st = gb_camp_obs_bounds(m, &obs[j], &b[j], &w[j])) != GB_OK)
             goto out;
+        if (isnan(b[j])) {
+            st = gb_error_set(GB_ERR_NUMERIC, "the model's bounds are <= 0 at %g warps per SM, outside "
+                              "the range its %s form describes; leave that configuration out",
+                              obs[j].warps, gb_camp_form_name(m->form));
+            goto out;
+        }
         gb_gm_add(&gb, fabs(b[j] - obs[j].time_ns) / obs[j].time_ns, n);
         gb_gm_add(&gw, fabs(w[j] - obs[j].time_ns) / obs[j].time_ns, n);
         double d = gb_camp_degree(b[j], w[j], obs[j].time_ns);
@@ -230,6 +236,8 @@ enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_c
         measured_ns[i] = obs[i].time_ns;
         st = gb_camp_obs_bounds(m, &obs[i], &rows[i].best_ns, &rows[i].worst_ns);
         rows[i].app_ns = gb_camp_extrapolate(rows[i].best_ns, rows[i].worst_ns, *degree);
+        if (!(rows[i].app_ns > 0))
+            rows[i].app_ns = NAN;   /* no time: outside the form's range, or the line below 0 */
     }
     return st;
 }
