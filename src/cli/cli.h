@@ -92,6 +92,18 @@ void gb_cli_catch_interrupts(const char *cmd);
 /* Resets getopt so that a command can parse its own argv. */
 void gb_cli_getopt_reset(void);
 
+/* The options of `cmd`'s argv read once, as getopt_long reads them with
+ * `shortopts` and `longopts`, before the command's own loop: a single-valued
+ * option given twice, however spelled (--out a --out=b, -o a --out b), is a
+ * usage error, as are two options of a group of alternatives. `rules` says
+ * which options may repeat and which exclude each other, in the notation of
+ * the usage lines: "--set... --predict... --out|--model" (NULL: every
+ * option once, no groups). Unknown options and missing values are left to
+ * the command's loop. -1 when argv keeps the rules, else the exit code of
+ * the one usage line said on stderr; getopt is reset either way. */
+int gb_cli_options_once(const char *cmd, int argc, char **argv, const char *shortopts,
+                        const struct option *longopts, const char *rules);
+
 /* 1 when `path` (existing or not) is directory `dir` or lies inside it,
  * links resolved: the guard of commands that read a run and must not
  * write into it. 0 when `dir` does not exist. */

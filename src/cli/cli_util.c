@@ -99,6 +99,83 @@ void gb_cli_getopt_reset(void)
     opterr = 0;
 }
 
+/* The option getopt_long returned as `c` (long index `li`, -1 when short),
+ * as a user would write it: "--out", or "-o" when it has no long name. */
+static const char *gb_cli_opt_name(const struct option *longopts, int c, int li, char *buf, size_t n)
+{
+    for (int i = 0; li < 0 && longopts[i].name; i++)
+        if (longopts[i].val == c && !longopts[i].flag)
+            li = i;
+    if (li >= 0)
+        snprintf(buf, n, "--%s", longopts[li].name);
+    else
+        snprintf(buf, n, "-%c", c);
+    return buf;
+}
+
+/* Whether option `name` ("--out") is a word of `list` ("--set... --out|--model"),
+ * ending in `end` ("...", "|" or "" for any). */
+static int gb_cli_rule_has(const char *list, const char *name, const char *end)
+{
+    size_t n = strlen(name), e = strlen(end);
+    for (const char *p = list ? strstr(list, name) : NULL; p; p = strstr(p + 1, name))
+        if ((p == list || p[-1] == ' ' || p[-1] == '|') && strncmp(p + n, end, e) == 0 &&
+            (e || p[n] == '\0' || p[n] == ' ' || p[n] == '|' || p[n] == '.'))
+            return 1;
+    return 0;
+}
+
+/* The group of alternatives of `rules` that holds both `a` and `b`. */
+static int gb_cli_alternatives(const char *rules, const char *a, const char *b)
+{
+    char group[256];
+    for (const char *p = rules; p && *p;) {
+        size_t len = strcspn(p, " ");
+        snprintf(group, sizeof group, "%.*s", (int)len, p);
+        if (strchr(group, '|') && gb_cli_rule_has(group, a, "") && gb_cli_rule_has(group, b, ""))
+            return 1;
+        p += len + (p[len] == ' ');
+    }
+    return 0;
+}
+
+int gb_cli_options_once(const char *cmd, int argc, char **argv, const char *shortopts,
+                        const struct option *longopts, const char *rules)
+{
+    struct { int c; char name[64]; const char *arg; } seen[64];
+    int n = 0, c, li, rc = -1;
+    char name[64];
+    /* getopt permutes what it reads: a copy, so the command reads argv as given. */
+    char **copy = malloc(((size_t)argc + 1) * sizeof *copy);
+    if (!copy)
+        return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), cmd, NULL);
+    memcpy(copy, argv, ((size_t)argc + 1) * sizeof *copy);
+    gb_cli_getopt_reset();
+    while (rc < 0 && (li = -1, c = getopt_long(argc, copy, shortopts, longopts, &li)) != -1) {
+        if (c == '?' || c == ':' || c == 0) /* the command's own loop says what is wrong */
+            continue;
+        int i = 0;
+        gb_cli_opt_name(longopts, c, li, name, sizeof name);
+        while (i < n && seen[i].c != c)
+            i++;
+        if (i < n && !gb_cli_rule_has(rules, name, "..."))
+            rc = seen[i].arg ? gb_cli_usage(cmd, "%s is given twice ('%s', then '%s'): it takes one value",
+                                             name, seen[i].arg, optarg ? optarg : "")
+                             : gb_cli_usage(cmd, "%s is given twice: give it once", name);
+        for (int k = 0; i == n && k < n && rc < 0; k++)
+            if (gb_cli_alternatives(rules, seen[k].name, name))
+                rc = gb_cli_usage(cmd, "%s and %s are alternatives: give one of them", seen[k].name, name);
+        if (rc < 0 && i == n && n < (int)(sizeof seen / sizeof seen[0])) {
+            seen[n].c = c;
+            snprintf(seen[n].name, sizeof seen[n].name, "%s", name);
+            seen[n++].arg = optarg;
+        }
+    }
+    gb_cli_getopt_reset();
+    free(copy);
+    return rc;
+}
+
 void gb_cli_set_command_line(int argc, char **argv)
 {
     free(gb_argv_kept);

@@ -89,6 +89,8 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
     int c;
     memset(o, 0, sizeof *o);
     o->fit.form = -1;
+    if ((c = gb_cli_options_once(CMD, argc, argv, ":", longopts, "--predict... --ceilings...")) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         switch (c) {

@@ -422,6 +422,8 @@ static int camp_fit(int argc, char **argv)
     enum gb_status st;
     int c, rc = GB_EXIT_OK;
 
+    if ((c = gb_cli_options_once(CMD, argc, argv, ":", longopts, "--out|--model --form|--compare")) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         switch (c) {
@@ -503,17 +505,26 @@ done:
     return rc;
 }
 
+/* The subcommands, one row each: the usage errors list them from here. */
+static const struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+} camp_subcommands[] = {
+    {"fit", camp_fit}, {"predict", camp_cli_predict}, {"validate", camp_cli_validate}, {"detect", camp_cli_detect},
+};
+#define CAMP_N_SUB (sizeof camp_subcommands / sizeof camp_subcommands[0])
+
 int gb_cmd_camp(int argc, char **argv)
 {
+    char names[128];
+    size_t len = 0;
+    for (size_t i = 0; i < CAMP_N_SUB && argc >= 2; i++)
+        if (strcmp(argv[1], camp_subcommands[i].name) == 0)
+            return camp_subcommands[i].fn(argc - 1, argv + 1);
+    for (size_t i = 0; i < CAMP_N_SUB; i++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i == 0 ? "" : i + 1 < CAMP_N_SUB ? ", " : " or ",
+                                camp_subcommands[i].name);
     if (argc < 2)
-        return gb_cli_usage(CMD, "expected a subcommand: fit, predict or validate");
-    if (strcmp(argv[1], "fit") == 0)
-        return camp_fit(argc - 1, argv + 1);
-    if (strcmp(argv[1], "predict") == 0)
-        return camp_cli_predict(argc - 1, argv + 1);
-    if (strcmp(argv[1], "validate") == 0)
-        return camp_cli_validate(argc - 1, argv + 1);
-    if (strcmp(argv[1], "detect") == 0)
-        return camp_cli_detect(argc - 1, argv + 1);
-    return gb_cli_usage(CMD, "unknown subcommand '%s' (fit, predict or validate)", argv[1]);
+        return gb_cli_usage(CMD, "expected a subcommand: %s", names);
+    return gb_cli_usage(CMD, "unknown subcommand '%s' (%s)", argv[1], names);
 }

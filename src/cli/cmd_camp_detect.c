@@ -46,6 +46,8 @@ static int detect_args(int argc, char **argv, struct detect_args *a)
     a->fmt = GB_FORMAT_TABLE;
     if (!(a->sets = calloc((size_t)argc + 1, sizeof *a->sets)))
         return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), NULL, NULL);
+    if ((c = gb_cli_options_once(CMD, argc, argv, ":", longopts, "--set...")) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         switch (c) {

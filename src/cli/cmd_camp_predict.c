@@ -213,6 +213,8 @@ static int predict_parse(int argc, char **argv, struct predict_opts *o)
     for (int k = 0; k < 4; k++)
         o->level_bytes[k] = NAN;
     o->fmt = GB_FORMAT_TABLE;
+    if ((c = gb_cli_options_once(CMD, argc, argv, ":", longopts, "--gld... --gst...")) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         if (c == ':')

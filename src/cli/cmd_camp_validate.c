@@ -47,6 +47,8 @@ static int validate_parse(int argc, char **argv, struct validate_opts *o)
     int c;
     memset(o, 0, sizeof *o);
     o->fmt = GB_FORMAT_TABLE;
+    if ((c = gb_cli_options_once(CMD, argc, argv, ":", longopts, NULL)) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         switch (c) {

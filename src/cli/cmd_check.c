@@ -537,6 +537,8 @@ static int ck_parse(int argc, char **argv, struct ck_args *a)
     int o;
     memset(a, 0, sizeof *a);
     a->max_points = GB_PLAN_MAX_POINTS;
+    if ((o = gb_cli_options_once(CMD, argc, argv, "", lo, "--set...")) >= 0)
+        return o;
     gb_cli_getopt_reset();
     while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         if (o == 'P' && (a->max_points = gb_cli_parse_long(CMD, "--max-points", optarg, 1, GB_PLAN_MAX_POINTS_CAP)) < 0)

@@ -96,6 +96,8 @@ static int gb_cmp_options(int argc, char **argv, struct gb_cmp_args *a)
     gb_cmp_opts_default(&a->o);
     a->o.pairs = a->pairs;
     a->chart_points = 60;
+    if ((c = gb_cli_options_once("compare", argc, argv, ":", longopts, "--pair...")) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         if (c == ':')

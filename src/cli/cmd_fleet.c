@@ -147,6 +147,8 @@ int gb_cmd_fleet(int argc, char **argv)
     const char *chart_dir = NULL;
     char def[4200];
     int c, no_chart = 0;
+    if ((c = gb_cli_options_once("fleet", argc, argv, ":f:", longopts, NULL)) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":f:", longopts, NULL)) != -1) {
         switch (c) {

@@ -41,6 +41,8 @@ static int gb_geo_options(int argc, char **argv, struct gb_geo_args *a)
         {"format", required_argument, NULL, 'f'},  {"classes", no_argument, NULL, 'L'},
         {"compare", required_argument, NULL, 'C'}, {NULL, 0, NULL, 0}};
     int c;
+    if ((c = gb_cli_options_once("geometry", argc, argv, ":f:", longopts, NULL)) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":f:", longopts, NULL)) != -1) {
         switch (c) {

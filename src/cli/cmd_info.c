@@ -46,6 +46,8 @@ int gb_cmd_info(int argc, char **argv)
     const char *ceilings = NULL;
     long dev = -1;
     int c;
+    if ((c = gb_cli_options_once("info", argc, argv, ":d:c:", longopts, NULL)) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":d:c:", longopts, NULL)) != -1) {
         switch (c) {

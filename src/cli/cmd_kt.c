@@ -25,6 +25,8 @@ static int gb_export_parse(int argc, char **argv, struct gb_export_args *a)
                                          {0, 0, 0, 0}};
     int c;
     memset(a, 0, sizeof *a);
+    if ((c = gb_cli_options_once("export", argc, argv, "", opts, NULL)) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         if (c == 'b')
@@ -145,6 +147,8 @@ int gb_cmd_import(int argc, char **argv)
     struct gb_kt_cache c;
     char made[GB_PATH_MAX] = "";
     int ch, rc;
+    if ((ch = gb_cli_options_once("import", argc, argv, "", opts, NULL)) >= 0)
+        return ch;
     gb_cli_getopt_reset();
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         if (ch != 'o')

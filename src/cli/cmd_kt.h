@@ -23,8 +23,9 @@ int gb_cmd_import(int argc, char **argv);
     "                  over a FIFO or device (refused, exit 2); a link there is replaced\n"        \
     "A point's time is its median (ms); its kept samples are the times; a failed point is\n"      \
     "Kernel Tuner's RuntimeFailedConfig or CompilationFailedConfig, a skipped one InvalidConfig.\n" \
-    "Exit 2 when the run cannot be read, the bench is not in it or --out is refused; 1 when\n"   \
-    "FILE cannot be written (nothing is: it is written aside and moved into place).\n"          \
+    "Exit 1 when the run cannot be read (missing, damaged or malformed) or FILE cannot be\n"     \
+    "written (nothing is: it is written aside and moved into place); 2 when the bench is not\n"  \
+    "in the run, an option is given twice or --out is refused.\n"                                 \
     "Example: gpubound export runs/sweep --format kt-cache --bench tiled --out cache.json\n"
 
 #define GB_IMPORT_USAGE "gpubound import KT_CACHE --out RUN"

@@ -415,6 +415,8 @@ static int parse_args(int argc, char **argv, struct occ_args *a)
     a->in = unset;
     a->fmt = GB_FORMAT_TABLE;
     a->device = -1;
+    if ((c = gb_cli_options_once(CMD, argc, argv, ":", longopts, NULL)) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
         if ((rc = parse_option(c, argv, a)) >= 0)

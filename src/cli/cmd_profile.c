@@ -65,6 +65,8 @@ static int profile_args(int argc, char **argv, struct profile_args *a)
     a->fmt = GB_FORMAT_TABLE;
     if (!(a->sets = calloc((size_t)argc + 1, sizeof *a->sets)))
         return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), NULL, NULL);
+    if ((c = gb_cli_options_once(CMD, argc, argv, ":d:l:s:qM:Tf:C:", longopts, "--set...")) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":d:l:s:qM:Tf:C:", longopts, NULL)) != -1)
         if ((rc = profile_option(c, argv, a)) >= 0)

@@ -76,6 +76,8 @@ static int gb_report_parse(int argc, char **argv, struct gb_report_args *a)
         {"no-roofline", no_argument, NULL, 'R'},
         {NULL, 0, NULL, 0}};
     int c, rc = GB_EXIT_OK;
+    if ((c = gb_cli_options_once("report", argc, argv, ":o:f:", longopts, "--charts...")) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while (rc == GB_EXIT_OK && (c = getopt_long(argc, argv, ":o:f:", longopts, NULL)) != -1) {
         switch (c) {

@@ -38,6 +38,8 @@ static int rl_parse(int argc, char **argv, struct rl_opts *o)
     int c;
     memset(o, 0, sizeof *o);
     o->pipe = -1;
+    if ((c = gb_cli_options_once(CMD, argc, argv, ":c:f:o:p:n", longopts, NULL)) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":c:f:o:p:n", longopts, NULL)) != -1) {
         switch (c) {

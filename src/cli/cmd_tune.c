@@ -57,6 +57,8 @@ static int gb_tune_parse(int argc, char **argv, struct gb_tune_args *a)
     a->budget = -1;
     if (!(a->sets = calloc((size_t)argc + 1, sizeof *a->sets)))
         return gb_cli_fail(GB_ERR_NOMEM, "parsing the options", NULL);
+    if ((c = gb_cli_options_once("tune", argc, argv, "", opts, "--set...")) >= 0)
+        return c;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1)
         if ((rc = gb_tune_opt(c, a)) >= 0)

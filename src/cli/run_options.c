@@ -154,6 +154,17 @@ static void gb_run_getopt_tables(struct option *longopts, char *shortopts)
     shortopts[k] = '\0';
 }
 
+/* The options that may repeat, for gb_cli_options_once: every row that
+ * collects its values (--set), as "--set...". */
+static void gb_run_repeatable(char *rules, size_t n)
+{
+    size_t len = 0;
+    rules[0] = '\0';
+    for (size_t i = 0; i < gb_run_n_opts && len < n; i++)
+        if (gb_run_opts[i].parse == gb_opt_set)
+            len += (size_t)snprintf(rules + len, n - len, "%s--%s...", len ? " " : "", gb_run_opts[i].name);
+}
+
 /* Returns -1 when the option was taken, else the exit code. */
 static int gb_run_option(int c, char **argv, struct gb_run_args *a)
 {
@@ -168,7 +179,7 @@ static int gb_run_option(int c, char **argv, struct gb_run_args *a)
 int gb_run_args_parse(int argc, char **argv, struct gb_run_args *a)
 {
     struct option longopts[GB_RUN_OPT_MAX + 1];
-    char shortopts[3 * GB_RUN_OPT_MAX + 2];
+    char shortopts[3 * GB_RUN_OPT_MAX + 2], rules[256];
     int c, rc;
     memset(a, 0, sizeof *a);
     a->report = 1;
@@ -181,6 +192,9 @@ int gb_run_args_parse(int argc, char **argv, struct gb_run_args *a)
     if (gb_run_n_opts > GB_RUN_OPT_MAX)
         return gb_cli_fail(gb_error_set(GB_ERR_USAGE, "too many run options"), NULL, NULL);
     gb_run_getopt_tables(longopts, shortopts);
+    gb_run_repeatable(rules, sizeof rules);
+    if ((rc = gb_cli_options_once("run", argc, argv, shortopts, longopts, rules)) >= 0)
+        return rc;
     gb_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
         if ((rc = gb_run_option(c, argv, a)) >= 0)

@@ -302,7 +302,7 @@ expect 1 "has no measured camping" camp fit "$GB_SRC/tests/data/runs/bandwidth-f
 [ ! -e "$TMP/nofit" ] && ok || bad "a failed camp fit left $TMP/nofit behind"
 
 # ---- the command ----
-expect 2 "camp: expected a subcommand: fit, predict or validate" camp
+expect 2 "camp: expected a subcommand: fit, predict, validate or detect" camp
 expect 2 "camp: unknown subcommand 'bogus'" camp bogus
 expect 0 "usage: gpubound camp fit RUN_DIR" camp --help
 expect 0 "usage: gpubound camp fit RUN_DIR" camp fit --help

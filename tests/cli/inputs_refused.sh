@@ -150,6 +150,24 @@ MODEL="$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json"
 expect 2 "predict: --time-ns needs a time in ns > 0, not '1e300' \(at most 8\.64e13, a day\)" \
     camp predict --model "$MODEL" --gld 4:1000000 --warps 64 --time-ns 1e300
 
+# ---- a single-valued option given twice is a usage error; repeatable ones repeat ----
+expect 2 "occupancy: --threads is given twice \('128', then '256'\): it takes one value" occupancy --threads 128 --threads 256 --regs 32 --cc 9.0
+expect 2 "geometry: --bench is given twice \('a', then 'b'\)" geometry "$GB_SRC/tests/data/runs/ubench-fixture" --bench a --bench b
+expect 2 "report: --out is given twice \('$TMP/o1', then '$TMP/o2'\)" report "$BW" --out "$TMP/o1" --out "$TMP/o2"
+expect 2 "report: --out is given twice" report "$BW" -o "$TMP/o1" --out="$TMP/o2"
+expect 2 "report: --force is given twice: give it once" report "$BW" --force --force --out "$TMP/o1"
+expect 2 "roofline: --pipe is given twice \('fp32', then 'fp64'\)" roofline "$BW" --pipe fp32 --pipe fp64
+expect 2 "camp: --out and --model are alternatives: give one of them" camp fit "$GB_SRC/tests/data/runs/camping-fixture" --out "$TMP/o1" --model "$TMP/o2.json"
+expect 2 "export: --format is given twice" export "$BW" --format t4 --format kt-cache
+expect 2 "run: --out is given twice" run bandwidth --out "$TMP/o1" --out "$TMP/o2"
+expect_none "$TMP/o1" "$TMP/o2" "$TMP/o2.json"
+# An option's missing value is still said as before (argv is read as given).
+expect 2 "report: --out needs a value" report "$BW" --out
+# Documented as repeatable: taken more than once.
+expect 0 '' report "$BW" --charts 'bandwidth-stride' --charts 'bandwidth-flat' --out "$TMP/rep2"
+expect 2 "camp: expected a subcommand: fit, predict, validate or detect" camp
+expect 2 "camp: unknown subcommand 'bogus' \(fit, predict, validate or detect\)" camp bogus
+
 # ---- import: what it writes is what a run may hold ----
 KT="$GB_SRC/tests/data/kt/cache.json"
 ktcache() { # ktcache OUT PYTHON-STATEMENT (on c, the cache)

@@ -1,7 +1,8 @@
 /* test_errors.c - the one-line error message of gb_error_set (status.c):
  * control characters escaped, a long message shortened in its middle so
  * that its reason (at its end) stays, UTF-8 characters never split, and
- * the current message usable as an argument. */
+ * the current message usable as an argument; the same escapes for every
+ * line the CLI prints (gb_text_escape) and for a run's warnings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpubound/results.h"
 #include "gpubound/status.h"
+#include "util/text.h"
 
 static void test_escapes(void **state)
 {
@@ -73,6 +76,36 @@ static void test_message_as_argument(void **state)
     assert_string_equal(gb_error_message(), "outer: inner reason");
 }
 
+/* The one helper every printed line goes through (util/text.h): escapes,
+ * and a cut that never splits a UTF-8 character or an escape. */
+static void test_text_escape(void **state)
+{
+    char out[16];
+    (void)state;
+    gb_text_escape(out, sizeof out, "a\nb\x7f");
+    assert_string_equal(out, "a\\nb\\x7f");
+    gb_text_escape(out, 8, "abcdef\n");
+    assert_string_equal(out, "abcdef"); /* the escape does not fit: left out whole */
+    gb_text_escape(out, 6, "abc\xc3\xa9z");
+    assert_string_equal(out, "abc\xc3\xa9");
+    gb_text_escape(out, 5, "abc\xc3\xa9z");
+    assert_string_equal(out, "abc");
+    assert_null(gb_text_control("plain text"));
+    assert_string_equal(gb_text_control("x\ty"), "\ty");
+}
+
+/* A run's warning stays one line whatever a value holds. */
+static void test_warning_one_line(void **state)
+{
+    struct gb_run *run = calloc(1, sizeof *run);
+    (void)state;
+    assert_non_null(run);
+    assert_int_equal(gb_run_warn(run, "axes.width = \"%s\" is odd", "a\nb"), GB_OK);
+    assert_int_equal(run->n_warnings, 1);
+    assert_string_equal(run->warnings[0], "axes.width = \"a\\nb\" is odd");
+    gb_run_free(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -80,6 +113,8 @@ int main(void)
         cmocka_unit_test(test_long_keeps_reason),
         cmocka_unit_test(test_utf8_not_split),
         cmocka_unit_test(test_message_as_argument),
+        cmocka_unit_test(test_text_escape),
+        cmocka_unit_test(test_warning_one_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
