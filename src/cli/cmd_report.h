@@ -51,8 +51,9 @@
     "number out of its range or contradicting statistics stop it (one line naming the file,\n" \
     "the field, the value and the allowed range); milder inconsistencies are warnings,\n"      \
     "printed and written into report.md (docs/validation.md).\n"                              \
-    "Exit 0 when the report is written, 1 when the run directory is missing or malformed\n"     \
-    "or a file cannot be written, 2 on a usage error.\n"                                          \
+    "Exit 0 when the report is written, 1 when the run directory or the --ceilings run is\n"    \
+    "missing or malformed (a ceilings run that measured no roof among them) or a file cannot\n" \
+    "be written, 2 on a usage error.\n"                                                          \
     "Example: gpubound report runs/20261121T120000Z\n"                                            \
     "Example: gpubound report data/h200/bandwidth-2026-11-21-a --out /tmp/bw-report --format csv\n"\
     "Example: gpubound report data/h200/ubench-2026-11-23-d --charts 'shape-ubench1-*' --chart-format svg\n"

@@ -24,7 +24,8 @@ const struct gb_cmd gb_commands[] = {
      "gpubound info [--device N] [--ceilings RUN]",
      "  --device N    only device N (default: every device)\n"
      "  --ceilings RUN  the roofs a ceilings run measured, against their guide figures (no GPU needed)\n"
-     "Exit 3 when there is no usable GPU or driver.\n"
+     "Exit 3 when there is no usable GPU or driver; with --ceilings, 1 when RUN cannot be read\n"
+     "(missing, damaged) or measured no roof.\n"
      "Example: gpubound info\n", NULL},
     {"list", gb_cmd_list, "list the suites, their benchmarks and axes", "gpubound list [SUITE | SPEC.json]",
      "Each benchmark is shown as SUITE/BENCH with the cache mode it measures by default\n"
