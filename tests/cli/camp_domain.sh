@@ -210,4 +210,9 @@ expect 0 "" camp validate --model "$M200" "$GB_SRC/data/h200/corpus-2026-11-26/t
 printf '%s\n' "$ERR" | grep -q "corpus-triad/triad elems_per_thread=1 vector_width=1 n=2097152: every configuration runs at 62.1 to 62.1 achieved warps per SM, where the band is one band" &&
     ok || bad "validate of the corpus triad: no note that one band covers its block sizes"
 
+# Counts and --warps alone give no grid: the latency reason names none (no "grid nan")
+expect 0 "" camp predict --model "$M200" --gld 4:100000 --warps 8 --at-warps 4 --time-ns 1000000 --ceilings "$C200"
+printf '%s\n' "$OUT$ERR" | grep -q "latency-bound: 4 achieved warps per SM reach 0.3% of the DRAM roof" &&
+    ! printf '%s\n' "$OUT$ERR" | grep -q "grid nan" && ok || bad "camp predict --warps: the latency reason names a grid it does not have"
+
 finish

@@ -95,10 +95,12 @@ void gb_camp_domain_judge(const struct gb_camp_model *m, const struct gb_ceiling
                      "spread accesses reach their throughput", knee);
         else
             snprintf(few, sizeof few, "fewer warps than the camping suite measured");
+        char grid[64] = "";
+        if (o->grid_blocks >= 1)  /* unknown with --warps alone */
+            snprintf(grid, sizeof grid, " (grid %.0f blocks on %d SMs)", o->grid_blocks, sm_count);
         out->why = GB_CAMP_DOMAIN_LATENCY;
-        snprintf(out->reason, sizeof out->reason, "latency-bound: %.3g achieved warps per SM "
-                 "(grid %.0f blocks on %d SMs) reach %.1f%% of the DRAM roof; %s", o->warps,
-                 o->grid_blocks, sm_count, 100 * out->share,
+        snprintf(out->reason, sizeof out->reason, "latency-bound: %.3g achieved warps per SM%s "
+                 "reach %.1f%% of the DRAM roof; %s", o->warps, grid, 100 * out->share,
                  idle ? "the grid leaves SMs without a block" : few);
         return;
     }
