@@ -415,7 +415,10 @@ struct gb_camp_ncu_input {
  * size, registers, shared memory and duration, the memory levels' bytes
  * and the achieved warps. GB_ERR_FORMAT naming the
  * missing metrics when the requests or sectors of loads or stores are not
- * in the export. */
+ * in the export, and naming the launch, the metric and its field when a
+ * metric it reads is not a number in its range (the duration above 0 and
+ * at most a day, counts of requests or instructions at most 1e15: the one
+ * table of src/results/validate.c); an empty or "n/a" field is absent. */
 GB_API enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_ncu_launch *l,
                                 struct gb_camp_ncu_input *out);
 

@@ -21,8 +21,10 @@
  * English locale ("1,048,576.50": commas group thousands), converted to
  * base units: times to nanoseconds, sizes to bytes, and counts with an SI
  * prefix ("Ksector") to plain counts, rates to per second ("Gbyte/second"
- * to bytes per second). A value that is not a number ("n/a")
- * reads as NaN.
+ * to bytes per second). A value that is not a number in that form ("n/a",
+ * "1,,2", "1,2345", "nan") or that a double cannot hold ("1e999") reads
+ * as NaN; the field's text is kept, so that a reader that needs the value
+ * can say what was there (gb_ncu_range, src/results/validate.h).
  *
  * The reader does file I/O and nothing else; thread-safe on distinct
  * reports.
@@ -39,6 +41,7 @@
 struct gb_ncu_metric {
     char *name;        /* metric name ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") */
     char *unit;        /* the unit as printed ("usecond"), "" when none */
+    char *text;        /* the field as printed ("2,097,152"); NULL when no export gave it */
     double value;      /* in base units (ns, bytes, counts); NaN when not a number */
 };
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "gpubound/ncu.h"
+#include "results/validate.h"
 
 #define GB_NCU_LINE_MAX (1 << 20)
 
@@ -120,27 +121,60 @@ static double gb_unit_factor(const char *u)
     return per;
 }
 
-/* A number as ncu prints it: commas group thousands; NaN when not one. */
+/* The integer part at the start of `s` as ncu prints it, digits or 1 to 3
+ * digits followed by groups of ",ddd", copied without its commas to `buf`
+ * at *n; its length in `s` (0 when there is none). */
+static size_t gb_ncu_integer_part(const char *s, char *buf, size_t *n)
+{
+    size_t len = 0;
+    while (isdigit((unsigned char)s[len]))
+        len++;
+    if (len >= 1 && len <= 3)
+        while (s[len] == ',' && isdigit((unsigned char)s[len + 1]) &&
+               isdigit((unsigned char)s[len + 2]) && isdigit((unsigned char)s[len + 3]) &&
+               !isdigit((unsigned char)s[len + 4]))
+            len += 4;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] != ',')
+            buf[(*n)++] = s[i];
+    return len;
+}
+
+/* A number as ncu prints it in an English locale: a sign, an integer part
+ * whose commas group thousands ("1,234,567") or none, a fraction and an
+ * exponent, blanks around it. NaN for anything else ("1,,2", "1,2345",
+ * "nan", "0x10"), for a number a double cannot hold ("1e999") and for a
+ * field of 100 characters or more. */
 static double gb_ncu_number(const char *s)
 {
-    char buf[128];
-    size_t n = 0;
+    char buf[128], *end;
+    size_t n = 0, digits;
     while (isspace((unsigned char)*s))
         s++;
-    for (; *s && n + 1 < sizeof buf; s++)
-        if (*s != ',')
-            buf[n++] = *s;
-    while (n > 0 && isspace((unsigned char)buf[n - 1]))
-        n--;
-    buf[n] = '\0';
-    if (n == 0)
+    if (strlen(s) >= 100)
         return NAN;
-    char *end;
+    if (*s == '+' || *s == '-')
+        buf[n++] = *s++;
+    digits = gb_ncu_integer_part(s, buf, &n);
+    s += digits;
+    if (*s == '.')
+        for (buf[n++] = *s++; isdigit((unsigned char)*s); digits++)
+            buf[n++] = *s++;
+    if (digits && (*s == 'e' || *s == 'E')) {
+        buf[n++] = *s++;
+        if (*s == '+' || *s == '-')
+            buf[n++] = *s++;
+        while (isdigit((unsigned char)*s))
+            buf[n++] = *s++;
+    }
+    while (isspace((unsigned char)*s))
+        s++;
+    buf[n] = '\0';
+    if (!digits || *s)
+        return NAN;
     errno = 0;
     double v = strtod(buf, &end);
-    if (*end || errno || !isfinite(v))
-        return NAN;
-    return v;
+    return *end || errno || !isfinite(v) ? NAN : v;
 }
 
 /* Labels of the details page stored under the metric they show. */
@@ -190,9 +224,11 @@ static enum gb_status gb_launch_add_metric(struct gb_ncu_launch *l, const char *
     struct gb_ncu_metric *m = &nm[l->n_metrics];
     m->name = strdup(name);
     m->unit = strdup(unit ? unit : "");
-    if (!m->name || !m->unit) {
+    m->text = strdup(text);
+    if (!m->name || !m->unit || !m->text) {
         free(m->name);
         free(m->unit);
+        free(m->text);
         return gb_oom();
     }
     double v = gb_ncu_number(text);
@@ -436,6 +472,7 @@ void gb_ncu_free(struct gb_ncu_report *r)
         for (size_t k = 0; k < l->n_metrics; k++) {
             free(l->metrics[k].name);
             free(l->metrics[k].unit);
+            free(l->metrics[k].text);
         }
         free(l->metrics);
         free(l->kernel);
@@ -458,6 +495,38 @@ double gb_ncu_value(const struct gb_ncu_launch *l, const char *name, double fall
 {
     const struct gb_ncu_metric *m = gb_ncu_find(l, name);
     return m && isfinite(m->value) ? m->value : fallback;
+}
+
+/* Whether a field holds no value: empty, or "n/a" as ncu writes where a
+ * metric does not apply. */
+static int gb_ncu_blank(const char *text)
+{
+    size_t n;
+    while (isspace((unsigned char)*text))
+        text++;
+    for (n = strlen(text); n > 0 && isspace((unsigned char)text[n - 1]); n--)
+        ;
+    return n == 0 || (n == 3 && strncmp(text, "n/a", 3) == 0);
+}
+
+enum gb_status gb_ncu_range(const struct gb_ncu_launch *l, const char *name, enum gb_range_id id,
+                            double *out)
+{
+    const struct gb_ncu_metric *m = gb_ncu_find(l, name);
+    char who[64], value[160];
+    *out = NAN;
+    if (!m || (m->text && gb_ncu_blank(m->text)) || (!m->text && isnan(m->value)))
+        return GB_OK;
+    if (gb_range_ok(id, m->value)) {
+        *out = m->value;
+        return GB_OK;
+    }
+    snprintf(who, sizeof who, "launch %ld", l->id);
+    if (m->text)
+        snprintf(value, sizeof value, "%.60s%s%.40s", m->text, m->unit[0] ? " " : "", m->unit);
+    else
+        snprintf(value, sizeof value, "%.17g", m->value);
+    return gb_range_error(who, name, value, id);
 }
 
 long gb_ncu_dim_product(const char *s)

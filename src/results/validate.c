@@ -57,6 +57,9 @@ static const struct gb_range gb_ranges[GB_RANGE_COUNT] = {
     [GB_RANGE_NCU_REGS] = {"registers_per_thread", 1, 0, 1024, "registers per thread"},
     [GB_RANGE_NCU_SMEM] = {"shared_memory", 1, 0, 1 << 24, "bytes of shared memory per block"},
     [GB_RANGE_COUNTER] = {"counter", 0, 0, 1e18, "a hardware counter of one launch: 0 to 1e18"},
+    [GB_RANGE_NCU_TIME] = {"duration", 0, 1, 8.64e13,
+                           "a launch's duration in ns: 1 ns, the finest ncu prints, to a day"},
+    [GB_RANGE_NCU_COUNT] = {"count", 0, 0, 1e15, "requests or instructions of one launch"},
 };
 
 const struct gb_range *gb_range_get(enum gb_range_id id)

@@ -69,6 +69,8 @@ enum gb_range_id {
     GB_RANGE_NCU_REGS,         /* registers per thread, from an export */
     GB_RANGE_NCU_SMEM,         /* shared memory per block, from an export */
     GB_RANGE_COUNTER,          /* a hardware counter's value (counts, rollups) */
+    GB_RANGE_NCU_TIME,         /* a launch's duration, from an export */
+    GB_RANGE_NCU_COUNT,        /* requests or instructions of a launch, from an export */
     GB_RANGE_COUNT
 };
 
@@ -120,5 +122,17 @@ int gb_json_value_int(json_t *v, enum gb_range_id id, long long *out, const char
  * the violation in `why`. */
 int gb_text_range_int(const char *text, enum gb_range_id id, long long *out, const char *file,
                       const char *field, char *why, size_t n);
+
+struct gb_ncu_launch;
+
+/* The value of metric `name` of the Nsight Compute launch `l` (gpubound/ncu.h)
+ * held to range `id`, in base units, into `out`. A launch without the
+ * metric, or whose field is empty or "n/a" (what ncu writes where a metric
+ * does not apply), gives NaN and GB_OK (the caller decides whether the
+ * metric is required). A field that is not a number as ncu prints it, or
+ * lies outside the range, is GB_ERR_FORMAT with the line "launch ID: NAME =
+ * TEXT UNIT: allowed ..." (the caller names the file). */
+enum gb_status gb_ncu_range(const struct gb_ncu_launch *l, const char *name, enum gb_range_id id,
+                            double *out);
 
 #endif

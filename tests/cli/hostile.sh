@@ -43,19 +43,58 @@ expect 1 'terms\[0\]\.estimate = 1(\.0+1)?e\+300: allowed numbers -1000000000 to
 expect 1 'prediction at 1 warps per SM is not finite' \
     camp predict --model "$MODEL" --gld 4:1e306 --gst 4:1e306 --warps 4
 
-# ---- Nsight Compute exports: block and grid sizes ----
-python3 - "$GB_SRC/tests/data/ncu/transpose-raw.csv" "$TMP/grid.csv" <<'PY'
+# ---- Nsight Compute exports: every number the band reads held to its range ----
+# ncu_field NAME COLUMN VALUE: transpose-raw.csv as $TMP/NAME.csv, COLUMN set to VALUE on every launch.
+ncu_field() {
+    python3 - "$GB_SRC/tests/data/ncu/transpose-raw.csv" "$TMP/$1.csv" "$2" "$3" <<'PY'
 import csv, sys
-rows = list(csv.reader(open(sys.argv[1])))
+src, dst, col, val = sys.argv[1:]
+rows = list(csv.reader(open(src)))
 h = next(i for i, r in enumerate(rows) if "Kernel Name" in r)
-g = rows[h].index("launch__grid_size")
+g = rows[h].index(col)
 for r in rows[h + 2:]:
     if len(r) > g:
-        r[g] = "1,000,000,000,000,000,000"
-csv.writer(open(sys.argv[2], "w"), lineterminator="\n").writerows(rows)
+        r[g] = val
+csv.writer(open(dst, "w"), lineterminator="\n").writerows(rows)
 PY
-expect 1 'grid.csv: launch 0: Grid Size = 1e\+18: allowed integers 1 to 70368744177664' \
-    camp predict --model "$MODEL" --from-ncu "$TMP/grid.csv" --ncu-id 0 --warps 4
+}
+ncu_field grid launch__grid_size "1,000,000,000,000,000,000"
+expect 1 'grid.csv: launch 0: launch__grid_size = 1,000,000,000,000,000,000: allowed integers 1 to 70368744177664' \
+    camp predict --model "$MODEL" --from-ncu "$TMP/grid.csv" --ncu-id 0
+# A duration that is not a time (not a number, <= 0, more than a day, too
+# large for a double) is refused, not read as "no measured time".
+DUR='allowed numbers 1 to 86400000000000 \(a launch.s duration in ns'
+for v in nan -5 0 1e999 100,000,000,000; do
+    ncu_field dur gpu__time_duration.sum "$v"
+    expect 1 "dur.csv: launch 0: gpu__time_duration.sum = $v usecond: $DUR" \
+        camp predict --model "$MODEL" --from-ncu "$TMP/dur.csv" --ncu-id 0
+done
+# "n/a" is what ncu writes where a metric does not apply: no measured time.
+ncu_field dur gpu__time_duration.sum n/a
+expect 0 "" camp predict --model "$MODEL" --from-ncu "$TMP/dur.csv" --ncu-id 0
+printf '%s\n' "$OUT" | grep -q "measured:" && bad "an n/a duration gave a measured time" || ok
+# Counts: at most 1e15 requests or instructions a launch; thousands grouped
+# only as ncu groups them ("1,,2" is not 12).
+LD=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+for v in 1e300 1,,2 2,0971,52 1,2345 0x10; do
+    ncu_field req $LD "$v"
+    expect 1 "req.csv: launch 0: $LD = $v request: allowed numbers 0 to 1000000000000000 \(requests or instructions" \
+        camp predict --model "$MODEL" --from-ncu "$TMP/req.csv" --ncu-id 0
+done
+ncu_field req $LD "2,097,152"
+expect 0 "" camp predict --model "$MODEL" --from-ncu "$TMP/req.csv" --ncu-id 0
+printf '%s\n' "$ERR" | grep -q "loads 2097152 requests" && ok || bad "2,097,152 does not read as 2097152"
+# The instruction count stands in for requests that are "n/a", held to the same range.
+ncu_field inst smsp__sass_inst_executed_op_global_st.sum -1
+sed -i 's/"2,097,152","2,097,152","8,388,608"/"2,097,152","n\/a","8,388,608"/' "$TMP/inst.csv"
+expect 1 "inst.csv: launch 0: smsp__sass_inst_executed_op_global_st.sum = -1 inst: allowed numbers 0 to" \
+    camp predict --model "$MODEL" --from-ncu "$TMP/inst.csv" --ncu-id 0
+ncu_field sect l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum "8,388,608x"
+expect 1 "sect.csv: launch 0: l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum = 8,388,608x sector: allowed numbers 0 to 1e\+18 \(a hardware counter" \
+    camp predict --model "$MODEL" --from-ncu "$TMP/sect.csv" --ncu-id 0
+ncu_field regs launch__registers_per_thread 1.5
+expect 1 "regs.csv: launch 0: launch__registers_per_thread = 1.5 register/thread: allowed integers 0 to 1024" \
+    camp predict --model "$MODEL" --from-ncu "$TMP/regs.csv" --ncu-id 0
 
 # ---- runs: ranges and consistency ----
 craft neg "$BW" results.json '2s/"samples":40/"samples":-5/'

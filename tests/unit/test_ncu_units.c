@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "gpubound/ncu.h"
+#include "results/validate.h"
 
 struct unit_case {
     const char *metric, *unit, *value;
@@ -72,8 +73,85 @@ static void test_units(void **state)
     unlink(path);
 }
 
+/* Numbers as ncu writes them in an English locale: commas group thousands
+ * in threes after a first group of one to three digits, and nothing else
+ * passes for a number ("1,,2" is not 12). A field that is not one reads as
+ * NaN, its text kept; gb_ncu_range refuses it where a number is needed,
+ * and a number outside its range, naming the launch, the metric and the
+ * field as written. */
+static const struct {
+    const char *text;
+    double value; /* NaN: not a number */
+} forms[] = {
+    {"2,097,152", 2097152}, {"12,345", 12345}, {"1,048,576.50", 1048576.5}, {"-1,234.5", -1234.5},
+    {"61.47", 61.47}, {"1.5e3", 1500}, {"+7", 7}, {" 42 ", 42}, {"1234567", 1234567},
+    {"1,,2", NAN}, {"1,2345", NAN}, {"12,34", NAN}, {"1234,567", NAN}, {",123", NAN},
+    {"1,234,", NAN}, {"nan", NAN}, {"inf", NAN}, {"1e999", NAN}, {"0x10", NAN}, {"1e", NAN},
+    {"-", NAN}, {"n/a", NAN}, {"", NAN}, {"12 34", NAN},
+};
+
+static void test_number_forms(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/gb-test-ncu-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        struct gb_ncu_report *r = NULL;
+        const struct unit_case c = {"smsp__sass_inst_executed_op_global_ld.sum", "inst", forms[i].text, 0};
+        write_export(path, &c);
+        assert_int_equal(gb_ncu_load(path, &r), GB_OK);
+        const struct gb_ncu_metric *m = gb_ncu_find(&r->launches[0], c.metric);
+        assert_non_null(m);
+        assert_string_equal(m->text, forms[i].text);
+        if (isnan(forms[i].value) ? !isnan(m->value) : m->value != forms[i].value)
+            fail_msg("'%s' read as %.17g, expected %.17g", forms[i].text, m->value, forms[i].value);
+        double v = 0;
+        int blank = !strcmp(forms[i].text, "") || !strcmp(forms[i].text, "n/a");
+        enum gb_status st = gb_ncu_range(&r->launches[0], c.metric, GB_RANGE_NCU_COUNT, &v);
+        if (blank || (!isnan(forms[i].value) && forms[i].value >= 0))
+            assert_int_equal(st, GB_OK);
+        else {
+            char want[160];
+            snprintf(want, sizeof want, "launch 0: %s = %s inst: allowed numbers 0 to ", c.metric, forms[i].text);
+            assert_int_equal(st, GB_ERR_FORMAT);
+            if (strncmp(gb_error_message(), want, strlen(want)) != 0)
+                fail_msg("'%s': %s", forms[i].text, gb_error_message());
+        }
+        gb_ncu_free(r);
+    }
+    unlink(path);
+}
+
+/* A duration held to its range: above 0 (1 ns) and at most a day. */
+static void test_duration_range(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int ok;
+    } d[] = {{"61.47", 1}, {"86,400,000", 1}, {"0", 0}, {"-5", 0}, {"86,400,001", 0}, {"1e999", 0}};
+    char path[] = "/tmp/gb-test-ncu-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
+        struct gb_ncu_report *r = NULL;
+        const struct unit_case c = {"gpu__time_duration.sum", "msecond", d[i].text, 0};
+        double v;
+        write_export(path, &c);
+        assert_int_equal(gb_ncu_load(path, &r), GB_OK);
+        if ((gb_ncu_range(&r->launches[0], c.metric, GB_RANGE_NCU_TIME, &v) == GB_OK) != d[i].ok)
+            fail_msg("a duration of %s ms: %s", d[i].text, d[i].ok ? gb_error_message() : "accepted");
+        gb_ncu_free(r);
+    }
+    unlink(path);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_units)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_units), cmocka_unit_test(test_number_forms),
+                                       cmocka_unit_test(test_duration_range)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

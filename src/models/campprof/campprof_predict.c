@@ -359,38 +359,35 @@ enum gb_status gb_camp_split_requests(const struct gb_camp_equation *eq, double 
     return gb_error_set(GB_ERR_NUMERIC, "no width class brackets %g sectors per request", s);
 }
 
-static enum gb_status gb_camp_ncu_launch_shape(const struct gb_ncu_launch *l,
-                                               struct gb_camp_ncu_input *out);
+/* The requests of one direction, each metric held to its range: the l1tex
+ * request count, else the SASS instruction count; `metric` names the one
+ * read. NaN when the export has neither. */
+static enum gb_status gb_camp_ncu_requests(const struct gb_ncu_launch *l, const char *requests,
+                                           const char *inst, double *v, const char **metric)
+{
+    enum gb_status st = gb_ncu_range(l, requests, GB_RANGE_NCU_COUNT, v);
+    *metric = requests;
+    if (st == GB_OK && isnan(*v)) {
+        *metric = inst;
+        st = gb_ncu_range(l, inst, GB_RANGE_NCU_COUNT, v);
+    }
+    return st;
+}
 
-enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_ncu_launch *l,
-                                struct gb_camp_ncu_input *out)
+/* The load and store requests and sectors, which a prediction needs: each
+ * held to its range, GB_ERR_FORMAT naming the ones the export lacks. */
+static enum gb_status gb_camp_ncu_counts(const struct gb_ncu_launch *l, struct gb_camp_ncu_input *out)
 {
     enum gb_status st;
     char missing[512] = "";
     size_t len = 0;
-
-    memset(out, 0, sizeof *out);
-    out->threads = out->grid = -1;
-    out->regs = out->smem = -1;
-    out->time_ns = NAN;
-    out->dram_read_bytes = out->dram_write_bytes = out->l2_read_bytes = out->l2_write_bytes = NAN;
-    out->warps_active = NAN;
-
-    const char *ldr = GB_NCU_LD_REQUESTS, *str = GB_NCU_ST_REQUESTS;
-    out->ld_requests = gb_ncu_value(l, ldr, NAN);
-    if (isnan(out->ld_requests)) {
-        ldr = GB_NCU_LD_INST;
-        out->ld_requests = gb_ncu_value(l, ldr, NAN);
-    }
-    out->st_requests = gb_ncu_value(l, str, NAN);
-    if (isnan(out->st_requests)) {
-        str = GB_NCU_ST_INST;
-        out->st_requests = gb_ncu_value(l, str, NAN);
-    }
-    out->ld_requests_metric = ldr;
-    out->st_requests_metric = str;
-    out->ld_sectors = gb_ncu_value(l, GB_NCU_LD_SECTORS, NAN);
-    out->st_sectors = gb_ncu_value(l, GB_NCU_ST_SECTORS, NAN);
+    if ((st = gb_camp_ncu_requests(l, GB_NCU_LD_REQUESTS, GB_NCU_LD_INST, &out->ld_requests,
+                                   &out->ld_requests_metric)) != GB_OK ||
+        (st = gb_camp_ncu_requests(l, GB_NCU_ST_REQUESTS, GB_NCU_ST_INST, &out->st_requests,
+                                   &out->st_requests_metric)) != GB_OK ||
+        (st = gb_ncu_range(l, GB_NCU_LD_SECTORS, GB_RANGE_COUNTER, &out->ld_sectors)) != GB_OK ||
+        (st = gb_ncu_range(l, GB_NCU_ST_SECTORS, GB_RANGE_COUNTER, &out->st_sectors)) != GB_OK)
+        return st;
     const struct {
         double v;
         const char *name;
@@ -404,18 +401,50 @@ enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_n
                                     need[i].name);
     if (len)
         return gb_error_set(GB_ERR_FORMAT, "launch %ld (%s) lacks %s", l->id, l->kernel, missing);
-    if ((st = gb_camp_split_requests(&m->eq[GB_CAMP_READ][GB_CAMP_SPREAD], out->ld_requests,
-                                     out->ld_sectors, out->counts.ld)) != GB_OK ||
-        (st = gb_camp_split_requests(&m->eq[GB_CAMP_WRITE][GB_CAMP_SPREAD], out->st_requests,
-                                     out->st_sectors, out->counts.st)) != GB_OK)
-        return gb_error_set(st, "launch %ld: %s", l->id, gb_error_message());
+    return GB_OK;
+}
 
-    out->dram_read_bytes = 32 * gb_ncu_value(l, GB_NCU_DRAM_READ_SECTORS, NAN);
-    out->dram_write_bytes = 32 * gb_ncu_value(l, GB_NCU_DRAM_WRITE_SECTORS, NAN);
-    out->l2_read_bytes = 32 * gb_ncu_value(l, GB_NCU_L2_READ_SECTORS, NAN);
-    out->l2_write_bytes = 32 * gb_ncu_value(l, GB_NCU_L2_WRITE_SECTORS, NAN);
-    out->warps_active = gb_ncu_value(l, GB_CAMP_WARPS_ACTIVE, NAN);
-    return gb_camp_ncu_launch_shape(l, out);
+/* The optional metrics: the duration, the memory levels' bytes and the
+ * achieved warps, each held to its range; NaN where absent. */
+static enum gb_status gb_camp_ncu_optional(const struct gb_ncu_launch *l, struct gb_camp_ncu_input *out)
+{
+    const struct {
+        const char *name;
+        enum gb_range_id id;
+        double *v, scale;
+    } rows[] = {
+        {GB_NCU_TIME, GB_RANGE_NCU_TIME, &out->time_ns, 1},
+        {GB_NCU_DRAM_READ_SECTORS, GB_RANGE_COUNTER, &out->dram_read_bytes, 32},
+        {GB_NCU_DRAM_WRITE_SECTORS, GB_RANGE_COUNTER, &out->dram_write_bytes, 32},
+        {GB_NCU_L2_READ_SECTORS, GB_RANGE_COUNTER, &out->l2_read_bytes, 32},
+        {GB_NCU_L2_WRITE_SECTORS, GB_RANGE_COUNTER, &out->l2_write_bytes, 32},
+        {GB_CAMP_WARPS_ACTIVE, GB_RANGE_WARPS, &out->warps_active, 1},
+    };
+    enum gb_status st = GB_OK;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0] && st == GB_OK; i++) {
+        st = gb_ncu_range(l, rows[i].name, rows[i].id, rows[i].v);
+        *rows[i].v *= rows[i].scale;
+    }
+    return st;
+}
+
+/* A launch's block or grid size: its metric, else the product of its
+ * column's tuple ("(32, 8, 1)"), held to range `id`; -1 when absent. */
+static enum gb_status gb_camp_ncu_size(const struct gb_ncu_launch *l, const char *metric,
+                                       const char *column, const char *tuple, enum gb_range_id id,
+                                       long *out)
+{
+    char who[64];
+    double v;
+    enum gb_status st = gb_ncu_range(l, metric, id, &v);
+    if (st == GB_OK && isnan(v) && tuple[0]) {
+        v = (double)gb_ncu_dim_product(tuple);
+        snprintf(who, sizeof who, "launch %ld", l->id);
+        if (!gb_range_ok(id, v))
+            return gb_range_error(who, column, tuple, id);
+    }
+    *out = isnan(v) ? -1 : (long)v;
+    return st;
 }
 
 /* A launch's block, grid, registers and shared memory, range-checked
@@ -423,32 +452,37 @@ enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_n
 static enum gb_status gb_camp_ncu_launch_shape(const struct gb_ncu_launch *l,
                                                struct gb_camp_ncu_input *out)
 {
-    char who[96];
     enum gb_status st;
-    snprintf(who, sizeof who, "launch %ld", l->id);
-    double v = gb_ncu_value(l, GB_NCU_BLOCK, NAN);
-    if (!isfinite(v) && l->block[0])
-        v = (double)gb_ncu_dim_product(l->block);
-    if (isfinite(v) && (st = gb_range_check(who, "Block Size", v, GB_RANGE_NCU_BLOCK)) != GB_OK)
+    double regs, s1, s2;
+    if ((st = gb_camp_ncu_size(l, GB_NCU_BLOCK, "Block Size", l->block, GB_RANGE_NCU_BLOCK,
+                               &out->threads)) != GB_OK ||
+        (st = gb_camp_ncu_size(l, GB_NCU_GRID, "Grid Size", l->grid, GB_RANGE_NCU_GRID,
+                               &out->grid)) != GB_OK ||
+        (st = gb_ncu_range(l, GB_NCU_REGS, GB_RANGE_NCU_REGS, &regs)) != GB_OK ||
+        (st = gb_ncu_range(l, GB_NCU_SMEM_STATIC, GB_RANGE_NCU_SMEM, &s1)) != GB_OK ||
+        (st = gb_ncu_range(l, GB_NCU_SMEM_DYNAMIC, GB_RANGE_NCU_SMEM, &s2)) != GB_OK)
         return st;
-    out->threads = isfinite(v) ? (long)v : -1;
-    v = gb_ncu_value(l, GB_NCU_GRID, NAN);
-    if (!isfinite(v) && l->grid[0])
-        v = (double)gb_ncu_dim_product(l->grid);
-    if (isfinite(v) && (st = gb_range_check(who, "Grid Size", v, GB_RANGE_NCU_GRID)) != GB_OK)
+    out->regs = isnan(regs) ? -1 : (int)regs;
+    if (!isnan(s1) || !isnan(s2))
+        out->smem = (int)((isnan(s1) ? 0 : s1) + (isnan(s2) ? 0 : s2));
+    return GB_OK;
+}
+
+enum gb_status gb_camp_from_ncu(const struct gb_camp_model *m, const struct gb_ncu_launch *l,
+                                struct gb_camp_ncu_input *out)
+{
+    enum gb_status st;
+    memset(out, 0, sizeof *out);
+    out->threads = out->grid = -1;
+    out->regs = out->smem = -1;
+    if ((st = gb_camp_ncu_counts(l, out)) != GB_OK || (st = gb_camp_ncu_optional(l, out)) != GB_OK ||
+        (st = gb_camp_ncu_launch_shape(l, out)) != GB_OK)
         return st;
-    out->grid = isfinite(v) ? (long)v : -1;
-    v = gb_ncu_value(l, GB_NCU_REGS, NAN);
-    if (isfinite(v) && (st = gb_range_check(who, GB_NCU_REGS, v, GB_RANGE_NCU_REGS)) != GB_OK)
-        return st;
-    out->regs = isfinite(v) ? (int)v : -1;
-    double s1 = gb_ncu_value(l, GB_NCU_SMEM_STATIC, NAN), s2 = gb_ncu_value(l, GB_NCU_SMEM_DYNAMIC, NAN);
-    if ((isfinite(s1) && (st = gb_range_check(who, GB_NCU_SMEM_STATIC, s1, GB_RANGE_NCU_SMEM)) != GB_OK) ||
-        (isfinite(s2) && (st = gb_range_check(who, GB_NCU_SMEM_DYNAMIC, s2, GB_RANGE_NCU_SMEM)) != GB_OK))
-        return st;
-    if (isfinite(s1) || isfinite(s2))
-        out->smem = (int)((isfinite(s1) ? s1 : 0) + (isfinite(s2) ? s2 : 0));
-    out->time_ns = gb_ncu_value(l, GB_NCU_TIME, NAN);
+    if ((st = gb_camp_split_requests(&m->eq[GB_CAMP_READ][GB_CAMP_SPREAD], out->ld_requests,
+                                     out->ld_sectors, out->counts.ld)) != GB_OK ||
+        (st = gb_camp_split_requests(&m->eq[GB_CAMP_WRITE][GB_CAMP_SPREAD], out->st_requests,
+                                     out->st_sectors, out->counts.st)) != GB_OK)
+        return gb_error_set(st, "launch %ld: %s", l->id, gb_error_message());
     return GB_OK;
 }
 
