@@ -159,11 +159,16 @@ def camp_predict(model, inputs, fmt):
 
 
 def table_rows(text):
+    """The cells of a terminal table, cut where its rule of dashes puts the
+    columns (an empty cell stays in its place), and its column names."""
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if line.startswith("------------"):
-            return [line.split() for line in lines[i + 1:] if line.strip()]
-    return []
+            spans = [m.span() for m in re.finditer(r"-+", line)]
+            spans[-1] = (spans[-1][0], None)
+            cut = lambda row: [row[a:b].strip() for a, b in spans]
+            return cut(lines[i - 1]), [cut(row) for row in lines[i + 1:] if row.strip()]
+    return [], []
 
 
 def check_calc(html, model, inputs, label):
@@ -184,7 +189,8 @@ def check_calc(html, model, inputs, label):
         elif not calc["error"]:
             fail("%s: camp predict refuses but the page shows no error" % label)
         return
-    want = list(csv.reader(io.StringIO(p.stdout)))[1:]
+    head, *want = list(csv.reader(io.StringIO(p.stdout)))
+    why = head.index("no time") if "no time" in head else None
     if len(want) != len(calc["raw"]):
         fail("%s: %d configurations in the page, %d from camp predict" % (label, len(calc["raw"]), len(want)))
         return
@@ -193,22 +199,28 @@ def check_calc(html, model, inputs, label):
         if int(w[0]) != g[0]:
             fail("%s: configuration %s in camp predict, %s in the page" % (label, w[0], g[0]))
             return
+        # A time camp predict does not give (outside the model's range, a
+        # line <= 0) the page does not give either, and says why as it does.
+        if [a == "" for a in w[1:4]] != [b is None for b in g[1:4]] or (w[why] if why else "") != (g[4] if len(g) > 4 else ""):
+            fail("%s: at %s warps camp predict gives %s, the page %s" % (label, w[0], w[1:4] + w[7:], g[1:]))
+            return
         for a, b in zip(w[1:4], g[1:4]):
-            if a == "" and b is None:
-                continue
-            a, b = float(a), float(b)
-            worst = max(worst, abs(a - b) / max(abs(a), 1e-300))
+            if a != "":
+                a, b = float(a), float(b)
+                worst = max(worst, abs(a - b) / max(abs(a), 1e-300))
     if worst > 1e-12:
         fail("%s: the page's band differs from camp predict's by %.3g (relative)" % (label, worst))
-    # The table's last column is each configuration's achieved warps, which
-    # the page does not show.
-    shown = [r[:-1][:5] for r in table_rows(camp_predict(model, inputs, "table").stdout)]
-    page = [[c for c in r[:5] if c != ""] for r in calc["rows"]]
-    if shown != page:
-        bad = next(((a, b) for a, b in zip(shown, page) if a != b), (len(shown), len(page)))
+    # The printed cells, blanks in their places; the page does not show the
+    # achieved warps.
+    names, shown = table_rows(camp_predict(model, inputs, "table").stdout)
+    keep = [i for i, n in enumerate(names) if n != "achieved warps"]
+    shown = [[r[i] for i in keep] for r in shown]
+    if shown != calc["rows"]:
+        bad = next(((a, b) for a, b in zip(shown, calc["rows"]) if a != b), (len(shown), len(calc["rows"])))
         fail("%s: the printed band differs from camp predict's table: %s" % (label, bad))
     print("%s: %d configurations agree with camp predict (largest relative difference %.3g), %d marks"
           % (label, len(want), worst, calc["marks"]), flush=True)
+    return calc
 
 
 def png_not_blank(path):
@@ -260,8 +272,14 @@ def main():
         if p.returncode != 0 or not os.path.exists(page):
             fail("camp predict --html: rc %d, %s" % (p.returncode, p.stderr[-300:]))
         else:
+            # The paper form's bounds are <= 0 below 15 warps: no time there, as camp predict
+            # gives none; measured there, the band does not apply.
             check_calc(page, mi, {"ld4": 1179648, "st4": 1179648, "warps": 64, "time_ns": 223920,
                                   "at_warps": 32}, "camp predict --html")
+            calc = check_calc(page, mi, {"ld4": 1179648, "st4": 1179648, "warps": 64, "time_ns": 223920,
+                                         "at_warps": 10}, "camp predict --html, measured outside the range")
+            if calc and "does not apply to the measured time at 10 warps: outside the model's range" not in calc["summary"]:
+                fail("the calculator measured outside the range does not say so: %s" % calc["summary"])
         shot = os.path.join(OUT, "camping.png")
         chromium(["--hide-scrollbars", "--window-size=1280,1400", "--screenshot=" + shot,
                   "file://" + os.path.abspath(pages[camp])])

@@ -11,10 +11,13 @@ var GbCamp = (function () {
 
   function fail(msg) { var e = new Error(msg); e.gbUsage = true; throw e; }
 
+  /* The model's form, as gb_camp_form_name names it. */
+  function formName(model) { return model.form || (model.interactions ? 'interactions' : 'paper'); }
+
   /* The model file's equations as [op][pattern]. */
   function equations(model) {
     var eq = [[null, null], [null, null]];
-    var form = model.form || (model.interactions ? 'interactions' : 'paper');
+    var form = formName(model);
     (model.equations || []).forEach(function (e) {
       e.form = form;
       var op = e.op === 'read' ? READ : e.op === 'write' ? WRITE : -1;
@@ -75,7 +78,23 @@ var GbCamp = (function () {
     return count * eqTime(eq, warps, k) / (perWarp * warps);
   }
 
-  /* gb_camp_bounds: counts = {ld: [5], st: [5]}. */
+  /* gb_camp_in_range: whether every equation that times a non-zero count
+   * (spread and camped) predicts a benchmark time > 0 at `warps`; a linear
+   * form extrapolated to fewer warps than it can describe has no time. */
+  function inRange(eqs, counts, warps) {
+    for (var op = 0; op < 2; op++)
+      for (var k = 0; k < WIDTHS.length; k++) {
+        var n = op === READ ? counts.ld[k] : counts.st[k];
+        for (var p = 0; n > 0 && p < 2; p++) {
+          var eq = eqs[op][p], cls = classFor(eq, k);
+          if (cls >= 0 && !(eqTime(eq, warps, cls) > 0)) return false;
+        }
+      }
+    return true;
+  }
+
+  /* gb_camp_bounds: counts = {ld: [5], st: [5]}; both NaN outside the
+   * model's range (inRange false): a time <= 0 is no time. */
   function bounds(eqs, counts, warps) {
     var best = 0, worst = 0, any = false;
     if (!(warps > 0) || !isFinite(warps)) fail('active warps per SM must be > 0');
@@ -91,6 +110,7 @@ var GbCamp = (function () {
         worst += w > b ? w : b;   /* camping never speeds an access up */
       }
     if (!any) fail('every load and store count is zero: the band of a kernel without global memory instructions is empty');
+    if (!inRange(eqs, counts, warps)) return [NaN, NaN];
     return [best, worst];
   }
 
@@ -255,9 +275,40 @@ var GbCamp = (function () {
     return (full * limit + tailWarps) / waves;
   }
 
+  /* %.3g of a number of warps (below 1000). */
+  function g3(v) { return String(Number(v.toPrecision(3))); }
+
+  /* range_text of cmd_camp_predict.c: where the form's bounds are > 0 and
+   * which configurations lie outside its range; '' when none does. */
+  function rangeText(form, rows) {
+    var timed = [], untimed = [];
+    rows.forEach(function (r) { (isNaN(r.best_ns) ? untimed : timed).push(r.warps); });
+    if (!untimed.length) return '';
+    if (!timed.length)
+      return 'the ' + form + " form's bounds are <= 0 at every configuration (" + warpsText(untimed) +
+             ' active warps per SM): outside its range, no time';
+    return 'the ' + form + " form's bounds are > 0 at " + warpsText(timed) + ' active warps per SM only; the ' +
+           untimed.length + ' configurations at ' + warpsText(untimed) + ' lie outside its range and get no time';
+  }
+
+  /* A configuration's row of gb_camp_predict_band: no bounds outside the
+   * model's range, no line where it falls to <= 0, and why (row_no_time of
+   * cmd_camp_predict.c). */
+  function bandRow(eqs, inp, w, achieved, d) {
+    var b = bounds(eqs, inp, achieved), app = NaN, why = '';
+    if (isNaN(b[0])) why = 'outside the model\'s range: bounds <= 0';
+    else if (!isNaN(d)) {
+      app = b[0] + d * (b[1] - b[0]);
+      if (!(app > 0)) { app = NaN; why = 'application line <= 0'; }
+    }
+    return {warps: w, achieved: achieved, best_ns: b[0], worst_ns: b[1], app_ns: app, why: why};
+  }
+
   /* The whole prediction, as `camp predict` makes it. in: {ld, st: [5]
    * counts; threads, regs, smem, grid (or warps: W for 1..W); time_ns (NaN
-   * for none); at_warps (0: the launch's)}. */
+   * for none); at_warps (0: the launch's)}. Outside the model's range at
+   * the measured warps the band does not apply: no degree, and
+   * not_applied says why. */
   function predict(model, inp) {
     var eqs = equations(model), dev = device(model), ws, cfgw;
     if (inp.warps > 0) {
@@ -273,21 +324,24 @@ var GbCamp = (function () {
       ws = cw.warps;
       cfgw = cw.config;
     }
-    var at = inp.at_warps > 0 ? inp.at_warps : cfgw, d = NaN, hasTime = isFinite(inp.time_ns);
+    var at = inp.at_warps > 0 ? inp.at_warps : cfgw, d = NaN, hasTime = isFinite(inp.time_ns), notApplied = '';
     /* The band is evaluated at each configuration's achieved warps. */
     var ach = ws.map(function (w) { return rowAchieved(dev, inp, w); });
     if (hasTime) {
       if (!(inp.time_ns > 0)) fail('the measured time must be > 0 ns');
       if (ws.indexOf(at) < 0) fail(at + ' active warps per SM is not among the configurations the occupancy calculator allows (' + warpsText(ws) + ')');
       var atAch = ach[ws.indexOf(at)], b0 = bounds(eqs, inp, atAch);
-      d = degree(b0[0], b0[1], inp.time_ns);
-      if (isNaN(d)) fail('the band has no width at ' + atAch + ' warps per SM: the camping degree is undefined');
+      if (isNaN(b0[0]))   /* gb_camp_domain_judge's first rule */
+        notApplied = 'outside the model\'s range: its ' + formName(model) + ' form\'s bounds are <= 0 at ' +
+                     g3(atAch) + ' achieved warps per SM, fewer than its linear fit can describe';
+      else {
+        d = degree(b0[0], b0[1], inp.time_ns);
+        if (isNaN(d)) fail('the band has no width at ' + atAch + ' warps per SM: the camping degree is undefined');
+      }
     }
-    var rows = ws.map(function (w, i) {
-      var b = bounds(eqs, inp, ach[i]);
-      return {warps: w, achieved: ach[i], best_ns: b[0], worst_ns: b[1], app_ns: isNaN(d) ? NaN : b[0] + d * (b[1] - b[0])};
-    });
-    return {rows: rows, degree: d, at_warps: at, config_warps: cfgw, configs: warpsText(ws), device: dev};
+    var rows = ws.map(function (w, i) { return bandRow(eqs, inp, w, ach[i], d); });
+    return {rows: rows, degree: d, at_warps: at, config_warps: cfgw, configs: warpsText(ws), device: dev,
+            has_time: hasTime, not_applied: notApplied, range: rangeText(formName(model), rows)};
   }
 
   return {predict: predict, fmt: fmt, WIDTHS: WIDTHS, warpsText: warpsText};

@@ -438,12 +438,17 @@
       box.result = res;
       var d = res.degree;
       summary.textContent = 'configurations: ' + res.configs + ' active warps per SM' +
-        (isNaN(d) ? '. No measured time: give one for the application line and the degree.'
-                  : '. Camping degree ' + GbCamp.fmt(d, 3) + ' at ' + res.at_warps + ' warps (0 = best, 1 = worst)' + (d < 0 || d > 1 ? '; outside the band' : '') + '.');
+        (res.range ? '; range: ' + res.range : '') +
+        (res.not_applied ? '. The band does not apply to the measured time at ' + res.at_warps + ' warps: ' + res.not_applied + ' (no camping degree or application line).'
+         : isNaN(d) ? '. No measured time: give one for the application line and the degree.'
+         : '. Camping degree ' + GbCamp.fmt(d, 3) + ' at ' + res.at_warps + ' warps (0 = best, 1 = worst)' + (d < 0 || d > 1 ? '; outside the band' : '') + '.');
+      /* A time the model does not give is a gap in its line, not a point. */
       function line(label, key, colour, dash) {
-        return {label: label, data: res.rows.map(function (r) { return {x: r.warps, y: r[key] / 1e3}; }), borderColor: colour,
+        return {label: label, data: res.rows.map(function (r) { return {x: r.warps, y: isNaN(r[key]) ? null : r[key] / 1e3}; }), borderColor: colour,
           backgroundColor: colour, pointRadius: 2, borderWidth: 2, borderDash: dash || []};
       }
+      function cell(v, sig) { return isNaN(v) ? '' : GbCamp.fmt(v, sig); }
+      var whys = res.rows.some(function (r) { return r.why; });
       var sets = [line('best (spread)', 'best_ns', '#009E73'), line('worst (camped)', 'worst_ns', '#D55E00')];
       if (!isNaN(d)) {
         sets.push(line('application (degree ' + GbCamp.fmt(d, 3) + ')', 'app_ns', '#0072B2', [6, 3]));
@@ -452,10 +457,9 @@
       }
       chart.data.datasets = sets;
       chart.update('none');
-      var tj = {columns: ['active warps', 'best (µs)', 'worst (µs)', 'application (µs)', 'degree', 'measured'], rows: res.rows.map(function (r) {
-        return [String(r.warps), GbCamp.fmt(r.best_ns / 1e3, 5), GbCamp.fmt(r.worst_ns / 1e3, 5),
-          isNaN(r.app_ns) ? '' : GbCamp.fmt(r.app_ns / 1e3, 5), isNaN(d) ? '' : GbCamp.fmt(d, 3),
-          !isNaN(d) && r.warps === res.at_warps ? '*' : ''];
+      var tj = {columns: ['active warps', 'best (µs)', 'worst (µs)', 'application (µs)', 'degree', 'measured'].concat(whys ? ['no time'] : []), rows: res.rows.map(function (r) {
+        return [String(r.warps), cell(r.best_ns / 1e3, 5), cell(r.worst_ns / 1e3, 5), cell(r.app_ns / 1e3, 5),
+          isNaN(r.best_ns) ? '' : cell(d, 3), res.has_time && r.warps === res.at_warps ? '*' : ''].concat(whys ? [r.why] : []);
       })};
       tbox.textContent = '';
       tbox.appendChild(table(tj, 'band'));
@@ -486,7 +490,7 @@
         return Array.prototype.map.call(tr.cells, function (td) { return td.textContent; });
       });
       var marks = c.chart.data.datasets.reduce(function (n, ds, i) { return n + c.chart.getDatasetMeta(i).data.length; }, 0);
-      var raw = c.box.result ? c.box.result.rows.map(function (r) { return [r.warps, r.best_ns / 1e3, r.worst_ns / 1e3, r.app_ns / 1e3]; }) : [];
+      var raw = c.box.result ? c.box.result.rows.map(function (r) { return [r.warps, r.best_ns / 1e3, r.worst_ns / 1e3, r.app_ns / 1e3, r.why]; }) : [];
       calc = {rows: rows, raw: raw, degree: c.box.result ? c.box.result.degree : null, summary: document.querySelector('.calc-summary').textContent, error: c.box.result ? '' : document.querySelector('.calc-error').textContent, marks: marks};
     }
     var fsec = document.getElementById('findings'), longs = [], node;
