@@ -12,7 +12,6 @@
 #include <jansson.h>
 
 #include "gpubound/table.h"
-#include "results/json.h"
 
 #define GB_PM "\xc2\xb1"          /* "±" */
 #define GB_ELLIPSIS "\xe2\x80\xa6" /* "…" */
@@ -173,31 +172,38 @@ int gb_format_ci(char *buf, size_t n, double v, double half_width)
     return snprintf(buf, n, "%s " GB_PM " %s", vb, hb);
 }
 
-/* The shortest "%.*g" text that reads back to the same double. */
-static void gb_format_exact(char *buf, size_t n, double v)
-{
-    if (!isfinite(v)) {
-        gb_format_nonfinite(buf, n, v);
-        return;
-    }
-    for (int p = 1; p <= 17; p++) {
-        snprintf(buf, n, "%.*g", p, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
+/* The fewest significant digits (1 to 17) that read back to the same double. */
 static int gb_exact_precision(double v)
 {
     char buf[64];
     if (!isfinite(v))
         return 1;
     for (int p = 1; p <= 17; p++) {
-        snprintf(buf, sizeof buf, "%.*g", p, v);
+        snprintf(buf, sizeof buf, "%.*e", p - 1, v);
         if (strtod(buf, NULL) == v)
             return p;
     }
     return 17;
+}
+
+/* The shortest text that reads back to the same double, for programs (CSV,
+ * JSON): plain from 1e-4 up to 1e17, where every digit is written out (10,
+ * 10.5, 0.000123, 123456789012), with an exponent only outside (1.5e-07,
+ * 2e+20); never "1e+01" for 10, as "%.1g" would have it. */
+static void gb_format_exact(char *buf, size_t n, double v)
+{
+    char tmp[64];
+    if (!isfinite(v)) {
+        gb_format_nonfinite(buf, n, v);
+        return;
+    }
+    int p = gb_exact_precision(v);
+    snprintf(tmp, sizeof tmp, "%.*e", p - 1, v);
+    int e = atoi(strchr(tmp, 'e') + 1);   /* the exponent after rounding to p digits */
+    if (e < -4 || e >= 17)
+        snprintf(buf, n, "%.*g", p, v);
+    else
+        snprintf(buf, n, "%.*f", p - 1 - e > 0 ? p - 1 - e : 0, v);
 }
 
 int gb_term_width(FILE *f)
@@ -879,72 +885,84 @@ static enum gb_status gb_print_csv(const struct gb_table *t, FILE *f, int width)
     return gb_table_print_csv_part(t, f, 1);
 }
 
+/* A JSON text (a quoted string, or null for a text that is not valid
+ * UTF-8) to `f`, escaped as jansson escapes it. */
+static int gb_put_json_string(FILE *f, const char *s)
+{
+    json_t *j = json_string(s);
+    int rc = j ? json_dumpf(j, f, JSON_ENCODE_ANY) : fputs("null", f) < 0;
+    json_decref(j);
+    return rc;
+}
+
+/* A number as JSON: the exact text of gb_format_exact, with ".0" where it
+ * would read as an integer (a real stays a real); null when not finite. */
+static void gb_put_json_num(FILE *f, double v)
+{
+    char buf[64];
+    if (!isfinite(v)) {
+        fputs("null", f);
+        return;
+    }
+    gb_format_exact(buf, sizeof buf, v);
+    fprintf(f, "%s%s", buf, strpbrk(buf, ".e") ? "" : ".0");
+}
+
+/* One cell's value as JSON. */
+static int gb_put_json_cell(FILE *f, const struct gb_cell *cell)
+{
+    switch (cell->kind) {
+    case GB_CELL_TEXT: return gb_put_json_string(f, cell->text);
+    case GB_CELL_NUM:
+    case GB_CELL_CI: gb_put_json_num(f, cell->v); return 0;
+    case GB_CELL_INT: fprintf(f, "%lld", cell->i); return 0;
+    case GB_CELL_EMPTY: break;
+    }
+    fputs("null", f);
+    return 0;
+}
+
+/* One row as a JSON object, its columns in order ("label": value, and a
+ * confidence column's half width after it). */
+static int gb_put_json_row(const struct gb_table *t, size_t r, const unsigned char *has_ci, FILE *f)
+{
+    int rc = 0;
+    fputc('{', f);
+    for (size_t c = 0; c < t->n_cols && rc == 0; c++) {
+        const struct gb_cell *cell = gb_table_at(t, r, c);
+        fputs(c ? ", " : "", f);
+        rc = gb_put_json_string(f, t->cols[c].label) || fputs(": ", f) < 0 || gb_put_json_cell(f, cell);
+        if (rc == 0 && has_ci[c]) {
+            char hl[256];
+            gb_half_label(&t->cols[c], hl, sizeof hl);
+            rc = fputs(", ", f) < 0 || gb_put_json_string(f, hl) || fputs(": ", f) < 0;
+            if (cell->kind == GB_CELL_CI)
+                gb_put_json_num(f, cell->half);
+            else
+                fputs("null", f);
+        }
+    }
+    fputc('}', f);
+    return rc;
+}
+
 static enum gb_status gb_print_json(const struct gb_table *t, FILE *f, int width)
 {
     (void)width;
-    enum gb_status st = GB_OK;
-    json_t *obj = NULL;
-    int prec = 1;
     unsigned char *has_ci = gb_ci_columns(t);
     if (!has_ci)
         return gb_error_set(GB_ERR_NOMEM, "out of memory writing JSON");
-    /* One precision for the whole dump, the least that keeps every value exact. */
-    for (size_t r = 0; r < t->n_rows; r++)
-        for (size_t c = 0; c < t->n_cols; c++) {
-            const struct gb_cell *cell = gb_table_at(t, r, c);
-            int p = 1;
-            if (cell->kind == GB_CELL_NUM || cell->kind == GB_CELL_CI)
-                p = gb_exact_precision(cell->v);
-            if (cell->kind == GB_CELL_CI && gb_exact_precision(cell->half) > p)
-                p = gb_exact_precision(cell->half);
-            if (p > prec)
-                prec = p;
-        }
     fputs("[", f);
     for (size_t r = 0; r < t->n_rows; r++) {
-        obj = json_object();
-        if (!obj) {
-            st = gb_error_set(GB_ERR_NOMEM, "out of memory writing JSON");
-            goto out;
-        }
-        for (size_t c = 0; c < t->n_cols; c++) {
-            const struct gb_cell *cell = gb_table_at(t, r, c);
-            json_t *v = NULL;
-            switch (cell->kind) {
-            case GB_CELL_EMPTY: v = json_null(); break;
-            case GB_CELL_TEXT: v = json_string(cell->text); break;
-            case GB_CELL_NUM:
-            case GB_CELL_CI: v = gb_json_real(cell->v); break;
-            case GB_CELL_INT: v = json_integer(cell->i); break;
-            }
-            /* A text that is not valid UTF-8 is kept as null rather than dropped. */
-            if (json_object_set_new(obj, t->cols[c].label, v ? v : json_null()) != 0) {
-                st = gb_error_set(GB_ERR_NOMEM, "out of memory writing JSON");
-                goto out;
-            }
-            if (has_ci[c]) {
-                char hl[256];
-                gb_half_label(&t->cols[c], hl, sizeof hl);
-                json_t *h = cell->kind == GB_CELL_CI ? gb_json_real(cell->half) : json_null();
-                if (json_object_set_new(obj, hl, h) != 0) {
-                    st = gb_error_set(GB_ERR_NOMEM, "out of memory writing JSON");
-                    goto out;
-                }
-            }
-        }
         fputs(r ? ",\n " : "\n ", f);
-        if (json_dumpf(obj, f, JSON_REAL_PRECISION(prec) | JSON_PRESERVE_ORDER) != 0) {
-            st = gb_error_set(GB_ERR_IO, "cannot write JSON");
-            goto out;
+        if (gb_put_json_row(t, r, has_ci, f) != 0) {
+            free(has_ci);
+            return gb_error_set(GB_ERR_IO, "cannot write JSON");
         }
-        json_decref(obj);
-        obj = NULL;
     }
     fputs(t->n_rows ? "\n]\n" : "]\n", f);
-out:
-    json_decref(obj);
     free(has_ci);
-    return st;
+    return GB_OK;
 }
 
 /* ---- output formats ---- */

@@ -542,7 +542,7 @@ static void test_good_shapes_table(void **state)
     assert_non_null(f);
     assert_int_equal(gb_table_print(t, f, GB_FORMAT_CSV, 0), GB_OK);
     fclose(f);
-    assert_non_null(strstr(text, "\nubench6,large,default,6,2,8x16,1e+02,8x16 16x8 32x8,3,128-256,4,8x16,1,4x64,1.255,yes,no,8x16,1,yes\n"));
+    assert_non_null(strstr(text, "\nubench6,large,default,6,2,8x16,100,8x16 16x8 32x8,3,128-256,4,8x16,1,4x64,1.255,yes,no,8x16,1,yes\n"));
     assert_non_null(strstr(text, "\nubench14,large,default,66,0,"));
     free(text);
     gb_table_free(t);

@@ -254,6 +254,50 @@ static void test_full_precision(void **state)
     gb_table_free(t);
 }
 
+/* Programs read numbers written out, with every digit that tells the
+ * double apart: an exponent only below 1e-4 and from 1e17, never "1e+01"
+ * for 10 (the shortest "%.*g" form). JSON keeps a real a real ("10.0"). */
+static void test_plain_numbers(void **state)
+{
+    (void)state;
+    static const struct {
+        double v;
+        const char *csv, *json;
+    } cases[] = {
+        {10, "10", "10.0"},
+        {60, "60", "60.0"},
+        {100, "100", "100.0"},
+        {-10, "-10", "-10.0"},
+        {10.5, "10.5", "10.5"},
+        {1200000, "1200000", "1200000.0"},
+        {123456789012.0, "123456789012", "123456789012.0"},
+        {1e15, "1000000000000000", "1000000000000000.0"},
+        {0.000123, "0.000123", "0.000123"},
+        {1.5e-7, "1.5e-07", "1.5e-07"},
+        {2e20, "2e+20", "2e+20"},
+        {0, "0", "0.0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct gb_table *t = gb_table_new();
+        char want[128];
+        gb_table_column(t, "x", NULL);
+        gb_table_row(t);
+        gb_table_cell_num(t, cases[i].v, 4);
+        char *csv = print_to_string(t, GB_FORMAT_CSV, 0), *json = print_to_string(t, GB_FORMAT_JSON, 0);
+        snprintf(want, sizeof want, "x\n%s\n", cases[i].csv);
+        assert_string_equal(csv, want);
+        snprintf(want, sizeof want, "[\n {\"x\": %s}\n]\n", cases[i].json);
+        assert_string_equal(json, want);
+        json_t *doc = json_loads(json, 0, NULL);
+        assert_non_null(doc);
+        assert_true(json_number_value(json_object_get(json_array_get(doc, 0), "x")) == cases[i].v);
+        json_decref(doc);
+        free(csv);
+        free(json);
+        gb_table_free(t);
+    }
+}
+
 /* Display columns of a UTF-8 line. */
 static size_t display_width(const char *s, size_t n)
 {
@@ -475,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_table_golden),
         cmocka_unit_test(test_csv_golden),
         cmocka_unit_test(test_json_golden),
+        cmocka_unit_test(test_plain_numbers),
         cmocka_unit_test(test_markdown_golden),
         cmocka_unit_test(test_full_precision),
         cmocka_unit_test(test_fit_to_terminal),
