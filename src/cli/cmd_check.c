@@ -434,7 +434,9 @@ static void ck_report_unlaunchable(struct ck *c)
         for (size_t k = i + 1; k < c->n_rows; k++)
             if (!told[k] && c->rows[k].cannot[0] && c->rows[k].b == r->b && c->rows[k].ref == r->ref)
                 told[k] = 1, n++;
-        snprintf(more, sizeof more, n ? " (and %d more configuration%s)" : "", n, n > 1 ? "s" : "");
+        more[0] = '\0';
+        if (n)
+            snprintf(more, sizeof more, " (and %d more configuration%s)", n, n > 1 ? "s" : "");
         fprintf(stderr, "gpubound check: %s/%s at %s%s%s: cannot launch on %s: %s; change the spec's launch or "
                         "leave such values out (--set, the axes' values or restrictions)\n",
                 r->b->spec->suite, r->b->name, r->label, r->ref ? " (reference)" : "", more, c->arch, r->cannot);
