@@ -372,31 +372,37 @@ enum gb_status gb_table_cell_text(struct gb_table *t, const char *s)
     return GB_OK;
 }
 
-enum gb_status gb_table_cell_num(struct gb_table *t, double v, int sig)
+/* The next cell as a number v (NULL with *st set when there is no next
+ * cell, or left empty for NaN: NULL with GB_OK). */
+static struct gb_cell *num_cell(struct gb_table *t, double v, enum gb_status *st)
 {
     struct gb_cell *c = gb_table_next(t);
-    if (!c)
-        return GB_ERR_USAGE;
-    if (isnan(v))
-        return GB_OK;
+    *st = c ? GB_OK : GB_ERR_USAGE;
+    if (!c || isnan(v))
+        return NULL;
     c->kind = GB_CELL_NUM;
     c->v = v;
-    c->sig = sig;
-    return GB_OK;
+    return c;
+}
+
+enum gb_status gb_table_cell_num(struct gb_table *t, double v, int sig)
+{
+    enum gb_status st;
+    struct gb_cell *c = num_cell(t, v, &st);
+    if (c)
+        c->sig = sig;
+    return st;
 }
 
 enum gb_status gb_table_cell_place(struct gb_table *t, double v, int place)
 {
-    struct gb_cell *c = gb_table_next(t);
-    if (!c)
-        return GB_ERR_USAGE;
-    if (isnan(v))
-        return GB_OK;
-    c->kind = GB_CELL_NUM;
-    c->v = v;
-    c->at_place = 1;
-    c->place = place;
-    return GB_OK;
+    enum gb_status st;
+    struct gb_cell *c = num_cell(t, v, &st);
+    if (c) {
+        c->at_place = 1;
+        c->place = place;
+    }
+    return st;
 }
 
 enum gb_status gb_table_cell_int(struct gb_table *t, long long v)
