@@ -94,6 +94,10 @@ struct gb_lpbm_prediction {
     double measured_ns;                /* NaN when not measured */
     int counts_modelled;               /* 1: its counters were predicted from the measured ones */
     double count_spread;               /* their largest RMS log residual (0: none modelled) */
+    int new_problem;                   /* 1: a problem size no fitted point has */
+    double across;                     /* then the fit's own |log| error across its problem
+                                        * sizes (95th percentile), by which the interval is
+                                        * widened (exp(+-across)); NaN: one size fitted */
     struct gb_lpbm_point point;        /* predictors filled */
 };
 
@@ -109,7 +113,9 @@ struct gb_lpbm_prediction {
  * (log(count + 1) least squares over the measured configurations, the
  * axes that vary), the interval widened by exp(+-1.96 s) for the largest
  * RMS log residual s of those fits: less certain, and said so
- * (counts_modelled). GB_ERR_USAGE naming a missing or unknown axis, or a
+ * (counts_modelled). At a problem size no fitted point has, the interval
+ * is widened again by the fit's own error across its sizes, each predicted
+ * from the others (new_problem, across). GB_ERR_USAGE naming a missing or unknown axis, or a
  * value that is not a number; GB_ERR_FORMAT for a launch the spec cannot
  * evaluate there. Not thread-safe (GSL's error handler). */
 GB_API enum gb_status gb_lpbm_predict_at(struct gb_lpbm_fit_result *r, size_t model, const char *axes,

@@ -442,11 +442,34 @@ static void bd_written(const struct bd_state *s)
                         "apt-get install gnuplot-nox)\n", s->res.n_not_drawn);
 }
 
+/* How a prediction's counts and interval were had, in words. */
+static void bd_predict_how(const struct gb_lpbm_prediction *p, char *how, size_t n)
+{
+    size_t len;
+    if (p->measured) {
+        snprintf(how, n, "measured: %.4g us", p->measured_ns / 1e3);
+        return;
+    }
+    if (p->counts_modelled)
+        len = (size_t)snprintf(how, n, "not measured; counters modelled (spread %.0f%%): less certain",
+                               100 * (exp(p->count_spread) - 1));
+    else
+        len = (size_t)snprintf(how, n, "not measured; counts from the analysis");
+    if (!p->new_problem || len >= n)
+        return;
+    if (isfinite(p->across))
+        snprintf(how + len, n - len, "; a problem size not fitted: interval widened by the fit's own "
+                 "error across its sizes (x/%.3g)", exp(p->across));
+    else
+        snprintf(how + len, n - len, "; a problem size not fitted, and one fitted: no error across "
+                 "sizes to widen the interval by");
+}
+
 /* One prediction's row. */
 static enum gb_status bd_predict_row(struct gb_table *t, const struct gb_lpbm_bench_model *m,
                                      const struct gb_lpbm_prediction *p)
 {
-    char terms[512], how[96];
+    char terms[512], how[256];
     size_t len = 0;
     terms[0] = '\0';
     for (int j = 0; j < GB_LPBM_TERMS && len < sizeof terms; j++)
@@ -454,13 +477,7 @@ static enum gb_status bd_predict_row(struct gb_table *t, const struct gb_lpbm_be
             len += (size_t)snprintf(terms + len, sizeof terms - len, "%s%s %.0f%%", len ? ", " : "",
                                     gb_lpbm_term_name((enum gb_lpbm_term)j),
                                     p->time_ns > 0 ? 100 * p->terms[j] / p->time_ns : 0);
-    if (p->measured)
-        snprintf(how, sizeof how, "measured: %.4g us", p->measured_ns / 1e3);
-    else if (p->counts_modelled)
-        snprintf(how, sizeof how, "not measured; counters modelled (spread %.0f%%): less certain",
-                 100 * (exp(p->count_spread) - 1));
-    else
-        snprintf(how, sizeof how, "not measured; counts from the analysis");
+    bd_predict_how(p, how, sizeof how);
     enum gb_status st;
     if ((st = gb_table_row(t)) || (st = gb_table_cell_text(t, m->bench)) ||
         (st = gb_table_cell_text(t, p->config)) || (st = gb_table_cell_text(t, p->problem)) ||

@@ -16,8 +16,9 @@
     "                   fit on the others), every:K (every K-th configuration held out), or\n"   \
     "                   size:AXIS=V (the problem size AXIS=V held out, the others fitted);\n"    \
     "                   every:K and size also give each held-out configuration the 95%\n"       \
-    "                   interval of --predict from the fitted ones, and count the measured\n"    \
-    "                   times inside it\n"                                                      \
+    "                   interval of --predict from the fitted ones (at a size they lack,\n"    \
+    "                   widened as --predict widens it), and count the measured times\n"      \
+    "                   inside it\n"                                                          \
     "  --explain        print what the source analysis found: loops and their trip counts,\n"   \
     "                   global and shared accesses, operations, atomics, barriers, per-thread\n" \
     "                   counts as expressions, and each configuration's counts\n"              \
@@ -33,7 +34,9 @@
     "                   AXIS=V[,AXIS=V...] (every axis of the bench), measured or not; an\n"  \
     "                   unmeasured one takes its counters from a power law in the axes\n"     \
     "                   fitted to the measured ones (less certain, said so, the interval\n"   \
-    "                   widened); repeatable\n"                                                \
+    "                   widened); at a problem size not measured, widened again by the\n"     \
+    "                   fit's own error across its sizes (each predicted from the others;\n" \
+    "                   said so); repeatable\n"                                               \
     "  --on RUN         predict RUN (the same spec recorded on another GPU, or again) with\n" \
     "                   the coefficients fitted here, its counters and the --ceilings of\n"   \
     "                   its GPU, and compare with its measured times (the model file's\n"     \

@@ -37,6 +37,17 @@ check "the terms named" 'grep "block_size_x=384 elems_per_thread=3" "$T/out" | g
 # the guide's roofs without --ceilings, said so
 "$GPUBOUND" breakdown "$R1" --out "$T/g" --no-chart >"$T/out" 2>&1
 check "no --ceilings: the guide's figures, said so" 'grep -q "^roofs: the guide.s theoretical figures for NVIDIA H100" "$T/out"'
+# --predict at a problem size no configuration was measured at: the interval is
+# widened by the fit's own error across its two sizes, each predicted from the other
+MID=block_size_x=256,elems_per_thread=2,vector_width=1,n=4194304
+"$GPUBOUND" breakdown "$R1" --out "$T/mid" --no-chart --ceilings "$C1" --predict "$MID" >"$T/out" 2>"$T/err"
+line=$(grep "^triad  *block_size_x=256 elems_per_thread=2 vector_width=1  *n=4194304 " "$T/out")
+check "--predict at an unmeasured size: the interval widened across sizes" \
+    'printf "%s" "$line" | grep -q "a problem size not fitted: interval widened by the fit.s own error across its sizes (x/[0-9.]*)"'
+read -r pred lo hi <<<"$(printf '%s' "$line" | awk '{print $6, $7, $8}')"
+x=$(printf '%s' "$line" | sed -n 's/.*(x\/\([0-9.]*\)).*/\1/p')
+check "its interval spans at least the widening ($lo $pred $hi, x/$x)" \
+    'awk -v p="$pred" -v l="$lo" -v h="$hi" -v x="$x" "BEGIN{exit !(x > 1 && l <= p / x * 1.001 && h >= p * x * 0.999)}"'
 # bad --predict: a missing axis, an unknown one, not a number
 for bad in block_size_x=256 "$AX,foo=2" "${AX/n=8388608/n=big}"; do
     "$GPUBOUND" breakdown "$R1" --out "$T/b" --no-chart --predict "$bad" >/dev/null 2>"$T/err"

@@ -505,8 +505,63 @@ static enum gb_status holdout_split(const struct gb_lpbm_point *pts, size_t n,
     return GB_OK;
 }
 
+static int has_problem(const struct gb_lpbm_point *pts, size_t n, const char *problem)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(pts[i].problem, problem) == 0)
+            return 1;
+    return 0;
+}
+
+/* Each problem held out in turn from a fit of the others: the |log| of
+ * predicted over measured time of its points, into e (n values at most);
+ * their number. */
+static size_t across_errors(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
+                            struct gb_lpbm_point *train, double *e)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (has_problem(pts, k, pts[k].problem))
+            continue;  /* a problem seen before: done */
+        size_t nt = 0;
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(pts[i].problem, pts[k].problem) != 0)
+                train[nt++] = pts[i];
+        struct gb_lpbm_fit f;
+        if (nt < GB_LPBM_MIN_POINTS || gb_lpbm_fit(train, nt, weight, 0, 0, &f) != GB_OK) {
+            gb_error_clear();
+            continue;
+        }
+        for (size_t i = 0; i < n; i++) {
+            double pred = gb_lpbm_predict(&f, &pts[i], NULL);
+            if (strcmp(pts[i].problem, pts[k].problem) == 0 && pred > 0 && pts[i].time_ns > 0)
+                e[m++] = fabs(log(pred / pts[i].time_ns));
+        }
+    }
+    return m;
+}
+
+double gb_lpbm_across_problems(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight)
+{
+    int problems = 0;
+    for (size_t i = 0; i < n && problems < 2; i++)
+        problems += !has_problem(pts, i, pts[i].problem);
+    if (problems < 2)
+        return NAN;
+    struct gb_lpbm_point *train = malloc(n * sizeof *train);
+    double *e = malloc(n * sizeof *e), q = NAN;
+    size_t m = train && e ? across_errors(pts, n, weight, train, e) : 0;
+    if (m > 0)
+        q = quantile(e, m, 0.95);
+    free(train);
+    free(e);
+    return q;
+}
+
 /* A split other than leave-one-out: how many test points' measured times
- * lie inside the 95% interval the training points give them. */
+ * lie inside the 95% interval the training points give them (widened, for
+ * a problem the training points do not have, by their own error across
+ * problems: gb_lpbm_across_problems). */
 static enum gb_status holdout_cover(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
                                     const struct gb_lpbm_holdout *h, const struct gb_lpbm_point *train,
                                     struct gb_lpbm_holdout_result *out)
@@ -525,8 +580,13 @@ static enum gb_status holdout_cover(const struct gb_lpbm_point *pts, size_t n, e
     if ((st = gb_lpbm_intervals(train, out->n_train, weight, GB_LPBM_BOOT, GB_LPBM_SEED, test, m, lo,
                                 hi)) != GB_OK)
         goto out;
+    double q = gb_lpbm_across_problems(train, out->n_train, weight);
     for (size_t k = 0; k < m; k++)
         if (isfinite(lo[k]) && isfinite(hi[k])) {
+            if (isfinite(q) && !has_problem(train, out->n_train, test[k].problem)) {
+                lo[k] *= exp(-q);
+                hi[k] *= exp(q);
+            }
             out->n_interval++;
             out->n_inside += test[k].time_ns >= lo[k] && test[k].time_ns <= hi[k];
         }

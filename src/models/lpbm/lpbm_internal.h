@@ -43,6 +43,13 @@ enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, en
                                    int boot, unsigned seed, const struct gb_lpbm_point *at,
                                    double *lo, double *hi);
 
+/* The fit's own error across problems: each problem (point label) held out
+ * in turn, predicted by a fit of the others; the 95th percentile of
+ * |log(predicted / measured)| over their points. NaN with fewer than two
+ * problems. What an interval at a problem not fitted is widened by
+ * (exp(+-q)). lpbm.c. */
+double gb_lpbm_across_problems(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight);
+
 /* The same intervals at at[0..m-1] from one set of replicates (lo, hi: m
  * values each; NaN with boot < 1). lpbm.c. */
 enum gb_status gb_lpbm_intervals(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,

@@ -374,6 +374,24 @@ static enum gb_status point_for(struct gb_lpbm_fit_result *r, const struct gb_lp
     return st;
 }
 
+/* A problem the fit has no point of: the interval widened by the fit's
+ * own error across its problems (out->across; NaN when it fitted one). */
+static void widen_across(const struct gb_lpbm_bench_model *m, struct gb_lpbm_prediction *out)
+{
+    out->across = NAN;
+    if (out->measured)
+        return;
+    for (size_t i = 0; i < m->fit.n; i++)
+        if (strcmp(m->pts[i].problem, out->point.problem) == 0)
+            return;
+    out->new_problem = 1;
+    out->across = gb_lpbm_across_problems(m->pts, m->fit.n, m->weight);
+    if (isfinite(out->across)) {
+        out->lo_ns *= exp(-out->across);
+        out->hi_ns *= exp(out->across);
+    }
+}
+
 enum gb_status gb_lpbm_predict_at(struct gb_lpbm_fit_result *r, size_t model, const char *axes,
                                   struct gb_lpbm_prediction *out)
 {
@@ -403,5 +421,6 @@ enum gb_status gb_lpbm_predict_at(struct gb_lpbm_fit_result *r, size_t model, co
         out->lo_ns -= out->time_ns * (1 - exp(-1.96 * out->count_spread));
         out->hi_ns += out->time_ns * (exp(1.96 * out->count_spread) - 1);
     }
+    widen_across(m, out);
     return GB_OK;
 }
