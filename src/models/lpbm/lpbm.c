@@ -505,7 +505,7 @@ static enum gb_status holdout_split(const struct gb_lpbm_point *pts, size_t n,
     return GB_OK;
 }
 
-static int has_problem(const struct gb_lpbm_point *pts, size_t n, const char *problem)
+int gb_lpbm_has_problem(const struct gb_lpbm_point *pts, size_t n, const char *problem)
 {
     for (size_t i = 0; i < n; i++)
         if (strcmp(pts[i].problem, problem) == 0)
@@ -521,7 +521,7 @@ static size_t across_errors(const struct gb_lpbm_point *pts, size_t n, enum gb_l
 {
     size_t m = 0;
     for (size_t k = 0; k < n; k++) {
-        if (has_problem(pts, k, pts[k].problem))
+        if (gb_lpbm_has_problem(pts, k, pts[k].problem))
             continue;  /* a problem seen before: done */
         size_t nt = 0;
         for (size_t i = 0; i < n; i++)
@@ -545,7 +545,7 @@ double gb_lpbm_across_problems(const struct gb_lpbm_point *pts, size_t n, enum g
 {
     int problems = 0;
     for (size_t i = 0; i < n && problems < 2; i++)
-        problems += !has_problem(pts, i, pts[i].problem);
+        problems += !gb_lpbm_has_problem(pts, i, pts[i].problem);
     if (problems < 2)
         return NAN;
     struct gb_lpbm_point *train = malloc(n * sizeof *train);
@@ -583,7 +583,7 @@ static enum gb_status holdout_cover(const struct gb_lpbm_point *pts, size_t n, e
     double q = gb_lpbm_across_problems(train, out->n_train, weight);
     for (size_t k = 0; k < m; k++)
         if (isfinite(lo[k]) && isfinite(hi[k])) {
-            if (isfinite(q) && !has_problem(train, out->n_train, test[k].problem)) {
+            if (isfinite(q) && !gb_lpbm_has_problem(train, out->n_train, test[k].problem)) {
                 lo[k] *= exp(-q);
                 hi[k] *= exp(q);
             }
@@ -701,6 +701,7 @@ static enum gb_status boot_predictions(const struct gb_lpbm_point *pts, size_t n
     if (st != GB_OK)
         goto out;
     double p = f.overlap > 1 ? f.overlap : 1;
+    const unsigned roof = gb_lpbm_roof_terms(pts[0].form);
     design(pts, n, p, a, scale);
     for (int j = 0; j < GB_LPBM_TERMS; j++)
         if (!f.present[j])  /* no support, or left out of the fit (implausible) */
@@ -721,10 +722,9 @@ static enum gb_status boot_predictions(const struct gb_lpbm_point *pts, size_t n
         for (size_t i = 0; i < n; i++)
             ys[i] = fitted[i] + e[next_rand(&rs) % n] / sqrt(w[i]);
         r.overlap = p;
-        if ((st = solve_replicate(a, scale, aw, sw, n, ys, w, p, gb_lpbm_roof_terms(pts[0].form),
-                                  r.coef)) != GB_OK)
+        if ((st = solve_replicate(a, scale, aw, sw, n, ys, w, p, roof, r.coef)) != GB_OK)
             break;
-        r.at_roof = unsupported(sw, gb_lpbm_roof_terms(pts[0].form));
+        r.at_roof = unsupported(sw, roof);
         for (size_t k = 0; k < m; k++)
             draws[k * (size_t)boot + (size_t)b] =
                 gb_lpbm_predict(&r, &at[k], NULL) + e[next_rand(&rs) % n] / sqrt(w_at[k]);

@@ -43,6 +43,9 @@ enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, en
                                    int boot, unsigned seed, const struct gb_lpbm_point *at,
                                    double *lo, double *hi);
 
+/* 1 when one of the n points has the problem label `problem`. lpbm.c. */
+int gb_lpbm_has_problem(const struct gb_lpbm_point *pts, size_t n, const char *problem);
+
 /* The fit's own error across problems: each problem (point label) held out
  * in turn, predicted by a fit of the others; the 95th percentile of
  * |log(predicted / measured)| over their points. NaN with fewer than two

@@ -379,11 +379,8 @@ static enum gb_status point_for(struct gb_lpbm_fit_result *r, const struct gb_lp
 static void widen_across(const struct gb_lpbm_bench_model *m, struct gb_lpbm_prediction *out)
 {
     out->across = NAN;
-    if (out->measured)
+    if (out->measured || gb_lpbm_has_problem(m->pts, m->fit.n, out->point.problem))
         return;
-    for (size_t i = 0; i < m->fit.n; i++)
-        if (strcmp(m->pts[i].problem, out->point.problem) == 0)
-            return;
     out->new_problem = 1;
     out->across = gb_lpbm_across_problems(m->pts, m->fit.n, m->weight);
     if (isfinite(out->across)) {
