@@ -17,6 +17,26 @@ run_gb() {
     ERR=$(cat "$TMP/err")
 }
 
+# run_gb_beside SPECIAL ARGS...: run_gb with a FIFO or a device planted at
+# SPECIAL, where a wrong open would wait forever: after 30 s gpubound is
+# killed, SPECIAL opened so that a hung open returns, RC left empty and 1
+# returned; else 0, with $OUT, $ERR and $RC.
+run_gb_beside() {
+    local special=$1
+    shift
+    "$GPUBOUND" "$@" >"$TMP/out" 2>"$TMP/err" &
+    local pid=$! waited=0
+    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 300 ]; do sleep 0.1; waited=$((waited + 1)); done
+    if kill -0 "$pid" 2>/dev/null; then
+        kill "$pid"; wait "$pid" 2>/dev/null
+        exec 9<>"$special"; exec 9>&-
+        RC="" OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+        return 1
+    fi
+    wait "$pid"; RC=$?
+    OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+}
+
 ok() { PASSES=$((PASSES + 1)); }
 bad() { echo "FAIL: $*" >&2; echo "  stdout: ${OUT:0:400}" >&2; echo "  stderr: ${ERR:0:400}" >&2; FAILS=$((FAILS + 1)); }
 

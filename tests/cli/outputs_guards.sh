@@ -48,19 +48,10 @@ guarded() {
     # The FIFO: opened for reading, the guard would wait for a writer forever.
     rm -rf "$dir" && mkdir -p "$dir"
     mkfifo "$dir/$name"
-    "$GPUBOUND" "$@" >"$TMP/out" 2>"$TMP/err" &
-    local pid=$! waited=0
-    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 300 ]; do sleep 0.1; waited=$((waited + 1)); done
-    if kill -0 "$pid" 2>/dev/null; then
-        kill "$pid"; wait "$pid" 2>/dev/null
-        # let a hung open return so the process can go
-        exec 9<>"$dir/$name"; exec 9>&-
-        OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+    if ! run_gb_beside "$dir/$name" "$@"; then
         bad "$1: waited on a FIFO at $name"
         return
     fi
-    wait "$pid"; RC=$?
-    OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
     [ "$RC" = 1 ] && [ -p "$dir/$name" ] && [ "$(printf '%s\n' "$ERR" | grep -c '^gpubound')" = 1 ] &&
         printf '%s\n' "$ERR" | grep -q "cannot write $dir/$name: it is a FIFO.*nothing was written to $dir" && ok ||
         bad "$1: a FIFO at $name was replaced, or its refusal said badly (rc $RC)"

@@ -35,18 +35,10 @@ refused() {
     local kind=$1 code=$2 name=$3 path=$4
     shift 4
     plant "$kind" "$path"
-    "$GPUBOUND" "$@" >"$TMP/out" 2>"$TMP/err" &
-    local pid=$! waited=0
-    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 300 ]; do sleep 0.1; waited=$((waited + 1)); done
-    if kill -0 "$pid" 2>/dev/null; then
-        kill "$pid"; wait "$pid" 2>/dev/null
-        exec 9<>"$path"; exec 9>&-
-        OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+    if ! run_gb_beside "$path" "$@"; then
         bad "$name: waited on the $kind at $path"
         return
     fi
-    wait "$pid"; RC=$?
-    OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
     [ "$RC" = "$code" ] && same_kind "$kind" "$path" && [ "$(printf '%s\n' "$ERR" | grep -c '^gpubound')" = 1 ] &&
         printf '%s\n' "$ERR" | grep -q "cannot write $path: it is a .*not a regular file, and is never replaced" && ok ||
         bad "$name: the $kind at $path was replaced or its refusal said badly (rc $RC)"
