@@ -493,6 +493,24 @@ GB_API void gb_camp_roof_best(const struct gb_ceilings *c, const struct gb_camp_
 GB_API enum gb_status gb_camp_obs_bounds(const struct gb_camp_model *m, const struct gb_camp_obs *o,
                                          double *best_ns, double *worst_ns);
 
+/* The latency shape of the application line at the configuration `o`:
+ * with a roof best bound (o->roof_best_ns > 0, flat in warps), the camping
+ * suite's spread bound at o->warps over its throughput asymptote (every
+ * width's L_W / knee_W per instruction), so that below the suite's knee the
+ * line rises as each access waits its latency; 1 without a roof best bound
+ * (the suite's own bounds carry that shape) or where the model's form has
+ * no knee. The line at a configuration is this factor times the band's
+ * point at the line's degree (gb_camp_line_degree, gb_camp_line_time). */
+GB_API double gb_camp_line_factor(const struct gb_camp_model *m, const struct gb_camp_obs *o);
+
+/* The application line's degree: that of the time t_ns over the start's
+ * line factor f in the band best..worst. */
+GB_API double gb_camp_line_degree(double best_ns, double worst_ns, double t_ns, double f);
+
+/* The application line's time at a configuration with bounds best..worst
+ * and line factor f, at the line's degree. */
+GB_API double gb_camp_line_time(double best_ns, double worst_ns, double degree, double f);
+
 /* Sets roof_best_ns of every configuration of `app` from the roofs `c`
  * (NULL: leaves them 0). */
 struct gb_camp_app;

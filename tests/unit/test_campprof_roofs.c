@@ -13,6 +13,10 @@
  *    the spread equations' 8.4 us, lies inside the band from the roofs of
  *    the H200's ceilings run, bound by L2 (its 25 MB stay in the 60 MiB
  *    L2 between samples).
+ * 3. The application line's latency factor on the same point: 1 without a
+ *    roof best bound, at least 1 with one, falling with warps to 1 past the
+ *    spread equations' knee and above 1.5 at a quarter of it; the line
+ *    through the start gives the start's own time back.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -166,6 +170,41 @@ static void test_committed_point_inside(void **state)
     gb_run_free(ceil);
 }
 
+static void test_line_factor(void **state)
+{
+    (void)state;
+    struct gb_run *run = NULL;
+    const struct gb_record *r = NULL;
+    struct gb_camp_model m;
+    struct gb_camp_obs o;
+    size_t hits = 0;
+    int from_counters = 0;
+    assert_int_equal(gb_camp_model_load(H200 "/camping-2026-11-21/campprof-model.json", &m), GB_OK);
+    assert_int_equal(gb_run_load(H200 "/corpus-2026-11-26/triad", &run), GB_OK);
+    gb_camp_point_find(run, "corpus-triad/triad",
+                       "block_size_x=256,elems_per_thread=1,vector_width=4,n=2097152", &r, &hits);
+    assert_int_equal(hits, 1);
+    assert_int_equal(gb_camp_spec_obs(r, &o, &from_counters), GB_OK);
+    double knee = gb_camp_eq_lt_term(&m.eq[GB_CAMP_READ][GB_CAMP_SPREAD], "knee",
+                                     gb_camp_eq_class_for(&m.eq[GB_CAMP_READ][GB_CAMP_SPREAD],
+                                                          gb_camp_width_class(16)));
+    assert_true(knee > 4);
+    o.warps = knee / 4;
+    o.roof_best_ns = 0;
+    assert_float_equal(gb_camp_line_factor(&m, &o), 1, 0);   /* the suite's bounds carry the shape */
+    o.roof_best_ns = 1000;
+    double low = gb_camp_line_factor(&m, &o);
+    o.warps = knee;
+    double at = gb_camp_line_factor(&m, &o);
+    o.warps = 64 * knee;
+    double high = gb_camp_line_factor(&m, &o);
+    assert_true(low > 1.5 && low > at && at > high && high >= 1 && high < 1.01);
+    double d = gb_camp_line_degree(1000, 9000, 2500, low);
+    assert_float_equal(gb_camp_line_time(1000, 9000, d, low), 2500, 1e-9);
+    assert_float_equal(gb_camp_line_time(1000, 9000, d, 1), 2500 / low, 1e-9);
+    gb_run_free(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -174,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_l2_writes_and_hot_spill),
         cmocka_unit_test(test_no_counters),
         cmocka_unit_test(test_committed_point_inside),
+        cmocka_unit_test(test_line_factor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

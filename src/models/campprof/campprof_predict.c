@@ -154,15 +154,18 @@ double gb_camp_extrapolate(double best_ns, double worst_ns, double degree)
     return best_ns + degree * (worst_ns - best_ns);
 }
 
-/* The band at `warps` with the roof best bound `roof_best_ns` (0: none). */
+/* The band at `warps` with the roof best bound `roof_best_ns` (0: none),
+ * and the application line's factor there (gb_camp_line_factor). */
 static enum gb_status gb_band_at(const struct gb_camp_model *m, const struct gb_camp_counts *c,
-                                 double warps, double roof_best_ns, double *best_ns, double *worst_ns)
+                                 double warps, double roof_best_ns, double *best_ns, double *worst_ns,
+                                 double *factor)
 {
     struct gb_camp_obs o;
     memset(&o, 0, sizeof o);
     o.counts = *c;
     o.warps = warps;
     o.roof_best_ns = roof_best_ns;
+    *factor = gb_camp_line_factor(m, &o);
     return gb_camp_obs_bounds(m, &o, best_ns, worst_ns);
 }
 
@@ -170,17 +173,17 @@ static enum gb_status gb_band_at(const struct gb_camp_model *m, const struct gb_
  * model cannot time that configuration (outside its form's range). */
 static enum gb_status gb_band_degree(const struct gb_camp_model *m, const struct gb_camp_band_in *in, double *d)
 {
-    double b0, w0;
+    double b0, w0, f0;
     enum gb_status st;
     *d = NAN;
     if (!isfinite(in->time_ns))
         return GB_OK;
     if (!(in->time_ns > 0))
         return gb_error_set(GB_ERR_USAGE, "the measured time must be > 0 ns, not %g", in->time_ns);
-    if ((st = gb_band_at(m, in->counts, in->at_warps, in->roof_best_ns, &b0, &w0)) != GB_OK ||
+    if ((st = gb_band_at(m, in->counts, in->at_warps, in->roof_best_ns, &b0, &w0, &f0)) != GB_OK ||
         !gb_camp_in_range(m, in->counts, in->at_warps))
         return st;
-    *d = gb_camp_degree(b0, w0, in->time_ns);
+    *d = gb_camp_line_degree(b0, w0, in->time_ns, f0);
     if (isnan(*d))
         return gb_error_set(GB_ERR_NUMERIC, "the band has no width at %g warps per SM (best "
                             "and worst are both %.6g ns): the camping degree is undefined",
@@ -198,12 +201,13 @@ enum gb_status gb_camp_predict_band(const struct gb_camp_model *m, const struct 
     for (size_t i = 0; i < in->n; i++) {
         double w = in->eval_warps ? in->eval_warps[i] : in->warps[i];
         rows[i].warps = in->warps[i];
+        double f;
         rows[i].app_ns = NAN;
-        if ((st = gb_band_at(m, in->counts, w, in->roof_best_ns, &rows[i].best_ns, &rows[i].worst_ns)) != GB_OK)
+        if ((st = gb_band_at(m, in->counts, w, in->roof_best_ns, &rows[i].best_ns, &rows[i].worst_ns, &f)) != GB_OK)
             return st;
         if (!gb_camp_in_range(m, in->counts, w))
             continue;   /* no time here: the bounds are NaN */
-        double app = isnan(d) ? NAN : gb_camp_extrapolate(rows[i].best_ns, rows[i].worst_ns, d);
+        double app = isnan(d) ? NAN : gb_camp_line_time(rows[i].best_ns, rows[i].worst_ns, d, f);
         /* Counts or coefficients too large for a double end here, not as inf rows. */
         if (!isfinite(rows[i].best_ns) || !isfinite(rows[i].worst_ns) || (!isnan(d) && !isfinite(app)))
             return gb_error_set(GB_ERR_NUMERIC, "the prediction at %g warps per SM is not finite "

@@ -57,6 +57,37 @@ enum gb_status gb_camp_obs_bounds(const struct gb_camp_model *m, const struct gb
     return st;
 }
 
+double gb_camp_line_factor(const struct gb_camp_model *m, const struct gb_camp_obs *o)
+{
+    double at = 0, flat = 0;
+    if (!m || !(o->roof_best_ns > 0) || !(o->warps > 0))
+        return 1;
+    for (int op = 0; op < 2; op++) {
+        const struct gb_camp_equation *eq = &m->eq[op][GB_CAMP_SPREAD];
+        for (int k = 0; k < GB_CAMP_N_WIDTHS && gb_camp_form_lt(eq->form); k++) {
+            double n = op == GB_CAMP_READ ? o->counts.ld[k] : o->counts.st[k];
+            int cls = n > 0 ? gb_camp_eq_class_for(eq, k) : -1;
+            double knee = cls >= 0 ? gb_camp_eq_lt_term(eq, "knee", cls) : NAN;
+            if (!(knee > 0) || !(eq->instr_per_warp[cls] > 0))
+                continue;
+            double per = n / eq->instr_per_warp[cls];   /* warp instructions of this width */
+            at += per * gb_camp_eq_time_ns(eq, o->warps, cls) / o->warps;
+            flat += per * gb_camp_eq_lt_term(eq, "L", cls) / knee;
+        }
+    }
+    return flat > 0 && at > flat ? at / flat : 1;
+}
+
+double gb_camp_line_degree(double best_ns, double worst_ns, double t_ns, double f)
+{
+    return gb_camp_degree(best_ns, worst_ns, t_ns / f);
+}
+
+double gb_camp_line_time(double best_ns, double worst_ns, double degree, double f)
+{
+    return f * gb_camp_extrapolate(best_ns, worst_ns, degree);
+}
+
 void gb_camp_app_roofs(const struct gb_ceilings *c, struct gb_camp_app *app)
 {
     for (size_t i = 0; i < app->n; i++) {

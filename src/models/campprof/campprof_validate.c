@@ -149,14 +149,15 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
     size_t starts = n < GB_CAMP_MAX_STARTS ? n : GB_CAMP_MAX_STARTS;
     for (size_t k = 0; k < starts; k++) {
         size_t s = starts == n ? k : k * (n - 1) / (starts - 1);
-        double d = gb_camp_degree(b[s], w[s], obs[s].time_ns);
+        double d = gb_camp_line_degree(b[s], w[s], obs[s].time_ns, gb_camp_line_factor(m, &obs[s]));
         if (isnan(d))
             continue;
         int inside = b[s] * (1 - out->margin_best) <= obs[s].time_ns &&
                      obs[s].time_ns <= w[s] * (1 + out->margin_worst);
         for (size_t j = 0; j < n; j++)
             if (j != s) {
-                double e = fabs(gb_camp_extrapolate(b[j], w[j], d) - obs[j].time_ns) / obs[j].time_ns;
+                double e = fabs(gb_camp_line_time(b[j], w[j], d, gb_camp_line_factor(m, &obs[j])) -
+                                obs[j].time_ns) / obs[j].time_ns;
                 gb_gm_add(&ga, e, 1);
                 if (inside)
                     gb_gm_add(&gi, e, 1);
@@ -230,12 +231,13 @@ enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_c
     /* As gb_camp_validate does: each point's band from its own counts, the
      * line at the start's degree. */
     enum gb_status st = gb_camp_obs_bounds(m, &obs[s], &b0, &w0);
-    *degree = gb_camp_degree(b0, w0, obs[s].time_ns);
+    *degree = gb_camp_line_degree(b0, w0, obs[s].time_ns, gb_camp_line_factor(m, &obs[s]));
     for (size_t i = 0; i < n && st == GB_OK; i++) {
         rows[i].warps = (int)lround(obs[i].warps);
         measured_ns[i] = obs[i].time_ns;
         st = gb_camp_obs_bounds(m, &obs[i], &rows[i].best_ns, &rows[i].worst_ns);
-        rows[i].app_ns = gb_camp_extrapolate(rows[i].best_ns, rows[i].worst_ns, *degree);
+        rows[i].app_ns = gb_camp_line_time(rows[i].best_ns, rows[i].worst_ns, *degree,
+                                           gb_camp_line_factor(m, &obs[i]));
         if (!(rows[i].app_ns > 0))
             rows[i].app_ns = NAN;   /* no time: outside the form's range, or the line below 0 */
     }
