@@ -278,7 +278,8 @@ struct gb_camp_row {
 
 /* Predicts rows[i] for warps[i], i < n. With a measured time (time_ns
  * finite and > 0, at_warps > 0) the application line and *degree are
- * filled (the degree at at_warps); otherwise app_ns and *degree are NaN.
+ * filled (the degree at at_warps; the line through it, gb_camp_line_time);
+ * otherwise app_ns and *degree are NaN.
  * A row outside the model's range (gb_camp_in_range 0) has NaN bounds and
  * line; at_warps outside it leaves *degree NaN.
  * GB_ERR_NUMERIC when the band has no width at at_warps. Errors of
@@ -604,8 +605,9 @@ GB_API double gb_camp_counts_vary(const struct gb_camp_obs *obs, size_t n);
 /* The chart of one application: the band at each configuration from that
  * configuration's own counts, and the application line from the middle
  * configuration inside the domain (domain[n], gb_camp_domain_judge; NULL:
- * every one inside) at its measured degree (*degree, its index *start), as
- * gb_camp_validate computes them. rows[n] and measured_ns[n] are the
+ * every one inside; its degree in *degree, its index in *start), each
+ * row's line from the start's line degree (gb_camp_line_degree,
+ * gb_camp_line_time), as gb_camp_validate computes them. rows[n] and measured_ns[n] are the
  * caller's; a row outside the model's range has NaN bounds and line, a
  * line that falls to <= 0 is NaN. Errors of gb_camp_bounds. */
 GB_API enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_camp_obs *obs,

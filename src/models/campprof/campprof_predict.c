@@ -169,13 +169,15 @@ static enum gb_status gb_band_at(const struct gb_camp_model *m, const struct gb_
     return gb_camp_obs_bounds(m, &o, best_ns, worst_ns);
 }
 
-/* The camping degree of in->time_ns at in->at_warps into *d: NaN where the
+/* The camping degree of in->time_ns at in->at_warps into *d, and the
+ * application line's degree (gb_camp_line_degree) into *dl: NaN where the
  * model cannot time that configuration (outside its form's range). */
-static enum gb_status gb_band_degree(const struct gb_camp_model *m, const struct gb_camp_band_in *in, double *d)
+static enum gb_status gb_band_degree(const struct gb_camp_model *m, const struct gb_camp_band_in *in,
+                                     double *d, double *dl)
 {
     double b0, w0, f0;
     enum gb_status st;
-    *d = NAN;
+    *d = *dl = NAN;
     if (!isfinite(in->time_ns))
         return GB_OK;
     if (!(in->time_ns > 0))
@@ -183,7 +185,8 @@ static enum gb_status gb_band_degree(const struct gb_camp_model *m, const struct
     if ((st = gb_band_at(m, in->counts, in->at_warps, in->roof_best_ns, &b0, &w0, &f0)) != GB_OK ||
         !gb_camp_in_range(m, in->counts, in->at_warps))
         return st;
-    *d = gb_camp_line_degree(b0, w0, in->time_ns, f0);
+    *d = gb_camp_degree(b0, w0, in->time_ns);
+    *dl = gb_camp_line_degree(b0, w0, in->time_ns, f0);
     if (isnan(*d))
         return gb_error_set(GB_ERR_NUMERIC, "the band has no width at %g warps per SM (best "
                             "and worst are both %.6g ns): the camping degree is undefined",
@@ -195,8 +198,8 @@ enum gb_status gb_camp_predict_band(const struct gb_camp_model *m, const struct 
                                     struct gb_camp_row *rows, double *degree)
 {
     enum gb_status st;
-    double d;
-    if ((st = gb_band_degree(m, in, &d)) != GB_OK)
+    double d, dl;
+    if ((st = gb_band_degree(m, in, &d, &dl)) != GB_OK)
         return st;
     for (size_t i = 0; i < in->n; i++) {
         double w = in->eval_warps ? in->eval_warps[i] : in->warps[i];
@@ -207,7 +210,7 @@ enum gb_status gb_camp_predict_band(const struct gb_camp_model *m, const struct 
             return st;
         if (!gb_camp_in_range(m, in->counts, w))
             continue;   /* no time here: the bounds are NaN */
-        double app = isnan(d) ? NAN : gb_camp_line_time(rows[i].best_ns, rows[i].worst_ns, d, f);
+        double app = isnan(dl) ? NAN : gb_camp_line_time(rows[i].best_ns, rows[i].worst_ns, dl, f);
         /* Counts or coefficients too large for a double end here, not as inf rows. */
         if (!isfinite(rows[i].best_ns) || !isfinite(rows[i].worst_ns) || (!isnan(d) && !isfinite(app)))
             return gb_error_set(GB_ERR_NUMERIC, "the prediction at %g warps per SM is not finite "

@@ -231,12 +231,13 @@ enum gb_status gb_camp_app_band(const struct gb_camp_model *m, const struct gb_c
     /* As gb_camp_validate does: each point's band from its own counts, the
      * line at the start's degree. */
     enum gb_status st = gb_camp_obs_bounds(m, &obs[s], &b0, &w0);
-    *degree = gb_camp_line_degree(b0, w0, obs[s].time_ns, gb_camp_line_factor(m, &obs[s]));
+    *degree = gb_camp_degree(b0, w0, obs[s].time_ns);
+    double dl = gb_camp_line_degree(b0, w0, obs[s].time_ns, gb_camp_line_factor(m, &obs[s]));
     for (size_t i = 0; i < n && st == GB_OK; i++) {
         rows[i].warps = (int)lround(obs[i].warps);
         measured_ns[i] = obs[i].time_ns;
         st = gb_camp_obs_bounds(m, &obs[i], &rows[i].best_ns, &rows[i].worst_ns);
-        rows[i].app_ns = gb_camp_line_time(rows[i].best_ns, rows[i].worst_ns, *degree,
+        rows[i].app_ns = gb_camp_line_time(rows[i].best_ns, rows[i].worst_ns, dl,
                                            gb_camp_line_factor(m, &obs[i]));
         if (!(rows[i].app_ns > 0))
             rows[i].app_ns = NAN;   /* no time: outside the form's range, or the line below 0 */
