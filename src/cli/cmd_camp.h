@@ -75,7 +75,8 @@
     "                    small to load the memory system or latency-bound (its achieved\n"     \
     "                    warps per SM from --grid; docs/models.md) gets no degree and no\n"    \
     "                    application line: the header says THE BAND DOES NOT APPLY and why\n" \
-    "                    (stdout, and a note on stderr), exit 0\n"                            \
+    "                    (stdout, and a note on stderr), exit 0; with a roof best bound the\n"  \
+    "                    line takes the camping suite's latency shape across warps\n"        \
     "  --chart F.svg     draw the band into F.svg and F.png (and its script F.gp)\n"               \
     "  --html F.html     write the CampProf calculator, filled with these inputs, as one offline\n" \
     "                    page (needs libjs-chart.js; see docs/report.md); it takes the counts and\n" \
@@ -101,7 +102,10 @@
     "warps) cannot follow what separates them.\n"                                           \
     "  --model FILE      a model written by 'camp fit' (required)\n"                              \
     "  --ceilings RUN    the roofs the domain is judged under: a run of 'gpubound run ceilings'\n" \
-    "                    on the same GPU (default: the guide figures of the model's device)\n"   \
+    "                    on the same GPU (default: the guide figures of the model's device);\n"  \
+    "                    with points' level counters, the best bound is the roofs', flat in\n" \
+    "                    the warps, and the line takes the camping suite's latency shape\n"    \
+    "                    across warps (docs/models.md, 'Band, degree and application line')\n" \
     "  --out DIR         where to write the charts and validation.csv, the table (default\n"   \
     "                    runs/campprof-validate-<UTC time>, named on stdout; never inside a\n" \
     "                    RUN_DIR or the --ceilings run: that is a usage error)\n"               \
