@@ -351,7 +351,8 @@ def camp_misses(rows, det=None):
                        "occupancy%s" % (wlo, whi, tlo, thi, thi / tlo,
                                         slices(det.get(r["application"])) or ", and no camp detect verdict"))
             else:
-                why = ("the line holds the start's degree, the measured degree spans %.2f to %.2f over "
+                why = ("the line holds the start's degree (with the camping suite's latency shape across "
+                       "warps), the measured degree spans %.2f to %.2f over "
                        "configurations at %.3g to %.3g achieved warps per SM in a band whose worst bound is "
                        "%.1f times the measured time (geometric mean)"
                        % (r["degree min"], r["degree max"], wlo, whi, 1 + r["worst bound error (%)"] / 100.0))

@@ -187,6 +187,12 @@ struct gb_lpbm_point {
 struct gb_ceilings;
 GB_API void gb_lpbm_roofs_set(struct gb_lpbm_point *p, const struct gb_ceilings *c);
 
+/* The unit of the count a resources-form roof term stands for when the
+ * point has no roof for it ("byte", "atomic", ...: its coefficient is then
+ * ns per that unit, not a multiple of a time at the roof); NULL where the
+ * roof is known or the term is not a roof term. */
+GB_API const char *gb_lpbm_term_bare_unit(const struct gb_lpbm_point *p, enum gb_lpbm_term t);
+
 /* Fills p->wf_ndr, wf_max, cl, waves, fill and x[] for `form`. GB_ERR_FORMAT, naming
  * the configuration and the missing value, when an input is missing
  * (NaN), or a count is negative, or nothing can be resident (WF_max 0). */

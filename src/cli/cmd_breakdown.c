@@ -219,17 +219,31 @@ static const char *bd_absent(const struct gb_lpbm_fit *f, int j)
 
 /* The unit of term j's coefficient in the resources form: a multiple of
  * the time its work takes at the roof (or on the launch line), else ns per
- * unit of its count ("round trips": "ns per round trip"). */
-static void bd_coef_unit(int j, char *buf, size_t n)
+ * unit of its count ("round trips": "ns per round trip"; a roof term whose
+ * roof the fit had not: "ns per byte"). */
+static void bd_coef_unit(const struct gb_lpbm_bench_model *m, int j, char *buf, size_t n)
 {
     const char *u = gb_lpbm_term_info((enum gb_lpbm_term)j)->unit;
+    const char *bare = m->fit.n ? gb_lpbm_term_bare_unit(&m->pts[0], (enum gb_lpbm_term)j) : NULL;
     size_t len = strlen(u);
     if (j == GB_LPBM_LAUNCH)
         snprintf(buf, n, "x the launch line");
+    else if (bare)
+        snprintf(buf, n, "ns per %s (no roof)", bare);
     else if (strstr(u, "ns at the roof"))
         snprintf(buf, n, "x its time at the roof");
     else
         snprintf(buf, n, "ns per %.*s", (int)(len && u[len - 1] == 's' ? len - 1 : len), u);
+}
+
+/* Whether a fitted roof term of `m` had no roof (its count stood for itself). */
+static int bd_any_bare(const struct gb_lpbm_bench_model *m)
+{
+    for (int j = 0; m->fit.n && j < GB_LPBM_TERMS; j++)
+        if (gb_lpbm_model_has(m, (enum gb_lpbm_term)j) && m->fit.present[j] &&
+            gb_lpbm_term_bare_unit(&m->pts[0], (enum gb_lpbm_term)j))
+            return 1;
+    return 0;
 }
 
 static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
@@ -260,7 +274,7 @@ static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
             goto out;
         }
         char unit[64];
-        bd_coef_unit(j, unit, sizeof unit);
+        bd_coef_unit(m, j, unit, sizeof unit);
         if (res && (st = gb_table_cell_text(t, unit)) != GB_OK)
             goto out;
     }
@@ -365,7 +379,9 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
                "is a time at the machine's roof (a coefficient of 1: the roof reached; 2: half of "
                "it); LAT's coefficient is ns per load round trip, DLAT's the ns a miss in L2 adds to "
                "one, SLAT's per sector a warp touches, ILAT's per dependent instruction, SYNC's per "
-               "barrier stage\n", m->fit.overlap);
+               "barrier stage%s\n", m->fit.overlap,
+               bd_any_bare(m) ? "; a term with no roof (the unit column says 'no roof': give "
+               "--ceilings RUN, a ceilings run of this GPU) is ns per unit of its count" : "");
     printf("coefficients with 95%% residual-bootstrap intervals (%d replicates):\n", m->fit.boot);
     if ((st = bd_coef_table(m)) != GB_OK)
         return st;

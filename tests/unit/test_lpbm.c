@@ -1069,6 +1069,20 @@ static void test_term_table(void **state)
     assert_false(gb_lpbm_form_has(GB_LPBM_FORMULA, GB_LPBM_DRAM));
     assert_true(gb_lpbm_form_has(GB_LPBM_FORMULA, GB_LPBM_ATOM));
     assert_string_equal(gb_lpbm_form_name(GB_LPBM_RESOURCES), "resources");
+    /* A roof term without its roof stands for its count: ns per unit. */
+    struct gb_lpbm_point p;
+    memset(&p, 0, sizeof p);
+    p.roof_dram = 4000;
+    p.roof_l2 = NAN;
+    p.roof_shared = 0;
+    p.roof_inst = 1000;
+    p.roof_atom = NAN;
+    assert_null(gb_lpbm_term_bare_unit(&p, GB_LPBM_DRAM));
+    assert_string_equal(gb_lpbm_term_bare_unit(&p, GB_LPBM_L2), "byte");
+    assert_string_equal(gb_lpbm_term_bare_unit(&p, GB_LPBM_SHM), "shared wavefront");
+    assert_null(gb_lpbm_term_bare_unit(&p, GB_LPBM_INST));
+    assert_string_equal(gb_lpbm_term_bare_unit(&p, GB_LPBM_ATOM), "atomic");
+    assert_null(gb_lpbm_term_bare_unit(&p, GB_LPBM_LAT));
 }
 
 /* A counter table for gb_lpbm_counters_fill: the global reductions given or

@@ -141,11 +141,28 @@ void gb_lpbm_roofs_set(struct gb_lpbm_point *p, const struct gb_ceilings *c)
     p->launch_b = c->launch_b_blocks_per_ns;
 }
 
+static int has_rate(double rate)
+{
+    return isfinite(rate) && rate > 0;
+}
+
 /* count / rate; the count itself when there is no rate (its coefficient is
  * then a time per unit: the guide publishes no atomic rate). */
 static double at_roof(double count, double rate)
 {
-    return isfinite(rate) && rate > 0 ? count / rate : count;
+    return has_rate(rate) ? count / rate : count;
+}
+
+const char *gb_lpbm_term_bare_unit(const struct gb_lpbm_point *p, enum gb_lpbm_term t)
+{
+    switch (t) {
+    case GB_LPBM_DRAM: return has_rate(p->roof_dram) ? NULL : "byte";
+    case GB_LPBM_L2: return has_rate(p->roof_l2) ? NULL : "byte";
+    case GB_LPBM_SHM: return has_rate(p->roof_shared) ? NULL : "shared wavefront";
+    case GB_LPBM_INST: return has_rate(p->roof_inst) ? NULL : "warp instruction";
+    case GB_LPBM_ATOM: return has_rate(p->roof_atom) ? NULL : "atomic";
+    default: return NULL;
+    }
 }
 
 static int bad_count(double v)
