@@ -381,6 +381,8 @@ struct gb_camp_ncu_input {
      * (GB_CAMP_WARPS_ACTIVE); NaN when absent. */
     double dram_read_bytes, dram_write_bytes, l2_read_bytes, l2_write_bytes;
     double warps_active;
+    int lacks;                         /* 1 when the error was metrics the export lacks (not
+                                        * a value out of its range) */
 };
 
 /* The metrics read, in the order tried (requests: the l1tex request count,

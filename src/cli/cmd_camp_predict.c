@@ -289,7 +289,10 @@ static int predict_from_ncu(struct predict_opts *o, struct predict_state *ps)
         snprintf(msg, sizeof msg, "%s", gb_error_message());
         gb_error_set(st, "%s: %s", o->point ? o->point : o->ncu_path, msg);
         return gb_cli_fail(st, "camp predict --from-ncu",
-                           "profile with ncu --csv --page raw --metrics " GB_NCU_METRICS_ARG);
+                           in.lacks ? "profile with ncu --csv --page raw --metrics " GB_NCU_METRICS_ARG
+                           : o->point ? "the run's record is damaged: record the point again"
+                                      : "the export is damaged or edited: export it again with "
+                                        "'ncu --csv --page raw'");
     }
     o->counts = in.counts;
     snprintf(ps->kernel, sizeof ps->kernel, "%s", l->kernel);

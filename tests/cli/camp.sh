@@ -219,6 +219,10 @@ expect 1 "short.csv:5: 22 fields where the header" "${P[@]}" --from-ncu "$TMP/sh
 grep -v sectors_pipe_lsu_mem_global_op_ld "$NCU/transpose-details.csv" >"$TMP/nosectors.csv"
 expect 1 "launch 0 .* lacks l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum; profile with ncu --csv --page raw --metrics l1tex__t_requests" \
     "${P[@]}" --from-ncu "$TMP/nosectors.csv"
+# A value out of its range is a damaged export, not a missing metric: no profiling hint.
+sed '7s/"usecond","61.47"/"usecond","-61.47"/' "$NCU/transpose-details.csv" >"$TMP/negtime.csv"
+expect 1 "launch 0: gpu__time_duration.sum = -61.47 usecond: .*; the export is damaged or edited: export it again with 'ncu --csv --page raw'$" \
+    "${P[@]}" --from-ncu "$TMP/negtime.csv"
 
 # ---- validate ----
 # Without --out: a new directory under runs/ of the working directory, named

@@ -406,6 +406,7 @@ static enum gb_status gb_camp_ncu_counts(const struct gb_ncu_launch *l, struct g
         if (isnan(need[i].v))
             len += (size_t)snprintf(missing + len, sizeof missing - len, "%s%s", len ? ", " : "",
                                     need[i].name);
+    out->lacks = len > 0;
     if (len)
         return gb_error_set(GB_ERR_FORMAT, "launch %ld (%s) lacks %s", l->id, l->kernel, missing);
     return GB_OK;
