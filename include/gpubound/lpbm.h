@@ -154,6 +154,11 @@ struct gb_lpbm_point {
      * (from the source analysis; 0 when the kernel has none or they could
      * not be counted). */
     double atomics, barriers;
+    /* The same atomics as warp instructions, the unit of the profiler's
+     * count: a thread's atomics over the warp size, one per one-thread
+     * branch's (NaN: not analysed). The resources form's ATOM takes it
+     * where no atomic counter was recorded. */
+    double atomics_warp;
     /* 1 to fit a fixed time per launch (the FIX term, breakdown --intercept), else 0. */
     int intercept;
     /* Counters form: totals per launch (NaN when not measured). */

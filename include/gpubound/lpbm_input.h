@@ -79,6 +79,8 @@ GB_API double gb_lpbm_counters_get(void *ctx, const struct gb_record *r, size_t 
                             const char *metric);
 
 /* One bench's configurations, ready to fit. */
+struct gb_lpbm_variants;
+
 struct gb_lpbm_input {
     char suite[32], bench[64];
     char kernel[128], source[4700];
@@ -88,6 +90,12 @@ struct gb_lpbm_input {
     char analysis_why[512];            /* why it did not, or what it could not decide */
     struct gb_kernel_analysis analysis;
     char defines[1024];                /* the -D defines it was parsed with */
+    /* A configuration whose defines change what the source's preprocessor
+     * directives decide is parsed apart (lpbm_variants.c): the key of the
+     * first parse, the other variants parsed, and how many. */
+    char variant_key0[512];
+    struct gb_lpbm_variants *variants;
+    int n_variants;
     char sources[256];                 /* where each count came from */
     char note[512];                    /* the spec's "lpbm" "note", or "" */
     int n_counters;                    /* points with every counter the counters form needs */

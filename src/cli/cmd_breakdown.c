@@ -148,10 +148,29 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
 
 /* ---- --explain ---- */
 
+/* The defines the source's directives read, from the first parse's key
+ * ("a=1;b=2;"), and how many variants were parsed apart. */
+static void bd_explain_variants(const struct gb_lpbm_input *in)
+{
+    char names[512] = "";
+    size_t len = 0;
+    for (const char *k = in->variant_key0; *k && len < sizeof names;) {
+        size_t n = strcspn(k, "=");
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%.*s", len ? ", " : "", (int)n, k);
+        k += strcspn(k, ";");
+        k += *k == ';';
+    }
+    printf("  its #if directives read %s: each configuration's counts below are those of its own "
+           "preprocessed source (%d variant%s besides the one listed %s parsed)\n", names,
+           in->n_variants, in->n_variants == 1 ? "" : "s", in->n_variants == 1 ? "was" : "were");
+}
+
 static void bd_explain(const struct gb_lpbm_input *in)
 {
     const struct gb_kernel_analysis *a = &in->analysis;
     printf("\nKernel %s in %s (parsed with %s)\n", in->kernel, in->source, in->defines);
+    if (in->n_variants > 0)
+        bd_explain_variants(in);
     if (!in->analysed) {
         printf("  the source was not analysed: %s\n", in->analysis_why);
     } else {

@@ -167,5 +167,18 @@ check "the run read is left as it was" '[ "$before" = "$after" ]'
 (cd "$T/cwd" && "$GPUBOUND" breakdown "$T/ro" --no-chart --form formula) >"$T/o2" 2>/dev/null
 check "a second default run gets its own directory" '! cmp -s "$T/o" "$T/o2" || [ "$(ls "$T/cwd/runs" | wc -l)" -eq 2 ]'
 check "two default directories" '[ "$(ls "$T/cwd/runs" | wc -l)" -eq 2 ]'
+# A source whose #if reads a tuning axis is analysed per preprocessed variant:
+# the committed H100 dot product (corpus/dot_atomic/dot.cu, #if per_warp)
+# has one atomicAdd per block at per_warp=0 and one per warp's lane 0 at 1.
+"$GPUBOUND" breakdown "$GB_SRC/data/h100/corpus-2026-11-26/dot_atomic" --out "$T/dot" --no-chart \
+    --explain >"$T/dot.out" 2>"$T/dot.err"
+rc=$?
+check "explain on the dot product: exit 0 or 4 (got $rc: $(head -c 300 "$T/dot.err"))" '[ $rc -eq 0 ] || [ $rc -eq 4 ]'
+check "explain names the directive's axis and the variant parsed" \
+    'grep -q "its #if directives read per_warp: .*(1 variant besides the one listed was parsed)" "$T/dot.out"'
+check "per_warp=0: one atomic per block (132)" \
+    'grep -q "block_size_x=128 grid_blocks=132 per_warp=0, n=4194304: .*atomics in the launch 132$" "$T/dot.out"'
+check "per_warp=1: the lane-0 branch counted for every thread (16896 = 132 x 128)" \
+    'grep -q "block_size_x=128 grid_blocks=132 per_warp=1, n=4194304: .*atomics in the launch 16896$" "$T/dot.out"'
 [ $fails -eq 0 ] && echo "breakdown: all checks passed"
 exit $((fails > 0))

@@ -15,6 +15,7 @@
 
 #include "gpubound/analyze.h"
 #include "gpubound/cexpr.h"
+#include "models/lpbm/lpbm_internal.h"
 #include "gpubound/lpbm.h"
 #include "gpubound/lpbm_input.h"
 #include "gpubound/roofline.h"
@@ -1085,6 +1086,38 @@ static void test_term_table(void **state)
     assert_null(gb_lpbm_term_bare_unit(&p, GB_LPBM_LAT));
 }
 
+/* What a source's preprocessor directives read of each -D name, and the key
+ * that parses a configuration apart: by value (#if, #elif, a #define's
+ * body), by presence only (#ifdef, #ifndef, defined()), or not at all (the
+ * code, a comment, a longer name). */
+static void test_directive_reads(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "#if defined(block_size_x) && defined ( tile )\n"
+        "#ifdef unrolled\n"
+        "# if per_warp > 0 && !defined(vec)\n"
+        "#elif splits\n"
+        "#define CHUNK (rows / 4)\n"
+        "__shared__ float part[block_size_y][bsx];\n"
+        "// #if block_size_y\n"
+        "#if per_warp_x\n";
+    assert_int_equal(gb_lpbm_directive_reads(text, "block_size_x"), 1);
+    assert_int_equal(gb_lpbm_directive_reads(text, "tile"), 1);
+    assert_int_equal(gb_lpbm_directive_reads(text, "unrolled"), 1);
+    assert_int_equal(gb_lpbm_directive_reads(text, "vec"), 1);
+    assert_int_equal(gb_lpbm_directive_reads(text, "per_warp"), 2);
+    assert_int_equal(gb_lpbm_directive_reads(text, "splits"), 2);
+    assert_int_equal(gb_lpbm_directive_reads(text, "rows"), 2);
+    assert_int_equal(gb_lpbm_directive_reads(text, "block_size_y"), 0);
+    assert_int_equal(gb_lpbm_directive_reads(text, "bsx"), 0);
+    char defs[4][200] = {"block_size_x=64", "per_warp=1", "rows=4096", "block_size_y=4"}, key[256];
+    gb_lpbm_variant_key(text, defs, 4, key, sizeof key);
+    assert_string_equal(key, "per_warp=1;rows=4096;");
+    gb_lpbm_variant_key(NULL, defs, 4, key, sizeof key);
+    assert_string_equal(key, "");
+}
+
 /* A counter table for gb_lpbm_counters_fill: the global reductions given or
  * not, the global atomics absent (the H100 and H200 refuse that metric). */
 static double reductions_counter(void *ctx, const struct gb_record *r, size_t index, const char *metric)
@@ -1141,6 +1174,7 @@ int main(void)
         cmocka_unit_test(test_resources_implausible_roof),
         cmocka_unit_test(test_resources_sector_latency_recovers),
         cmocka_unit_test(test_term_table),
+        cmocka_unit_test(test_directive_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

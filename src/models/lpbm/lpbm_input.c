@@ -10,7 +10,6 @@
 #include "lpbm_internal.h"
 
 /* The -D defines the analysis parses with: the axes, then the spec's defines. */
-#define GB_LPBM_DEFINES (GB_MAX_AXES + GB_SPEC_MAX_DEFINES)
 
 /* The names a point's expressions may use. */
 struct env {
@@ -174,15 +173,29 @@ static double per_thread(struct env *e, const char *expr, double threads)
     return v / threads;
 }
 
-static void point_counts(struct gb_lpbm_input *in, struct env *e, struct gb_lpbm_point *p,
-                         char src[3][16])
+static void parse_defines(struct env *e, char defs[][200], size_t *nd, char *line, size_t ln);
+
+/* The analysis of e->r's own preprocessed source (lpbm_variants.c). */
+static const struct gb_kernel_analysis *point_analysis(struct gb_lpbm_input *in, const char *dir,
+                                                       struct env *e)
+{
+    char defs[GB_LPBM_DEFINES][200], line[1024];
+    size_t nd;
+    if (!in->analysed)
+        return NULL;
+    parse_defines(e, defs, &nd, line, sizeof line);
+    return gb_lpbm_variant_get(in, dir, defs, nd);
+}
+
+static void point_counts(struct gb_lpbm_input *in, const char *dir, struct env *e,
+                         struct gb_lpbm_point *p, char src[3][16])
 {
     struct gb_analysis_totals t;
     double threads = p->block_threads * p->grid_blocks;
     const struct gb_spec_bench_text *b = e->b;
-    e->a = in->analysed ? &in->analysis : NULL;
-    if (in->analysed) {
-        gb_analysis_totals(&in->analysis, source_lookup, e, &t);
+    e->a = point_analysis(in, dir, e);
+    if (e->a) {
+        gb_analysis_totals(e->a, source_lookup, e, &t);
     } else {
         t.ops = t.global_bytes = t.shared_accesses = NAN;
     }
@@ -201,18 +214,21 @@ static void point_counts(struct gb_lpbm_input *in, struct env *e, struct gb_lpbm
         else if (!isfinite(*dst[k]))
             snprintf(src[k], 16, "none");
     }
-    p->atomics = in->analysed && isfinite(t.atomics_thread) && isfinite(t.atomics_block)
-                     ? t.atomics_thread * threads + t.atomics_block * p->grid_blocks
-                     : 0;
-    p->barriers = in->analysed && isfinite(t.barriers) ? t.barriers : 0;
+    int counted = e->a && isfinite(t.atomics_thread) && isfinite(t.atomics_block);
+    p->atomics = counted ? t.atomics_thread * threads + t.atomics_block * p->grid_blocks : 0;
+    p->atomics_warp = counted && p->warp_size > 0
+                          ? t.atomics_thread * threads / p->warp_size + t.atomics_block * p->grid_blocks
+                          : NAN;
+    p->barriers = e->a && isfinite(t.barriers) ? t.barriers : 0;
     if (in->analysed && !in->analysis_why[0]) {
         const char *why = t.why_ops[0] ? t.why_ops : t.why_global[0] ? t.why_global : t.why_shared;
         snprintf(in->analysis_why, sizeof in->analysis_why, "%s", why);
     }
 }
 
-/* Every axis NAME=value and every define, as the -D defines of the first
- * record (the analysis parses the source once; its counts stay symbolic). */
+/* Every axis NAME=value and every define, as the -D defines of e->r (the
+ * analysis parses the source once per preprocessed variant, lpbm_variants.c;
+ * its counts stay symbolic in the rest). */
 static void parse_defines(struct env *e, char defs[][200], size_t *nd, char *line, size_t ln)
 {
     size_t len = 0;
@@ -239,9 +255,11 @@ static void run_analysis(struct gb_lpbm_input *in, const struct gb_lpbm_spec *s,
     for (size_t i = 0; i < nd; i++)
         ptrs[i] = defs[i];
     snprintf(in->source, sizeof in->source, "%s", e->b->source);
-    if (gb_analysis_run(in->source, s->dir, ptrs, nd, e->b->kernel, &in->analysis) == GB_OK)
+    if (gb_analysis_run(in->source, s->dir, ptrs, nd, e->b->kernel, &in->analysis) == GB_OK) {
         in->analysed = 1;
-    else
+        gb_lpbm_variant_key(gb_lpbm_variants_text(in), defs, nd, in->variant_key0,
+                            sizeof in->variant_key0);
+    } else
         snprintf(in->analysis_why, sizeof in->analysis_why, "%s", gb_error_message());
     gb_error_clear();
 }
@@ -259,8 +277,8 @@ static enum gb_status check_sweep(const struct gb_lpbm_input *in)
 }
 
 static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run *run,
-                                  struct env *e, size_t ri, gb_lpbm_counter_fn counters,
-                                  void *ctx, char src[3][16])
+                                  const struct gb_lpbm_spec *spec, struct env *e, size_t ri,
+                                  gb_lpbm_counter_fn counters, void *ctx, char src[3][16])
 {
     struct gb_lpbm_point *p = &in->pts[in->n];
     enum gb_status st;
@@ -271,7 +289,7 @@ static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run 
     p->ci_hi_ns = e->r->time_ns.ci_hi;
     if ((st = point_launch(run, e, p)) != GB_OK)
         return st;
-    point_counts(in, e, p, src);
+    point_counts(in, spec->dir, e, p, src);
     p->c_inst = p->c_global_sectors = p->c_shared_wavefronts = NAN;
     p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = NAN;
     for (int k = 0; k < GB_LPBM_PIPES; k++)
@@ -317,7 +335,7 @@ enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpb
         e.r = r;
         if (!out->analysed && !out->analysis_why[0])
             run_analysis(out, spec, &e);
-        st = build_point(out, run, &e, i, counters, ctx, src);
+        st = build_point(out, run, spec, &e, i, counters, ctx, src);
     }
     if (st == GB_OK && out->n == 0)
         st = gb_error_set(GB_ERR_USAGE, "the run has no measured record of %s/%s", suite,
@@ -349,6 +367,7 @@ void gb_lpbm_input_release(struct gb_lpbm_input *in)
         return;
     free(in->pts);
     gb_analysis_release(&in->analysis);
+    gb_lpbm_variants_free(in->variants);
     memset(in, 0, sizeof *in);
 }
 
@@ -389,7 +408,7 @@ enum gb_status gb_lpbm_point_at(struct gb_lpbm_input *in, const struct gb_lpbm_s
     p->hot = in->pts[0].hot;
     p->l2_bytes = in->pts[0].l2_bytes;
     p->time_ns = p->ci_lo_ns = p->ci_hi_ns = p->active_warps_per_sm = NAN;
-    point_counts(in, &e, p, src);
+    point_counts(in, spec->dir, &e, p, src);
     p->c_inst = p->c_global_sectors = p->c_shared_wavefronts = NAN;
     p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = NAN;
     for (int k = 0; k < GB_LPBM_PIPES; k++)

@@ -32,6 +32,39 @@ struct gb_lpbm_input;
 #define GB_LPBM_MAX_BLOCK_THREADS 1024
 
 struct gb_kv;
+
+/* ---- the source's preprocessed variants (lpbm_variants.c) ---- */
+
+struct gb_lpbm_variants;
+
+/* The -D defines of a configuration: its axes and the spec's defines. */
+#define GB_LPBM_DEFINES (GB_MAX_AXES + GB_SPEC_MAX_DEFINES)
+/* Variants of one source parsed apart at most (more: the first parse's counts). */
+#define GB_LPBM_MAX_VARIANTS 64
+#define GB_LPBM_VARIANT_KEY 512
+
+/* How the source `text`'s preprocessor directives read the macro `name`:
+ * bit 1 its presence (#ifdef, #ifndef, defined(name)), bit 2 its value
+ * (#if or #elif outside defined(), or a #define's body); 0 not at all. */
+int gb_lpbm_directive_reads(const char *text, const char *name);
+
+/* The key of the configuration with the defines defs[nd] ("NAME=VALUE"):
+ * those whose values the directives of `text` read (NULL: none), in order.
+ * Configurations with one key preprocess to the same code. */
+void gb_lpbm_variant_key(const char *text, char defs[][200], size_t nd, char *key, size_t n);
+
+/* The source file of in->source, read once (NULL when it cannot be read:
+ * then every configuration takes in->analysis). */
+const char *gb_lpbm_variants_text(struct gb_lpbm_input *in);
+
+/* The analysis of the configuration with defines defs[nd]: in->analysis
+ * when its key is in->variant_key0's, else that key's own parse (made on
+ * first use, include_dir on the include path); in->analysis when that
+ * parse fails or GB_LPBM_MAX_VARIANTS are kept. Never fails. */
+const struct gb_kernel_analysis *gb_lpbm_variant_get(struct gb_lpbm_input *in, const char *include_dir,
+                                                     char defs[][200], size_t nd);
+void gb_lpbm_variants_free(struct gb_lpbm_variants *vs);
+
 enum gb_status gb_lpbm_point_at(struct gb_lpbm_input *in, const struct gb_lpbm_spec *spec,
                                 const struct gb_kv *axes, int n_axes, struct gb_lpbm_point *p);
 

@@ -29,8 +29,8 @@ static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
      "what helps", F_LPBM},
     {"ATOM", "ATOM: atomics", "atomics (resources form: ns at the roof)",
      "the analysis's atomic operations of the launch (resources form: the global atomic and "
-     "reduction warp instructions where recorded, else the analysis's count, over the atomic "
-     "roof)",
+     "reduction warp instructions where recorded, else the analysis's count in warp "
+     "instructions, over the atomic roof)",
      "atom_global_one",
      "atomics: the time follows the atomic operations of the launch, which the memory system "
      "serializes on one address, so fewer of them (more work per block, or a per-block "
@@ -220,8 +220,10 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
                              ? p->c_global_sectors / p->wf_ndr * p->waves : 0;
     p->x[GB_LPBM_ILAT] = p->wf_ndr > 0 ? p->c_inst / p->wf_ndr * p->waves : 0;
     p->x[GB_LPBM_SYNC] = bad_count(p->barriers) ? 0 : p->barriers * p->waves;
-    /* measured global atomics where recorded, else the analysis's count */
-    double atom = !bad_count(p->c_global_atom) ? p->c_global_atom : bad_count(p->atomics) ? 0 : p->atomics;
+    /* measured global atomic warp instructions where recorded, else the
+     * analysis's count in the same unit */
+    double atom = !bad_count(p->c_global_atom) ? p->c_global_atom
+                  : bad_count(p->atomics_warp) ? 0 : p->atomics_warp;
     p->x[GB_LPBM_ATOM] = at_roof(atom, p->roof_atom);
     p->x[GB_LPBM_LAUNCH] = isfinite(p->launch_a_ns) && isfinite(p->launch_b) && p->launch_b > 0
                                ? p->launch_a_ns + b / p->launch_b : 0;
