@@ -96,6 +96,7 @@ struct gb_lpbm_input {
     char variant_key0[512];
     struct gb_lpbm_variants *variants;
     int n_variants;
+    int variants_capped;               /* 1: more variants than kept took the first's counts */
     char sources[256];                 /* where each count came from */
     char note[512];                    /* the spec's "lpbm" "note", or "" */
     int n_counters;                    /* points with every counter the counters form needs */

@@ -161,8 +161,10 @@ static void bd_explain_variants(const struct gb_lpbm_input *in)
         k += *k == ';';
     }
     printf("  its #if directives read %s: each configuration's counts below are those of its own "
-           "preprocessed source (%d variant%s besides the one listed %s parsed)\n", names,
-           in->n_variants, in->n_variants == 1 ? "" : "s", in->n_variants == 1 ? "was" : "were");
+           "preprocessed source (%d variant%s besides the one listed %s parsed)%s\n", names,
+           in->n_variants, in->n_variants == 1 ? "" : "s", in->n_variants == 1 ? "was" : "were",
+           in->variants_capped ? "; configurations past the last variant kept take the listed "
+                                 "variant's counts" : "");
 }
 
 static void bd_explain(const struct gb_lpbm_input *in)

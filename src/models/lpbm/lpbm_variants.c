@@ -126,8 +126,10 @@ const struct gb_kernel_analysis *gb_lpbm_variant_get(struct gb_lpbm_input *in, c
     for (size_t i = 0; i < vs->n; i++)
         if (strcmp(vs->v[i].key, key) == 0)
             return vs->v[i].ok ? &vs->v[i].a : &in->analysis;
-    if (vs->n == GB_LPBM_MAX_VARIANTS)
-        return &in->analysis;   /* more variants than kept: the first parse's counts */
+    if (vs->n == GB_LPBM_MAX_VARIANTS) {
+        in->variants_capped = 1;   /* more variants than kept: the first parse's counts */
+        return &in->analysis;
+    }
     struct gb_lpbm_variant *v = &vs->v[vs->n++];
     snprintf(v->key, sizeof v->key, "%s", key);
     for (size_t i = 0; i < nd && i < GB_LPBM_DEFINES; i++)
