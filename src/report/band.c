@@ -22,7 +22,7 @@ static enum gb_status gb_band_series(struct gb_plot *p, const struct gb_band_cha
     if ((st = gb_plot_series(p, worst, &s->worst)))
         return st;
     if (isfinite(c->time_ns) &&
-        (st = gb_plot_series(p, "application: extrapolated in the band", &s->app)))
+        (st = gb_plot_series(p, "application: the start's degree at each warp count", &s->app)))
         return st;
     if ((st = gb_plot_series(p, "best: no camping", &s->best)))
         return st;
