@@ -98,7 +98,7 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
                                 size_t n, struct gb_camp_validation *out)
 {
     enum gb_status st = GB_OK;
-    double *b = NULL, *w = NULL, *deg = NULL;
+    double *b = NULL, *w = NULL, *f = NULL, *deg = NULL;
     struct gb_gm gb = {0}, gw = {0}, ga = {0}, gi = {0};
     size_t nd = 0;
 
@@ -122,13 +122,14 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
     }
     b = malloc(n * sizeof *b);
     w = malloc(n * sizeof *w);
+    f = malloc(n * sizeof *f);
     deg = malloc(n * sizeof *deg);
-    if (!b || !w || !deg) {
+    if (!b || !w || !f || !deg) {
         st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
         goto out;
     }
-    /* Each configuration's bounds once; the bound errors do not depend on
-     * the start, so each counts n times as in the pairwise mean. */
+    /* Each configuration's bounds and line factor once; the bound errors do
+     * not depend on the start, so each counts n times as in the pairwise mean. */
     for (size_t j = 0; j < n && st == GB_OK; j++) {
         if ((st = gb_camp_obs_bounds(m, &obs[j], &b[j], &w[j])) != GB_OK)
             goto out;
@@ -138,6 +139,7 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
                               obs[j].warps, gb_camp_form_name(m->form));
             goto out;
         }
+        f[j] = gb_camp_line_factor(m, &obs[j]);
         gb_gm_add(&gb, fabs(b[j] - obs[j].time_ns) / obs[j].time_ns, n);
         gb_gm_add(&gw, fabs(w[j] - obs[j].time_ns) / obs[j].time_ns, n);
         double d = gb_camp_degree(b[j], w[j], obs[j].time_ns);
@@ -149,15 +151,14 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
     size_t starts = n < GB_CAMP_MAX_STARTS ? n : GB_CAMP_MAX_STARTS;
     for (size_t k = 0; k < starts; k++) {
         size_t s = starts == n ? k : k * (n - 1) / (starts - 1);
-        double d = gb_camp_line_degree(b[s], w[s], obs[s].time_ns, gb_camp_line_factor(m, &obs[s]));
+        double d = gb_camp_line_degree(b[s], w[s], obs[s].time_ns, f[s]);
         if (isnan(d))
             continue;
         int inside = b[s] * (1 - out->margin_best) <= obs[s].time_ns &&
                      obs[s].time_ns <= w[s] * (1 + out->margin_worst);
         for (size_t j = 0; j < n; j++)
             if (j != s) {
-                double e = fabs(gb_camp_line_time(b[j], w[j], d, gb_camp_line_factor(m, &obs[j])) -
-                                obs[j].time_ns) / obs[j].time_ns;
+                double e = fabs(gb_camp_line_time(b[j], w[j], d, f[j]) - obs[j].time_ns) / obs[j].time_ns;
                 gb_gm_add(&ga, e, 1);
                 if (inside)
                     gb_gm_add(&gi, e, 1);
@@ -178,6 +179,7 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
 out:
     free(b);
     free(w);
+    free(f);
     free(deg);
     return st;
 }

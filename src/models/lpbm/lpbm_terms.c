@@ -146,23 +146,38 @@ static int has_rate(double rate)
     return isfinite(rate) && rate > 0;
 }
 
-/* count / rate; the count itself when there is no rate (its coefficient is
- * then a time per unit: the guide publishes no atomic rate). */
-static double at_roof(double count, double rate)
+/* The roof a resources-form roof term's count goes over (per ns) and that
+ * count's unit; NaN and NULL for a term that goes over no roof. */
+static double term_roof(const struct gb_lpbm_point *p, enum gb_lpbm_term t, const char **unit)
 {
+    const char *u = NULL;
+    double rate = NAN;
+    switch (t) {
+    case GB_LPBM_DRAM: u = "byte", rate = p->roof_dram; break;
+    case GB_LPBM_L2: u = "byte", rate = p->roof_l2; break;
+    case GB_LPBM_SHM: u = "shared wavefront", rate = p->roof_shared; break;
+    case GB_LPBM_INST: u = "warp instruction", rate = p->roof_inst; break;
+    case GB_LPBM_ATOM: u = "atomic", rate = p->roof_atom; break;
+    default: break;
+    }
+    if (unit)
+        *unit = u;
+    return rate;
+}
+
+/* Term t's count over its roof; the count itself when there is no rate
+ * (its coefficient is then a time per unit: the guide publishes no L2 or
+ * atomic rate). */
+static double at_roof(const struct gb_lpbm_point *p, enum gb_lpbm_term t, double count)
+{
+    double rate = term_roof(p, t, NULL);
     return has_rate(rate) ? count / rate : count;
 }
 
 const char *gb_lpbm_term_bare_unit(const struct gb_lpbm_point *p, enum gb_lpbm_term t)
 {
-    switch (t) {
-    case GB_LPBM_DRAM: return has_rate(p->roof_dram) ? NULL : "byte";
-    case GB_LPBM_L2: return has_rate(p->roof_l2) ? NULL : "byte";
-    case GB_LPBM_SHM: return has_rate(p->roof_shared) ? NULL : "shared wavefront";
-    case GB_LPBM_INST: return has_rate(p->roof_inst) ? NULL : "warp instruction";
-    case GB_LPBM_ATOM: return has_rate(p->roof_atom) ? NULL : "atomic";
-    default: return NULL;
-    }
+    const char *unit;
+    return has_rate(term_roof(p, t, &unit)) ? NULL : unit;
 }
 
 static int bad_count(double v)
@@ -207,12 +222,12 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
     p->fill_sm = b / (p->sm_count * ceil(b / p->sm_count));
     double dram_bytes = 32 * p->c_dram_sectors;
     int in_l2 = gb_hot_in_l2(dram_bytes, p->hot, p->l2_bytes);
-    p->x[GB_LPBM_DRAM] = in_l2 ? 0 : at_roof(dram_bytes, p->roof_dram);
-    p->x[GB_LPBM_L2] = at_roof(32 * p->c_l2_sectors, p->roof_l2);
+    p->x[GB_LPBM_DRAM] = in_l2 ? 0 : at_roof(p, GB_LPBM_DRAM, dram_bytes);
+    p->x[GB_LPBM_L2] = at_roof(p, GB_LPBM_L2, 32 * p->c_l2_sectors);
     double shared = p->c_shared_wavefronts +
                     (bad_count(p->c_shared_atom_wavefronts) ? 0 : p->c_shared_atom_wavefronts);
-    p->x[GB_LPBM_SHM] = at_roof(shared / p->fill_sm, p->roof_shared);
-    p->x[GB_LPBM_INST] = at_roof(p->c_inst / p->fill_sm, p->roof_inst);
+    p->x[GB_LPBM_SHM] = at_roof(p, GB_LPBM_SHM, shared / p->fill_sm);
+    p->x[GB_LPBM_INST] = at_roof(p, GB_LPBM_INST, p->c_inst / p->fill_sm);
     p->x[GB_LPBM_PIPE] = busiest_pipe(p) / p->fill_sm;
     p->x[GB_LPBM_LAT] = p->wf_ndr > 0 ? p->c_global_ld_inst / p->wf_ndr * p->waves : 0;
     p->x[GB_LPBM_DLAT] = p->x[GB_LPBM_LAT] * (in_l2 ? 0 : miss_share(p));
@@ -224,7 +239,7 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
      * analysis's count in the same unit */
     double atom = !bad_count(p->c_global_atom) ? p->c_global_atom
                   : bad_count(p->atomics_warp) ? 0 : p->atomics_warp;
-    p->x[GB_LPBM_ATOM] = at_roof(atom, p->roof_atom);
+    p->x[GB_LPBM_ATOM] = at_roof(p, GB_LPBM_ATOM, atom);
     p->x[GB_LPBM_LAUNCH] = isfinite(p->launch_a_ns) && isfinite(p->launch_b) && p->launch_b > 0
                                ? p->launch_a_ns + b / p->launch_b : 0;
     p->x[GB_LPBM_FIX] = p->intercept ? 1 : 0;
