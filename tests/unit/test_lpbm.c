@@ -1082,7 +1082,7 @@ static void test_term_table(void **state)
     assert_string_equal(gb_lpbm_term_bare_unit(&p, GB_LPBM_L2), "byte");
     assert_string_equal(gb_lpbm_term_bare_unit(&p, GB_LPBM_SHM), "shared wavefront");
     assert_null(gb_lpbm_term_bare_unit(&p, GB_LPBM_INST));
-    assert_string_equal(gb_lpbm_term_bare_unit(&p, GB_LPBM_ATOM), "atomic");
+    assert_string_equal(gb_lpbm_term_bare_unit(&p, GB_LPBM_ATOM), "atomic warp instruction");
     assert_null(gb_lpbm_term_bare_unit(&p, GB_LPBM_LAT));
 }
 

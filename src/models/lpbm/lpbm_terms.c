@@ -157,7 +157,7 @@ static double term_roof(const struct gb_lpbm_point *p, enum gb_lpbm_term t, cons
     case GB_LPBM_L2: u = "byte", rate = p->roof_l2; break;
     case GB_LPBM_SHM: u = "shared wavefront", rate = p->roof_shared; break;
     case GB_LPBM_INST: u = "warp instruction", rate = p->roof_inst; break;
-    case GB_LPBM_ATOM: u = "atomic", rate = p->roof_atom; break;
+    case GB_LPBM_ATOM: u = "atomic warp instruction", rate = p->roof_atom; break;
     default: break;
     }
     if (unit)
