@@ -97,11 +97,6 @@ static unsigned tok_at(const struct scan *s, unsigned off)
     return lo;
 }
 
-static int word_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
 /* Tokens [i, j) joined as C text: a blank only between two words. */
 static void tok_text(const struct scan *s, unsigned i, unsigned j, char *buf, size_t n)
 {
@@ -109,7 +104,7 @@ static void tok_text(const struct scan *s, unsigned i, unsigned j, char *buf, si
     buf[0] = '\0';
     for (unsigned k = i; k < j && k < s->n_toks && len + 1 < n; k++) {
         const char *t = s->toks[k].s;
-        if (len && word_char(buf[len - 1]) && word_char(t[0]))
+        if (len && gb_text_ident_char(buf[len - 1]) && gb_text_ident_char(t[0]))
             len += (size_t)snprintf(buf + len, n - len, " ");
         if (len < n)
             len += (size_t)snprintf(buf + len, n - len, "%s", t);
@@ -155,7 +150,7 @@ static int subst(const struct scan *s, const char *in, char *out, size_t n)
     out[0] = '\0';
     for (const char *p = in; *p;) {
         size_t w = 0;
-        while (word_char(p[w]))
+        while (gb_text_ident_char(p[w]))
             w++;
         const struct sub *x = w && !isdigit((unsigned char)*p) && !after_member(in, p)
                                   ? sub_find(s, p, w)
@@ -192,7 +187,7 @@ static enum gb_status add_sub(struct scan *s, int frame, const char *name, const
     struct sub *x = &s->subs[s->n_subs++];
     int plain = 1;
     for (const char *p = t; *p; p++)
-        plain &= word_char(*p) || *p == '.';
+        plain &= gb_text_ident_char(*p) || *p == '.';
     snprintf(x->name, sizeof x->name, "%s", name);
     snprintf(x->text, sizeof x->text, plain || strlen(t) + 3 > sizeof x->text ? "%s" : "(%s)", t);
     if (!plain && strlen(t) + 3 > sizeof x->text)
@@ -304,12 +299,12 @@ static int constant_text(const struct scan *s, const char *text)
 {
     for (const char *p = text; *p;) {
         if (!isalpha((unsigned char)*p) && *p != '_') {
-            for (int num = isdigit((unsigned char)*p); *p && (num ? word_char(*p) : !word_char(*p));)
+            for (int num = isdigit((unsigned char)*p); *p && (num ? gb_text_ident_char(*p) : !gb_text_ident_char(*p));)
                 p++;
             continue;
         }
         size_t n = 0, known = 0;
-        while (word_char(p[n]))
+        while (gb_text_ident_char(p[n]))
             n++;
         for (size_t i = 0; i < s->n_defines && !known; i++)
             known = !strncmp(s->defines[i], p, n) && s->defines[i][n] == '=';

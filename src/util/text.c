@@ -5,23 +5,34 @@
 
 #include "util/text.h"
 
-static int gb_ident_char(char c)
+int gb_text_ident_char(int c)
 {
     return isalnum((unsigned char)c) || c == '_';
 }
 
-int gb_text_has_word(const char *text, const char *word)
+const char *gb_text_find_word(const char *text, const char *from, const char *word)
 {
     size_t n = strlen(word);
-    for (const char *p = strstr(text, word); n && p; p = strstr(p + 1, word))
-        if (!(p > text && gb_ident_char(p[-1])) && !gb_ident_char(p[n]))
-            return 1;
-    return 0;
+    for (const char *p = strstr(from, word); n && p; p = strstr(p + 1, word))
+        if (!(p > text && gb_text_ident_char(p[-1])) && !gb_text_ident_char(p[n]))
+            return p;
+    return NULL;
+}
+
+int gb_text_has_word(const char *text, const char *word)
+{
+    return gb_text_find_word(text, text, word) != NULL;
+}
+
+/* A control byte: below a space, or DEL. */
+static int gb_text_is_control(unsigned char c)
+{
+    return c < 0x20 || c == 0x7f;
 }
 
 size_t gb_text_escape_char(unsigned char c, char out[5])
 {
-    if (c >= 0x20 && c != 0x7f)
+    if (!gb_text_is_control(c))
         return out[0] = (char)c, 1;
     if (c == '\n' || c == '\t' || c == '\r')
         return out[0] = '\\', out[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r', 2;
@@ -49,7 +60,7 @@ void gb_text_escape(char *out, size_t n, const char *in)
 const char *gb_text_control(const char *s)
 {
     for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+        if (gb_text_is_control((unsigned char)*s))
             return s;
     return NULL;
 }

@@ -4,8 +4,15 @@
 
 #include <stddef.h>
 
-/* Whether `word` stands in `text` as a whole identifier (no letter, digit
- * or underscore on either side). An empty word is never found. */
+/* Whether byte `c` may stand in a C identifier: a letter, a digit or '_'. */
+int gb_text_ident_char(int c);
+
+/* The first place at or after `from` (a place in `text`) where `word`
+ * stands as a whole identifier (no letter, digit or underscore on either
+ * side), or NULL. An empty word is never found. */
+const char *gb_text_find_word(const char *text, const char *from, const char *word);
+
+/* Whether `word` stands in `text` as a whole identifier (gb_text_find_word). */
 int gb_text_has_word(const char *text, const char *word);
 
 /* Byte `c` as a one-line message shows it, into `out` (not terminated):

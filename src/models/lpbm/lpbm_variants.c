@@ -11,6 +11,7 @@
 #include "gpubound/analyze.h"
 #include "gpubound/lpbm_input.h"
 #include "lpbm_internal.h"
+#include "util/text.h"
 
 struct gb_lpbm_variant {
     char key[GB_LPBM_VARIANT_KEY];
@@ -23,11 +24,6 @@ struct gb_lpbm_variants {
     struct gb_lpbm_variant v[GB_LPBM_MAX_VARIANTS];
     size_t n;
 };
-
-static int is_ident(int c)
-{
-    return isalnum(c) || c == '_';
-}
 
 /* The directive word of a line that starts with '#' ("if", "define"...), or "". */
 static void directive_word(const char *line, char *word, size_t n)
@@ -52,12 +48,12 @@ static int inside_defined(const char *line, const char *at)
     const char *p = at;
     while (p > line && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '('))
         p--;
-    return p - line >= 7 && strncmp(p - 7, "defined", 7) == 0 && (p - line == 7 || !is_ident(p[-8]));
+    return p - line >= 7 && strncmp(p - 7, "defined", 7) == 0 &&
+           (p - line == 7 || !gb_text_ident_char((unsigned char)p[-8]));
 }
 
 int gb_lpbm_directive_reads(const char *text, const char *name)
 {
-    size_t len = strlen(name);
     int reads = 0;
     for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         char word[16];
@@ -67,11 +63,9 @@ int gb_lpbm_directive_reads(const char *text, const char *name)
         if (!cond && !presence && strcmp(word, "define") != 0)
             continue;
         const char *end = strchr(line, '\n');
-        for (const char *at = strstr(line, name); at && (!end || at < end); at = strstr(at + 1, name)) {
-            if ((at > line && is_ident((unsigned char)at[-1])) || is_ident((unsigned char)at[len]))
-                continue;
+        for (const char *at = gb_text_find_word(line, line, name); at && (!end || at < end);
+             at = gb_text_find_word(line, at + 1, name))
             reads |= presence || (cond && inside_defined(line, at)) ? 1 : 2;
-        }
     }
     return reads;
 }
