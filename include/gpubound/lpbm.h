@@ -213,6 +213,9 @@ struct gb_lpbm_fit {
                                         * (gb_lpbm_roof_terms): its coefficient is 1 and a
                                         * point with such work takes at least that work at
                                         * the measured roof (a floor under the fitted time) */
+    double floor[GB_LPBM_TERMS];       /* a roof term's floor: no fitted point ran it faster
+                                        * than floor[j] x its roof time (at most 1, the roof;
+                                        * 0: none), so a point takes at least floor[j] x_j */
     unsigned dropped;                  /* bit j: term j had work but was left out of the fit
                                         * as implausible (GB_LPBM_DLAT_MAX, GB_LPBM_ROOF_MAX) */
     double r2;                         /* 1 - SSE/SST on the times as measured (ns); NaN

@@ -277,7 +277,7 @@ static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
     if ((st = gb_table_column(t, "term", NULL)) || (st = gb_table_column(t, "coefficient", res ? NULL : "ns")) ||
         (st = gb_table_column(t, "95% CI low", res ? NULL : "ns")) ||
         (st = gb_table_column(t, "95% CI high", res ? NULL : "ns")) ||
-        (res && (st = gb_table_column(t, "unit", NULL))))
+        (res && (st = gb_table_column(t, "unit", NULL))) || (res && (st = gb_table_column(t, "floor", NULL))))
         goto out;
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
         if (!gb_lpbm_model_has(m, (enum gb_lpbm_term)j))
@@ -296,7 +296,9 @@ static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
         }
         char unit[64];
         bd_coef_unit(m, j, unit, sizeof unit);
-        if (res && (st = gb_table_cell_text(t, unit)) != GB_OK)
+        if (res && ((st = gb_table_cell_text(t, unit)) != GB_OK ||
+                    (st = m->fit.floor[j] > 0 && m->fit.present[j] ? gb_table_cell_num(t, m->fit.floor[j], 3)
+                                                                   : gb_table_cell_empty(t)) != GB_OK))
             goto out;
     }
     st = gb_table_print(t, stdout, GB_FORMAT_TABLE, gb_term_width(stdout));
@@ -400,7 +402,9 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
                "is a time at the machine's roof (a coefficient of 1: the roof reached; 2: half of "
                "it); LAT's coefficient is ns per load round trip, DLAT's the ns a miss in L2 adds to "
                "one, SLAT's per sector a warp touches, ILAT's per dependent instruction, SYNC's per "
-               "barrier stage%s\n", m->fit.overlap,
+               "barrier stage; a roof term's floor is the fastest any fitted configuration ran it "
+               "(x its time at the roof, at most 1): no prediction puts that term's work under it%s\n",
+               m->fit.overlap,
                bd_any_bare(m) ? "; a term with no roof (the unit column says 'no roof': give "
                "--ceilings RUN, a ceilings run of this GPU) is ns per unit of its count" : "");
     printf("coefficients with 95%% residual-bootstrap intervals (%d replicates):\n", m->fit.boot);

@@ -1026,6 +1026,41 @@ static void test_resources_implausible_roof(void **state)
     near(f.coef[GB_LPBM_L2], GB_LPBM_ROOF_MAX / 2, 1e-5);
 }
 
+/* Every roof term with a roof has a floor: the fastest any fitted point
+ * ran it, as a multiple of its time at the roof, and at most 1 (the roof).
+ * No fitted point lies under its floor, and a point with far more of that
+ * work than any fitted one is predicted at least at the floor. */
+static void test_resources_data_floor(void **state)
+{
+    (void)state;
+    const double c[GB_LPBM_TERMS] = {[GB_LPBM_DRAM] = 1.3, [GB_LPBM_L2] = 0.6, [GB_LPBM_INST] = 1.2,
+                                     [GB_LPBM_LAT] = 300, [GB_LPBM_LAUNCH] = 1};
+    struct gb_lpbm_point pts[24], big;
+    struct gb_lpbm_fit f;
+    fit_points(pts, c, 6, 0);
+    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
+    double lowest = INFINITY;
+    for (int i = 0; i < 24; i++) {
+        if (pts[i].x[GB_LPBM_L2] > 0)
+            lowest = fmin(lowest, pts[i].time_ns / pts[i].x[GB_LPBM_L2]);
+        for (int j = 0; j < GB_LPBM_TERMS; j++)
+            assert_true(f.floor[j] * pts[i].x[j] <= pts[i].time_ns * (1 + 1e-12));
+    }
+    near(f.floor[GB_LPBM_L2], fmin(1, lowest), 1e-12);
+    assert_true(f.floor[GB_LPBM_L2] > 0 && f.floor[GB_LPBM_L2] <= 1);
+    assert_true(f.floor[GB_LPBM_DRAM] > 0 && f.floor[GB_LPBM_DRAM] <= 1);
+    assert_true(f.floor[GB_LPBM_LAT] == 0 && f.floor[GB_LPBM_LAUNCH] == 0);  /* no roof */
+    /* a point moving 100 times the first case's L2 bytes, little else */
+    big = pts[0];
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        big.x[j] = j == GB_LPBM_L2 ? 100 * pts[0].x[j] : 0;
+    assert_true(gb_lpbm_predict(&f, &big, NULL) >= f.floor[GB_LPBM_L2] * big.x[GB_LPBM_L2] * (1 - 1e-12));
+    /* with the L2 term fitted at 0 (no weight on it), the floor still holds */
+    struct gb_lpbm_fit g = f;
+    g.coef[GB_LPBM_L2] = 0;
+    near(gb_lpbm_predict(&g, &big, NULL), f.floor[GB_LPBM_L2] * big.x[GB_LPBM_L2], 1e-12);
+}
+
 /* Scattered accesses: cases whose warps touch 32 sectors per load (one
  * per thread) beside coalesced ones, timed with a planted time per sector
  * a warp touches, give it back with the other coefficients. */
@@ -1171,6 +1206,7 @@ int main(void)
         cmocka_unit_test(test_resources_dram_latency_recovers),
         cmocka_unit_test(test_resources_dram_latency_bounded),
         cmocka_unit_test(test_resources_unsupported_roof_floor),
+        cmocka_unit_test(test_resources_data_floor),
         cmocka_unit_test(test_resources_implausible_roof),
         cmocka_unit_test(test_resources_sector_latency_recovers),
         cmocka_unit_test(test_term_table),

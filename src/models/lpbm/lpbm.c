@@ -103,6 +103,7 @@ double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
         alone[j] = f->coef[j] * p->x[j];
         wt[j] = q > 1 ? pow(alone[j], q) : alone[j];
+        floor = fmax(floor, f->floor[j] * p->x[j]);
         if (f->at_roof >> j & 1)
             floor = fmax(floor, alone[j]);
         else
@@ -118,6 +119,25 @@ double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *
 }
 
 /* ---- the fit ---- */
+
+/* Each roof term's floor: the fastest any fitted point ran it, as a
+ * multiple of its time at the roof, or the roof itself when none ran it
+ * faster (floor[j] = min(1, min_i t_i / x_ij)). No fitted point is
+ * predicted under a floor that it set, so the fit keeps its points; a
+ * point with more of that work than the fitted ones is held to it. Terms
+ * without a roof (a bare count) have none. */
+static void roof_floors(const struct gb_lpbm_point *pts, size_t n, unsigned roof, double floor[GB_LPBM_TERMS])
+{
+    for (int j = 0; j < GB_LPBM_TERMS; j++) {
+        double f = (roof >> j & 1) ? 1 : 0;
+        for (size_t i = 0; i < n && f > 0; i++)
+            if (gb_lpbm_term_bare_unit(&pts[i], (enum gb_lpbm_term)j))
+                f = 0;
+            else if (pts[i].x[j] > 0)
+                f = fmin(f, pts[i].time_ns / pts[i].x[j]);
+        floor[j] = f;
+    }
+}
 
 /* The roof terms (mask `roof`) without support in the design (scale 0). */
 static unsigned unsupported(const double *scale, unsigned roof)
@@ -370,6 +390,7 @@ static enum gb_status fit_at(const struct gb_lpbm_point *pts, size_t n, const do
         st = solve_rules(a, scale, n, y, w, p, roof, out->coef, &out->dropped);
     out->overlap = p;
     out->at_roof = unsupported(scale, roof);
+    roof_floors(pts, n, roof, out->floor);
     *sse = 0;
     for (size_t i = 0; i < n && st == GB_OK; i++) {
         fitted[i] = gb_lpbm_predict(out, &pts[i], NULL);
@@ -722,6 +743,7 @@ static enum gb_status boot_predictions(const struct gb_lpbm_point *pts, size_t n
         for (size_t i = 0; i < n; i++)
             ys[i] = fitted[i] + e[next_rand(&rs) % n] / sqrt(w[i]);
         r.overlap = p;
+        memcpy(r.floor, f.floor, sizeof r.floor);
         if ((st = solve_replicate(a, scale, aw, sw, n, ys, w, p, roof, r.coef)) != GB_OK)
             break;
         r.at_roof = unsupported(sw, roof);

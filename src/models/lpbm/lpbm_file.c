@@ -114,6 +114,8 @@ static json_t *bench_json(const struct gb_lpbm_bench_model *m)
             json_object_set_new(c, "left_out", json_string("implausible"));
         if (m->fit.at_roof >> j & 1)
             json_object_set_new(c, "floor_at_roof", json_true());
+        else if (m->fit.floor[j] > 0)
+            json_object_set_new(c, "floor", num(m->fit.floor[j]));
         json_array_append_new(coef, c);
     }
     for (size_t i = 0; i < m->fit.n; i++)
