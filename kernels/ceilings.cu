@@ -351,6 +351,21 @@ extern "C" __global__ void ck_atomic_shared(unsigned int *__restrict__ out, unsi
     out[blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x] = s[threadIdx.x];
 }
 
+// ---- latency: one thread's chain of dependent loads that bypass L1 ----
+
+// buf holds a cycle through the working set's 128-byte lines: the first
+// word of each line is the index of the next line's first word. pos[0] is
+// where the chain starts and receives where it stops, so that each launch
+// goes on where the last one left off (a chain longer than the L2 never
+// meets its own lines in the L2 again).
+extern "C" __global__ void ck_latency(const unsigned int *__restrict__ buf, int steps, unsigned int *pos)
+{
+    unsigned int i = pos[0];
+    for (int k = 0; k < steps; k++)
+        i = __ldcg(buf + i);
+    pos[0] = i;
+}
+
 // ---- launch: one store per block, nothing else ----
 extern "C" __global__ void ck_launch(unsigned int *__restrict__ out, unsigned int seed)
 {

@@ -47,6 +47,8 @@ enum gb_roof {
     GB_ROOF_ATOM_SHARED_ONE,
     GB_ROOF_ATOM_SHARED_DISTINCT,
     GB_ROOF_LAUNCH,              /* fixed cost of a launch, ns (smaller is better) */
+    GB_ROOF_LAT_L2,              /* a dependent load's round trip that hits L2, ns (smaller is better) */
+    GB_ROOF_LAT_DRAM,            /* one that misses L2 and goes to DRAM, ns */
     GB_N_ROOFS
 };
 
@@ -62,6 +64,10 @@ struct gb_roof_info {
     enum gb_roof_class cls;
     const char *measured_by;     /* the benches that measure it: "ceilings/l2_read,ceilings/l2_write" */
 };
+
+/* 1 for the roofs measured in ns, where smaller is better (the launch's
+ * fixed cost, the latencies), 0 for the rates. */
+GB_API int gb_roof_is_time(int roof);
 
 /* The roof's description (static storage). NULL for an out-of-range id. */
 GB_API const struct gb_roof_info *gb_roof_info(int roof);
@@ -88,7 +94,8 @@ GB_API double gb_roof_guide(int r, const struct gb_device_info *d, const char **
 GB_API int gb_roof_of_record(const struct gb_record *r);
 
 /* The rate record `r` reached, in its roof's unit (GB/s, GFLOP/s, Gop/s,
- * Gatomic/s; for GB_ROOF_LAUNCH the median time in ns); NAN when it has
+ * Gatomic/s; for GB_ROOF_LAUNCH the median time in ns, for the latencies
+ * ns per load); NAN when it has
  * none. `d` gives the SM count and clock for rates recorded per SM and
  * clock (suite throughput). */
 GB_API double gb_roof_record_rate(const struct gb_record *r, const struct gb_device_info *d);

@@ -9,7 +9,9 @@
  * shared-memory loads of 4, 8 and 16 bytes; f16x2 and bf16x2 FMA chains;
  * tensor-core mma.sync (fp16, bf16, fp8 e4m3 from sm_89) and warpgroup
  * wgmma m64n256k16 (bf16, fp16; sm_90a only); global and shared
- * atomicAdd at one, a few and distinct addresses; and a launch that does
+ * atomicAdd at one, a few and distinct addresses; one thread's chain of
+ * dependent loads through the L2 and through DRAM (the round trip's
+ * latency); and a launch that does
  * one store per block over a range of grid sizes (the launch-overhead fit
  * is the model's: src/models/roofline/roofs.c).
  *
@@ -737,6 +739,123 @@ out:
     return st;
 }
 
+/* ---- latency ---- */
+
+#define CK_LAT_LINE_WORDS 32      /* a 128-byte line */
+#define CK_LAT_LAUNCHES 64        /* launches after a poison that verify follows */
+
+static const struct gb_axis_def ck_axes_latency[] = {
+    {"level", GB_AXIS_STR, "l2,dram", NULL, 0, 0, "l2,dram",
+     "l2: a chain through an eighth of the L2; dram: through four times the L2"},
+};
+
+/* splitmix64: the same chain for the same seed on every machine. */
+static unsigned long long ck_mix(unsigned long long *x)
+{
+    unsigned long long z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* next[] one cycle through the n lines (Sattolo's shuffle), and the
+ * device image: each line's first word holds the next line's first word. */
+static enum gb_status ck_latency_chain(struct ck_state *s, size_t n)
+{
+    enum gb_status st = GB_OK;
+    unsigned *img = calloc(n * CK_LAT_LINE_WORDS, sizeof *img);
+    s->words = malloc(n * sizeof *s->words);
+    if (!img || !s->words) {
+        free(img);
+        return gb_error_set(GB_ERR_NOMEM, "out of host memory for a chain of %zu lines", n);
+    }
+    unsigned long long x = s->seed;
+    for (size_t i = 0; i < n; i++)
+        s->words[i] = (unsigned)i;
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = (size_t)(ck_mix(&x) % i);
+        unsigned t = s->words[i];
+        s->words[i] = s->words[j];
+        s->words[j] = t;
+    }
+    for (size_t i = 0; i < n; i++)
+        img[i * CK_LAT_LINE_WORDS] = s->words[i] * CK_LAT_LINE_WORDS;
+    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->buf, img, n * CK_LAT_LINE_WORDS * sizeof *img));
+out:
+    free(img);
+    return st;
+}
+
+static enum gb_status ck_latency_setup(struct gb_point *p, void *ctx)
+{
+    (void)ctx;
+    enum gb_status st;
+    if ((st = ck_begin(p, "ck_latency", -1, 1)) != GB_OK)
+        return st;
+    struct ck_state *s = p->state;
+    int dram = strcmp(gb_point_str(p, "level"), "dram") == 0;
+    s->roof = dram ? GB_ROOF_LAT_DRAM : GB_ROOF_LAT_L2;
+    s->grid = 1;
+    double ws = (double)p->gpu->info.l2_bytes * (dram ? 4.0 : 0.125);
+    s->n_chunks = (unsigned)(ws / (4.0 * CK_LAT_LINE_WORDS));
+    if (s->n_chunks < 1024)
+        return gb_error_set(GB_ERR_UNSUPPORTED, "the L2 (%lld bytes) is too small for a chain",
+                            (long long)p->gpu->info.l2_bytes);
+    /* Steps for about a millisecond at a generous latency (300 ns, 800 ns). */
+    s->iters = (int)((p->quick ? 2e5 : 1e6) / (dram ? 800.0 : 300.0));
+    s->out_words = 1;
+    if ((st = gb_gpu_alloc(p->gpu, (size_t)s->n_chunks * CK_LAT_LINE_WORDS * 4, &s->buf)) != GB_OK ||
+        (st = gb_gpu_alloc(p->gpu, 4, &s->out)) != GB_OK ||
+        (st = ck_latency_chain(s, s->n_chunks)) != GB_OK)
+        return st;
+    p->bytes = 4.0 * s->iters;
+    p->flops = s->iters;  /* "flops": the dependent loads, so that ns per load is 1 / GFLOP/s */
+    return gb_gpu_sync(p->gpu);
+}
+
+/* A fresh start for each poison, away from the last one's lines. */
+static enum gb_status ck_latency_poison(struct gb_point *p, void *ctx)
+{
+    (void)ctx;
+    struct ck_state *s = p->state;
+    enum gb_status st = GB_OK;
+    s->addrs++;
+    unsigned start = (unsigned)((s->addrs * 0x9E3779B1ull + s->seed) % s->n_chunks) * CK_LAT_LINE_WORDS;
+    s->prm_h[0] = start;
+    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->out, &start, sizeof start));
+out:
+    return st;
+}
+
+static enum gb_status ck_latency_launch(struct gb_point *p, void *ctx)
+{
+    (void)ctx;
+    struct ck_state *s = p->state;
+    void *args[] = {&s->buf, &s->iters, &s->out};
+    return gb_gpu_launch(p->gpu, s->f, 1, 1, 1, 1, 1, 1, 0, args);
+}
+
+/* The chain stopped where whole launches of `steps` loads from the
+ * poison's start lead (the host walks the same cycle). */
+static enum gb_status ck_latency_verify(struct gb_point *p, void *ctx)
+{
+    (void)ctx;
+    struct ck_state *s = p->state;
+    enum gb_status st = GB_OK;
+    unsigned got = 0, at = s->prm_h[0] / CK_LAT_LINE_WORDS;
+    GB_CU_CHECK(st, gb_cu->cuMemcpyDtoH(&got, s->out, sizeof got));
+    for (int l = 0; l < CK_LAT_LAUNCHES; l++) {
+        for (int k = 0; k < s->iters; k++)
+            at = s->words[at];
+        if (got == at * CK_LAT_LINE_WORDS)
+            return gb_point_metric(p, "chain_lines", s->n_chunks);
+    }
+    st = gb_error_set(GB_ERR_VERIFY, "the chain stopped at word %u, which %d launches of %d loads from "
+                      "word %u do not reach", got, CK_LAT_LAUNCHES, s->iters, s->prm_h[0]);
+out:
+    return st;
+}
+
 /* ---- launch ---- */
 
 static const struct gb_axis_def ck_axes_launch[] = {
@@ -812,6 +931,9 @@ static const struct gb_bench ck_benches[] = {
            ck_atom_verify),
     CK_ROW("atomic_shared", "shared-memory atomicAdd at one or distinct addresses (flops = atomic operations)",
            ck_atom_opts, ck_axes_atom_shared, ck_atom_shared_setup, ck_poison_out, ck_atom_launch, ck_atom_verify),
+    CK_ROW("latency", "one thread's chain of dependent loads past L1 (ld.global.cg) through L2 or DRAM: "
+           "ns per load = 1 / GFLOP/s (flops = loads)", NULL, ck_axes_latency, ck_latency_setup,
+           ck_latency_poison, ck_latency_launch, ck_latency_verify),
     CK_ROW("launch", "a launch of 1 to 1M blocks that each store one word: the fixed cost of a launch", NULL,
            ck_axes_launch, ck_launch_setup, ck_poison_out, ck_launch_launch, ck_launch_verify),
 };

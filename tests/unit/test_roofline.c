@@ -152,6 +152,10 @@ static void test_fixture_roofs(void **state)
     assert_int_equal(c.points[GB_ROOF_SMEM], 2);
     assert_true(fabs(c.launch_a_ns - 2000) < 1e-6);
     assert_true(fabs(c.launch_b_blocks_per_ns - 2) < 1e-9);
+    assert_true(fabs(c.value[GB_ROOF_LAT_L2] - 200) < 1e-9);       /* ns per load: 1 / GFLOP/s */
+    assert_true(fabs(c.value[GB_ROOF_LAT_DRAM] - 500) < 1e-9);
+    assert_true(gb_roof_is_time(GB_ROOF_LAT_DRAM) && gb_roof_is_time(GB_ROOF_LAUNCH));
+    assert_false(gb_roof_is_time(GB_ROOF_L2));
     gb_run_free(run);
 }
 

@@ -43,7 +43,16 @@ static const struct gb_roof_info gb_roofs[GB_N_ROOFS] = {
                                       "Gatomic/s", GB_ROOF_OTHER, "ceilings/atomic_shared addrs=distinct"},
     [GB_ROOF_LAUNCH] = {"launch", "fixed cost of a launch (fit t = a + V/b)", "ns", GB_ROOF_OTHER,
                         "ceilings/launch"},
+    [GB_ROOF_LAT_L2] = {"lat_l2", "latency of a dependent load that hits L2 (one thread's chain)", "ns",
+                        GB_ROOF_OTHER, "ceilings/latency level=l2"},
+    [GB_ROOF_LAT_DRAM] = {"lat_dram", "latency of a dependent load that goes to DRAM (one thread's chain)", "ns",
+                          GB_ROOF_OTHER, "ceilings/latency level=dram"},
 };
+
+int gb_roof_is_time(int roof)
+{
+    return roof >= 0 && roof < GB_N_ROOFS && strcmp(gb_roofs[roof].unit, "ns") == 0;
+}
 
 const struct gb_roof_info *gb_roof_info(int roof)
 {
@@ -188,6 +197,8 @@ static int gb_roof_of_ceilings(const struct gb_record *r)
         return gb_axis_is(r, "addrs", "one") ? GB_ROOF_ATOM_SHARED_ONE : GB_ROOF_ATOM_SHARED_DISTINCT;
     if (strcmp(b, "launch") == 0)
         return GB_ROOF_LAUNCH;
+    if (strcmp(b, "latency") == 0)
+        return gb_axis_is(r, "level", "dram") ? GB_ROOF_LAT_DRAM : GB_ROOF_LAT_L2;
     return -1;
 }
 
@@ -211,6 +222,8 @@ double gb_roof_record_rate(const struct gb_record *r, const struct gb_device_inf
         return NAN;
     if (roof == GB_ROOF_LAUNCH)
         return r->time_ns.median > 0 ? r->time_ns.median : NAN;
+    if (roof == GB_ROOF_LAT_L2 || roof == GB_ROOF_LAT_DRAM)  /* flops: the chain's loads */
+        return r->gflops > 0 ? 1.0 / r->gflops : NAN;
     if (strcmp(r->suite, "throughput") == 0) {
         /* Rates per clock per SM from the SMs' own cycle counters. */
         double mhz = gb_record_metric(r, "sm_mhz", NAN);
@@ -295,7 +308,7 @@ enum gb_status gb_ceilings_from_run(const struct gb_run *run, struct gb_ceilings
         double v = roof >= 0 ? gb_roof_record_rate(r, &c->device) : NAN;
         if (!isfinite(v))
             continue;
-        int better = roof == GB_ROOF_LAUNCH ? !(v >= c->measured_value[roof]) : !(v <= c->measured_value[roof]);
+        int better = gb_roof_is_time(roof) ? !(v >= c->measured_value[roof]) : !(v <= c->measured_value[roof]);
         c->points[roof]++;
         any = 1;
         if (better) {
