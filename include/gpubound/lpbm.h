@@ -179,8 +179,6 @@ struct gb_lpbm_point {
      * blocks / launch_b. NaN or 0: no roof, the term is 0. */
     double roof_dram, roof_l2, roof_shared, roof_inst, roof_atom, launch_a_ns, launch_b;
     double roof_fp64, roof_mufu;   /* warp instructions per ns on the FP64 and XU pipes */
-    double lat_l2, lat_dram;       /* a dependent load's round trip, ns, hitting L2 and going to
-                                    * DRAM (the ceilings' latency chains); NaN: not measured */
     /* Filled by gb_lpbm_predictors. */
     double wf_ndr, wf_max, cl;
     double waves, fill;        /* ceil(B / S) and B / (S * waves), S blocks resident at once */
@@ -193,12 +191,6 @@ struct gb_lpbm_point {
  * gb_ceilings, roofline.h: measured or the guide's). */
 struct gb_ceilings;
 GB_API void gb_lpbm_roofs_set(struct gb_lpbm_point *p, const struct gb_ceilings *c);
-
-/* The time the point's round trips take at the measured latencies, one
- * after another: LAT's round trips at lat_l2 and DLAT's misses at what a
- * miss adds (lat_dram - lat_l2); 0 without both latencies. Predictors
- * filled. */
-GB_API double gb_lpbm_latency_work(const struct gb_lpbm_point *p);
 
 /* The unit of the count a resources-form roof term stands for when the
  * point has no roof for it ("byte", "atomic", ...: its coefficient is then
@@ -221,9 +213,6 @@ struct gb_lpbm_fit {
                                         * (gb_lpbm_roof_terms): its coefficient is 1 and a
                                         * point with such work takes at least that work at
                                         * the measured roof (a floor under the fitted time) */
-    double lat_floor;                  /* the latency floor's share s (0: none): a point takes
-                                        * at least s (LAT x lat_l2 + DLAT x (lat_dram - lat_l2)),
-                                        * s = min(1, the fitted points' least time over that) */
     double floor[GB_LPBM_TERMS];       /* a roof term's floor: no fitted point ran it faster
                                         * than floor[j] x its roof time (at most 1, the roof;
                                         * 0: none), so a point takes at least floor[j] x_j */

@@ -95,7 +95,7 @@ GB_API int gb_roof_of_record(const struct gb_record *r);
 
 /* The rate record `r` reached, in its roof's unit (GB/s, GFLOP/s, Gop/s,
  * Gatomic/s; for GB_ROOF_LAUNCH the median time in ns, for the latencies
- * ns per load); NAN when it has
+ * the median time over the record's metric `loads`, ns per load); NAN when it has
  * none. `d` gives the SM count and clock for rates recorded per SM and
  * clock (suite throughput). */
 GB_API double gb_roof_record_rate(const struct gb_record *r, const struct gb_device_info *d);

@@ -407,11 +407,6 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
                m->fit.overlap,
                bd_any_bare(m) ? "; a term with no roof (the unit column says 'no roof': give "
                "--ceilings RUN, a ceilings run of this GPU) is ns per unit of its count" : "");
-    if (m->fit.lat_floor > 0 && m->fit.n)
-        printf("latency floor: a configuration takes at least %.3g x its load round trips at the measured "
-               "latencies one after another (%.4g ns through L2, %.4g ns to DRAM; the factor is 1, or less "
-               "where a fitted configuration's loads overlapped and it took less)\n", m->fit.lat_floor,
-               m->pts[0].lat_l2, m->pts[0].lat_dram);
     printf("coefficients with 95%% residual-bootstrap intervals (%d replicates):\n", m->fit.boot);
     if ((st = bd_coef_table(m)) != GB_OK)
         return st;

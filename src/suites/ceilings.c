@@ -743,6 +743,7 @@ out:
 
 #define CK_LAT_LINE_WORDS 32      /* a 128-byte line */
 #define CK_LAT_LAUNCHES 64        /* launches after a poison that verify follows */
+#define CK_LAT_LOADS 2000         /* dependent loads per launch (a fifth under --quick) */
 
 static const struct gb_axis_def ck_axes_latency[] = {
     {"level", GB_AXIS_STR, "l2,dram", NULL, 0, 0, "l2,dram",
@@ -801,15 +802,16 @@ static enum gb_status ck_latency_setup(struct gb_point *p, void *ctx)
     if (s->n_chunks < 1024)
         return gb_error_set(GB_ERR_UNSUPPORTED, "the L2 (%lld bytes) is too small for a chain",
                             (long long)p->gpu->info.l2_bytes);
-    /* Steps for about a millisecond at a generous latency (300 ns, 800 ns). */
-    s->iters = (int)((p->quick ? 2e5 : 1e6) / (dram ? 800.0 : 300.0));
+    /* The same loads at both levels, so that their times compare: about
+     * half a millisecond to a millisecond. */
+    s->iters = p->quick ? CK_LAT_LOADS / 5 : CK_LAT_LOADS;
     s->out_words = 1;
     if ((st = gb_gpu_alloc(p->gpu, (size_t)s->n_chunks * CK_LAT_LINE_WORDS * 4, &s->buf)) != GB_OK ||
         (st = gb_gpu_alloc(p->gpu, 4, &s->out)) != GB_OK ||
         (st = ck_latency_chain(s, s->n_chunks)) != GB_OK)
         return st;
-    p->bytes = 4.0 * s->iters;
-    p->flops = s->iters;  /* "flops": the dependent loads, so that ns per load is 1 / GFLOP/s */
+    if ((st = gb_point_metric(p, "loads", s->iters)) != GB_OK)  /* ns per load: the time over it */
+        return st;
     return gb_gpu_sync(p->gpu);
 }
 
@@ -931,8 +933,8 @@ static const struct gb_bench ck_benches[] = {
            ck_atom_verify),
     CK_ROW("atomic_shared", "shared-memory atomicAdd at one or distinct addresses (flops = atomic operations)",
            ck_atom_opts, ck_axes_atom_shared, ck_atom_shared_setup, ck_poison_out, ck_atom_launch, ck_atom_verify),
-    CK_ROW("latency", "one thread's chain of dependent loads past L1 (ld.global.cg) through L2 or DRAM: "
-           "ns per load = 1 / GFLOP/s (flops = loads)", NULL, ck_axes_latency, ck_latency_setup,
+    CK_ROW("latency", "one thread's chain of 2000 dependent loads past L1 (ld.global.cg) through L2 or DRAM: "
+           "ns per load = the time over the metric loads", NULL, ck_axes_latency, ck_latency_setup,
            ck_latency_poison, ck_latency_launch, ck_latency_verify),
     CK_ROW("launch", "a launch of 1 to 1M blocks that each store one word: the fixed cost of a launch", NULL,
            ck_axes_launch, ck_launch_setup, ck_poison_out, ck_launch_launch, ck_launch_verify),

@@ -1061,47 +1061,6 @@ static void test_resources_data_floor(void **state)
     near(gb_lpbm_predict(&g, &big, NULL), f.floor[GB_LPBM_L2] * big.x[GB_LPBM_L2], 1e-12);
 }
 
-/* With the ceilings' latencies, a point takes at least its round trips at
- * them (LAT at the L2's, DLAT's misses at what a miss adds), scaled down
- * to the least any fitted point took: fitted where every load hits L2
- * (DLAT 0, its coefficient unplaced), a point whose loads all miss is
- * predicted at the DRAM latency per round trip, not the L2's. */
-static void test_resources_latency_floor(void **state)
-{
-    (void)state;
-    const double c[GB_LPBM_TERMS] = {[GB_LPBM_L2] = 1.1, [GB_LPBM_INST] = 1.2, [GB_LPBM_LAT] = 250,
-                                     [GB_LPBM_LAUNCH] = 1};
-    struct gb_fit_case cases[24];
-    struct gb_lpbm_point pts[24], miss;
-    struct gb_lpbm_fit f;
-    memcpy(cases, fit_cases, sizeof cases);
-    for (int i = 0; i < 24; i++)
-        cases[i].dram = 0;          /* every load hits L2 */
-    fit_points_of(cases, pts, c, 6, 0);
-    for (int i = 0; i < 24; i++) {
-        pts[i].lat_l2 = 200;
-        pts[i].lat_dram = 500;
-        assert_true(pts[i].x[GB_LPBM_DLAT] == 0);
-    }
-    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
-    assert_true(f.lat_floor > 0 && f.lat_floor <= 1);
-    for (int i = 0; i < 24; i++)   /* no fitted point under it */
-        assert_true(f.lat_floor * gb_lpbm_latency_work(&pts[i]) <= pts[i].time_ns * (1 + 1e-12));
-    /* the first point with every round trip a miss: 300 ns more each */
-    miss = pts[0];
-    miss.x[GB_LPBM_DLAT] = miss.x[GB_LPBM_LAT];
-    near(gb_lpbm_latency_work(&miss), 500 * miss.x[GB_LPBM_LAT], 1e-12);
-    double t = gb_lpbm_predict(&f, &miss, NULL);
-    assert_true(t >= f.lat_floor * 500 * miss.x[GB_LPBM_LAT] * (1 - 1e-12));
-    /* without the latencies there is no such floor */
-    for (int i = 0; i < 24; i++)
-        pts[i].lat_l2 = pts[i].lat_dram = NAN;
-    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 0, 7, &f), GB_OK);
-    assert_true(f.lat_floor == 0);
-    miss.lat_l2 = miss.lat_dram = NAN;
-    assert_true(gb_lpbm_latency_work(&miss) == 0);
-}
-
 /* Scattered accesses: cases whose warps touch 32 sectors per load (one
  * per thread) beside coalesced ones, timed with a planted time per sector
  * a warp touches, give it back with the other coefficients. */
@@ -1248,7 +1207,6 @@ int main(void)
         cmocka_unit_test(test_resources_dram_latency_bounded),
         cmocka_unit_test(test_resources_unsupported_roof_floor),
         cmocka_unit_test(test_resources_data_floor),
-        cmocka_unit_test(test_resources_latency_floor),
         cmocka_unit_test(test_resources_implausible_roof),
         cmocka_unit_test(test_resources_sector_latency_recovers),
         cmocka_unit_test(test_term_table),

@@ -110,7 +110,6 @@ double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *
             sp += wt[j];
         all += wt[j];
     }
-    floor = fmax(floor, f->lat_floor * gb_lpbm_latency_work(p));
     double fitted = q > 1 ? pow(sp, 1 / q) : sp, total = fmax(fitted, floor);
     for (int j = 0; j < GB_LPBM_TERMS && terms; j++)
         terms[j] = floor > fitted ? (all > 0 ? total * wt[j] / all : 0)
@@ -138,23 +137,6 @@ static void roof_floors(const struct gb_lpbm_point *pts, size_t n, unsigned roof
                 f = fmin(f, pts[i].time_ns / pts[i].x[j]);
         floor[j] = f;
     }
-}
-
-/* The latency floor's share: 1 (the round trips at the measured
- * latencies, one after another) or less where a fitted point took less
- * (its loads overlapped): s = min(1, min_i t_i / w_i), w the latency work
- * (gb_lpbm_latency_work). 0 without the latencies. */
-static double latency_floor(const struct gb_lpbm_point *pts, size_t n)
-{
-    double s = 1;
-    for (size_t i = 0; i < n; i++) {
-        double w = gb_lpbm_latency_work(&pts[i]);
-        if (!(pts[i].lat_l2 > 0) || !(pts[i].lat_dram > 0))
-            return 0;
-        if (w > 0)
-            s = fmin(s, pts[i].time_ns / w);
-    }
-    return n ? s : 0;
 }
 
 /* The roof terms (mask `roof`) without support in the design (scale 0). */
@@ -409,7 +391,6 @@ static enum gb_status fit_at(const struct gb_lpbm_point *pts, size_t n, const do
     out->overlap = p;
     out->at_roof = unsupported(scale, roof);
     roof_floors(pts, n, roof, out->floor);
-    out->lat_floor = pts[0].form == GB_LPBM_RESOURCES ? latency_floor(pts, n) : 0;
     *sse = 0;
     for (size_t i = 0; i < n && st == GB_OK; i++) {
         fitted[i] = gb_lpbm_predict(out, &pts[i], NULL);
@@ -763,7 +744,6 @@ static enum gb_status boot_predictions(const struct gb_lpbm_point *pts, size_t n
             ys[i] = fitted[i] + e[next_rand(&rs) % n] / sqrt(w[i]);
         r.overlap = p;
         memcpy(r.floor, f.floor, sizeof r.floor);
-        r.lat_floor = f.lat_floor;
         if ((st = solve_replicate(a, scale, aw, sw, n, ys, w, p, roof, r.coef)) != GB_OK)
             break;
         r.at_roof = unsupported(sw, roof);

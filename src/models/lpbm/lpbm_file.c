@@ -93,8 +93,6 @@ static json_t *roofs_json(const struct gb_lpbm_point *p)
     json_object_set_new(r, "shared_wavefronts_per_ns", num(p->roof_shared));
     json_object_set_new(r, "warp_instructions_per_ns", num(p->roof_inst));
     json_object_set_new(r, "atomics_per_ns", num(p->roof_atom));
-    json_object_set_new(r, "latency_l2_ns", num(p->lat_l2));
-    json_object_set_new(r, "latency_dram_ns", num(p->lat_dram));
     json_object_set_new(r, "launch_a_ns", num(p->launch_a_ns));
     json_object_set_new(r, "launch_blocks_per_ns", num(p->launch_b));
     return r;
@@ -132,8 +130,6 @@ static json_t *bench_json(const struct gb_lpbm_bench_model *m)
         json_object_set_new(o, "roofs", roofs_json(&m->pts[0]));
     if (m->form == GB_LPBM_RESOURCES && m->fit.n)
         json_object_set_new(o, "overlap_p", num(m->fit.overlap));
-    if (m->fit.lat_floor > 0)
-        json_object_set_new(o, "latency_floor", num(m->fit.lat_floor));
     json_object_set_new(o, "n_points", json_integer((json_int_t)m->fit.n));
     json_object_set_new(o, "bootstrap", json_integer(m->fit.boot));
     json_object_set_new(o, "coefficients", coef);

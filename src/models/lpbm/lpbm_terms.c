@@ -139,21 +139,11 @@ void gb_lpbm_roofs_set(struct gb_lpbm_point *p, const struct gb_ceilings *c)
     p->roof_mufu = per_ns(c, GB_ROOF_MUFU, 32);       /* 32 lanes, one op each */
     p->launch_a_ns = c->launch_a_ns;
     p->launch_b = c->launch_b_blocks_per_ns;
-    p->lat_l2 = per_ns(c, GB_ROOF_LAT_L2, 1);        /* ns, as measured */
-    p->lat_dram = per_ns(c, GB_ROOF_LAT_DRAM, 1);
 }
-
 
 static int has_rate(double rate)
 {
     return isfinite(rate) && rate > 0;
-}
-
-double gb_lpbm_latency_work(const struct gb_lpbm_point *p)
-{
-    if (!has_rate(p->lat_l2) || !has_rate(p->lat_dram) || p->lat_dram < p->lat_l2)
-        return 0;
-    return p->x[GB_LPBM_LAT] * p->lat_l2 + p->x[GB_LPBM_DLAT] * (p->lat_dram - p->lat_l2);
 }
 
 /* The roof a resources-form roof term's count goes over (per ns) and that

@@ -222,8 +222,10 @@ double gb_roof_record_rate(const struct gb_record *r, const struct gb_device_inf
         return NAN;
     if (roof == GB_ROOF_LAUNCH)
         return r->time_ns.median > 0 ? r->time_ns.median : NAN;
-    if (roof == GB_ROOF_LAT_L2 || roof == GB_ROOF_LAT_DRAM)  /* flops: the chain's loads */
-        return r->gflops > 0 ? 1.0 / r->gflops : NAN;
+    if (roof == GB_ROOF_LAT_L2 || roof == GB_ROOF_LAT_DRAM) {  /* the time over the chain's loads */
+        double loads = gb_record_metric(r, "loads", NAN);
+        return loads > 0 && r->time_ns.median > 0 ? r->time_ns.median / loads : NAN;
+    }
     if (strcmp(r->suite, "throughput") == 0) {
         /* Rates per clock per SM from the SMs' own cycle counters. */
         double mhz = gb_record_metric(r, "sm_mhz", NAN);

@@ -38,8 +38,8 @@ def records():
         record("ceilings", "mma", {"type": "bf16"}, ms, 0, 8.0e11),
         record("ceilings", "atomic_global", {"addrs": "one"}, ms, 0, 2.0e6),
         record("ceilings", "atomic_global", {"addrs": "distinct"}, ms, 0, 4.0e8),
-        record("ceilings", "latency", {"level": "l2"}, ms, 2.0e4, 5.0e3),      # 200 ns a load
-        record("ceilings", "latency", {"level": "dram"}, ms, 8.0e3, 2.0e3),    # 500 ns a load
+        record("ceilings", "latency", {"level": "l2"}, 4.0e5, 0, 0, {"loads": 2000.0}),   # 200 ns a load
+        record("ceilings", "latency", {"level": "dram"}, 1.0e6, 0, 0, {"loads": 2000.0}), # 500 ns a load
         record("ceilings", "launch", {"blocks": "1"}, 2000.5, 4.0),
         record("ceilings", "launch", {"blocks": "1024"}, 2512.0, 4096.0),
         record("ceilings", "launch", {"blocks": "65536"}, 34768.0, 262144.0),
