@@ -164,8 +164,9 @@ struct gb_lpbm_point {
     /* Counters form: totals per launch (NaN when not measured). */
     double c_inst, c_global_sectors, c_shared_wavefronts;
     /* Resources form: totals per launch (NaN when not measured): DRAM
-     * sectors read and written, L2 sectors, global load warp-instructions. */
-    double c_dram_sectors, c_l2_sectors, c_global_ld_inst;
+     * sectors read and written, L2 sectors, global load warp-instructions;
+     * the L2 sectors of stores (NaN when not recorded). */
+    double c_dram_sectors, c_l2_sectors, c_global_ld_inst, c_l2_write_sectors;
     /* Resources form: warp instructions per pipe (NaN when not recorded). */
     double c_pipe[GB_LPBM_PIPES];
     /* Resources form: global atomic and reduction warp instructions, shared
@@ -178,6 +179,7 @@ struct gb_lpbm_point {
      * atomics (the one-address roof); the launch line t = launch_a_ns +
      * blocks / launch_b. NaN or 0: no roof, the term is 0. */
     double roof_dram, roof_l2, roof_shared, roof_inst, roof_atom, launch_a_ns, launch_b;
+    double roof_l2_write;      /* bytes per ns of stores into the L2 (NaN: none) */
     double roof_fp64, roof_mufu;   /* warp instructions per ns on the FP64 and XU pipes */
     /* Filled by gb_lpbm_predictors. */
     double wf_ndr, wf_max, cl;

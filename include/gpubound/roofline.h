@@ -31,6 +31,7 @@
 enum gb_roof {
     GB_ROOF_DRAM = 0,            /* memory levels, GB/s */
     GB_ROOF_L2,
+    GB_ROOF_L2_WRITE,            /* stores into a working set in the L2 */
     GB_ROOF_SMEM,                /* L1 / shared memory */
     GB_ROOF_FP32,                /* pipes, GFLOP/s (an FMA is 2) */
     GB_ROOF_FP64,

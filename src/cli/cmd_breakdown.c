@@ -402,8 +402,9 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
                "is a time at the machine's roof (a coefficient of 1: the roof reached; 2: half of "
                "it); LAT's coefficient is ns per load round trip, DLAT's the ns a miss in L2 adds to "
                "one, SLAT's per sector a warp touches, ILAT's per dependent instruction, SYNC's per "
-               "barrier stage; a roof term's floor is the fastest any fitted configuration ran it "
-               "(x its time at the roof, at most 1): no prediction puts that term's work under it%s\n",
+               "barrier stage; the floor of a roof term (and of the launch line) is the fastest any fitted "
+               "configuration ran it (x its time at the roof, at most 1): no prediction puts that "
+               "term's work under it%s\n",
                m->fit.overlap,
                bd_any_bare(m) ? "; a term with no roof (the unit column says 'no roof': give "
                "--ceilings RUN, a ceilings run of this GPU) is ns per unit of its count" : "");

@@ -239,7 +239,7 @@ static enum gb_status ck_l2_write_setup(struct gb_point *p, void *ctx)
 {
     (void)ctx;
     enum gb_status st;
-    if ((st = ck_begin(p, "ck_l2_write", GB_ROOF_L2, CK_BLOCK)) != GB_OK)
+    if ((st = ck_begin(p, "ck_l2_write", GB_ROOF_L2_WRITE, CK_BLOCK)) != GB_OK)
         return st;
     struct ck_state *s = p->state;
     double ws = (double)p->gpu->info.l2_bytes * (double)gb_point_int(p, "share") / 100.0;

@@ -773,6 +773,15 @@ static void test_resources_predictors(void **state)
     near(p.x[GB_LPBM_DLAT], p.x[GB_LPBM_LAT] / 3, 1e-12);
     near(p.x[GB_LPBM_SLAT], 3e6 / (264 * 8.0) * 1, 1e-12);   /* the case's 3e6 global sectors */
     near(p.x[GB_LPBM_LAUNCH], 2000 + 264 / 100.0, 1e-12);   /* the launch line itself */
+    /* with the stores' L2 sectors and a store roof, the other sectors go over
+     * the L2 roof and the stores' over theirs */
+    p.c_l2_write_sectors = 1e6;
+    p.roof_l2_write = 3000;
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    near(p.x[GB_LPBM_L2], 64e6 / 9000 + 32e6 / 3000, 1e-12);
+    p.c_l2_write_sectors = NAN;                   /* not recorded: every sector over the L2 roof */
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    near(p.x[GB_LPBM_L2], 96e6 / 9000, 1e-12);
     /* 2.5 waves: the last wave half full */
     resources_point(&p, 256, 2640, 1e6, 3e6, 1e5, 1e6, 2e4);
     assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
@@ -1049,7 +1058,8 @@ static void test_resources_data_floor(void **state)
     near(f.floor[GB_LPBM_L2], fmin(1, lowest), 1e-12);
     assert_true(f.floor[GB_LPBM_L2] > 0 && f.floor[GB_LPBM_L2] <= 1);
     assert_true(f.floor[GB_LPBM_DRAM] > 0 && f.floor[GB_LPBM_DRAM] <= 1);
-    assert_true(f.floor[GB_LPBM_LAT] == 0 && f.floor[GB_LPBM_LAUNCH] == 0);  /* no roof */
+    assert_true(f.floor[GB_LPBM_LAT] == 0 && f.floor[GB_LPBM_DLAT] == 0);  /* no roof */
+    assert_true(f.floor[GB_LPBM_LAUNCH] > 0 && f.floor[GB_LPBM_LAUNCH] <= 1);  /* the launch line */
     /* a point moving 100 times the first case's L2 bytes, little else */
     big = pts[0];
     for (int j = 0; j < GB_LPBM_TERMS; j++)

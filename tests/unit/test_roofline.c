@@ -144,7 +144,8 @@ static void test_fixture_roofs(void **state)
     assert_int_equal(gb_ceilings_from_run(run, &c), GB_OK);
     assert_true(c.measured);
     assert_true(fabs(c.value[GB_ROOF_DRAM] - 3000) < 1e-9);
-    assert_true(fabs(c.value[GB_ROOF_L2] - 9000) < 1e-9);           /* the larger of read and write */
+    assert_true(fabs(c.value[GB_ROOF_L2] - 9000) < 1e-9);           /* the reads' */
+    assert_true(fabs(c.value[GB_ROOF_L2_WRITE] - 8000) < 1e-9);     /* the stores' */
     assert_true(fabs(c.value[GB_ROOF_SMEM] - 20000) < 1e-9);
     assert_true(fabs(c.value[GB_ROOF_FP32] - 65340) < 1e-6);        /* 2 x 125 x 132 x 1980 MHz */
     assert_false(c.is_guide[GB_ROOF_FP32]);

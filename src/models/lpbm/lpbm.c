@@ -120,16 +120,17 @@ double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *
 
 /* ---- the fit ---- */
 
-/* Each roof term's floor: the fastest any fitted point ran it, as a
- * multiple of its time at the roof, or the roof itself when none ran it
- * faster (floor[j] = min(1, min_i t_i / x_ij)). No fitted point is
- * predicted under a floor that it set, so the fit keeps its points; a
- * point with more of that work than the fitted ones is held to it. Terms
- * without a roof (a bare count) have none. */
+/* Each roof term's floor, and the launch line's: the fastest any fitted
+ * point ran it, as a multiple of its time at the roof (or on the line),
+ * or the roof itself when none ran it faster (floor[j] = min(1, min_i
+ * t_i / x_ij)). No fitted point is predicted under a floor that it set,
+ * so the fit keeps its points; a point with more of that work than the
+ * fitted ones is held to it. Terms without a roof (a bare count, the
+ * latencies) have none. */
 static void roof_floors(const struct gb_lpbm_point *pts, size_t n, unsigned roof, double floor[GB_LPBM_TERMS])
 {
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
-        double f = (roof >> j & 1) ? 1 : 0;
+        double f = (roof >> j & 1) || (roof && j == GB_LPBM_LAUNCH) ? 1 : 0;
         for (size_t i = 0; i < n && f > 0; i++)
             if (gb_lpbm_term_bare_unit(&pts[i], (enum gb_lpbm_term)j))
                 f = 0;

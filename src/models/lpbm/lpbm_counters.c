@@ -19,6 +19,7 @@
 #define GB_LPBM_M_DRAM_RD "dram__sectors_read.sum"
 #define GB_LPBM_M_DRAM_WR "dram__sectors_write.sum"
 #define GB_LPBM_M_L2 "lts__t_sectors.sum"
+#define GB_LPBM_M_L2_WR "lts__t_sectors_op_write.sum"
 #define GB_LPBM_M_GLD_INST "smsp__inst_executed_op_global_ld.sum"
 #define GB_LPBM_M_PIPE "smsp__inst_executed_pipe_"
 
@@ -35,6 +36,7 @@ int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, si
     p->c_shared_wavefronts = sh;
     p->c_dram_sectors = fn(ctx, r, index, GB_LPBM_M_DRAM_RD) + fn(ctx, r, index, GB_LPBM_M_DRAM_WR);
     p->c_l2_sectors = fn(ctx, r, index, GB_LPBM_M_L2);
+    p->c_l2_write_sectors = fn(ctx, r, index, GB_LPBM_M_L2_WR);
     p->c_global_ld_inst = fn(ctx, r, index, GB_LPBM_M_GLD_INST);
     /* Either may be absent: the H100 and H200 profile the reductions' count
      * but refuse smsp__inst_executed_op_global_atom.sum (docs/counters.md). */

@@ -90,6 +90,7 @@ static json_t *roofs_json(const struct gb_lpbm_point *p)
     json_t *r = json_object();
     json_object_set_new(r, "dram_bytes_per_ns", num(p->roof_dram));
     json_object_set_new(r, "l2_bytes_per_ns", num(p->roof_l2));
+    json_object_set_new(r, "l2_write_bytes_per_ns", num(p->roof_l2_write));
     json_object_set_new(r, "shared_wavefronts_per_ns", num(p->roof_shared));
     json_object_set_new(r, "warp_instructions_per_ns", num(p->roof_inst));
     json_object_set_new(r, "atomics_per_ns", num(p->roof_atom));
@@ -114,7 +115,7 @@ static json_t *bench_json(const struct gb_lpbm_bench_model *m)
             json_object_set_new(c, "left_out", json_string("implausible"));
         if (m->fit.at_roof >> j & 1)
             json_object_set_new(c, "floor_at_roof", json_true());
-        else if (m->fit.floor[j] > 0)
+        else if (m->fit.floor[j] > 0 && m->fit.present[j])
             json_object_set_new(c, "floor", num(m->fit.floor[j]));
         json_array_append_new(coef, c);
     }

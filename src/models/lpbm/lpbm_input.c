@@ -291,13 +291,14 @@ static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run 
         return st;
     point_counts(in, spec->dir, e, p, src);
     p->c_inst = p->c_global_sectors = p->c_shared_wavefronts = NAN;
-    p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = NAN;
+    p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = p->c_l2_write_sectors = NAN;
     for (int k = 0; k < GB_LPBM_PIPES; k++)
         p->c_pipe[k] = NAN;
     p->c_global_atom = p->c_shared_atom_wavefronts = NAN;
     p->hot = e->r->cache == GB_CACHE_HOT;
     p->l2_bytes = run->info.has_device ? (double)run->info.device.l2_bytes : 0;
     p->roof_dram = p->roof_l2 = p->roof_shared = p->roof_inst = p->roof_atom = NAN;
+    p->roof_l2_write = NAN;
     p->roof_fp64 = p->roof_mufu = NAN;
     p->launch_a_ns = p->launch_b = NAN;
     if (counters && gb_lpbm_counters_fill(p, e->r, ri, counters, ctx))
@@ -410,7 +411,7 @@ enum gb_status gb_lpbm_point_at(struct gb_lpbm_input *in, const struct gb_lpbm_s
     p->time_ns = p->ci_lo_ns = p->ci_hi_ns = p->active_warps_per_sm = NAN;
     point_counts(in, spec->dir, &e, p, src);
     p->c_inst = p->c_global_sectors = p->c_shared_wavefronts = NAN;
-    p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = NAN;
+    p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = p->c_l2_write_sectors = NAN;
     for (int k = 0; k < GB_LPBM_PIPES; k++)
         p->c_pipe[k] = NAN;
     p->c_global_atom = p->c_shared_atom_wavefronts = NAN;

@@ -212,7 +212,7 @@ static const size_t pa_counts[] = {
     offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_FMA]), offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_ALU]),
     offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_FP64]), offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_XU]),
     offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_LSU]), offsetof(struct gb_lpbm_point, c_global_atom),
-    offsetof(struct gb_lpbm_point, c_shared_atom_wavefronts)};
+    offsetof(struct gb_lpbm_point, c_shared_atom_wavefronts), offsetof(struct gb_lpbm_point, c_l2_write_sectors)};
 #define PA_N_COUNTS (sizeof pa_counts / sizeof pa_counts[0])
 
 static double *count_of(struct gb_lpbm_point *p, size_t c)

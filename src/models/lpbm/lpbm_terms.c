@@ -132,6 +132,7 @@ void gb_lpbm_roofs_set(struct gb_lpbm_point *p, const struct gb_ceilings *c)
 {
     p->roof_dram = per_ns(c, GB_ROOF_DRAM, 1);        /* GB/s = bytes/ns */
     p->roof_l2 = per_ns(c, GB_ROOF_L2, 1);
+    p->roof_l2_write = per_ns(c, GB_ROOF_L2_WRITE, 1);
     p->roof_shared = per_ns(c, GB_ROOF_SMEM, 128);    /* a wavefront moves 128 bytes */
     p->roof_inst = per_ns(c, GB_ROOF_FP32, 64);       /* 32 lanes x 2 flops per FMA */
     p->roof_atom = per_ns(c, GB_ROOF_ATOM_GLOBAL_ONE, 1);
@@ -207,6 +208,17 @@ static double miss_share(const struct gb_lpbm_point *p)
     return p->c_l2_sectors > 0 ? fmin(1, p->c_dram_sectors / p->c_l2_sectors) : 0;
 }
 
+/* The L2's time: its sectors over the L2 roof; with the roof of stores
+ * and the stores' sectors, the loads' (and the rest's) over the L2 roof
+ * and the stores' over theirs, one after the other in the same slices. */
+static double l2_time(const struct gb_lpbm_point *p)
+{
+    double w = p->c_l2_write_sectors;
+    if (!has_rate(p->roof_l2) || !has_rate(p->roof_l2_write) || bad_count(w) || w > p->c_l2_sectors)
+        return at_roof(p, GB_LPBM_L2, 32 * p->c_l2_sectors);
+    return 32 * (p->c_l2_sectors - w) / p->roof_l2 + 32 * w / p->roof_l2_write;
+}
+
 enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
 {
     if (bad_count(p->c_inst) || bad_count(p->c_shared_wavefronts) || bad_count(p->c_dram_sectors) ||
@@ -223,7 +235,7 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
     double dram_bytes = 32 * p->c_dram_sectors;
     int in_l2 = gb_hot_in_l2(dram_bytes, p->hot, p->l2_bytes);
     p->x[GB_LPBM_DRAM] = in_l2 ? 0 : at_roof(p, GB_LPBM_DRAM, dram_bytes);
-    p->x[GB_LPBM_L2] = at_roof(p, GB_LPBM_L2, 32 * p->c_l2_sectors);
+    p->x[GB_LPBM_L2] = l2_time(p);
     double shared = p->c_shared_wavefronts +
                     (bad_count(p->c_shared_atom_wavefronts) ? 0 : p->c_shared_atom_wavefronts);
     p->x[GB_LPBM_SHM] = at_roof(p, GB_LPBM_SHM, shared / p->fill_sm);

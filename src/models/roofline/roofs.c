@@ -14,7 +14,9 @@ static const struct gb_roof_info gb_roofs[GB_N_ROOFS] = {
     [GB_ROOF_DRAM] = {"dram", "device memory (DRAM/HBM) bandwidth", "GB/s", GB_ROOF_MEMORY,
                       "bandwidth/read,bandwidth/write,bandwidth/copy,bandwidth/dtod"},
     [GB_ROOF_L2] = {"l2", "L2 bandwidth, working set in the L2", "GB/s", GB_ROOF_MEMORY,
-                    "ceilings/l2_read,ceilings/l2_write"},
+                    "ceilings/l2_read"},
+    [GB_ROOF_L2_WRITE] = {"l2_write", "L2 bandwidth of stores, working set in the L2", "GB/s",
+                          GB_ROOF_MEMORY, "ceilings/l2_write"},
     [GB_ROOF_SMEM] = {"smem", "L1 / shared-memory bandwidth, conflict-free", "GB/s", GB_ROOF_MEMORY,
                       "ceilings/smem,throughput/smem ways=1"},
     [GB_ROOF_FP32] = {"fp32", "FP32 FMA", "GFLOP/s", GB_ROOF_COMPUTE, "throughput/arith op=ffma,mode=tput"},
@@ -138,7 +140,8 @@ double gb_roof_guide(int r, const struct gb_device_info *d, const char **source)
     if (r == GB_ROOF_DRAM) {
         src = "theoretical: 2 x memory clock x bus width";
         v = d->mem_peak_gbs;
-    } else if (r >= 0 && r < GB_N_ROOFS && gb_roofs[r].cls != GB_ROOF_OTHER && r != GB_ROOF_L2) {
+    } else if (r >= 0 && r < GB_N_ROOFS && gb_roofs[r].cls != GB_ROOF_OTHER && r != GB_ROOF_L2 &&
+               r != GB_ROOF_L2_WRITE) {
         double per = gb_roof_per_clk_sm(r, 10 * d->cc_major + d->cc_minor, &src);
         /* per clock per SM x SMs x MHz = 1e6 per second; in 1e9 per second: */
         v = per * d->sm_count * d->sm_clock_max_mhz * 1e-3;
@@ -179,8 +182,10 @@ static int gb_roof_of_throughput(const struct gb_record *r)
 static int gb_roof_of_ceilings(const struct gb_record *r)
 {
     const char *b = r->bench;
-    if (strcmp(b, "l2_read") == 0 || strcmp(b, "l2_write") == 0)
+    if (strcmp(b, "l2_read") == 0)
         return GB_ROOF_L2;
+    if (strcmp(b, "l2_write") == 0)
+        return GB_ROOF_L2_WRITE;
     if (strcmp(b, "smem") == 0)
         return GB_ROOF_SMEM;
     if (strcmp(b, "hfma2") == 0)
