@@ -628,9 +628,27 @@ static int is_barrier(const char *name)
            !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or");
 }
 
+/* Whether `t` (spaces and parentheses removed) tests one index of the
+ * thread for 0: `threadIdx.D==0`, `0==threadIdx.D` or `!threadIdx.D`, D
+ * one of x, y, z; the bit of D (1, 2, 4), else 0. */
+static int zero_index_test(const char *t, size_t n)
+{
+    static const char *const form[] = {"threadIdx.%c==0", "0==threadIdx.%c", "!threadIdx.%c"};
+    for (int d = 0; d < 3; d++)
+        for (size_t f = 0; f < sizeof form / sizeof form[0]; f++) {
+            char want[24];
+            int w = snprintf(want, sizeof want, form[f], "xyz"[d]);
+            if ((size_t)w == n && !strncmp(t, want, n))
+                return 1 << d;
+        }
+    return 0;
+}
+
 /* Whether a branch condition selects one thread of the block: thread 0 of
  * a one-dimensional block (`threadIdx.x == 0`, `0 == threadIdx.x`,
- * `!threadIdx.x`), spaces ignored. */
+ * `!threadIdx.x`), or of a two- or three-dimensional one, its indices
+ * tested for 0 together with && (`threadIdx.x == 0 && threadIdx.y == 0`),
+ * spaces and parentheses ignored. */
 static int one_thread_cond(const char *text)
 {
     char t[160];
@@ -639,7 +657,18 @@ static int one_thread_cond(const char *text)
         if (*p != ' ' && *p != '\t' && *p != '(' && *p != ')')
             t[k++] = *p;
     t[k] = '\0';
-    return !strcmp(t, "threadIdx.x==0") || !strcmp(t, "0==threadIdx.x") || !strcmp(t, "!threadIdx.x");
+    int seen = 0;
+    for (const char *p = t;;) {
+        const char *and = strstr(p, "&&");
+        size_t n = and ? (size_t)(and - p) : strlen(p);
+        int d = zero_index_test(p, n);
+        if (!d || (seen & d))
+            return 0;
+        seen |= d;
+        if (!and)
+            return seen & 1;   /* x among them: one thread of a block whose other dimensions are tested */
+        p = and + 2;
+    }
 }
 
 static enum gb_status scan_binop(struct scan *s, CXCursor c)

@@ -76,9 +76,10 @@ static void test_hand_counts(void **state)
         near(t.global_accesses, t_in + t_str + 3 * t_blk + 1 + 1);
         near(t.global_bytes, 4 * t_in + 4 * t_str + (8 + 8 + 4) * t_blk + 4 + 4);
         near(t.barriers, t_dbl);
-        /* the atomic under threadIdx.x == 0 is one per block; the else's is
-         * every other thread's */
-        near(t.atomics_block, 1);
+        /* the atomics under threadIdx.x == 0 and under threadIdx.y == 0 &&
+         * threadIdx.x == 0 are one per block each; the else's is every other
+         * thread's */
+        near(t.atomics_block, 2);
         near(t.atomics_thread, 1);
     }
     gb_analysis_release(&a);

@@ -2,8 +2,8 @@
 // tests/unit/test_analyze_hand.c: loop forms (inclusive bound, a strided
 // step that does not divide the range, a block-strided loop over a range
 // the block does not divide, a count-down, halving and doubling), a global
-// read-modify-write of doubles, a comparison in a branch condition, and a
-// one-thread branch with an else.
+// read-modify-write of doubles, a comparison in a branch condition, a
+// one-thread branch with an else, and a one-thread branch of a 2-D block.
 extern "C" __global__ void hand(double *acc, const float *in, float *out, unsigned *hits, int n)
 {
     float v = 0.0f;
@@ -25,5 +25,7 @@ extern "C" __global__ void hand(double *acc, const float *in, float *out, unsign
         atomicAdd(hits, 1u);
     else
         atomicAdd(hits + 1, 2u);
+    if ((threadIdx.y == 0) && threadIdx.x == 0)            // one thread of a 2-D block
+        atomicAdd(hits + 2, 3u);
     out[0] = v;
 }
