@@ -10,6 +10,7 @@
 #include "gpubound/nnls.h"
 #include "gpubound/numbers.h"
 #include "lpbm_internal.h"
+#include "util/mix.h"
 
 const char *gb_lpbm_term_name(enum gb_lpbm_term t)
 {
@@ -215,15 +216,6 @@ static double quantile(double *v, size_t n, double q)
     return i + 1 < n ? v[i] + (pos - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
 }
 
-/* splitmix64: the same replicates on every machine. */
-static unsigned long long next_rand(unsigned long long *s)
-{
-    unsigned long long z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* A DRAM round trip's extra latency over an L2 hit's more than
  * GB_LPBM_DLAT_MAX L2 round trips (or with no L2 round trip's at all) is
  * not a latency: the DLAT term stands in for another resource's time on the
@@ -308,7 +300,7 @@ static enum gb_status bootstrap(const struct gb_lpbm_point *pts, size_t n, const
     double *e = malloc(n * sizeof *e), *ys = malloc(n * sizeof *ys);
     double *draws = malloc((size_t)boot * GB_LPBM_TERMS * sizeof *draws);
     double *aw = malloc(n * GB_LPBM_TERMS * sizeof *aw), sw[GB_LPBM_TERMS];
-    unsigned long long rs = seed;
+    uint64_t rs = seed;
     if (!e || !ys || !draws || !aw) {
         st = gb_error_set(GB_ERR_NOMEM, "out of memory");
         goto out;
@@ -319,7 +311,7 @@ static enum gb_status bootstrap(const struct gb_lpbm_point *pts, size_t n, const
     for (int b = 0; b < boot && st == GB_OK; b++) {
         double c[GB_LPBM_TERMS];
         for (size_t i = 0; i < n; i++)
-            ys[i] = fitted[i] + e[next_rand(&rs) % n] / sqrt(w[i]);
+            ys[i] = fitted[i] + e[gb_mix64_next(&rs) % n] / sqrt(w[i]);
         if ((st = solve_replicate(a, scale, aw, sw, n, ys, w, f->overlap > 1 ? f->overlap : 1,
                                   gb_lpbm_roof_terms(pts[0].form), c)) == GB_OK)
             for (int j = 0; j < GB_LPBM_TERMS; j++)
@@ -712,7 +704,7 @@ static enum gb_status boot_predictions(const struct gb_lpbm_point *pts, size_t n
 {
     struct gb_lpbm_fit f;
     double scale[GB_LPBM_TERMS], sw[GB_LPBM_TERMS];
-    unsigned long long rs = seed;
+    uint64_t rs = seed;
     enum gb_status st = gb_lpbm_fit(pts, n, weight, 0, 0, &f);
     double *a = malloc(n * GB_LPBM_TERMS * sizeof *a), *w = malloc(n * sizeof *w);
     double *aw = malloc(n * GB_LPBM_TERMS * sizeof *aw), *w_at = malloc((m ? m : 1) * sizeof *w_at);
@@ -742,7 +734,7 @@ static enum gb_status boot_predictions(const struct gb_lpbm_point *pts, size_t n
         struct gb_lpbm_fit r;
         memset(&r, 0, sizeof r);
         for (size_t i = 0; i < n; i++)
-            ys[i] = fitted[i] + e[next_rand(&rs) % n] / sqrt(w[i]);
+            ys[i] = fitted[i] + e[gb_mix64_next(&rs) % n] / sqrt(w[i]);
         r.overlap = p;
         memcpy(r.floor, f.floor, sizeof r.floor);
         if ((st = solve_replicate(a, scale, aw, sw, n, ys, w, p, roof, r.coef)) != GB_OK)
@@ -750,7 +742,7 @@ static enum gb_status boot_predictions(const struct gb_lpbm_point *pts, size_t n
         r.at_roof = unsupported(sw, roof);
         for (size_t k = 0; k < m; k++)
             draws[k * (size_t)boot + (size_t)b] =
-                gb_lpbm_predict(&r, &at[k], NULL) + e[next_rand(&rs) % n] / sqrt(w_at[k]);
+                gb_lpbm_predict(&r, &at[k], NULL) + e[gb_mix64_next(&rs) % n] / sqrt(w_at[k]);
     }
 out:
     free(a);

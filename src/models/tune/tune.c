@@ -8,6 +8,7 @@
 
 #include "gpubound/tune.h"
 #include "tune_internal.h"
+#include "util/mix.h"
 
 /* ---- the space ---- */
 
@@ -260,21 +261,12 @@ void gb_tune_surrogate_say(struct gb_tune *t, const char *used, const char *note
     snprintf(t->sur_note, sizeof t->sur_note, "%s", note ? note : "");
 }
 
-/* splitmix64: a well-mixed 64-bit value of its input. */
-static uint64_t gb_mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 double gb_tune_rand(const struct gb_tune *t, unsigned salt, size_t draw)
 {
-    uint64_t h = gb_mix((uint64_t)t->seed);
-    h = gb_mix(h ^ (uint64_t)t->n_obs);
-    h = gb_mix(h ^ ((uint64_t)salt << 32));
-    h = gb_mix(h ^ (uint64_t)draw);
+    uint64_t h = gb_mix64((uint64_t)t->seed);
+    h = gb_mix64(h ^ (uint64_t)t->n_obs);
+    h = gb_mix64(h ^ ((uint64_t)salt << 32));
+    h = gb_mix64(h ^ (uint64_t)draw);
     return (double)(h >> 11) * (1.0 / 9007199254740992.0);
 }
 
