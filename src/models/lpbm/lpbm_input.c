@@ -276,6 +276,18 @@ static enum gb_status check_sweep(const struct gb_lpbm_input *in)
                         in->n ? in->pts[0].block_threads : 0.0);
 }
 
+/* The counter counts of `p`, none measured yet (NaN): a record's
+ * counters fill them (gb_lpbm_counters_fill), a prediction's the measured
+ * configurations' model of each (lpbm_predict.c). */
+static void counts_unmeasured(struct gb_lpbm_point *p)
+{
+    p->c_inst = p->c_global_sectors = p->c_shared_wavefronts = NAN;
+    p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = p->c_l2_write_sectors = NAN;
+    for (int k = 0; k < GB_LPBM_PIPES; k++)
+        p->c_pipe[k] = NAN;
+    p->c_global_atom = p->c_shared_atom_wavefronts = NAN;
+}
+
 static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run *run,
                                   const struct gb_lpbm_spec *spec, struct env *e, size_t ri,
                                   gb_lpbm_counter_fn counters, void *ctx, char src[3][16])
@@ -290,11 +302,7 @@ static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run 
     if ((st = point_launch(run, e, p)) != GB_OK)
         return st;
     point_counts(in, spec->dir, e, p, src);
-    p->c_inst = p->c_global_sectors = p->c_shared_wavefronts = NAN;
-    p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = p->c_l2_write_sectors = NAN;
-    for (int k = 0; k < GB_LPBM_PIPES; k++)
-        p->c_pipe[k] = NAN;
-    p->c_global_atom = p->c_shared_atom_wavefronts = NAN;
+    counts_unmeasured(p);
     p->hot = e->r->cache == GB_CACHE_HOT;
     p->l2_bytes = run->info.has_device ? (double)run->info.device.l2_bytes : 0;
     p->roof_dram = p->roof_l2 = p->roof_shared = p->roof_inst = p->roof_atom = NAN;
@@ -410,10 +418,6 @@ enum gb_status gb_lpbm_point_at(struct gb_lpbm_input *in, const struct gb_lpbm_s
     p->l2_bytes = in->pts[0].l2_bytes;
     p->time_ns = p->ci_lo_ns = p->ci_hi_ns = p->active_warps_per_sm = NAN;
     point_counts(in, spec->dir, &e, p, src);
-    p->c_inst = p->c_global_sectors = p->c_shared_wavefronts = NAN;
-    p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = p->c_l2_write_sectors = NAN;
-    for (int k = 0; k < GB_LPBM_PIPES; k++)
-        p->c_pipe[k] = NAN;
-    p->c_global_atom = p->c_shared_atom_wavefronts = NAN;
+    counts_unmeasured(p);
     return GB_OK;
 }
