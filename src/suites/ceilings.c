@@ -30,6 +30,7 @@
 #include "gpubound/roofline.h"
 #include "suites/ceilings_ref.h"
 #include "suites/suites.h"
+#include "util/mix.h"
 
 #define CK_BLOCK 256
 #define CK_CHAINS 8             /* hfma2 chains per thread */
@@ -51,6 +52,8 @@ struct ck_state {
     int hv[2 + 2 * CK_CHAINS];  /* hfma2: c (high, low half), then each chain's x0 halves */
     unsigned *words;            /* smem: the table each block loads */
     unsigned n_chunks;          /* l2_read: chunks of the working set */
+    unsigned *next;             /* latency: the cycle, line to next line */
+    unsigned n_lines, start, starts; /* latency: its lines, the last poison's start word, poisons */
     long *ref;                  /* wgmma: A B, 64 x 256 */
 };
 
@@ -118,6 +121,7 @@ static void ck_teardown(struct gb_point *p, void *ctx)
     gb_gpu_free(p->gpu, s->prm);
     gb_gpu_free(p->gpu, s->bad);
     free(s->words);
+    free(s->next);
     free(s->ref);
     free(s);
     p->state = NULL;
@@ -750,37 +754,29 @@ static const struct gb_axis_def ck_axes_latency[] = {
      "l2: a chain through an eighth of the L2; dram: through four times the L2"},
 };
 
-/* splitmix64: the same chain for the same seed on every machine. */
-static unsigned long long ck_mix(unsigned long long *x)
-{
-    unsigned long long z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* next[] one cycle through the n lines (Sattolo's shuffle), and the
+/* next[] one cycle through the n_lines lines (Sattolo's shuffle), and the
  * device image: each line's first word holds the next line's first word. */
-static enum gb_status ck_latency_chain(struct ck_state *s, size_t n)
+static enum gb_status ck_latency_chain(struct ck_state *s)
 {
+    size_t n = s->n_lines;
     enum gb_status st = GB_OK;
     unsigned *img = calloc(n * CK_LAT_LINE_WORDS, sizeof *img);
-    s->words = malloc(n * sizeof *s->words);
-    if (!img || !s->words) {
+    s->next = malloc(n * sizeof *s->next);
+    if (!img || !s->next) {
         free(img);
         return gb_error_set(GB_ERR_NOMEM, "out of host memory for a chain of %zu lines", n);
     }
-    unsigned long long x = s->seed;
+    uint64_t x = s->seed;   /* splitmix64: the same chain for the same seed on every machine */
     for (size_t i = 0; i < n; i++)
-        s->words[i] = (unsigned)i;
+        s->next[i] = (unsigned)i;
     for (size_t i = n - 1; i > 0; i--) {
-        size_t j = (size_t)(ck_mix(&x) % i);
-        unsigned t = s->words[i];
-        s->words[i] = s->words[j];
-        s->words[j] = t;
+        size_t j = (size_t)(gb_mix64_next(&x) % i);
+        unsigned t = s->next[i];
+        s->next[i] = s->next[j];
+        s->next[j] = t;
     }
     for (size_t i = 0; i < n; i++)
-        img[i * CK_LAT_LINE_WORDS] = s->words[i] * CK_LAT_LINE_WORDS;
+        img[i * CK_LAT_LINE_WORDS] = s->next[i] * CK_LAT_LINE_WORDS;
     GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->buf, img, n * CK_LAT_LINE_WORDS * sizeof *img));
 out:
     free(img);
@@ -798,17 +794,17 @@ static enum gb_status ck_latency_setup(struct gb_point *p, void *ctx)
     s->roof = dram ? GB_ROOF_LAT_DRAM : GB_ROOF_LAT_L2;
     s->grid = 1;
     double ws = (double)p->gpu->info.l2_bytes * (dram ? 4.0 : 0.125);
-    s->n_chunks = (unsigned)(ws / (4.0 * CK_LAT_LINE_WORDS));
-    if (s->n_chunks < 1024)
+    s->n_lines = (unsigned)(ws / (4.0 * CK_LAT_LINE_WORDS));
+    if (s->n_lines < 1024)
         return gb_error_set(GB_ERR_UNSUPPORTED, "the L2 (%lld bytes) is too small for a chain",
                             (long long)p->gpu->info.l2_bytes);
     /* The same loads at both levels, so that their times compare: about
      * half a millisecond to a millisecond. */
     s->iters = p->quick ? CK_LAT_LOADS / 5 : CK_LAT_LOADS;
     s->out_words = 1;
-    if ((st = gb_gpu_alloc(p->gpu, (size_t)s->n_chunks * CK_LAT_LINE_WORDS * 4, &s->buf)) != GB_OK ||
+    if ((st = gb_gpu_alloc(p->gpu, (size_t)s->n_lines * CK_LAT_LINE_WORDS * 4, &s->buf)) != GB_OK ||
         (st = gb_gpu_alloc(p->gpu, 4, &s->out)) != GB_OK ||
-        (st = ck_latency_chain(s, s->n_chunks)) != GB_OK)
+        (st = ck_latency_chain(s)) != GB_OK)
         return st;
     if ((st = gb_point_metric(p, "loads", s->iters)) != GB_OK)  /* ns per load: the time over it */
         return st;
@@ -821,10 +817,9 @@ static enum gb_status ck_latency_poison(struct gb_point *p, void *ctx)
     (void)ctx;
     struct ck_state *s = p->state;
     enum gb_status st = GB_OK;
-    s->addrs++;
-    unsigned start = (unsigned)((s->addrs * 0x9E3779B1ull + s->seed) % s->n_chunks) * CK_LAT_LINE_WORDS;
-    s->prm_h[0] = start;
-    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->out, &start, sizeof start));
+    s->starts++;
+    s->start = (unsigned)((s->starts * 0x9E3779B1ull + s->seed) % s->n_lines) * CK_LAT_LINE_WORDS;
+    GB_CU_CHECK(st, gb_cu->cuMemcpyHtoD(s->out, &s->start, sizeof s->start));
 out:
     return st;
 }
@@ -844,16 +839,16 @@ static enum gb_status ck_latency_verify(struct gb_point *p, void *ctx)
     (void)ctx;
     struct ck_state *s = p->state;
     enum gb_status st = GB_OK;
-    unsigned got = 0, at = s->prm_h[0] / CK_LAT_LINE_WORDS;
+    unsigned got = 0, at = s->start / CK_LAT_LINE_WORDS;
     GB_CU_CHECK(st, gb_cu->cuMemcpyDtoH(&got, s->out, sizeof got));
     for (int l = 0; l < CK_LAT_LAUNCHES; l++) {
         for (int k = 0; k < s->iters; k++)
-            at = s->words[at];
+            at = s->next[at];
         if (got == at * CK_LAT_LINE_WORDS)
-            return gb_point_metric(p, "chain_lines", s->n_chunks);
+            return gb_point_metric(p, "chain_lines", s->n_lines);
     }
     st = gb_error_set(GB_ERR_VERIFY, "the chain stopped at word %u, which %d launches of %d loads from "
-                      "word %u do not reach", got, CK_LAT_LAUNCHES, s->iters, s->prm_h[0]);
+                      "word %u do not reach", got, CK_LAT_LAUNCHES, s->iters, s->start);
 out:
     return st;
 }
