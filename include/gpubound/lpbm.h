@@ -342,6 +342,10 @@ struct gb_lpbm_bench_model {
     } on;
 };
 
+/* The held-out prediction of point i (ns): by the fit without it, under
+ * m's split (time x (1 + held-out relative error)); NaN where none. */
+GB_API double gb_lpbm_heldout_ns(const struct gb_lpbm_bench_model *m, size_t i);
+
 /* 1 when model m has term t: its form's, and FIX when fitted with it. */
 GB_API int gb_lpbm_model_has(const struct gb_lpbm_bench_model *m, enum gb_lpbm_term t);
 

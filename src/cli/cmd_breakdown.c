@@ -330,7 +330,11 @@ static enum gb_status bd_row(struct gb_table *t, const struct gb_lpbm_bench_mode
                                                       ? 100 * terms[j] / pred : NAN, 3)))
             return st;
     double rel = m->held.rel ? m->held.rel[i] : NAN;
-    return isfinite(rel) ? gb_table_cell_num(t, 100 * rel, 3) : gb_table_cell_empty(t);
+    if (!isfinite(rel))
+        return (st = gb_table_cell_empty(t)) != GB_OK ? st : gb_table_cell_empty(t);
+    if ((st = gb_table_cell_num(t, gb_lpbm_heldout_ns(m, i) / 1e3, 4)) != GB_OK)
+        return st;
+    return gb_table_cell_num(t, 100 * rel, 3);
 }
 
 static enum gb_status bd_breakdown_table(const struct gb_lpbm_bench_model *m, size_t n_models,
@@ -356,7 +360,7 @@ static enum gb_status bd_breakdown_table(const struct gb_lpbm_bench_model *m, si
     for (int j = 0; j < GB_LPBM_TERMS && st == GB_OK; j++)
         if (has[j])
             st = gb_table_column(t, gb_lpbm_term_name((enum gb_lpbm_term)j), "%");
-    if (st == GB_OK)
+    if (st == GB_OK && (st = gb_table_column(t, "held-out prediction", "us")) == GB_OK)
         st = gb_table_column(t, "held-out error", "%");
     for (size_t k = 0; k < n_models && st == GB_OK; k++)
         for (size_t i = 0; i < m[k].fit.n && st == GB_OK; i++)
@@ -424,6 +428,8 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     if (m->held.n_interval)
         printf("held out: %zu of %zu measured times inside the 95%% interval the fitted "
                "configurations give them\n", m->held.n_inside, m->held.n_interval);
+    printf("predicted: by the fit on all %zu configurations; held-out prediction and error: by the "
+           "fit without the configuration (%s)\n", m->fit.n, split);
     if ((st = bd_breakdown_table(m, 1, GB_FORMAT_TABLE)) != GB_OK)
         return st;
     printf("%s/%s: %s\n", m->suite, m->bench, m->dominant);

@@ -41,6 +41,7 @@ static json_t *point_json(const struct gb_lpbm_bench_model *m, size_t i)
     json_object_set_new(o, "ci_lo_ns", num(p->ci_lo_ns));
     json_object_set_new(o, "ci_hi_ns", num(p->ci_hi_ns));
     json_object_set_new(o, "predicted_ns", num(pred));
+    json_object_set_new(o, "heldout_predicted_ns", num(gb_lpbm_heldout_ns(m, i)));
     json_object_set_new(o, "heldout_rel_error", num(m->held.rel ? m->held.rel[i] : NAN));
     json_object_set_new(o, "block_threads", num(p->block_threads));
     json_object_set_new(o, "grid_blocks", num(p->grid_blocks));

@@ -110,6 +110,12 @@ int gb_lpbm_form_has(enum gb_lpbm_form form, enum gb_lpbm_term t)
     return (unsigned)t < GB_LPBM_TERMS && (unsigned)form < 3 && (gb_lpbm_rows[t].forms >> form) & 1;
 }
 
+double gb_lpbm_heldout_ns(const struct gb_lpbm_bench_model *m, size_t i)
+{
+    double rel = m->held.rel ? m->held.rel[i] : NAN;
+    return isfinite(rel) ? m->pts[i].time_ns * (1 + rel) : NAN;
+}
+
 int gb_lpbm_model_has(const struct gb_lpbm_bench_model *m, enum gb_lpbm_term t)
 {
     return gb_lpbm_form_has(m->form, t) || (t == GB_LPBM_FIX && m->intercept);
