@@ -6,23 +6,24 @@
 # corpus-heldout4/README.md), corpus-heldout5/ (three,
 # corpus-heldout5/README.md), corpus-heldout6/ (three,
 # corpus-heldout6/README.md), corpus-heldout7/ (three,
-# corpus-heldout7/README.md) or corpus-heldout8/ (three,
-# corpus-heldout8/README.md), on this machine's GPU, every point verified
+# corpus-heldout7/README.md), corpus-heldout8/ (three,
+# corpus-heldout8/README.md) or corpus-heldout9/ (three,
+# corpus-heldout9/README.md), on this machine's GPU, every point verified
 # and with hardware counters, by scripts/record_corpus.sh:
 #   OUTDIR/SET-<UTC date>/<kernel>/   gpubound run ... --counters
 #   OUTDIR/SET-<UTC date>/<kernel>.log, steps.log, info.log
 #   OUTDIR/SET-<UTC date>/summary.md  points, failures, times
 # At most 200 s in all: `gpubound info` 8 s, then each kernel 34 s (SETs 2
-# to 8: 58 s; SIGINT, which keeps the points it finished; SIGKILL 2 s
+# to 9: 58 s; SIGINT, which keeps the points it finished; SIGKILL 2 s
 # later: 180 s for five, 180 for three), with a guard 4 s longer around the
 # recording that only a stuck script reaches, and 5 s for the summary. 170
-# (SET 2: 120, SETs 3 to 8: 144) points at about 0.7 s each with counters
+# (SET 2: 120, SETs 3 to 9: 144) points at about 0.7 s each with counters
 # (--max-time 0.5), plus a start of about 6 s per kernel, fit in about
 # 150 s. Each step reports its exit code; none stops the others. Exits 0
 # when every kernel recorded every point, 1 otherwise, 2 on a usage error.
 set -u
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
-    echo "usage: heldout.sh GPUBOUND OUTDIR [corpus-heldout|corpus-heldout2|corpus-heldout3|corpus-heldout4|corpus-heldout5|corpus-heldout6|corpus-heldout7|corpus-heldout8]" >&2
+    echo "usage: heldout.sh GPUBOUND OUTDIR [corpus-heldout|corpus-heldout2|corpus-heldout3|corpus-heldout4|corpus-heldout5|corpus-heldout6|corpus-heldout7|corpus-heldout8|corpus-heldout9]" >&2
     exit 2
 fi
 gb=$1
@@ -30,8 +31,8 @@ outroot=$2
 set_name=${3:-corpus-heldout}
 case $set_name in
 corpus-heldout) limit=34 ;;
-corpus-heldout2 | corpus-heldout3 | corpus-heldout4 | corpus-heldout5 | corpus-heldout6 | corpus-heldout7 | corpus-heldout8) limit=58 ;;
-*) echo "heldout: unknown set '$set_name': give corpus-heldout, corpus-heldout2, corpus-heldout3, corpus-heldout4, corpus-heldout5, corpus-heldout6, corpus-heldout7 or corpus-heldout8" >&2; exit 2 ;;
+corpus-heldout2 | corpus-heldout3 | corpus-heldout4 | corpus-heldout5 | corpus-heldout6 | corpus-heldout7 | corpus-heldout8 | corpus-heldout9) limit=58 ;;
+*) echo "heldout: unknown set '$set_name': give corpus-heldout, corpus-heldout2, corpus-heldout3, corpus-heldout4, corpus-heldout5, corpus-heldout6, corpus-heldout7, corpus-heldout8 or corpus-heldout9" >&2; exit 2 ;;
 esac
 src=$(cd "$(dirname "$0")/../.." && pwd)
 if [ ! -x "$gb" ] || [ -d "$gb" ]; then
@@ -86,7 +87,8 @@ PLANNED = {"corpus-heldout": {"bitonic": 34, "conv1d": 36, "layernorm": 36, "res
            "corpus-heldout5": {"cfir": 48, "colmean": 48, "dia5": 48},
            "corpus-heldout6": {"compact": 48, "fft1024": 48, "rotate": 48},
            "corpus-heldout7": {"gemv_dp4a": 48, "kmeans": 48, "maxpool": 48},
-           "corpus-heldout8": {"adam": 48, "stencil27": 48, "xent": 48}}[set_name]
+           "corpus-heldout8": {"adam": 48, "stencil27": 48, "xent": 48},
+           "corpus-heldout9": {"gelu": 48, "rowscan": 48, "solve4": 48}}[set_name]
 for name in sorted(PLANNED):
     d = os.path.join(out, name)
     try:
