@@ -174,6 +174,8 @@ struct gb_lpbm_point {
     double c_global_atom, c_shared_atom_wavefronts;
     int hot;                   /* 1: timed with warm caches */
     double l2_bytes;           /* the device's L2 (0: unknown) */
+    double footprint_bytes;    /* the bytes of the kernel's buffers (the spec's counts x
+                                * element sizes): what a hot run can keep in L2; NaN or 0 unknown */
     /* Resources form: the roofs, per ns (gb_lpbm_roofs_set): bytes at DRAM
      * and L2, shared wavefronts, warp instructions (the FP32 roof / 64),
      * atomics (the one-address roof); the launch line t = launch_a_ns +

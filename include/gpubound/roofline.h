@@ -184,6 +184,13 @@ struct gb_roofline_opts {
 #define GB_HOT_L2_FITS 0.75
 GB_API int gb_hot_in_l2(double dram_bytes, int hot, double l2_bytes);
 
+/* The bytes the hot-cache rule weighs against the L2: the DRAM bytes the
+ * counter pass saw, but no more than the kernel's buffers hold (their
+ * bytes, `footprint`, where known: > 0), since a kernel that reads and
+ * writes the same lines, or reads a line again after the flushed pass
+ * evicted it, moves more than it keeps. */
+GB_API double gb_hot_held_bytes(double dram_bytes, double footprint);
+
 /* Places every ok record of `run` under roofs `c`. A record with counters
  * (docs/counters.md) gives its bytes at each level: DRAM sectors x 32 (0
  * on a hot run whose data stays in L2, gb_hot_in_l2), L2 sectors x 32,

@@ -145,6 +145,8 @@ struct gb_spec_bench_text {
     int n_args;                                  /* in the kernel's parameter order */
     const char *arg_names[GB_SPEC_MAX_ARGS];
     const char *arg_values[GB_SPEC_MAX_ARGS];    /* a scalar's value; NULL for a buffer */
+    const char *arg_counts[GB_SPEC_MAX_ARGS];    /* a buffer's element count; NULL for a scalar */
+    int arg_elem_bytes[GB_SPEC_MAX_ARGS];        /* a buffer's bytes per element; 0 for a scalar */
     const char *block[3], *grid[3];
     const char *bytes, *flops;                   /* "" when not given */
     const char *lpbm[GB_SPEC_LPBM_FIELDS];       /* "" when not given */

@@ -519,6 +519,8 @@ void gb_spec_bench_text(const struct gb_spec *s, int i, struct gb_spec_bench_tex
     for (int k = 0; k < b->n_args; k++) {
         out->arg_names[k] = b->args[k].name;
         out->arg_values[k] = b->args[k].scalar ? gb_text_of(b->args[k].value) : NULL;
+        out->arg_counts[k] = b->args[k].scalar ? NULL : gb_text_of(b->args[k].count);
+        out->arg_elem_bytes[k] = b->args[k].scalar ? 0 : (int)gb_spec_type_size(b->args[k].type);
     }
     for (int d = 0; d < 3; d++) {
         out->block[d] = gb_text_of(b->launch.block[d]);

@@ -126,8 +126,10 @@ static enum gb_status gb_spec_functions(const struct gb_spec_bench *b, struct gb
     return st;
 }
 
-/* What the compiled kernel takes: registers, shared memory, occupancy. */
-static enum gb_status gb_spec_metrics(struct gb_point *p, struct gb_spec_state *s)
+/* What the compiled kernel takes: registers, shared memory, occupancy; and
+ * the bytes of its buffers (what a hot run can keep in L2). */
+static enum gb_status gb_spec_metrics(struct gb_point *p, const struct gb_spec_bench *b,
+                                      struct gb_spec_state *s)
 {
     enum gb_status st = GB_OK;
     int regs = 0, smem = 0, max_dyn = 0;
@@ -153,7 +155,13 @@ static enum gb_status gb_spec_metrics(struct gb_point *p, struct gb_spec_state *
         (st = gb_point_metric(p, "active_warps_per_sm", warps)) != GB_OK ||
         (st = gb_point_metric(p, "block_threads", threads)) != GB_OK)
         goto out;
-    st = gb_point_metric(p, "grid_blocks", blocks);
+    if ((st = gb_point_metric(p, "grid_blocks", blocks)) != GB_OK)
+        goto out;
+    double buffers = 0;
+    for (int i = 0; i < b->n_args; i++)
+        if (!b->args[i].scalar)
+            buffers += (double)s->pv.count[i] * (double)gb_spec_type_size(b->args[i].type);
+    st = gb_point_metric(p, "buffer_bytes", buffers);
 out:
     return st;
 }
@@ -171,7 +179,7 @@ static enum gb_status gb_spec_setup(struct gb_point *p, void *ctx)
     if (s->pv.max_smem >= 0)
         GB_CU_CHECK(st, gb_cu->cuFuncSetAttribute(s->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                   (int)s->pv.max_smem));
-    if ((st = gb_spec_metrics(p, s)) != GB_OK || (st = gb_spec_args_setup(b, p, s)) != GB_OK ||
+    if ((st = gb_spec_metrics(p, b, s)) != GB_OK || (st = gb_spec_args_setup(b, p, s)) != GB_OK ||
         (st = gb_spec_reference(b, p, s)) != GB_OK)
         goto out;
     p->bytes = s->pv.bytes;

@@ -118,5 +118,22 @@ rc=$?
 check "all absent: exit 4 (got $rc)" '[ $rc -eq 4 ]'
 check "all absent: said so" 'grep -q "^corpus-transpose/tiled: the model does not explain this kernel (every term is absent or fitted at zero)" "$T/out"'
 check "all absent: no term named, no advice" '! grep -q "dominates:" "$T/out" && ! grep -q "is what helps" "$T/out"'
+# the hot-cache rule weighs the buffers' bytes: the Adam step's 2 Mi parameters are four
+# float buffers (32 MiB, inside 75% of the H200's L2) though the counter pass saw it move
+# more than that from DRAM (each line read and written back): no DRAM time on them
+AD="$GB_SRC/data/h200/corpus-heldout8-2026-11-29/adam"
+"$GPUBOUND" breakdown "$AD" --out "$T/ad" --no-chart --format json --ceilings "$C2" >/dev/null 2>"$T/err"
+rc=$?
+check "adam: written (got $rc: $(cat "$T/err"))" '[ $rc -eq 0 ] || [ $rc -eq 4 ]'
+check "adam: the small size's footprint is its four buffers, and no DRAM term" 'python3 - "$T/ad/lpbm-model.json" <<'"'"'PY'"'"'
+import json, sys
+m = [x for x in json.load(open(sys.argv[1]))["models"] if x["form"] == "resources"][0]
+small = [p for p in m["points"] if p["problem"] == "nparam=2097152"]
+big = [p for p in m["points"] if p["problem"] == "nparam=16777216"]
+assert len(small) == 24 and len(big) == 24
+assert all(p["footprint_bytes"] == 4 * 2097152 * 4 for p in small), small[0]["footprint_bytes"]
+assert all(p["predictors"]["DRAM"] == 0 for p in small)
+assert all(p["predictors"]["DRAM"] > 0 for p in big)
+PY'
 [ $fails -eq 0 ] && echo "breakdown_predict: all checks passed"
 exit $((fails > 0))

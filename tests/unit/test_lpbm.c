@@ -796,6 +796,20 @@ static void test_resources_predictors(void **state)
     p.l2_bytes = 40e6;                            /* 32 MB > 30 MB */
     assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
     assert_true(p.x[GB_LPBM_DRAM] > 0);
+    /* ... unless its buffers hold less than that: 28 MB of buffers fit in
+     * 30 MB whatever the counter pass saw move; 31 MB of them do not */
+    p.footprint_bytes = 28e6;
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    assert_true(p.x[GB_LPBM_DRAM] == 0);
+    p.footprint_bytes = 31e6;
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    assert_true(p.x[GB_LPBM_DRAM] > 0);
+    p.footprint_bytes = NAN;                      /* unknown: the DRAM bytes decide */
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    assert_true(p.x[GB_LPBM_DRAM] > 0);
+    near(gb_hot_held_bytes(32e6, 28e6), 28e6, 0);
+    near(gb_hot_held_bytes(32e6, 40e6), 32e6, 0);  /* never more than the counters saw */
+    near(gb_hot_held_bytes(32e6, 0), 32e6, 0);
     /* a tiny launch: the floor exceeds every resource */
     resources_point(&p, 128, 10, 100, 300, 0, 1000, 10);
     assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);

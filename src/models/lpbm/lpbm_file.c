@@ -52,6 +52,7 @@ static json_t *point_json(const struct gb_lpbm_bench_model *m, size_t i)
     json_object_set_new(o, "shared_accesses_per_thread", num(p->shared_accesses));
     json_object_set_new(o, "barriers_per_thread", num(p->barriers));
     if (m->form == GB_LPBM_RESOURCES) {
+        json_object_set_new(o, "footprint_bytes", num(p->footprint_bytes > 0 ? p->footprint_bytes : NAN));
         json_object_set_new(o, "waves", num(p->waves));
         json_object_set_new(o, "fill", num(p->fill));
     }

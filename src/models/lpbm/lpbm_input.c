@@ -52,6 +52,21 @@ static enum gb_status spec_lookup(void *ctx, const char *name, double *v, int *i
     return gb_error_set(GB_ERR_FORMAT, "'%s' is neither an axis nor a define", name);
 }
 
+/* The bytes of the bench's buffers at the point (every buffer argument's
+ * count x its element's bytes): the most a launch can touch, whatever its
+ * counters say it moved; NaN where a count cannot be evaluated. */
+static double footprint(struct env *e)
+{
+    double sum = 0, v;
+    for (int i = 0; i < e->b->n_args; i++)
+        if (e->b->arg_counts[i]) {
+            if (eval_spec(e, e->b->arg_counts[i], &v) != GB_OK || !(v >= 0))
+                return NAN;
+            sum += v * e->b->arg_elem_bytes[i];
+        }
+    return sum;
+}
+
 /* Block (which = 0) or grid (1) extent along dim d. */
 static enum gb_status launch_dim(struct env *e, int which, int d, double *v)
 {
@@ -305,6 +320,7 @@ static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run 
     counts_unmeasured(p);
     p->hot = e->r->cache == GB_CACHE_HOT;
     p->l2_bytes = run->info.has_device ? (double)run->info.device.l2_bytes : 0;
+    p->footprint_bytes = footprint(e);
     p->roof_dram = p->roof_l2 = p->roof_shared = p->roof_inst = p->roof_atom = NAN;
     p->roof_l2_write = NAN;
     p->roof_fp64 = p->roof_mufu = NAN;
@@ -416,6 +432,7 @@ enum gb_status gb_lpbm_point_at(struct gb_lpbm_input *in, const struct gb_lpbm_s
     p->warp_size = in->pts[0].warp_size;
     p->hot = in->pts[0].hot;
     p->l2_bytes = in->pts[0].l2_bytes;
+    p->footprint_bytes = footprint(&e);
     p->time_ns = p->ci_lo_ns = p->ci_hi_ns = p->active_warps_per_sm = NAN;
     point_counts(in, spec->dir, &e, p, src);
     counts_unmeasured(p);

@@ -248,7 +248,9 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
     p->fill = b / (s * p->waves);
     p->fill_sm = b / (p->sm_count * ceil(b / p->sm_count));
     double dram_bytes = 32 * p->c_dram_sectors;
-    int in_l2 = gb_hot_in_l2(dram_bytes, p->hot, p->l2_bytes);
+    /* a hot run keeps in L2 what its buffers hold, when they fit, however
+     * many DRAM bytes the counter pass (caches flushed) saw it move */
+    int in_l2 = gb_hot_in_l2(gb_hot_held_bytes(dram_bytes, p->footprint_bytes), p->hot, p->l2_bytes);
     p->x[GB_LPBM_DRAM] = in_l2 ? 0 : at_roof(p, GB_LPBM_DRAM, dram_bytes);
     p->x[GB_LPBM_L2] = l2_time(p);
     double shared = p->c_shared_wavefronts +

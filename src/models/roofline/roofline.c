@@ -55,13 +55,19 @@ int gb_hot_in_l2(double dram_bytes, int hot, double l2_bytes)
     return hot && l2_bytes > 0 && dram_bytes >= 0 && dram_bytes <= GB_HOT_L2_FITS * l2_bytes;
 }
 
+double gb_hot_held_bytes(double dram_bytes, double footprint)
+{
+    return footprint > 0 && footprint < dram_bytes ? footprint : dram_bytes;
+}
+
 /* Bytes per level from the record's counters (docs/counters.md's default
  * set); a hot run's data that stays in L2 moves no DRAM bytes (gb_hot_in_l2).
  * Returns 1 when that rule set the DRAM bytes to 0. */
 static int gb_roofline_bytes(const struct gb_record *r, double l2_bytes, double bytes[GB_N_LEVELS])
 {
     bytes[GB_LEVEL_DRAM] = 32.0 * gb_counter_pair(r, "dram__sectors_read.sum", "dram__sectors_write.sum");
-    int in_l2 = gb_hot_in_l2(bytes[GB_LEVEL_DRAM], r->cache == GB_CACHE_HOT, l2_bytes);
+    double held = gb_hot_held_bytes(bytes[GB_LEVEL_DRAM], gb_record_metric(r, "buffer_bytes", NAN));
+    int in_l2 = gb_hot_in_l2(held, r->cache == GB_CACHE_HOT, l2_bytes);
     if (in_l2)
         bytes[GB_LEVEL_DRAM] = 0;
     bytes[GB_LEVEL_L2] = 32.0 * gb_record_counter(r, "lts__t_sectors.sum", NAN);
