@@ -129,7 +129,7 @@ MEMORY_BOUND = {"triad", "strided", "gather", "stencil2d", "stencil3d", "rowsum"
                 # L1 or shared memory) and the Black-Scholes prices (about 3 flops per
                 # byte of the five streams) all stream global memory
                 "hamming", "lut", "bscholes"}
-CEILINGS = {"H100": "data/h100/ceilings-2026-11-26", "H200": "data/h200/ceilings-2026-11-29"}
+CEILINGS = {"H100": "data/h100/ceilings-2026-11-26", "H200": "data/h200/ceilings-2026-11-26"}
 # The breakdown's goals (docs/models.md, "The resources form"): R^2 >= 0.95 and a
 # leave-one-configuration-out median <= 10% on at least 80% of the kernels, a
 # leave-one-problem-size-out median <= 15%, and fitted on one GPU predicting the
@@ -554,7 +554,7 @@ def section(rows):
            "corpus alone, after the first four sets were recorded and before the fifth to eighth were. The sixth set "
            "was recorded after every model change of the day before the roof terms' floors from the fitted points; "
            "the seventh after those floors; the eighth after the L2 store roof and the launch line's floor; "
-           "the ninth after LAT's L2-hit share of a DRAM round trip; the tenth after the hot-cache rule weighed "
+           "the ninth after LAT's L2-hit share of a DRAM round trip (since withdrawn); the tenth after the hot-cache rule weighed "
            "the buffers' bytes."
            % ((RUNS[0][1], RUNS[1][1], CAMP_MODELS["H100"], CAMP_MODELS["H200"], CEILINGS["H100"],
                CEILINGS["H200"]) + incomplete(RUNS[0][1]) + incomplete(RUNS[1][1])

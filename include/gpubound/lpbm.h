@@ -181,7 +181,6 @@ struct gb_lpbm_point {
      * atomics (the one-address roof); the launch line t = launch_a_ns +
      * blocks / launch_b. NaN or 0: no roof, the term is 0. */
     double roof_dram, roof_l2, roof_shared, roof_inst, roof_atom, launch_a_ns, launch_b;
-    double lat_ratio; /* an L2 hit's round trip over a DRAM one's (ceilings' latency chains); NaN: not measured */
     double roof_l2_write;      /* bytes per ns of stores into the L2 (NaN: none) */
     double roof_fp64, roof_mufu;   /* warp instructions per ns on the FP64 and XU pipes */
     /* Filled by gb_lpbm_predictors. */
@@ -344,10 +343,6 @@ struct gb_lpbm_bench_model {
         char run[256], device[128];       /* the other run, and its GPU */
     } on;
 };
-
-/* The share of a DRAM round trip that LAT counts an L2 hit as at point p:
- * its lat_ratio where measured (0 < r <= 1), else 1. */
-GB_API double gb_lpbm_lat_ratio(const struct gb_lpbm_point *p);
 
 /* The held-out prediction of point i (ns): by the fit without it, under
  * m's split (time x (1 + held-out relative error)); NaN where none. */

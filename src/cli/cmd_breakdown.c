@@ -404,9 +404,8 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
         printf("overlap p = %g (of 1, 1.5, 2, 3, 4, 6, the one that fits best; 1 adds the terms, a "
                "larger p lets the largest set the time); each term but LAT, DLAT, SLAT, ILAT and SYNC "
                "is a time at the machine's roof (a coefficient of 1: the roof reached; 2: half of "
-               "it); LAT's coefficient is ns per load round trip (one to DRAM where the ceilings run "
-               "measured both latencies: an L2 hit counts as their ratio of one), DLAT's the ns a "
-               "miss in L2 adds to that, SLAT's per sector a warp touches, ILAT's per dependent instruction, SYNC's per "
+               "it); LAT's coefficient is ns per load round trip, DLAT's the ns a miss in L2 adds to "
+               "one, SLAT's per sector a warp touches, ILAT's per dependent instruction, SYNC's per "
                "barrier stage; the floor of a roof term (and of the launch line) is the fastest any fitted "
                "configuration ran it (x its time at the roof, at most 1): no prediction puts that "
                "term's work under it%s\n",

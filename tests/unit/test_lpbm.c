@@ -852,10 +852,6 @@ static const struct gb_fit_case fit_cases[24] = {
     {256, 1000, 1e7, 3e7, 1e6, 5e6, 4e4},  {128, 3000, 2e7, 5e7, 3e6, 9e6, 9e4},
 };
 
-/* The latency ratio each case's point gets (NaN: not measured). */
-static double fit_cases_ratio[24] = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN,
-                                     NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
-
 /* The 24 cases' points, timed by the resources model with coefficients c
  * and overlap p; `fp64` puts a share of the instructions on the FP64 pipe. */
 static void fit_points_of(const struct gb_fit_case cases[24], struct gb_lpbm_point pts[24],
@@ -873,7 +869,6 @@ static void fit_points_of(const struct gb_fit_case cases[24], struct gb_lpbm_poi
     for (int i = 0; i < 24; i++) {
         const struct gb_fit_case *k = &cases[i];
         resources_point(&pts[i], k->threads, k->blocks, k->dram, k->l2, k->shared, k->inst, k->loads);
-        pts[i].lat_ratio = fit_cases_ratio[i];
         snprintf(pts[i].problem, sizeof pts[i].problem, "case=%d", i);
         pts[i].roof_fp64 = 500;
         pts[i].c_pipe[GB_LPBM_P_FP64] = fp64 * k->inst * (i % 3 == 0);
@@ -962,49 +957,6 @@ static void test_resources_dram_latency_recovers(void **state)
             near(f.coef[j], c[j], 1e-5);
     assert_true(f.present[GB_LPBM_DLAT]);
     near(f.r2, 1, 1e-9);
-}
-
-/* With the ceilings' latency chains (r = lat_l2 / lat_dram), LAT counts an
- * L2 hit as r of a DRAM round trip: a fit on points whose loads all go to
- * DRAM (LAT and DLAT the same column: DLAT cannot be told apart) gives LAT
- * a DRAM round trip, and predicts the same loads hot in L2 at r of it. */
-static void test_resources_latency_ratio(void **state)
-{
-    (void)state;
-    const double c[GB_LPBM_TERMS] = {[GB_LPBM_DRAM] = 1.3, [GB_LPBM_L2] = 1.1, [GB_LPBM_INST] = 1.2,
-                                     [GB_LPBM_LAT] = 400, [GB_LPBM_LAUNCH] = 1};
-    struct gb_fit_case cases[24];
-    struct gb_lpbm_point pts[24], hot;
-    struct gb_lpbm_fit f;
-    memcpy(cases, fit_cases, sizeof cases);
-    for (int i = 0; i < 24; i++)
-        cases[i].dram = cases[i].l2;            /* every sector goes on to DRAM */
-    for (int i = 0; i < 24; i++)
-        fit_cases_ratio[i] = 0.6;
-    fit_points_of(cases, pts, c, 1, 0);
-    for (int i = 0; i < 24; i++)
-        fit_cases_ratio[i] = NAN;
-    near(gb_lpbm_lat_ratio(&pts[15]), 0.6, 0);
-    near(pts[15].x[GB_LPBM_LAT], pts[15].x[GB_LPBM_DLAT], 1e-12);  /* miss share 1: a whole trip */
-    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
-    near(f.coef[GB_LPBM_LAT], 400, 1e-5);
-    hot = pts[15];                              /* the same loads, hot and in L2 */
-    hot.hot = 1;
-    hot.l2_bytes = 64.0 * 1024 * 1024;
-    hot.c_dram_sectors = 1000;
-    assert_int_equal(gb_lpbm_predictors(&hot, GB_LPBM_RESOURCES), GB_OK);
-    near(hot.x[GB_LPBM_LAT], 0.6 * pts[15].x[GB_LPBM_LAT], 1e-12);
-    assert_true(hot.x[GB_LPBM_DLAT] == 0);
-    double terms[GB_LPBM_TERMS];
-    gb_lpbm_predict(&f, &hot, terms);
-    near(terms[GB_LPBM_LAT], 0.6 * 400 * pts[15].x[GB_LPBM_LAT], 1e-5 * terms[GB_LPBM_LAT]);
-    /* unmeasured (NaN), 0 or above 1: every trip whole */
-    hot.lat_ratio = NAN;
-    near(gb_lpbm_lat_ratio(&hot), 1, 0);
-    hot.lat_ratio = 0;
-    near(gb_lpbm_lat_ratio(&hot), 1, 0);
-    hot.lat_ratio = 1.5;
-    near(gb_lpbm_lat_ratio(&hot), 1, 0);
 }
 
 /* A DRAM round trip planted at more than GB_LPBM_DLAT_MAX L2 round trips is
@@ -1277,7 +1229,6 @@ int main(void)
         cmocka_unit_test(test_resources_overlap_recovers),
         cmocka_unit_test(test_resources_dram_latency_recovers),
         cmocka_unit_test(test_resources_dram_latency_bounded),
-        cmocka_unit_test(test_resources_latency_ratio),
         cmocka_unit_test(test_resources_unsupported_roof_floor),
         cmocka_unit_test(test_resources_data_floor),
         cmocka_unit_test(test_resources_implausible_roof),

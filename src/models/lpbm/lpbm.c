@@ -216,28 +216,13 @@ static double quantile(double *v, size_t n, double q)
     return i + 1 < n ? v[i] + (pos - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
 }
 
-/* What a fit's solves are held to: the roof terms (gb_lpbm_roof_terms)
- * and LAT's share r of a DRAM round trip that an L2 hit counts as (the
- * points' lat_ratio; 1 where not measured). */
-struct fit_rules {
-    unsigned roof;
-    double r;
-};
-
-static struct fit_rules rules_of(const struct gb_lpbm_point *pts)
-{
-    return (struct fit_rules){gb_lpbm_roof_terms(pts[0].form), gb_lpbm_lat_ratio(&pts[0])};
-}
-
 /* A DRAM round trip's extra latency over an L2 hit's more than
  * GB_LPBM_DLAT_MAX L2 round trips (or with no L2 round trip's at all) is
  * not a latency: the DLAT term stands in for another resource's time on the
- * points that go to DRAM, and is left out of the fit. An L2 hit takes
- * r x LAT's coefficient and a miss LAT's plus DLAT's. */
-static int dlat_implausible(const double coef[GB_LPBM_TERMS], double r)
+ * points that go to DRAM, and is left out of the fit. */
+static int dlat_implausible(const double coef[GB_LPBM_TERMS])
 {
-    double hit = r * coef[GB_LPBM_LAT], extra = coef[GB_LPBM_LAT] + coef[GB_LPBM_DLAT] - hit;
-    return coef[GB_LPBM_DLAT] > 0 && extra > GB_LPBM_DLAT_MAX * hit;
+    return coef[GB_LPBM_DLAT] > GB_LPBM_DLAT_MAX * coef[GB_LPBM_LAT];
 }
 
 /* Term j out of the design: its column and scale 0 (absent from the fit). */
@@ -253,10 +238,9 @@ static void drop_term(double *a, double *scale, size_t n, int j)
  * largest coefficient above GB_LPBM_ROOF_MAX, a resource that would run at
  * under 1 / GB_LPBM_ROOF_MAX of its measured roof at every point: it stands
  * in for another resource's time, as an implausible DLAT does. */
-static int implausible(const double coef[GB_LPBM_TERMS], struct fit_rules rules)
+static int implausible(const double coef[GB_LPBM_TERMS], unsigned roof)
 {
-    unsigned roof = rules.roof;
-    if (dlat_implausible(coef, rules.r))
+    if (dlat_implausible(coef))
         return GB_LPBM_DLAT;
     int worst = -1;
     for (int j = 0; j < GB_LPBM_TERMS; j++)
@@ -269,14 +253,13 @@ static int implausible(const double coef[GB_LPBM_TERMS], struct fit_rules rules)
  * column dropped from a and scale, in place) until none is: a roof term so
  * dropped is then a floor at its roof (solve), DLAT absent. */
 static enum gb_status solve_rules(double *a, double *scale, size_t n, const double *y,
-                                  const double *w, double p, struct fit_rules rules,
+                                  const double *w, double p, unsigned roof,
                                   double coef[GB_LPBM_TERMS], unsigned *dropped)
 {
     enum gb_status st;
     int j;
     *dropped = 0;
-    while ((st = solve(a, scale, n, y, w, p, rules.roof, coef)) == GB_OK &&
-           (j = implausible(coef, rules)) >= 0) {
+    while ((st = solve(a, scale, n, y, w, p, roof, coef)) == GB_OK && (j = implausible(coef, roof)) >= 0) {
         drop_term(a, scale, n, j);
         *dropped |= 1u << j;
     }
@@ -287,12 +270,12 @@ static enum gb_status solve_rules(double *a, double *scale, size_t n, const doub
  * sw) of the design so that the next replicate starts from all of it. */
 static enum gb_status solve_replicate(const double *a, const double *scale, double *aw, double *sw,
                                       size_t n, const double *ys, const double *w, double p,
-                                      struct fit_rules rules, double c[GB_LPBM_TERMS])
+                                      unsigned roof, double c[GB_LPBM_TERMS])
 {
     memcpy(aw, a, n * GB_LPBM_TERMS * sizeof *aw);
     memcpy(sw, scale, GB_LPBM_TERMS * sizeof *sw);
     unsigned dropped;
-    return solve_rules(aw, sw, n, ys, w, p, rules, c, &dropped);
+    return solve_rules(aw, sw, n, ys, w, p, roof, c, &dropped);
 }
 
 /* sqrt(n / (n - k)), k the coefficients the fit estimated (present and
@@ -330,7 +313,7 @@ static enum gb_status bootstrap(const struct gb_lpbm_point *pts, size_t n, const
         for (size_t i = 0; i < n; i++)
             ys[i] = fitted[i] + e[gb_mix64_next(&rs) % n] / sqrt(w[i]);
         if ((st = solve_replicate(a, scale, aw, sw, n, ys, w, f->overlap > 1 ? f->overlap : 1,
-                                  rules_of(pts), c)) == GB_OK)
+                                  gb_lpbm_roof_terms(pts[0].form), c)) == GB_OK)
             for (int j = 0; j < GB_LPBM_TERMS; j++)
                 draws[(size_t)j * (size_t)boot + (size_t)b] = c[j];
     }
@@ -397,7 +380,7 @@ static enum gb_status fit_at(const struct gb_lpbm_point *pts, size_t n, const do
     unsigned roof = gb_lpbm_roof_terms(pts[0].form);
     design(pts, n, p, a, scale);
     if (st == GB_OK)
-        st = solve_rules(a, scale, n, y, w, p, rules_of(pts), out->coef, &out->dropped);
+        st = solve_rules(a, scale, n, y, w, p, roof, out->coef, &out->dropped);
     out->overlap = p;
     out->at_roof = unsupported(scale, roof);
     roof_floors(pts, n, roof, out->floor);
@@ -754,7 +737,7 @@ static enum gb_status boot_predictions(const struct gb_lpbm_point *pts, size_t n
             ys[i] = fitted[i] + e[gb_mix64_next(&rs) % n] / sqrt(w[i]);
         r.overlap = p;
         memcpy(r.floor, f.floor, sizeof r.floor);
-        if ((st = solve_replicate(a, scale, aw, sw, n, ys, w, p, rules_of(pts), r.coef)) != GB_OK)
+        if ((st = solve_replicate(a, scale, aw, sw, n, ys, w, p, roof, r.coef)) != GB_OK)
             break;
         r.at_roof = unsupported(sw, roof);
         for (size_t k = 0; k < m; k++)

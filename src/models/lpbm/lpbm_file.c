@@ -98,7 +98,6 @@ static json_t *roofs_json(const struct gb_lpbm_point *p)
     json_object_set_new(r, "atomics_per_ns", num(p->roof_atom));
     json_object_set_new(r, "launch_a_ns", num(p->launch_a_ns));
     json_object_set_new(r, "launch_blocks_per_ns", num(p->launch_b));
-    json_object_set_new(r, "l2_over_dram_latency", num(p->lat_ratio));
     return r;
 }
 

@@ -324,7 +324,7 @@ static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run 
     p->roof_dram = p->roof_l2 = p->roof_shared = p->roof_inst = p->roof_atom = NAN;
     p->roof_l2_write = NAN;
     p->roof_fp64 = p->roof_mufu = NAN;
-    p->launch_a_ns = p->launch_b = p->lat_ratio = NAN;
+    p->launch_a_ns = p->launch_b = NAN;
     if (counters && gb_lpbm_counters_fill(p, e->r, ri, counters, ctx))
         in->n_counters++;
     if (isfinite(p->c_inst) && isfinite(p->c_shared_wavefronts) && isfinite(p->c_dram_sectors) &&

@@ -48,11 +48,6 @@ static enum gb_status on_one(struct gb_lpbm_bench_model *m, const struct gb_lpbm
             p.c_shared_atom_wavefronts = NAN;
         p.intercept = m->intercept;
         gb_lpbm_roofs_set(&p, roofs);
-        /* LAT counts an L2 hit as a share of a DRAM round trip: the fitted
-         * GPU's share where the other GPU's ceilings measured none, and
-         * none (every trip whole) where the fitted GPU's did not */
-        if (!isfinite(p.lat_ratio) || !isfinite(m->pts[0].lat_ratio))
-            p.lat_ratio = m->pts[0].lat_ratio;
         if ((st = gb_lpbm_predictors(&p, m->form)) != GB_OK)
             break;
         double e = fabs(gb_lpbm_predict(&m->fit, &p, NULL) - p.time_ns) / p.time_ns;

@@ -65,8 +65,7 @@ static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
      "(smsp__inst_executed), so fewer instructions per result (less index arithmetic, "
      "unrolling, vector loads) or a fuller grid is what helps", F_RESOURCES},
     {"LAT", "LAT: load round trips per warp x waves", "round trips",
-     "global load instructions per warp x waves, an L2 hit counted as r of a DRAM round trip "
-     "(r = lat_l2 / lat_dram of the ceilings run's latency chains; 1 without them)", "",
+     "global load instructions per warp x waves", "",
      "memory latency: the time follows the dependent global loads each warp waits for, wave "
      "after wave, so more loads in flight per warp (more independent work per thread, more "
      "resident warps) is what helps", F_RESOURCES},
@@ -111,12 +110,6 @@ int gb_lpbm_form_has(enum gb_lpbm_form form, enum gb_lpbm_term t)
     return (unsigned)t < GB_LPBM_TERMS && (unsigned)form < 3 && (gb_lpbm_rows[t].forms >> form) & 1;
 }
 
-double gb_lpbm_lat_ratio(const struct gb_lpbm_point *p)
-{
-    double r = p->lat_ratio;
-    return isfinite(r) && r > 0 && r <= 1 ? r : 1;
-}
-
 double gb_lpbm_heldout_ns(const struct gb_lpbm_bench_model *m, size_t i)
 {
     double rel = m->held.rel ? m->held.rel[i] : NAN;
@@ -153,8 +146,6 @@ void gb_lpbm_roofs_set(struct gb_lpbm_point *p, const struct gb_ceilings *c)
     p->roof_mufu = per_ns(c, GB_ROOF_MUFU, 32);       /* 32 lanes, one op each */
     p->launch_a_ns = c->launch_a_ns;
     p->launch_b = c->launch_b_blocks_per_ns;
-    double l2 = c->value[GB_ROOF_LAT_L2], dram = c->value[GB_ROOF_LAT_DRAM];
-    p->lat_ratio = isfinite(l2) && isfinite(dram) && l2 > 0 && dram >= l2 ? l2 / dram : NAN;
 }
 
 static int has_rate(double rate)
@@ -258,10 +249,8 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
     p->x[GB_LPBM_SHM] = at_roof(p, GB_LPBM_SHM, shared / p->fill_sm);
     p->x[GB_LPBM_INST] = at_roof(p, GB_LPBM_INST, p->c_inst / p->fill_sm);
     p->x[GB_LPBM_PIPE] = busiest_pipe(p) / p->fill_sm;
-    double trips = p->wf_ndr > 0 ? p->c_global_ld_inst / p->wf_ndr * p->waves : 0;
-    double miss = in_l2 ? 0 : miss_share(p), r = gb_lpbm_lat_ratio(p);
-    p->x[GB_LPBM_LAT] = trips * (r + (1 - r) * miss);
-    p->x[GB_LPBM_DLAT] = trips * miss;
+    p->x[GB_LPBM_LAT] = p->wf_ndr > 0 ? p->c_global_ld_inst / p->wf_ndr * p->waves : 0;
+    p->x[GB_LPBM_DLAT] = p->x[GB_LPBM_LAT] * (in_l2 ? 0 : miss_share(p));
     p->x[GB_LPBM_SLAT] = p->wf_ndr > 0 && !bad_count(p->c_global_sectors)
                              ? p->c_global_sectors / p->wf_ndr * p->waves : 0;
     p->x[GB_LPBM_ILAT] = p->wf_ndr > 0 ? p->c_inst / p->wf_ndr * p->waves : 0;
