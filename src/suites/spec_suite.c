@@ -157,10 +157,11 @@ static enum gb_status gb_spec_metrics(struct gb_point *p, const struct gb_spec_b
         goto out;
     if ((st = gb_point_metric(p, "grid_blocks", blocks)) != GB_OK)
         goto out;
+    struct gb_spec_need need;   /* the problem's buffers, as the cache allocates them */
+    gb_spec_need_of(b, &s->pv, &need);
     double buffers = 0;
     for (int i = 0; i < b->n_args; i++)
-        if (!b->args[i].scalar)
-            buffers += (double)s->pv.count[i] * (double)gb_spec_type_size(b->args[i].type);
+        buffers += need.buffer[i] ? (double)need.bytes[i] : 0;
     st = gb_point_metric(p, "buffer_bytes", buffers);
 out:
     return st;
