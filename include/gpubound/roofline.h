@@ -153,6 +153,8 @@ struct gb_roofline_point {
     int binding;                 /* the roof giving bound_ns, -1 none */
     double fraction;             /* bound_ns / time_ns: attained fraction of the binding roof */
     int above;                   /* fraction > 1: faster than a roof allows */
+    int partly_in_l2;            /* hot, and faster than its counted DRAM bytes allow: those bytes
+                                  * less the L2's capacity stand for DRAM (gb_hot_dram_floor) */
 };
 
 /* Places one point: fills intensity, attainable, achieved, bound_ns,
@@ -168,6 +170,7 @@ struct gb_roofline {
     int without_counters;
     int skipped;                 /* records not ok or without a time */
     int hot_in_l2;               /* hot points whose data stays in L2 (gb_hot_in_l2): DRAM bytes 0 */
+    int partly_in_l2;            /* hot points partly served from L2 (gb_hot_dram_floor) */
     double l2_bytes;             /* the L2's capacity they were judged by */
 };
 
@@ -190,6 +193,16 @@ GB_API int gb_hot_in_l2(double dram_bytes, int hot, double l2_bytes);
  * writes the same lines, or reads a line again after the flushed pass
  * evicted it, moves more than it keeps. */
 GB_API double gb_hot_held_bytes(double dram_bytes, double footprint);
+
+/* The least DRAM bytes a hot run moved, from the `dram_bytes` the counter
+ * pass saw starting from an empty L2: a launch that starts with the L2
+ * full of the previous one's lines can be spared at most one miss per
+ * line it holds, so at least dram_bytes - l2_bytes (not below 0). The
+ * roofline takes it for a hot point whose time is under its counted DRAM
+ * bytes at the roof, which the hot-cache rule left to DRAM: part of the
+ * data stayed in the L2 between launches, and the counted bytes do not
+ * bound its time. */
+GB_API double gb_hot_dram_floor(double dram_bytes, double l2_bytes);
 
 /* Places every ok record of `run` under roofs `c`. A record with counters
  * (docs/counters.md) gives its bytes at each level: DRAM sectors x 32 (0

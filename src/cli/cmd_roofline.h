@@ -23,8 +23,11 @@
     "Each point's arithmetic intensity at DRAM, L2 and L1/shared (from its counters, run\n"           \
     "--counters), the roof that binds (its time cannot be below bytes / bandwidth at each\n"         \
     "level nor below operations / the pipe's rate), and the attained fraction of it; a point\n"      \
-    "faster than a roof allows is flagged 'above measured roof'. Without counters: the spec's\n"     \
-    "bytes and flops with the DRAM roof only. No GPU needed.\n"                                       \
+    "faster than a roof allows is flagged 'above measured roof' ('another pipe? --pipe' when\n"      \
+    "that roof is its pipe's). A hot point (samples back to back) whose data fits in 75% of the\n"   \
+    "L2 has no DRAM bytes; one faster than its counted DRAM bytes allow at the DRAM roof takes\n"  \
+    "them less the L2's capacity, the least a launch can move (flag 'partly in L2'). Without\n"    \
+    "counters: the spec's bytes and flops with the DRAM roof only. No GPU needed.\n"                \
     "Exit 0 on success; 1 when RUN or the --ceilings run cannot be read (missing, damaged) or\n"     \
     "the ceilings run measured no roof; 2 on a usage error.\n"                                       \
     "Example: gpubound roofline data/h200/examples-counters-2026-11-23/sgemm --ceilings \\\n"       \

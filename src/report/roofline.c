@@ -24,6 +24,16 @@ static void rl_cell_text(struct gb_table *t, const char *s, enum gb_status *st)
         *st = gb_table_cell_text(t, s);
 }
 
+/* The flag column: a point above a roof, and whether that roof is its
+ * operations' pipe (their pipe may be another: --pipe), or partly in L2. */
+static const char *rl_flag(const struct gb_roofline_point *p)
+{
+    if (p->above)
+        return p->binding >= 0 && p->binding == p->pipe ? "above measured roof (another pipe? --pipe)"
+                                                        : "above measured roof";
+    return p->partly_in_l2 ? "partly in L2" : "";
+}
+
 enum gb_status gb_report_roofline_table(const struct gb_roofline *rl, struct gb_table **out)
 {
     static const char *const cols[][2] = {
@@ -52,7 +62,7 @@ enum gb_status gb_report_roofline_table(const struct gb_roofline *rl, struct gb_
         rl_cell_num(t, p->ops > 0 ? p->achieved : NAN, &st);
         rl_cell_text(t, p->binding >= 0 ? gb_roof_info(p->binding)->name : "", &st);
         rl_cell_num(t, p->fraction, &st);
-        rl_cell_text(t, p->above ? "above measured roof" : "", &st);
+        rl_cell_text(t, rl_flag(p), &st);
     }
     if (st != GB_OK) {
         gb_table_free(t);
@@ -96,6 +106,11 @@ enum gb_status gb_report_roofline_notes(const struct gb_ceilings *c, const struc
                           "(%.0f MiB): their DRAM bytes are 0, the DRAM roof bounds nothing there (the counters' "
                           "replay starts from an empty L2 and counts every byte from DRAM)", rl->hot_in_l2,
                      rl->l2_bytes / 1048576.0);
+    if (st == GB_OK && rl->partly_in_l2)
+        st = rl_note(out, "%d points were timed hot and ran faster than their counted DRAM bytes allow at the DRAM "
+                          "roof: part of their data stayed in the L2 between launches, so their DRAM bytes are the "
+                          "least a launch can move, the counted bytes less the L2's %.0f MiB (flag 'partly in L2')",
+                     rl->partly_in_l2, rl->l2_bytes / 1048576.0);
     if (st == GB_OK && rl->skipped)
         st = rl_note(out, "%d records not ok or without a time are left out", rl->skipped);
     if (st != GB_OK)

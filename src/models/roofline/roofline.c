@@ -60,6 +60,24 @@ double gb_hot_held_bytes(double dram_bytes, double footprint)
     return footprint > 0 && footprint < dram_bytes ? footprint : dram_bytes;
 }
 
+double gb_hot_dram_floor(double dram_bytes, double l2_bytes)
+{
+    return l2_bytes > 0 ? fmax(0, dram_bytes - l2_bytes) : dram_bytes;
+}
+
+/* A hot point placed above the DRAM roof by the bytes the counter pass
+ * counted is placed again on gb_hot_dram_floor's bytes; 1 when it was. */
+static int gb_roofline_partly_in_l2(const struct gb_ceilings *c, double l2_bytes, struct gb_roofline_point *pt)
+{
+    double d = pt->bytes[GB_LEVEL_DRAM];
+    if (!pt->above || pt->binding != GB_ROOF_DRAM || !(d > gb_hot_dram_floor(d, l2_bytes)))
+        return 0;
+    pt->bytes[GB_LEVEL_DRAM] = gb_hot_dram_floor(d, l2_bytes);
+    gb_roofline_place(c, pt);
+    pt->partly_in_l2 = 1;
+    return 1;
+}
+
 /* Bytes per level from the record's counters (docs/counters.md's default
  * set); a hot run's data that stays in L2 moves no DRAM bytes (gb_hot_in_l2).
  * Returns 1 when that rule set the DRAM bytes to 0. */
@@ -126,6 +144,8 @@ enum gb_status gb_roofline_fit_run(const struct gb_run *run, const struct gb_cei
             out->without_counters++;
         }
         gb_roofline_place(c, pt);
+        if (gb_record_has_counters(r) && r->cache == GB_CACHE_HOT)
+            out->partly_in_l2 += gb_roofline_partly_in_l2(c, l2, pt);
     }
     return GB_OK;
 }
