@@ -482,13 +482,14 @@ def goal_sentence(fits, gpu, held=False):
     return ("%s%s, resources form: %d of %d kernels (%s) meet R² >= %.2f and a held-out median <= %.0f%% "
             "on every bench (goal: 80%%); leave-one-problem-size-out median <= %.0f%% on %d of %d benches "
             "with sizes to hold out (of the configurations so held out, %s lie inside the 95%% interval the "
-            "other sizes' fit gives them; %s on the benches over %.0f%%); predicting the other GPU, median <= %.0f%% on "
-            "%d of %d benches."
+            "other sizes' fit gives them; %s on the benches over %.0f%%; over the benches, the median size-out "
+            "median is %s); predicting the other GPU, median <= %.0f%% on %d of %d benches (their median %s)."
             % ("Held out, " if held else "", gpu, len(met), len(kernels),
                pct(len(met) / len(kernels)) if kernels else "-",
                GOAL_R2, 100 * GOAL_ERR, 100 * GOAL_SIZE, sum(1 for x in sizes if x <= GOAL_SIZE), len(sizes),
-               share(cover), share(missed), 100 * GOAL_SIZE,
-               100 * GOAL_CROSS, sum(1 for x in cross if x <= GOAL_CROSS), len(cross)))
+               share(cover), share(missed), 100 * GOAL_SIZE, pct(statistics.median(sizes)) if sizes else "-",
+               100 * GOAL_CROSS, sum(1 for x in cross if x <= GOAL_CROSS), len(cross),
+               pct(statistics.median(cross)) if cross else "-"))
 
 
 def share(pairs):
