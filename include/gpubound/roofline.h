@@ -195,13 +195,13 @@ GB_API int gb_hot_in_l2(double dram_bytes, int hot, double l2_bytes);
 GB_API double gb_hot_held_bytes(double dram_bytes, double footprint);
 
 /* The least DRAM bytes a hot run moved, from the `dram_bytes` the counter
- * pass saw starting from an empty L2: a launch that starts with the L2
- * full of the previous one's lines can be spared at most one miss per
- * line it holds, so at least dram_bytes - l2_bytes (not below 0). The
- * roofline takes it for a hot point whose time is under its counted DRAM
- * bytes at the roof, which the hot-cache rule left to DRAM: part of the
- * data stayed in the L2 between launches, and the counted bytes do not
- * bound its time. */
+ * pass saw starting from an empty L2 (no more than the buffers' bytes,
+ * gb_hot_held_bytes, where the caller knows them): a launch that starts
+ * with the L2 full of the previous one's lines can be spared at most one
+ * miss per line it holds, so at least dram_bytes - l2_bytes (not below 0).
+ * The roofline takes it for a hot point whose time is under its counted
+ * DRAM bytes at the roof, which the hot-cache rule left to DRAM: the
+ * counted bytes do not bound its time. */
 GB_API double gb_hot_dram_floor(double dram_bytes, double l2_bytes);
 
 /* Places every ok record of `run` under roofs `c`. A record with counters

@@ -107,9 +107,10 @@ enum gb_status gb_report_roofline_notes(const struct gb_ceilings *c, const struc
                           "replay starts from an empty L2 and counts every byte from DRAM)", rl->hot_in_l2,
                      rl->l2_bytes / 1048576.0);
     if (st == GB_OK && rl->partly_in_l2)
-        st = rl_note(out, "%d points were timed hot and ran faster than their counted DRAM bytes allow at the DRAM "
-                          "roof: part of their data stayed in the L2 between launches, so their DRAM bytes are the "
-                          "least a launch can move, the counted bytes less the L2's %.0f MiB (flag 'partly in L2')",
+        st = rl_note(out, "%d points were timed hot and ran faster than the DRAM bytes the counters' replay (from an "
+                          "empty L2) counted allow at the DRAM roof: those bytes do not bound a hot launch, which "
+                          "finds part of its data in the L2; their DRAM bytes are the least a launch can move, the "
+                          "counted bytes (no more than the buffers') less the L2's %.0f MiB (flag 'partly in L2')",
                      rl->partly_in_l2, rl->l2_bytes / 1048576.0);
     if (st == GB_OK && rl->skipped)
         st = rl_note(out, "%d records not ok or without a time are left out", rl->skipped);

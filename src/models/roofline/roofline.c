@@ -66,11 +66,14 @@ double gb_hot_dram_floor(double dram_bytes, double l2_bytes)
 }
 
 /* A hot point placed above the DRAM roof by the bytes the counter pass
- * counted is placed again on gb_hot_dram_floor's bytes; 1 when it was. */
-static int gb_roofline_partly_in_l2(const struct gb_ceilings *c, double l2_bytes, struct gb_roofline_point *pt)
+ * counted is placed again on gb_hot_dram_floor's bytes (of the bytes the
+ * hot-cache rule weighs: no more than the buffers' where known); 1 when it
+ * was. */
+static int gb_roofline_partly_in_l2(const struct gb_ceilings *c, double l2_bytes, double footprint,
+                                    struct gb_roofline_point *pt)
 {
-    double d = pt->bytes[GB_LEVEL_DRAM];
-    if (!pt->above || pt->binding != GB_ROOF_DRAM || !(d > gb_hot_dram_floor(d, l2_bytes)))
+    double d = gb_hot_held_bytes(pt->bytes[GB_LEVEL_DRAM], footprint);
+    if (!pt->above || pt->binding != GB_ROOF_DRAM || !(pt->bytes[GB_LEVEL_DRAM] > gb_hot_dram_floor(d, l2_bytes)))
         return 0;
     pt->bytes[GB_LEVEL_DRAM] = gb_hot_dram_floor(d, l2_bytes);
     gb_roofline_place(c, pt);
@@ -145,7 +148,7 @@ enum gb_status gb_roofline_fit_run(const struct gb_run *run, const struct gb_cei
         }
         gb_roofline_place(c, pt);
         if (gb_record_has_counters(r) && r->cache == GB_CACHE_HOT)
-            out->partly_in_l2 += gb_roofline_partly_in_l2(c, l2, pt);
+            out->partly_in_l2 += gb_roofline_partly_in_l2(c, l2, gb_record_metric(r, "buffer_bytes", NAN), pt);
     }
     return GB_OK;
 }
