@@ -89,6 +89,18 @@ static void test_above_roof_flagged(void **state)
 }
 
 /* No operations: only the memory bounds; no intensity. */
+/* The least DRAM bytes of a hot launch: the counted bytes less the L2's
+ * capacity, never below 0, all of them with no L2 known. */
+static void test_hot_dram_floor(void **state)
+{
+    (void)state;
+    assert_true(gb_hot_dram_floor(160e6, 52e6) == 108e6);
+    assert_true(gb_hot_dram_floor(40e6, 52e6) == 0);
+    assert_true(gb_hot_dram_floor(40e6, 0) == 40e6);
+    /* with the buffers' bytes known, the rule's bytes: 134 MB of buffers, 159 MB counted */
+    assert_true(gb_hot_dram_floor(gb_hot_held_bytes(159e6, 134e6), 52e6) == 82e6);
+}
+
 static void test_no_ops(void **state)
 {
     (void)state;
@@ -166,7 +178,7 @@ int main(void)
         cmocka_unit_test(test_memory_bound),  cmocka_unit_test(test_compute_bound),
         cmocka_unit_test(test_above_roof_flagged), cmocka_unit_test(test_no_ops),
         cmocka_unit_test(test_guide),         cmocka_unit_test(test_launch_fit),
-        cmocka_unit_test(test_fixture_roofs),
+        cmocka_unit_test(test_fixture_roofs), cmocka_unit_test(test_hot_dram_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
