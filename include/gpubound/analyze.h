@@ -107,11 +107,14 @@ struct gb_kop {
 };
 
 /* An atomic operation (atomicAdd, atomicInc, ...): once per thread that
- * reaches it, or once per block when it lies under a branch taken by one
- * thread of the block (`if (threadIdx.x == 0)`). */
+ * reaches it; under branches that hold thread indices at 0 (zero_dims: bit
+ * 1 x, 2 y, 4 z), once per thread with those indices at 0: per block, the
+ * product of blockDim over the other dimensions (`if (threadIdx.x == 0)`
+ * in a 1-D block: once per block; `if (threadIdx.y == 0)`: blockDim.x x
+ * blockDim.z times). */
 struct gb_katomic {
     struct gb_kcount at;
-    int per_block;
+    unsigned zero_dims;
     char text[64];           /* "atomicAdd" */
 };
 
@@ -172,7 +175,8 @@ struct gb_analysis_totals {
     double global_accesses;  /* global loads + stores per thread */
     double shared_accesses;  /* shared loads + stores per thread, a vector access counted once */
     double atomics_thread;   /* atomic operations per thread */
-    double atomics_block;    /* atomic operations per block (under a one-thread branch) */
+    double atomics_block;    /* atomic operations per block (under branches that hold thread
+                              * indices at 0, times blockDim over the others) */
     double barriers;         /* barriers per thread */
     char why_ops[256], why_global[256], why_shared[256], why_atomics[256], why_barriers[256];
 };

@@ -56,7 +56,8 @@ struct scan {
     size_t n_defines;
     size_t n_macros;              /* the first n_macros local names are the source's macros */
     int depth;
-    int one_thread;          /* inside a branch taken by one thread of the block */
+    unsigned zero_dims;      /* the thread indices (bit 1 x, 2 y, 4 z) that the enclosing
+                              * branches taken hold at 0 (`if (threadIdx.y == 0)`) */
     struct frame frames[GB_AN_MAX_CALLS];
     int n_frames;            /* calls being followed, 0 in the kernel's own body */
     struct sub *subs;
@@ -605,7 +606,7 @@ static enum gb_status add_atomic(struct scan *s, CXCursor c, const char *text)
                                        offsetof(struct gb_katomic, at));
     if (!x)
         return s->st;
-    x->per_block = s->one_thread > 0;
+    x->zero_dims = s->zero_dims;
     snprintf(x->text, sizeof x->text, "%.63s", text);
     return GB_OK;
 }
@@ -644,12 +645,13 @@ static int zero_index_test(const char *t, size_t n)
     return 0;
 }
 
-/* Whether a branch condition selects one thread of the block: thread 0 of
- * a one-dimensional block (`threadIdx.x == 0`, `0 == threadIdx.x`,
- * `!threadIdx.x`), or of a two- or three-dimensional one, its indices
- * tested for 0 together with && (`threadIdx.x == 0 && threadIdx.y == 0`),
- * spaces and parentheses ignored. */
-static int one_thread_cond(const char *text)
+/* The thread indices a branch condition holds at 0 (bit 1 x, 2 y, 4 z):
+ * its conjuncts joined by && that test one index for 0 (`threadIdx.y ==
+ * 0`, `0 == threadIdx.x`, `!threadIdx.z`), spaces and parentheses ignored;
+ * its other conjuncts (`c < ncols`) are taken as true, as every branch the
+ * analysis cannot decide is. 0 when no conjunct tests an index for 0, or
+ * when the condition has a || (it could hold with the index nonzero). */
+static unsigned zero_dims_cond(const char *text)
 {
     char t[160];
     size_t k = 0;
@@ -657,18 +659,27 @@ static int one_thread_cond(const char *text)
         if (*p != ' ' && *p != '\t' && *p != '(' && *p != ')')
             t[k++] = *p;
     t[k] = '\0';
-    int seen = 0;
+    if (strstr(t, "||"))
+        return 0;
+    unsigned seen = 0;
     for (const char *p = t;;) {
         const char *and = strstr(p, "&&");
         size_t n = and ? (size_t)(and - p) : strlen(p);
-        int d = zero_index_test(p, n);
-        if (!d || (seen & d))
-            return 0;
-        seen |= d;
+        seen |= (unsigned)zero_index_test(p, n);
         if (!and)
-            return seen & 1;   /* x among them: one thread of a block whose other dimensions are tested */
+            return seen;
         p = and + 2;
     }
+}
+
+/* "threadIdx.x == 0 && threadIdx.y == 0" for the dims of `mask`. */
+static void zero_dims_text(unsigned mask, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int d = 0; d < 3 && len < n; d++)
+        if (mask >> d & 1)
+            len += (size_t)snprintf(buf + len, n - len, "%sthreadIdx.%c == 0", len ? " && " : "", "xyz"[d]);
 }
 
 static enum gb_status scan_binop(struct scan *s, CXCursor c)
@@ -931,15 +942,20 @@ static enum gb_status scan_node(struct scan *s, CXCursor c)
         cursor_span(s, c, &b, &e, &line);
         if (kd.n)
             cursor_text(s, kd.c[0], text, sizeof text);
-        if (kd.n && one_thread_cond(text)) {
-            note(s, "line %u: the branch on '%s' is counted as taken by one thread of each block",
-                 text, line);
+        unsigned zd = kd.n ? zero_dims_cond(text) : 0;
+        if (zd) {
+            char held[96], fmt[256];
+            zero_dims_text(zd | s->zero_dims, held, sizeof held);
+            snprintf(fmt, sizeof fmt, "line %%u: the branch on '%%s' is counted as taken by the threads with "
+                     "%s (its atomics once per block times the block's other dimensions)", held);
+            note(s, fmt, text, line);
             /* The condition and the branch taken; an else runs on the others. */
+            unsigned outer = s->zero_dims;
             for (int i = 0; i < (kd.n < 4 ? kd.n : 4) && s->st == GB_OK; i++) {
-                s->one_thread += i == 1;
+                s->zero_dims = i == 1 ? outer | zd : outer;
                 scan_node(s, kd.c[i]);
-                s->one_thread -= i == 1;
             }
+            s->zero_dims = outer;
             return s->st;
         }
         note(s, "line %u: the branch on '%s' is counted as taken by every thread",

@@ -65,6 +65,34 @@ static double vector_width(struct tctx *t, const struct gb_kaccess *x, char *why
     return v;
 }
 
+/* The threads of a block that reach atomic x, with the thread indices of
+ * x->zero_dims at 0: the product of blockDim over the other dimensions
+ * (from the lookup; a dimension it does not know is 1, a launch of fewer
+ * dimensions). */
+static double zero_dims_threads(struct tctx *t, const struct gb_katomic *x, char *why, size_t wn)
+{
+    double n = 1;
+    for (int d = 0; d < 3; d++) {
+        if (x->zero_dims >> d & 1)
+            continue;
+        char name[16];
+        double v;
+        int is_int;
+        snprintf(name, sizeof name, "blockDim.%c", "xyz"[d]);
+        if (t->lookup(t->ctx, name, &v, &is_int) != GB_OK) {
+            gb_error_clear();
+            continue;
+        }
+        if (!(v >= 1)) {
+            if (!why[0])
+                snprintf(why, wn, "line %d: %s = %g", x->at.line, name, v);
+            return NAN;
+        }
+        n *= v;
+    }
+    return n;
+}
+
 void gb_analysis_totals(const struct gb_kernel_analysis *a, gb_cexpr_lookup lookup, void *ctx,
                         struct gb_analysis_totals *out)
 {
@@ -86,8 +114,12 @@ void gb_analysis_totals(const struct gb_kernel_analysis *a, gb_cexpr_lookup look
         }
     }
     for (size_t i = 0; i < a->n_atomics; i++) {
-        double c = count_value(&t, &a->atomics[i].at, out->why_atomics, sizeof out->why_atomics);
-        *(a->atomics[i].per_block ? &out->atomics_block : &out->atomics_thread) += c;
+        const struct gb_katomic *x = &a->atomics[i];
+        double c = count_value(&t, &x->at, out->why_atomics, sizeof out->why_atomics);
+        if (x->zero_dims)
+            out->atomics_block += c * zero_dims_threads(&t, x, out->why_atomics, sizeof out->why_atomics);
+        else
+            out->atomics_thread += c;
     }
     for (size_t i = 0; i < a->n_barriers; i++)
         out->barriers += count_value(&t, &a->barriers[i].at, out->why_barriers,

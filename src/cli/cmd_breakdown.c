@@ -167,6 +167,17 @@ static void bd_explain_variants(const struct gb_lpbm_input *in)
                                  "variant's counts" : "");
 }
 
+/* Where an atomic is counted: per thread, or per block times blockDim
+ * over the dimensions its branches do not hold at 0 (zero_dims). */
+static const char *atomic_scope(unsigned zero_dims)
+{
+    static const char *const scope[8] = {
+        "thread", "block x blockDim.y x blockDim.z", "block x blockDim.x x blockDim.z",
+        "block x blockDim.z", "block x blockDim.x x blockDim.y", "block x blockDim.y",
+        "block x blockDim.x", "block"};
+    return scope[zero_dims & 7];
+}
+
 static void bd_explain(const struct gb_lpbm_input *in)
 {
     const struct gb_kernel_analysis *a = &in->analysis;
@@ -196,10 +207,10 @@ static void bd_explain(const struct gb_lpbm_input *in)
         for (size_t i = 0; i < a->n_ops; i++)
             printf("    line %d, %s x%d: %s\n", a->ops[i].at.line, a->ops[i].text, a->ops[i].n,
                    a->ops[i].at.decided ? a->ops[i].at.count : "undecided");
-        printf("  atomic operations (per thread, or per block under a one-thread branch):\n");
+        printf("  atomic operations (per thread, or per block under branches that hold thread indices at 0):\n");
         for (size_t i = 0; i < a->n_atomics; i++)
             printf("    line %d, %s, per %s: %s\n", a->atomics[i].at.line, a->atomics[i].text,
-                   a->atomics[i].per_block ? "block" : "thread",
+                   atomic_scope(a->atomics[i].zero_dims),
                    a->atomics[i].at.decided ? a->atomics[i].at.count : "undecided");
         printf("  barriers (per thread):\n");
         for (size_t i = 0; i < a->n_barriers; i++)

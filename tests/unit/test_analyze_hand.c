@@ -15,7 +15,7 @@
 #include "gpubound/analyze.h"
 
 struct sizes {
-    double n_def, m_def, n, block;
+    double n_def, m_def, n, block, block_y;
 };
 
 static enum gb_status lookup(void *ctx, const char *name, double *v, int *is_int)
@@ -30,6 +30,10 @@ static enum gb_status lookup(void *ctx, const char *name, double *v, int *is_int
         return *v = z->n, GB_OK;
     if (!strcmp(name, "blockDim.x"))
         return *v = z->block, GB_OK;
+    if (!strcmp(name, "blockDim.y"))      /* a 2-D block: the cases' block_y rows */
+        return *v = z->block_y, GB_OK;
+    if (!strcmp(name, "blockDim.z"))
+        return *v = 1, GB_OK;
     return gb_error_set(GB_ERR_FORMAT, "unknown %s", name);
 }
 
@@ -49,8 +53,8 @@ static void test_hand_counts(void **state)
      * busiest thread; M = 24 halves 24, 12, 6, 3 (4 trips) and doubles 1, 2,
      * 4, 8, 16 (5 trips), M = 100: 6 and 7. */
     static const struct sizes cases[] = {
-        {7, 16, 1000, 256}, {1, 16, 256, 256}, {10, 64, 1025, 128}, {0, 4, 1, 32},
-        {3, 24, 300, 64}, {5, 100, 100, 100},
+        {7, 16, 1000, 256, 1}, {1, 16, 256, 256, 1}, {10, 64, 1025, 128, 4}, {0, 4, 1, 32, 2},
+        {3, 24, 300, 64, 1}, {5, 100, 100, 100, 8},
     };
     const char *defs[] = {"N=7", "M=16"};
     struct gb_kernel_analysis a;
@@ -76,10 +80,13 @@ static void test_hand_counts(void **state)
         near(t.global_accesses, t_in + t_str + 3 * t_blk + 1 + 1);
         near(t.global_bytes, 4 * t_in + 4 * t_str + (8 + 8 + 4) * t_blk + 4 + 4);
         near(t.barriers, t_dbl);
-        /* the atomics under threadIdx.x == 0 and under threadIdx.y == 0 &&
-         * threadIdx.x == 0 are one per block each; the else's is every other
-         * thread's */
-        near(t.atomics_block, 2);
+        /* the atomics under threadIdx.y == 0 && threadIdx.x == 0 and under
+         * threadIdx.x == 0 && threadIdx.y == 0 nested are one per block each;
+         * under threadIdx.x == 0 alone one per row of the block (block_y);
+         * under threadIdx.y == 0 && c < n one per thread of the block's first
+         * row (blockDim.x, the other conjunct taken as true); the else's is
+         * every other thread's */
+        near(t.atomics_block, 2 + z->block_y + z->block);
         near(t.atomics_thread, 1);
     }
     gb_analysis_release(&a);

@@ -185,7 +185,7 @@ static void test_example_reduction_atomics(void **state)
     assert_string_equal(a.atomics[1].text, "atomicInc");
     assert_string_equal(a.atomics[2].text, "atomicExch");
     for (size_t i = 0; i < a.n_atomics; i++)
-        assert_int_equal(a.atomics[i].per_block, 1);
+        assert_int_equal(a.atomics[i].zero_dims, 1);   /* under threadIdx.x == 0: a 1-D block's one thread */
     gb_analysis_totals(&a, red_lookup, &r, &t);
     near(t.atomics_block, 3, 0);
     near(t.atomics_thread, 0, 0);

@@ -3,7 +3,8 @@
 // step that does not divide the range, a block-strided loop over a range
 // the block does not divide, a count-down, halving and doubling), a global
 // read-modify-write of doubles, a comparison in a branch condition, a
-// one-thread branch with an else, and a one-thread branch of a 2-D block.
+// one-thread branch with an else, a one-thread branch of a 2-D block, a
+// branch on its first row with a one-thread branch inside.
 extern "C" __global__ void hand(double *acc, const float *in, float *out, unsigned *hits, int n)
 {
     float v = 0.0f;
@@ -27,5 +28,10 @@ extern "C" __global__ void hand(double *acc, const float *in, float *out, unsign
         atomicAdd(hits + 1, 2u);
     if ((threadIdx.y == 0) && threadIdx.x == 0)            // one thread of a 2-D block
         atomicAdd(hits + 2, 3u);
+    if (threadIdx.y == 0 && n > 1) {                       // the block's first row
+        atomicAdd(hits + 3, 4u);
+        if (!threadIdx.x)                                  // nested: one thread of the block
+            atomicAdd(hits + 4, 5u);
+    }
     out[0] = v;
 }
