@@ -560,6 +560,12 @@ def incomplete(base):
     return sum(1 for r in runs if not json.load(open(r)).get("complete", True)), len(runs)
 
 
+def listed(runs):
+    """'`a`, `b` and `c`': the runs named in the section's prose, in their tables' order."""
+    names = ["`%s`" % r for r in runs]
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+
+
 def section(rows):
     head = ["kernel", "GPU", "points recorded / in the sweep", "model", "fit",
             "held out: one configuration, median (worst)", "held out: one problem size, median (worst)",
@@ -582,18 +588,13 @@ def section(rows):
            "'(held out)' (corpus-heldout/, recorded with counters in `data/h100/corpus-heldout-2026-11-26` "
            "and `data/h200/corpus-heldout-2026-11-26`; corpus-heldout2/, in "
            "`data/h200/corpus-heldout2-2026-11-29`, corpus-heldout3/ to corpus-heldout14/, in "
-           "`data/h200/corpus-heldout3-2026-11-29`, `data/h200/corpus-heldout4-2026-11-29`, "
-           "`data/h200/corpus-heldout5-2026-11-29`, `data/h200/corpus-heldout6-2026-11-29`, "
-           "`data/h200/corpus-heldout7-2026-11-29`, `data/h200/corpus-heldout8-2026-11-29`, "
-           "`data/h200/corpus-heldout9-2026-11-29`, `data/h200/corpus-heldout10-2026-11-29`, "
-           "`data/h200/corpus-heldout11-2026-11-29`, `data/h200/corpus-heldout12-2026-11-29`, "
-           "`data/h200/corpus-heldout13-2026-11-29` and `data/h200/corpus-heldout14-2026-11-29`, on an H200 only) were written and recorded after the form and the "
+           "%s, on an H200 only) were written and recorded after the form and the "
            "bounds were fixed, and are the check of both on kernels they were not built with. The rows "
            "marked '(occupancy sweep)' (`%s`) are five memory-bound corpus kernels at one block shape each, "
            "with 0 to 196 KiB of unused dynamic shared memory per block (corpus/<kernel>/occupancy.json), so "
            "that their achieved warps per SM run from 8 to 62 and CampProf's application line is judged "
            "across them; they are not in the corpus counts. The rows marked '(held out, occupancy sweep)' "
-           "(`%s`, `%s`, `%s`, `%s`, `%s`, `%s`, `%s`, `%s`, `%s`, `%s`, `%s`, `%s` and `%s`) are the same test on thirty-two "
+           "(%s) are the same test on thirty-two "
            "held-out kernels (corpus-heldout/ to corpus-heldout14/, each <kernel>/occupancy.json, the memory-bound ones), written and "
            "recorded after the line's domain rules were fixed; its latency factor (docs/models.md) was chosen on the "
            "corpus alone, after the first four sets were recorded and before the fifth to eighth were. The sixth set "
@@ -606,10 +607,8 @@ def section(rows):
            "fourteenth, kernels that update buffers in place at a size whose buffers fit the L2, after that too."
            % ((RUNS[0][1], RUNS[1][1], CAMP_MODELS["H100"], CAMP_MODELS["H200"], CEILINGS["H100"],
                CEILINGS["H200"]) + incomplete(RUNS[0][1]) + incomplete(RUNS[1][1])
-              + (CAMP_REFS["H100"], CAMP_REFS["H200"], OCC_RUNS[0][1], OCC_RUNS[1][1], OCC_RUNS[2][1],
-                 OCC_RUNS[3][1], OCC_RUNS[4][1], OCC_RUNS[5][1], OCC_RUNS[6][1], OCC_RUNS[7][1],
-                 OCC_RUNS[8][1], OCC_RUNS[9][1], OCC_RUNS[10][1], OCC_RUNS[11][1], OCC_RUNS[12][1],
-                 OCC_RUNS[13][1])), "",
+              + (CAMP_REFS["H100"], CAMP_REFS["H200"], listed(run for _, run in HELD_RUNS[3:]),
+                 OCC_RUNS[0][1], listed(run for _, run, _ in OCC_RUNS[1:]))), "",
            summary(rows), "",
            "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for r in rows:
