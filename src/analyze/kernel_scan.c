@@ -944,11 +944,11 @@ static enum gb_status scan_node(struct scan *s, CXCursor c)
             cursor_text(s, kd.c[0], text, sizeof text);
         unsigned zd = kd.n ? zero_dims_cond(text) : 0;
         if (zd) {
-            char held[96], fmt[256];
+            char held[96], what[400];
             zero_dims_text(zd | s->zero_dims, held, sizeof held);
-            snprintf(fmt, sizeof fmt, "line %%u: the branch on '%%s' is counted as taken by the threads with "
-                     "%s (its atomics once per block times the block's other dimensions)", held);
-            note(s, fmt, text, line);
+            snprintf(what, sizeof what, "the branch on '%s' is counted as taken by the threads with %s (its "
+                     "atomics once per block times the block's other dimensions)", text, held);
+            note(s, "line %u: %s", what, line);
             /* The condition and the branch taken; an else runs on the others. */
             unsigned outer = s->zero_dims;
             for (int i = 0; i < (kd.n < 4 ? kd.n : 4) && s->st == GB_OK; i++) {

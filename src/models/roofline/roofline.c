@@ -65,17 +65,20 @@ double gb_hot_dram_floor(double dram_bytes, double l2_bytes)
     return l2_bytes > 0 ? fmax(0, dram_bytes - l2_bytes) : dram_bytes;
 }
 
-/* A hot point placed above the DRAM roof by the bytes the counter pass
- * counted is placed again on gb_hot_dram_floor's bytes (of the bytes the
- * hot-cache rule weighs: no more than the buffers' where known); 1 when it
- * was. */
-static int gb_roofline_partly_in_l2(const struct gb_ceilings *c, double l2_bytes, double footprint,
+/* A hot point of record r (with counters) placed above the DRAM roof by
+ * the bytes the counter pass counted is placed again on gb_hot_dram_floor's
+ * bytes (of the bytes the hot-cache rule weighs: no more than the buffers'
+ * where the record has them); 1 when it was. */
+static int gb_roofline_partly_in_l2(const struct gb_record *r, const struct gb_ceilings *c, double l2_bytes,
                                     struct gb_roofline_point *pt)
 {
-    double d = gb_hot_held_bytes(pt->bytes[GB_LEVEL_DRAM], footprint);
-    if (!pt->above || pt->binding != GB_ROOF_DRAM || !(pt->bytes[GB_LEVEL_DRAM] > gb_hot_dram_floor(d, l2_bytes)))
+    if (r->cache != GB_CACHE_HOT || !pt->above || pt->binding != GB_ROOF_DRAM)
         return 0;
-    pt->bytes[GB_LEVEL_DRAM] = gb_hot_dram_floor(d, l2_bytes);
+    double held = gb_hot_held_bytes(pt->bytes[GB_LEVEL_DRAM], gb_record_metric(r, "buffer_bytes", NAN));
+    double floor = gb_hot_dram_floor(held, l2_bytes);
+    if (!(pt->bytes[GB_LEVEL_DRAM] > floor))
+        return 0;
+    pt->bytes[GB_LEVEL_DRAM] = floor;
     gb_roofline_place(c, pt);
     pt->partly_in_l2 = 1;
     return 1;
@@ -147,8 +150,8 @@ enum gb_status gb_roofline_fit_run(const struct gb_run *run, const struct gb_cei
             out->without_counters++;
         }
         gb_roofline_place(c, pt);
-        if (gb_record_has_counters(r) && r->cache == GB_CACHE_HOT)
-            out->partly_in_l2 += gb_roofline_partly_in_l2(c, l2, gb_record_metric(r, "buffer_bytes", NAN), pt);
+        if (gb_record_has_counters(r))
+            out->partly_in_l2 += gb_roofline_partly_in_l2(r, c, l2, pt);
     }
     return GB_OK;
 }
