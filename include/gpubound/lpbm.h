@@ -207,6 +207,20 @@ GB_API const char *gb_lpbm_term_bare_unit(const struct gb_lpbm_point *p, enum gb
  * (NaN), or a count is negative, or nothing can be resident (WF_max 0). */
 GB_API enum gb_status gb_lpbm_predictors(struct gb_lpbm_point *p, enum gb_lpbm_form form);
 
+/* The resources form's predictions average the fits the points cannot
+ * tell apart (docs/models.md, "Averaging the fits"): the fit at every
+ * overlap exponent, and each with one of its fitted terms left out, each
+ * weighted exp(-BIC / 2) (Bayesian model averaging). At most
+ * GB_LPBM_ALTS of them. */
+#define GB_LPBM_ALTS 112
+struct gb_lpbm_alt {
+    double coef[GB_LPBM_TERMS];        /* as gb_lpbm_fit's */
+    unsigned at_roof;                  /* as gb_lpbm_fit's */
+    double overlap;                    /* its p */
+    int left_out;                      /* the fitted term left out of it, or -1: none */
+    double weight;                     /* exp(-BIC / 2) over every alternative's: they sum to 1 */
+};
+
 /* A fitted model. */
 struct gb_lpbm_fit {
     size_t n;                          /* configurations fitted */
@@ -228,6 +242,8 @@ struct gb_lpbm_fit {
     double median_abs_rel;             /* in-sample median |predicted - measured| / measured */
     int boot;                          /* bootstrap replicates behind the intervals (0: none) */
     double overlap;                    /* p: t = (sum (a_j x_j)^p)^(1/p); 1 (or 0): the sum */
+    int n_alt;                         /* the fits a prediction averages (0: this one alone) */
+    struct gb_lpbm_alt alt[GB_LPBM_ALTS];
 };
 
 /* (sum t_j^p)^(1/p) over the n non-negative times t (the sum when p <= 1). */
@@ -242,9 +258,19 @@ GB_API enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enu
                            int boot, unsigned seed, struct gb_lpbm_fit *out);
 
 /* The predicted time of `p` (predictors filled) and, in terms[] (may be
- * NULL), each term a_j * x_j. */
+ * NULL), each term's share of it: with f->n_alt > 1 the weighted geometric
+ * mean of the alternatives' times and the weighted mean of their shares,
+ * else f's own terms a_j x_j (overlapped: gb_lpbm_predict_single). */
 GB_API double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                        double terms[GB_LPBM_TERMS]);
+
+/* The indices of f's alternatives, largest weight first, into order[]
+ * (GB_LPBM_ALTS long); their number (f->n_alt). */
+GB_API int gb_lpbm_average_order(const struct gb_lpbm_fit *f, int order[GB_LPBM_ALTS]);
+
+/* f's own prediction, its alternatives left aside. */
+GB_API double gb_lpbm_predict_single(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
+                                     double terms[GB_LPBM_TERMS]);
 
 /* The held-out check. */
 enum gb_lpbm_holdout_kind { GB_LPBM_LOO = 0, GB_LPBM_EVERY, GB_LPBM_SIZE };

@@ -393,6 +393,24 @@ static void bd_split_name(const struct gb_lpbm_holdout *h, char *buf, size_t n)
         snprintf(buf, n, "%s=%s held out", h->axis, h->value);
 }
 
+/* The fits a prediction averages: how many, and the heaviest three. */
+static void bd_print_average(const struct gb_lpbm_fit *f)
+{
+    int order[GB_LPBM_ALTS];
+    int n = gb_lpbm_average_order(f, order);
+    if (n < 2)
+        return;
+    printf("predictions (the breakdown's times and shares, held out, --predict, --on) average the %d fits "
+           "the points cannot tell apart, each overlap p with every term or with one fitted term left "
+           "out, weighted exp(-BIC/2) (docs/models.md, 'Averaging the fits'); the heaviest:", n);
+    for (int k = 0; k < n && k < 3; k++) {
+        const struct gb_lpbm_alt *a = &f->alt[order[k]];
+        printf("%s p = %g%s%s (%.0f%%)", k ? "," : "", a->overlap, a->left_out < 0 ? "" : " without ",
+               a->left_out < 0 ? "" : gb_lpbm_term_name((enum gb_lpbm_term)a->left_out), 100 * a->weight);
+    }
+    printf("; the coefficients below are the best fit's (p = %g, every term)\n", f->overlap);
+}
+
 static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
 {
     char split[128];
@@ -423,6 +441,7 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
                m->fit.overlap,
                bd_any_bare(m) ? "; a term with no roof (the unit column says 'no roof': give "
                "--ceilings RUN, a ceilings run of this GPU) is ns per unit of its count" : "");
+    bd_print_average(&m->fit);
     printf("coefficients with 95%% residual-bootstrap intervals (%d replicates):\n", m->fit.boot);
     if ((st = bd_coef_table(m)) != GB_OK)
         return st;

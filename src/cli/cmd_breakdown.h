@@ -58,8 +58,11 @@
     "(a11*ATOM)^p + (a12*LAUNCH)^p)^(1/p),\n"                                               \
     "p from 1 to 6 as fits best (docs/models.md, 'The resources form'); a roof term the\n"   \
     "points cannot place (no work at any of them, or under 1/64 of its roof at all) is a\n"   \
-    "floor at its roof: a prediction is at least that work at the roof. Or the Linear\n"     \
-    "Performance-Breakdown\n"                                                                  \
+    "floor at its roof: a prediction is at least that work at the roof. Its predictions\n"  \
+    "(times, shares, held out, --predict, --on) average the fits the points cannot tell\n"  \
+    "apart, every p with every term or one fitted term left out, weighted exp(-BIC/2)\n"   \
+    "(docs/models.md, 'Averaging the fits'); the coefficients printed are the best fit's.\n" \
+    "Or the Linear Performance-Breakdown\n"                                                   \
     "Model t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC (a_j >= 0; ATOM, the launch's atomic\n"  \
     "operations, and SYNC, the barriers on a thread's path, are present when the kernel has\n"   \
     "any) to a recorded kernel-spec run whose bench sweeps a block size (no GPU needed):\n"      \

@@ -26,9 +26,12 @@ expect 0 'runner-up / best: 1.0006.*no significant difference beyond 2%' tune "$
 run_gb tune "$SPEC" "${SPACE[@]}" --budget 4 --strategy model --out "$TMP/m4"
 if [ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -q 'predicted best unmeasured: .*(95%, gaussian-process)' &&
     printf '%s\n' "$OUT" | grep -q 'surrogate: gaussian-process used because breakdown: 4 configuration(s) measured, 5 needed'; then ok; else bad "model's prediction"; fi
-# ... in 10 (a start of exactly 5, then the model's picks) the breakdown explains them and predicts
+# ... in 10 (a start of exactly 5, then the model's picks) the breakdown is fitted but does not explain
+# them (its averaged fits' R^2 is 0.900, under the honesty rule's 0.90): the Gaussian process predicts,
+# and the line says why (the breakdown's own prediction is tested on the triad below)
 run_gb tune "$SPEC" "${SPACE[@]}" --budget 10 --strategy model --out "$TMP/m"
-if [ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -q 'predicted best unmeasured: .*(95%, breakdown)'; then ok; else bad "model's breakdown prediction"; fi
+if [ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -q 'predicted best unmeasured: .*(95%, gaussian-process)' &&
+    printf '%s\n' "$OUT" | grep -q 'surrogate: gaussian-process used because breakdown: it does not explain the measured times (resources form: R^2 0\.[0-9]*'; then ok; else bad "model's prediction when the breakdown does not explain: $OUT"; fi
 
 # On a sweep with counters that the resources form explains (the H100's triad, both sizes: 64
 # configurations, the fastest 5.034 us), the breakdown is fitted on the replayed records and predicts the

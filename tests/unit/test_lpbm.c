@@ -1049,6 +1049,54 @@ static void test_resources_implausible_roof(void **state)
     near(f.coef[GB_LPBM_L2], GB_LPBM_ROOF_MAX / 2, 1e-5);
 }
 
+/* Two terms the points cannot tell apart: at every fitted point the
+ * instructions are ten per L2 sector, so the L2 term alone (1.5 x its roof
+ * time, the times' maker) and the instruction term alone explain the times
+ * exactly. The prediction averages the fits: at a point without the
+ * instructions it lies strictly between the L2 fit's 1.5 x its roof time
+ * and the instruction fit's floor (the L2 at its roof), where one fit alone
+ * would pick either; at the fitted points every fit agrees. */
+static void test_resources_average(void **state)
+{
+    (void)state;
+    struct gb_lpbm_point pts[8], q;
+    struct gb_lpbm_fit f;
+    for (int i = 0; i < 8; i++) {
+        double l2 = 1e6 * (i + 1);
+        resources_point(&pts[i], 256, 8448, 0, l2, 0, 10 * l2, 0);
+        pts[i].c_global_sectors = 0;
+        assert_int_equal(gb_lpbm_predictors(&pts[i], GB_LPBM_RESOURCES), GB_OK);
+        pts[i].time_ns = pts[i].ci_lo_ns = pts[i].ci_hi_ns = 1.5 * pts[i].x[GB_LPBM_L2];
+    }
+    assert_true(pts[0].x[GB_LPBM_LAUNCH] < pts[0].time_ns);
+    assert_int_equal(gb_lpbm_fit(pts, 8, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
+    int order[GB_LPBM_ALTS], n = gb_lpbm_average_order(&f, order);
+    double sum = 0, l2_alone = 0, inst_alone = 0;
+    assert_true(n >= 2);
+    for (int k = 0; k < n; k++) {
+        const struct gb_lpbm_alt *a = &f.alt[order[k]];
+        sum += a->weight;
+        if (k)
+            assert_true(a->weight <= f.alt[order[k - 1]].weight);
+        if (a->coef[GB_LPBM_L2] > 0 && a->coef[GB_LPBM_INST] == 0)
+            l2_alone += a->weight;
+        if (a->coef[GB_LPBM_INST] > 0 && a->coef[GB_LPBM_L2] == 0)
+            inst_alone += a->weight;
+    }
+    near(sum, 1, 1e-12);
+    assert_true(l2_alone > 0.1 && inst_alone > 0.1);
+    for (int i = 0; i < 8; i++)                   /* each fit within the times' resolution */
+        near(gb_lpbm_predict(&f, &pts[i], NULL), pts[i].time_ns, 1e-3);
+    resources_point(&q, 256, 8448, 0, 4e6, 0, 0, 0);
+    q.c_global_sectors = 0;
+    assert_int_equal(gb_lpbm_predictors(&q, GB_LPBM_RESOURCES), GB_OK);
+    double terms[GB_LPBM_TERMS], share = 0, t = gb_lpbm_predict(&f, &q, terms);
+    assert_true(t > 1.05 * q.x[GB_LPBM_L2] && t < 1.45 * q.x[GB_LPBM_L2]);
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        share += terms[j];
+    near(share, t, 1e-9);                        /* the shares add up to the prediction */
+}
+
 /* Every roof term with a roof has a floor: the fastest any fitted point
  * ran it, as a multiple of its time at the roof, and at most 1 (the roof).
  * No fitted point lies under its floor, and a point with far more of that
@@ -1231,6 +1279,7 @@ int main(void)
         cmocka_unit_test(test_resources_dram_latency_bounded),
         cmocka_unit_test(test_resources_unsupported_roof_floor),
         cmocka_unit_test(test_resources_data_floor),
+        cmocka_unit_test(test_resources_average),
         cmocka_unit_test(test_resources_implausible_roof),
         cmocka_unit_test(test_resources_sector_latency_recovers),
         cmocka_unit_test(test_term_table),

@@ -96,27 +96,43 @@ double gb_lpbm_overlap(double p, const double *t, int n)
  * with no fitted coefficient (f->at_roof) are a floor under it: the time is
  * at least each one's work at its roof, and where one sets the time the
  * shares are taken over every term. */
-double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
-                       double terms[GB_LPBM_TERMS])
+double gb_lpbm_predict_with(const double coef[GB_LPBM_TERMS], const double floors[GB_LPBM_TERMS],
+                            unsigned at_roof, double overlap, const struct gb_lpbm_point *p,
+                            double terms[GB_LPBM_TERMS])
 {
-    double alone[GB_LPBM_TERMS], wt[GB_LPBM_TERMS], q = f->overlap > 1 ? f->overlap : 1;
+    double alone[GB_LPBM_TERMS], wt[GB_LPBM_TERMS], q = overlap > 1 ? overlap : 1;
     double sp = 0, floor = 0, all = 0;
+    int by = 0;   /* the term whose floor is the highest */
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
-        alone[j] = f->coef[j] * p->x[j];
+        alone[j] = coef[j] * p->x[j];
         wt[j] = q > 1 ? pow(alone[j], q) : alone[j];
-        floor = fmax(floor, f->floor[j] * p->x[j]);
-        if (f->at_roof >> j & 1)
-            floor = fmax(floor, alone[j]);
-        else
+        double fj = fmax(floors[j] * p->x[j], at_roof >> j & 1 ? alone[j] : 0);
+        if (fj > floor)
+            floor = fj, by = j;
+        if (!(at_roof >> j & 1))
             sp += wt[j];
         all += wt[j];
     }
     double fitted = q > 1 ? pow(sp, 1 / q) : sp, total = fmax(fitted, floor);
+    /* where a floor sets the time its share is taken over every term, or is
+     * the floor's own when no term has a fitted time there */
     for (int j = 0; j < GB_LPBM_TERMS && terms; j++)
-        terms[j] = floor > fitted ? (all > 0 ? total * wt[j] / all : 0)
-                   : (f->at_roof >> j & 1) ? 0
+        terms[j] = floor > fitted ? (all > 0 ? total * wt[j] / all : j == by ? total : 0)
+                   : (at_roof >> j & 1) ? 0
                    : q > 1 ? (sp > 0 ? total * wt[j] / sp : 0) : alone[j];
     return total;
+}
+
+double gb_lpbm_predict_single(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
+                              double terms[GB_LPBM_TERMS])
+{
+    return gb_lpbm_predict_with(f->coef, f->floor, f->at_roof, f->overlap, p, terms);
+}
+
+double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
+                       double terms[GB_LPBM_TERMS])
+{
+    return f->n_alt > 1 ? gb_lpbm_average_predict(f, p, terms) : gb_lpbm_predict_single(f, p, terms);
 }
 
 /* ---- the fit ---- */
@@ -367,11 +383,15 @@ static enum gb_status fit_check(const struct gb_lpbm_point *pts, size_t n)
     return GB_OK;
 }
 
-/* The fit at overlap p: coefficients in out->coef, the fitted times, and
- * the weighted squared error in time (what the choice of p minimizes). */
+/* The fit at overlap p with the term `left_out` (or none: -1) out of the
+ * design: coefficients in out->coef, the fitted times, and the weighted
+ * squared error in time (what the choice of p minimizes). A term left out
+ * has coefficient 0 (its column zeroed, not unsupported: a roof term keeps
+ * only its floor from the fitted points). a and scale hold the design the
+ * solve ended with. */
 static enum gb_status fit_at(const struct gb_lpbm_point *pts, size_t n, const double *w, double p,
-                             double *a, double *scale, struct gb_lpbm_fit *out, double *fitted,
-                             double *sse)
+                             int left_out, double *a, double *scale, struct gb_lpbm_fit *out,
+                             double *fitted, double *sse)
 {
     double *y = malloc(n * sizeof *y);
     enum gb_status st = y ? GB_OK : gb_error_set(GB_ERR_NOMEM, "out of memory");
@@ -379,6 +399,8 @@ static enum gb_status fit_at(const struct gb_lpbm_point *pts, size_t n, const do
         y[i] = pts[i].time_ns;
     unsigned roof = gb_lpbm_roof_terms(pts[0].form);
     design(pts, n, p, a, scale);
+    for (size_t i = 0; i < n && left_out >= 0; i++)
+        a[i * GB_LPBM_TERMS + left_out] = 0;
     if (st == GB_OK)
         st = solve_rules(a, scale, n, y, w, p, roof, out->coef, &out->dropped);
     out->overlap = p;
@@ -386,10 +408,22 @@ static enum gb_status fit_at(const struct gb_lpbm_point *pts, size_t n, const do
     roof_floors(pts, n, roof, out->floor);
     *sse = 0;
     for (size_t i = 0; i < n && st == GB_OK; i++) {
-        fitted[i] = gb_lpbm_predict(out, &pts[i], NULL);
+        fitted[i] = gb_lpbm_predict_single(out, &pts[i], NULL);
         *sse += w[i] * (pts[i].time_ns - fitted[i]) * (pts[i].time_ns - fitted[i]);
     }
     free(y);
+    return st;
+}
+
+enum gb_status gb_lpbm_fit_without(const struct gb_lpbm_point *pts, size_t n, const double *w, double p,
+                                   int left_out, struct gb_lpbm_fit *out, double *sse)
+{
+    double *a = malloc(n * GB_LPBM_TERMS * sizeof *a), *fitted = malloc(n * sizeof *fitted);
+    double scale[GB_LPBM_TERMS];
+    enum gb_status st = a && fitted ? fit_at(pts, n, w, p, left_out, a, scale, out, fitted, sse)
+                                    : gb_error_set(GB_ERR_NOMEM, "out of memory");
+    free(a);
+    free(fitted);
     return st;
 }
 
@@ -404,12 +438,12 @@ static enum gb_status fit_choose(const struct gb_lpbm_point *pts, size_t n, cons
     double best = INFINITY, best_p = 1, sse;
     enum gb_status st = GB_OK;
     for (int k = 0; k < np && st == GB_OK; k++)
-        if ((st = fit_at(pts, n, w, grid[k], a, scale, out, fitted, &sse)) == GB_OK && sse < best) {
+        if ((st = fit_at(pts, n, w, grid[k], -1, a, scale, out, fitted, &sse)) == GB_OK && sse < best) {
             best = sse;
             best_p = grid[k];
         }
     if (st == GB_OK)
-        st = fit_at(pts, n, w, best_p, a, scale, out, fitted, &sse);
+        st = fit_at(pts, n, w, best_p, -1, a, scale, out, fitted, &sse);
     return st;
 }
 
@@ -417,7 +451,7 @@ enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lp
                            int boot, unsigned seed, struct gb_lpbm_fit *out)
 {
     double scale[GB_LPBM_TERMS];
-    double *a = NULL, *w = NULL, *fitted = NULL;
+    double *a = NULL, *w = NULL, *fitted = NULL, *stats = NULL;
     memset(out, 0, sizeof *out);
     enum gb_status st = fit_check(pts, n);
     if (st != GB_OK)
@@ -438,13 +472,23 @@ enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lp
         out->present[j] = scale[j] > 0;
         out->ci_lo[j] = out->ci_hi[j] = NAN;
     }
-    fit_stats(pts, n, fitted, out);
+    out->n_alt = 0;
+    if (pts[0].form == GB_LPBM_RESOURCES && (st = gb_lpbm_average_fit(pts, n, w, out)) != GB_OK)
+        goto out;
+    if ((stats = malloc(n * sizeof *stats)) == NULL) {
+        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        stats[i] = gb_lpbm_predict(out, &pts[i], NULL);
+    fit_stats(pts, n, stats, out);
     if (boot > 0)
         st = bootstrap(pts, n, a, scale, w, fitted, boot, seed, out);
 out:
     free(a);
     free(w);
     free(fitted);
+    free(stats);
     return st;
 }
 
@@ -698,54 +742,87 @@ enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_
 /* The residual bootstrap's replicates of predictions at at[0..m-1] from
  * one fit of pts (every replicate refitted once and used at every at[k]):
  * draws[k * boot + b]. */
+/* The design a bootstrap replicate solves: f's (its overlap, the terms it
+ * had no support for out), or, where f averages alternatives, the
+ * alternative `m`'s (its overlap, its term left out), into aw and sw. The
+ * designs of each overlap are made once, into cache[k] (k: its place in
+ * GB_LPBM_OVERLAPS). */
+static enum gb_status replicate_design(const struct gb_lpbm_point *pts, size_t n, const struct gb_lpbm_fit *f,
+                                       const struct gb_lpbm_alt *m, double **cache, double (*cscale)[GB_LPBM_TERMS],
+                                       double *aw, double *sw, double *p)
+{
+    static const double grid[] = GB_LPBM_OVERLAPS;
+    size_t k = 0, ng = sizeof grid / sizeof grid[0];
+    *p = m ? m->overlap : f->overlap > 1 ? f->overlap : 1;
+    while (k + 1 < ng && grid[k] != *p)
+        k++;
+    if (!cache[k]) {
+        if (!(cache[k] = malloc(n * GB_LPBM_TERMS * sizeof *cache[k])))
+            return gb_error_set(GB_ERR_NOMEM, "out of memory");
+        design(pts, n, *p, cache[k], cscale[k]);
+        for (int j = 0; j < GB_LPBM_TERMS && !m; j++)
+            if (!f->present[j])  /* no support, or left out of the fit (implausible) */
+                drop_term(cache[k], cscale[k], n, j);
+    }
+    memcpy(aw, cache[k], n * GB_LPBM_TERMS * sizeof *aw);
+    memcpy(sw, cscale[k], GB_LPBM_TERMS * sizeof *sw);
+    for (size_t i = 0; m && m->left_out >= 0 && i < n; i++)
+        aw[i * GB_LPBM_TERMS + m->left_out] = 0;
+    return GB_OK;
+}
+
+/* Bootstrap predictions at the m points `at`: each replicate refits the
+ * fitted times plus resampled residuals (of an alternative drawn by its
+ * weight, where the fit averages them: the spread between the fits the
+ * points cannot tell apart is in the interval) and adds a resampled
+ * residual at the point. */
 static enum gb_status boot_predictions(const struct gb_lpbm_point *pts, size_t n,
                                        enum gb_lpbm_weight weight, int boot, unsigned seed,
                                        const struct gb_lpbm_point *at, size_t m, double *draws)
 {
-    struct gb_lpbm_fit f;
-    double scale[GB_LPBM_TERMS], sw[GB_LPBM_TERMS];
+    double *cache[8] = {0}, cscale[8][GB_LPBM_TERMS], sw[GB_LPBM_TERMS];
     uint64_t rs = seed;
-    enum gb_status st = gb_lpbm_fit(pts, n, weight, 0, 0, &f);
-    double *a = malloc(n * GB_LPBM_TERMS * sizeof *a), *w = malloc(n * sizeof *w);
-    double *aw = malloc(n * GB_LPBM_TERMS * sizeof *aw), *w_at = malloc((m ? m : 1) * sizeof *w_at);
-    double *fitted = malloc(n * sizeof *fitted), *e = malloc(n * sizeof *e);
-    double *ys = malloc(n * sizeof *ys);
-    if (st == GB_OK && (!a || !w || !aw || !w_at || !fitted || !e || !ys))
-        st = gb_error_set(GB_ERR_NOMEM, "out of memory");
-    if (st != GB_OK)
+    struct gb_lpbm_fit *fr = malloc(2 * sizeof *fr);   /* large (the alternatives): off the stack */
+    double *w = malloc(n * sizeof *w), *aw = malloc(n * GB_LPBM_TERMS * sizeof *aw);
+    double *w_at = malloc((m ? m : 1) * sizeof *w_at), *fitted = malloc(n * sizeof *fitted);
+    double *e = malloc(n * sizeof *e), *ys = malloc(n * sizeof *ys);
+    enum gb_status st = fr && w && aw && w_at && fitted && e && ys ? GB_OK
+                        : gb_error_set(GB_ERR_NOMEM, "out of memory");
+    if (st != GB_OK || (st = gb_lpbm_fit(pts, n, weight, 0, 0, &fr[0])) != GB_OK)
         goto out;
-    double p = f.overlap > 1 ? f.overlap : 1;
+    struct gb_lpbm_fit *f = &fr[0], *r = &fr[1];
     const unsigned roof = gb_lpbm_roof_terms(pts[0].form);
-    design(pts, n, p, a, scale);
-    for (int j = 0; j < GB_LPBM_TERMS; j++)
-        if (!f.present[j])  /* no support, or left out of the fit (implausible) */
-            drop_term(a, scale, n, j);
-    double infl = inflation(&f, n);
+    double infl = inflation(f, n);
     for (size_t k = 0; k < m; k++) {
-        double pred = gb_lpbm_predict(&f, &at[k], NULL);
+        double pred = gb_lpbm_predict(f, &at[k], NULL);
         w_at[k] = weight == GB_LPBM_RELATIVE && pred > 0 ? 1 / (pred * pred) : 1;
     }
     for (size_t i = 0; i < n; i++) {
         w[i] = weight == GB_LPBM_RELATIVE ? 1 / (pts[i].time_ns * pts[i].time_ns) : 1;
-        fitted[i] = gb_lpbm_predict(&f, &pts[i], NULL);
+        fitted[i] = gb_lpbm_predict(f, &pts[i], NULL);
         e[i] = sqrt(w[i]) * (pts[i].time_ns - fitted[i]) * infl;
     }
     for (int b = 0; b < boot && st == GB_OK; b++) {
-        struct gb_lpbm_fit r;
-        memset(&r, 0, sizeof r);
+        unsigned dropped;
+        double p;
+        memset(r, 0, sizeof *r);
         for (size_t i = 0; i < n; i++)
             ys[i] = fitted[i] + e[gb_mix64_next(&rs) % n] / sqrt(w[i]);
-        r.overlap = p;
-        memcpy(r.floor, f.floor, sizeof r.floor);
-        if ((st = solve_replicate(a, scale, aw, sw, n, ys, w, p, roof, r.coef)) != GB_OK)
+        const struct gb_lpbm_alt *alt = f->n_alt > 1 ? gb_lpbm_average_draw(f, gb_mix64_next(&rs)) : NULL;
+        if ((st = replicate_design(pts, n, f, alt, cache, cscale, aw, sw, &p)) != GB_OK ||
+            (st = solve_rules(aw, sw, n, ys, w, p, roof, r->coef, &dropped)) != GB_OK)
             break;
-        r.at_roof = unsupported(sw, roof);
+        r->overlap = p;
+        memcpy(r->floor, f->floor, sizeof r->floor);
+        r->at_roof = unsupported(sw, roof);
         for (size_t k = 0; k < m; k++)
             draws[k * (size_t)boot + (size_t)b] =
-                gb_lpbm_predict(&r, &at[k], NULL) + e[gb_mix64_next(&rs) % n] / sqrt(w_at[k]);
+                gb_lpbm_predict_single(r, &at[k], NULL) + e[gb_mix64_next(&rs) % n] / sqrt(w_at[k]);
     }
 out:
-    free(a);
+    for (size_t k = 0; k < sizeof cache / sizeof cache[0]; k++)
+        free(cache[k]);
+    free(fr);
     free(aw);
     free(w);
     free(w_at);

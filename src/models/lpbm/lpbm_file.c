@@ -101,6 +101,24 @@ static json_t *roofs_json(const struct gb_lpbm_point *p)
     return r;
 }
 
+/* The fits a resources-form prediction averages, largest weight first. */
+static json_t *average_json(const struct gb_lpbm_fit *f)
+{
+    json_t *a = json_array();
+    int order[GB_LPBM_ALTS];
+    int n = gb_lpbm_average_order(f, order);
+    for (int k = 0; k < n; k++) {
+        const struct gb_lpbm_alt *m = &f->alt[order[k]];
+        json_t *o = json_object();
+        json_object_set_new(o, "overlap_p", num(m->overlap));
+        json_object_set_new(o, "left_out", m->left_out < 0 ? json_null()
+                                           : json_string(gb_lpbm_term_name((enum gb_lpbm_term)m->left_out)));
+        json_object_set_new(o, "weight", num(m->weight));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
 static json_t *bench_json(const struct gb_lpbm_bench_model *m)
 {
     json_t *o = json_object(), *coef = json_array(), *pts = json_array();
@@ -133,6 +151,8 @@ static json_t *bench_json(const struct gb_lpbm_bench_model *m)
         json_object_set_new(o, "roofs", roofs_json(&m->pts[0]));
     if (m->form == GB_LPBM_RESOURCES && m->fit.n)
         json_object_set_new(o, "overlap_p", num(m->fit.overlap));
+    if (m->fit.n_alt > 1)
+        json_object_set_new(o, "averaged", average_json(&m->fit));
     json_object_set_new(o, "n_points", json_integer((json_int_t)m->fit.n));
     json_object_set_new(o, "bootstrap", json_integer(m->fit.boot));
     json_object_set_new(o, "coefficients", coef);

@@ -5,6 +5,7 @@
 #define GB_LPBM_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gpubound/lpbm.h"
 #include "gpubound/spec.h"
@@ -75,6 +76,33 @@ enum gb_status gb_lpbm_point_at(struct gb_lpbm_input *in, const struct gb_lpbm_s
 enum gb_status gb_lpbm_interval_at(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
                                    int boot, unsigned seed, const struct gb_lpbm_point *at,
                                    double *lo, double *hi);
+
+/* ---- one fit's pieces, and the average over fits (lpbm.c, lpbm_average.c) ---- */
+
+/* The prediction of one fit given by its coefficients, floors, terms at
+ * their roof and overlap (gb_lpbm_predict_single's). lpbm.c. */
+double gb_lpbm_predict_with(const double coef[GB_LPBM_TERMS], const double floors[GB_LPBM_TERMS],
+                            unsigned at_roof, double overlap, const struct gb_lpbm_point *p,
+                            double terms[GB_LPBM_TERMS]);
+
+/* The fit of the n points (weights w) at overlap p with the term left_out
+ * (-1: none) out of it, under the fit's plausibility rules; its weighted
+ * squared error in *sse. lpbm.c. */
+enum gb_status gb_lpbm_fit_without(const struct gb_lpbm_point *pts, size_t n, const double *w, double p,
+                                   int left_out, struct gb_lpbm_fit *out, double *sse);
+
+/* Fills out->alt and out->n_alt: every overlap's fit and each with one of
+ * its fitted terms left out, weighted exp(-BIC / 2). lpbm_average.c. */
+enum gb_status gb_lpbm_average_fit(const struct gb_lpbm_point *pts, size_t n, const double *w,
+                                   struct gb_lpbm_fit *out);
+
+/* The averaged prediction (gb_lpbm_predict with alternatives). lpbm_average.c. */
+double gb_lpbm_average_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
+                               double terms[GB_LPBM_TERMS]);
+
+/* The alternative a uniform 64-bit draw u picks by weight, or NULL when f
+ * has none to average. lpbm_average.c. */
+const struct gb_lpbm_alt *gb_lpbm_average_draw(const struct gb_lpbm_fit *f, uint64_t u);
 
 /* 1 when one of the n points has the problem label `problem`. lpbm.c. */
 int gb_lpbm_has_problem(const struct gb_lpbm_point *pts, size_t n, const char *problem);
