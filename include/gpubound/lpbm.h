@@ -290,6 +290,10 @@ struct gb_lpbm_holdout_result {
     size_t n_interval, n_inside;        /* a split other than leave-one-out: test points given
                                          * the training fit's 95% interval, and how many of
                                          * their measured times lie inside it */
+    size_t n_no_across;                 /* of those, at a problem the training points lack
+                                         * while they hold one problem only: their interval
+                                         * has no error across problems in it (none can be
+                                         * measured from one) */
     double *rel;                        /* n values: the held-out relative error of each
                                          * test point, NaN for training points (malloc'ed) */
 };

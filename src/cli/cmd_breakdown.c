@@ -457,7 +457,10 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
            m->pts[m->held.worst].problem[0] ? ", " : "", m->pts[m->held.worst].problem);
     if (m->held.n_interval)
         printf("held out: %zu of %zu measured times inside the 95%% interval the fitted "
-               "configurations give them\n", m->held.n_inside, m->held.n_interval);
+               "configurations give them%s\n", m->held.n_inside, m->held.n_interval,
+               m->held.n_no_across ? " (the fitted configurations hold one problem size: the interval "
+               "is the fit's own spread and has no error across sizes in it, which one size cannot "
+               "measure, and may be narrower than the error at another size)" : "");
     printf("predicted: by the fit on all %zu configurations; held-out prediction and error: by the "
            "fit without the configuration (%s)\n", m->fit.n, split);
     if ((st = bd_breakdown_table(m, 1, GB_FORMAT_TABLE)) != GB_OK)

@@ -638,6 +638,7 @@ static void test_holdout_cover(void **state)
     assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &r), GB_OK);
     assert_int_equal(r.n_interval, 6);
     assert_true(r.n_inside >= 4);
+    assert_int_equal(r.n_no_across, 6);          /* one size fitted: no error across sizes in them */
     free(r.rel);
     for (int i = 6; i < 12; i++)
         pts[i].time_ns *= 1.5;
@@ -648,6 +649,7 @@ static void test_holdout_cover(void **state)
     assert_int_equal(gb_lpbm_holdout_parse("loo", &h), GB_OK);
     assert_int_equal(gb_lpbm_holdout_run(pts, 12, GB_LPBM_RELATIVE, &h, &r), GB_OK);
     assert_int_equal(r.n_interval, 0);
+    assert_int_equal(r.n_no_across, 0);
     free(r.rel);
 }
 

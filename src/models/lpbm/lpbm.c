@@ -641,10 +641,12 @@ static enum gb_status holdout_cover(const struct gb_lpbm_point *pts, size_t n, e
     double q = gb_lpbm_across_problems(train, out->n_train, weight);
     for (size_t k = 0; k < m; k++)
         if (isfinite(lo[k]) && isfinite(hi[k])) {
-            if (isfinite(q) && !gb_lpbm_has_problem(train, out->n_train, test[k].problem)) {
+            int other = !gb_lpbm_has_problem(train, out->n_train, test[k].problem);
+            if (isfinite(q) && other) {
                 lo[k] *= exp(-q);
                 hi[k] *= exp(q);
             }
+            out->n_no_across += other && !isfinite(q);
             out->n_interval++;
             out->n_inside += test[k].time_ns >= lo[k] && test[k].time_ns <= hi[k];
         }

@@ -82,6 +82,7 @@ static json_t *holdout_json(const struct gb_lpbm_bench_model *m)
     if (m->held.n_interval) {
         json_object_set_new(h, "n_interval", json_integer((json_int_t)m->held.n_interval));
         json_object_set_new(h, "inside_interval", json_integer((json_int_t)m->held.n_inside));
+        json_object_set_new(h, "without_error_across_sizes", json_integer((json_int_t)m->held.n_no_across));
     }
     return h;
 }
