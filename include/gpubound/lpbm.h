@@ -268,6 +268,9 @@ GB_API double gb_lpbm_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_
  * (GB_LPBM_ALTS long); their number (f->n_alt). */
 GB_API int gb_lpbm_average_order(const struct gb_lpbm_fit *f, int order[GB_LPBM_ALTS]);
 
+/* The term f's own fit (the heaviest of those averaged) leaves out, or -1. */
+GB_API int gb_lpbm_left_out(const struct gb_lpbm_fit *f);
+
 /* f's own prediction, its alternatives left aside. */
 GB_API double gb_lpbm_predict_single(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                                      double terms[GB_LPBM_TERMS]);

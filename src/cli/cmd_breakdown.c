@@ -280,6 +280,7 @@ static int bd_any_bare(const struct gb_lpbm_bench_model *m)
 
 static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
 {
+    const int left_out = gb_lpbm_left_out(&m->fit);
     enum gb_status st;
     struct gb_table *t = gb_table_new();
     if (!t)
@@ -296,9 +297,10 @@ static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
         if ((st = gb_table_row(t)) ||
             (st = gb_table_cell_text(t, gb_lpbm_term_name((enum gb_lpbm_term)j))))
             goto out;
-        if (!m->fit.present[j]) {
-            if ((st = gb_table_cell_text(t, bd_absent(&m->fit, j))) || (st = gb_table_cell_empty(t)) ||
-                (st = gb_table_cell_empty(t)))
+        if (!m->fit.present[j] || j == left_out) {
+            if ((st = gb_table_cell_text(t, j == left_out ? "left out of this fit (others averaged have it)"
+                                                          : bd_absent(&m->fit, j))) ||
+                (st = gb_table_cell_empty(t)) || (st = gb_table_cell_empty(t)))
                 goto out;
         } else if ((st = gb_table_cell_num(t, m->fit.coef[j], 4)) ||
                    (st = gb_table_cell_num(t, m->fit.ci_lo[j], 3)) ||
@@ -408,7 +410,7 @@ static void bd_print_average(const struct gb_lpbm_fit *f)
         printf("%s p = %g%s%s (%.0f%%)", k ? "," : "", a->overlap, a->left_out < 0 ? "" : " without ",
                a->left_out < 0 ? "" : gb_lpbm_term_name((enum gb_lpbm_term)a->left_out), 100 * a->weight);
     }
-    printf("; the coefficients below are the best fit's (p = %g, every term)\n", f->overlap);
+    printf("; the coefficients below are the heaviest's\n");
 }
 
 static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
@@ -430,7 +432,7 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
            m->suite, m->bench, gb_lpbm_form_name(m->form), eq, m->fit.n,
            m->weight == GB_LPBM_RELATIVE ? "1/t^2, relative" : "equal");
     if (m->form == GB_LPBM_RESOURCES)
-        printf("overlap p = %g (of 1, 1.5, 2, 3, 4, 6, the one that fits best; 1 adds the terms, a "
+        printf("overlap p = %g (of 1, 1.5, 2, 3, 4, 6, %s; 1 adds the terms, a "
                "larger p lets the largest set the time); each term but LAT, DLAT, SLAT, ILAT and SYNC "
                "is a time at the machine's roof (a coefficient of 1: the roof reached; 2: half of "
                "it); LAT's coefficient is ns per load round trip, DLAT's the ns a miss in L2 adds to "
@@ -438,7 +440,7 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
                "barrier stage; the floor of a roof term (and of the launch line) is the fastest any fitted "
                "configuration ran it (x its time at the roof, at most 1): no prediction puts that "
                "term's work under it%s\n",
-               m->fit.overlap,
+               m->fit.overlap, m->fit.n_alt > 1 ? "the heaviest fit's, below" : "the one that fits best",
                bd_any_bare(m) ? "; a term with no roof (the unit column says 'no roof': give "
                "--ceilings RUN, a ceilings run of this GPU) is ns per unit of its count" : "");
     bd_print_average(&m->fit);

@@ -61,7 +61,7 @@
     "floor at its roof: a prediction is at least that work at the roof. Its predictions\n"  \
     "(times, shares, held out, --predict, --on) average the fits the points cannot tell\n"  \
     "apart, every p with every term or one fitted term left out, weighted exp(-BIC/2)\n"   \
-    "(docs/models.md, 'Averaging the fits'); the coefficients printed are the best fit's.\n" \
+    "(docs/models.md, 'Averaging the fits'); the coefficients printed are the heaviest's.\n" \
     "Or the Linear Performance-Breakdown\n"                                                   \
     "Model t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC (a_j >= 0; ATOM, the launch's atomic\n"  \
     "operations, and SYNC, the barriers on a thread's path, are present when the kernel has\n"   \

@@ -1087,6 +1087,10 @@ static void test_resources_average(void **state)
     }
     near(sum, 1, 1e-12);
     assert_true(l2_alone > 0.1 && inst_alone > 0.1);
+    near(f.overlap, f.alt[order[0]].overlap, 0);  /* the table's fit is the heaviest */
+    for (int j = 0; j < GB_LPBM_TERMS; j++)
+        near(f.coef[j], f.alt[order[0]].coef[j], 1e-9);
+    assert_int_equal(gb_lpbm_left_out(&f), f.alt[order[0]].left_out);
     for (int i = 0; i < 8; i++)                   /* each fit within the times' resolution */
         near(gb_lpbm_predict(&f, &pts[i], NULL), pts[i].time_ns, 1e-3);
     resources_point(&q, 256, 8448, 0, 4e6, 0, 0, 0);

@@ -447,6 +447,22 @@ static enum gb_status fit_choose(const struct gb_lpbm_point *pts, size_t n, cons
     return st;
 }
 
+/* The resources form: the fits the points cannot tell apart (out->alt,
+ * which its predictions average), and out refitted as the heaviest of
+ * them, the one its coefficient table and their intervals show (a, scale
+ * and fitted its design and times). */
+static enum gb_status fit_heaviest(const struct gb_lpbm_point *pts, size_t n, const double *w, double *a,
+                                   double *scale, struct gb_lpbm_fit *out, double *fitted)
+{
+    int order[GB_LPBM_ALTS];
+    double sse;
+    enum gb_status st = gb_lpbm_average_fit(pts, n, w, out);
+    if (st != GB_OK || gb_lpbm_average_order(out, order) < 2)
+        return st;
+    const struct gb_lpbm_alt h = out->alt[order[0]];
+    return fit_at(pts, n, w, h.overlap, h.left_out, a, scale, out, fitted, &sse);
+}
+
 enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lpbm_weight weight,
                            int boot, unsigned seed, struct gb_lpbm_fit *out)
 {
@@ -467,14 +483,14 @@ enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lp
         w[i] = weight == GB_LPBM_RELATIVE ? 1 / (pts[i].time_ns * pts[i].time_ns) : 1;
     if ((st = fit_choose(pts, n, w, a, scale, out, fitted)) != GB_OK)
         goto out;
+    out->n_alt = 0;
+    if (pts[0].form == GB_LPBM_RESOURCES && (st = fit_heaviest(pts, n, w, a, scale, out, fitted)) != GB_OK)
+        goto out;
     out->n = n;
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
         out->present[j] = scale[j] > 0;
         out->ci_lo[j] = out->ci_hi[j] = NAN;
     }
-    out->n_alt = 0;
-    if (pts[0].form == GB_LPBM_RESOURCES && (st = gb_lpbm_average_fit(pts, n, w, out)) != GB_OK)
-        goto out;
     if ((stats = malloc(n * sizeof *stats)) == NULL) {
         st = gb_error_set(GB_ERR_NOMEM, "out of memory");
         goto out;

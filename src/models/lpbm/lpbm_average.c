@@ -177,3 +177,9 @@ int gb_lpbm_average_order(const struct gb_lpbm_fit *f, int order[GB_LPBM_ALTS])
     }
     return f->n_alt;
 }
+
+int gb_lpbm_left_out(const struct gb_lpbm_fit *f)
+{
+    int order[GB_LPBM_ALTS];
+    return gb_lpbm_average_order(f, order) > 1 ? f->alt[order[0]].left_out : -1;
+}
