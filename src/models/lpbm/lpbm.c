@@ -428,37 +428,24 @@ enum gb_status gb_lpbm_fit_without(const struct gb_lpbm_point *pts, size_t n, co
 }
 
 /* The resources form's terms overlap (each resource works while the others
- * do): its exponent is the one of GB_LPBM_OVERLAPS that fits the points
- * best; the other forms add their terms (p = 1). */
-static enum gb_status fit_choose(const struct gb_lpbm_point *pts, size_t n, const double *w,
-                                 double *a, double *scale, struct gb_lpbm_fit *out, double *fitted)
-{
-    static const double grid[] = GB_LPBM_OVERLAPS;
-    int np = pts[0].form == GB_LPBM_RESOURCES ? (int)(sizeof grid / sizeof grid[0]) : 1;
-    double best = INFINITY, best_p = 1, sse;
-    enum gb_status st = GB_OK;
-    for (int k = 0; k < np && st == GB_OK; k++)
-        if ((st = fit_at(pts, n, w, grid[k], -1, a, scale, out, fitted, &sse)) == GB_OK && sse < best) {
-            best = sse;
-            best_p = grid[k];
-        }
-    if (st == GB_OK)
-        st = fit_at(pts, n, w, best_p, -1, a, scale, out, fitted, &sse);
-    return st;
-}
-
-/* The resources form: the fits the points cannot tell apart (out->alt,
- * which its predictions average), and out refitted as the heaviest of
- * them, the one its coefficient table and their intervals show (a, scale
- * and fitted its design and times). */
-static enum gb_status fit_heaviest(const struct gb_lpbm_point *pts, size_t n, const double *w, double *a,
-                                   double *scale, struct gb_lpbm_fit *out, double *fitted)
+ * do) at an exponent of GB_LPBM_OVERLAPS, and its predictions average the
+ * fits the points cannot tell apart (out->alt: every exponent, each with
+ * every term or one left out); out is the heaviest of them, the one its
+ * coefficient table and their intervals show (a, scale and fitted its
+ * design and times). The other forms add their terms (p = 1). */
+static enum gb_status fit_form(const struct gb_lpbm_point *pts, size_t n, const double *w, double *a,
+                               double *scale, struct gb_lpbm_fit *out, double *fitted)
 {
     int order[GB_LPBM_ALTS];
     double sse;
-    enum gb_status st = gb_lpbm_average_fit(pts, n, w, out);
-    if (st != GB_OK || gb_lpbm_average_order(out, order) < 2)
+    enum gb_status st;
+    out->n_alt = 0;
+    if (pts[0].form != GB_LPBM_RESOURCES)
+        return fit_at(pts, n, w, 1, -1, a, scale, out, fitted, &sse);
+    if ((st = gb_lpbm_average_fit(pts, n, w, out)) != GB_OK)
         return st;
+    if (gb_lpbm_average_order(out, order) < 1)
+        return gb_error_set(GB_ERR_NUMERIC, "no fit of the resources form to weigh");
     const struct gb_lpbm_alt h = out->alt[order[0]];
     return fit_at(pts, n, w, h.overlap, h.left_out, a, scale, out, fitted, &sse);
 }
@@ -481,10 +468,7 @@ enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lp
     }
     for (size_t i = 0; i < n; i++)
         w[i] = weight == GB_LPBM_RELATIVE ? 1 / (pts[i].time_ns * pts[i].time_ns) : 1;
-    if ((st = fit_choose(pts, n, w, a, scale, out, fitted)) != GB_OK)
-        goto out;
-    out->n_alt = 0;
-    if (pts[0].form == GB_LPBM_RESOURCES && (st = fit_heaviest(pts, n, w, a, scale, out, fitted)) != GB_OK)
+    if ((st = fit_form(pts, n, w, a, scale, out, fitted)) != GB_OK)
         goto out;
     out->n = n;
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
@@ -757,9 +741,6 @@ enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_
 
 /* ---- the interval of a prediction ---- */
 
-/* The residual bootstrap's replicates of predictions at at[0..m-1] from
- * one fit of pts (every replicate refitted once and used at every at[k]):
- * draws[k * boot + b]. */
 /* The design a bootstrap replicate solves: f's (its overlap, the terms it
  * had no support for out), or, where f averages alternatives, the
  * alternative `m`'s (its overlap, its term left out), into aw and sw. The
@@ -789,11 +770,12 @@ static enum gb_status replicate_design(const struct gb_lpbm_point *pts, size_t n
     return GB_OK;
 }
 
-/* Bootstrap predictions at the m points `at`: each replicate refits the
- * fitted times plus resampled residuals (of an alternative drawn by its
- * weight, where the fit averages them: the spread between the fits the
- * points cannot tell apart is in the interval) and adds a resampled
- * residual at the point. */
+/* The residual bootstrap's replicates of predictions at at[0..m-1] from
+ * one fit of pts (every replicate refitted once and used at every at[k]):
+ * draws[k * boot + b]. Each replicate refits the fitted times plus
+ * resampled residuals (where the fit averages alternatives, as one of them
+ * drawn by its weight: the spread between the fits the points cannot tell
+ * apart is in the interval) and adds a resampled residual at the point. */
 static enum gb_status boot_predictions(const struct gb_lpbm_point *pts, size_t n,
                                        enum gb_lpbm_weight weight, int boot, unsigned seed,
                                        const struct gb_lpbm_point *at, size_t m, double *draws)
@@ -826,7 +808,7 @@ static enum gb_status boot_predictions(const struct gb_lpbm_point *pts, size_t n
         memset(r, 0, sizeof *r);
         for (size_t i = 0; i < n; i++)
             ys[i] = fitted[i] + e[gb_mix64_next(&rs) % n] / sqrt(w[i]);
-        const struct gb_lpbm_alt *alt = f->n_alt > 1 ? gb_lpbm_average_draw(f, gb_mix64_next(&rs)) : NULL;
+        const struct gb_lpbm_alt *alt = gb_lpbm_average_draw(f, &rs);
         if ((st = replicate_design(pts, n, f, alt, cache, cscale, aw, sw, &p)) != GB_OK ||
             (st = solve_rules(aw, sw, n, ys, w, p, roof, r->coef, &dropped)) != GB_OK)
             break;

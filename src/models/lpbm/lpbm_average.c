@@ -18,6 +18,7 @@
 
 #include "gpubound/lpbm.h"
 #include "lpbm_internal.h"
+#include "util/mix.h"
 
 /* Weights under this fraction of the largest are left out of the average. */
 #define GB_LPBM_ALT_NEGLIGIBLE 1e-6
@@ -154,11 +155,11 @@ double gb_lpbm_average_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm
     return total;
 }
 
-const struct gb_lpbm_alt *gb_lpbm_average_draw(const struct gb_lpbm_fit *f, uint64_t u)
+const struct gb_lpbm_alt *gb_lpbm_average_draw(const struct gb_lpbm_fit *f, uint64_t *rs)
 {
     if (f->n_alt < 2)
-        return NULL;
-    double x = (double)(u >> 11) * 0x1.0p-53, c = 0;
+        return f->n_alt ? &f->alt[0] : NULL;
+    double x = (double)(gb_mix64_next(rs) >> 11) * 0x1.0p-53, c = 0;
     for (int k = 0; k < f->n_alt; k++)
         if (x < (c += f->alt[k].weight))
             return &f->alt[k];
@@ -181,5 +182,5 @@ int gb_lpbm_average_order(const struct gb_lpbm_fit *f, int order[GB_LPBM_ALTS])
 int gb_lpbm_left_out(const struct gb_lpbm_fit *f)
 {
     int order[GB_LPBM_ALTS];
-    return gb_lpbm_average_order(f, order) > 1 ? f->alt[order[0]].left_out : -1;
+    return gb_lpbm_average_order(f, order) > 0 ? f->alt[order[0]].left_out : -1;
 }

@@ -100,9 +100,10 @@ enum gb_status gb_lpbm_average_fit(const struct gb_lpbm_point *pts, size_t n, co
 double gb_lpbm_average_predict(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,
                                double terms[GB_LPBM_TERMS]);
 
-/* The alternative a uniform 64-bit draw u picks by weight, or NULL when f
- * has none to average. lpbm_average.c. */
-const struct gb_lpbm_alt *gb_lpbm_average_draw(const struct gb_lpbm_fit *f, uint64_t u);
+/* The alternative a draw from the generator *rs picks by weight (the
+ * generator advanced only when there are two or more to pick from), or
+ * NULL when f has none. lpbm_average.c. */
+const struct gb_lpbm_alt *gb_lpbm_average_draw(const struct gb_lpbm_fit *f, uint64_t *rs);
 
 /* 1 when one of the n points has the problem label `problem`. lpbm.c. */
 int gb_lpbm_has_problem(const struct gb_lpbm_point *pts, size_t n, const char *problem);
