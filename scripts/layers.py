@@ -32,7 +32,7 @@ ROOMS_OF_HEADERS = {
     "status": "util", "api": "util",
     "numbers": "numbers", "counter_names": "numbers",
     "gpu": "gpu", "device": "gpu", "cuda_decls": "gpu",
-    "analyze": "analyze", "cexpr": "analyze",
+    "analyze": "analyze", "cexpr": "analyze", "ptx": "analyze",
     # chart_spec: the chart specs a run directory carries (charts.json), read
     # and written beside its records; the suites declare theirs with it.
     "results": "results", "counters": "results", "ncu": "results", "chart_spec": "results",
@@ -40,7 +40,7 @@ ROOMS_OF_HEADERS = {
     "geometry": "models", "lpbm": "models", "lpbm_input": "models", "lpbm_run": "models", "nnls": "models",
     "occupancy": "models", "regress": "models", "tune": "models", "speedup": "models", "roofline": "models", "guide": "models",
     "measure": "measure", "session": "measure", "fleet_loop": "measure",
-    "suite": "suites", "spec": "suites",
+    "suite": "suites", "spec": "suites", "camp_inflight": "suites",
     "band": "report", "breakdown_chart": "report", "compare_report": "report",
     "geometry_tables": "report", "plot": "report", "report": "report", "report_html": "report",
     "table": "report",

@@ -402,6 +402,15 @@ GB_API enum gb_status gb_nvcc_compile_program(const struct gb_nvrtc_program *pro
 GB_API enum gb_status gb_nvrtc_compile_ptx(const char *name, const char *source, const char *arch,
                                     const char *const *opts, int n_opts, char **ptx);
 
+/* The PTX of a program with headers and name expressions (a kernel spec's
+ * source, gb_nvrtc_compile_program's input) for the virtual architecture of
+ * `arch`, compiled by NVRTC whatever gb_compiler_set chose: *ptx malloc'ed,
+ * NUL-terminated; `entry` (when not NULL) the lowered name of its first
+ * expression, the name of the kernel's .entry. */
+GB_API enum gb_status gb_nvrtc_program_ptx(const struct gb_nvrtc_program *x, const char *arch,
+                                           const char *const *opts, int n_opts, char **ptx, char *entry,
+                                           size_t n_entry);
+
 /* Embedded kernel sources (the .cu files of kernels/). NULL when `file` is unknown. */
 GB_API const char *gb_kernel_source(const char *file);
 /* The i-th embedded file's name, or NULL past the end. */

@@ -199,6 +199,14 @@ GB_API enum gb_status gb_bench_kernel(const struct gb_bench *b, const char **nam
 GB_API enum gb_status gb_bench_module(struct gb_gpu *g, const struct gb_bench *b, const char *const *opts,
                                int n_opts, CUmodule *out);
 
+/* The PTX of bench `b`'s kernel at the point `axes` (n_axes name=value
+ * pairs, as a record keeps them), compiled by NVRTC for the virtual
+ * architecture of `arch` with the options kernel_opts gives there (no GPU
+ * needed): *ptx malloc'ed; `entry` (when not NULL) the lowered name of the
+ * kernel's first name expression, "" for a bench without one. */
+GB_API enum gb_status gb_bench_ptx(const struct gb_bench *b, const struct gb_kv *axes, int n_axes, const char *arch,
+                                   char **ptx, char *entry, size_t n_entry);
+
 struct gb_suite {
     const char *name;
     const char *help;

@@ -364,36 +364,54 @@ out:
     return st;
 }
 
-enum gb_status gb_nvrtc_compile_ptx(const char *name, const char *source, const char *arch,
-                                    const char *const *opts, int n_opts, char **ptx)
+/* The PTX of a compiled `prog` (NUL-terminated, malloc'ed). */
+static enum gb_status gb_nvrtc_get_ptx(nvrtcProgram prog, const char *name, char **ptx)
 {
-    enum gb_status st = gb_nvrtc_load();
-    nvrtcProgram prog = NULL;
-    char virt[32];
     size_t size = 0;
-    *ptx = NULL;
-    if (st != GB_OK)
-        return st;
-    /* PTX comes from a virtual architecture: sm_90 -> compute_90. */
-    snprintf(virt, sizeof virt, "compute_%s", strncmp(arch, "sm_", 3) == 0 ? arch + 3 : arch);
-    if ((st = gb_nvrtc_build(name, source, virt, opts, n_opts, &prog, NULL)) != GB_OK)
-        return st;
     nvrtcResult r = nv.nvrtcGetPTXSize(prog, &size);
+    *ptx = NULL;
     if (r == NVRTC_SUCCESS && size > 0) {
-        if (!(*ptx = malloc(size + 1))) {
-            st = gb_error_set(GB_ERR_NOMEM, "out of host memory compiling %s", name);
-            goto out;
-        }
+        if (!(*ptx = malloc(size + 1)))
+            return gb_error_set(GB_ERR_NOMEM, "out of host memory compiling %s", name);
         r = nv.nvrtcGetPTX(prog, *ptx);
         (*ptx)[size] = '\0';
     }
     if (r != NVRTC_SUCCESS || size == 0) {
-        st = gb_error_set(GB_ERR_NVRTC, "nvrtcGetPTX failed for %s: %s", name,
-                          r != NVRTC_SUCCESS ? nv.nvrtcGetErrorString(r) : "empty PTX");
+        free(*ptx);
+        *ptx = NULL;
+        return gb_error_set(GB_ERR_NVRTC, "nvrtcGetPTX failed for %s: %s", name,
+                            r != NVRTC_SUCCESS ? nv.nvrtcGetErrorString(r) : "empty PTX");
+    }
+    return GB_OK;
+}
+
+enum gb_status gb_nvrtc_program_ptx(const struct gb_nvrtc_program *x, const char *arch, const char *const *opts,
+                                    int n_opts, char **ptx, char *entry, size_t n_entry)
+{
+    enum gb_status st = gb_nvrtc_load();
+    nvrtcProgram prog = NULL;
+    char virt[32], **lowered = NULL;
+    *ptx = NULL;
+    if (st != GB_OK)
+        return st;
+    snprintf(virt, sizeof virt, "compute_%s", strncmp(arch, "sm_", 3) == 0 ? arch + 3 : arch);
+    if ((st = gb_nvrtc_build_x(x->name, x->source, virt, opts, n_opts, x, &prog, NULL)) != GB_OK)
+        return st;
+    st = gb_nvrtc_get_ptx(prog, x->name, ptx);
+    if (st == GB_OK && entry && n_entry && x->n_exprs > 0 && (st = gb_nvrtc_lowered(prog, x, &lowered)) == GB_OK)
+        snprintf(entry, n_entry, "%s", lowered[0]);
+    gb_names_free(lowered);
+    if (st != GB_OK) {
         free(*ptx);
         *ptx = NULL;
     }
-out:
     nv.nvrtcDestroyProgram(&prog);
     return st;
+}
+
+enum gb_status gb_nvrtc_compile_ptx(const char *name, const char *source, const char *arch,
+                                    const char *const *opts, int n_opts, char **ptx)
+{
+    struct gb_nvrtc_program x = {.name = name, .source = source};
+    return gb_nvrtc_program_ptx(&x, arch, opts, n_opts, ptx, NULL, 0);
 }
