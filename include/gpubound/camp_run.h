@@ -56,6 +56,10 @@ struct gb_camp_predict_in {
     double dram_read_bytes, dram_write_bytes, l2_read_bytes, l2_write_bytes;
     int hot;
     double measured_warps;
+    /* The kernel's bytes in flight per thread (gb_camp_point_inflight, or
+     * given; 0 or NaN: not known): with the model's inflight_product, the
+     * application line takes the kernel's own knee (gb_camp_line_factor). */
+    double inflight_bytes;
 };
 
 struct gb_camp_predict_result {
@@ -103,16 +107,31 @@ struct gb_camp_validate_result {
     size_t n_apps;
     struct gb_camp_validation *v;        /* one per application */
     struct gb_camp_domain **domain;      /* per application, one judgement per configuration */
+    /* Kernel-spec configurations whose bytes in flight could not be read
+     * (gb_camp_apps_inflight), so that their line keeps the camping suite's
+     * knee, and why for the first; 0 when the model has no product to use. */
+    size_t inflight_missing;
+    char inflight_why[256];
 };
 
 /* Validates `m` on every application of `runs` (gb_camp_records_apps),
- * each configuration judged under the roofs `c` (may be NULL). Errors:
+ * each configuration judged under the roofs `c` (may be NULL), the
+ * application line with each kernel-spec configuration's own knee where
+ * `inflight` (NULL: none) gave its bytes in flight and m->inflight_product
+ * is set (gpubound/camp_inflight.h, which the caller runs). Errors:
  * those of gb_camp_records_apps; GB_ERR_FORMAT when no run holds an
  * application, or naming the application the model cannot time;
  * GB_ERR_NOMEM. What was validated before an error stays in `out`. */
+/* A step on each run's applications before they are validated: fills
+ * what the model reads but cannot compute itself (the kernel-spec points'
+ * bytes in flight, gb_camp_apps_inflight); counts in *missing the
+ * configurations it could not fill, and says why for the first in `why`. */
+typedef void (*gb_camp_apps_hook)(const struct gb_run *run, struct gb_camp_app *apps, size_t n_apps,
+                                  size_t *missing, char *why, size_t n);
+
 GB_API enum gb_status gb_camp_validate_run(const struct gb_camp_model *m, const struct gb_ceilings *c,
                                            const struct gb_run *const *runs, size_t n_runs,
-                                           struct gb_camp_validate_result *out);
+                                           gb_camp_apps_hook inflight, struct gb_camp_validate_result *out);
 
 GB_API void gb_camp_validate_result_release(struct gb_camp_validate_result *r);
 

@@ -181,6 +181,11 @@ struct gb_camp_model {
     char run_tool_version[32];
     char run_git_revision[48];
     char run_command_line[1024];
+    /* The camping suite's warps at the knee of its spread reads times the
+     * bytes a thread of it keeps in flight (gb_camp_model_inflight: the
+     * median over the widths; warps x bytes); NaN until set, and where its
+     * kernel's PTX cannot be read. Not in the model file. */
+    double inflight_product;
 };
 
 GB_API const char *gb_camp_op_name(enum gb_camp_op op);                /* "read", "write" */
@@ -304,6 +309,7 @@ struct gb_camp_band_in {
     double at_warps;             /* the measured configuration's warps, as eval_warps gives them */
     double time_ns;              /* NaN: none measured */
     double roof_best_ns;
+    double inflight_bytes;       /* the kernel's bytes in flight per thread (0 or NaN: not known) */
 };
 
 /* gb_camp_predict over `in`: rows[i].warps = in->warps[i], the bounds at
@@ -468,6 +474,13 @@ struct gb_camp_obs {
     /* The best bound from the memory levels' roofs (gb_camp_roof_best),
      * which replaces the spread equations' where it is > 0; 0 otherwise. */
     double roof_best_ns;
+    /* Kernel-spec points: the bytes of global memory one thread keeps in
+     * flight (gb_camp_apps_inflight: its PTX's largest group of independent
+     * loads, times the measured sectors per request over a coalesced
+     * access's); NaN where not known. `record`: the point's index in its
+     * run's records (SIZE_MAX for none). */
+    double inflight_bytes;
+    size_t record;
 };
 
 /* The best bound of a configuration from the measured roofs: the largest,
@@ -502,9 +515,20 @@ GB_API enum gb_status gb_camp_obs_bounds(const struct gb_camp_model *m, const st
  * width's L_W / knee_W per instruction), so that below the suite's knee the
  * line rises as each access waits its latency; 1 without a roof best bound
  * (the suite's own bounds carry that shape) or where the model's form has
- * no knee. The line at a configuration is this factor times the band's
- * point at the line's degree (gb_camp_line_degree, gb_camp_line_time). */
+ * no knee. Where the kernel's bytes in flight per thread are known
+ * (o->inflight_bytes) and the suite's product of knee and bytes in flight
+ * (m->inflight_product), the shape is the kernel's own instead:
+ * sqrt(1 + (K / w)^2) with K = inflight_product / inflight_bytes, the warps
+ * at which this kernel's loads in flight equal the suite's at its knee
+ * (docs/models.md, "The kernel's own knee"). The line at a configuration is
+ * this factor times the band's point at the line's degree
+ * (gb_camp_line_degree, gb_camp_line_time). */
 GB_API double gb_camp_line_factor(const struct gb_camp_model *m, const struct gb_camp_obs *o);
+
+/* The warps per SM at the kernel's own knee (the K above), or NaN where
+ * either figure is not known. */
+GB_API double gb_camp_kernel_knee(const struct gb_camp_model *m, const struct gb_camp_obs *o);
+
 
 /* The application line's degree: that of the time t_ns over the start's
  * line factor f in the band best..worst. */
@@ -551,6 +575,11 @@ struct gb_camp_validation {
      * span: configurations at one warp count share one band, and the line
      * can follow nothing else between them. */
     double warps_min, warps_max, time_min_ns, time_max_ns;
+    /* The kernel's own knee (gb_camp_kernel_knee, warps per SM) and its
+     * bytes in flight per thread, each the smallest and largest over the
+     * configurations (NaN where none has them: the line then takes the
+     * camping suite's shape). */
+    double knee_min, knee_max, inflight_min, inflight_max;
     /* Set by gb_camp_validate_app: the configurations outside the domain of
      * validity (left out of everything above), the first one's reason, and
      * the configurations judged (all of them). */

@@ -2,17 +2,38 @@
  * the point's name, loads its run, and asks the model's point adapter
  * (src/models/campprof/camp_point.c) for the one record it names as an
  * Nsight Compute launch. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_camp.h"
+#include "gpubound/camp_inflight.h"
 #include "gpubound/campprof.h"
+#include "gpubound/gpu.h"
 #include "gpubound/ncu.h"
 #include "gpubound/results.h"
 
-int camp_cli_point_report(const char *spec, struct gb_ncu_report **out, int *hot)
+/* The point's bytes in flight per thread, from its kernel's PTX; NaN with
+ * a note where they cannot be read. */
+static double point_inflight(const struct gb_run *run, const struct gb_record *r)
+{
+    struct gb_camp_obs o;
+    char arch[16];
+    double bytes = NAN;
+    int from_counters;
+    if (!run->info.has_device || run->info.device.cc_major <= 0)
+        return NAN;
+    gb_device_arch(&run->info.device, arch, sizeof arch);
+    if (gb_camp_spec_obs(r, &o, &from_counters) != GB_OK ||
+        gb_camp_point_inflight(run, r, arch, &o.counts, &bytes) != GB_OK)
+        fprintf(stderr, "note: the point's loads in flight could not be read (%s): the application line "
+                        "takes the camping suite's knee\n", gb_error_message());
+    return bytes;
+}
+
+int camp_cli_point_report(const char *spec, struct gb_ncu_report **out, int *hot, double *inflight)
 {
     char run_dir[4096], bench[160];
     const char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
@@ -38,8 +59,11 @@ int camp_cli_point_report(const char *spec, struct gb_ncu_report **out, int *hot
                          "record it with 'gpubound run ... --counters'");
     else if (st != GB_OK)
         rc = gb_cli_fail(st, "camp predict", NULL);
-    else
+    else {
         *hot = hit->cache == GB_CACHE_HOT;
+        if (inflight)
+            *inflight = point_inflight(run, hit);
+    }
     if (rc != GB_EXIT_OK) {
         gb_ncu_free(*out);
         *out = NULL;

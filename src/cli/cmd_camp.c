@@ -22,6 +22,11 @@
 
 #define CMD "camp"
 
+int camp_cli_parse_knee(const char *s)
+{
+    return strcmp(s, "suite") == 0 ? 0 : strcmp(s, "kernel") == 0 ? 1 : -1;
+}
+
 int camp_cli_parse_double(const char *s, double *v)
 {
     char *end;

@@ -11,9 +11,9 @@
     "       gpubound camp predict --model FILE (--gld W:N --gst W:N | --from-ncu CSV | --from-point RUN:BENCH:AXES)\n" \
     "                             (--threads T --regs R\n" \
     "                             --smem B [--dyn-smem B] [--grid G] | --warps W) [--time-ns T [--at-warps W]] [--chart F.svg]\n" \
-    "                             [--html F.html] [--ceilings RUN]\n" \
+    "                             [--html F.html] [--ceilings RUN] [--knee suite|kernel [--in-flight B]]\n" \
     "       gpubound camp validate --model FILE RUN_DIR [RUN_DIR...] [--ceilings RUN] [--out DIR] [--format FMT]\n" \
-    "                              [--force]\n" \
+    "                              [--knee suite|kernel] [--force]\n" \
     "       gpubound camp detect SUITE/BENCH|SPEC [--set AXIS=V ...] [--refs RUN_DIR] [--quick] [--device N]\n" \
     "       gpubound camp detect --from-run RUN [--point AXIS=V,...] [--refs RUN_DIR]"
 
@@ -77,6 +77,12 @@
     "                    application line: the header says THE BAND DOES NOT APPLY and why\n" \
     "                    (stdout, and a note on stderr), exit 0; with a roof best bound the\n"  \
     "                    line takes the camping suite's latency shape across warps\n"        \
+    "  --knee K          suite (default): that shape; kernel: the kernel's own, whose knee is\n" \
+    "                    the suite's knee x bytes in flight over the kernel's bytes in flight\n" \
+    "                    (with --from-point, read from its kernel's PTX; docs/models.md, 'The\n" \
+    "                    kernel's own knee')\n"                                                  \
+    "  --in-flight B     with --knee kernel: the bytes of global loads one thread keeps in\n"  \
+    "                    flight (instead of the point's PTX)\n"                                 \
     "  --chart F.svg     draw the band into F.svg and F.png (and its script F.gp)\n"               \
     "  --html F.html     write the CampProf calculator, filled with these inputs, as one offline\n" \
     "                    page (needs libjs-chart.js; see docs/report.md); it takes the counts and\n" \
@@ -106,6 +112,10 @@
     "                    with points' level counters, the best bound is the roofs', flat in\n" \
     "                    the warps, and the line takes the camping suite's latency shape\n"    \
     "                    across warps (docs/models.md, 'Band, degree and application line')\n" \
+    "  --knee K          suite (default): that shape; kernel: each kernel-spec point's own,\n"  \
+    "                    its knee from the bytes of global loads its PTX keeps in flight a\n"  \
+    "                    thread (NVRTC compiles the run's spec; docs/models.md, 'The kernel's\n" \
+    "                    own knee'); the table gives each application's knee and bytes\n"    \
     "  --out DIR         where to write the charts and validation.csv, the table (default\n"   \
     "                    runs/campprof-validate-<UTC time>, named on stdout; never inside a\n" \
     "                    RUN_DIR or the --ceilings run: that is a usage error)\n"               \
@@ -156,10 +166,13 @@ struct gb_ncu_report;
  * record's counters (and its shape's metrics) in *out (gb_ncu_free), and
  * *hot 1 when the record was timed hot (back to back). The exit code; the
  * error line is printed. */
-int camp_cli_point_report(const char *spec, struct gb_ncu_report **out, int *hot);
+int camp_cli_point_report(const char *spec, struct gb_ncu_report **out, int *hot, double *inflight);
 
 /* A finite number; 0, or -1 on bad input. */
 int camp_cli_parse_double(const char *s, double *v);
+/* --knee: "suite" 0, "kernel" 1 (the application line's latency shape from the
+ * kernel's own loads in flight, gb_camp_model_inflight); -1 otherwise. */
+int camp_cli_parse_knee(const char *s);
 
 /* "dir/name" without doubled slashes. */
 void camp_cli_path_in(char *buf, size_t n, const char *dir, const char *name);

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_camp.h"
 #include "gpubound/band.h"
+#include "gpubound/camp_inflight.h"
 #include "gpubound/camp_run.h"
 #include "gpubound/campprof.h"
 #include "gpubound/ncu.h"
@@ -28,6 +29,8 @@ struct predict_opts {
     double time_ns;
     int have_counts, hot;
     double level_bytes[4], warps_active; /* DRAM read, write, L2 read, write; NaN: not known */
+    double inflight;             /* --in-flight, or the point's PTX; NaN: not known */
+    int own_knee;                /* --knee kernel */
     enum gb_format fmt;
     struct gb_camp_counts counts;
     char chart_dir[4096], chart_stem[128];
@@ -123,6 +126,19 @@ static long opt_range(const char *opt, const char *arg, enum gb_range_id id, lon
     return gb_cli_parse_range(CMD, what, arg, id, min);
 }
 
+/* --knee and --in-flight into `o`. */
+static int predict_knee_option(int c, const char *arg, struct predict_opts *o)
+{
+    if (c == 'k')
+        return (o->own_knee = camp_cli_parse_knee(arg)) < 0
+                   ? gb_cli_usage(CMD, "predict: --knee takes suite or kernel, not '%s'", arg)
+                   : GB_EXIT_OK;
+    if (camp_cli_parse_double(arg, &o->inflight) != 0 || !(o->inflight > 0) || o->inflight > 65536)
+        return gb_cli_usage(CMD, "predict: --in-flight needs the bytes of global loads one thread keeps "
+                            "in flight, > 0 and at most 65536, not '%s'", arg);
+    return GB_EXIT_OK;
+}
+
 /* One option's value into `o`; GB_EXIT_OK or the usage error's code. */
 static int predict_option(int c, const char *arg, struct predict_opts *o)
 {
@@ -150,6 +166,9 @@ static int predict_option(int c, const char *arg, struct predict_opts *o)
     case 'g': return (o->grid = opt_range("--grid", arg, GB_RANGE_NCU_GRID, 1)) < 0 ? GB_EXIT_USAGE : 0;
     case 'w': return (o->warps_max = opt_long("--warps", arg, 1, 4096)) < 0 ? GB_EXIT_USAGE : 0;
     case 'a': return (o->at = opt_long("--at-warps", arg, 1, 4096)) < 0 ? GB_EXIT_USAGE : 0;
+    case 'k':
+    case 'B':
+        return predict_knee_option(c, arg, o);
     case 'T':
         if (camp_cli_parse_double(arg, &o->time_ns) != 0 || !(o->time_ns > 0) || !gb_range_ok(GB_RANGE_TIME_NS, o->time_ns))
             return gb_cli_usage(CMD, "predict: --time-ns needs a time in ns > 0, not '%s' (at most 8.64e13, a day)", arg);
@@ -180,6 +199,8 @@ static int predict_check(int argc, char **argv, struct predict_opts *o)
                             "--gld/--gst, --from-ncu or --from-point");
     if (o->ncu_id >= 0 && !o->ncu_path)
         return gb_cli_usage(CMD, "predict: --ncu-id needs --from-ncu");
+    if (!isnan(o->inflight) && !o->own_knee)
+        return gb_cli_usage(CMD, "predict: --in-flight is the kernel's own knee's input: give --knee kernel too");
     if (o->warps_max > 0 &&
         (o->threads > 0 || o->regs >= 0 || o->smem >= 0 || o->dyn_smem >= 0 || o->grid > 0))
         return gb_cli_usage(CMD, "predict: --warps replaces the launch; give either --warps or "
@@ -204,12 +225,13 @@ static int predict_parse(int argc, char **argv, struct predict_opts *o)
         {"cc", required_argument, NULL, 'C'},       {"chart", required_argument, NULL, 'c'},
         {"format", required_argument, NULL, 'f'},   {"html", required_argument, NULL, 'H'},
         {"from-point", required_argument, NULL, 'P'},
-        {"ceilings", required_argument, NULL, 'E'},
+        {"ceilings", required_argument, NULL, 'E'}, {"in-flight", required_argument, NULL, 'B'},
+        {"knee", required_argument, NULL, 'k'},
         {NULL, 0, NULL, 0}};
     int c, rc;
     memset(o, 0, sizeof *o);
     o->threads = o->regs = o->smem = o->dyn_smem = o->grid = o->warps_max = o->ncu_id = o->at = -1;
-    o->time_ns = o->warps_active = NAN;
+    o->time_ns = o->warps_active = o->inflight = NAN;
     for (int k = 0; k < 4; k++)
         o->level_bytes[k] = NAN;
     o->fmt = GB_FORMAT_TABLE;
@@ -277,7 +299,9 @@ static int predict_from_ncu(struct predict_opts *o, struct predict_state *ps)
     const struct gb_ncu_launch *l;
     enum gb_status st;
     int rc;
-    if (o->point && (rc = camp_cli_point_report(o->point, &ps->ncu, &o->hot)) != GB_EXIT_OK)
+    if (o->point && (rc = camp_cli_point_report(o->point, &ps->ncu, &o->hot,
+                                                o->own_knee && isnan(o->inflight) ? &o->inflight : NULL)) !=
+                         GB_EXIT_OK)
         return rc;
     if (!o->point && (st = gb_ncu_load(o->ncu_path, &ps->ncu)) != GB_OK)
         return gb_cli_fail(st, "camp predict --from-ncu",
@@ -447,6 +471,21 @@ static enum gb_status band_table(const struct predict_opts *o, const struct pred
     return GB_OK;
 }
 
+/* Which latency shape the application line takes across warps. */
+static void line_shape_text(const struct predict_opts *o, const struct predict_state *ps)
+{
+    if (!(ps->r.roof.best_ns > 0) || !o->own_knee)
+        return;
+    if (o->inflight > 0 && ps->m->inflight_product > 0)
+        printf("  line: the kernel's own knee at %.3g warps per SM (%.3g bytes in flight a thread, against "
+               "the camping suite's %.4g warps x bytes)\n", ps->m->inflight_product / o->inflight, o->inflight,
+               ps->m->inflight_product);
+    else
+        printf("  line: the camping suite's latency shape across warps (%s)\n",
+               ps->m->inflight_product > 0 ? "the kernel's loads in flight are not known: give --in-flight"
+                                           : "the suite's loads in flight could not be read");
+}
+
 /* Where the measured start lies against the band at its configuration:
  * a line saying how far outside it is, when it is. */
 static void band_outside(const struct predict_opts *o, const struct predict_state *ps)
@@ -516,6 +555,7 @@ static void band_header(const struct predict_opts *o, const struct predict_state
             snprintf(ach, sizeof ach, " (%.3g achieved)", ps->r.achieved_warps);
         printf("  measured: %s µs at %g active warps per SM%s: camping degree %s (0 = best, "
                "1 = worst)\n", tv, ps->r.at_warps, ach, dv);
+        line_shape_text(o, ps);
         band_outside(o, ps);
         printf("\n");
     } else {
@@ -693,6 +733,8 @@ static int predict_band(struct predict_opts *o, struct predict_state *ps)
         return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
     if ((st = gb_camp_model_load(o->model_path, ps->m)) != GB_OK)
         return gb_cli_fail(st, "camp predict", "give a model written by 'gpubound camp fit'");
+    if (o->own_knee)
+        gb_camp_model_inflight(ps->m, NULL);
     if ((rc = predict_device(ps->m, o->cc, &ps->dev)) != GB_EXIT_OK)
         return rc;
     if (!(c = calloc(1, sizeof *c)))
@@ -711,7 +753,7 @@ static int predict_band(struct predict_opts *o, struct predict_state *ps)
         .dyn_smem = o->dyn_smem, .grid = o->grid, .warps_max = o->warps_max, .at = o->at,
         .time_ns = o->time_ns, .dram_read_bytes = o->level_bytes[0], .dram_write_bytes = o->level_bytes[1],
         .l2_read_bytes = o->level_bytes[2], .l2_write_bytes = o->level_bytes[3], .hot = o->hot,
-        .measured_warps = o->warps_active,
+        .measured_warps = o->warps_active, .inflight_bytes = o->inflight,
     };
     if ((st = gb_camp_predict_run(ps->m, &ps->dev, &in, c, &ps->r)) != GB_OK) {
         rc = st == GB_ERR_USAGE ? gb_cli_usage(CMD, "predict: %s", gb_error_message())

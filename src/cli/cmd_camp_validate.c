@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_camp.h"
 #include "gpubound/band.h"
+#include "gpubound/camp_inflight.h"
 #include "gpubound/camp_run.h"
 #include "gpubound/campprof.h"
 #include "util/fs.h"
@@ -33,6 +34,7 @@ struct validate_opts {
     char default_out[4300];
     enum gb_format fmt;
     int force;
+    int own_knee;                 /* --knee kernel */
 };
 
 static int validate_parse(int argc, char **argv, struct validate_opts *o)
@@ -43,6 +45,7 @@ static int validate_parse(int argc, char **argv, struct validate_opts *o)
         {"format", required_argument, NULL, 'f'},
         {"ceilings", required_argument, NULL, 'c'},
         {"force", no_argument, NULL, 'X'},
+        {"knee", required_argument, NULL, 'k'},
         {NULL, 0, NULL, 0}};
     int c;
     memset(o, 0, sizeof *o);
@@ -56,6 +59,10 @@ static int validate_parse(int argc, char **argv, struct validate_opts *o)
         case 'o': o->out = optarg; break;
         case 'c': o->ceilings = optarg; break;
         case 'X': o->force = 1; break;
+        case 'k':
+            if ((o->own_knee = camp_cli_parse_knee(optarg)) < 0)
+                return gb_cli_usage(CMD, "validate: --knee takes suite or kernel, not '%s'", optarg);
+            break;
         case 'f':
             if (gb_format_parse(optarg, &o->fmt) != GB_OK)
                 return gb_cli_usage(CMD, "validate: --format: %s", gb_error_message());
@@ -100,6 +107,8 @@ static enum gb_status table_columns(struct gb_table *t)
         {"degree min", NULL},          {"degree max", NULL},
         {"warps min", NULL},           {"warps max", NULL},
         {"time min", "us"},            {"time max", "us"},
+        {"kernel knee min", NULL},     {"kernel knee max", NULL},
+        {"in flight min", "bytes"},    {"in flight max", "bytes"},
         {"outside domain", NULL},      {"why outside", NULL},
     };
     enum gb_status st = GB_OK;
@@ -127,6 +136,8 @@ static enum gb_status table_row(struct gb_table *t, const struct gb_camp_app *g,
         (st = gb_table_cell_num(t, v->warps_max, 3)) ||
         (st = gb_table_cell_num(t, v->time_min_ns / 1e3, 4)) ||
         (st = gb_table_cell_num(t, v->time_max_ns / 1e3, 4)) ||
+        (st = gb_table_cell_num(t, v->knee_min, 3)) || (st = gb_table_cell_num(t, v->knee_max, 3)) ||
+        (st = gb_table_cell_num(t, v->inflight_min, 3)) || (st = gb_table_cell_num(t, v->inflight_max, 3)) ||
         (st = gb_table_cell_int(t, (long long)v->n_out_domain)) ||
         (st = gb_table_cell_text(t, v->domain_reason)))
         return st;
@@ -353,6 +364,8 @@ static int validate_load(const struct validate_opts *o, struct gb_camp_model *m,
     enum gb_status st;
     if ((st = gb_camp_model_load(o->model_path, m)) != GB_OK)
         return gb_cli_fail(st, "camp validate", "give a model written by 'gpubound camp fit'");
+    if (o->own_knee)
+        gb_camp_model_inflight(m, NULL);
     for (int i = 0; i < o->n_dirs; i++)
         if ((st = gb_cli_load_run(o->dirs[i], &runs[i])) != GB_OK)
             return gb_cli_fail(st, "camp validate", "give the directory of a run recorded by "
@@ -365,12 +378,15 @@ static int validate_all(const struct validate_opts *o, const struct gb_camp_mode
                         const struct gb_ceilings *c, struct gb_run *const *runs,
                         struct gb_camp_validate_result *r)
 {
-    enum gb_status st = gb_camp_validate_run(m, c, (const struct gb_run *const *)runs,
-                                             (size_t)o->n_dirs, r);
+    enum gb_status st = gb_camp_validate_run(m, c, (const struct gb_run *const *)runs, (size_t)o->n_dirs,
+                                             gb_camp_apps_inflight, r);
     if (st == GB_ERR_FORMAT && r->n_apps == 0)
         return gb_cli_fail(st, "camp validate", "record them with 'gpubound run camping'");
     if (st != GB_OK)
         return gb_cli_fail(st, "camp validate", NULL);
+    if (r->inflight_missing)
+        fprintf(stderr, "note: %zu configurations keep the camping suite's knee in the application line: "
+                        "their loads in flight could not be read (%s)\n", r->inflight_missing, r->inflight_why);
     for (size_t a = 0; a < r->n_apps; a++)
         if (r->apps[a].from_bytes)
             fprintf(stderr, "note: %s: %zu of %zu points carry no profiler counters; their counts "

@@ -258,7 +258,7 @@ expect 2 "lies inside the run" camp validate --model "$MODEL" "$RUN" --out "$TMP
 # The fixture's applications were made at degrees 0.05, 0.5, 0.6 and 0.1 with
 # 2% noise: the measured degrees and the line's error say so.
 expect 0 "" camp validate --model "$MODEL" "$RUN" --out "$TMP/v2" --format csv
-printf '%s\n' "$OUT" | head -1 | grep -qx 'application,configurations,best bound error (%),worst bound error (%),application line error (%),"line error, starts inside (%)",inside band (%),degree (median),degree min,degree max,warps min,warps max,time min (us),time max (us),outside domain,why outside' &&
+printf '%s\n' "$OUT" | head -1 | grep -qx 'application,configurations,best bound error (%),worst bound error (%),application line error (%),"line error, starts inside (%)",inside band (%),degree (median),degree min,degree max,warps min,warps max,time min (us),time max (us),kernel knee min,kernel knee max,in flight min (bytes),in flight max (bytes),outside domain,why outside' &&
     ok || bad "validate CSV header"
 printf '%s\n' "$OUT" | awk -F, 'BEGIN { want["gem"] = 0.05; want["clique"] = 0.5; want["transpose_coalesced"] = 0.6; want["transpose_diagonal"] = 0.1 }
     NR > 1 { n++; d = $9 - want[$1]; if (d < -0.05 || d > 0.05 || $5 > 5) bad = 1 } END { exit bad || n != 4 }' &&

@@ -3,7 +3,8 @@
 # the run on a machine without a GPU: `camp fit` reproduces the committed
 # campprof-model.json, and `camp validate` its campprof-validate/validation.csv
 # when one is committed (numbers to 1e-9 relative, so that a different libm
-# in the last bit does not count). No committed camping run is a failure,
+# in the last bit does not count; columns added to the table since, empty
+# for these runs). No committed camping run is a failure,
 # not a pass: the check must not vanish with the data.
 #
 # A REGRESSION GOLDEN: the committed model was written by this same code, so
@@ -38,6 +39,34 @@ for x, y in zip(na, nb):
 PY
 }
 
+# same_columns A B: CSV B holds every column of CSV A with the same numbers
+# (to 1e-9 relative) and text; a column B has that A lacks (added to the
+# table since A was written) must be empty in every row of B.
+same_columns() {
+    python3 - "$1" "$2" <<'PY'
+import csv, sys
+a, b = (list(csv.DictReader(open(p))) for p in sys.argv[1:3])
+if len(a) != len(b):
+    sys.exit("%d rows against %d" % (len(a), len(b)))
+for ra, rb in zip(a, b):
+    for k, x in ra.items():
+        if k not in rb:
+            sys.exit("column %r is gone" % k)
+        y = rb[k]
+        try:
+            fx, fy = float(x), float(y)
+        except ValueError:
+            if x != y:
+                sys.exit("%r: %r != %r" % (k, x, y))
+            continue
+        if abs(fx - fy) > 1e-9 * max(abs(fx), abs(fy), 1e-300):
+            sys.exit("%r: %r != %r" % (k, fx, fy))
+    added = [k for k in rb if k not in ra and rb[k] != ""]
+    if added:
+        sys.exit("columns added since the committed table hold values: %s" % added)
+PY
+}
+
 i=0
 for run in "${RUNS[@]}"; do
     i=$((i + 1))
@@ -60,7 +89,7 @@ open(p + ".nomark", "w").write(re.sub(r",\s*\"knee_at_edge\": true", "", t))' "$
     msg=$(same_numbers "$model" "$TMP/model-$i.json.nomark" 2>&1) && ok || bad "$run: the model does not come back: $msg"
     if [ -s "$run/campprof-validate/validation.csv" ]; then
         expect 0 "" camp validate --model "$model" "$run" --out "$TMP/validate-$i"
-        msg=$(same_numbers "$run/campprof-validate/validation.csv" "$TMP/validate-$i/validation.csv" 2>&1) &&
+        msg=$(same_columns "$run/campprof-validate/validation.csv" "$TMP/validate-$i/validation.csv" 2>&1) &&
             ok || bad "$run: the validation does not come back: $msg"
     fi
 done

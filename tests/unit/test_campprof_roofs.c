@@ -17,6 +17,8 @@
  *    roof best bound, at least 1 with one, falling with warps to 1 past the
  *    spread equations' knee and above 1.5 at a quarter of it; the line
  *    through the start gives the start's own time back.
+ * 4. The kernel's own knee (--knee kernel): the suite's product of knee and
+ *    bytes in flight over the kernel's bytes, and the shape it gives.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -205,6 +207,38 @@ static void test_line_factor(void **state)
     gb_run_free(run);
 }
 
+/* The kernel's own knee: K = the suite's product / the kernel's bytes in
+ * flight, the shape sqrt(1 + (K / w)^2); the suite's shape where either is
+ * unknown, and 1 without a roof best bound. */
+static void test_kernel_knee(void **state)
+{
+    (void)state;
+    struct gb_camp_model m;
+    struct gb_camp_obs o;
+    memset(&o, 0, sizeof o);
+    assert_int_equal(gb_camp_model_load(H200 "/camping-2026-11-21/campprof-model.json", &m), GB_OK);
+    o.counts.ld[gb_camp_width_class(4)] = 1e6;
+    o.roof_best_ns = 1000;
+    o.warps = 8;
+    o.inflight_bytes = 8;
+    double suite = gb_camp_line_factor(&m, &o);          /* no product: the suite's shape */
+    assert_true(isnan(gb_camp_kernel_knee(&m, &o)));
+    m.inflight_product = 400;                            /* K = 50 warps */
+    assert_float_equal(gb_camp_kernel_knee(&m, &o), 50, 1e-12);
+    assert_float_equal(gb_camp_line_factor(&m, &o), sqrt(1 + 50.0 / 8 * 50.0 / 8), 1e-12);
+    assert_true(gb_camp_line_factor(&m, &o) != suite);
+    o.warps = 50;
+    assert_float_equal(gb_camp_line_factor(&m, &o), sqrt(2), 1e-12);
+    o.inflight_bytes = 32;                               /* four times the loads: K = 12.5 */
+    assert_float_equal(gb_camp_line_factor(&m, &o), sqrt(1 + 0.25 * 0.25), 1e-12);
+    o.inflight_bytes = NAN;
+    o.warps = 8;
+    assert_float_equal(gb_camp_line_factor(&m, &o), suite, 1e-12);
+    o.inflight_bytes = 8;
+    o.roof_best_ns = 0;
+    assert_float_equal(gb_camp_line_factor(&m, &o), 1, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_no_counters),
         cmocka_unit_test(test_committed_point_inside),
         cmocka_unit_test(test_line_factor),
+        cmocka_unit_test(test_kernel_knee),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,15 +156,15 @@ double gb_camp_extrapolate(double best_ns, double worst_ns, double degree)
 
 /* The band at `warps` with the roof best bound `roof_best_ns` (0: none),
  * and the application line's factor there (gb_camp_line_factor). */
-static enum gb_status gb_band_at(const struct gb_camp_model *m, const struct gb_camp_counts *c,
-                                 double warps, double roof_best_ns, double *best_ns, double *worst_ns,
-                                 double *factor)
+static enum gb_status gb_band_at(const struct gb_camp_model *m, const struct gb_camp_band_in *in,
+                                 double warps, double *best_ns, double *worst_ns, double *factor)
 {
     struct gb_camp_obs o;
     memset(&o, 0, sizeof o);
-    o.counts = *c;
+    o.counts = *in->counts;
     o.warps = warps;
-    o.roof_best_ns = roof_best_ns;
+    o.roof_best_ns = in->roof_best_ns;
+    o.inflight_bytes = in->inflight_bytes;
     *factor = gb_camp_line_factor(m, &o);
     return gb_camp_obs_bounds(m, &o, best_ns, worst_ns);
 }
@@ -182,7 +182,7 @@ static enum gb_status gb_band_degree(const struct gb_camp_model *m, const struct
         return GB_OK;
     if (!(in->time_ns > 0))
         return gb_error_set(GB_ERR_USAGE, "the measured time must be > 0 ns, not %g", in->time_ns);
-    if ((st = gb_band_at(m, in->counts, in->at_warps, in->roof_best_ns, &b0, &w0, &f0)) != GB_OK ||
+    if ((st = gb_band_at(m, in, in->at_warps, &b0, &w0, &f0)) != GB_OK ||
         !gb_camp_in_range(m, in->counts, in->at_warps))
         return st;
     *d = gb_camp_degree(b0, w0, in->time_ns);
@@ -206,7 +206,7 @@ enum gb_status gb_camp_predict_band(const struct gb_camp_model *m, const struct 
         rows[i].warps = in->warps[i];
         double f;
         rows[i].app_ns = NAN;
-        if ((st = gb_band_at(m, in->counts, w, in->roof_best_ns, &rows[i].best_ns, &rows[i].worst_ns, &f)) != GB_OK)
+        if ((st = gb_band_at(m, in, w, &rows[i].best_ns, &rows[i].worst_ns, &f)) != GB_OK)
             return st;
         if (!gb_camp_in_range(m, in->counts, w))
             continue;   /* no time here: the bounds are NaN */
@@ -228,7 +228,7 @@ enum gb_status gb_camp_predict(const struct gb_camp_model *m, const struct gb_ca
                                const int *warps, size_t n, double at_warps, double time_ns,
                                struct gb_camp_row *rows, double *degree)
 {
-    const struct gb_camp_band_in in = {c, warps, NULL, n, at_warps, time_ns, 0};
+    const struct gb_camp_band_in in = {c, warps, NULL, n, at_warps, time_ns, 0, NAN};
     return gb_camp_predict_band(m, &in, rows, degree);
 }
 

@@ -4,6 +4,7 @@
  * the fit (struct gb_camp_sample) and of the validation (struct
  * gb_camp_obs). Nothing else in the model knows a metric's name. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,8 @@ enum gb_status gb_camp_record_obs(const struct gb_record *r, struct gb_camp_obs 
     enum gb_status st = GB_OK;
     int any = 0;
     memset(o, 0, sizeof *o);
+    o->record = SIZE_MAX;
+    o->inflight_bytes = NAN;
     for (int c = 0; c < GB_CAMP_N_WIDTHS; c++)
         for (int is_store = 0; is_store < 2; is_store++)
             any |= !isnan(gb_record_metric(r, gb_camp_req_metric(is_store, c), NAN));
@@ -246,6 +249,8 @@ enum gb_status gb_camp_spec_obs(const struct gb_record *r, struct gb_camp_obs *o
     struct gb_camp_equation eq;
     enum gb_status st;
     memset(o, 0, sizeof *o);
+    o->record = SIZE_MAX;
+    o->inflight_bytes = NAN;
     o->warps = gb_record_metric(r, GB_CAMP_SPEC_WARPS, NAN);
     o->limit_warps = o->achieved_warps = o->warps;
     o->measured_warps = gb_record_counter(r, GB_CAMP_WARPS_ACTIVE, NAN);
@@ -402,9 +407,10 @@ static void gb_app_sort(struct gb_camp_app *g)
 }
 
 /* Adds record `r` of an application (spec: a kernel-spec point) to its group. */
-static enum gb_status gb_app_add(const struct gb_run *run, const struct gb_record *r, int spec,
-                                 struct gb_camp_app **apps, size_t *n)
+static enum gb_status gb_app_add(const struct gb_run *run, size_t i, int spec, struct gb_camp_app **apps,
+                                 size_t *n)
 {
+    const struct gb_record *r = &run->records[i];
     char label[sizeof((*apps)->label)];
     int from_counters = 0;
     if (spec)
@@ -429,6 +435,7 @@ static enum gb_status gb_app_add(const struct gb_run *run, const struct gb_recor
         snprintf(msg, sizeof msg, "%s", gb_error_message());
         return gb_error_set(st, "%s: %s", run->dir, msg);
     }
+    g->obs[g->n].record = i;
     g->ci_lo_ns[g->n] = r->time_ns.ci_lo;
     g->ci_hi_ns[g->n] = r->time_ns.ci_hi;
     g->n++;
@@ -448,10 +455,10 @@ enum gb_status gb_camp_records_apps(const struct gb_run *run, struct gb_camp_app
         if (r->status != GB_REC_OK)
             continue;
         if (strcmp(r->suite, GB_CAMP_SUITE) == 0 && gb_camp_app_title(r->bench))
-            st = gb_app_add(run, r, 0, &apps, &n);
+            st = gb_app_add(run, i, 0, &apps, &n);
         else if (strcmp(r->suite, GB_CAMP_SUITE) != 0 &&
                  gb_record_metric(r, GB_CAMP_SPEC_WARPS, NAN) > 0)
-            st = gb_app_add(run, r, 1, &apps, &n);
+            st = gb_app_add(run, i, 1, &apps, &n);
     }
     if (st != GB_OK) {
         gb_camp_apps_free(apps, n);

@@ -57,11 +57,21 @@ enum gb_status gb_camp_obs_bounds(const struct gb_camp_model *m, const struct gb
     return st;
 }
 
+double gb_camp_kernel_knee(const struct gb_camp_model *m, const struct gb_camp_obs *o)
+{
+    if (!m || !(m->inflight_product > 0) || !(o->inflight_bytes > 0))
+        return NAN;
+    return m->inflight_product / o->inflight_bytes;
+}
+
 double gb_camp_line_factor(const struct gb_camp_model *m, const struct gb_camp_obs *o)
 {
     double at = 0, flat = 0;
     if (!m || !(o->roof_best_ns > 0) || !(o->warps > 0))
         return 1;
+    double own = gb_camp_kernel_knee(m, o);
+    if (own > 0)
+        return gb_camp_form_h(GB_CAMP_FORM_SMAX2, o->warps / own) * own / o->warps;
     for (int op = 0; op < 2; op++) {
         const struct gb_camp_equation *eq = &m->eq[op][GB_CAMP_SPREAD];
         for (int k = 0; k < GB_CAMP_N_WIDTHS && gb_camp_form_lt(eq->form); k++) {

@@ -183,7 +183,7 @@ enum gb_status gb_camp_predict_run(const struct gb_camp_model *m, const struct g
     predict_obs(dev, in, w0, isfinite(in->time_ns) ? out->achieved[at] : (double)w0, &obs);
     gb_camp_roof_best(c, &obs, &out->roof);
     const struct gb_camp_band_in band = {&in->counts, out->warps, out->achieved, out->n,
-                                         obs.warps, in->time_ns, out->roof.best_ns};
+                                         obs.warps, in->time_ns, out->roof.best_ns, in->inflight_bytes};
     if ((st = gb_camp_predict_band(m, &band, out->rows, &out->degree)) != GB_OK || !isfinite(in->time_ns))
         return st;
     out->achieved_warps = obs.warps;
@@ -208,14 +208,23 @@ void gb_camp_predict_result_release(struct gb_camp_predict_result *r)
 
 /* ---- validate ---- */
 
-/* Appends the applications of `run` to out->apps. */
-static enum gb_status collect_apps(const struct gb_run *run, struct gb_camp_validate_result *out)
+/* Appends the applications of `run` to out->apps, each kernel-spec
+ * configuration with its bytes in flight where the model can use them. */
+static enum gb_status collect_apps(const struct gb_camp_model *m, const struct gb_run *run,
+                                   gb_camp_apps_hook inflight, struct gb_camp_validate_result *out)
 {
     struct gb_camp_app *more = NULL;
-    size_t n_more = 0;
+    size_t n_more = 0, missing = 0;
+    char why[sizeof out->inflight_why];
     enum gb_status st = gb_camp_records_apps(run, &more, &n_more);
     if (st != GB_OK || n_more == 0)
         goto out;
+    if (m->inflight_product > 0 && inflight) {
+        inflight(run, more, n_more, &missing, why, sizeof why);
+        if (missing && !out->inflight_missing)
+            snprintf(out->inflight_why, sizeof out->inflight_why, "%s", why);
+        out->inflight_missing += missing;
+    }
     struct gb_camp_app *all = realloc(out->apps, (out->n_apps + n_more) * sizeof *all);
     if (!all) {
         st = gb_error_set(GB_ERR_NOMEM, "out of host memory");
@@ -232,16 +241,12 @@ out:
     return st;
 }
 
-enum gb_status gb_camp_validate_run(const struct gb_camp_model *m, const struct gb_ceilings *c,
+/* Validates every application collected. */
+static enum gb_status validate_apps(const struct gb_camp_model *m, const struct gb_ceilings *c,
                                     const struct gb_run *const *runs, size_t n_runs,
                                     struct gb_camp_validate_result *out)
 {
     enum gb_status st = GB_OK;
-    memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < n_runs && st == GB_OK; i++)
-        st = collect_apps(runs[i], out);
-    if (st != GB_OK)
-        return st;
     if (out->n_apps == 0) {
         char list[256];
         gb_camp_app_list(list, sizeof list);
@@ -263,6 +268,17 @@ enum gb_status gb_camp_validate_run(const struct gb_camp_model *m, const struct 
         }
     }
     return GB_OK;
+}
+
+enum gb_status gb_camp_validate_run(const struct gb_camp_model *m, const struct gb_ceilings *c,
+                                    const struct gb_run *const *runs, size_t n_runs,
+                                    gb_camp_apps_hook inflight, struct gb_camp_validate_result *out)
+{
+    enum gb_status st = GB_OK;
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < n_runs && st == GB_OK; i++)
+        st = collect_apps(m, runs[i], inflight, out);
+    return st == GB_OK ? validate_apps(m, c, runs, n_runs, out) : st;
 }
 
 void gb_camp_validate_result_release(struct gb_camp_validate_result *r)

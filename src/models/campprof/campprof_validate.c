@@ -107,6 +107,7 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
     out->degree_median = out->degree_min = out->degree_max = NAN;
     out->warps_min = out->time_min_ns = INFINITY;
     out->warps_max = out->time_max_ns = 0;
+    out->knee_min = out->knee_max = out->inflight_min = out->inflight_max = NAN;
     out->margin_best = gb_band_margin(m, GB_CAMP_SPREAD);
     out->margin_worst = gb_band_margin(m, GB_CAMP_CAMPED);
     if (n == 0)
@@ -117,6 +118,13 @@ enum gb_status gb_camp_validate(const struct gb_camp_model *m, const struct gb_c
                                 "time > 0 (got %g warps, %g ns)", obs[i].warps, obs[i].time_ns);
         out->warps_min = fmin(out->warps_min, obs[i].warps);
         out->warps_max = fmax(out->warps_max, obs[i].warps);
+        double knee = gb_camp_kernel_knee(m, &obs[i]);
+        if (knee > 0) {   /* fmin and fmax take the number over a NaN */
+            out->knee_min = fmin(out->knee_min, knee);
+            out->knee_max = fmax(out->knee_max, knee);
+            out->inflight_min = fmin(out->inflight_min, obs[i].inflight_bytes);
+            out->inflight_max = fmax(out->inflight_max, obs[i].inflight_bytes);
+        }
         out->time_min_ns = fmin(out->time_min_ns, obs[i].time_ns);
         out->time_max_ns = fmax(out->time_max_ns, obs[i].time_ns);
     }

@@ -1,0 +1,39 @@
+/* camp_inflight.h - the bytes of global loads a thread keeps in flight,
+ * read from PTX (gpubound/ptx.h) that NVRTC compiles from a run's kernel
+ * spec or from the camping suite's own kernel: what CampProf's application
+ * line with the kernel's own knee needs (gpubound/campprof.h,
+ * gb_camp_line_factor; docs/models.md, "The kernel's own knee"). It lives
+ * with the suites because it compiles their kernels (no GPU needed). */
+#ifndef GPUBOUND_CAMP_INFLIGHT_H
+#define GPUBOUND_CAMP_INFLIGHT_H
+
+#include <stddef.h>
+
+#include "gpubound/api.h"
+#include "gpubound/campprof.h"
+#include "gpubound/results.h"
+#include "gpubound/status.h"
+
+/* Sets m->inflight_product from the camping suite's read kernel compiled
+ * to PTX for `arch` ("sm_90"; NULL: the model's device) at each width the
+ * spread read equation has a knee for (gpubound/ptx.h); NaN, with GB_OK,
+ * where NVRTC, the device or the suite's kernel is not there. Callers that
+ * want the kernel's own knee call it once after loading the model. */
+GB_API enum gb_status gb_camp_model_inflight(struct gb_camp_model *m, const char *arch);
+
+/* Sets the inflight_bytes of every kernel-spec configuration of `apps`
+ * (records of `run`) from its bench's kernel compiled to PTX for the run's
+ * GPU with the point's defines, and the sectors per load request its
+ * counters measured. A configuration whose spec, source, GPU or compile is
+ * missing keeps NaN; *missing counts them and `why` (n bytes) says why for
+ * the first. A gb_camp_apps_hook for gb_camp_validate_run. */
+GB_API void gb_camp_apps_inflight(const struct gb_run *run, struct gb_camp_app *apps, size_t n_apps,
+                                  size_t *missing, char *why, size_t n);
+
+/* The same for one kernel-spec point: record `r` of `run`, with the counts
+ * `c` of its observation; *bytes NaN and an error saying why where it
+ * cannot be read. */
+GB_API enum gb_status gb_camp_point_inflight(const struct gb_run *run, const struct gb_record *r, const char *arch,
+                                             const struct gb_camp_counts *c, double *bytes);
+
+#endif

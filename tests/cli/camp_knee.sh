@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# CampProf's application line with the kernel's own knee (--knee kernel) on
+# the committed H200 occupancy sweep of the corpus triad: its PTX keeps two
+# loads in flight a thread (8 bytes as floats, 32 as float4s), so its knee
+# is the camping suite's product of knee and bytes in flight over 8 or 32;
+# the line from starts inside the band then follows the measured times
+# across 8 to 62 warps per SM within 10%, where the suite's knee missed the
+# float sweeps by over 10%. A bad --knee, and --in-flight without --knee
+# kernel, are usage errors.
+. "$(dirname "$0")/lib.bash"
+: "${GB_SRC:?GB_SRC must name the source directory}"
+RUN="$GB_SRC/data/h200/corpus-occupancy-2026-11-29/triad"
+MODEL="$GB_SRC/data/h200/camping-2026-11-21/campprof-model.json"
+CEIL="$GB_SRC/data/h200/ceilings-2026-11-26"
+export PATH="$TMP/nognuplot:$PATH"   # the table, not the charts
+mkdir -p "$TMP/nognuplot"
+need_python3 || { finish; exit; }
+
+expect 0 "" camp validate --model "$MODEL" "$RUN" --ceilings "$CEIL" --out "$TMP/k" --format json --knee kernel
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+rows = json.load(sys.stdin)
+assert len(rows) == 4, rows
+for r in rows:
+    vec = " vector_width=4 " in r["application"] + " "
+    assert r["in flight min (bytes)"] == r["in flight max (bytes)"] == (32 if vec else 8), r
+    k = r["kernel knee min"]
+    assert k == r["kernel knee max"] and 5 < k < 100, r
+    assert r["line error, starts inside (%)"] <= 10, r
+knees = sorted(r["kernel knee min"] for r in rows)
+assert abs(knees[-1] / knees[0] - 4) < 1e-9, knees   # four times the bytes, a quarter of the warps
+' && ok || bad "validate --knee kernel: not the triad's bytes in flight, or a line over 10%"
+
+expect 0 "" camp validate --model "$MODEL" "$RUN" --ceilings "$CEIL" --out "$TMP/s" --format json
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+rows = json.load(sys.stdin)
+assert all(r["kernel knee min"] is None for r in rows), rows
+assert max(r["line error, starts inside (%)"] for r in rows) > 10, rows
+' && ok || bad "validate without --knee: the suite's knee is not the default"
+
+expect 2 "--knee takes suite or kernel, not 'own'" camp validate --model "$MODEL" "$RUN" --knee own
+expect 2 "--in-flight .*--knee kernel" camp predict --model "$MODEL" --gld 4:1000 --threads 256 --smem 0 --in-flight 8
+
+P="$RUN:corpus-triad/occupancy:elems_per_thread=1,vector_width=4,occupancy_pad=0"
+expect 0 "line: the kernel's own knee at [0-9.]+ warps per SM \(32 bytes in flight a thread" \
+    camp predict --model "$MODEL" --ceilings "$CEIL" --from-point "$P" --knee kernel
+expect 0 "" camp predict --model "$MODEL" --ceilings "$CEIL" --from-point "$P"
+printf '%s\n' "$OUT" | grep -q "kernel's own knee" && bad "predict without --knee kernel used the kernel's knee" || ok
+finish
