@@ -16,9 +16,11 @@
 
 /* Sets m->inflight_product from the camping suite's read kernel compiled
  * to PTX for `arch` ("sm_90"; NULL: the model's device) at each width the
- * spread read equation has a knee for (gpubound/ptx.h); NaN, with GB_OK,
- * where NVRTC, the device or the suite's kernel is not there. Callers that
- * want the kernel's own knee call it once after loading the model. */
+ * spread read equation has a knee for (gpubound/ptx.h). Where that cannot
+ * be read (no NVRTC, no device in the model, a form without knees) it
+ * stays NaN, so that the line keeps the suite's shape, and the error says
+ * why. Callers that want the kernel's own knee call it once after loading
+ * the model. */
 GB_API enum gb_status gb_camp_model_inflight(struct gb_camp_model *m, const char *arch);
 
 /* Sets the inflight_bytes of every kernel-spec configuration of `apps`

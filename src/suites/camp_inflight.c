@@ -39,28 +39,33 @@ enum gb_status gb_camp_model_inflight(struct gb_camp_model *m, const char *arch)
     double v[GB_CAMP_N_WIDTHS];
     char own[16];
     int n = 0;
+    enum gb_status st = GB_OK;
     m->inflight_product = NAN;
+    if (!arch && (!m->has_device || m->device.cc_major <= 0))
+        return gb_error_set(GB_ERR_FORMAT, "the model does not name its GPU's compute capability");
     if (!arch) {
-        if (!m->has_device || m->device.cc_major <= 0)
-            return GB_OK;
         gb_device_arch(&m->device, own, sizeof own);
         arch = own;
     }
-    for (int c = 0; b && c < GB_CAMP_N_WIDTHS; c++) {
+    if (!b)
+        return gb_error_set(GB_ERR_UNSUPPORTED, "the camping suite's read kernel is not in this build");
+    for (int c = 0; c < GB_CAMP_N_WIDTHS && st == GB_OK; c++) {
         double knee = gb_camp_eq_lt_term(eq, "knee", c);
         struct gb_kv width = {.name = "width"};
-        struct gb_ptx_inflight in;
+        struct gb_ptx_inflight in = {0};
         if (!(knee > 0))
             continue;
         snprintf(width.value, sizeof width.value, "%d", gb_camp_class_width(c));
-        if (bench_inflight(b, &width, 1, arch, "camp_read", &in) != GB_OK || !(in.bytes > 0))
-            return GB_OK;   /* no NVRTC, or a kernel the analysis cannot read: the suite's shape */
+        if ((st = bench_inflight(b, &width, 1, arch, "camp_read", &in)) == GB_OK && !(in.bytes > 0))
+            st = gb_error_set(GB_ERR_FORMAT, "the camping suite's read kernel shows no global load");
         v[n++] = knee * in.bytes;
     }
-    if (n > 0) {
-        qsort(v, (size_t)n, sizeof *v, gb_stats_cmp_double);
-        m->inflight_product = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    }
+    if (st != GB_OK)
+        return st;
+    if (n == 0)
+        return gb_error_set(GB_ERR_FORMAT, "the model's spread reads have no knee (its form has none)");
+    qsort(v, (size_t)n, sizeof *v, gb_stats_cmp_double);
+    m->inflight_product = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     return GB_OK;
 }
 

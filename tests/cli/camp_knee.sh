@@ -5,8 +5,9 @@
 # is the camping suite's product of knee and bytes in flight over 8 or 32;
 # the line from starts inside the band then follows the measured times
 # across 8 to 62 warps per SM within 10%, where the suite's knee missed the
-# float sweeps by over 10%. A bad --knee, and --in-flight without --knee
-# kernel, are usage errors.
+# float sweeps by over 10%. A model without knees keeps the suite's line,
+# with a note. A bad --knee, and --in-flight without --knee kernel, are
+# usage errors.
 . "$(dirname "$0")/lib.bash"
 : "${GB_SRC:?GB_SRC must name the source directory}"
 RUN="$GB_SRC/data/h200/corpus-occupancy-2026-11-29/triad"
@@ -38,6 +39,17 @@ rows = json.load(sys.stdin)
 assert all(r["kernel knee min"] is None for r in rows), rows
 assert max(r["line error, starts inside (%)"] for r in rows) > 10, rows
 ' && ok || bad "validate without --knee: the suite's knee is not the default"
+
+# A model whose form has no knee (the paper's) cannot give the product: the
+# lines keep the suite's shape, and a note says why.
+expect 0 "" camp fit "$GB_SRC/data/h200/camping-2026-11-21" --form paper --model "$TMP/paper.json"
+expect 0 "" camp validate --model "$TMP/paper.json" "$RUN" --ceilings "$CEIL" --out "$TMP/p" --format json --knee kernel
+printf '%s\n' "$ERR" | grep -q "^note: --knee kernel: the camping suite's loads in flight could not be read (the model's spread reads have no knee" &&
+    ok || bad "validate --knee kernel with a knee-less model: no note"
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+assert all(r["kernel knee min"] is None for r in json.load(sys.stdin))
+' && ok || bad "validate --knee kernel with a knee-less model gave a kernel knee"
 
 expect 2 "--knee takes suite or kernel, not 'own'" camp validate --model "$MODEL" "$RUN" --knee own
 expect 2 "--in-flight .*--knee kernel" camp predict --model "$MODEL" --gld 4:1000 --threads 256 --smem 0 --in-flight 8
