@@ -35,7 +35,7 @@ GB_API void gb_camp_apps_inflight(const struct gb_run *run, struct gb_camp_app *
 /* The same for one kernel-spec point: record `r` of `run`, with the counts
  * `c` of its observation; *bytes NaN and an error saying why where it
  * cannot be read. */
-GB_API enum gb_status gb_camp_point_inflight(const struct gb_run *run, const struct gb_record *r, const char *arch,
+GB_API enum gb_status gb_camp_point_inflight(const struct gb_run *run, const struct gb_record *r,
                                              const struct gb_camp_counts *c, double *bytes);
 
 #endif

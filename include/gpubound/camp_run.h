@@ -114,6 +114,13 @@ struct gb_camp_validate_result {
     char inflight_why[256];
 };
 
+/* A step on each run's applications before they are validated: fills
+ * what the model reads but cannot compute itself (the kernel-spec points'
+ * bytes in flight, gb_camp_apps_inflight); counts in *missing the
+ * configurations it could not fill, and says why for the first in `why`. */
+typedef void (*gb_camp_apps_hook)(const struct gb_run *run, struct gb_camp_app *apps, size_t n_apps,
+                                  size_t *missing, char *why, size_t n);
+
 /* Validates `m` on every application of `runs` (gb_camp_records_apps),
  * each configuration judged under the roofs `c` (may be NULL), the
  * application line with each kernel-spec configuration's own knee where
@@ -122,13 +129,6 @@ struct gb_camp_validate_result {
  * those of gb_camp_records_apps; GB_ERR_FORMAT when no run holds an
  * application, or naming the application the model cannot time;
  * GB_ERR_NOMEM. What was validated before an error stays in `out`. */
-/* A step on each run's applications before they are validated: fills
- * what the model reads but cannot compute itself (the kernel-spec points'
- * bytes in flight, gb_camp_apps_inflight); counts in *missing the
- * configurations it could not fill, and says why for the first in `why`. */
-typedef void (*gb_camp_apps_hook)(const struct gb_run *run, struct gb_camp_app *apps, size_t n_apps,
-                                  size_t *missing, char *why, size_t n);
-
 GB_API enum gb_status gb_camp_validate_run(const struct gb_camp_model *m, const struct gb_ceilings *c,
                                            const struct gb_run *const *runs, size_t n_runs,
                                            gb_camp_apps_hook inflight, struct gb_camp_validate_result *out);

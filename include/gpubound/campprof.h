@@ -529,7 +529,6 @@ GB_API double gb_camp_line_factor(const struct gb_camp_model *m, const struct gb
  * either figure is not known. */
 GB_API double gb_camp_kernel_knee(const struct gb_camp_model *m, const struct gb_camp_obs *o);
 
-
 /* The application line's degree: that of the time t_ns over the start's
  * line factor f in the band best..worst. */
 GB_API double gb_camp_line_degree(double best_ns, double worst_ns, double t_ns, double f);

@@ -11,7 +11,6 @@
 #include "cli/cmd_camp.h"
 #include "gpubound/camp_inflight.h"
 #include "gpubound/campprof.h"
-#include "gpubound/gpu.h"
 #include "gpubound/ncu.h"
 #include "gpubound/results.h"
 
@@ -20,14 +19,10 @@
 static double point_inflight(const struct gb_run *run, const struct gb_record *r)
 {
     struct gb_camp_obs o;
-    char arch[16];
     double bytes = NAN;
     int from_counters;
-    if (!run->info.has_device || run->info.device.cc_major <= 0)
-        return NAN;
-    gb_device_arch(&run->info.device, arch, sizeof arch);
     if (gb_camp_spec_obs(r, &o, &from_counters) != GB_OK ||
-        gb_camp_point_inflight(run, r, arch, &o.counts, &bytes) != GB_OK)
+        gb_camp_point_inflight(run, r, &o.counts, &bytes) != GB_OK)
         fprintf(stderr, "note: the point's loads in flight could not be read (%s): the application line "
                         "takes the camping suite's knee\n", gb_error_message());
     return bytes;

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cli_roofs.h"
 #include "cli/cmd_camp.h"
+#include "gpubound/camp_inflight.h"
 #include "gpubound/camp_run.h"
 #include "gpubound/campprof.h"
 #include "gpubound/report.h"
@@ -25,6 +26,13 @@
 int camp_cli_parse_knee(const char *s)
 {
     return strcmp(s, "suite") == 0 ? 0 : strcmp(s, "kernel") == 0 ? 1 : -1;
+}
+
+void camp_cli_model_inflight(struct gb_camp_model *m, int own)
+{
+    if (own && gb_camp_model_inflight(m, NULL) != GB_OK)
+        fprintf(stderr, "note: --knee kernel: the camping suite's loads in flight could not be read (%s): every "
+                        "line keeps the suite's knee\n", gb_error_message());
 }
 
 int camp_cli_parse_double(const char *s, double *v)

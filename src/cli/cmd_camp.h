@@ -173,6 +173,10 @@ int camp_cli_parse_double(const char *s, double *v);
 /* --knee: "suite" 0, "kernel" 1 (the application line's latency shape from the
  * kernel's own loads in flight, gb_camp_model_inflight); -1 otherwise. */
 int camp_cli_parse_knee(const char *s);
+/* With --knee kernel (own != 0): the model's product of knee and bytes in
+ * flight (gb_camp_model_inflight), or a note on stderr that every line
+ * keeps the camping suite's knee, and why. */
+void camp_cli_model_inflight(struct gb_camp_model *m, int own);
 
 /* "dir/name" without doubled slashes. */
 void camp_cli_path_in(char *buf, size_t n, const char *dir, const char *name);

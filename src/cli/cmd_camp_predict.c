@@ -11,7 +11,6 @@
 #include "cli/cli.h"
 #include "cli/cmd_camp.h"
 #include "gpubound/band.h"
-#include "gpubound/camp_inflight.h"
 #include "gpubound/camp_run.h"
 #include "gpubound/campprof.h"
 #include "gpubound/ncu.h"
@@ -733,9 +732,7 @@ static int predict_band(struct predict_opts *o, struct predict_state *ps)
         return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
     if ((st = gb_camp_model_load(o->model_path, ps->m)) != GB_OK)
         return gb_cli_fail(st, "camp predict", "give a model written by 'gpubound camp fit'");
-    if (o->own_knee && gb_camp_model_inflight(ps->m, NULL) != GB_OK)
-        fprintf(stderr, "note: --knee kernel: the camping suite's loads in flight could not be read (%s): the "
-                        "line keeps the suite's knee\n", gb_error_message());
+    camp_cli_model_inflight(ps->m, o->own_knee);
     if ((rc = predict_device(ps->m, o->cc, &ps->dev)) != GB_EXIT_OK)
         return rc;
     if (!(c = calloc(1, sizeof *c)))

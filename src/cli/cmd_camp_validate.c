@@ -364,9 +364,7 @@ static int validate_load(const struct validate_opts *o, struct gb_camp_model *m,
     enum gb_status st;
     if ((st = gb_camp_model_load(o->model_path, m)) != GB_OK)
         return gb_cli_fail(st, "camp validate", "give a model written by 'gpubound camp fit'");
-    if (o->own_knee && gb_camp_model_inflight(m, NULL) != GB_OK)
-        fprintf(stderr, "note: --knee kernel: the camping suite's loads in flight could not be read (%s): every "
-                        "line keeps the suite's knee\n", gb_error_message());
+    camp_cli_model_inflight(m, o->own_knee);
     for (int i = 0; i < o->n_dirs; i++)
         if ((st = gb_cli_load_run(o->dirs[i], &runs[i])) != GB_OK)
             return gb_cli_fail(st, "camp validate", "give the directory of a run recorded by "

@@ -31,6 +31,17 @@ static enum gb_status bench_inflight(const struct gb_bench *b, const struct gb_k
     return st;
 }
 
+/* "sm_90" of a device whose compute capability is known into `arch`;
+ * 0 (and "") when it is not. */
+static int device_arch(const struct gb_device_info *d, int known, char *arch, size_t n)
+{
+    arch[0] = '\0';
+    if (!known || d->cc_major <= 0)
+        return 0;
+    gb_device_arch(d, arch, n);
+    return 1;
+}
+
 enum gb_status gb_camp_model_inflight(struct gb_camp_model *m, const char *arch)
 {
     const struct gb_camp_equation *eq = &m->eq[GB_CAMP_READ][GB_CAMP_SPREAD];
@@ -39,29 +50,27 @@ enum gb_status gb_camp_model_inflight(struct gb_camp_model *m, const char *arch)
     double v[GB_CAMP_N_WIDTHS];
     char own[16];
     int n = 0;
-    enum gb_status st = GB_OK;
+    enum gb_status st;
     m->inflight_product = NAN;
-    if (!arch && (!m->has_device || m->device.cc_major <= 0))
+    if (!arch && !device_arch(&m->device, m->has_device, own, sizeof own))
         return gb_error_set(GB_ERR_FORMAT, "the model does not name its GPU's compute capability");
-    if (!arch) {
-        gb_device_arch(&m->device, own, sizeof own);
+    if (!arch)
         arch = own;
-    }
     if (!b)
         return gb_error_set(GB_ERR_UNSUPPORTED, "the camping suite's read kernel is not in this build");
-    for (int c = 0; c < GB_CAMP_N_WIDTHS && st == GB_OK; c++) {
+    for (int c = 0; c < GB_CAMP_N_WIDTHS; c++) {
         double knee = gb_camp_eq_lt_term(eq, "knee", c);
         struct gb_kv width = {.name = "width"};
         struct gb_ptx_inflight in = {0};
         if (!(knee > 0))
             continue;
         snprintf(width.value, sizeof width.value, "%d", gb_camp_class_width(c));
-        if ((st = bench_inflight(b, &width, 1, arch, "camp_read", &in)) == GB_OK && !(in.bytes > 0))
-            st = gb_error_set(GB_ERR_FORMAT, "the camping suite's read kernel shows no global load");
+        if ((st = bench_inflight(b, &width, 1, arch, "camp_read", &in)) != GB_OK)
+            return st;
+        if (!(in.bytes > 0))
+            return gb_error_set(GB_ERR_FORMAT, "the camping suite's read kernel shows no global load");
         v[n++] = knee * in.bytes;
     }
-    if (st != GB_OK)
-        return st;
     if (n == 0)
         return gb_error_set(GB_ERR_FORMAT, "the model's spread reads have no knee (its form has none)");
     qsort(v, (size_t)n, sizeof *v, gb_stats_cmp_double);
@@ -117,13 +126,12 @@ void gb_camp_apps_inflight(const struct gb_run *run, struct gb_camp_app *apps, s
                            char *why, size_t n)
 {
     struct gb_suite *suite = NULL;
-    char arch[16] = "";
+    char arch[16];
     int tried = 0;
     *missing = 0;
     if (n)
         why[0] = '\0';
-    if (run->info.has_device && run->info.device.cc_major > 0)
-        gb_device_arch(&run->info.device, arch, sizeof arch);
+    device_arch(&run->info.device, run->info.has_device, arch, sizeof arch);
     for (size_t a = 0; a < n_apps; a++)
         for (size_t i = 0; i < apps[a].n; i++) {
             struct gb_camp_obs *o = &apps[a].obs[i];
@@ -143,12 +151,14 @@ void gb_camp_apps_inflight(const struct gb_run *run, struct gb_camp_app *apps, s
     gb_spec_suite_free(suite);
 }
 
-enum gb_status gb_camp_point_inflight(const struct gb_run *run, const struct gb_record *r, const char *arch,
+enum gb_status gb_camp_point_inflight(const struct gb_run *run, const struct gb_record *r,
                                       const struct gb_camp_counts *c, double *bytes)
 {
-    char why[256];
-    struct gb_suite *suite = run_suite(run, why, sizeof why);
+    char why[256], arch[16];
     *bytes = NAN;
+    if (!device_arch(&run->info.device, run->info.has_device, arch, sizeof arch))
+        return gb_error_set(GB_ERR_FORMAT, "the run does not name its GPU's compute capability");
+    struct gb_suite *suite = run_suite(run, why, sizeof why);
     if (!suite)
         return gb_error_set(GB_ERR_FORMAT, "%s", why);
     enum gb_status st = record_inflight(suite, r, arch, c, bytes);
