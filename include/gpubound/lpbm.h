@@ -161,6 +161,10 @@ struct gb_lpbm_point {
     double atomics_warp;
     /* 1 to fit a fixed time per launch (the FIX term, breakdown --intercept), else 0. */
     int intercept;
+    /* 1 to average the resources form's fits the points cannot tell apart
+     * (breakdown --average, docs/models.md "Averaging the fits"), else 0:
+     * the one fit that fits best. Read from the first point of a fit. */
+    int average;
     /* Counters form: totals per launch (NaN when not measured). */
     double c_inst, c_global_sectors, c_shared_wavefronts;
     /* Resources form: totals per launch (NaN when not measured): DRAM
@@ -358,6 +362,7 @@ struct gb_lpbm_bench_model {
     enum gb_lpbm_form form;
     enum gb_lpbm_weight weight;
     int intercept;                        /* the FIX term fitted (--intercept) */
+    int average;                          /* predictions averaged (--average) */
     struct gb_lpbm_fit fit;
     struct gb_lpbm_holdout holdout;
     struct gb_lpbm_holdout_result held;   /* rel not kept in the file */

@@ -34,6 +34,7 @@ struct gb_lpbm_fit_opts {
                                      * figures for the run's device (gb_ceilings_guide) */
     enum gb_lpbm_weight weight;
     int intercept;                  /* fit the FIX term too */
+    int average;                    /* average the resources form's fits (--average) */
     struct gb_lpbm_holdout holdout;
     /* Called, when set, after each bench's input is built and after each
      * model is fitted (in the order the models are kept), so that a caller

@@ -31,7 +31,7 @@ struct bd_opts {
     int n_ceilings;
     const char *predict[BD_MAX_PREDICT];    /* --predict AXIS=V[,AXIS=V...] */
     int n_predict;
-    struct gb_lpbm_fit_opts fit;  /* --spec, --bench, --form, --weight, --intercept, --holdout */
+    struct gb_lpbm_fit_opts fit;  /* --spec, --bench, --form, --weight, --intercept, --average, --holdout */
     int explain, force, no_chart;
     enum gb_format fmt;
     enum gb_status print_st;      /* the first model that could not be printed */
@@ -85,7 +85,7 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
         {"force", no_argument, NULL, 'X'},         {"no-chart", no_argument, NULL, 'n'},
         {"intercept", no_argument, NULL, 'I'},     {"ceilings", required_argument, NULL, 'C'},
         {"on", required_argument, NULL, 'O'},      {"predict", required_argument, NULL, 'P'},
-        {NULL, 0, NULL, 0}};
+        {"average", no_argument, NULL, 'A'},       {NULL, 0, NULL, 0}};
     int c;
     memset(o, 0, sizeof *o);
     o->fit.form = -1;
@@ -101,6 +101,7 @@ static int bd_parse(int argc, char **argv, struct bd_opts *o, const char **dir)
         case 'X': o->force = 1; break;
         case 'n': o->no_chart = 1; break;
         case 'I': o->fit.intercept = 1; break;
+        case 'A': o->fit.average = 1; break;
         case 'O': o->on = optarg; break;
         case 'P':
             if (o->n_predict == BD_MAX_PREDICT)

@@ -6,7 +6,7 @@
 #define GB_BREAKDOWN_USAGE                                                                     \
     "gpubound breakdown RUN_DIR [--bench B] [--holdout loo|every:K|size:AXIS=V] [--explain]\n" \
     "                   [--form formula|counters|resources] [--weight relative|none]\n"        \
-    "                   [--intercept] [--ceilings RUN]... [--spec PATH]\n"                      \
+    "                   [--intercept] [--average] [--ceilings RUN]... [--spec PATH]\n"          \
     "                   [--predict AXIS=V[,AXIS=V...]]... [--on RUN]\n"                        \
     "                   [--out DIR] [--force] [--no-chart] [--format table|csv|json]"
 
@@ -45,6 +45,11 @@
     "                   or none (the thesis's plain least squares)\n"                          \
     "  --intercept      fit a fixed time per launch too (the FIX term: a latency floor the\n"   \
     "                   thesis's model leaves out; the model file says so)\n"                  \
+    "  --average        resources form: predictions averaged over the fits the points cannot\n" \
+    "                   tell apart, every p with every term or one fitted term left out,\n"   \
+    "                   weighted exp(-BIC/2) (docs/models.md, 'Averaging the fits'; the\n"    \
+    "                   coefficients printed are the heaviest's); default: the one fit\n"     \
+    "                   that fits best\n"                                                      \
     "  --spec PATH      the kernel spec the run was recorded from (default: the copy the run\n" \
     "                   directory keeps, else the .json on its command line)\n"                 \
     "  --out DIR        where lpbm-model.json and the charts go (default: a new directory\n"  \
@@ -58,10 +63,8 @@
     "(a11*ATOM)^p + (a12*LAUNCH)^p)^(1/p),\n"                                               \
     "p from 1 to 6 as fits best (docs/models.md, 'The resources form'); a roof term the\n"   \
     "points cannot place (no work at any of them, or under 1/64 of its roof at all) is a\n"   \
-    "floor at its roof: a prediction is at least that work at the roof. Its predictions\n"  \
-    "(times, shares, held out, --predict, --on) average the fits the points cannot tell\n"  \
-    "apart, every p with every term or one fitted term left out, weighted exp(-BIC/2)\n"   \
-    "(docs/models.md, 'Averaging the fits'); the coefficients printed are the heaviest's.\n" \
+    "floor at its roof: a prediction is at least that work at the roof (--average: over\n" \
+    "the fits the points cannot tell apart).\n"                                              \
     "Or the Linear Performance-Breakdown\n"                                                   \
     "Model t = a1*PUT + a2*G2ST + a3*S2PT + a4*ATOM + a5*SYNC (a_j >= 0; ATOM, the launch's atomic\n"  \
     "operations, and SYNC, the barriers on a thread's path, are present when the kernel has\n"   \

@@ -180,5 +180,20 @@ check "per_warp=0: one atomic per block (132)" \
     'grep -q "block_size_x=128 grid_blocks=132 per_warp=0, n=4194304: .*atomics in the launch 132$" "$T/dot.out"'
 check "per_warp=1: the lane-0 branch counted for every thread (16896 = 132 x 128)" \
     'grep -q "block_size_x=128 grid_blocks=132 per_warp=1, n=4194304: .*atomics in the launch 16896$" "$T/dot.out"'
+# The resources form keeps the one fit that fits best; --average averages
+# the fits the points cannot tell apart, says how many, and lists them in
+# lpbm-model.json ("averaged"). The H200 FFT's committed counters run.
+fft="$GB_SRC/data/h200/examples-counters-2026-11-23/fft"
+"$GPUBOUND" breakdown "$fft" --out "$T/one" --no-chart >"$T/one.out" 2>&1
+rc1=$?
+"$GPUBOUND" breakdown "$fft" --average --out "$T/avg" --no-chart >"$T/avg.out" 2>&1
+rc2=$?
+check "one fit and --average: exit 0 or 4 (got $rc1 and $rc2)" \
+    '{ [ $rc1 -eq 0 ] || [ $rc1 -eq 4 ]; } && { [ $rc2 -eq 0 ] || [ $rc2 -eq 4 ]; }'
+check "one fit: nothing averaged, the p that fits best" \
+    '! grep -q "average the" "$T/one.out" && ! grep -q "\"averaged\"" "$T/one/lpbm-model.json" &&
+     grep -q "the one that fits best" "$T/one.out"'
+check "--average: the fits averaged, named and listed" \
+    'grep -q "average the [0-9]* fits" "$T/avg.out" && grep -q "\"averaged\"" "$T/avg/lpbm-model.json"'
 [ $fails -eq 0 ] && echo "breakdown: all checks passed"
 exit $((fails > 0))

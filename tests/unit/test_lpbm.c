@@ -1054,22 +1054,42 @@ static void test_resources_implausible_roof(void **state)
 /* Two terms the points cannot tell apart: at every fitted point the
  * instructions are ten per L2 sector, so the L2 term alone (1.5 x its roof
  * time, the times' maker) and the instruction term alone explain the times
- * exactly. The prediction averages the fits: at a point without the
- * instructions it lies strictly between the L2 fit's 1.5 x its roof time
- * and the instruction fit's floor (the L2 at its roof), where one fit alone
- * would pick either; at the fitted points every fit agrees. */
+ * exactly. Asked to (--average), the prediction averages the fits: at a
+ * point without the instructions it lies strictly between the L2 fit's
+ * 1.5 x its roof time and the instruction fit's floor (the L2 at its
+ * roof), where one fit alone would pick either; at the fitted points every
+ * fit agrees. By default it is the one fit, with nothing averaged. */
+static void average_points(struct gb_lpbm_point pts[8], int average)
+{
+    for (int i = 0; i < 8; i++) {
+        double l2 = 1e6 * (i + 1);
+        resources_point(&pts[i], 256, 8448, 0, l2, 0, 10 * l2, 0);
+        pts[i].c_global_sectors = 0;
+        pts[i].average = average;
+        assert_int_equal(gb_lpbm_predictors(&pts[i], GB_LPBM_RESOURCES), GB_OK);
+        pts[i].time_ns = pts[i].ci_lo_ns = pts[i].ci_hi_ns = 1.5 * pts[i].x[GB_LPBM_L2];
+    }
+}
+
+static void test_resources_one_fit(void **state)
+{
+    (void)state;
+    struct gb_lpbm_point pts[8];
+    struct gb_lpbm_fit f;
+    average_points(pts, 0);
+    assert_int_equal(gb_lpbm_fit(pts, 8, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
+    assert_int_equal(f.n_alt, 0);
+    assert_int_equal(gb_lpbm_left_out(&f), -1);
+    for (int i = 0; i < 8; i++)
+        near(gb_lpbm_predict(&f, &pts[i], NULL), pts[i].time_ns, 1e-3);
+}
+
 static void test_resources_average(void **state)
 {
     (void)state;
     struct gb_lpbm_point pts[8], q;
     struct gb_lpbm_fit f;
-    for (int i = 0; i < 8; i++) {
-        double l2 = 1e6 * (i + 1);
-        resources_point(&pts[i], 256, 8448, 0, l2, 0, 10 * l2, 0);
-        pts[i].c_global_sectors = 0;
-        assert_int_equal(gb_lpbm_predictors(&pts[i], GB_LPBM_RESOURCES), GB_OK);
-        pts[i].time_ns = pts[i].ci_lo_ns = pts[i].ci_hi_ns = 1.5 * pts[i].x[GB_LPBM_L2];
-    }
+    average_points(pts, 1);
     assert_true(pts[0].x[GB_LPBM_LAUNCH] < pts[0].time_ns);
     assert_int_equal(gb_lpbm_fit(pts, 8, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
     int order[GB_LPBM_ALTS], n = gb_lpbm_average_order(&f, order);
@@ -1286,6 +1306,7 @@ int main(void)
         cmocka_unit_test(test_resources_unsupported_roof_floor),
         cmocka_unit_test(test_resources_data_floor),
         cmocka_unit_test(test_resources_average),
+        cmocka_unit_test(test_resources_one_fit),
         cmocka_unit_test(test_resources_implausible_roof),
         cmocka_unit_test(test_resources_sector_latency_recovers),
         cmocka_unit_test(test_term_table),

@@ -427,12 +427,29 @@ enum gb_status gb_lpbm_fit_without(const struct gb_lpbm_point *pts, size_t n, co
     return st;
 }
 
+/* The resources form's one fit: every term, at the exponent of
+ * GB_LPBM_OVERLAPS that fits the points best (least weighted squared error). */
+static enum gb_status fit_best(const struct gb_lpbm_point *pts, size_t n, const double *w, double *a,
+                               double *scale, struct gb_lpbm_fit *out, double *fitted)
+{
+    static const double grid[] = GB_LPBM_OVERLAPS;
+    double best = INFINITY, best_p = grid[0], sse;
+    enum gb_status st = GB_OK;
+    for (size_t k = 0; k < sizeof grid / sizeof grid[0] && st == GB_OK; k++)
+        if ((st = fit_at(pts, n, w, grid[k], -1, a, scale, out, fitted, &sse)) == GB_OK && sse < best) {
+            best = sse;
+            best_p = grid[k];
+        }
+    return st != GB_OK ? st : fit_at(pts, n, w, best_p, -1, a, scale, out, fitted, &sse);
+}
+
 /* The resources form's terms overlap (each resource works while the others
- * do) at an exponent of GB_LPBM_OVERLAPS, and its predictions average the
- * fits the points cannot tell apart (out->alt: every exponent, each with
- * every term or one left out); out is the heaviest of them, the one its
- * coefficient table and their intervals show (a, scale and fitted its
- * design and times). The other forms add their terms (p = 1). */
+ * do) at an exponent of GB_LPBM_OVERLAPS: the one fit that fits best, or,
+ * asked for (pts[0].average), predictions that average the fits the points
+ * cannot tell apart (out->alt: every exponent, each with every term or one
+ * left out) with out the heaviest of them, the one its coefficient table
+ * and their intervals show (a, scale and fitted its design and times). The
+ * other forms add their terms (p = 1). */
 static enum gb_status fit_form(const struct gb_lpbm_point *pts, size_t n, const double *w, double *a,
                                double *scale, struct gb_lpbm_fit *out, double *fitted)
 {
@@ -442,6 +459,8 @@ static enum gb_status fit_form(const struct gb_lpbm_point *pts, size_t n, const 
     out->n_alt = 0;
     if (pts[0].form != GB_LPBM_RESOURCES)
         return fit_at(pts, n, w, 1, -1, a, scale, out, fitted, &sse);
+    if (!pts[0].average)
+        return fit_best(pts, n, w, a, scale, out, fitted);
     if ((st = gb_lpbm_average_fit(pts, n, w, out)) != GB_OK)
         return st;
     if (gb_lpbm_average_order(out, order) < 1)

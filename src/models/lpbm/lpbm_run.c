@@ -41,12 +41,14 @@ static enum gb_status gb_lpbm_fit_one(const struct gb_lpbm_fit_opts *o, const st
     m->form = form;
     m->weight = o->weight;
     m->intercept = o->intercept;
+    m->average = o->average;
     m->holdout = o->holdout;
     if (!(m->pts = malloc(in->n * sizeof *m->pts)))
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     memcpy(m->pts, in->pts, in->n * sizeof *m->pts);
     for (size_t i = 0; i < in->n; i++) {
         m->pts[i].intercept = o->intercept;
+        m->pts[i].average = o->average;
         gb_lpbm_roofs_set(&m->pts[i], roofs);
         if ((st = gb_lpbm_predictors(&m->pts[i], form)) != GB_OK)
             return st;
