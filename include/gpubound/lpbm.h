@@ -171,6 +171,10 @@ struct gb_lpbm_point {
      * sectors read and written, L2 sectors, global load warp-instructions;
      * the L2 sectors of stores (NaN when not recorded). */
     double c_dram_sectors, c_l2_sectors, c_global_ld_inst, c_l2_write_sectors;
+    /* The busiest L2 slice's sectors over the mean slice's (lts__t_sectors
+     * .max / .avg; NaN when not recorded): no term uses it; the honesty
+     * rule names L2 camping from it (GB_LPBM_CAMPED_MIN). */
+    double c_l2_slice_imbalance;
     /* Resources form: warp instructions per pipe (NaN when not recorded). */
     double c_pipe[GB_LPBM_PIPES];
     /* Resources form: global atomic and reduction warp instructions, shared
@@ -334,13 +338,21 @@ enum gb_lpbm_why {
     GB_LPBM_WHY_NO_TERM,      /* every term is absent or fitted at zero */
     GB_LPBM_WHY_NOISE,        /* the misses are within the measured intervals' spread */
     GB_LPBM_WHY_REGIME,       /* the largest misses share one problem size and one sign */
-    GB_LPBM_WHY_RESOURCE      /* a cost the terms do not follow (a resource without a term) */
+    GB_LPBM_WHY_RESOURCE,     /* a cost the terms do not follow (a resource without a term) */
+    GB_LPBM_WHY_CAMPED        /* the L2 traffic camped on a few slices (GB_LPBM_CAMPED_MIN) */
 };
+
+/* A fit that does not explain its points, whose busiest L2 slice carries at
+ * least this many times the mean slice's sectors (the median over the
+ * points), names L2 camping as the likely reason: the L2 term assumes an
+ * even spread over the slices. Balanced kernels measure 1.0 to 1.1. */
+#define GB_LPBM_CAMPED_MIN 1.5
 
 struct gb_lpbm_verdict {
     int explains;             /* 1: a term may be named and advice given */
     enum gb_lpbm_why why;
     size_t worst[3], n_worst; /* the configurations missed most (indexes into pts) */
+    double camped;            /* GB_LPBM_WHY_CAMPED: the median busiest-slice ratio */
     char text[1024];          /* one paragraph saying so (empty when it explains) */
 };
 

@@ -81,7 +81,8 @@
     "A fit that does not explain its data (every term absent or zero, R^2 below 0.90, the\n"  \
     "held-out median error above 20%, or every coefficient's interval reaching zero) names\n"  \
     "no term and gives no advice: it says so, names the configurations it misses most and\n"  \
-    "the most likely reason (no term for the resource, a regime change, noise), and exits 4.\n" \
+    "the most likely reason (no term for the resource, a regime change, noise, L2 traffic\n"  \
+    "camped on a few slices: the busiest slice at 1.5 times the mean or more), and exits 4.\n" \
     "Exit 0 on success, 1 when the run or its spec is missing or malformed, or not the spec\n" \
     "measured, 2 on a usage error\n"                                                           \
     "(a bench that sweeps no block size, fewer than 4 configurations), 4 when the model does\n" \

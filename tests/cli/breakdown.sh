@@ -195,5 +195,13 @@ check "one fit: nothing averaged, the p that fits best" \
      grep -q "the one that fits best" "$T/one.out"'
 check "--average: the fits averaged, named and listed" \
     'grep -q "average the [0-9]* fits" "$T/avg.out" && grep -q "\"averaged\"" "$T/avg/lpbm-model.json"'
+# A kernel whose atomics camp on a few L2 slices (the held-out group-by, its
+# busiest slice at 3.4 times the mean): not explained, and the reason says so.
+"$GPUBOUND" breakdown "$GB_SRC/data/h200/corpus-heldout19-2026-11-30/groupby" \
+    --ceilings "$GB_SRC/data/h200/ceilings-2026-11-26" --out "$T/gb" --no-chart >"$T/gb.out" 2>&1
+rc=$?
+check "camped group-by: exit 4 (got $rc)" '[ $rc -eq 4 ]'
+check "camped group-by: the reason is L2 camping, with the measured ratio" \
+    'grep -q "Most likely reason: L2 camping: the busiest L2 slice carries 3.4 times the mean" "$T/gb.out"'
 [ $fails -eq 0 ] && echo "breakdown: all checks passed"
 exit $((fails > 0))

@@ -453,6 +453,19 @@ static void test_judge(void **state)
     assert_int_equal(v.explains, 0);
     assert_true(v.why == GB_LPBM_WHY_RESOURCE || v.why == GB_LPBM_WHY_REGIME);
     assert_non_null(strstr(v.text, "Missed most: block_size_x="));
+    /* the same misses with the L2 traffic camped (the busiest slice at 3.4
+     * times the mean on most points): L2 camping, with its measured ratio;
+     * at 1.2, under GB_LPBM_CAMPED_MIN, not */
+    for (int i = 0; i < 12; i++)
+        pts[i].c_l2_slice_imbalance = i < 7 ? 3.4 : 1.0;
+    gb_lpbm_judge(&f, &hr, pts, 12, &v);
+    assert_int_equal(v.why, GB_LPBM_WHY_CAMPED);
+    near(v.camped, 3.4, 1e-12);
+    assert_non_null(strstr(v.text, "Most likely reason: L2 camping: the busiest L2 slice carries 3.4 times"));
+    for (int i = 0; i < 12; i++)
+        pts[i].c_l2_slice_imbalance = 1.2;
+    gb_lpbm_judge(&f, &hr, pts, 12, &v);
+    assert_true(v.why == GB_LPBM_WHY_RESOURCE || v.why == GB_LPBM_WHY_REGIME);
     free(hr.rel);
 }
 

@@ -20,6 +20,8 @@
 #define GB_LPBM_M_DRAM_WR "dram__sectors_write.sum"
 #define GB_LPBM_M_L2 "lts__t_sectors.sum"
 #define GB_LPBM_M_L2_WR "lts__t_sectors_op_write.sum"
+#define GB_LPBM_M_L2_MAX "lts__t_sectors.max"
+#define GB_LPBM_M_L2_AVG "lts__t_sectors.avg"
 #define GB_LPBM_M_GLD_INST "smsp__inst_executed_op_global_ld.sum"
 #define GB_LPBM_M_PIPE "smsp__inst_executed_pipe_"
 
@@ -37,6 +39,8 @@ int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, si
     p->c_dram_sectors = fn(ctx, r, index, GB_LPBM_M_DRAM_RD) + fn(ctx, r, index, GB_LPBM_M_DRAM_WR);
     p->c_l2_sectors = fn(ctx, r, index, GB_LPBM_M_L2);
     p->c_l2_write_sectors = fn(ctx, r, index, GB_LPBM_M_L2_WR);
+    double l2_max = fn(ctx, r, index, GB_LPBM_M_L2_MAX), l2_avg = fn(ctx, r, index, GB_LPBM_M_L2_AVG);
+    p->c_l2_slice_imbalance = isfinite(l2_max) && l2_avg > 0 ? l2_max / l2_avg : NAN;
     p->c_global_ld_inst = fn(ctx, r, index, GB_LPBM_M_GLD_INST);
     /* Either may be absent: the H100 and H200 profile the reductions' count
      * but refuse smsp__inst_executed_op_global_atom.sum (docs/counters.md). */

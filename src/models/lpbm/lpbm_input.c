@@ -298,6 +298,7 @@ static void counts_unmeasured(struct gb_lpbm_point *p)
 {
     p->c_inst = p->c_global_sectors = p->c_shared_wavefronts = NAN;
     p->c_dram_sectors = p->c_l2_sectors = p->c_global_ld_inst = p->c_l2_write_sectors = NAN;
+    p->c_l2_slice_imbalance = NAN;
     for (int k = 0; k < GB_LPBM_PIPES; k++)
         p->c_pipe[k] = NAN;
     p->c_global_atom = p->c_shared_atom_wavefronts = NAN;

@@ -45,10 +45,20 @@ static double median_abs(const double *x, size_t n, double *s)
     return n ? (n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NAN;
 }
 
-/* The most likely reason, from the measured intervals and the misses. */
+/* The median busiest-L2-slice ratio over the points that have one (NaN: none). */
+static double camped_ratio(const struct gb_lpbm_point *pts, size_t n, double *s)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(pts[i].c_l2_slice_imbalance) && pts[i].c_l2_slice_imbalance > 0)
+            s[m++] = pts[i].c_l2_slice_imbalance;
+    return m ? median_abs(s, m, s) : NAN;
+}
+
+/* The most likely reason, from the measured intervals, the L2 slices and the misses. */
 static enum gb_lpbm_why reason(const struct gb_lpbm_fit *f, const struct gb_lpbm_holdout_result *h,
                                const struct gb_lpbm_point *pts, size_t n,
-                               const struct gb_lpbm_verdict *v, double *miss, double *spread)
+                               struct gb_lpbm_verdict *v, double *miss, double *spread)
 {
     double *e = malloc(2 * (n ? n : 1) * sizeof *e), *s = e ? e + n : NULL;
     *miss = *spread = NAN;
@@ -61,10 +71,13 @@ static enum gb_lpbm_why reason(const struct gb_lpbm_fit *f, const struct gb_lpbm
         e[i] = isfinite(pts[i].ci_hi_ns - pts[i].ci_lo_ns)
                    ? (pts[i].ci_hi_ns - pts[i].ci_lo_ns) / 2 / pts[i].time_ns : 0;
     *spread = median_abs(e, n, s);
+    v->camped = camped_ratio(pts, n, e);
     free(e);
     /* misses no larger than twice the measurements' own half-width: noise */
     if (isfinite(*spread) && *miss <= 2 * *spread)
         return GB_LPBM_WHY_NOISE;
+    if (v->camped >= GB_LPBM_CAMPED_MIN)
+        return GB_LPBM_WHY_CAMPED;
     int same = v->n_worst >= 2;
     for (size_t k = 1; k < v->n_worst && same; k++) {
         const struct gb_lpbm_point *a = &pts[v->worst[0]], *b = &pts[v->worst[k]];
@@ -110,6 +123,7 @@ void gb_lpbm_judge(const struct gb_lpbm_fit *f, const struct gb_lpbm_holdout_res
         "noise: the misses are within twice the measured times' own 95% half-width",
         "a regime change: the largest misses share one problem size and one sign",
         "a resource without a term: the misses exceed the measured intervals and follow no single problem size",
+        "L2 camping",
     };
     char buf[128];
     memset(v, 0, sizeof *v);
@@ -130,6 +144,11 @@ void gb_lpbm_judge(const struct gb_lpbm_fit *f, const struct gb_lpbm_holdout_res
                                 p->config, p->problem[0] ? ", " : "", p->problem,
                                 100 * point_err(f, h, p, v->worst[k]));
     }
-    if (len < sizeof v->text)
+    if (len < sizeof v->text && v->why == GB_LPBM_WHY_CAMPED)
+        snprintf(v->text + len, sizeof v->text - len, ". Most likely reason: %s: the busiest L2 slice carries "
+                 "%.1f times the mean slice's sectors (lts__t_sectors.max / .avg, the median over the "
+                 "configurations), a cost the L2 term, which assumes an even spread over the slices, does not "
+                 "follow; camp detect --from-run shows the slices.", why_text[v->why], v->camped);
+    else if (len < sizeof v->text)
         snprintf(v->text + len, sizeof v->text - len, ". Most likely reason: %s.", why_text[v->why]);
 }
