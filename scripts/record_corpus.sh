@@ -61,6 +61,11 @@ field() {
     echo "${v:-?}"
 }
 
+# --counters=LIST in GB_CORPUS_ARGS takes the place of the default set
+case " $extra " in
+*" --counters="*) counters="" ;;
+*) counters="--counters" ;;
+esac
 t0=$(date +%s)
 bad=0
 printf '%-12s %5s %7s %6s %7s\n' kernel rc wall_s ok failed
@@ -76,7 +81,7 @@ for name in $names; do
     s=$(date +%s)
     # SIGINT first, so an interrupted run keeps the points it finished.
     # shellcheck disable=SC2086
-    timeout -s INT -k "$kill_after" "$limit" "$gb" run "$spec" --counters --no-report --out "$out/$name" $extra \
+    timeout -s INT -k "$kill_after" "$limit" "$gb" run "$spec" $counters --no-report --out "$out/$name" $extra \
         >"$out/$name.log" 2>&1
     rc=$?
     took=$(($(date +%s) - s))

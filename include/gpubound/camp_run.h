@@ -111,7 +111,7 @@ struct gb_camp_validate_result {
      * (gb_camp_apps_inflight), so that their line keeps the camping suite's
      * knee, and why for the first; 0 when the model has no product to use. */
     size_t inflight_missing;
-    char inflight_why[256];
+    char inflight_why[640];
 };
 
 /* A step on each run's applications before they are validated: fills

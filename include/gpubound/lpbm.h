@@ -144,6 +144,7 @@ GB_API const char *gb_lpbm_form_name(enum gb_lpbm_form f);
 struct gb_lpbm_point {
     char config[128];          /* the configuration's axes, "block_size_x=16" */
     char problem[128];         /* the problem-size axes, "n=1024" ("" when none) */
+    size_t record;             /* its record's index in the run (0 for a point not measured) */
     double time_ns, ci_lo_ns, ci_hi_ns;
     double block_threads, grid_blocks;
     double active_warps_per_sm;

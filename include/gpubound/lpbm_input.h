@@ -114,6 +114,13 @@ struct gb_lpbm_input {
 GB_API enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpbm_spec *spec,
                                    const char *bench, gb_lpbm_counter_fn counters, void *ctx,
                                    struct gb_lpbm_input *out);
+/* The same points without what only a fit needs (a swept block size,
+ * counts for the formula form): for a caller that reads a configuration's
+ * counts, such as CampProf's count of a kernel's atomics (an occupancy
+ * sweep keeps one block size). */
+GB_API enum gb_status gb_lpbm_input_points(const struct gb_run *run, const struct gb_lpbm_spec *spec,
+                                    const char *bench, gb_lpbm_counter_fn counters, void *ctx,
+                                    struct gb_lpbm_input *out);
 GB_API void gb_lpbm_input_release(struct gb_lpbm_input *in);
 
 #endif

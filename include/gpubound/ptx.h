@@ -15,6 +15,9 @@
  * independent loads above it. Loads are the global ones (ld.global.*,
  * ldu.global, and generic ld without a state space) of any type and vector
  * width; their bytes per thread are the width times the element's size.
+ * The entry's global atomics and reductions are counted too: a kernel that
+ * issues them waits on the L2's atomic units, which no count of loads in
+ * flight describes.
  *
  * The analysis reads PTX as the compiler front end wrote it. ptxas may
  * still move loads within a block (it does not across the ends above), so
@@ -32,6 +35,9 @@ struct gb_ptx_inflight {
     double bytes;   /* bytes per thread the group's loads read (0: no global load) */
     int loads;      /* loads in the group */
     int groups;     /* groups of one or more loads in the entry */
+    int atomics;    /* global atomic and reduction instructions in the entry's text
+                       (atom and red outside shared memory: a generic address may be
+                       global), each counted once however often it runs */
 };
 
 /* The largest group of `ptx`'s entry `entry` (NULL or "": the first

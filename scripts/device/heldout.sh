@@ -31,7 +31,9 @@
 # recording that only a stuck script reaches, and 5 s for the summary. 170
 # (SET 2: 120, SETs 3 to 21: 144) points at about 0.7 s each with counters
 # (--max-time 0.5), plus a start of about 6 s per kernel, fit in about
-# 150 s. Each step reports its exit code; none stops the others. Exits 0
+# 150 s. GB_HELDOUT_ARGS adds `gpubound run` options (e.g.
+# --counters=default,smsp__inst_executed_op_global_red.sum to count the
+# global reductions too). Each step reports its exit code; none stops the others. Exits 0
 # when every kernel recorded every point, 1 otherwise, 2 on a usage error.
 set -u
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
@@ -69,7 +71,7 @@ rc_info=$?
 echo "step info: rc=$rc_info"
 
 n_kernels=$(find "$src/$set_name" -mindepth 2 -maxdepth 2 -name spec.json | wc -l)
-GB_CORPUS_LIMIT=$limit GB_CORPUS_KILL=2 GB_CORPUS_ARGS="--max-time 0.5" \
+GB_CORPUS_LIMIT=$limit GB_CORPUS_KILL=2 GB_CORPUS_ARGS="--max-time 0.5 ${GB_HELDOUT_ARGS:-}" \
     timeout -k 2 $((n_kernels * (limit + 2) + 4)) bash "$src/scripts/record_corpus.sh" "$bindir" "$out" "$set_name" \
     >"$out/record.log" 2>&1
 rc_record=$?

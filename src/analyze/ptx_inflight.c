@@ -109,6 +109,17 @@ static int px_has(const char *op, size_t n, const char *part)
     return 0;
 }
 
+/* Whether `part` occurs anywhere in opcode `op` (n characters): .shared
+ * also as .shared::cta or .shared::cluster. */
+static int px_mentions(const char *op, size_t n, const char *part)
+{
+    size_t k = strlen(part);
+    for (const char *q = op; q + k <= op + n; q++)
+        if (!strncmp(q, part, k))
+            return 1;
+    return 0;
+}
+
 /* Whether opcode `op` (n characters) names a state space other than global. */
 static int px_other_space(const char *op, size_t n)
 {
@@ -141,7 +152,10 @@ static void px_statement(struct px_state *s, const char *p, const char *end)
         return;                                  /* a directive */
     int load = (px_starts(op, n, "ld") || px_starts(op, n, "ldu")) && !px_other_space(op, n);
     int store = px_starts(op, n, "st") && !px_other_space(op, n);
-    if (store || px_starts(op, n, "atom") || px_starts(op, n, "red") || px_starts(op, n, "bar") ||
+    int atomic = px_starts(op, n, "atom") || px_starts(op, n, "red");
+    if (atomic && !px_mentions(op, n, ".shared"))
+        s->best.atomics++;
+    if (store || atomic || px_starts(op, n, "bar") ||
         px_starts(op, n, "barrier") || px_starts(op, n, "membar") || px_starts(op, n, "fence") ||
         px_starts(op, n, "bra") || px_starts(op, n, "ret") || px_starts(op, n, "exit") ||
         px_starts(op, n, "call") || px_starts(op, n, "brx")) {

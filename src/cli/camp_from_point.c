@@ -21,8 +21,12 @@ static double point_inflight(const struct gb_run *run, const struct gb_record *r
     struct gb_camp_obs o;
     double bytes = NAN;
     int from_counters;
-    if (gb_camp_spec_obs(r, &o, &from_counters) != GB_OK ||
-        gb_camp_point_inflight(run, r, &o.counts, &bytes) != GB_OK)
+    enum gb_status st = gb_camp_spec_obs(r, &o, &from_counters);
+    if (st == GB_OK)
+        st = gb_camp_point_inflight(run, r, &o.counts, &bytes);
+    if (st == GB_ERR_UNSUPPORTED)   /* its global atomics */
+        fprintf(stderr, "note: the application line takes the camping suite's knee: %s\n", gb_error_message());
+    else if (st != GB_OK)
         fprintf(stderr, "note: the point's loads in flight could not be read (%s): the application line "
                         "takes the camping suite's knee\n", gb_error_message());
     return bytes;

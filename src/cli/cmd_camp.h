@@ -80,7 +80,9 @@
     "  --knee K          suite (default): that shape; kernel: the kernel's own, whose knee is\n" \
     "                    the suite's knee x bytes in flight over the kernel's bytes in flight\n" \
     "                    (with --from-point, read from its kernel's PTX; docs/models.md, 'The\n" \
-    "                    kernel's own knee')\n"                                                  \
+    "                    kernel's own knee'); a kernel with global atomics at a quarter of\n"  \
+    "                    its global loads or more, or atomics that cannot be counted, keeps\n" \
+    "                    the suite's (a note says why)\n"                                       \
     "  --in-flight B     with --knee kernel: the bytes of global loads one thread keeps in\n"  \
     "                    flight (instead of the point's PTX)\n"                                 \
     "  --chart F.svg     draw the band into F.svg and F.png (and its script F.gp)\n"               \
@@ -115,7 +117,11 @@
     "  --knee K          suite (default): that shape; kernel: each kernel-spec point's own,\n"  \
     "                    its knee from the bytes of global loads its PTX keeps in flight a\n"  \
     "                    thread (NVRTC compiles the run's spec; docs/models.md, 'The kernel's\n" \
-    "                    own knee'); the table gives each application's knee and bytes\n"    \
+    "                    own knee'); the table gives each application's knee and bytes;\n"   \
+    "                    an application whose configurations' global atomics are, at the\n"   \
+    "                    median, a quarter of their global loads or more (its counters, else\n" \
+    "                    the source analysis), or cannot be counted, keeps the suite's (a\n"   \
+    "                    note says how many and why)\n"                                        \
     "  --out DIR         where to write the charts and validation.csv, the table (default\n"   \
     "                    runs/campprof-validate-<UTC time>, named on stdout; never inside a\n" \
     "                    RUN_DIR or the --ceilings run: that is a usage error)\n"               \

@@ -384,8 +384,8 @@ static int validate_all(const struct validate_opts *o, const struct gb_camp_mode
     if (st != GB_OK)
         return gb_cli_fail(st, "camp validate", NULL);
     if (r->inflight_missing)
-        fprintf(stderr, "note: %zu configurations keep the camping suite's knee in the application line: "
-                        "their loads in flight could not be read (%s)\n", r->inflight_missing, r->inflight_why);
+        fprintf(stderr, "note: %zu configurations keep the camping suite's knee in the application line: %s\n",
+                r->inflight_missing, r->inflight_why);
     for (size_t a = 0; a < r->n_apps; a++)
         if (r->apps[a].from_bytes)
             fprintf(stderr, "note: %s: %zu of %zu points carry no profiler counters; their counts "

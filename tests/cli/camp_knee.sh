@@ -6,8 +6,9 @@
 # the line from starts inside the band then follows the measured times
 # across 8 to 62 warps per SM within 10%, where the suite's knee missed the
 # float sweeps by over 10%. A model without knees keeps the suite's line,
-# with a note. A bad --knee, and --in-flight without --knee kernel, are
-# usage errors.
+# with a note, and so does a kernel whose global atomics are a quarter of
+# its loads or more. A bad --knee, and --in-flight without --knee kernel,
+# are usage errors.
 . "$(dirname "$0")/lib.bash"
 : "${GB_SRC:?GB_SRC must name the source directory}"
 RUN="$GB_SRC/data/h200/corpus-occupancy-2026-11-29/triad"
@@ -50,6 +51,40 @@ printf '%s' "$OUT" | python3 -c '
 import json, sys
 assert all(r["kernel knee min"] is None for r in json.load(sys.stdin))
 ' && ok || bad "validate --knee kernel with a knee-less model gave a kernel knee"
+
+# A kernel whose global atomics are a quarter or more of its global loads
+# keeps the suite's knee, application by application (the median share of
+# its configurations): the held-out group-by (an atomic for every two
+# loads, by the source analysis) does, with a note naming the share, and so
+# does the held-out scatter-add, whose atomics the analysis cannot count
+# (the loop's trip count depends on the block); of the corpus dot product
+# (an atomic per warp or per block, after its loads) only the application
+# whose counters show 0.77 atomics a load keeps it, the others take their
+# own knee.
+GROUPBY="$GB_SRC/data/h200/corpus-heldout19-2026-11-30/groupby"
+expect 0 "" camp validate --model "$MODEL" "$GROUPBY" --ceilings "$CEIL" --out "$TMP/gb" --format json --knee kernel
+printf '%s\n' "$ERR" | grep -q "^note: 48 configurations keep the camping suite's knee in the application line: k1024's kernel issues 0.5 global atomic or reduction warp instructions per global load (the source analysis; at 0.25 or more" &&
+    ok || bad "validate --knee kernel on the group-by: no note of its atomics"
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+rows = json.load(sys.stdin)
+assert rows and all(r["kernel knee min"] is None for r in rows), rows
+' && ok || bad "validate --knee kernel on the group-by gave a kernel knee"
+SCATTER="$GB_SRC/data/h200/corpus-heldout-2026-11-26/scatter_add"
+expect 0 "" camp validate --model "$MODEL" "$SCATTER" --ceilings "$CEIL" --out "$TMP/sa" --format json --knee kernel
+printf '%s\n' "$ERR" | grep -q "^note: 32 configurations keep the camping suite's knee in the application line: buckets4m's kernel has global atomics or reductions (5 in its PTX) that could not be counted" &&
+    ok || bad "validate --knee kernel on the scatter-add: no note of its uncounted atomics"
+DOT="$GB_SRC/data/h200/corpus-2026-11-26/dot_atomic"
+expect 0 "" camp validate --model "$MODEL" "$DOT" --ceilings "$CEIL" --out "$TMP/dot" --format json --knee kernel
+printf '%s\n' "$ERR" | grep -q "^note: 4 configurations keep the camping suite's knee in the application line: dot's kernel issues 0.773 global atomic or reduction warp instructions per global load (its counters" &&
+    ok || bad "validate --knee kernel on the dot product: not one application's 4 configurations kept"
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+rows = json.load(sys.stdin)
+kept = [r["application"] for r in rows if r["kernel knee min"] is None]
+assert kept == ["corpus-dot-atomic/dot grid_blocks=4224 per_warp=1 n=4194304"], kept
+assert len(rows) == 20, len(rows)
+' && ok || bad "validate --knee kernel on the dot product: the wrong applications kept the suite's knee"
 
 expect 2 "--knee takes suite or kernel, not 'own'" camp validate --model "$MODEL" "$RUN" --knee own
 expect 2 "--in-flight .*--knee kernel" camp predict --model "$MODEL" --gld 4:1000 --threads 256 --smem 0 --in-flight 8

@@ -25,7 +25,7 @@ cat >"$fake/gpubound" <<'FAKE'
 [ "$1" = info ] && { echo "fake GPU"; exit 0; }
 out=""; counters=0; spec=$2
 while [ $# -gt 0 ]; do
-    case $1 in --out) out=$2; shift ;; --counters) counters=1 ;; esac
+    case $1 in --out) out=$2; shift ;; --counters) counters=$((counters + 1)) ;; --counters=*) counters="$counters+list" ;; esac
     shift
 done
 mkdir -p "$out"
@@ -49,6 +49,13 @@ grep -Eq '^scan +1 .* 37 +1$' "$TMP/out" && ok || bad "the failing kernel's line
 grep -q 'scan: a point failed verification' "$TMP/out" && ok || bad "the failing kernel's last log line is not shown"
 grep -q '^scan rc=1 ' "$rec/steps.log" && ok || bad "steps.log does not record the failing kernel"
 grep -q '^triad rc=0 took=[0-9]*s ok=12 failed=0$' "$rec/steps.log" && ok || bad "steps.log does not record triad"
+
+# --counters=LIST in GB_CORPUS_ARGS takes the place of --counters: given
+# twice, gpubound refuses the run.
+GB_CORPUS="triad" GB_CORPUS_ARGS="--max-time 0.5 --counters=default,smsp__inst_executed_op_global_red.sum" \
+    bash "$GB_SRC/scripts/record_corpus.sh" "$fake" "$TMP/recl" >"$TMP/out" 2>"$TMP/err"
+grep -q "corpus/triad/spec.json counters=0+list$" "$TMP/recl/triad/args" 2>/dev/null && ok ||
+    bad "GB_CORPUS_ARGS with --counters=LIST: not that list alone ($(cat "$TMP/recl/triad/args" 2>/dev/null))"
 
 # Usage and an unknown kernel.
 bash "$GB_SRC/scripts/record_corpus.sh" >"$TMP/out" 2>"$TMP/err"

@@ -134,10 +134,31 @@ static void entries(void **state)
     assert_int_equal(of(HEAD ".visible .entry k()\n{\n\tret;\n}\n", "k").loads, 0);
 }
 
+/* Global atomics and reductions are counted (generic ones too: their
+ * address may be global); shared ones are not, and a load-only entry has
+ * none. */
+static void atomics(void **state)
+{
+    (void)state;
+    const char *ptx = HEAD ".visible .entry k()\n{\n"
+                      "\tld.global.u32 %r1, [%rd1];\n"
+                      "\tatom.shared.add.u32 %r2, [%r3], 1;\n"
+                      "\tatom.shared::cta.add.u32 %r4, [%r3], 1;\n"
+                      "\tred.shared.add.u32 [%r3], 1;\n"
+                      "\t@%p1 atom.global.add.u32 %r5, [%rd2], %r1;\n"
+                      "\tred.global.add.f32 [%rd3], %f1;\n"
+                      "\tatom.add.u32 %r6, [%rd4], 1;\n"
+                      "}\n";
+    assert_int_equal(of(ptx, "k").atomics, 3);
+    const char *none = HEAD ".visible .entry n()\n{\n\tld.global.f32 %f1, [%rd1];\n"
+                       "\tst.global.f32 [%rd2], %f1;\n}\n";
+    assert_int_equal(of(none, "n").atomics, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(two_independent),   cmocka_unit_test(vector_width),
+        cmocka_unit_test(two_independent),   cmocka_unit_test(vector_width), cmocka_unit_test(atomics),
         cmocka_unit_test(dependent_addresses), cmocka_unit_test(what_ends_a_group),
         cmocka_unit_test(entries),
     };

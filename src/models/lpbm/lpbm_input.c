@@ -312,6 +312,7 @@ static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run 
     enum gb_status st;
     memset(p, 0, sizeof *p);
     point_labels(e->b, e->r, p);
+    p->record = ri;
     p->time_ns = e->r->time_ns.median;
     p->ci_lo_ns = e->r->time_ns.ci_lo;
     p->ci_hi_ns = e->r->time_ns.ci_hi;
@@ -335,9 +336,10 @@ static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run 
     return GB_OK;
 }
 
-enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpbm_spec *spec,
-                                   const char *bench, gb_lpbm_counter_fn counters, void *ctx,
-                                   struct gb_lpbm_input *out)
+/* The points of every ok record of `bench`, read (gb_lpbm_input_points);
+ * `fit`: also held to what a fit needs (gb_lpbm_input_build). */
+static enum gb_status input_read(const struct gb_run *run, const struct gb_lpbm_spec *spec, const char *bench,
+                                 gb_lpbm_counter_fn counters, void *ctx, int fit, struct gb_lpbm_input *out)
 {
     const struct gb_spec_bench_text *b = find_bench(spec, bench);
     const char *suite = gb_lpbm_spec_suite(spec);
@@ -366,7 +368,7 @@ enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpb
     if (st == GB_OK && out->n == 0)
         st = gb_error_set(GB_ERR_USAGE, "the run has no measured record of %s/%s", suite,
                           bench);
-    if (st == GB_OK)
+    if (st == GB_OK && fit)
         st = check_sweep(out);
     snprintf(out->sources, sizeof out->sources, "operations: %s; global bytes: %s; shared "
              "accesses: %s", src[0], src[1], src[2]);
@@ -380,11 +382,25 @@ enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpb
                               out->analysis_why[0] ? out->analysis_why : "no reason",
                               k == 0 ? "ops" : k == 1 ? "global_bytes" : "shared_accesses");
     /* the formula form's counts are needed only where the counters are not */
-    if (st == GB_OK && out->formula_why[0] && out->n_resources != (int)out->n)
+    if (st == GB_OK && fit && out->formula_why[0] && out->n_resources != (int)out->n)
         st = gb_error_set(GB_ERR_USAGE, "%s", out->formula_why);
     if (st != GB_OK)
         gb_lpbm_input_release(out);
     return st;
+}
+
+enum gb_status gb_lpbm_input_build(const struct gb_run *run, const struct gb_lpbm_spec *spec,
+                                   const char *bench, gb_lpbm_counter_fn counters, void *ctx,
+                                   struct gb_lpbm_input *out)
+{
+    return input_read(run, spec, bench, counters, ctx, 1, out);
+}
+
+enum gb_status gb_lpbm_input_points(const struct gb_run *run, const struct gb_lpbm_spec *spec,
+                                    const char *bench, gb_lpbm_counter_fn counters, void *ctx,
+                                    struct gb_lpbm_input *out)
+{
+    return input_read(run, spec, bench, counters, ctx, 0, out);
 }
 
 void gb_lpbm_input_release(struct gb_lpbm_input *in)
