@@ -99,7 +99,8 @@ struct reader {
     char arch[16];
     struct gb_lpbm_spec *spec;
     struct gb_lpbm_input in;
-    int in_read;     /* 1: `in` holds in.bench's points; -1: they could not be read */
+    int in_read;     /* 1: `in` holds bench's points; -1: they could not be read (why) */
+    char bench[64], why[256];
 };
 
 static void reader_release(struct reader *x)
@@ -114,20 +115,25 @@ static void reader_release(struct reader *x)
 static const struct gb_lpbm_point *reader_point(struct reader *x, const struct gb_record *r)
 {
     char path[4096];
-    if (x->in_read && strcmp(x->in.bench, r->bench) != 0) {
+    if (x->in_read && strcmp(x->bench, r->bench) != 0) {
         gb_lpbm_input_release(&x->in);
         x->in_read = 0;
     }
     if (!x->in_read) {
+        snprintf(x->bench, sizeof x->bench, "%s", r->bench);
         int ok = (x->spec || (gb_lpbm_spec_locate(x->run, NULL, path, sizeof path) == GB_OK &&
                               gb_lpbm_spec_load(path, &x->spec) == GB_OK)) &&
                  gb_lpbm_input_points(x->run, x->spec, r->bench, gb_lpbm_counters_get, NULL, &x->in) == GB_OK;
         x->in_read = ok ? 1 : -1;
         if (!ok)
-            return NULL;
+            snprintf(x->why, sizeof x->why, "%s", gb_error_message());
+    }
+    if (x->in_read < 0) {
+        gb_error_set(GB_ERR_FORMAT, "%s", x->why);
+        return NULL;
     }
     size_t at = (size_t)(r - x->run->records);
-    for (size_t i = 0; x->in_read > 0 && i < x->in.n; i++)
+    for (size_t i = 0; i < x->in.n; i++)
         if (x->in.pts[i].record == at)
             return &x->in.pts[i];
     gb_error_set(GB_ERR_FORMAT, "%s's configuration has no counts", r->bench);
