@@ -73,8 +73,7 @@ enum gb_status gb_camp_model_inflight(struct gb_camp_model *m, const char *arch)
     }
     if (n == 0)
         return gb_error_set(GB_ERR_FORMAT, "the model's spread reads have no knee (its form has none)");
-    qsort(v, (size_t)n, sizeof *v, gb_stats_cmp_double);
-    m->inflight_product = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    m->inflight_product = gb_stats_median(v, (size_t)n);
     return GB_OK;
 }
 
@@ -240,13 +239,6 @@ static void kept_why(const struct kept *k, char *why, size_t n)
         snprintf(why, n, "their loads in flight could not be read (%s)", k->unread_why);
 }
 
-/* The median of v[n] (n > 0; reordered). */
-static double median_of(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, gb_stats_cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Application `app`'s configurations' bytes in flight; all NaN, and the
  * reason kept, where the median of their atomics' shares of their loads is
  * GB_CAMP_ATOMIC_SHARE or more: one application's line takes one shape. */
@@ -269,7 +261,7 @@ static void app_inflight(struct reader *x, struct gb_camp_app *app, struct kept 
         else
             ns++, measured |= m;
     }
-    if (ns && (med = median_of(share, ns)) >= GB_CAMP_ATOMIC_SHARE) {
+    if (ns && (med = gb_stats_median(share, ns)) >= GB_CAMP_ATOMIC_SHARE) {
         atomics_keep(app->bench, med, measured);
         for (size_t i = 0; i < app->n; i++)
             if (isfinite(app->obs[i].inflight_bytes))
