@@ -173,8 +173,9 @@ struct gb_lpbm_point {
      * the L2 sectors of stores (NaN when not recorded). */
     double c_dram_sectors, c_l2_sectors, c_global_ld_inst, c_l2_write_sectors;
     /* The busiest L2 slice's sectors over the mean slice's (lts__t_sectors
-     * .max / .avg; NaN when not recorded): no term uses it; the honesty
-     * rule names L2 camping from it (GB_LPBM_CAMPED_MIN). */
+     * .max / .avg; NaN when not recorded): at GB_LPBM_CAMPED_MIN or more
+     * the L2 term takes the busiest slice's time, and the honesty rule
+     * names L2 camping from it. */
     double c_l2_slice_imbalance;
     /* Resources form: warp instructions per pipe (NaN when not recorded). */
     double c_pipe[GB_LPBM_PIPES];
@@ -343,10 +344,10 @@ enum gb_lpbm_why {
     GB_LPBM_WHY_CAMPED        /* the L2 traffic camped on a few slices (GB_LPBM_CAMPED_MIN) */
 };
 
-/* A fit that does not explain its points, whose busiest L2 slice carries at
- * least this many times the mean slice's sectors (the median over the
- * points), names L2 camping as the likely reason: the L2 term assumes an
- * even spread over the slices. Balanced kernels measure 1.0 to 1.1. */
+/* A point whose busiest L2 slice carries at least this many times the mean
+ * slice's sectors has camped: its L2 term is the busiest slice's time. A
+ * fit that does not explain its points, at this median over them, names L2
+ * camping as the likely reason. Balanced kernels measure 1.0 to 1.1. */
 #define GB_LPBM_CAMPED_MIN 1.5
 
 struct gb_lpbm_verdict {

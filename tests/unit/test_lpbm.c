@@ -765,6 +765,30 @@ static void resources_point(struct gb_lpbm_point *p, double threads, double bloc
     resources_roofs(p);
 }
 
+/* The L2 term on camped traffic: at a busiest slice 1.5 times the mean or
+ * more it is the busiest slice's time (the even share times the ratio);
+ * under that, and where the slices were not counted, the even share. */
+static void test_resources_l2_camped(void **state)
+{
+    (void)state;
+    struct gb_lpbm_point p;
+    resources_point(&p, 256, 264, 1e6, 3e6, 1e5, 1e6, 2e4);
+    p.c_l2_slice_imbalance = NAN;
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    double even = p.x[GB_LPBM_L2];
+    near(even, 96e6 / 9000, 1e-12);
+    p.c_l2_slice_imbalance = 1.49;
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    near(p.x[GB_LPBM_L2], even, 1e-12);
+    p.c_l2_slice_imbalance = GB_LPBM_CAMPED_MIN;
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    near(p.x[GB_LPBM_L2], 1.5 * even, 1e-12);
+    p.c_l2_slice_imbalance = 7.8;
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    near(p.x[GB_LPBM_L2], 7.8 * even, 1e-12);
+    near(p.x[GB_LPBM_DLAT], p.x[GB_LPBM_LAT] / 3, 1e-12);   /* the miss share is the sectors' */
+}
+
 /* The predictors: the fill of a small grid and of the last wave, the
  * roofs, the hot-cache rule and the launch floor. */
 static void test_resources_predictors(void **state)
@@ -1312,6 +1336,7 @@ int main(void)
         cmocka_unit_test(test_holdout_cover),
         cmocka_unit_test(test_counters_form),
         cmocka_unit_test(test_resources_predictors),
+        cmocka_unit_test(test_resources_l2_camped),
         cmocka_unit_test(test_resources_recovers),
         cmocka_unit_test(test_resources_overlap_recovers),
         cmocka_unit_test(test_resources_dram_latency_recovers),

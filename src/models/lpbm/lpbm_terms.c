@@ -50,9 +50,14 @@ static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
      "DRAM bandwidth: the time follows the bytes that reach DRAM (dram__sectors), so fewer "
      "bytes (reuse in L2 or on chip, smaller types) is what helps; more parallelism does not",
      F_RESOURCES},
-    {"L2", "L2: bytes over the L2 roof", "ns at the roof", "32 x L2 sectors / L2 roof", "l2",
+    {"L2", "L2: bytes over the L2 roof", "ns at the roof",
+     "32 x L2 sectors / L2 roof; where the busiest L2 slice carries 1.5 times the mean "
+     "slice's sectors or more, times that ratio (lts__t_sectors.max / .avg): the busiest "
+     "slice's time", "l2",
      "L2 bandwidth: the time follows the sectors through L2 (lts__t_sectors), so fewer "
-     "sectors (coalescing, reuse on chip in shared memory or registers) is what helps",
+     "sectors (coalescing, reuse on chip in shared memory or registers) is what helps; where "
+     "they crowd one slice (atomics on a few hot addresses), spreading them (per-block or "
+     "per-warp partial results, more copies of a hot counter) is what helps",
      F_RESOURCES},
     {"SHM", "SHM: shared wavefronts over the shared roof", "ns at the roof",
      "shared wavefronts (loads, stores and atomics) / SM fill / (shared roof / 128 bytes)", "smem",
@@ -225,6 +230,17 @@ static double l2_time(const struct gb_lpbm_point *p)
     return 32 * (p->c_l2_sectors - w) / p->roof_l2 + 32 * w / p->roof_l2_write;
 }
 
+/* The L2's time on its busiest slice: where the slices are uneven by
+ * GB_LPBM_CAMPED_MIN or more (accesses crowding a few addresses), the
+ * slice that holds them sets the time, as if every slice carried as much;
+ * a spread kernel (1.0 to 1.1) keeps the even share, the ratio's noise
+ * left out of it. */
+static double l2_busiest_time(const struct gb_lpbm_point *p)
+{
+    double k = p->c_l2_slice_imbalance;
+    return l2_time(p) * (isfinite(k) && k >= GB_LPBM_CAMPED_MIN ? k : 1);
+}
+
 enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
 {
     if (bad_count(p->c_inst) || bad_count(p->c_shared_wavefronts) || bad_count(p->c_dram_sectors) ||
@@ -243,7 +259,7 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
      * many DRAM bytes the counter pass (caches flushed) saw it move */
     int in_l2 = gb_hot_in_l2(gb_hot_held_bytes(dram_bytes, p->footprint_bytes), p->hot, p->l2_bytes);
     p->x[GB_LPBM_DRAM] = in_l2 ? 0 : at_roof(p, GB_LPBM_DRAM, dram_bytes);
-    p->x[GB_LPBM_L2] = l2_time(p);
+    p->x[GB_LPBM_L2] = l2_busiest_time(p);
     double shared = p->c_shared_wavefronts +
                     (bad_count(p->c_shared_atom_wavefronts) ? 0 : p->c_shared_atom_wavefronts);
     p->x[GB_LPBM_SHM] = at_roof(p, GB_LPBM_SHM, shared / p->fill_sm);
