@@ -173,10 +173,13 @@ struct gb_lpbm_point {
      * the L2 sectors of stores (NaN when not recorded). */
     double c_dram_sectors, c_l2_sectors, c_global_ld_inst, c_l2_write_sectors;
     /* The busiest L2 slice's sectors over the mean slice's (lts__t_sectors
-     * .max / .avg; NaN when not recorded): at GB_LPBM_CAMPED_MIN or more
-     * the L2 term takes the busiest slice's time, and the honesty rule
-     * names L2 camping from it. */
+     * .max / .avg; NaN when not recorded). */
     double c_l2_slice_imbalance;
+    /* The bench's L2 traffic camps (gb_lpbm_camped_ratio of its points at
+     * GB_LPBM_CAMPED_MIN or more): the L2 term is the busiest slice's time,
+     * the even share times c_l2_slice_imbalance. One decision for every
+     * point of a fit and every point it predicts. */
+    int l2_camped;
     /* Resources form: warp instructions per pipe (NaN when not recorded). */
     double c_pipe[GB_LPBM_PIPES];
     /* Resources form: global atomic and reduction warp instructions, shared
@@ -344,11 +347,15 @@ enum gb_lpbm_why {
     GB_LPBM_WHY_CAMPED        /* the L2 traffic camped on a few slices (GB_LPBM_CAMPED_MIN) */
 };
 
-/* A point whose busiest L2 slice carries at least this many times the mean
- * slice's sectors has camped: its L2 term is the busiest slice's time. A
- * fit that does not explain its points, at this median over them, names L2
- * camping as the likely reason. Balanced kernels measure 1.0 to 1.1. */
+/* A bench whose busiest L2 slice carries at least this many times the mean
+ * slice's sectors, the median over its points, camps: its L2 term is the
+ * busiest slice's time, and a fit that does not explain its points names
+ * L2 camping as the likely reason. Balanced kernels measure 1.0 to 1.1. */
 #define GB_LPBM_CAMPED_MIN 1.5
+
+/* The median busiest-L2-slice ratio over the points that have one (NaN:
+ * none, or out of memory). */
+double gb_lpbm_camped_ratio(const struct gb_lpbm_point *pts, size_t n);
 
 struct gb_lpbm_verdict {
     int explains;             /* 1: a term may be named and advice given */

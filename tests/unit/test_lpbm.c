@@ -765,28 +765,33 @@ static void resources_point(struct gb_lpbm_point *p, double threads, double bloc
     resources_roofs(p);
 }
 
-/* The L2 term on camped traffic: at a busiest slice 1.5 times the mean or
- * more it is the busiest slice's time (the even share times the ratio);
- * under that, and where the slices were not counted, the even share. */
+/* The L2 term on camped traffic: in a bench whose median busiest slice
+ * carries 1.5 times the mean or more, each point's L2 term is the busiest
+ * slice's time (the even share times its ratio); in a spread bench, and
+ * where the slices were not counted, the even share. */
 static void test_resources_l2_camped(void **state)
 {
     (void)state;
-    struct gb_lpbm_point p;
-    resources_point(&p, 256, 264, 1e6, 3e6, 1e5, 1e6, 2e4);
-    p.c_l2_slice_imbalance = NAN;
-    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
-    double even = p.x[GB_LPBM_L2];
-    near(even, 96e6 / 9000, 1e-12);
-    p.c_l2_slice_imbalance = 1.49;
-    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
-    near(p.x[GB_LPBM_L2], even, 1e-12);
-    p.c_l2_slice_imbalance = GB_LPBM_CAMPED_MIN;
-    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
-    near(p.x[GB_LPBM_L2], 1.5 * even, 1e-12);
-    p.c_l2_slice_imbalance = 7.8;
-    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
-    near(p.x[GB_LPBM_L2], 7.8 * even, 1e-12);
-    near(p.x[GB_LPBM_DLAT], p.x[GB_LPBM_LAT] / 3, 1e-12);   /* the miss share is the sectors' */
+    struct gb_lpbm_point pts[5];
+    const double ratio[5] = {1.2, 3.4, NAN, 1.6, 7.8};
+    for (int i = 0; i < 5; i++) {
+        resources_point(&pts[i], 256, 264, 1e6, 3e6, 1e5, 1e6, 2e4);
+        pts[i].c_l2_slice_imbalance = ratio[i];
+    }
+    near(gb_lpbm_camped_ratio(pts, 5), 2.5, 1e-12);   /* the median of the four counted */
+    near(gb_lpbm_camped_ratio(pts, 1), 1.2, 1e-12);
+    assert_true(isnan(gb_lpbm_camped_ratio(&pts[2], 1)));
+    struct gb_lpbm_point *p = &pts[4];
+    assert_int_equal(gb_lpbm_predictors(p, GB_LPBM_RESOURCES), GB_OK);
+    double even = p->x[GB_LPBM_L2];
+    near(even, 96e6 / 9000, 1e-12);                   /* a spread bench: the even share */
+    p->l2_camped = 1;
+    assert_int_equal(gb_lpbm_predictors(p, GB_LPBM_RESOURCES), GB_OK);
+    near(p->x[GB_LPBM_L2], 7.8 * even, 1e-12);
+    near(p->x[GB_LPBM_DLAT], p->x[GB_LPBM_LAT] / 3, 1e-12);   /* the miss share is the sectors' */
+    pts[2].l2_camped = 1;                             /* camped bench, a point not counted */
+    assert_int_equal(gb_lpbm_predictors(&pts[2], GB_LPBM_RESOURCES), GB_OK);
+    near(pts[2].x[GB_LPBM_L2], even, 1e-12);
 }
 
 /* The predictors: the fill of a small grid and of the last wave, the

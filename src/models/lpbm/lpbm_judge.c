@@ -45,14 +45,16 @@ static double median_abs(const double *x, size_t n, double *s)
     return n ? (n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NAN;
 }
 
-/* The median busiest-L2-slice ratio over the points that have one (NaN: none). */
-static double camped_ratio(const struct gb_lpbm_point *pts, size_t n, double *s)
+double gb_lpbm_camped_ratio(const struct gb_lpbm_point *pts, size_t n)
 {
+    double *s = malloc((n ? n : 1) * sizeof *s);
     size_t m = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; s && i < n; i++)
         if (isfinite(pts[i].c_l2_slice_imbalance) && pts[i].c_l2_slice_imbalance > 0)
             s[m++] = pts[i].c_l2_slice_imbalance;
-    return m ? median_abs(s, m, s) : NAN;
+    double r = m ? median_abs(s, m, s) : NAN;
+    free(s);
+    return r;
 }
 
 /* The most likely reason, from the measured intervals, the L2 slices and the misses. */
@@ -71,7 +73,7 @@ static enum gb_lpbm_why reason(const struct gb_lpbm_fit *f, const struct gb_lpbm
         e[i] = isfinite(pts[i].ci_hi_ns - pts[i].ci_lo_ns)
                    ? (pts[i].ci_hi_ns - pts[i].ci_lo_ns) / 2 / pts[i].time_ns : 0;
     *spread = median_abs(e, n, s);
-    v->camped = camped_ratio(pts, n, e);
+    v->camped = gb_lpbm_camped_ratio(pts, n);
     free(e);
     /* misses no larger than twice the measurements' own half-width: noise */
     if (isfinite(*spread) && *miss <= 2 * *spread)

@@ -47,6 +47,7 @@ static enum gb_status on_one(struct gb_lpbm_bench_model *m, const struct gb_lpbm
         if (!shared_atom)
             p.c_shared_atom_wavefronts = NAN;
         p.intercept = m->intercept;
+        p.l2_camped = m->pts[0].l2_camped;   /* the fit's L2 term, as its atomics above */
         gb_lpbm_roofs_set(&p, roofs);
         if ((st = gb_lpbm_predictors(&p, m->form)) != GB_OK)
             break;
@@ -405,6 +406,7 @@ enum gb_status gb_lpbm_predict_at(struct gb_lpbm_fit_result *r, size_t model, co
         return st;
     struct gb_lpbm_point *p = &out->point;
     p->intercept = m->intercept;
+    p->l2_camped = m->pts[0].l2_camped;
     gb_lpbm_roofs_set(p, &r->roofs);
     if ((st = gb_lpbm_predictors(p, m->form)) != GB_OK)
         return st;

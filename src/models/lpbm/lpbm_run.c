@@ -46,7 +46,9 @@ static enum gb_status gb_lpbm_fit_one(const struct gb_lpbm_fit_opts *o, const st
     if (!(m->pts = malloc(in->n * sizeof *m->pts)))
         return gb_error_set(GB_ERR_NOMEM, "out of memory");
     memcpy(m->pts, in->pts, in->n * sizeof *m->pts);
+    int camped = gb_lpbm_camped_ratio(in->pts, in->n) >= GB_LPBM_CAMPED_MIN;
     for (size_t i = 0; i < in->n; i++) {
+        m->pts[i].l2_camped = camped;
         m->pts[i].intercept = o->intercept;
         m->pts[i].average = o->average;
         gb_lpbm_roofs_set(&m->pts[i], roofs);

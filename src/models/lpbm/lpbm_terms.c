@@ -230,15 +230,14 @@ static double l2_time(const struct gb_lpbm_point *p)
     return 32 * (p->c_l2_sectors - w) / p->roof_l2 + 32 * w / p->roof_l2_write;
 }
 
-/* The L2's time on its busiest slice: where the slices are uneven by
- * GB_LPBM_CAMPED_MIN or more (accesses crowding a few addresses), the
- * slice that holds them sets the time, as if every slice carried as much;
- * a spread kernel (1.0 to 1.1) keeps the even share, the ratio's noise
- * left out of it. */
+/* The L2's time on its busiest slice: in a bench whose slices are uneven
+ * (p->l2_camped: accesses crowding a few addresses) the slice that holds
+ * them sets the time, as if every slice carried as much; a spread bench
+ * (1.0 to 1.1) keeps the even share, the ratio's noise left out of it. */
 static double l2_busiest_time(const struct gb_lpbm_point *p)
 {
     double k = p->c_l2_slice_imbalance;
-    return l2_time(p) * (isfinite(k) && k >= GB_LPBM_CAMPED_MIN ? k : 1);
+    return l2_time(p) * (p->l2_camped && isfinite(k) && k > 1 ? k : 1);
 }
 
 enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
