@@ -149,8 +149,8 @@ void gb_lpbm_judge(const struct gb_lpbm_fit *f, const struct gb_lpbm_holdout_res
     if (len < sizeof v->text && v->why == GB_LPBM_WHY_CAMPED)
         snprintf(v->text + len, sizeof v->text - len, ". Most likely reason: %s: the busiest L2 slice carries "
                  "%.1f times the mean slice's sectors (lts__t_sectors.max / .avg, the median over the "
-                 "configurations), a cost the L2 term, which assumes an even spread over the slices, does not "
-                 "follow; camp detect --from-run shows the slices.", why_text[v->why], v->camped);
+                 "configurations), a cost the L2 term, which takes the busiest slice's sectors at one rate for "
+                 "every configuration, does not follow; camp detect --from-run shows the slices.", why_text[v->why], v->camped);
     else if (len < sizeof v->text)
         snprintf(v->text + len, sizeof v->text - len, ". Most likely reason: %s.", why_text[v->why]);
 }
