@@ -729,10 +729,15 @@ static void roof_share(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *
     if (!(gb_lpbm_roof_terms(p->form) >> j & 1) || !(f->coef[j] > 0) || !(p->x[j] > 0))
         return;
     int far = f->coef[j] > GB_LPBM_FAR_FROM_ROOF;
-    snprintf(buf, n, ". Measured: this work takes %.4g us at the roof, and the fit puts the "
-             "kernel at %.3g%% of that roof%s", p->x[j] / 1e3, 100 / f->coef[j],
-             far ? ", far from it: the time follows this counter, but the resource's rate is not what "
-                   "is spent, and another cost that grows with it may be" : "");
+    int len = snprintf(buf, n, ". Measured: this work takes %.4g us at the roof, and the fit puts the "
+                       "kernel at %.3g%% of that roof%s", p->x[j] / 1e3, 100 / f->coef[j],
+                       far ? ", far from it: the time follows this counter, but the resource's rate is "
+                             "not what is spent, and another cost that grows with it may be" : "");
+    double k = p->c_l2_slice_imbalance;
+    if (j == GB_LPBM_L2 && p->l2_camped && isfinite(k) && k > 1 && len > 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, "; the busiest L2 slice carries %.3g times the mean "
+                 "slice's sectors here (lts__t_sectors.max / .avg): the L2 traffic camps, and the "
+                 "term is that slice's time", k);
 }
 
 enum gb_lpbm_term gb_lpbm_dominant(const struct gb_lpbm_fit *f, const struct gb_lpbm_point *p,

@@ -50,7 +50,7 @@ static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
      "DRAM bandwidth: the time follows the bytes that reach DRAM (dram__sectors), so fewer "
      "bytes (reuse in L2 or on chip, smaller types) is what helps; more parallelism does not",
      F_RESOURCES},
-    {"L2", "L2: bytes over the L2 roof", "ns at the roof",
+    {"L2", "L2: bytes over the L2 roof (its busiest slice's where camped)", "ns at the roof",
      "32 x L2 sectors / L2 roof; where the busiest L2 slice carries 1.5 times the mean "
      "slice's sectors or more, times that ratio (lts__t_sectors.max / .avg): the busiest "
      "slice's time", "l2",
