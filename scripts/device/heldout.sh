@@ -34,7 +34,9 @@
 # (--max-time 0.5), plus a start of about 6 s per kernel, fit in about
 # 150 s. GB_HELDOUT_ARGS adds `gpubound run` options (e.g.
 # --counters=default,smsp__inst_executed_op_global_red.sum to count the
-# global reductions too). Each step reports its exit code; none stops the others. Exits 0
+# global reductions too); GB_HELDOUT_LIMIT replaces the per-kernel limit in
+# seconds (a set whose verification of its large problems takes longer).
+# Each step reports its exit code; none stops the others. Exits 0
 # when every kernel recorded every point, 1 otherwise, 2 on a usage error.
 set -u
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
@@ -48,6 +50,11 @@ case $set_name in
 corpus-heldout) limit=34 ;;
 corpus-heldout2 | corpus-heldout3 | corpus-heldout4 | corpus-heldout5 | corpus-heldout6 | corpus-heldout7 | corpus-heldout8 | corpus-heldout9 | corpus-heldout10 | corpus-heldout11 | corpus-heldout12 | corpus-heldout13 | corpus-heldout14 | corpus-heldout15 | corpus-heldout16 | corpus-heldout17 | corpus-heldout18 | corpus-heldout19 | corpus-heldout20 | corpus-heldout21 | corpus-heldout22) limit=58 ;;
 *) echo "heldout: unknown set '$set_name': give corpus-heldout, corpus-heldout2, corpus-heldout3, corpus-heldout4, corpus-heldout5, corpus-heldout6, corpus-heldout7, corpus-heldout8, corpus-heldout9, corpus-heldout10, corpus-heldout11, corpus-heldout12, corpus-heldout13, corpus-heldout14, corpus-heldout15, corpus-heldout16, corpus-heldout17, corpus-heldout18, corpus-heldout19, corpus-heldout20, corpus-heldout21 or corpus-heldout22" >&2; exit 2 ;;
+esac
+case ${GB_HELDOUT_LIMIT:-} in
+'') ;;
+*[!0-9]* | 0) echo "heldout: GB_HELDOUT_LIMIT '$GB_HELDOUT_LIMIT' is not a whole number of seconds above 0" >&2; exit 2 ;;
+*) limit=$GB_HELDOUT_LIMIT ;;
 esac
 src=$(cd "$(dirname "$0")/../.." && pwd)
 if [ ! -x "$gb" ] || [ -d "$gb" ]; then
