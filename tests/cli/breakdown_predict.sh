@@ -135,5 +135,22 @@ assert all(p["footprint_bytes"] == 4 * 2097152 * 4 for p in small), small[0]["fo
 assert all(p["predictors"]["DRAM"] == 0 for p in small)
 assert all(p["predictors"]["DRAM"] > 0 for p in big)
 PY'
+# at a configuration not measured, the counts modelled along axes with 0 (a flag: the
+# histogram's skew and method) tell 0 from 1, and the interval widened by their spread
+# stays above 0: the 4096-bin histogram (a camped bench) at 2 keys a thread
+H4="$GB_SRC/data/h200/corpus-heldout21-2026-11-30/hist4k"
+"$GPUBOUND" breakdown "$H4" --ceilings "$C2" --out "$T/h4" --no-chart --format csv \
+    --predict block_size_x=256,ept=2,method=0,skew=1,nelem=7864320 \
+    --predict block_size_x=256,ept=2,method=0,skew=0,nelem=7864320 >"$T/h4.csv" 2>"$T/err"
+rc=$?
+check "histogram --predict: written (got $rc: $(cat "$T/err"))" '[ $rc -eq 0 ]'
+check "histogram --predict: skewed keys slower than spread ones, every bound above 0" 'python3 - "$T/h4.csv" <<'"'"'PY'"'"'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if (r.get("counts") or "").startswith("not measured")]
+assert len(rows) == 2, rows
+t = {("skew=1" in r["problem"]): float(r["predicted (us)"]) for r in rows}
+assert t[True] > 2 * t[False], t
+assert all(0 < float(r["95% low (us)"]) < float(r["predicted (us)"]) < float(r["95% high (us)"]) for r in rows), rows
+PY'
 [ $fails -eq 0 ] && echo "breakdown_predict: all checks passed"
 exit $((fails > 0))

@@ -175,12 +175,12 @@ static enum gb_status parse_axes(const char *s, const struct pa_axes *have, stru
     return GB_OK;
 }
 
-/* The log2 of each axis of `ax` (a value that is not positive: 0). */
+/* The log2 of each axis of `ax` (a value that is not positive: -1, so that 0 and 1 differ). */
 static void log_axes(const struct pa_axes *ax, double *v)
 {
     for (int i = 0; i < ax->n; i++) {
         double x = strtod(ax->kv[i].value, NULL);
-        v[i] = x > 0 ? log2(x) : 0;
+        v[i] = x > 0 ? log2(x) : -1;   /* 0 (a flag, an option) below 1, not on it */
     }
 }
 
@@ -213,7 +213,8 @@ static const size_t pa_counts[] = {
     offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_FMA]), offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_ALU]),
     offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_FP64]), offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_XU]),
     offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_LSU]), offsetof(struct gb_lpbm_point, c_global_atom),
-    offsetof(struct gb_lpbm_point, c_shared_atom_wavefronts), offsetof(struct gb_lpbm_point, c_l2_write_sectors)};
+    offsetof(struct gb_lpbm_point, c_shared_atom_wavefronts), offsetof(struct gb_lpbm_point, c_l2_write_sectors),
+    offsetof(struct gb_lpbm_point, c_l2_slice_imbalance)};
 #define PA_N_COUNTS (sizeof pa_counts / sizeof pa_counts[0])
 
 static double *count_of(struct gb_lpbm_point *p, size_t c)
@@ -301,6 +302,10 @@ static enum gb_status model_counts(const struct gb_lpbm_bench_model *m, const do
         gsl_vector_set(xa, 0, 1);
     for (size_t q = 0; q < PA_N_COUNTS && st == GB_OK; q++) {
         double chisq, yhat, err;
+        if (pa_counts[q] == offsetof(struct gb_lpbm_point, c_l2_slice_imbalance) && !m->pts[0].l2_camped) {
+            *count_of(p, q) = NAN;   /* only a camped bench's L2 term reads it */
+            continue;
+        }
         for (size_t i = 0; i < n; i++)
             gsl_vector_set(y, i, log(*count_of(&m->pts[i], q) + 1));
         if (!isfinite(gsl_vector_get(y, 0)) || gsl_multifit_linear(&xv.matrix, y, c, cov, &chisq, w)) {
@@ -416,9 +421,9 @@ enum gb_status gb_lpbm_predict_at(struct gb_lpbm_fit_result *r, size_t model, co
     if ((st = gb_lpbm_interval_at(m->pts, m->fit.n, m->weight, GB_LPBM_BOOT, GB_LPBM_SEED, p,
                                   &out->lo_ns, &out->hi_ns)) != GB_OK)
         return st;
-    if (out->counts_modelled) {
-        out->lo_ns -= out->time_ns * (1 - exp(-1.96 * out->count_spread));
-        out->hi_ns += out->time_ns * (exp(1.96 * out->count_spread) - 1);
+    if (out->counts_modelled) {   /* in proportion, as the counts were modelled: never below 0 */
+        out->lo_ns *= exp(-1.96 * out->count_spread);
+        out->hi_ns *= exp(1.96 * out->count_spread);
     }
     widen_across(m, out);
     return GB_OK;
