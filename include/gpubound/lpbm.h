@@ -355,7 +355,7 @@ enum gb_lpbm_why {
 
 /* The median busiest-L2-slice ratio over the points that have one (NaN:
  * none, or out of memory). */
-double gb_lpbm_camped_ratio(const struct gb_lpbm_point *pts, size_t n);
+GB_API double gb_lpbm_camped_ratio(const struct gb_lpbm_point *pts, size_t n);
 
 struct gb_lpbm_verdict {
     int explains;             /* 1: a term may be named and advice given */
