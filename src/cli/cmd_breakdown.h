@@ -85,7 +85,8 @@
     "camped on a few slices: the busiest slice at 1.5 times the mean or more), and exits 4.\n" \
     "Exit 0 on success, 1 when the run or its spec is missing or malformed, or not the spec\n" \
     "measured, 2 on a usage error\n"                                                           \
-    "(a bench that sweeps no block size, fewer than 4 configurations), 4 when the model does\n" \
+    "(a bench that sweeps neither its block size nor its grid at a problem size, fewer than 4\n" \
+    "configurations), 4 when the model does\n"                                                 \
     "not explain a bench (its outputs are still written).\n"
 
 #endif

@@ -219,5 +219,14 @@ gzip -dc "$T/h4even/results.json.gz" | sed 's/"lts__t_sectors.max"/"lts__t_secto
     --out "$T/h4e" --no-chart >"$T/h4e.out" 2>&1
 rc=$?
 check "histogram without its slices' counts: not explained (exit $rc)" '[ $rc -eq 4 ]'
+# A launch sweep of the grid at one block size (the held-out leaky-ReLU
+# backward pass: 1 to 8 blocks of 256 threads per SM, grid-stride loops)
+# is a sweep of launch configurations: fitted, not refused (exit 0, or 4
+# where the model does not explain it).
+"$GPUBOUND" breakdown "$GB_SRC/data/h200/corpus-heldout23-2026-11-30/lrelubwd" \
+    --ceilings "$GB_SRC/data/h200/ceilings-2026-11-26" --out "$T/lr" --no-chart >"$T/lr.out" 2>&1
+rc=$?
+check "a grid sweep at one block size is fitted (exit $rc)" \
+    '{ [ $rc -eq 0 ] || [ $rc -eq 4 ]; } && [ -s "$T/lr/lpbm-model.json" ]'
 [ $fails -eq 0 ] && echo "breakdown: all checks passed"
 exit $((fails > 0))

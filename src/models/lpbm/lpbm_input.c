@@ -279,15 +279,22 @@ static void run_analysis(struct gb_lpbm_input *in, const struct gb_lpbm_spec *s,
     gb_error_clear();
 }
 
-/* A bench sweeps a block size when its records have two block sizes. */
+/* A bench sweeps launch configurations when two of its records of one
+ * problem size differ in their block size or their grid: a block-size
+ * sweep, or a grid fixed by the launch (so many blocks per SM) at one
+ * block size. */
 static enum gb_status check_sweep(const struct gb_lpbm_input *in)
 {
-    for (size_t i = 1; i < in->n; i++)
-        if (in->pts[i].block_threads != in->pts[0].block_threads)
-            return GB_OK;
-    return gb_error_set(GB_ERR_USAGE, "bench %s/%s sweeps no block or work-group size (every "
-                        "measured configuration has %g threads per block); the breakdown "
-                        "compares launch configurations", in->suite, in->bench,
+    for (size_t i = 0; i < in->n; i++)
+        for (size_t k = i + 1; k < in->n; k++)
+            if (in->pts[k].block_threads != in->pts[i].block_threads ||
+                (in->pts[k].grid_blocks != in->pts[i].grid_blocks &&
+                 !strcmp(in->pts[k].problem, in->pts[i].problem)))
+                return GB_OK;
+    return gb_error_set(GB_ERR_USAGE, "bench %s/%s sweeps no launch configuration (every "
+                        "measured configuration of a problem size has %g threads per block and "
+                        "the same grid); the breakdown compares launch configurations: sweep "
+                        "the block size or the grid", in->suite, in->bench,
                         in->n ? in->pts[0].block_threads : 0.0);
 }
 
