@@ -124,11 +124,6 @@ GB_API unsigned gb_lpbm_roof_terms(enum gb_lpbm_form form);
  * in L2 round trips (LAT's): a fit beyond it is refitted without DLAT. The
  * dependent-load chase measures 1.9 to 2.0 (docs/models.md). */
 #define GB_LPBM_DLAT_MAX 4.0
-/* DLAT is tied to LAT (one coefficient: a miss adds as much as an L2 round
- * trip takes) where the fitted points cannot tell them apart: every one's
- * round trips miss L2 in shares within this factor of each other
- * (docs/models.md, 'A miss tied to a hit'). */
-#define GB_LPBM_TIE_SPREAD 1.5
 /* A roof term's largest plausible coefficient: a resource run at under
  * 1 / GB_LPBM_ROOF_MAX of its measured roof at every point stands in for
  * another resource's time, and is left out of the fit (then a floor at
@@ -254,9 +249,6 @@ struct gb_lpbm_fit {
                                         * 0: none), so a point takes at least floor[j] x_j */
     unsigned dropped;                  /* bit j: term j had work but was left out of the fit
                                         * as implausible (GB_LPBM_DLAT_MAX, GB_LPBM_ROOF_MAX) */
-    unsigned tied;                     /* bit j: term j takes its partner's coefficient
-                                        * (DLAT: LAT's), the points being unable to split
-                                        * them (GB_LPBM_TIE_SPREAD) */
     double r2;                         /* 1 - SSE/SST on the times as measured (ns); NaN
                                         * (undefined) when every time is the same */
     double rmse_ns;                    /* sqrt(SSE / n) */

@@ -308,10 +308,8 @@ static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
                    (st = gb_table_cell_num(t, m->fit.ci_hi[j], 3))) {
             goto out;
         }
-        char unit[96];
+        char unit[64];
         bd_coef_unit(m, j, unit, sizeof unit);
-        if (m->fit.tied >> j & 1)
-            snprintf(unit + strlen(unit), sizeof unit - strlen(unit), ", LAT's (tied)");
         if (res && ((st = gb_table_cell_text(t, unit)) != GB_OK ||
                     (st = m->fit.floor[j] > 0 && m->fit.present[j] ? gb_table_cell_num(t, m->fit.floor[j], 3)
                                                                    : gb_table_cell_empty(t)) != GB_OK))
@@ -450,11 +448,6 @@ static enum gb_status bd_print_model(const struct gb_lpbm_bench_model *m)
     printf("coefficients with 95%% residual-bootstrap intervals (%d replicates):\n", m->fit.boot);
     if ((st = bd_coef_table(m)) != GB_OK)
         return st;
-    if (m->fit.tied >> GB_LPBM_DLAT & 1)
-        printf("DLAT tied to LAT (one coefficient, a miss adding as much as an L2 round trip "
-               "takes): the fitted configurations' load round trips miss L2 in shares within "
-               "x%.1f of each other, so they cannot tell a miss from a hit\n",
-               GB_LPBM_TIE_SPREAD);
     if (isnan(m->fit.r2))
         printf("R^2 undefined (every configuration took the same time), RMSE %.4g us, in-sample median "
                "|error| %.2f%%\n", m->fit.rmse_ns / 1e3, 100 * m->fit.median_abs_rel);

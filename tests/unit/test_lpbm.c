@@ -1024,53 +1024,6 @@ static void test_resources_dram_latency_bounded(void **state)
     assert_true(f.coef[GB_LPBM_LAT] > 0);
 }
 
-/* Where every fitted point's round trips miss L2 in the same share, DLAT's
- * column is a multiple of LAT's and the points cannot split a miss from a
- * hit: DLAT is tied to LAT (one coefficient), the fitted points keep their
- * times, and a point whose loads stay in L2 takes half the round trip.
- * Where none miss, or the shares differ, nothing is tied. */
-static void test_resources_dram_latency_tied(void **state)
-{
-    (void)state;
-    const double c[GB_LPBM_TERMS] = {[GB_LPBM_DRAM] = 1.3, [GB_LPBM_L2] = 1.1, [GB_LPBM_INST] = 1.2,
-                                     [GB_LPBM_LAT] = 150, [GB_LPBM_LAUNCH] = 1, [GB_LPBM_DLAT] = 450};
-    struct gb_fit_case cases[24];
-    struct gb_lpbm_point pts[24], hit;
-    struct gb_lpbm_fit f;
-    memcpy(cases, fit_cases, sizeof cases);
-    for (int i = 0; i < 24; i++)
-        cases[i].dram = cases[i].l2;
-    fit_points_of(cases, pts, c, 1, 0);
-    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
-    assert_true(f.tied == 1u << GB_LPBM_DLAT);
-    assert_true(f.present[GB_LPBM_DLAT]);
-    near(f.coef[GB_LPBM_LAT], 300, 1e-5);         /* (150 + 450) / 2 each */
-    near(f.coef[GB_LPBM_DLAT], 300, 1e-5);
-    near(f.ci_lo[GB_LPBM_DLAT], f.ci_lo[GB_LPBM_LAT], 1e-12);
-    near(f.r2, 1, 1e-9);
-    hit = pts[15];                                /* the latency-bound case, its loads in L2 */
-    hit.x[GB_LPBM_DLAT] = 0;
-    double terms[GB_LPBM_TERMS];
-    gb_lpbm_predict(&f, &hit, terms);
-    near(terms[GB_LPBM_LAT], 300 * hit.x[GB_LPBM_LAT], 1e-9);
-    assert_true(terms[GB_LPBM_DLAT] == 0);
-    /* none of the round trips miss: DLAT has no work, and is absent */
-    for (int i = 0; i < 24; i++)
-        cases[i].dram = 0;
-    fit_points_of(cases, pts, c, 1, 0);
-    assert_true(pts[15].x[GB_LPBM_DLAT] == 0);
-    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 0, 0, &f), GB_OK);
-    assert_true(f.tied == 0);
-    assert_false(f.present[GB_LPBM_DLAT]);
-    near(f.coef[GB_LPBM_LAT], 150, 1e-5);
-    /* shares apart by more than GB_LPBM_TIE_SPREAD: not tied */
-    for (int i = 0; i < 24; i++)
-        cases[i].dram = cases[i].l2 * (i % 2 ? 1 : 1 / (2 * GB_LPBM_TIE_SPREAD));
-    fit_points_of(cases, pts, c, 1, 0);
-    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 0, 0, &f), GB_OK);
-    assert_true(f.tied == 0);
-}
-
 /* A roof term with no work at any fitted point (the DRAM of runs whose
  * data stayed in L2) is a floor at its roof: a point with such work is
  * predicted at least at its DRAM time, and where the fitted terms already
@@ -1393,7 +1346,6 @@ int main(void)
         cmocka_unit_test(test_resources_overlap_recovers),
         cmocka_unit_test(test_resources_dram_latency_recovers),
         cmocka_unit_test(test_resources_dram_latency_bounded),
-        cmocka_unit_test(test_resources_dram_latency_tied),
         cmocka_unit_test(test_resources_unsupported_roof_floor),
         cmocka_unit_test(test_resources_data_floor),
         cmocka_unit_test(test_resources_average),

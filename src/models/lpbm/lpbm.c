@@ -210,52 +210,18 @@ out:
     return st;
 }
 
-/* DLAT tied to LAT (bit GB_LPBM_DLAT) where the points cannot split them:
- * the resources form, every point with load round trips missing L2 on some
- * of them, in shares within GB_LPBM_TIE_SPREAD of each other (DLAT's column
- * a multiple of LAT's). Where none miss, DLAT has no work and is absent. */
-static unsigned tie_mask(const struct gb_lpbm_point *pts, size_t n)
-{
-    double lo = INFINITY, hi = 0;
-    for (size_t i = 0; i < n && pts[0].form == GB_LPBM_RESOURCES; i++)
-        if (pts[i].x[GB_LPBM_LAT] > 0) {
-            double r = pts[i].x[GB_LPBM_DLAT] / pts[i].x[GB_LPBM_LAT];
-            lo = fmin(lo, r);
-            hi = fmax(hi, r);
-        }
-    return isfinite(lo) && lo > 0 && hi <= GB_LPBM_TIE_SPREAD * lo ? 1u << GB_LPBM_DLAT : 0;
-}
-
-/* x_ij^p, with a tied DLAT's in LAT's column ((a x)^p + (a y)^p = a^p (x^p
- * + y^p): one coefficient for both) and its own column empty. */
-static double design_cell(const struct gb_lpbm_point *q, int j, double p, unsigned tied)
-{
-    if (tied >> j & 1)
-        return 0;
-    double v = pow(fabs(q->x[j]), p);
-    return j == GB_LPBM_LAT && (tied >> GB_LPBM_DLAT & 1) ? v + pow(fabs(q->x[GB_LPBM_DLAT]), p) : v;
-}
-
 /* The design of x^p with each column scaled to unit largest value (the
  * predictors differ by many orders of magnitude). */
-static void design(const struct gb_lpbm_point *pts, size_t n, double p, unsigned tied, double *a,
-                   double *scale)
+static void design(const struct gb_lpbm_point *pts, size_t n, double p, double *a, double *scale)
 {
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
         double m = 0;
         for (size_t i = 0; i < n; i++)
-            m = fmax(m, a[i * GB_LPBM_TERMS + j] = design_cell(&pts[i], j, p, tied));
+            m = fmax(m, pow(fabs(pts[i].x[j]), p));
         scale[j] = m > 0 ? 1 / m : 0;
         for (size_t i = 0; i < n; i++)
-            a[i * GB_LPBM_TERMS + j] *= scale[j];
+            a[i * GB_LPBM_TERMS + j] = pow(fabs(pts[i].x[j]), p) * scale[j];
     }
-}
-
-/* A tied term's coefficient: its partner's. */
-static void untie(unsigned tied, double coef[GB_LPBM_TERMS])
-{
-    if (tied >> GB_LPBM_DLAT & 1)
-        coef[GB_LPBM_DLAT] = coef[GB_LPBM_LAT];
 }
 
 static double quantile(double *v, size_t n, double q)
@@ -303,14 +269,13 @@ static int implausible(const double coef[GB_LPBM_TERMS], unsigned roof)
  * column dropped from a and scale, in place) until none is: a roof term so
  * dropped is then a floor at its roof (solve), DLAT absent. */
 static enum gb_status solve_rules(double *a, double *scale, size_t n, const double *y,
-                                  const double *w, double p, unsigned roof, unsigned tied,
+                                  const double *w, double p, unsigned roof,
                                   double coef[GB_LPBM_TERMS], unsigned *dropped)
 {
     enum gb_status st;
     int j;
     *dropped = 0;
-    while ((st = solve(a, scale, n, y, w, p, roof, coef)) == GB_OK &&
-           (j = (untie(tied, coef), implausible(coef, roof))) >= 0) {
+    while ((st = solve(a, scale, n, y, w, p, roof, coef)) == GB_OK && (j = implausible(coef, roof)) >= 0) {
         drop_term(a, scale, n, j);
         *dropped |= 1u << j;
     }
@@ -321,12 +286,12 @@ static enum gb_status solve_rules(double *a, double *scale, size_t n, const doub
  * sw) of the design so that the next replicate starts from all of it. */
 static enum gb_status solve_replicate(const double *a, const double *scale, double *aw, double *sw,
                                       size_t n, const double *ys, const double *w, double p,
-                                      unsigned roof, unsigned tied, double c[GB_LPBM_TERMS])
+                                      unsigned roof, double c[GB_LPBM_TERMS])
 {
     memcpy(aw, a, n * GB_LPBM_TERMS * sizeof *aw);
     memcpy(sw, scale, GB_LPBM_TERMS * sizeof *sw);
     unsigned dropped;
-    return solve_rules(aw, sw, n, ys, w, p, roof, tied, c, &dropped);
+    return solve_rules(aw, sw, n, ys, w, p, roof, c, &dropped);
 }
 
 /* sqrt(n / (n - k)), k the coefficients the fit estimated (present and
@@ -335,7 +300,7 @@ static double inflation(const struct gb_lpbm_fit *f, size_t n)
 {
     size_t k = 0;
     for (int j = 0; j < GB_LPBM_TERMS; j++)
-        k += f->present[j] && f->coef[j] > 0 && !(f->tied >> j & 1);
+        k += f->present[j] && f->coef[j] > 0;
     return n > k ? sqrt((double)n / (double)(n - k)) : 1;
 }
 
@@ -364,7 +329,7 @@ static enum gb_status bootstrap(const struct gb_lpbm_point *pts, size_t n, const
         for (size_t i = 0; i < n; i++)
             ys[i] = fitted[i] + e[gb_mix64_next(&rs) % n] / sqrt(w[i]);
         if ((st = solve_replicate(a, scale, aw, sw, n, ys, w, f->overlap > 1 ? f->overlap : 1,
-                                  gb_lpbm_roof_terms(pts[0].form), f->tied, c)) == GB_OK)
+                                  gb_lpbm_roof_terms(pts[0].form), c)) == GB_OK)
             for (int j = 0; j < GB_LPBM_TERMS; j++)
                 draws[(size_t)j * (size_t)boot + (size_t)b] = c[j];
     }
@@ -433,12 +398,11 @@ static enum gb_status fit_at(const struct gb_lpbm_point *pts, size_t n, const do
     for (size_t i = 0; i < n && y; i++)
         y[i] = pts[i].time_ns;
     unsigned roof = gb_lpbm_roof_terms(pts[0].form);
-    out->tied = tie_mask(pts, n);
-    design(pts, n, p, out->tied, a, scale);
+    design(pts, n, p, a, scale);
     for (size_t i = 0; i < n && left_out >= 0; i++)
         a[i * GB_LPBM_TERMS + left_out] = 0;
     if (st == GB_OK)
-        st = solve_rules(a, scale, n, y, w, p, roof, out->tied, out->coef, &out->dropped);
+        st = solve_rules(a, scale, n, y, w, p, roof, out->coef, &out->dropped);
     out->overlap = p;
     out->at_roof = unsupported(scale, roof);
     roof_floors(pts, n, roof, out->floor);
@@ -527,7 +491,7 @@ enum gb_status gb_lpbm_fit(const struct gb_lpbm_point *pts, size_t n, enum gb_lp
         goto out;
     out->n = n;
     for (int j = 0; j < GB_LPBM_TERMS; j++) {
-        out->present[j] = scale[j] > 0 || (out->tied >> j & 1);
+        out->present[j] = scale[j] > 0;
         out->ci_lo[j] = out->ci_hi[j] = NAN;
     }
     if ((stats = malloc(n * sizeof *stats)) == NULL) {
@@ -818,7 +782,7 @@ static enum gb_status replicate_design(const struct gb_lpbm_point *pts, size_t n
     if (!cache[k]) {
         if (!(cache[k] = malloc(n * GB_LPBM_TERMS * sizeof *cache[k])))
             return gb_error_set(GB_ERR_NOMEM, "out of memory");
-        design(pts, n, *p, f->tied, cache[k], cscale[k]);
+        design(pts, n, *p, cache[k], cscale[k]);
         for (int j = 0; j < GB_LPBM_TERMS && !m; j++)
             if (!f->present[j])  /* no support, or left out of the fit (implausible) */
                 drop_term(cache[k], cscale[k], n, j);
@@ -870,7 +834,7 @@ static enum gb_status boot_predictions(const struct gb_lpbm_point *pts, size_t n
             ys[i] = fitted[i] + e[gb_mix64_next(&rs) % n] / sqrt(w[i]);
         const struct gb_lpbm_alt *alt = gb_lpbm_average_draw(f, &rs);
         if ((st = replicate_design(pts, n, f, alt, cache, cscale, aw, sw, &p)) != GB_OK ||
-            (st = solve_rules(aw, sw, n, ys, w, p, roof, f->tied, r->coef, &dropped)) != GB_OK)
+            (st = solve_rules(aw, sw, n, ys, w, p, roof, r->coef, &dropped)) != GB_OK)
             break;
         r->overlap = p;
         memcpy(r->floor, f->floor, sizeof r->floor);

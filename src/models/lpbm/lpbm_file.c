@@ -134,8 +134,6 @@ static json_t *bench_json(const struct gb_lpbm_bench_model *m)
         json_object_set_new(c, "present", json_boolean(m->fit.present[j]));
         if (m->fit.dropped >> j & 1)
             json_object_set_new(c, "left_out", json_string("implausible"));
-        else if (m->fit.tied >> j & 1)
-            json_object_set_new(c, "tied_to", json_string("LAT"));
         else if (j == gb_lpbm_left_out(&m->fit))
             json_object_set_new(c, "left_out", json_string("this fit (others averaged have it)"));
         if (m->fit.at_roof >> j & 1)
