@@ -41,24 +41,29 @@
 # Each step reports its exit code; none stops the others. Exits 0
 # when every kernel recorded every point, 1 otherwise, 2 on a usage error.
 set -u
+src=$(cd "$(dirname "$0")/../.." && pwd)
+# the held-out sets: the repository's corpus-heldout*/ directories, in order
+sets=$(cd "$src" && ls -d corpus-heldout*/ | tr -d / | sort -V)
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
-    echo "usage: heldout.sh GPUBOUND OUTDIR [corpus-heldout|corpus-heldout2|corpus-heldout3|corpus-heldout4|corpus-heldout5|corpus-heldout6|corpus-heldout7|corpus-heldout8|corpus-heldout9|corpus-heldout10|corpus-heldout11|corpus-heldout12|corpus-heldout13|corpus-heldout14|corpus-heldout15|corpus-heldout16|corpus-heldout17|corpus-heldout18|corpus-heldout19|corpus-heldout20|corpus-heldout21|corpus-heldout22|corpus-heldout23|corpus-heldout24]" >&2
+    echo "usage: heldout.sh GPUBOUND OUTDIR [$(echo $sets | tr ' ' '|')]" >&2
     exit 2
 fi
 gb=$1
 outroot=$2
 set_name=${3:-corpus-heldout}
+case " $(echo $sets) " in
+*" $set_name "*) ;;
+*) echo "heldout: unknown set '$set_name': give $(echo $sets | sed 's/ /, /g; s/\(.*\), /\1 or /')" >&2; exit 2 ;;
+esac
 case $set_name in
 corpus-heldout) limit=34 ;;
-corpus-heldout2 | corpus-heldout3 | corpus-heldout4 | corpus-heldout5 | corpus-heldout6 | corpus-heldout7 | corpus-heldout8 | corpus-heldout9 | corpus-heldout10 | corpus-heldout11 | corpus-heldout12 | corpus-heldout13 | corpus-heldout14 | corpus-heldout15 | corpus-heldout16 | corpus-heldout17 | corpus-heldout18 | corpus-heldout19 | corpus-heldout20 | corpus-heldout21 | corpus-heldout22 | corpus-heldout23 | corpus-heldout24) limit=58 ;;
-*) echo "heldout: unknown set '$set_name': give corpus-heldout, corpus-heldout2, corpus-heldout3, corpus-heldout4, corpus-heldout5, corpus-heldout6, corpus-heldout7, corpus-heldout8, corpus-heldout9, corpus-heldout10, corpus-heldout11, corpus-heldout12, corpus-heldout13, corpus-heldout14, corpus-heldout15, corpus-heldout16, corpus-heldout17, corpus-heldout18, corpus-heldout19, corpus-heldout20, corpus-heldout21, corpus-heldout22, corpus-heldout23 or corpus-heldout24" >&2; exit 2 ;;
+*) limit=58 ;;
 esac
 case ${GB_HELDOUT_LIMIT:-} in
 '') ;;
 *[!0-9]* | 0) echo "heldout: GB_HELDOUT_LIMIT '$GB_HELDOUT_LIMIT' is not a whole number of seconds above 0" >&2; exit 2 ;;
 *) limit=$GB_HELDOUT_LIMIT ;;
 esac
-src=$(cd "$(dirname "$0")/../.." && pwd)
 if [ ! -x "$gb" ] || [ -d "$gb" ]; then
     echo "heldout: $gb is not an executable gpubound: build it (make build) and name build/gpubound" >&2
     exit 2
