@@ -40,7 +40,7 @@ ROOMS_OF_HEADERS = {
     "geometry": "models", "lpbm": "models", "lpbm_input": "models", "lpbm_run": "models", "nnls": "models",
     "occupancy": "models", "regress": "models", "tune": "models", "speedup": "models", "roofline": "models", "guide": "models",
     "measure": "measure", "session": "measure", "fleet_loop": "measure",
-    "suite": "suites", "spec": "suites", "camp_inflight": "suites",
+    "suite": "suites", "spec": "suites", "camp_inflight": "suites", "bench_inflight": "suites",
     "band": "report", "breakdown_chart": "report", "compare_report": "report",
     "geometry_tables": "report", "plot": "report", "report": "report", "report_html": "report",
     "table": "report",

@@ -185,6 +185,11 @@ struct gb_lpbm_point {
     /* Resources form: global atomic and reduction warp instructions, shared
      * atomic wavefronts (NaN when not recorded: older runs). */
     double c_global_atom, c_shared_atom_wavefronts;
+    /* Resources form: the global loads one thread keeps in flight together,
+     * the largest group its kernel's PTX lets overlap (gpubound/ptx.h,
+     * GB_LPBM_LOADS_IN_FLIGHT): a round trip of LAT and DLAT carries that
+     * many load instructions. NaN when not read: each load is a round trip. */
+    double c_loads_in_flight;
     int hot;                   /* 1: timed with warm caches */
     double l2_bytes;           /* the device's L2 (0: unknown) */
     double footprint_bytes;    /* the bytes of the kernel's buffers (the spec's counts x

@@ -65,6 +65,12 @@ GB_API const char *gb_lpbm_spec_bench(const struct gb_lpbm_spec *s, size_t i);
 typedef double (*gb_lpbm_counter_fn)(void *ctx, const struct gb_record *r, size_t index,
                                      const char *metric);
 
+/* The name a gb_lpbm_counter_fn is asked for the global loads a thread of
+ * the record's kernel keeps in flight (gb_ptx_inflight's largest group,
+ * read from its PTX): not a profiler metric, and NaN from a function that
+ * does not read PTX (gb_lpbm_counters_get). */
+#define GB_LPBM_LOADS_IN_FLIGHT "gpubound:ptx_loads_in_flight"
+
 /* Fills the counters-form inputs of `p` (c_inst, c_global_sectors,
  * c_shared_wavefronts) and the resources form's (c_dram_sectors,
  * c_l2_sectors, c_global_ld_inst; NaN when not recorded) from the record's

@@ -42,6 +42,11 @@ struct gb_lpbm_fit_opts {
     void (*on_input)(void *ctx, const struct gb_lpbm_input *in);
     void (*on_model)(void *ctx, const struct gb_lpbm_bench_model *m);
     void *ctx;
+    /* The counts of each record (gb_lpbm_counter_fn) and its context; NULL:
+     * the records' own counters (gb_lpbm_counters_get), whose points read no
+     * loads in flight (GB_LPBM_LOADS_IN_FLIGHT: each load a round trip). */
+    gb_lpbm_counter_fn counters;
+    void *counters_ctx;
 };
 
 /* What a fit leaves; caller-owned, zeroed before the call, released with
@@ -82,9 +87,12 @@ GB_API enum gb_status gb_lpbm_fit_write(const struct gb_lpbm_fit_result *r, cons
  * `roofs` (that GPU's; NULL: the guide's figures for its device), and
  * compares with its measured times: fills each model's `on`. The coefficients
  * are kept: the efficiencies of one GPU carried to another. GB_ERR_USAGE when
- * `on` has no record of a fitted bench; errors of gb_lpbm_input_build. */
+ * `on` has no record of a fitted bench; errors of gb_lpbm_input_build.
+ * `counters` (with `ctx`) reads `on`'s counts as the fit's were read
+ * (NULL: gb_lpbm_counters_get). */
 GB_API enum gb_status gb_lpbm_predict_on(struct gb_lpbm_fit_result *r, const struct gb_run *on,
-                                         const struct gb_ceilings *roofs);
+                                         const struct gb_ceilings *roofs, gb_lpbm_counter_fn counters,
+                                         void *ctx);
 
 /* The model's time at one configuration, measured or not. */
 struct gb_lpbm_prediction {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "gpubound/bench_inflight.h"
 #include "gpubound/breakdown_chart.h"
 #include "gpubound/lpbm_run.h"
 #include "gpubound/table.h"
@@ -47,6 +48,7 @@ struct bd_state {
     struct gb_ceilings roofs;       /* the fitted run's roofs (--ceilings of its GPU) */
     struct gb_run *on_run;          /* --on */
     struct gb_ceilings on_roofs;    /* its roofs */
+    struct gb_inflight_reader *reader, *on_reader; /* the runs' loads in flight (round trips) */
 };
 
 /* The roofs of `run`'s GPU into *c from the --ceilings run measured on it;
@@ -622,7 +624,8 @@ static enum gb_status bd_on(const struct bd_opts *o, struct bd_state *s)
     enum gb_status st;
     if ((st = gb_cli_load_run(o->on, &s->on_run)) != GB_OK ||
         (st = bd_roofs_for(o, s->on_run, &s->on_roofs, &found)) != GB_OK ||
-        (st = gb_lpbm_predict_on(&s->fit, s->on_run, found ? &s->on_roofs : NULL)) != GB_OK)
+        (st = gb_lpbm_predict_on(&s->fit, s->on_run, found ? &s->on_roofs : NULL, gb_inflight_counter,
+                                 s->on_reader = gb_inflight_reader_new(s->on_run, o->fit.spec))) != GB_OK)
         return st;
     for (size_t k = 0; k < s->fit.n_models; k++) {
         const struct gb_lpbm_bench_model *m = &s->fit.models[k];
@@ -652,6 +655,9 @@ static int bd_run(struct bd_opts *o, struct bd_state *s, const char *dir)
     o->fit.on_input = bd_on_input;
     o->fit.on_model = bd_on_model;
     o->fit.ctx = o;
+    s->reader = gb_inflight_reader_new(s->run, o->fit.spec);
+    o->fit.counters = s->reader ? gb_inflight_counter : NULL;
+    o->fit.counters_ctx = s->reader;
     if ((st = gb_lpbm_fit_run(s->run, &o->fit, &s->fit)) != GB_OK || (st = o->print_st) != GB_OK)
         return gb_cli_fail(st, CMD, f->spec ? NULL : "name the run's kernel spec with --spec PATH");
     if (o->on && (st = bd_on(o, s)) != GB_OK)
@@ -713,6 +719,8 @@ int gb_cmd_breakdown(int argc, char **argv)
     gb_lpbm_fit_result_release(&s->fit);
     gb_run_free(s->run);
     gb_run_free(s->on_run);
+    gb_inflight_reader_free(s->reader);
+    gb_inflight_reader_free(s->on_reader);
     free(s);
     return rc;
 }

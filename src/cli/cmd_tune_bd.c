@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpubound/bench_inflight.h"
 #include "gpubound/status.h"
 #include "gpubound/lpbm_run.h"
 #include "gpubound/results.h"
@@ -75,7 +76,11 @@ static enum gb_status gb_tune_bd_fit(void *ctx, const struct gb_tune_space *s, c
         snprintf(why, why_n, "%zu configuration(s) measured, %d needed", k, GB_LPBM_MIN_POINTS + 1);
         return GB_ERR_UNSUPPORTED;
     }
-    if (gb_run_load(*bd->dir, &run) != GB_OK || gb_lpbm_fit_run(run, &fo, &r) != GB_OK) {
+    if (gb_run_load(*bd->dir, &run) == GB_OK && !bd->reader)
+        bd->reader = gb_inflight_reader_new(run, fo.spec);
+    fo.counters = bd->reader ? gb_inflight_counter : NULL;
+    fo.counters_ctx = bd->reader;
+    if (!run || gb_lpbm_fit_run(run, &fo, &r) != GB_OK) {
         snprintf(why, why_n, "the fit failed: %.200s", gb_error_message());
         st = GB_ERR_NUMERIC;
         goto out;
@@ -117,4 +122,6 @@ void gb_tune_bd_release(struct gb_tune_bd *bd)
     free(bd->lo);
     free(bd->hi);
     bd->mean = bd->lo = bd->hi = NULL;
+    gb_inflight_reader_free(bd->reader);
+    bd->reader = NULL;
 }

@@ -10,6 +10,7 @@
 #define GB_CLI_CMD_TUNE_BD_H
 
 #include "gpubound/measure.h"
+#include "gpubound/bench_inflight.h"
 #include "gpubound/tune.h"
 
 struct gb_tune_bd {
@@ -18,6 +19,7 @@ struct gb_tune_bd {
     const struct gb_plan *plan; /* every configuration, the space's order */
     char spec[4096];            /* the spec's path, or "": the run's own */
     double *mean, *lo, *hi;     /* the last fit's predictions */
+    struct gb_inflight_reader *reader; /* the kernel's loads in flight, read at the first fit */
 };
 
 /* A surrogate over *bd (filled by the caller, zeroed otherwise; its arrays

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpubound/bench_inflight.h"
 #include "gpubound/camp_counts.h"
 #include "gpubound/camp_inflight.h"
 #include "gpubound/campprof.h"
@@ -17,19 +18,6 @@
 #include "gpubound/ptx.h"
 #include "gpubound/spec.h"
 #include "gpubound/suite.h"
-
-/* The largest group of bench b's kernel at `axes`: its .entry is the
- * lowered name of the bench's kernel, else `entry`. */
-static enum gb_status bench_inflight(const struct gb_bench *b, const struct gb_kv *axes, int n_axes, const char *arch,
-                                     const char *entry, struct gb_ptx_inflight *out)
-{
-    char *ptx = NULL, lowered[GB_KERNEL_NAME_LEN];
-    enum gb_status st = gb_bench_ptx(b, axes, n_axes, arch, &ptx, lowered, sizeof lowered);
-    if (st == GB_OK)
-        st = gb_ptx_inflight(ptx, lowered[0] ? lowered : entry, out);
-    free(ptx);
-    return st;
-}
 
 /* "sm_90" of a device whose compute capability is known into `arch`;
  * 0 (and "") when it is not. */
@@ -65,7 +53,7 @@ enum gb_status gb_camp_model_inflight(struct gb_camp_model *m, const char *arch)
         if (!(knee > 0))
             continue;
         snprintf(width.value, sizeof width.value, "%d", gb_camp_class_width(c));
-        if ((st = bench_inflight(b, &width, 1, arch, "camp_read", &in)) != GB_OK)
+        if ((st = gb_bench_inflight(b, &width, 1, arch, "camp_read", &in)) != GB_OK)
             return st;
         if (!(in.bytes > 0))
             return gb_error_set(GB_ERR_FORMAT, "the camping suite's read kernel shows no global load");
@@ -184,7 +172,7 @@ static enum gb_status record_inflight(struct reader *x, const struct gb_record *
     *measured = 0;
     if (!b)
         return gb_error_set(GB_ERR_FORMAT, "the spec has no bench %s", r->bench);
-    if ((st = bench_inflight(b, r->axes, r->n_axes, x->arch, NULL, &in)) != GB_OK)
+    if ((st = gb_bench_inflight(b, r->axes, r->n_axes, x->arch, NULL, &in)) != GB_OK)
         return st;
     if (!(in.bytes > 0))
         return gb_error_set(GB_ERR_FORMAT, "%s's kernel has no global load", r->bench);

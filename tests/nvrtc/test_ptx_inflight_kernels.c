@@ -10,7 +10,10 @@
  * 3. the camping suite's read kernel: four loads in flight (its unrolled
  *    loop) of `width` bytes each, 16 bytes at width 4 and 64 at width 16;
  * 4. a template kernel: its .entry is the lowered name, which gb_bench_ptx
- *    gives back. */
+ *    gives back;
+ * 5. the breakdown's reader of a recorded run (gb_inflight_counter): the
+ *    H200 corpus chase's records at 1 and 4 chains a thread give 1 and 4
+ *    loads in flight, every other metric the record's own counter. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +22,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <math.h>
+
+#include "gpubound/bench_inflight.h"
+#include "gpubound/lpbm_input.h"
 #include "gpubound/ptx.h"
 #include "gpubound/spec.h"
 #include "gpubound/suite.h"
@@ -101,12 +108,50 @@ static void camping_read(void **state)
     assert_true(r.bytes == 64);
 }
 
+/* The first ok record of `run` whose axis `name` has `value`. */
+static const struct gb_record *record_with(const struct gb_run *run, const char *name, const char *value)
+{
+    for (size_t i = 0; i < run->n_records; i++)
+        for (int a = 0; a < run->records[i].n_axes; a++)
+            if (!strcmp(run->records[i].axes[a].name, name) && !strcmp(run->records[i].axes[a].value, value) &&
+                run->records[i].status == GB_REC_OK)
+                return &run->records[i];
+    fail_msg("no record with %s=%s", name, value);
+    return NULL;
+}
+
+static void reader_of_run(void **state)
+{
+    (void)state;
+    struct gb_run *run = NULL;
+    if (gb_run_load(GB_SOURCE_DIR "/data/h200/corpus-2026-11-26/chase", &run) != GB_OK)
+        fail_msg("%s", gb_error_message());
+    struct gb_inflight_reader *x = gb_inflight_reader_new(run, NULL);
+    assert_non_null(x);
+    const struct gb_record *one = record_with(run, "chains_per_thread", "1");
+    const struct gb_record *four = record_with(run, "chains_per_thread", "4");
+    assert_true(gb_inflight_counter(x, one, 0, GB_LPBM_LOADS_IN_FLIGHT) == 1);
+    assert_true(gb_inflight_counter(x, four, 0, GB_LPBM_LOADS_IN_FLIGHT) == 4);
+    assert_true(gb_inflight_counter(x, four, 0, GB_LPBM_LOADS_IN_FLIGHT) == 4);   /* kept */
+    double inst = gb_record_counter(four, "smsp__inst_executed.sum", NAN);
+    assert_true(inst > 0 && gb_inflight_counter(x, four, 0, "smsp__inst_executed.sum") == inst);
+    assert_true(isnan(gb_inflight_counter(NULL, four, 0, GB_LPBM_LOADS_IN_FLIGHT)));
+    assert_true(isnan(gb_lpbm_counters_get(NULL, four, 0, GB_LPBM_LOADS_IN_FLIGHT)));
+    gb_inflight_reader_free(x);
+    /* a spec that is not the run's: its suite has no such bench, nothing is read */
+    x = gb_inflight_reader_new(run, GB_SOURCE_DIR "/corpus/triad/spec.json");
+    assert_true(isnan(gb_inflight_counter(x, four, 0, GB_LPBM_LOADS_IN_FLIGHT)));
+    gb_inflight_reader_free(x);
+    gb_run_free(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(triad),
         cmocka_unit_test(chase),
         cmocka_unit_test(camping_read),
+        cmocka_unit_test(reader_of_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -816,6 +816,16 @@ static void test_resources_predictors(void **state)
     /* a third of the L2 sectors went on to DRAM: a third of the round trips miss */
     near(p.x[GB_LPBM_DLAT], p.x[GB_LPBM_LAT] / 3, 1e-12);
     near(p.x[GB_LPBM_SLAT], 3e6 / (264 * 8.0) * 1, 1e-12);   /* the case's 3e6 global sectors */
+    /* four loads in flight together: a round trip carries four of them */
+    double lat1 = p.x[GB_LPBM_LAT];
+    p.c_loads_in_flight = 4;
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    near(p.x[GB_LPBM_LAT], lat1 / 4, 1e-12);
+    near(p.x[GB_LPBM_DLAT], lat1 / 12, 1e-12);
+    near(p.x[GB_LPBM_ILAT], 1e6 / (264 * 8.0) * 1, 1e-12);   /* instructions are not loads */
+    p.c_loads_in_flight = NAN;                     /* not read: each load its own round trip */
+    assert_int_equal(gb_lpbm_predictors(&p, GB_LPBM_RESOURCES), GB_OK);
+    near(p.x[GB_LPBM_LAT], lat1, 1e-12);
     near(p.x[GB_LPBM_LAUNCH], 2000 + 264 / 100.0, 1e-12);   /* the launch line itself */
     /* with the stores' L2 sectors and a store roof, the other sectors go over
      * the L2 roof and the stores' over theirs */

@@ -48,6 +48,7 @@ int gb_lpbm_counters_fill(struct gb_lpbm_point *p, const struct gb_record *r, si
     double atom = fn(ctx, r, index, "smsp__inst_executed_op_global_atom.sum");
     p->c_global_atom = isfinite(red) || isfinite(atom) ? (isfinite(red) ? red : 0) + (isfinite(atom) ? atom : 0) : NAN;
     p->c_shared_atom_wavefronts = fn(ctx, r, index, GB_LPBM_M_SHARED "_op_atom.sum");
+    p->c_loads_in_flight = fn(ctx, r, index, GB_LPBM_LOADS_IN_FLIGHT);
     static const char *const pipe[GB_LPBM_PIPES] = {"fma", "alu", "fp64", "xu", "lsu"};
     for (int k = 0; k < GB_LPBM_PIPES; k++) {
         char name[96];

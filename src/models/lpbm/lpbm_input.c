@@ -308,7 +308,7 @@ static void counts_unmeasured(struct gb_lpbm_point *p)
     p->c_l2_slice_imbalance = NAN;
     for (int k = 0; k < GB_LPBM_PIPES; k++)
         p->c_pipe[k] = NAN;
-    p->c_global_atom = p->c_shared_atom_wavefronts = NAN;
+    p->c_global_atom = p->c_shared_atom_wavefronts = p->c_loads_in_flight = NAN;
 }
 
 static enum gb_status build_point(struct gb_lpbm_input *in, const struct gb_run *run,

@@ -65,7 +65,7 @@ static enum gb_status on_one(struct gb_lpbm_bench_model *m, const struct gb_lpbm
 }
 
 enum gb_status gb_lpbm_predict_on(struct gb_lpbm_fit_result *r, const struct gb_run *on,
-                                  const struct gb_ceilings *roofs)
+                                  const struct gb_ceilings *roofs, gb_lpbm_counter_fn counters, void *ctx)
 {
     struct gb_ceilings guide;
     enum gb_status st = GB_OK;
@@ -76,7 +76,8 @@ enum gb_status gb_lpbm_predict_on(struct gb_lpbm_fit_result *r, const struct gb_
     for (size_t k = 0; k < r->n_models && st == GB_OK; k++) {
         struct gb_lpbm_bench_model *m = &r->models[k];
         struct gb_lpbm_input in;
-        if ((st = gb_lpbm_input_build(on, r->spec, m->bench, gb_lpbm_counters_get, NULL, &in)) != GB_OK)
+        if ((st = gb_lpbm_input_build(on, r->spec, m->bench, counters ? counters : gb_lpbm_counters_get,
+                                        counters ? ctx : NULL, &in)) != GB_OK)
             return gb_error_set(st, "--on %s: %s", on->dir, gb_error_message());
         snprintf(m->on.run, sizeof m->on.run, "%.250s", on->dir);
         snprintf(m->on.device, sizeof m->on.device, "%s",
@@ -214,7 +215,7 @@ static const size_t pa_counts[] = {
     offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_FP64]), offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_XU]),
     offsetof(struct gb_lpbm_point, c_pipe[GB_LPBM_P_LSU]), offsetof(struct gb_lpbm_point, c_global_atom),
     offsetof(struct gb_lpbm_point, c_shared_atom_wavefronts), offsetof(struct gb_lpbm_point, c_l2_write_sectors),
-    offsetof(struct gb_lpbm_point, c_l2_slice_imbalance)};
+    offsetof(struct gb_lpbm_point, c_l2_slice_imbalance), offsetof(struct gb_lpbm_point, c_loads_in_flight)};
 #define PA_N_COUNTS (sizeof pa_counts / sizeof pa_counts[0])
 
 static double *count_of(struct gb_lpbm_point *p, size_t c)

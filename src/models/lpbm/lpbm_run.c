@@ -1,5 +1,6 @@
 /* lpbm_run.c - the breakdown's driver (include/gpubound/lpbm_run.h): the
  * spec, each bench's input, the fits, and the model file, staged. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,30 @@ static size_t gb_lpbm_best(const struct gb_lpbm_point *pts, size_t n)
     return best == SIZE_MAX ? 0 : best;
 }
 
+/* Where a fit's counts came from (n bytes): the formula form's, the
+ * counters; the resources form's also say whether LAT's round trips carry
+ * the loads in flight read from the kernel's PTX, and how many. */
+static void gb_lpbm_sources(const struct gb_lpbm_input *in, enum gb_lpbm_form form, char *out, size_t n)
+{
+    double lo = INFINITY, hi = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < in->n; i++) {
+        double g = in->pts[i].c_loads_in_flight;
+        if (isfinite(g) && g > 0)
+            k++, lo = fmin(lo, g), hi = fmax(hi, g);
+    }
+    if (form == GB_LPBM_FORMULA)
+        snprintf(out, n, "%s", in->sources);
+    else if (form != GB_LPBM_RESOURCES)
+        snprintf(out, n, "measured counters");
+    else if (k == 0)
+        snprintf(out, n, "measured counters; loads in flight not read from the kernel's PTX: each global "
+                 "load is a round trip");
+    else
+        snprintf(out, n, "measured counters; loads in flight: the kernel's PTX's, %g to %g a thread%s", lo, hi,
+                 k < in->n ? " (not read at some configurations: each of their loads a round trip)" : "");
+}
+
 static enum gb_status gb_lpbm_fit_one(const struct gb_lpbm_fit_opts *o, const struct gb_lpbm_input *in,
                                       const struct gb_ceilings *roofs, enum gb_lpbm_form form,
                                       struct gb_lpbm_bench_model *m)
@@ -35,8 +60,7 @@ static enum gb_status gb_lpbm_fit_one(const struct gb_lpbm_fit_opts *o, const st
     /* same sizes: the input's names are NUL-terminated within them */
     memcpy(m->suite, in->suite, sizeof m->suite);
     memcpy(m->bench, in->bench, sizeof m->bench);
-    snprintf(m->sources, sizeof m->sources, "%s",
-             form == GB_LPBM_FORMULA ? in->sources : "measured counters");
+    gb_lpbm_sources(in, form, m->sources, sizeof m->sources);
     memcpy(m->note, in->note, sizeof m->note);
     m->form = form;
     m->weight = o->weight;
@@ -96,7 +120,8 @@ static enum gb_status gb_lpbm_fit_bench(const struct gb_run *run, const struct g
     if (st != GB_OK)
         return st;
     struct gb_lpbm_input *in = &r->in[r->n_in];
-    if ((st = gb_lpbm_input_build(run, r->spec, bench, gb_lpbm_counters_get, NULL, in)) != GB_OK)
+    if ((st = gb_lpbm_input_build(run, r->spec, bench, o->counters ? o->counters : gb_lpbm_counters_get,
+                                   o->counters ? o->counters_ctx : NULL, in)) != GB_OK)
         return st;
     r->n_in++;
     if (o->on_input)

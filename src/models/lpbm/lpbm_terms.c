@@ -70,7 +70,8 @@ static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
      "(smsp__inst_executed), so fewer instructions per result (less index arithmetic, "
      "unrolling, vector loads) or a fuller grid is what helps", F_RESOURCES},
     {"LAT", "LAT: load round trips per warp x waves", "round trips",
-     "global load instructions per warp x waves", "",
+     "global load instructions per warp / the loads a thread keeps in flight together (the "
+     "largest group of independent loads in its PTX; 1 where not read) x waves", "",
      "memory latency: the time follows the dependent global loads each warp waits for, wave "
      "after wave, so more loads in flight per warp (more independent work per thread, more "
      "resident warps) is what helps", F_RESOURCES},
@@ -92,7 +93,7 @@ static const struct gb_lpbm_term_row gb_lpbm_rows[GB_LPBM_TERMS] = {
      "warps per SM (a larger grid, fewer registers) or more independent work per thread is what "
      "helps", F_RESOURCES},
     {"DLAT", "DLAT: load round trips that miss L2", "round trips",
-     "global load instructions per warp x waves x the share of L2 sectors that go on to DRAM "
+     "LAT's round trips x the share of L2 sectors that go on to DRAM "
      "(0 on a hot run whose DRAM bytes fit in 75% of L2)", "",
      "DRAM latency: the time follows the dependent global loads each warp waits for that miss "
      "L2, each a DRAM round trip longer than an L2 hit, so more loads in flight per warp, more "
@@ -219,6 +220,15 @@ static double miss_share(const struct gb_lpbm_point *p)
     return p->c_l2_sectors > 0 ? fmin(1, p->c_dram_sectors / p->c_l2_sectors) : 0;
 }
 
+/* The launch's global load round trips: its load warp instructions over
+ * the loads a thread keeps in flight together, where read (a group of
+ * independent loads waits for one latency, not one each). */
+static double round_trips(const struct gb_lpbm_point *p)
+{
+    double g = p->c_loads_in_flight;
+    return p->c_global_ld_inst / (isfinite(g) && g > 1 ? g : 1);
+}
+
 /* The L2's time: its sectors over the L2 roof; with the roof of stores
  * and the stores' sectors, the loads' (and the rest's) over the L2 roof
  * and the stores' over theirs, one after the other in the same slices. */
@@ -264,7 +274,7 @@ enum gb_status gb_lpbm_resources(struct gb_lpbm_point *p, double wf_wg)
     p->x[GB_LPBM_SHM] = at_roof(p, GB_LPBM_SHM, shared / p->fill_sm);
     p->x[GB_LPBM_INST] = at_roof(p, GB_LPBM_INST, p->c_inst / p->fill_sm);
     p->x[GB_LPBM_PIPE] = busiest_pipe(p) / p->fill_sm;
-    p->x[GB_LPBM_LAT] = p->wf_ndr > 0 ? p->c_global_ld_inst / p->wf_ndr * p->waves : 0;
+    p->x[GB_LPBM_LAT] = p->wf_ndr > 0 ? round_trips(p) / p->wf_ndr * p->waves : 0;
     p->x[GB_LPBM_DLAT] = p->x[GB_LPBM_LAT] * (in_l2 ? 0 : miss_share(p));
     p->x[GB_LPBM_SLAT] = p->wf_ndr > 0 && !bad_count(p->c_global_sectors)
                              ? p->c_global_sectors / p->wf_ndr * p->waves : 0;
