@@ -436,15 +436,6 @@ def same_warps(r):
             and r["time max (us)"] > CAMP_TIME_SPREAD * r["time min (us)"])
 
 
-def det_for(det, app):
-    """camp detect's points of application `app`: those of every detect label with all of
-    the application's words (an application's label leaves out the axes that set only a
-    grid-stride kernel's grid, as it leaves out the block size)."""
-    words = set(app.split(" "))
-    got = [p for label, pts in det.items() if words <= set(label.split(" ")) for p in pts]
-    return got or None
-
-
 def camp_misses(rows, det=None):
     """Every application with a configuration outside the band or outside the domain, or
     an application line over the goal, with why: the degrees measured and, above the
@@ -464,7 +455,7 @@ def camp_misses(rows, det=None):
                                      r["degree max"] is not None and r["degree max"] > 1)) if bad]
             above = r["degree max"] is not None and r["degree max"] > 1
             out.append("%s: %d of %d outside the band (%s%s)" % (r["application"], k, n_in, "; ".join(why),
-                                                               slices(det_for(det, r["application"])) if above else ""))
+                                                               slices(det.get(r["application"])) if above else ""))
         line = r["line error, starts inside (%)"]
         if line is not None and line > CAMP_GOAL_LINE:
             wlo, whi, tlo, thi = (r["warps min"], r["warps max"], r["time min (us)"], r["time max (us)"])
@@ -472,7 +463,7 @@ def camp_misses(rows, det=None):
                 why = ("every configuration runs at %.3g to %.3g achieved warps per SM, where the band is one "
                        "band, yet the times span %.4g to %.4g us (%.1f times): what separates them is not "
                        "occupancy%s" % (wlo, whi, tlo, thi, thi / tlo,
-                                        slices(det_for(det, r["application"])) or ", and no camp detect verdict"))
+                                        slices(det.get(r["application"])) or ", and no camp detect verdict"))
             else:
                 why = ("the line holds the start's degree (with %s), the measured degree spans %.2f to %.2f over "
                        "configurations at %.3g to %.3g achieved warps per SM in a band whose worst bound is "

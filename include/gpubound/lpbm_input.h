@@ -55,15 +55,6 @@ GB_API void gb_lpbm_spec_free(struct gb_lpbm_spec *s);
  * be checked: GB_OK with *unchecked = 1 (the caller warns); else 0. */
 GB_API enum gb_status gb_lpbm_spec_check(const struct gb_run *run, const struct gb_lpbm_spec *s, int *unchecked);
 
-/* 1 when `axis` of bench `bench` of `s` sets the launch's grid and nothing
- * else: not a problem axis, named in the grid's expressions, and named
- * neither in the block's, the buffers' counts, the scalars' values, the
- * defines' or the kernel's name nor in its source's code (comments and
- * string literals aside): a grid-stride kernel's grid, which changes the
- * warps per SM as the block size does and leaves the work the same. 0
- * otherwise, and when the bench or its source cannot be read. */
-GB_API int gb_lpbm_spec_launch_axis(const struct gb_lpbm_spec *s, const char *bench, const char *axis);
-
 /* The suite, the number of benches and the name of bench i. */
 GB_API const char *gb_lpbm_spec_suite(const struct gb_lpbm_spec *s);
 GB_API size_t gb_lpbm_spec_n_benches(const struct gb_lpbm_spec *s);

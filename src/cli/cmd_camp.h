@@ -92,9 +92,7 @@
     "  --format FMT      table, csv or json on stdout (default table)\n"                           \
     "camp validate: for each validation application in the RUN_DIRs (camping/gem, clique,\n"     \
     "transpose_coalesced, transpose_diagonal, and kernel-spec points that record\n"            \
-    "active_warps_per_sm, grouped by their axes other than block_size_*, occupancy_* and\n"     \
-    "an axis that sets only a grid-stride kernel's grid: named in the spec's grid and nowhere\n" \
-    "else, not even in the kernel's code),\n"                                                      \
+    "active_warps_per_sm, grouped by their axes other than block_size_* and occupancy_*),\n"   \
     "predicts from every\n"                                                                      \
     "measured configuration in\n"                                                              \
     "turn and prints the geometric-mean error of the best and worst bounds and of the\n"         \

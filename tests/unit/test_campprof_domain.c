@@ -20,12 +20,6 @@
  *    the domain, and on a committed row-sum point recorded with counters
  *    gives the degree camp validate gives it (the roof best bound at the
  *    point's achieved warps).
- * 5. The axes that set only a grid-stride kernel's grid
- *    (gb_lpbm_spec_launch_axis) do not label an application: the corpus
- *    dot product's grid_blocks and the leaky ReLU's bpsm (named in its
- *    source only in a comment) are such axes, the block size (named in the
- *    block), the problem size, and the axes the kernels' code names are not;
- *    the leaky ReLU's committed H200 run makes 12 applications of 4 grids.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,7 +34,6 @@
 #include <string.h>
 
 #include "gpubound/camp_run.h"
-#include "gpubound/lpbm_input.h"
 #include "gpubound/campprof.h"
 #include "gpubound/ncu.h"
 #include "gpubound/roofline.h"
@@ -452,37 +445,6 @@ static void test_predict_point(void **state)
     free(m);
 }
 
-static void test_launch_axes(void **state)
-{
-    (void)state;
-    struct gb_lpbm_spec *dot = NULL, *relu = NULL;
-    assert_int_equal(gb_lpbm_spec_load(GB_SOURCE_DIR "/corpus/dot_atomic/spec.json", &dot), GB_OK);
-    assert_int_equal(gb_lpbm_spec_load(GB_SOURCE_DIR "/corpus-heldout23/lrelubwd/spec.json", &relu), GB_OK);
-    assert_true(gb_lpbm_spec_launch_axis(dot, "dot", "grid_blocks"));
-    assert_false(gb_lpbm_spec_launch_axis(dot, "dot", "block_size_x"));
-    assert_false(gb_lpbm_spec_launch_axis(dot, "dot", "per_warp"));
-    assert_false(gb_lpbm_spec_launch_axis(dot, "dot", "n"));
-    assert_false(gb_lpbm_spec_launch_axis(dot, "nosuch", "grid_blocks"));
-    assert_false(gb_lpbm_spec_launch_axis(NULL, "dot", "grid_blocks"));
-    assert_true(gb_lpbm_spec_launch_axis(relu, "stream", "bpsm"));
-    assert_false(gb_lpbm_spec_launch_axis(relu, "stream", "ilp"));
-    assert_false(gb_lpbm_spec_launch_axis(relu, "stream", "nelem"));
-    gb_lpbm_spec_free(dot);
-    gb_lpbm_spec_free(relu);
-    struct gb_run *run = NULL;
-    struct gb_camp_app *apps = NULL;
-    size_t n = 0;
-    assert_int_equal(gb_run_load(GB_SOURCE_DIR "/data/h200/corpus-heldout23-2026-11-30/lrelubwd", &run), GB_OK);
-    assert_int_equal(gb_camp_records_apps(run, &apps, &n), GB_OK);
-    assert_int_equal(n, 12);
-    for (size_t k = 0; k < n; k++) {
-        assert_int_equal(apps[k].n, 4);
-        assert_null(strstr(apps[k].label, "bpsm"));
-    }
-    gb_camp_apps_free(apps, n);
-    gb_run_free(run);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,7 +454,6 @@ int main(void)
         cmocka_unit_test(test_band_contains_suite),
         cmocka_unit_test(test_predict_achieved),
         cmocka_unit_test(test_predict_point),
-        cmocka_unit_test(test_launch_axes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

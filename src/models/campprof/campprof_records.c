@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "gpubound/campprof.h"
-#include "gpubound/lpbm_input.h"
 #include "gpubound/numbers.h"
 #include "gpubound/occupancy.h"
 
@@ -312,36 +311,21 @@ void gb_camp_spec_achieved(const struct gb_device_info *dev, struct gb_camp_obs 
     o->warps = o->measured_warps > 0 ? o->measured_warps : o->achieved_warps;
 }
 
-/* "suite/bench axis=value ..." of every axis but block_size_*,
+/* "suite/bench axis=value ..." of every axis but block_size_* and
  * occupancy_* (an axis that only changes how many blocks are resident, such
- * as unused dynamic shared memory) and those that set only the grid of a
- * grid-stride kernel (gb_lpbm_spec_launch_axis; `spec` NULL: none): the
- * configurations of one problem, which vary the active warps per SM. */
-static void gb_spec_label(const struct gb_record *r, const struct gb_lpbm_spec *spec, char *label, size_t size)
+ * as unused dynamic shared memory): the configurations of one problem,
+ * which vary the active warps per SM. */
+static void gb_spec_label(const struct gb_record *r, char *label, size_t size)
 {
     size_t len = (size_t)snprintf(label, size, "%s/%s", r->suite, r->bench);
     for (int k = 0; k < r->n_axes && len < size; k++)
         if (strncmp(r->axes[k].name, "block_size", 10) != 0 &&
-            strncmp(r->axes[k].name, "occupancy_", 10) != 0 &&
-            !gb_lpbm_spec_launch_axis(spec, r->bench, r->axes[k].name))
+            strncmp(r->axes[k].name, "occupancy_", 10) != 0)
             len += (size_t)snprintf(label + len, size - len, " %s=%s", r->axes[k].name,
                                     r->axes[k].value);
 }
 
 /* ---- applications ---- */
-
-/* The kernel spec `run` measured, or NULL where it cannot be found or
- * read (every axis but the block size's and occupancy's then labels an
- * application). */
-static struct gb_lpbm_spec *gb_run_spec(const struct gb_run *run)
-{
-    char path[4096];
-    struct gb_lpbm_spec *s = NULL;
-    if (gb_lpbm_spec_locate(run, NULL, path, sizeof path) != GB_OK || gb_lpbm_spec_load(path, &s) != GB_OK)
-        s = NULL;
-    gb_error_clear();
-    return s;
-}
 
 void gb_camp_apps_free(struct gb_camp_app *apps, size_t n)
 {
@@ -423,15 +407,14 @@ static void gb_app_sort(struct gb_camp_app *g)
 }
 
 /* Adds record `r` of an application (spec: a kernel-spec point) to its group. */
-static enum gb_status gb_app_add(const struct gb_run *run, size_t i, const struct gb_lpbm_spec *s, int spec,
-                                 struct gb_camp_app **apps,
+static enum gb_status gb_app_add(const struct gb_run *run, size_t i, int spec, struct gb_camp_app **apps,
                                  size_t *n)
 {
     const struct gb_record *r = &run->records[i];
     char label[sizeof((*apps)->label)];
     int from_counters = 0;
     if (spec)
-        gb_spec_label(r, s, label, sizeof label);
+        gb_spec_label(r, label, sizeof label);
     else
         gb_app_label(r, label, sizeof label);
     struct gb_camp_app *g = gb_app_group(run, apps, n, r, label);
@@ -464,7 +447,6 @@ enum gb_status gb_camp_records_apps(const struct gb_run *run, struct gb_camp_app
 {
     enum gb_status st = GB_OK;
     struct gb_camp_app *apps = NULL;
-    struct gb_lpbm_spec *spec = NULL;
     size_t n = 0;
     *out = NULL;
     *n_out = 0;
@@ -473,15 +455,11 @@ enum gb_status gb_camp_records_apps(const struct gb_run *run, struct gb_camp_app
         if (r->status != GB_REC_OK)
             continue;
         if (strcmp(r->suite, GB_CAMP_SUITE) == 0 && gb_camp_app_title(r->bench))
-            st = gb_app_add(run, i, NULL, 0, &apps, &n);
+            st = gb_app_add(run, i, 0, &apps, &n);
         else if (strcmp(r->suite, GB_CAMP_SUITE) != 0 &&
-                 gb_record_metric(r, GB_CAMP_SPEC_WARPS, NAN) > 0) {
-            if (!spec)
-                spec = gb_run_spec(run);
-            st = gb_app_add(run, i, spec, 1, &apps, &n);
-        }
+                 gb_record_metric(r, GB_CAMP_SPEC_WARPS, NAN) > 0)
+            st = gb_app_add(run, i, 1, &apps, &n);
     }
-    gb_lpbm_spec_free(spec);
     if (st != GB_OK) {
         gb_camp_apps_free(apps, n);
         return st;

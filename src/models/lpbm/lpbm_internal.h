@@ -58,9 +58,6 @@ void gb_lpbm_variant_key(const char *text, char defs[][200], size_t nd, char *ke
  * then every configuration takes in->analysis). */
 const char *gb_lpbm_variants_text(struct gb_lpbm_input *in);
 
-/* The whole file at `path`, NUL-terminated (free it), or NULL. */
-char *gb_lpbm_read_text(const char *path);
-
 /* The analysis of the configuration with defines defs[nd]: in->analysis
  * when its key is in->variant_key0's, else that key's own parse (made on
  * first use, include_dir on the include path); in->analysis when that

@@ -1,7 +1,6 @@
 /* lpbm_spec.c - the kernel spec the breakdown model reads, loaded and
  * checked by the spec parser (gpubound/spec.h), and where a run's spec is
  * (gpubound/lpbm_input.h). */
-#include <ctype.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,82 +96,6 @@ enum gb_status gb_lpbm_spec_check(const struct gb_run *run, const struct gb_lpbm
 out:
     free(read);
     return st;
-}
-
-/* ---- axes that set only the grid ---- */
-
-/* 1 when `text` names the identifier `name` (not as part of a longer one). */
-static int names(const char *text, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = text; p && (p = strstr(p, name)); p += n) {
-        int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        int after = isalnum((unsigned char)p[n]) || p[n] == '_';
-        if (!before && !after)
-            return 1;
-    }
-    return 0;
-}
-
-/* `src` with its comments and string and character literals blanked (in place). */
-static void blank_comments(char *src)
-{
-    for (char *p = src; *p; p++) {
-        if (p[0] == '/' && p[1] == '/')
-            for (; *p && *p != '\n'; p++)
-                *p = ' ';
-        else if (p[0] == '/' && p[1] == '*') {
-            for (; *p && !(p[0] == '*' && p[1] == '/'); p++)
-                *p = ' ';
-            if (*p)
-                p[0] = p[1] = ' ', p++;
-        } else if (*p == '"' || *p == '\'') {
-            char q = *p;
-            for (p++; *p && *p != q; p++)
-                *p = *p == '\\' && p[1] ? (p[1] = ' ', ' ') : ' ';
-        }
-        if (!*p)
-            break;
-    }
-}
-
-/* 1 when one of the bench's expressions other than the grid's names `axis`. */
-static int other_names(const struct gb_spec_bench_text *b, const char *axis)
-{
-    int found = names(b->kernel, axis) || names(b->bytes, axis) || names(b->flops, axis);
-    for (int d = 0; d < 3 && !found; d++)
-        found = b->block[d] && names(b->block[d], axis);
-    for (int i = 0; i < b->n_args && !found; i++)
-        found = (b->arg_counts[i] && names(b->arg_counts[i], axis)) ||
-                (b->arg_values[i] && names(b->arg_values[i], axis));
-    for (int i = 0; i < b->n_defines && !found; i++)
-        found = names(b->define_exprs[i], axis);
-    return found;
-}
-
-int gb_lpbm_spec_launch_axis(const struct gb_lpbm_spec *s, const char *bench, const char *axis)
-{
-    const struct gb_spec_bench_text *b = NULL;
-    int a = -1, in_grid = 0;
-    for (size_t i = 0; s && i < s->n && !b; i++)
-        if (!strcmp(s->b[i].name, bench))
-            b = &s->b[i];
-    for (int i = 0; b && i < b->n_axes && a < 0; i++)
-        if (!strcmp(b->axes[i], axis))
-            a = i;
-    if (a < 0 || (b->problem_mask >> a) & 1u)
-        return 0;
-    for (int d = 0; d < 3; d++)
-        in_grid |= b->grid[d] && names(b->grid[d], axis);
-    if (!in_grid || other_names(b, axis))
-        return 0;
-    char *src = b->source ? gb_lpbm_read_text(b->source) : NULL;
-    if (!src)
-        return 0;
-    blank_comments(src);
-    int in_code = names(src, axis);
-    free(src);
-    return !in_code;
 }
 
 /* ---- where the spec is ---- */

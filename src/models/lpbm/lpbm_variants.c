@@ -82,7 +82,7 @@ void gb_lpbm_variant_key(const char *text, char defs[][200], size_t nd, char *ke
     }
 }
 
-char *gb_lpbm_read_text(const char *path)
+static char *read_text(const char *path)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
@@ -103,7 +103,7 @@ char *gb_lpbm_read_text(const char *path)
 const char *gb_lpbm_variants_text(struct gb_lpbm_input *in)
 {
     if (!in->variants && (in->variants = calloc(1, sizeof *in->variants)))
-        in->variants->text = gb_lpbm_read_text(in->source);
+        in->variants->text = read_text(in->source);
     return in->variants ? in->variants->text : NULL;
 }
 
