@@ -7,6 +7,7 @@
 #include "gpubound/analyze.h"
 #include "gpubound/api.h"
 #include "gpubound/band.h"
+#include "gpubound/bench_inflight.h"
 #include "gpubound/breakdown_chart.h"
 #include "gpubound/camp_counts.h"
 #include "gpubound/camp_detect.h"
