@@ -46,12 +46,12 @@ static void gb_lpbm_sources(const struct gb_lpbm_input *in, enum gb_lpbm_form fo
     else if (k == 0)
         snprintf(out, n, "measured counters; loads in flight not read from the kernel's PTX: each global "
                  "load is a round trip");
-    else if (lo == hi)
-        snprintf(out, n, "measured counters; loads in flight: the kernel's PTX's, %g a thread%s", lo,
+    else {
+        char range[64];
+        snprintf(range, sizeof range, lo == hi ? "%g" : "%g to %g", lo, hi);
+        snprintf(out, n, "measured counters; loads in flight: the kernel's PTX's, %s a thread%s", range,
                  k < in->n ? " (not read at some configurations: each of their loads a round trip)" : "");
-    else
-        snprintf(out, n, "measured counters; loads in flight: the kernel's PTX's, %g to %g a thread%s", lo, hi,
-                 k < in->n ? " (not read at some configurations: each of their loads a round trip)" : "");
+    }
 }
 
 static enum gb_status gb_lpbm_fit_one(const struct gb_lpbm_fit_opts *o, const struct gb_lpbm_input *in,
