@@ -179,6 +179,13 @@ struct gb_nvrtc_program; /* below */
 GB_API enum gb_status gb_module_key(const char *arch, const struct gb_nvrtc_program *x, const char *const *opts,
                              int n_opts, char key[GB_MODULE_KEY_LEN]);
 
+/* gb_nvrtc_program_ptx through the disk cache (gb_module_build's): the PTX
+ * of program `x` for `arch`'s virtual architecture, read from the cache when
+ * it holds it, otherwise compiled and written there (atomically; a cache that
+ * cannot be written only costs a recompile). `entry` as gb_nvrtc_program_ptx's. */
+GB_API enum gb_status gb_module_ptx(const char *arch, const struct gb_nvrtc_program *x, const char *const *opts,
+                                    int n_opts, char **ptx, char *entry, size_t n_entry);
+
 /* What gb_module_build did. */
 struct gb_module_built {
     char *cubin;              /* compiled now (malloc'ed), or NULL when it was cached on disk */

@@ -91,11 +91,12 @@ static char *gb_read_file(const char *path, size_t *size)
         return NULL;
     if (fseek(f, 0, SEEK_END) == 0) {
         long len = ftell(f);
-        if (len > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)len))) {
+        if (len > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)len + 1))) {
             if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
                 free(buf);
                 buf = NULL;
             } else {
+                buf[len] = '\0'; /* a text file reads as a string */
                 *size = (size_t)len;
             }
         }
@@ -323,6 +324,67 @@ enum gb_status gb_module_build(const char *arch, const struct gb_nvrtc_program *
     }
     free(mutant);
     return st;
+}
+
+/* The PTX cache's files of `key` for virtual architecture `virt`: the PTX
+ * and its entry's lowered name ("" each when there is no cache directory). */
+static void gb_ptx_paths(const char *key, const char *virt, char *dir, size_t dn, char *ptx, size_t pn,
+                         char *entry, size_t en)
+{
+    gb_cache_dir(dir, dn);
+    ptx[0] = entry[0] = '\0';
+    if (dir[0]) {
+        snprintf(ptx, pn, "%s/%s-%s.ptx", dir, key, virt);
+        snprintf(entry, en, "%s/%s-%s.entry", dir, key, virt);
+    }
+}
+
+/* The cached PTX at `path` (and its entry's name when asked): 1 when both read. */
+static int gb_ptx_cached(const char *path, const char *entry_path, char **ptx, char *entry, size_t n_entry)
+{
+    size_t size = 0;
+    if (!path[0] || !(*ptx = gb_read_file(path, &size)))
+        return 0;
+    if (!entry || !n_entry)
+        return 1;
+    char *name = gb_read_file(entry_path, &size); /* the name and a newline */
+    if (name && size <= n_entry && name[size - 1] == '\n') {
+        snprintf(entry, n_entry, "%.*s", (int)size - 1, name);
+        free(name);
+        return 1;
+    }
+    free(name);
+    free(*ptx);
+    *ptx = NULL;
+    return 0;
+}
+
+enum gb_status gb_module_ptx(const char *arch, const struct gb_nvrtc_program *x, const char *const *opts,
+                             int n_opts, char **ptx, char *entry, size_t n_entry)
+{
+    char key[GB_MODULE_KEY_LEN], virt[32], dir[4096], path[4200], entry_path[4200];
+    snprintf(virt, sizeof virt, "compute_%s", strncmp(arch, "sm_", 3) == 0 ? arch + 3 : arch);
+    *ptx = NULL;
+    if (!x->name || !x->source)
+        return gb_error_set(GB_ERR_USAGE, "a kernel to compile needs a name and source text");
+    enum gb_status st = gb_key_of(virt, x, opts, n_opts, key);
+    if (st != GB_OK)
+        return st;
+    gb_ptx_paths(key, virt, dir, sizeof dir, path, sizeof path, entry_path, sizeof entry_path);
+    if (gb_ptx_cached(path, entry_path, ptx, entry, n_entry))
+        return GB_OK;
+    char name[GB_KERNEL_NAME_LEN + 1] = "";
+    if ((st = gb_nvrtc_program_ptx(x, arch, opts, n_opts, ptx, name, sizeof name)) != GB_OK || !path[0])
+        return st;
+    if (entry && n_entry)
+        snprintf(entry, n_entry, "%s", name);
+    /* The entry's name first: a PTX file on disk always has its name beside it. */
+    (void)gb_mkdir_p(dir);
+    size_t len = strlen(name);
+    name[len] = '\n';
+    if (gb_write_file_atomic(entry_path, name, len + 1) == GB_OK)
+        (void)gb_write_file_atomic(path, *ptx, strlen(*ptx));
+    return GB_OK;
 }
 
 /* Loads a cubin into a module. */

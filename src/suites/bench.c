@@ -93,5 +93,5 @@ enum gb_status gb_bench_ptx(const struct gb_bench *b, const struct gb_kv *axes, 
     if (b->kernel_program &&
         (st = b->kernel_program(b->ctx, optp, n_opts, &prog, exprs, GB_BENCH_MAX_EXPRS)) != GB_OK)
         return st;
-    return gb_nvrtc_program_ptx(&prog, arch, optp, n_opts, ptx, entry, n_entry);
+    return gb_module_ptx(arch, &prog, optp, n_opts, ptx, entry, n_entry);
 }
