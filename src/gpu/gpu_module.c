@@ -222,18 +222,25 @@ enum gb_status gb_module_key(const char *arch, const struct gb_nvrtc_program *x,
     return st;
 }
 
-/* The disk cache's files of `key`: the cubin into path and its lowered
- * names into names ("" when there is no cache directory); their directory
- * into dir. */
+/* The disk cache's two files of `key` built for `tag` (an architecture):
+ * <key>-<tag>.<ext_a> into a and <key>-<tag>.<ext_b> into b ("" each when
+ * there is no cache directory); their directory into dir. */
+static void gb_cache_files(const char *key, const char *tag, const char *ext_a, const char *ext_b, char *dir,
+                           size_t dn, char *a, size_t an, char *b, size_t bn)
+{
+    gb_cache_dir(dir, dn);
+    a[0] = b[0] = '\0';
+    if (dir[0]) {
+        snprintf(a, an, "%s/%s-%s.%s", dir, key, tag, ext_a);
+        snprintf(b, bn, "%s/%s-%s.%s", dir, key, tag, ext_b);
+    }
+}
+
+/* The cubin of `key` into path and its lowered names into names. */
 static void gb_cache_path(const char *key, const char *arch, char *dir, size_t dn, char *path, size_t pn,
                           char *names, size_t nn)
 {
-    gb_cache_dir(dir, dn);
-    path[0] = names[0] = '\0';
-    if (dir[0]) {
-        snprintf(path, pn, "%s/%s-%s.cubin", dir, key, arch);
-        snprintf(names, nn, "%s/%s-%s.names", dir, key, arch);
-    }
+    gb_cache_files(key, arch, "cubin", "names", dir, dn, path, pn, names, nn);
 }
 
 /* The lowered names kept beside a cached cubin (one per line): NULL when
@@ -326,19 +333,6 @@ enum gb_status gb_module_build(const char *arch, const struct gb_nvrtc_program *
     return st;
 }
 
-/* The PTX cache's files of `key` for virtual architecture `virt`: the PTX
- * and its entry's lowered name ("" each when there is no cache directory). */
-static void gb_ptx_paths(const char *key, const char *virt, char *dir, size_t dn, char *ptx, size_t pn,
-                         char *entry, size_t en)
-{
-    gb_cache_dir(dir, dn);
-    ptx[0] = entry[0] = '\0';
-    if (dir[0]) {
-        snprintf(ptx, pn, "%s/%s-%s.ptx", dir, key, virt);
-        snprintf(entry, en, "%s/%s-%s.entry", dir, key, virt);
-    }
-}
-
 /* The cached PTX at `path` (and its entry's name when asked): 1 when both read. */
 static int gb_ptx_cached(const char *path, const char *entry_path, char **ptx, char *entry, size_t n_entry)
 {
@@ -370,7 +364,8 @@ enum gb_status gb_module_ptx(const char *arch, const struct gb_nvrtc_program *x,
     enum gb_status st = gb_key_of(virt, x, opts, n_opts, key);
     if (st != GB_OK)
         return st;
-    gb_ptx_paths(key, virt, dir, sizeof dir, path, sizeof path, entry_path, sizeof entry_path);
+    /* the PTX, and its entry's lowered name beside it */
+    gb_cache_files(key, virt, "ptx", "entry", dir, sizeof dir, path, sizeof path, entry_path, sizeof entry_path);
     if (gb_ptx_cached(path, entry_path, ptx, entry, n_entry))
         return GB_OK;
     char name[GB_KERNEL_NAME_LEN + 1] = "";
