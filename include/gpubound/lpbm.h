@@ -129,6 +129,12 @@ GB_API unsigned gb_lpbm_roof_terms(enum gb_lpbm_form form);
  * another resource's time, and is left out of the fit (then a floor at
  * its roof, gb_lpbm_fit.at_roof). docs/models.md says how it was chosen. */
 #define GB_LPBM_ROOF_MAX 64.0
+/* The launch term's largest plausible coefficient, in launch lines (the
+ * ceilings run's empty-kernel launch time for the grid): a fit beyond it is
+ * done again without the term, whose floor stays. Where the points set it,
+ * it lies between 0.5 and 2.8, and 6.5 for a look-back scan whose blocks
+ * wait on their predecessors (docs/models.md, "The launch term bounded"). */
+#define GB_LPBM_LAUNCH_MAX 8.0
 /* A dominant roof term whose coefficient exceeds this (under a quarter of
  * its roof) is named with a caution: the resource's rate is not what is
  * spent (gb_lpbm_dominant). */
@@ -253,7 +259,8 @@ struct gb_lpbm_fit {
                                         * than floor[j] x its roof time (at most 1, the roof;
                                         * 0: none), so a point takes at least floor[j] x_j */
     unsigned dropped;                  /* bit j: term j had work but was left out of the fit
-                                        * as implausible (GB_LPBM_DLAT_MAX, GB_LPBM_ROOF_MAX) */
+                                        * as implausible (GB_LPBM_DLAT_MAX, GB_LPBM_LAUNCH_MAX,
+                                        * GB_LPBM_ROOF_MAX) */
     double r2;                         /* 1 - SSE/SST on the times as measured (ns); NaN
                                         * (undefined) when every time is the same */
     double rmse_ns;                    /* sqrt(SSE / n) */

@@ -1076,6 +1076,33 @@ static void test_resources_unsupported_roof_floor(void **state)
     near(gb_lpbm_predict(&f, &small, NULL), without, 1e-12);
 }
 
+/* A launch term planted above GB_LPBM_LAUNCH_MAX launch lines is left out
+ * of the fit (its floor, the fastest fitted point's share of the line,
+ * stays under every prediction); below the bound it is fitted. */
+static void test_resources_launch_bounded(void **state)
+{
+    (void)state;
+    const double c[GB_LPBM_TERMS] = {[GB_LPBM_L2] = 1.5, [GB_LPBM_INST] = 1.2, [GB_LPBM_LAT] = 300,
+                                     [GB_LPBM_LAUNCH] = 4 * GB_LPBM_LAUNCH_MAX};
+    const double ok[GB_LPBM_TERMS] = {[GB_LPBM_L2] = 1.5, [GB_LPBM_INST] = 1.2, [GB_LPBM_LAT] = 300,
+                                      [GB_LPBM_LAUNCH] = GB_LPBM_LAUNCH_MAX / 2};
+    struct gb_lpbm_point pts[24];
+    struct gb_lpbm_fit f;
+    fit_points(pts, c, 1, 0);
+    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
+    assert_false(f.present[GB_LPBM_LAUNCH]);
+    assert_true(f.dropped >> GB_LPBM_LAUNCH & 1);
+    assert_true(f.coef[GB_LPBM_LAUNCH] == 0);
+    assert_true(f.floor[GB_LPBM_LAUNCH] > 0);
+    for (int i = 0; i < 24; i++)
+        assert_true(gb_lpbm_predict(&f, &pts[i], NULL) >=
+                    f.floor[GB_LPBM_LAUNCH] * pts[i].x[GB_LPBM_LAUNCH] * (1 - 1e-12));
+    fit_points(pts, ok, 1, 0);
+    assert_int_equal(gb_lpbm_fit(pts, 24, GB_LPBM_RELATIVE, 50, 7, &f), GB_OK);
+    assert_true(f.present[GB_LPBM_LAUNCH] && f.dropped == 0);
+    near(f.coef[GB_LPBM_LAUNCH], GB_LPBM_LAUNCH_MAX / 2, 1e-5);
+}
+
 /* A roof term whose coefficient comes out above GB_LPBM_ROOF_MAX (a
  * resource at under 1/64 of its roof everywhere) is left out of the fit and
  * kept as a floor at its roof. */
@@ -1361,6 +1388,7 @@ int main(void)
         cmocka_unit_test(test_resources_average),
         cmocka_unit_test(test_resources_one_fit),
         cmocka_unit_test(test_resources_implausible_roof),
+        cmocka_unit_test(test_resources_launch_bounded),
         cmocka_unit_test(test_resources_sector_latency_recovers),
         cmocka_unit_test(test_term_table),
         cmocka_unit_test(test_directive_reads),

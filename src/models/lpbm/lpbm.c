@@ -250,7 +250,9 @@ static void drop_term(double *a, double *scale, size_t n, int j)
 }
 
 /* The term the fit's plausibility rules leave out of a solve, or -1: DLAT
- * where it is implausible; else the roof term (mask `roof`) with the
+ * where it is implausible; else the launch term above GB_LPBM_LAUNCH_MAX
+ * times the launch line (its time hidden at every fitted point, standing
+ * in for what a smaller problem does not pay); else the roof term (mask `roof`) with the
  * largest coefficient above GB_LPBM_ROOF_MAX, a resource that would run at
  * under 1 / GB_LPBM_ROOF_MAX of its measured roof at every point: it stands
  * in for another resource's time, as an implausible DLAT does. */
@@ -258,6 +260,8 @@ static int implausible(const double coef[GB_LPBM_TERMS], unsigned roof)
 {
     if (dlat_implausible(coef))
         return GB_LPBM_DLAT;
+    if (coef[GB_LPBM_LAUNCH] > GB_LPBM_LAUNCH_MAX)
+        return GB_LPBM_LAUNCH;
     int worst = -1;
     for (int j = 0; j < GB_LPBM_TERMS; j++)
         if ((roof >> j & 1) && coef[j] > GB_LPBM_ROOF_MAX && (worst < 0 || coef[j] > coef[worst]))
