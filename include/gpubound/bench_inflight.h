@@ -21,6 +21,11 @@
 GB_API enum gb_status gb_bench_inflight(const struct gb_bench *b, const struct gb_kv *axes, int n_axes,
                                         const char *arch, const char *entry, struct gb_ptx_inflight *out);
 
+/* The suite that `run`'s kernel spec makes (it owns the spec): the spec at
+ * `spec` given by the user, or NULL: the run's own (gb_lpbm_spec_locate).
+ * Errors of locating, loading and making it, said. */
+GB_API enum gb_status gb_run_spec_suite(const struct gb_run *run, const char *spec, struct gb_suite **out);
+
 /* What reads a run's records' loads in flight: its suite (from the kernel
  * spec at `spec_path`, or the built-in suite the records name) and its
  * GPU's arch, each group kept per bench and axis values. */

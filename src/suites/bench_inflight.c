@@ -37,18 +37,27 @@ struct gb_inflight_reader {
     size_t n, cap;
 };
 
+enum gb_status gb_run_spec_suite(const struct gb_run *run, const char *spec, struct gb_suite **out)
+{
+    char path[4096];
+    struct gb_spec *loaded = NULL;
+    enum gb_status st;
+    *out = NULL;
+    if ((st = gb_lpbm_spec_locate(run, spec, path, sizeof path)) != GB_OK || (st = gb_spec_load(path, &loaded)) != GB_OK)
+        return st;
+    if ((st = gb_spec_suite(loaded, out)) != GB_OK)
+        *out = NULL;
+    return st;
+}
+
 struct gb_inflight_reader *gb_inflight_reader_new(const struct gb_run *run, const char *spec_given)
 {
     struct gb_inflight_reader *x = calloc(1, sizeof *x);
-    struct gb_spec *spec = NULL;
-    char path[4096];
     if (!x)
         return NULL;
     if (run->info.has_device && run->info.device.cc_major > 0)
         gb_device_arch(&run->info.device, x->arch, sizeof x->arch);
-    if (gb_lpbm_spec_locate(run, spec_given, path, sizeof path) == GB_OK && gb_spec_load(path, &spec) == GB_OK &&
-        gb_spec_suite(spec, &x->spec_suite) != GB_OK)
-        x->spec_suite = NULL;
+    (void)gb_run_spec_suite(run, spec_given, &x->spec_suite); /* none: the built-in suites */
     gb_error_clear();
     return x;
 }

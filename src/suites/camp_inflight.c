@@ -185,14 +185,9 @@ static enum gb_status record_inflight(struct reader *x, const struct gb_record *
 /* The suite the run's spec makes (it owns the spec), or NULL with `why` said. */
 static struct gb_suite *run_suite(const struct gb_run *run, char *why, size_t n)
 {
-    char path[4096];
-    struct gb_spec *spec = NULL;
     struct gb_suite *suite = NULL;
-    if (gb_lpbm_spec_locate(run, NULL, path, sizeof path) != GB_OK || gb_spec_load(path, &spec) != GB_OK ||
-        gb_spec_suite(spec, &suite) != GB_OK) {
+    if (gb_run_spec_suite(run, NULL, &suite) != GB_OK)
         snprintf(why, n, "%s", gb_error_message());
-        return NULL;
-    }
     return suite;
 }
 
