@@ -246,10 +246,11 @@ static void bd_explain(const struct gb_lpbm_input *in)
 static const char *bd_absent(const struct gb_lpbm_fit *f, int j)
 {
     int roof = f->at_roof >> j & 1, dropped = f->dropped >> j & 1;
-    return roof && dropped ? "left out (implausible): a floor at its roof"
-           : roof          ? "no work fitted: a floor at its roof"
-           : dropped       ? "left out (implausible)"
-                           : "absent";
+    return roof && dropped                                      ? "left out (implausible): a floor at its roof"
+           : roof                                               ? "no work fitted: a floor at its roof"
+           : dropped && j == GB_LPBM_LAUNCH && f->floor[j] > 0 ? "left out (implausible): its floor kept"
+           : dropped                                            ? "left out (implausible)"
+                                                                : "absent";
 }
 
 /* The unit of term j's coefficient in the resources form: a multiple of
@@ -313,8 +314,9 @@ static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
         char unit[64];
         bd_coef_unit(m, j, unit, sizeof unit);
         if (res && ((st = gb_table_cell_text(t, unit)) != GB_OK ||
-                    (st = m->fit.floor[j] > 0 && m->fit.present[j] ? gb_table_cell_num(t, m->fit.floor[j], 3)
-                                                                   : gb_table_cell_empty(t)) != GB_OK))
+                    (st = m->fit.floor[j] > 0 && (m->fit.present[j] || j == GB_LPBM_LAUNCH)
+                              ? gb_table_cell_num(t, m->fit.floor[j], 3)
+                              : gb_table_cell_empty(t)) != GB_OK))
             goto out;
     }
     st = gb_table_print(t, stdout, GB_FORMAT_TABLE, gb_term_width(stdout));
