@@ -10,6 +10,10 @@
 int gb_nvml_sm_clock_mhz(const char *pci_bus_id);
 void gb_nvml_driver_release(char *buf, size_t n);
 
+/* The virtual architecture of `arch` ("sm_90" -> "compute_90") into buf
+ * (nvrtc.c). */
+void gb_nvrtc_virtual_arch(const char *arch, char *buf, size_t n);
+
 /* The on-disk module cache directory ($GPUBOUND_CACHE_DIR, else
  * $XDG_CACHE_HOME/gpubound, else $HOME/.cache/gpubound); "" if none. */
 void gb_cache_dir(char *buf, size_t n);

@@ -357,7 +357,7 @@ enum gb_status gb_module_ptx(const char *arch, const struct gb_nvrtc_program *x,
                              int n_opts, char **ptx, char *entry, size_t n_entry)
 {
     char key[GB_MODULE_KEY_LEN], virt[32], dir[4096], path[4200], entry_path[4200];
-    snprintf(virt, sizeof virt, "compute_%s", strncmp(arch, "sm_", 3) == 0 ? arch + 3 : arch);
+    gb_nvrtc_virtual_arch(arch, virt, sizeof virt);
     *ptx = NULL;
     if (!x->name || !x->source)
         return gb_error_set(GB_ERR_USAGE, "a kernel to compile needs a name and source text");

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gpubound/gpu.h"
+#include "gpu/gpu_internal.h"
 #include "gpu/nvrtc_info.h"
 
 #define GB_NVRTC_FUNCS(X) \
@@ -253,6 +254,11 @@ static enum gb_status gb_nvrtc_lowered(nvrtcProgram prog, const struct gb_nvrtc_
     return GB_OK;
 }
 
+void gb_nvrtc_virtual_arch(const char *arch, char *buf, size_t n)
+{
+    snprintf(buf, n, "compute_%s", strncmp(arch, "sm_", 3) == 0 ? arch + 3 : arch);
+}
+
 /* gb_nvrtc_compile_program with nvcc's cubin: the lowered names (when
  * asked) from NVRTC's front end for the virtual architecture, the cubin
  * from nvcc. */
@@ -264,7 +270,7 @@ static enum gb_status gb_nvrtc_nvcc_program(const struct gb_nvrtc_program *x, co
     nvrtcProgram prog = NULL;
     char virt[32];
     if (lowered && x->n_exprs) {
-        snprintf(virt, sizeof virt, "compute_%s", strncmp(arch, "sm_", 3) == 0 ? arch + 3 : arch);
+        gb_nvrtc_virtual_arch(arch, virt, sizeof virt);
         if ((st = gb_nvrtc_build_x(x->name, x->source, virt, opts, n_opts, x, &prog, log)) != GB_OK)
             return st;
         st = gb_nvrtc_lowered(prog, x, lowered);
@@ -394,7 +400,7 @@ enum gb_status gb_nvrtc_program_ptx(const struct gb_nvrtc_program *x, const char
     *ptx = NULL;
     if (st != GB_OK)
         return st;
-    snprintf(virt, sizeof virt, "compute_%s", strncmp(arch, "sm_", 3) == 0 ? arch + 3 : arch);
+    gb_nvrtc_virtual_arch(arch, virt, sizeof virt);
     if ((st = gb_nvrtc_build_x(x->name, x->source, virt, opts, n_opts, x, &prog, NULL)) != GB_OK)
         return st;
     st = gb_nvrtc_get_ptx(prog, x->name, ptx);
