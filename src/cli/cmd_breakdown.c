@@ -242,15 +242,23 @@ static void bd_explain(const struct gb_lpbm_input *in)
 
 /* ---- printing a model ---- */
 
+/* Whether term j was left out of fit f as implausible with its floor from
+ * the fitted points still under every prediction (not at its roof): the
+ * launch line's. */
+static int bd_floor_kept(const struct gb_lpbm_fit *f, int j)
+{
+    return (f->dropped >> j & 1) && !(f->at_roof >> j & 1) && f->floor[j] > 0;
+}
+
 /* Why term j has no fitted coefficient, and what predictions take for it. */
 static const char *bd_absent(const struct gb_lpbm_fit *f, int j)
 {
     int roof = f->at_roof >> j & 1, dropped = f->dropped >> j & 1;
-    return roof && dropped                                      ? "left out (implausible): a floor at its roof"
-           : roof                                               ? "no work fitted: a floor at its roof"
-           : dropped && j == GB_LPBM_LAUNCH && f->floor[j] > 0 ? "left out (implausible): its floor kept"
-           : dropped                                            ? "left out (implausible)"
-                                                                : "absent";
+    return roof && dropped          ? "left out (implausible): a floor at its roof"
+           : roof                   ? "no work fitted: a floor at its roof"
+           : bd_floor_kept(f, j)    ? "left out (implausible): its floor kept"
+           : dropped                ? "left out (implausible)"
+                                    : "absent";
 }
 
 /* The unit of term j's coefficient in the resources form: a multiple of
@@ -314,7 +322,7 @@ static enum gb_status bd_coef_table(const struct gb_lpbm_bench_model *m)
         char unit[64];
         bd_coef_unit(m, j, unit, sizeof unit);
         if (res && ((st = gb_table_cell_text(t, unit)) != GB_OK ||
-                    (st = m->fit.floor[j] > 0 && (m->fit.present[j] || j == GB_LPBM_LAUNCH)
+                    (st = (m->fit.floor[j] > 0 && m->fit.present[j]) || bd_floor_kept(&m->fit, j)
                               ? gb_table_cell_num(t, m->fit.floor[j], 3)
                               : gb_table_cell_empty(t)) != GB_OK))
             goto out;
