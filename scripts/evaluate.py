@@ -284,9 +284,9 @@ def breakdown(gb, run, gpu, bench, holdout=None, on=None):
         return json.load(open(os.path.join(tmp, "lpbm-model.json"))), None
 
 
-def camp(gb, run, model, ceilings, knee="suite"):
+def camp(gb, run, model, ceilings, knee="kernel"):
     """camp validate's rows for a run, or the reason it refused (charts not drawn: no gnuplot);
-    `knee`: the line's latency shape, the camping suite's (the default) or the kernel's own."""
+    `knee`: the line's latency shape, the kernel's own (the default) or the camping suite's."""
     with tempfile.TemporaryDirectory(dir=TMPROOT) as tmp:
         env = dict(os.environ, PATH=tmp)  # no gnuplot: the table only, in a fraction of the time
         rc, out, err = sh([gb, "camp", "validate", "--model", model, run, "--ceilings", ceilings,
@@ -527,13 +527,13 @@ def camp_row(gpu, kernel, rows, err, points, det=None):
 
 
 def camp_rows(gb, gpu, kernel, run, spec, recs):
-    """The CampProf row of a run (the suite's knee, as camp validate's default), with the same
-    goals under the kernel's own knee (--knee kernel) kept beside it for the summary."""
+    """The CampProf row of a run (the kernel's own knee, camp validate's default), with the same
+    goals under the camping suite's knee (--knee suite) kept beside it for the summary."""
     got, err = camp(gb, run, CAMP_MODELS[gpu], CAMP_CEILINGS[gpu])
     pts = "%d / %d" % (len(recs), sum(sweep_size(b) for b in spec["benches"]))
     row = camp_row(gpu, kernel, got, err, pts, detect(gb, run, CAMP_REFS[gpu]))
-    own, err = camp(gb, run, CAMP_MODELS[gpu], CAMP_CEILINGS[gpu], "kernel")
-    row[-1]["own"] = camp_row(gpu, kernel, own, err, pts)[-1]
+    alt, err = camp(gb, run, CAMP_MODELS[gpu], CAMP_CEILINGS[gpu], "suite")
+    row[-1]["suite"] = camp_row(gpu, kernel, alt, err, pts)[-1]
     return [row]
 
 
@@ -603,12 +603,12 @@ def share(pairs):
     return "%d of %d (%s)" % (k, n, pct(k / n)) if n else "none held out"
 
 
-def camp_pooled(camps, gpu, own=False):
+def camp_pooled(camps, gpu, suite=False):
     """CampProf's goals over every application of one GPU's rows pooled, as the paper reports
     its error: the configurations inside the domain that lie inside the band, of all, and the
-    median of every application line's error from starts inside the band (`own`: under the
-    kernel's own knee)."""
-    mine = [r[-1].get("own", {}) if own else r[-1] for r in camps if r[-1].get("gpu") == gpu]
+    median of every application line's error from starts inside the band (`suite`: under the
+    camping suite's knee)."""
+    mine = [r[-1].get("suite", {}) if suite else r[-1] for r in camps if r[-1].get("gpu") == gpu]
     dom = sum(m["in_domain"] for m in mine)
     lines = [x for m in mine for x in m["lines"]]
     if not dom or not lines:
@@ -629,15 +629,15 @@ def summary(rows):
     occ = [r for r in rows if r[3].startswith("CampProf") and r[0].endswith(OCC)]
     hocc = [r for r in rows if r[3].startswith("CampProf") and r[0].endswith(HELD_OCC)]
     inside = sum(1 for r in camps if r[-1].get("camp_goals"))
-    return camp_sentences(fits, met, refused, unrec, camps, held, occ, hocc, inside) + " " + own_knee(
+    return camp_sentences(fits, met, refused, unrec, camps, held, occ, hocc, inside) + " " + suite_knee(
         camps, held, occ, hocc)
 
 
-def own_knee(camps, held, occ, hocc):
-    """The same CampProf counts with the application line's latency shape from the kernel's own
-    loads in flight (camp validate --knee kernel)."""
-    goals = lambda rows: "%d of %d" % (sum(1 for r in rows if r[-1].get("own", {}).get("camp_goals")), len(rows))
-    return ("With the kernel's own knee instead of the camping suite's (camp validate --knee kernel; "
+def suite_knee(camps, held, occ, hocc):
+    """The same CampProf counts with the application line's latency shape the camping suite's
+    for every kernel (camp validate --knee suite)."""
+    goals = lambda rows: "%d of %d" % (sum(1 for r in rows if r[-1].get("suite", {}).get("camp_goals")), len(rows))
+    return ("With the camping suite's knee instead of the kernel's own (camp validate --knee suite; "
             "docs/models.md, 'The kernel's own knee'), the kernel and GPU pairs meeting both goals are: "
             "corpus %s, held out %s, occupancy sweeps %s, held-out occupancy sweeps %s; pooled: corpus %s; %s; "
             "held out %s; %s; occupancy sweeps %s; held-out occupancy sweeps %s." % (
@@ -694,7 +694,10 @@ def section(rows):
            "runs (run.json: `complete: false`): their benches hold only the first points of their sweeps; a "
            "bench with none is named. Errors are |predicted - measured| / measured; a configuration fails "
            "when its held-out error is over 10%% (the breakdown's goal, docs/models.md) or when its measured "
-           "time lies outside CampProf's band. A CampProf row lists every application with a configuration "
+           "time lies outside CampProf's band. CampProf's application line takes each kernel's own knee "
+           "(camp validate's default since the twenty-fifth and twenty-sixth sets met the rule for adopting it, "
+           "docs/models.md); the summary gives the same counts with the camping suite's knee beside them. "
+           "A CampProf row lists every application with a configuration "
            "outside the band or the domain, and every application whose line error from starts inside the "
            "band is over 10%%, with the measured degrees; above the worst bound, `camp detect --from-run` "
            "says whether the counters show the L2 traffic camped, against the camping references recorded "

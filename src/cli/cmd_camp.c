@@ -31,8 +31,8 @@ int camp_cli_parse_knee(const char *s)
 void camp_cli_model_inflight(struct gb_camp_model *m, int own)
 {
     if (own && gb_camp_model_inflight(m, NULL) != GB_OK)
-        fprintf(stderr, "note: --knee kernel: the camping suite's loads in flight could not be read (%s): every "
-                        "line keeps the suite's knee\n", gb_error_message());
+        fprintf(stderr, "note: the kernel's own knee: the camping suite's loads in flight could not be read (%s): "
+                        "every line keeps the suite's knee\n", gb_error_message());
 }
 
 int camp_cli_parse_double(const char *s, double *v)

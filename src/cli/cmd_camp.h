@@ -76,15 +76,16 @@
     "                    warps per SM from --grid; docs/models.md) gets no degree and no\n"    \
     "                    application line: the header says THE BAND DOES NOT APPLY and why\n" \
     "                    (stdout, and a note on stderr), exit 0; with a roof best bound the\n"  \
-    "                    line takes the camping suite's latency shape across warps\n"        \
-    "  --knee K          suite (default): that shape; kernel: the kernel's own, whose knee is\n" \
-    "                    the suite's knee x bytes in flight over the kernel's bytes in flight\n" \
-    "                    (with --from-point, read from its kernel's PTX; docs/models.md, 'The\n" \
-    "                    kernel's own knee'); a kernel with global atomics at a quarter of\n"  \
-    "                    its global loads or more, or atomics that cannot be counted, keeps\n" \
-    "                    the suite's (a note says why)\n"                                       \
-    "  --in-flight B     with --knee kernel: the bytes of global loads one thread keeps in\n"  \
-    "                    flight (instead of the point's PTX)\n"                                 \
+    "                    line takes a latency shape across warps (--knee)\n"                  \
+    "  --knee K          kernel (default): the kernel's own shape, whose knee is the suite's\n" \
+    "                    knee x bytes in flight over the kernel's bytes in flight (from\n"   \
+    "                    --in-flight, or with --from-point read from its kernel's PTX;\n"    \
+    "                    docs/models.md, 'The kernel's own knee'); without them, or for a\n" \
+    "                    kernel with global atomics at a quarter of its global loads or\n"   \
+    "                    more, or atomics that cannot be counted, the suite's (a note says\n" \
+    "                    why); suite: the camping suite's shape always\n"                    \
+    "  --in-flight B     the bytes of global loads one thread keeps in flight (instead of\n" \
+    "                    the point's PTX; not with --knee suite)\n"                           \
     "  --chart F.svg     draw the band into F.svg and F.png (and its script F.gp)\n"               \
     "  --html F.html     write the CampProf calculator, filled with these inputs, as one offline\n" \
     "                    page (needs libjs-chart.js; see docs/report.md); it takes the counts and\n" \
@@ -112,16 +113,17 @@
     "  --ceilings RUN    the roofs the domain is judged under: a run of 'gpubound run ceilings'\n" \
     "                    on the same GPU (default: the guide figures of the model's device);\n"  \
     "                    with points' level counters, the best bound is the roofs', flat in\n" \
-    "                    the warps, and the line takes the camping suite's latency shape\n"    \
-    "                    across warps (docs/models.md, 'Band, degree and application line')\n" \
-    "  --knee K          suite (default): that shape; kernel: each kernel-spec point's own,\n"  \
-    "                    its knee from the bytes of global loads its PTX keeps in flight a\n"  \
+    "                    the warps, and the line takes a latency shape across warps,\n"      \
+    "                    --knee's (docs/models.md, 'Band, degree and application line')\n"  \
+    "  --knee K          kernel (default): each kernel-spec point's own shape, its knee\n"  \
+    "                    from the bytes of global loads its PTX keeps in flight a\n"          \
     "                    thread (NVRTC compiles the run's spec; docs/models.md, 'The kernel's\n" \
     "                    own knee'); the table gives each application's knee and bytes;\n"   \
     "                    an application whose configurations' global atomics are, at the\n"   \
     "                    median, a quarter of their global loads or more (its counters, else\n" \
     "                    the source analysis), or cannot be counted, keeps the suite's (a\n"   \
-    "                    note says how many and why)\n"                                        \
+    "                    note says how many and why); the camping suite's own applications\n" \
+    "                    take its shape; suite: the camping suite's shape for every point\n" \
     "  --out DIR         where to write the charts and validation.csv, the table (default\n"   \
     "                    runs/campprof-validate-<UTC time>, named on stdout; never inside a\n" \
     "                    RUN_DIR or the --ceilings run: that is a usage error)\n"               \
@@ -176,10 +178,11 @@ int camp_cli_point_report(const char *spec, struct gb_ncu_report **out, int *hot
 
 /* A finite number; 0, or -1 on bad input. */
 int camp_cli_parse_double(const char *s, double *v);
-/* --knee: "suite" 0, "kernel" 1 (the application line's latency shape from the
- * kernel's own loads in flight, gb_camp_model_inflight); -1 otherwise. */
+/* --knee: "suite" 0, "kernel" 1 (the default: the application line's latency
+ * shape from the kernel's own loads in flight, gb_camp_model_inflight); -1
+ * otherwise. */
 int camp_cli_parse_knee(const char *s);
-/* With --knee kernel (own != 0): the model's product of knee and bytes in
+/* With the kernel's own knee (own != 0): the model's product of knee and bytes in
  * flight (gb_camp_model_inflight), or a note on stderr that every line
  * keeps the camping suite's knee, and why. */
 void camp_cli_model_inflight(struct gb_camp_model *m, int own);

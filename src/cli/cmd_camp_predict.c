@@ -29,7 +29,7 @@ struct predict_opts {
     int have_counts, hot;
     double level_bytes[4], warps_active; /* DRAM read, write, L2 read, write; NaN: not known */
     double inflight;             /* --in-flight, or the point's PTX; NaN: not known */
-    int own_knee;                /* --knee kernel */
+    int own_knee;                /* --knee kernel (the default) */
     enum gb_format fmt;
     struct gb_camp_counts counts;
     char chart_dir[4096], chart_stem[128];
@@ -199,7 +199,7 @@ static int predict_check(int argc, char **argv, struct predict_opts *o)
     if (o->ncu_id >= 0 && !o->ncu_path)
         return gb_cli_usage(CMD, "predict: --ncu-id needs --from-ncu");
     if (!isnan(o->inflight) && !o->own_knee)
-        return gb_cli_usage(CMD, "predict: --in-flight is the kernel's own knee's input: give --knee kernel too");
+        return gb_cli_usage(CMD, "predict: --in-flight is the kernel's own knee's input, not used with --knee suite");
     if (o->warps_max > 0 &&
         (o->threads > 0 || o->regs >= 0 || o->smem >= 0 || o->dyn_smem >= 0 || o->grid > 0))
         return gb_cli_usage(CMD, "predict: --warps replaces the launch; give either --warps or "
@@ -231,6 +231,7 @@ static int predict_parse(int argc, char **argv, struct predict_opts *o)
     memset(o, 0, sizeof *o);
     o->threads = o->regs = o->smem = o->dyn_smem = o->grid = o->warps_max = o->ncu_id = o->at = -1;
     o->time_ns = o->warps_active = o->inflight = NAN;
+    o->own_knee = 1;
     for (int k = 0; k < 4; k++)
         o->level_bytes[k] = NAN;
     o->fmt = GB_FORMAT_TABLE;
@@ -481,8 +482,8 @@ static void line_shape_text(const struct predict_opts *o, const struct predict_s
                ps->m->inflight_product);
     else
         printf("  line: the camping suite's latency shape across warps (%s)\n",
-               ps->m->inflight_product > 0 ? "the kernel's loads in flight are not known: give --in-flight"
-                                           : "the suite's loads in flight could not be read");
+               o->inflight > 0 ? "the suite's loads in flight could not be read"
+                               : "the kernel's loads in flight are not known: give --in-flight");
 }
 
 /* Where the measured start lies against the band at its configuration:
@@ -732,7 +733,6 @@ static int predict_band(struct predict_opts *o, struct predict_state *ps)
         return gb_cli_fail(gb_error_set(GB_ERR_NOMEM, "out of host memory"), "camp predict", NULL);
     if ((st = gb_camp_model_load(o->model_path, ps->m)) != GB_OK)
         return gb_cli_fail(st, "camp predict", "give a model written by 'gpubound camp fit'");
-    camp_cli_model_inflight(ps->m, o->own_knee);
     if ((rc = predict_device(ps->m, o->cc, &ps->dev)) != GB_EXIT_OK)
         return rc;
     if (!(c = calloc(1, sizeof *c)))
@@ -740,6 +740,7 @@ static int predict_band(struct predict_opts *o, struct predict_state *ps)
     if ((rc = predict_ceilings(o, ps, c)) != GB_EXIT_OK ||
         ((o->ncu_path || o->point) && (rc = predict_from_ncu(o, ps)) != GB_EXIT_OK))
         goto out;
+    camp_cli_model_inflight(ps->m, o->own_knee && o->inflight > 0);   /* only where the kernel's are known */
     if (o->at > 0 && isnan(o->time_ns)) {
         rc = gb_cli_usage(CMD, "predict: --at-warps needs --time-ns (the time measured there)");
         goto out;

@@ -34,7 +34,7 @@ struct validate_opts {
     char default_out[4300];
     enum gb_format fmt;
     int force;
-    int own_knee;                 /* --knee kernel */
+    int own_knee;                 /* --knee kernel (the default) */
 };
 
 static int validate_parse(int argc, char **argv, struct validate_opts *o)
@@ -50,6 +50,7 @@ static int validate_parse(int argc, char **argv, struct validate_opts *o)
     int c;
     memset(o, 0, sizeof *o);
     o->fmt = GB_FORMAT_TABLE;
+    o->own_knee = 1;
     if ((c = gb_cli_options_once(CMD, argc, argv, ":", longopts, NULL)) >= 0)
         return c;
     gb_cli_getopt_reset();
@@ -364,11 +365,14 @@ static int validate_load(const struct validate_opts *o, struct gb_camp_model *m,
     enum gb_status st;
     if ((st = gb_camp_model_load(o->model_path, m)) != GB_OK)
         return gb_cli_fail(st, "camp validate", "give a model written by 'gpubound camp fit'");
-    camp_cli_model_inflight(m, o->own_knee);
-    for (int i = 0; i < o->n_dirs; i++)
+    int specs = 0;   /* runs of a kernel spec: the only points with a knee of their own */
+    for (int i = 0; i < o->n_dirs; i++) {
         if ((st = gb_cli_load_run(o->dirs[i], &runs[i])) != GB_OK)
             return gb_cli_fail(st, "camp validate", "give the directory of a run recorded by "
                                "'gpubound run camping' or of a kernel spec");
+        specs += runs[i]->info.spec[0] != '\0';
+    }
+    camp_cli_model_inflight(m, o->own_knee && specs);
     return GB_EXIT_OK;
 }
 
