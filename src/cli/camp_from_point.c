@@ -15,12 +15,15 @@
 #include "gpubound/results.h"
 
 /* The point's bytes in flight per thread, from its kernel's PTX; NaN with
- * a note where they cannot be read. */
+ * a note where they cannot be read, and without one for a point of a run
+ * with no kernel spec (the camping suite's own: its shape is the suite's). */
 static double point_inflight(const struct gb_run *run, const struct gb_record *r)
 {
     struct gb_camp_obs o;
     double bytes = NAN;
     int from_counters;
+    if (run->info.spec[0] == '\0')
+        return NAN;
     enum gb_status st = gb_camp_spec_obs(r, &o, &from_counters);
     if (st == GB_OK)
         st = gb_camp_point_inflight(run, r, &o.counts, &bytes);

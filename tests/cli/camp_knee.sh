@@ -99,6 +99,11 @@ printf '%s\n' "$ERR" | grep -q "knee" && bad "validate of the camping suite with
 expect 0 "" camp predict --model "$TMP/paper.json" --gld 4:1000 --warps 48
 printf '%s\n' "$ERR" | grep -q "knee" && bad "predict without loads in flight, knee-less model: a note about knees: $ERR" || ok
 
+# A point of the camping suite itself takes the suite's shape, with no note.
+CP="$GB_SRC/data/h200/counters-2026-11-23-e/run-camping:camping/read:pattern=camped,width=4,warps=64"
+expect 0 "" camp predict --model "$MODEL" --from-point "$CP" --warps 64
+printf '%s\n' "$ERR" | grep -q "loads in flight\|knee" && bad "predict --from-point on the camping suite: a note about knees: $ERR" || ok
+
 P="$RUN:corpus-triad/occupancy:elems_per_thread=1,vector_width=4,occupancy_pad=0"
 for knee in "" "--knee kernel"; do
     # shellcheck disable=SC2086 # the option's two words
