@@ -25,17 +25,18 @@
 # corpus-heldout23/README.md), corpus-heldout24/ (three,
 # corpus-heldout24/README.md), corpus-heldout25/ (three,
 # corpus-heldout25/README.md), corpus-heldout26/ (three,
-# corpus-heldout26/README.md) or corpus-heldout27/ (three,
-# corpus-heldout27/README.md), on this machine's GPU, every point verified
+# corpus-heldout26/README.md), corpus-heldout27/ (three,
+# corpus-heldout27/README.md) or corpus-heldout28/ (three,
+# corpus-heldout28/README.md), on this machine's GPU, every point verified
 # and with hardware counters, by scripts/record_corpus.sh:
 #   OUTDIR/SET-<UTC date>/<kernel>/   gpubound run ... --counters
 #   OUTDIR/SET-<UTC date>/<kernel>.log, steps.log, info.log
 #   OUTDIR/SET-<UTC date>/summary.md  points, failures, times
 # At most 200 s in all: `gpubound info` 8 s, then each kernel 34 s (SETs 2
-# to 27: 58 s; SIGINT, which keeps the points it finished; SIGKILL 2 s
+# to 28: 58 s; SIGINT, which keeps the points it finished; SIGKILL 2 s
 # later: 180 s for five, 180 for three), with a guard 4 s longer around the
 # recording that only a stuck script reaches, and 5 s for the summary. 170
-# (SET 2: 120, SETs 3 to 27: 144) points at about 0.7 s each with counters
+# (SET 2: 120, SETs 3 to 28: 144) points at about 0.7 s each with counters
 # (--max-time 0.5), plus a start of about 6 s per kernel, fit in about
 # 150 s. GB_HELDOUT_ARGS adds `gpubound run` options (e.g.
 # --counters=default,smsp__inst_executed_op_global_red.sum to count the
@@ -138,7 +139,8 @@ PLANNED = {"corpus-heldout": {"bitonic": 34, "conv1d": 36, "layernorm": 36, "res
            "corpus-heldout24": {"boris": 48, "forest": 48, "rowdot": 48},
            "corpus-heldout25": {"chunkdot": 48, "hblur": 48, "rmsprop": 48},
            "corpus-heldout26": {"dq4": 48, "glu": 48, "nv12": 48},
-           "corpus-heldout27": {"geodist": 48, "polar": 48, "segmax": 48}}[set_name]
+           "corpus-heldout27": {"geodist": 48, "polar": 48, "segmax": 48},
+           "corpus-heldout28": {"boxblur": 48, "fir": 48, "lumahist": 48}}[set_name]
 for name in sorted(PLANNED):
     d = os.path.join(out, name)
     try:

@@ -74,12 +74,12 @@ RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
 # corpus-heldout15/README.md, corpus-heldout16/README.md, corpus-heldout17/README.md,
 # corpus-heldout18/README.md, corpus-heldout19/README.md, corpus-heldout20/README.md,
 # corpus-heldout21/README.md, corpus-heldout22/README.md, corpus-heldout23/README.md,
-# corpus-heldout24/README.md, corpus-heldout25/README.md, corpus-heldout26/README.md and
-# corpus-heldout27/README.md):
+# corpus-heldout24/README.md, corpus-heldout25/README.md, corpus-heldout26/README.md,
+# corpus-heldout27/README.md and corpus-heldout28/README.md):
 # each spec lists, has a README row and a source; record_corpus.sh takes the
 # directory as CORPUS and runs its specs, and refuses a directory that does not
 # exist.
-for set in corpus-heldout:heldout-:5 corpus-heldout2:heldout2-:3 corpus-heldout3:heldout3-:3 corpus-heldout4:heldout4-:3 corpus-heldout5:heldout5-:3 corpus-heldout6:heldout6-:3 corpus-heldout7:heldout7-:3 corpus-heldout8:heldout8-:3 corpus-heldout9:heldout9-:3 corpus-heldout10:heldout10-:3 corpus-heldout11:heldout11-:3 corpus-heldout12:heldout12-:3 corpus-heldout13:heldout13-:3 corpus-heldout14:heldout14-:3 corpus-heldout15:heldout15-:3 corpus-heldout16:heldout16-:3 corpus-heldout17:heldout17-:3 corpus-heldout18:heldout18-:3 corpus-heldout19:heldout19-:3 corpus-heldout20:heldout20-:3 corpus-heldout21:heldout21-:3 corpus-heldout22:heldout22-:3 corpus-heldout23:heldout23-:3 corpus-heldout24:heldout24-:3 corpus-heldout25:heldout25-:3 corpus-heldout26:heldout26-:3 corpus-heldout27:heldout27-:3; do
+for set in corpus-heldout:heldout-:5 corpus-heldout2:heldout2-:3 corpus-heldout3:heldout3-:3 corpus-heldout4:heldout4-:3 corpus-heldout5:heldout5-:3 corpus-heldout6:heldout6-:3 corpus-heldout7:heldout7-:3 corpus-heldout8:heldout8-:3 corpus-heldout9:heldout9-:3 corpus-heldout10:heldout10-:3 corpus-heldout11:heldout11-:3 corpus-heldout12:heldout12-:3 corpus-heldout13:heldout13-:3 corpus-heldout14:heldout14-:3 corpus-heldout15:heldout15-:3 corpus-heldout16:heldout16-:3 corpus-heldout17:heldout17-:3 corpus-heldout18:heldout18-:3 corpus-heldout19:heldout19-:3 corpus-heldout20:heldout20-:3 corpus-heldout21:heldout21-:3 corpus-heldout22:heldout22-:3 corpus-heldout23:heldout23-:3 corpus-heldout24:heldout24-:3 corpus-heldout25:heldout25-:3 corpus-heldout26:heldout26-:3 corpus-heldout27:heldout27-:3 corpus-heldout28:heldout28-:3; do
     dir=${set%%:*} want=${set##*:} prefix=${set#*:}
     prefix=${prefix%%:*}
     nh=0
@@ -94,7 +94,7 @@ for set in corpus-heldout:heldout-:5 corpus-heldout2:heldout2-:3 corpus-heldout3
 done
 bash "$GB_SRC/scripts/device/heldout.sh" "$fake/gpubound" "$TMP/ho" corpus-nosuch >"$TMP/out" 2>"$TMP/err"
 RC=$?
-[ "$RC" = 2 ] && grep -q "unknown set 'corpus-nosuch': give corpus-heldout, corpus-heldout2, corpus-heldout3, corpus-heldout4, corpus-heldout5, corpus-heldout6, corpus-heldout7, corpus-heldout8, corpus-heldout9, corpus-heldout10, corpus-heldout11, corpus-heldout12, corpus-heldout13, corpus-heldout14, corpus-heldout15, corpus-heldout16, corpus-heldout17, corpus-heldout18, corpus-heldout19, corpus-heldout20, corpus-heldout21, corpus-heldout22, corpus-heldout23, corpus-heldout24, corpus-heldout25, corpus-heldout26 or corpus-heldout27" "$TMP/err" && [ ! -e "$TMP/ho" ] &&
+[ "$RC" = 2 ] && grep -q "unknown set 'corpus-nosuch': give corpus-heldout, corpus-heldout2, corpus-heldout3, corpus-heldout4, corpus-heldout5, corpus-heldout6, corpus-heldout7, corpus-heldout8, corpus-heldout9, corpus-heldout10, corpus-heldout11, corpus-heldout12, corpus-heldout13, corpus-heldout14, corpus-heldout15, corpus-heldout16, corpus-heldout17, corpus-heldout18, corpus-heldout19, corpus-heldout20, corpus-heldout21, corpus-heldout22, corpus-heldout23, corpus-heldout24, corpus-heldout25, corpus-heldout26, corpus-heldout27 or corpus-heldout28" "$TMP/err" && [ ! -e "$TMP/ho" ] &&
     ok || bad "heldout.sh with an unknown set: exit $RC, expected 2 with one line and nothing made"
 GB_CORPUS="bitonic nosuch" bash "$GB_SRC/scripts/record_corpus.sh" "$fake" "$TMP/rec3" corpus-heldout >"$TMP/out" 2>"$TMP/err"
 RC=$?

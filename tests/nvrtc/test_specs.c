@@ -33,7 +33,8 @@
  * corpus-heldout24 only corpus-heldout24/ (nvrtc/test_specs_heldout24),
  * corpus-heldout25 only corpus-heldout25/ (nvrtc/test_specs_heldout25),
  * corpus-heldout26 only corpus-heldout26/ (nvrtc/test_specs_heldout26),
- * corpus-heldout27 only corpus-heldout27/ (nvrtc/test_specs_heldout27); any other
+ * corpus-heldout27 only corpus-heldout27/ (nvrtc/test_specs_heldout27),
+ * corpus-heldout28 only corpus-heldout28/ (nvrtc/test_specs_heldout28); any other
  * value or none, examples/ and tests/data/specs/. GB_SPECS_ONLY=path/spec.json
  * compiles that one spec alone (for work on a spec). */
 #include <dirent.h>
@@ -196,7 +197,8 @@ static void compile_under(const char *root, int n_archs)
  * corpus-heldout20/README.md, corpus-heldout21/README.md,
  * corpus-heldout22/README.md, corpus-heldout23/README.md,
  * corpus-heldout24/README.md, corpus-heldout25/README.md,
- * corpus-heldout26/README.md, corpus-heldout27/README.md), compiled for sm_90
+ * corpus-heldout26/README.md, corpus-heldout27/README.md,
+ * corpus-heldout28/README.md), compiled for sm_90
  * as the corpus: their kernels, and the fewest configurations each has. */
 static const struct {
     const char *dir;
@@ -213,7 +215,7 @@ static const struct {
                 {"corpus-heldout21", 3, 24}, {"corpus-heldout22", 3, 24},
                 {"corpus-heldout23", 3, 24}, {"corpus-heldout24", 3, 24},
                 {"corpus-heldout25", 3, 24}, {"corpus-heldout26", 3, 24},
-                {"corpus-heldout27", 3, 24}};
+                {"corpus-heldout27", 3, 24}, {"corpus-heldout28", 3, 24}};
 
 static int held_set(const char *set)
 {
