@@ -22,7 +22,7 @@ static double point_inflight(const struct gb_run *run, const struct gb_record *r
     struct gb_camp_obs o;
     double bytes = NAN;
     int from_counters;
-    if (run->info.spec[0] == '\0')
+    if (!camp_cli_run_of_spec(run))
         return NAN;
     enum gb_status st = gb_camp_spec_obs(r, &o, &from_counters);
     if (st == GB_OK)

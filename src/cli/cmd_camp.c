@@ -35,6 +35,11 @@ void camp_cli_model_inflight(struct gb_camp_model *m, int own)
                         "every line keeps the suite's knee\n", gb_error_message());
 }
 
+int camp_cli_run_of_spec(const struct gb_run *run)
+{
+    return run->info.spec[0] != '\0';
+}
+
 int camp_cli_parse_double(const char *s, double *v)
 {
     char *end;

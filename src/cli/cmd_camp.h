@@ -11,7 +11,7 @@
     "       gpubound camp predict --model FILE (--gld W:N --gst W:N | --from-ncu CSV | --from-point RUN:BENCH:AXES)\n" \
     "                             (--threads T --regs R\n" \
     "                             --smem B [--dyn-smem B] [--grid G] | --warps W) [--time-ns T [--at-warps W]] [--chart F.svg]\n" \
-    "                             [--html F.html] [--ceilings RUN] [--knee suite|kernel [--in-flight B]]\n" \
+    "                             [--html F.html] [--ceilings RUN] [--knee suite|kernel] [--in-flight B]\n" \
     "       gpubound camp validate --model FILE RUN_DIR [RUN_DIR...] [--ceilings RUN] [--out DIR] [--format FMT]\n" \
     "                              [--knee suite|kernel] [--force]\n" \
     "       gpubound camp detect SUITE/BENCH|SPEC [--set AXIS=V ...] [--refs RUN_DIR] [--quick] [--device N]\n" \
@@ -186,6 +186,10 @@ int camp_cli_parse_knee(const char *s);
  * flight (gb_camp_model_inflight), or a note on stderr that every line
  * keeps the camping suite's knee, and why. */
 void camp_cli_model_inflight(struct gb_camp_model *m, int own);
+struct gb_run;
+/* Whether `run` was recorded from a kernel spec: its points have loads in
+ * flight of their own; the camping suite's points take the suite's knee. */
+int camp_cli_run_of_spec(const struct gb_run *run);
 
 /* "dir/name" without doubled slashes. */
 void camp_cli_path_in(char *buf, size_t n, const char *dir, const char *name);

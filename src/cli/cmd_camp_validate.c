@@ -370,7 +370,7 @@ static int validate_load(const struct validate_opts *o, struct gb_camp_model *m,
         if ((st = gb_cli_load_run(o->dirs[i], &runs[i])) != GB_OK)
             return gb_cli_fail(st, "camp validate", "give the directory of a run recorded by "
                                "'gpubound run camping' or of a kernel spec");
-        specs += runs[i]->info.spec[0] != '\0';
+        specs += camp_cli_run_of_spec(runs[i]);
     }
     camp_cli_model_inflight(m, o->own_knee && specs);
     return GB_EXIT_OK;
